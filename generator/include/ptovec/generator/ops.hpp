@@ -1,0 +1,126 @@
+// The op registry: one entry per vector op (name, seed function, input slots, legal type pairs,
+// evaluation, domain check, default input domain). `generate`, `eval`, `list`, the writers and the
+// schema all derive from it, so a new op is one new file in generator/src/ops/ plus one line in
+// ops.cpp's list.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ptovec/oracle/formats.hpp"
+#include "ptovec/oracle/rounding.hpp"
+
+namespace ptovec::generator {
+
+using oracle::Encoded;
+using oracle::NumericExecutionControl;
+using oracle::NumericRoundingMode;
+using oracle::Status;
+using oracle::TileDataType;
+using oracle::Word;
+
+/// The most input slots any op has.
+inline constexpr std::size_t kMaxSlots = 4;
+
+/// A source/destination type pair of an op.
+struct TypePair {
+  TileDataType src;
+  TileDataType dst;
+  friend bool operator==(const TypePair&, const TypePair&) = default;
+};
+
+/// Where an input slot's type comes from.
+enum class SlotRole : std::uint8_t {
+  Source,       ///< the op's --src type
+  Destination,  ///< the op's --dst type
+  Fixed,        ///< a fixed type (Slot::fixed_type), e.g. FP32 for a scale, FP19 for B.FPATR
+};
+
+/// One input of an op, in the order of the seed function's parameters.
+struct Slot {
+  std::string name;         ///< "value", "scale", "zero_point", ...
+  SlotRole role;
+  TileDataType fixed_type;  ///< used when role == Fixed
+  std::string description;  ///< one line: what the word holds and its domain
+
+  TileDataType TypeFor(TypePair pair) const {
+    return role == SlotRole::Source ? pair.src
+           : role == SlotRole::Destination ? pair.dst
+                                           : fixed_type;
+  }
+};
+
+/// Inputs of one case: element-width words, slot by slot (only the first slots.size() are used).
+using Inputs = std::array<Word, kMaxSlots>;
+
+/// Options that shape sampled domains.
+struct SamplingOptions {
+  std::uint64_t seed = 1;        ///< RapidCheck seed; each (op, src, dst) derives its own from it
+  std::uint64_t samples = 100000;  ///< sampled input tuples per (op, src, dst) with a sampled domain
+};
+
+/// The input tuples of one (op, src, dst): random access so generation can be chunked and run in
+/// parallel with bounded memory. `at(i)` must be a pure function of i.
+struct InputSet {
+  std::uint64_t count = 0;
+  std::string kind;  ///< "exhaustive" or "sampled" (written into headers and manifests)
+  std::function<Inputs(std::uint64_t index)> at;
+};
+
+/// Evaluates one case. Inputs are element-width words; the result word is the destination's
+/// element-width encoding (low bits of the seed's carrier word). Throws
+/// oracle::SeedAssertionFailure (or std::domain_error) for inputs outside the seed's domain.
+using EvaluateFn = std::function<Encoded(TypePair, const Inputs&, NumericExecutionControl)>;
+
+/// Checks inputs against the op's domain before evaluation: nullopt when accepted, otherwise a
+/// one-line message naming the bad value and what is accepted.
+using CheckDomainFn = std::function<std::optional<std::string>(TypePair, const Inputs&)>;
+
+/// Builds the default input domain of one pair.
+using DomainFn = std::function<InputSet(TypePair, const SamplingOptions&)>;
+
+/// One op of the registry.
+struct OpDef {
+  std::string name;           ///< CLI name: "tcvt"
+  std::string instruction;    ///< the spec's instruction or helper: "TCVT"
+  std::string seed_function;  ///< "TileProfileConvert"
+  std::string seed_source;    ///< "001_c13013f58bb35bbc.txt lines 154-168"
+  std::string summary;        ///< one line for `list` and the schema
+  std::vector<Slot> slots;
+  /// false: the op has no rounding mode and no Sat; its vectors record RNE and Sat off only.
+  bool uses_controls = true;
+  std::vector<TypePair> legal_pairs;          ///< every pair `eval` and `generate --op` accept
+  std::vector<TypePair> default_suite_pairs;  ///< the pairs of the default suite
+  EvaluateFn evaluate;            ///< the bulk path (may be a proven-equal fast path)
+  EvaluateFn evaluate_reference;  ///< the literal seed transliteration
+  CheckDomainFn check_domain;
+  DomainFn domain;
+};
+
+/// Every op, in a fixed order.
+const std::vector<OpDef>& AllOps();
+
+/// The op named `name` (case-insensitive), or nullptr.
+const OpDef* FindOp(std::string_view name);
+
+/// "tcvt, encode, ..." for error messages.
+std::string OpNamesList();
+
+/// True when `pair` is one of op.legal_pairs.
+bool IsLegalPair(const OpDef& op, TypePair pair);
+
+/// The controls every input is evaluated under: all 7 modes x Sat off/on (mode-major, Sat off
+/// first) when op.uses_controls, else just {RNE, off}.
+std::vector<NumericExecutionControl> ControlsFor(const OpDef& op);
+
+/// The seed of one (op, src, dst) derived from the user's seed, so a file does not depend on
+/// which other files are generated alongside it.
+std::uint64_t DerivedSeed(std::uint64_t seed, const OpDef& op, TypePair pair);
+
+}  // namespace ptovec::generator

@@ -1,0 +1,119 @@
+// The format table: every data type ptovec knows, its layout, value classes and exact values.
+//
+// One table (kFormats in formats.cpp) that every layer reads: the oracle's decoders, the
+// generator's domains, the writers' field widths and the CLI's type names. Source: spec-notes
+// sections 1 and 4 (definitions the seeds call but do not contain).
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "ptovec/oracle/numeric.hpp"
+
+namespace ptovec::oracle {
+
+/// TileDataType with the specification's 5-bit tile data type codes (spec-notes section 1).
+/// FP19 is a parameter format (B.FPATR scale) with no tile code; it gets 32, outside the 5-bit
+/// range, so it can never be mistaken for one.
+enum class TileDataType : std::uint8_t {
+  FP64 = 0, FP32 = 1, TF32 = 2, HF32 = 3, FP16 = 4, BF16 = 5, HiF8 = 6, E4M3 = 7, E5M2 = 8,
+  E3M2 = 9, E2M3 = 10, E2M1X2 = 11, E1M2X2 = 12, E8M0 = 13, HiF4X2 = 14,
+  S64 = 16, S32 = 17, S16 = 18, S8 = 19, S4X2 = 20,
+  U64 = 24, U32 = 25, U16 = 26, U8 = 27, U4X2 = 28,
+  FP19 = 32,
+};
+
+/// How a format's codes are read.
+enum class FormatKind : std::uint8_t {
+  Binary,           ///< IEEE-like sign / exponent / fraction, all-ones exponent Inf and NaN
+  E4M3,             ///< OCP E4M3FN: no infinities, S.1111.111 NaN
+  HiF8,             ///< tapered prefix-coded layout (spec-notes section 4)
+  E8M0,             ///< unsigned exponent, bias 127, 0xFF NaN
+  SignedInteger,    ///< two's complement
+  UnsignedInteger,  ///< unsigned
+};
+
+/// One row of the format table. Widths are in bits of the element-width encoding.
+struct FormatInfo {
+  TileDataType type;
+  std::string_view name;       ///< ptovec's lower-case name ("fp16", "s4x2")
+  std::string_view spec_name;  ///< the specification's name ("FP16", "S4X2")
+  int tile_code;               ///< 5-bit tile data type code, -1 for FP19
+  unsigned width;              ///< bits of one element (S4X2 and U4X2: 4, one lane)
+  FormatKind kind;
+  unsigned exponent_bits;  ///< Binary only
+  unsigned fraction_bits;  ///< Binary only
+  int bias;                ///< Binary and E8M0
+
+  bool IsFloating() const {
+    return kind != FormatKind::SignedInteger && kind != FormatKind::UnsignedInteger;
+  }
+  /// Bytes of one element in ptovec's binary files (1, 2, 4 or 8).
+  unsigned StorageBytes() const { return width <= 8 ? 1 : width <= 16 ? 2 : width <= 32 ? 4 : 8; }
+  /// Hex digits of one element in ptovec's JSON ("0x3c00": 4 for FP16, 1 for S4X2).
+  unsigned HexDigits() const { return (width + 3) / 4; }
+};
+
+/// Every type ptovec models (FP32 FP16 BF16 E4M3 HiF8 E8M0 FP19 and the integer types).
+std::span<const FormatInfo> AllFormats();
+
+/// The row of `type`. Throws std::invalid_argument for a type the table does not model
+/// (FP64, TF32, HF32, E5M2, E3M2, E2M3, E2M1X2, E1M2X2, HiF4X2).
+const FormatInfo& Format(TileDataType type);
+
+/// Parses a type name, case-insensitive ("fp16", "FP16", "hif8"); nullopt when unknown.
+std::optional<TileDataType> ParseTileDataType(std::string_view name);
+
+/// Comma-separated lower-case names of every modelled type, for error messages.
+std::string FormatNamesList();
+
+/// NumericValueClass (spec-notes section 4).
+enum class NumericValueClass : std::uint8_t {
+  InvalidEncoding,
+  PositiveZero, NegativeZero,
+  PositiveSubnormal, NegativeSubnormal,
+  PositiveNormal, NegativeNormal,
+  PositiveInfinity, NegativeInfinity,
+  QuietNaN, SignalingNaN,
+};
+
+bool NumericValueClassIsNaN(NumericValueClass c);
+bool NumericValueClassIsZero(NumericValueClass c);
+bool NumericValueClassIsInfinity(NumericValueClass c);
+std::string_view NumericValueClassName(NumericValueClass c);
+
+/// TileNumericValueClass(T, value): the class of the low Format(T).width bits of `value`.
+/// Defined for floating types; integer types answer InvalidEncoding.
+NumericValueClass TileNumericValueClass(TileDataType type, Word value);
+
+/// TileNumericFiniteDecomposition's result: value = (-1)^negative * significand * 2^exponent.
+struct FiniteDecomposition {
+  bool available = false;
+  bool negative = false;
+  Word significand = 0;
+  int exponent = 0;
+};
+
+/// TileNumericFiniteDecomposition(T, v) (spec-notes section 4): available for every finite code
+/// of FP32, FP16, BF16, FP19, E4M3, HiF8 and E8M0; unavailable for Inf, NaN and integer types.
+/// The significand is the raw one (not normalized): FP32 subnormal f gives (f, -149).
+FiniteDecomposition TileNumericFiniteDecomposition(TileDataType type, Word value);
+
+/// The exact value of a finite code (from TileNumericFiniteDecomposition). Throws
+/// std::domain_error for a non-finite code or an integer type.
+Real TileNumericFiniteValue(TileDataType type, Word value);
+
+/// TileDataTypeIsFloating(T).
+bool TileDataTypeIsFloating(TileDataType type);
+/// TileDataTypeIsSigned(T): true for the signed integer types.
+bool TileDataTypeIsSigned(TileDataType type);
+
+/// NormalizeTileInteger(v, T): T's low bits, sign- or zero-extended to the carrier.
+Word NormalizeTileInteger(Word value, TileDataType type);
+/// TileIntegerMinimum(T) / TileIntegerMaximum(T): the range ends as normalized words.
+Word TileIntegerMinimum(TileDataType type);
+Word TileIntegerMaximum(TileDataType type);
+
+}  // namespace ptovec::oracle

@@ -1,0 +1,93 @@
+// Exact numbers, words and status for the ptovec oracle.
+//
+// Everything here is exact. ASL `real` is an exact rational (spec-notes section 1), modelled by
+// Boost.Multiprecision's cpp_rational (pure C++ backend: no GMP, no MPFR). ASL `integer` is
+// unbounded, modelled by cpp_int. There is no float or double anywhere in oracle/.
+#pragma once
+
+#include <boost/multiprecision/cpp_int.hpp>
+
+#include <compare>
+#include <cstdint>
+
+namespace ptovec::oracle {
+
+/// The 64-bit carrier of every PTO value (PTO_XLEN = 64). A narrower type lives in the low bits.
+using Word = std::uint64_t;
+
+/// The 5-bit status of one operation: bit 0 NV, 1 DZ, 2 OF, 3 UF, 4 NX (spec-notes section 3).
+using Status = std::uint8_t;
+
+/// ASL `real`: an exact rational number.
+using Real = boost::multiprecision::cpp_rational;
+
+/// ASL `integer`: an unbounded integer.
+using Integer = boost::multiprecision::cpp_int;
+
+inline constexpr Status kStatusNV = 0x01;  ///< invalid
+inline constexpr Status kStatusDZ = 0x02;  ///< divide by zero
+inline constexpr Status kStatusOF = 0x04;  ///< overflow
+inline constexpr Status kStatusUF = 0x08;  ///< underflow
+inline constexpr Status kStatusNX = 0x10;  ///< inexact
+
+/// A seed function's result `(Word, bits(5))`: the result word in the carrier and its status.
+struct Encoded {
+  Word word = 0;
+  Status status = 0;
+  friend bool operator==(const Encoded&, const Encoded&) = default;
+};
+
+/// ASL RoundDown: the largest integer <= x (floor).
+Integer RoundDown(const Real& x);
+/// ASL RoundUp: the smallest integer >= x (ceiling).
+Integer RoundUp(const Real& x);
+/// ASL RoundTowardsZero: x truncated toward zero.
+Integer RoundTowardsZero(const Real& x);
+
+/// 2^exponent as an exact real, for any exponent (helper for tests and fast paths; the seeds'
+/// own ReferencePowerOfTwo lives in reference_quantization.hpp).
+Real PowerOfTwo(int exponent);
+
+/// The low `width` bits of `word` (width 1..64).
+constexpr Word LowBits(Word word, unsigned width) {
+  return width >= 64 ? word : (word & ((Word{1} << width) - 1));
+}
+
+/// Sign-extends the low `width` bits of `word` to the 64-bit carrier.
+constexpr Word SignExtend(Word word, unsigned width) {
+  if (width >= 64) return word;
+  const Word low = LowBits(word, width);
+  const Word sign = Word{1} << (width - 1);
+  return (low & sign) ? (low | ~((Word{1} << width) - 1)) : low;
+}
+
+}  // namespace ptovec::oracle
+
+#include <stdexcept>
+#include <string>
+
+namespace ptovec::oracle {
+
+/// Thrown when a seed's `assert` fails: the input is outside the seed function's domain.
+class SeedAssertionFailure : public std::domain_error {
+ public:
+  using std::domain_error::domain_error;
+};
+
+/// ASL `assert condition`: throws SeedAssertionFailure naming the seed assertion.
+inline void SeedAssert(bool condition, const char* what) {
+  if (!condition) throw SeedAssertionFailure(std::string("seed assertion failed: ") + what);
+}
+
+}  // namespace ptovec::oracle
+
+namespace ptovec::oracle {
+
+/// The low 64 bits of an integer in two's complement (ASL `Zeros{64} + i`).
+inline Word WordOf(const Integer& i) {
+  if (i >= 0) return static_cast<Word>(i & Integer(~Word{0}));
+  const Integer magnitude_minus_one = -i - 1;
+  return ~static_cast<Word>(magnitude_minus_one & Integer(~Word{0}));
+}
+
+}  // namespace ptovec::oracle

@@ -1,0 +1,265 @@
+#include "ptovec/oracle/formats.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <stdexcept>
+
+namespace ptovec::oracle {
+
+namespace {
+
+using K = FormatKind;
+using T = TileDataType;
+
+// The format table (spec-notes sections 1 and 4). Binary rows carry exponent bits, fraction bits
+// and bias; the other kinds are decoded by their own rules below.
+constexpr std::array<FormatInfo, 17> kFormats = {{
+    {T::FP32, "fp32", "FP32", 1, 32, K::Binary, 8, 23, 127},
+    {T::FP16, "fp16", "FP16", 4, 16, K::Binary, 5, 10, 15},
+    {T::BF16, "bf16", "BF16", 5, 16, K::Binary, 8, 7, 127},
+    {T::HiF8, "hif8", "HiF8", 6, 8, K::HiF8, 0, 0, 0},
+    {T::E4M3, "e4m3", "E4M3", 7, 8, K::E4M3, 4, 3, 7},
+    {T::E8M0, "e8m0", "E8M0", 13, 8, K::E8M0, 8, 0, 127},
+    {T::FP19, "fp19", "FP19", -1, 19, K::Binary, 8, 10, 127},
+    {T::S64, "s64", "S64", 16, 64, K::SignedInteger, 0, 0, 0},
+    {T::S32, "s32", "S32", 17, 32, K::SignedInteger, 0, 0, 0},
+    {T::S16, "s16", "S16", 18, 16, K::SignedInteger, 0, 0, 0},
+    {T::S8, "s8", "S8", 19, 8, K::SignedInteger, 0, 0, 0},
+    {T::S4X2, "s4x2", "S4X2", 20, 4, K::SignedInteger, 0, 0, 0},
+    {T::U64, "u64", "U64", 24, 64, K::UnsignedInteger, 0, 0, 0},
+    {T::U32, "u32", "U32", 25, 32, K::UnsignedInteger, 0, 0, 0},
+    {T::U16, "u16", "U16", 26, 16, K::UnsignedInteger, 0, 0, 0},
+    {T::U8, "u8", "U8", 27, 8, K::UnsignedInteger, 0, 0, 0},
+    {T::U4X2, "u4x2", "U4X2", 28, 4, K::UnsignedInteger, 0, 0, 0},
+}};
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+NumericValueClass Signed(bool negative, NumericValueClass positive, NumericValueClass negative_class) {
+  return negative ? negative_class : positive;
+}
+
+}  // namespace
+
+std::span<const FormatInfo> AllFormats() { return kFormats; }
+
+const FormatInfo& Format(TileDataType type) {
+  for (const auto& f : kFormats) {
+    if (f.type == type) return f;
+  }
+  throw std::invalid_argument("data type code " + std::to_string(static_cast<int>(type)) +
+                              " is not modelled by ptovec (accepted: " + FormatNamesList() + ")");
+}
+
+std::optional<TileDataType> ParseTileDataType(std::string_view name) {
+  const std::string lower = Lower(name);
+  for (const auto& f : kFormats) {
+    if (lower == f.name) return f.type;
+  }
+  return std::nullopt;
+}
+
+std::string FormatNamesList() {
+  std::string out;
+  for (const auto& f : kFormats) {
+    if (!out.empty()) out += ", ";
+    out += f.name;
+  }
+  return out;
+}
+
+bool NumericValueClassIsNaN(NumericValueClass c) {
+  return c == NumericValueClass::QuietNaN || c == NumericValueClass::SignalingNaN;
+}
+bool NumericValueClassIsZero(NumericValueClass c) {
+  return c == NumericValueClass::PositiveZero || c == NumericValueClass::NegativeZero;
+}
+bool NumericValueClassIsInfinity(NumericValueClass c) {
+  return c == NumericValueClass::PositiveInfinity || c == NumericValueClass::NegativeInfinity;
+}
+
+std::string_view NumericValueClassName(NumericValueClass c) {
+  static constexpr std::array<std::string_view, 11> kNames = {
+      "InvalidEncoding",   "PositiveZero",      "NegativeZero",     "PositiveSubnormal",
+      "NegativeSubnormal", "PositiveNormal",    "NegativeNormal",   "PositiveInfinity",
+      "NegativeInfinity",  "QuietNaN",          "SignalingNaN"};
+  return kNames.at(static_cast<std::size_t>(c));
+}
+
+NumericValueClass TileNumericValueClass(TileDataType type, Word value) {
+  using C = NumericValueClass;
+  const FormatInfo& f = Format(type);
+  const Word bits = LowBits(value, f.width);
+  switch (f.kind) {
+    case K::Binary: {
+      const bool negative = ((bits >> (f.width - 1)) & 1) != 0;
+      const Word exponent = (bits >> f.fraction_bits) & ((Word{1} << f.exponent_bits) - 1);
+      const Word fraction = LowBits(bits, f.fraction_bits);
+      const Word max_exponent = (Word{1} << f.exponent_bits) - 1;
+      if (exponent == max_exponent) {
+        if (fraction == 0) return Signed(negative, C::PositiveInfinity, C::NegativeInfinity);
+        const bool quiet = ((fraction >> (f.fraction_bits - 1)) & 1) != 0;
+        return quiet ? C::QuietNaN : C::SignalingNaN;
+      }
+      if (exponent == 0) {
+        if (fraction == 0) return Signed(negative, C::PositiveZero, C::NegativeZero);
+        return Signed(negative, C::PositiveSubnormal, C::NegativeSubnormal);
+      }
+      return Signed(negative, C::PositiveNormal, C::NegativeNormal);
+    }
+    case K::E4M3: {
+      const bool negative = (bits & 0x80) != 0;
+      if ((bits & 0x7F) == 0x7F) return C::QuietNaN;
+      const Word exponent = (bits >> 3) & 0xF;
+      const Word fraction = bits & 0x7;
+      if (exponent == 0) {
+        if (fraction == 0) return Signed(negative, C::PositiveZero, C::NegativeZero);
+        return Signed(negative, C::PositiveSubnormal, C::NegativeSubnormal);
+      }
+      return Signed(negative, C::PositiveNormal, C::NegativeNormal);
+    }
+    case K::HiF8: {
+      if (bits == 0x00) return C::PositiveZero;
+      if (bits == 0x80) return C::QuietNaN;
+      if (bits == 0x6F) return C::PositiveInfinity;
+      if (bits == 0xEF) return C::NegativeInfinity;
+      const bool negative = (bits & 0x80) != 0;
+      const Word body = bits & 0x7F;
+      if (body <= 7) return Signed(negative, C::PositiveSubnormal, C::NegativeSubnormal);
+      return Signed(negative, C::PositiveNormal, C::NegativeNormal);
+    }
+    case K::E8M0:
+      return bits == 0xFF ? C::QuietNaN : C::PositiveNormal;
+    case K::SignedInteger:
+    case K::UnsignedInteger:
+      return C::InvalidEncoding;
+  }
+  return C::InvalidEncoding;
+}
+
+FiniteDecomposition TileNumericFiniteDecomposition(TileDataType type, Word value) {
+  const FormatInfo& f = Format(type);
+  const NumericValueClass c = TileNumericValueClass(type, value);
+  if (c == NumericValueClass::InvalidEncoding || NumericValueClassIsNaN(c) ||
+      NumericValueClassIsInfinity(c)) {
+    return {};
+  }
+  const Word bits = LowBits(value, f.width);
+  FiniteDecomposition d;
+  d.available = true;
+  switch (f.kind) {
+    case K::Binary: {
+      d.negative = ((bits >> (f.width - 1)) & 1) != 0;
+      const Word exponent = (bits >> f.fraction_bits) & ((Word{1} << f.exponent_bits) - 1);
+      const Word fraction = LowBits(bits, f.fraction_bits);
+      const int fraction_bits = static_cast<int>(f.fraction_bits);
+      if (exponent == 0) {
+        d.significand = fraction;
+        d.exponent = 1 - f.bias - fraction_bits;
+      } else {
+        d.significand = (Word{1} << f.fraction_bits) + fraction;
+        d.exponent = static_cast<int>(exponent) - f.bias - fraction_bits;
+      }
+      return d;
+    }
+    case K::E4M3: {
+      d.negative = (bits & 0x80) != 0;
+      const Word exponent = (bits >> 3) & 0xF;
+      const Word fraction = bits & 0x7;
+      if (exponent == 0) {
+        d.significand = fraction;  // f * 2^-9
+        d.exponent = -9;
+      } else {
+        d.significand = 8 + fraction;  // (8 + f) * 2^(e-10)
+        d.exponent = static_cast<int>(exponent) - 10;
+      }
+      return d;
+    }
+    case K::HiF8: {
+      d.negative = (bits & 0x80) != 0;
+      const Word body = bits & 0x7F;
+      const auto bit = [&](unsigned i) { return static_cast<int>((bits >> i) & 1); };
+      if (body == 0) {
+        d.significand = 0;
+        d.exponent = 0;
+      } else if (body <= 7) {  // 2^(body-23)
+        d.significand = 1;
+        d.exponent = static_cast<int>(body) - 23;
+      } else if (body <= 15) {  // 1 + (body-8)/8 = body/8
+        d.significand = body;
+        d.exponent = -3;
+      } else if (body <= 31) {  // exponent +/-1, 3 mantissa bits
+        const int exponent = bit(3) == 0 ? 1 : -1;
+        d.significand = 8 + (bits & 7);
+        d.exponent = exponent - 3;
+      } else if (body <= 63) {  // exponent +/-(2..3), 3 mantissa bits
+        const int code = static_cast<int>((bits >> 3) & 3);
+        const int absolute = 2 + bit(3);
+        d.significand = 8 + (bits & 7);
+        d.exponent = (code < 2 ? absolute : -absolute) - 3;
+      } else if (body <= 95) {  // exponent +/-(4..7), 2 mantissa bits
+        const int code = static_cast<int>((bits >> 2) & 7);
+        const int absolute = 4 + static_cast<int>((bits >> 2) & 3);
+        d.significand = 4 + (bits & 3);
+        d.exponent = (code < 4 ? absolute : -absolute) - 2;
+      } else {  // exponent +/-(8..15), 1 mantissa bit
+        const int code = static_cast<int>((bits >> 1) & 15);
+        const int absolute = 8 + static_cast<int>((bits >> 1) & 7);
+        d.significand = 2 + (bits & 1);
+        d.exponent = (code < 8 ? absolute : -absolute) - 1;
+      }
+      return d;
+    }
+    case K::E8M0:
+      d.significand = 1;
+      d.exponent = static_cast<int>(bits) - 127;
+      return d;
+    case K::SignedInteger:
+    case K::UnsignedInteger:
+      return {};
+  }
+  return {};
+}
+
+Real TileNumericFiniteValue(TileDataType type, Word value) {
+  const FiniteDecomposition d = TileNumericFiniteDecomposition(type, value);
+  if (!d.available) {
+    throw std::domain_error(std::string(Format(type).name) + " code is not finite");
+  }
+  Real magnitude = Real(Integer(d.significand)) * PowerOfTwo(d.exponent);
+  return d.negative ? Real(-magnitude) : magnitude;
+}
+
+bool TileDataTypeIsFloating(TileDataType type) { return Format(type).IsFloating(); }
+
+bool TileDataTypeIsSigned(TileDataType type) {
+  return Format(type).kind == K::SignedInteger;
+}
+
+Word NormalizeTileInteger(Word value, TileDataType type) {
+  const FormatInfo& f = Format(type);
+  if (f.kind == K::SignedInteger) return SignExtend(value, f.width);
+  return LowBits(value, f.width);
+}
+
+Word TileIntegerMinimum(TileDataType type) {
+  const FormatInfo& f = Format(type);
+  if (f.kind == K::SignedInteger) return SignExtend(Word{1} << (f.width - 1), f.width);
+  if (f.kind == K::UnsignedInteger) return 0;
+  throw std::invalid_argument(std::string(f.name) + " is not an integer type");
+}
+
+Word TileIntegerMaximum(TileDataType type) {
+  const FormatInfo& f = Format(type);
+  if (f.kind == K::SignedInteger) return LowBits(~Word{0}, f.width - 1);
+  if (f.kind == K::UnsignedInteger) return LowBits(~Word{0}, f.width);
+  throw std::invalid_argument(std::string(f.name) + " is not an integer type");
+}
+
+}  // namespace ptovec::oracle
