@@ -85,6 +85,9 @@ using CheckDomainFn = std::function<std::optional<std::string>(TypePair, const I
 /// Builds the default input domain of one pair.
 using DomainFn = std::function<InputSet(TypePair, const SamplingOptions&)>;
 
+/// The number of input tuples DomainFn would build, without building it.
+using DomainCountFn = std::function<std::uint64_t(TypePair, const SamplingOptions&)>;
+
 /// One op of the registry.
 struct OpDef {
   std::string name;           ///< CLI name: "tcvt"
@@ -101,6 +104,7 @@ struct OpDef {
   EvaluateFn evaluate_reference;  ///< the literal seed transliteration
   CheckDomainFn check_domain;
   DomainFn domain;
+  DomainCountFn domain_count;
 };
 
 /// Every op, in a fixed order.

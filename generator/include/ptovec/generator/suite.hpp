@@ -1,0 +1,57 @@
+// Suite generation: evaluate every input of each (op, src, dst) under its controls, in parallel
+// chunks, and stream the records in order into vector files plus a manifest.json.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ptovec/generator/ops.hpp"
+
+namespace ptovec::generator {
+
+/// One (op, src, dst) to generate.
+struct Job {
+  const OpDef* op = nullptr;
+  TypePair pair{};
+};
+
+/// The default suite: every op's default_suite_pairs, in registry order.
+std::vector<Job> DefaultSuite();
+
+struct GenerateOptions {
+  std::filesystem::path out_dir = "vectors/default";
+  bool binary = true;
+  bool json = false;
+  SamplingOptions sampling;
+  unsigned threads = 0;       ///< 0: one per hardware thread. Never changes the bytes written.
+  bool progress = false;      ///< progress lines on stderr
+};
+
+/// One file written.
+struct GeneratedFile {
+  std::string path;  ///< relative to out_dir
+  std::string format;  ///< "bin" or "json"
+  const OpDef* op = nullptr;
+  TypePair pair{};
+  std::string domain;
+  std::uint64_t seed = 0;
+  std::uint64_t count = 0;
+  std::uint64_t bytes = 0;
+  std::string sha256;
+};
+
+/// The base file name of a job: "<op>_<src>_<dst>" ("tcvt_fp16_e8m0").
+std::string JobBaseName(const Job& job);
+
+/// The number of vectors a job produces with these options (builds its input domain).
+std::uint64_t VectorCount(const Job& job, const SamplingOptions& sampling);
+
+/// Generates the jobs' files into options.out_dir (created if missing) and writes its
+/// manifest.json last. Every file appears under its final name only when complete. Throws
+/// std::runtime_error on I/O failure (nothing half-written is left under a final name).
+std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
+                                         const GenerateOptions& options);
+
+}  // namespace ptovec::generator

@@ -1,0 +1,181 @@
+#include "ptovec/generator/domains.hpp"
+
+#include <boost/multiprecision/cpp_int.hpp>
+
+#include <stdexcept>
+#include <unordered_set>
+
+namespace ptovec::generator {
+
+namespace {
+
+struct InputsHash {
+  std::size_t operator()(const Inputs& in) const {
+    std::uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (Word w : in) {
+      h ^= w + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+    }
+    return static_cast<std::size_t>(h);
+  }
+};
+
+// Applies a signed ulp offset to a non-negative FP32 magnitude pattern, staying inside
+// 0 .. 0x7F800000 (so a step never wraps into the other sign or past +Inf).
+std::uint32_t Step(std::uint32_t magnitude, int delta) {
+  const std::int64_t moved = static_cast<std::int64_t>(magnitude) + delta;
+  if (moved < 0) return 0;
+  if (moved > 0x7F800000) return 0x7F800000;
+  return static_cast<std::uint32_t>(moved);
+}
+
+rc::Gen<std::uint32_t> WithSign(rc::Gen<std::uint32_t> magnitude, bool positive_only) {
+  if (positive_only) return magnitude;
+  return rc::gen::apply(
+      [](std::uint32_t m, int negative_weight) {
+        return negative_weight == 0 ? (m | 0x80000000U) : m;  // 1 in 4 negative
+      },
+      magnitude, rc::gen::inRange(0, 4));
+}
+
+}  // namespace
+
+std::vector<Inputs> SampleUnique(const std::vector<Strategy>& strategies, std::uint64_t seed,
+                                 std::uint64_t count) {
+  if (strategies.empty()) throw std::invalid_argument("SampleUnique: no strategies");
+  // A weighted choice of strategy, then a draw from it (rc::gen::weightedOneOf takes only an
+  // initializer list, so the same thing is built from inRange and mapcat).
+  std::size_t total = 0;
+  for (const Strategy& s : strategies) total += static_cast<std::size_t>(s.weight);
+  const rc::Gen<Inputs> mix = rc::gen::mapcat(
+      rc::gen::inRange<std::size_t>(0, total), [&strategies](std::size_t ticket) {
+        for (const Strategy& s : strategies) {
+          if (ticket < static_cast<std::size_t>(s.weight)) return s.gen;
+          ticket -= static_cast<std::size_t>(s.weight);
+        }
+        return strategies.back().gen;
+      });
+  rc::Random random(seed);
+  std::unordered_set<Inputs, InputsHash> seen;
+  std::vector<Inputs> out;
+  out.reserve(static_cast<std::size_t>(count));
+  std::uint64_t attempts = 64 * count + 4096;
+  while (out.size() < count && attempts-- > 0) {
+    rc::Random draw = random.split();
+    Inputs value = mix(draw, rc::kNominalSize).value();
+    if (seen.insert(value).second) out.push_back(value);
+  }
+  return out;
+}
+
+InputSet ListSet(std::vector<Inputs> tuples, std::string kind) {
+  auto shared = std::make_shared<const std::vector<Inputs>>(std::move(tuples));
+  InputSet set;
+  set.count = shared->size();
+  set.kind = std::move(kind);
+  set.at = [shared](std::uint64_t i) { return (*shared)[static_cast<std::size_t>(i)]; };
+  return set;
+}
+
+InputSet ExhaustiveCodes(TileDataType type, const std::function<bool(Word)>& keep) {
+  const oracle::FormatInfo& f = oracle::Format(type);
+  if (f.width > 16) {
+    throw std::invalid_argument(std::string(f.name) + " is too wide to enumerate (" +
+                                std::to_string(f.width) + " bits; at most 16)");
+  }
+  std::vector<Inputs> codes;
+  for (Word code = 0; code < (Word{1} << f.width); ++code) {
+    if (!keep || keep(code)) codes.push_back(Inputs{code, 0, 0, 0});
+  }
+  return ListSet(std::move(codes), "exhaustive");
+}
+
+rc::Gen<Inputs> OneSlot(rc::Gen<std::uint32_t> word) {
+  return rc::gen::map(std::move(word), [](std::uint32_t w) { return Inputs{w, 0, 0, 0}; });
+}
+
+std::uint64_t FloorSqrt2Scaled(int j) {
+  if (j < 0 || j > 62) throw std::invalid_argument("FloorSqrt2Scaled: j outside 0..62");
+  const boost::multiprecision::cpp_int square = boost::multiprecision::cpp_int(1) << (2 * j + 1);
+  return static_cast<std::uint64_t>(boost::multiprecision::sqrt(square));
+}
+
+rc::Gen<std::uint32_t> Fp32Specials() {
+  return rc::gen::element<std::uint32_t>(
+      0x00000000U, 0x80000000U,                          // +0, -0
+      0x7F800000U, 0xFF800000U,                          // +Inf, -Inf
+      0x7FC00000U, 0xFFC00000U, 0x7FFFFFFFU,             // quiet NaNs
+      0x7F800001U, 0xFF800001U, 0x7FBFFFFFU,             // signaling NaNs
+      0x00000001U, 0x80000001U, 0x007FFFFFU, 0x807FFFFFU,  // subnormal ends
+      0x00800000U, 0x80800000U, 0x7F7FFFFFU, 0xFF7FFFFFU,  // normal ends
+      0x3F800000U, 0xBF800000U, 0x00400000U, 0x7F000000U);  // 1, -1, 2^-127, 2^127
+}
+
+rc::Gen<std::uint32_t> Fp32PowerOfTwoNeighbours(bool positive_only) {
+  // Exponent fields 1..254 with fraction 0, or a subnormal power of two 2^-149..2^-127.
+  const rc::Gen<std::uint32_t> power = rc::gen::weightedOneOf<std::uint32_t>({
+      {4, rc::gen::map(rc::gen::inRange<std::uint32_t>(1, 255),
+                       [](std::uint32_t e) { return e << 23; })},
+      {1, rc::gen::map(rc::gen::inRange<std::uint32_t>(0, 23),
+                       [](std::uint32_t bit) { return std::uint32_t{1} << bit; })},
+  });
+  const rc::Gen<std::uint32_t> moved = rc::gen::apply(
+      [](std::uint32_t p, int delta) { return Step(p, delta); }, power, rc::gen::inRange(-4, 5));
+  return WithSign(moved, positive_only);
+}
+
+rc::Gen<std::uint32_t> Fp32Sqrt2Boundaries(bool positive_only) {
+  // k = -149..127; the FP32 value floor(sqrt(2) * 2^k) in FP32 resolution, then +/-4 ulps.
+  const rc::Gen<std::uint32_t> nearest =
+      rc::gen::map(rc::gen::inRange(-149, 128), [](int k) -> std::uint32_t {
+        if (k >= -126) {
+          const auto fraction =
+              static_cast<std::uint32_t>(FloorSqrt2Scaled(23) - (std::uint64_t{1} << 23));
+          return (static_cast<std::uint32_t>(k + 127) << 23) | fraction;
+        }
+        // Subnormal: sqrt(2) * 2^k = f * 2^-149 with f = sqrt(2) * 2^(k+149), k + 149 in 0..22.
+        return static_cast<std::uint32_t>(FloorSqrt2Scaled(k + 149));
+      });
+  const rc::Gen<std::uint32_t> moved = rc::gen::apply(
+      [](std::uint32_t p, int delta) { return Step(p, delta); }, nearest, rc::gen::inRange(-4, 5));
+  return WithSign(moved, positive_only);
+}
+
+rc::Gen<std::uint32_t> Fp32SubnormalFloorEdge() {
+  return rc::gen::oneOf(
+      // highest set bit 20..22: floor exponent -129..-127
+      rc::gen::inRange<std::uint32_t>(1U << 20, 1U << 23),
+      // just around 2^-127 (0x00400000) and 2^-128 (0x00200000)
+      rc::gen::map(rc::gen::inRange(-8, 9), [](int d) { return Step(0x00400000U, d); }),
+      rc::gen::map(rc::gen::inRange(-8, 9), [](int d) { return Step(0x00200000U, d); }),
+      // the smallest normals and the largest subnormals
+      rc::gen::map(rc::gen::inRange(-8, 9), [](int d) { return Step(0x00800000U, d); }));
+}
+
+rc::Gen<std::uint32_t> Fp32TopBinades() {
+  const auto sqrt2_fraction =
+      static_cast<std::uint32_t>(FloorSqrt2Scaled(23) - (std::uint64_t{1} << 23));
+  return rc::gen::apply(
+      [sqrt2_fraction](int binade, int anchor, int delta) -> std::uint32_t {
+        const std::uint32_t base = static_cast<std::uint32_t>(253 + binade) << 23;
+        const std::uint32_t anchors[3] = {0, 0x7FFFFF, sqrt2_fraction};
+        return Step(base | anchors[anchor], delta);
+      },
+      rc::gen::inRange(0, 2), rc::gen::inRange(0, 3), rc::gen::inRange(-4, 5));
+}
+
+rc::Gen<std::uint32_t> Fp32BinadeEnds() {
+  return rc::gen::apply(
+      [](std::uint32_t exponent, bool last, bool negative) {
+        const std::uint32_t word = (exponent << 23) | (last ? 0x7FFFFFU : 0U);
+        return negative ? (word | 0x80000000U) : word;
+      },
+      rc::gen::inRange<std::uint32_t>(0, 255), rc::gen::arbitrary<bool>(),
+      rc::gen::arbitrary<bool>());
+}
+
+rc::Gen<std::uint32_t> Fp32UniformBits() {
+  return rc::gen::map(rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << 32),
+                      [](std::uint64_t w) { return static_cast<std::uint32_t>(w); });
+}
+
+}  // namespace ptovec::generator

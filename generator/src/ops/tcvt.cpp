@@ -1,0 +1,95 @@
+// Op `tcvt`: TileProfileConvert (seed 001 lines 154-168). To E8M0 it is ReferenceFloatToE8M0
+// (lines 103-152); to other types the raw-carrier rule (spec-notes section 5 item 9).
+#include "ptovec/generator/domains.hpp"
+#include "ptovec/generator/ops.hpp"
+#include "ptovec/oracle/e8m0_conversion.hpp"
+
+namespace ptovec::generator {
+
+namespace {
+
+using oracle::Format;
+using oracle::FormatInfo;
+
+Encoded EvaluateTcvt(TypePair pair, const Inputs& in, NumericExecutionControl control) {
+  const Encoded r = oracle::TileProfileConvert(in[0], pair.src, pair.dst, control);
+  return {oracle::LowBits(r.word, Format(pair.dst).width), r.status};
+}
+
+// Sampled strategies for FP32 -> E8M0: where exponent rounding, underflow and overflow change.
+std::vector<Strategy> Fp32ToE8M0Strategies() {
+  return {
+      {"fp32_specials", 2, OneSlot(Fp32Specials())},
+      {"fp32_power_of_two_neighbours", 4, OneSlot(Fp32PowerOfTwoNeighbours(false))},
+      {"fp32_sqrt2_boundaries", 6, OneSlot(Fp32Sqrt2Boundaries(false))},
+      {"fp32_subnormal_floor_edge", 3, OneSlot(Fp32SubnormalFloorEdge())},
+      {"fp32_top_binades", 3, OneSlot(Fp32TopBinades())},
+      {"fp32_binade_ends", 2, OneSlot(Fp32BinadeEnds())},
+      {"fp32_uniform_bits", 4, OneSlot(Fp32UniformBits())},
+  };
+}
+
+// Raw-carrier pairs from a wide source: zero, all ones, and uniform bits of the source width.
+std::vector<Strategy> WideRawStrategies(const FormatInfo& src) {
+  const unsigned width = src.width;
+  const Word all_ones = oracle::LowBits(~Word{0}, width);
+  const auto uniform = rc::gen::map(rc::gen::arbitrary<std::uint64_t>(), [width](std::uint64_t w) {
+    return Inputs{oracle::LowBits(w, width), 0, 0, 0};
+  });
+  return {
+      {"edges", 1, rc::gen::element(Inputs{0, 0, 0, 0}, Inputs{all_ones, 0, 0, 0},
+                                    Inputs{Word{1} << (width - 1), 0, 0, 0})},
+      {"uniform_bits", 9, uniform},
+  };
+}
+
+InputSet TcvtDomain(TypePair pair, const SamplingOptions& options, const OpDef& op) {
+  const FormatInfo& src = Format(pair.src);
+  if (src.width <= 16) return ExhaustiveCodes(pair.src);
+  const std::uint64_t seed = DerivedSeed(options.seed, op, pair);
+  if (pair.dst == TileDataType::E8M0) {
+    return ListSet(SampleUnique(Fp32ToE8M0Strategies(), seed, options.samples), "sampled");
+  }
+  return ListSet(SampleUnique(WideRawStrategies(src), seed, options.samples), "sampled");
+}
+
+}  // namespace
+
+OpDef MakeTcvtOp() {
+  OpDef op;
+  op.name = "tcvt";
+  op.instruction = "TCVT";
+  op.seed_function = "TileProfileConvert";
+  op.seed_source = "001_c13013f58bb35bbc.txt lines 154-168 (ReferenceFloatToE8M0 lines 103-152)";
+  op.summary =
+      "TCVT: to E8M0 by exponent rounding under the mode and Sat; to other types the raw word "
+      "(integer destinations normalized), status 0";
+  op.slots = {{"value", SlotRole::Source, TileDataType::FP32, "the source word (any code)"}};
+  op.uses_controls = true;
+  for (const FormatInfo& src : oracle::AllFormats()) {
+    for (const FormatInfo& dst : oracle::AllFormats()) {
+      if (src.tile_code < 0 || dst.tile_code < 0) continue;  // FP19 is not a tile data type
+      if (oracle::HardwareTCVTTypePairSupported(src.type, dst.type)) {
+        op.legal_pairs.push_back({src.type, dst.type});
+      }
+    }
+  }
+  op.default_suite_pairs = {{TileDataType::FP16, TileDataType::E8M0},
+                            {TileDataType::BF16, TileDataType::E8M0},
+                            {TileDataType::FP32, TileDataType::E8M0}};
+  op.evaluate = EvaluateTcvt;
+  op.evaluate_reference = EvaluateTcvt;  // the literal seed functions are already integer-fast
+  op.check_domain = [](TypePair, const Inputs&) -> std::optional<std::string> {
+    return std::nullopt;  // every code of the source type is in TCVT's domain
+  };
+  op.domain = [](TypePair pair, const SamplingOptions& options) {
+    return TcvtDomain(pair, options, *FindOp("tcvt"));
+  };
+  op.domain_count = [](TypePair pair, const SamplingOptions& options) -> std::uint64_t {
+    const unsigned width = Format(pair.src).width;
+    return width <= 16 ? (std::uint64_t{1} << width) : options.samples;
+  };
+  return op;
+}
+
+}  // namespace ptovec::generator

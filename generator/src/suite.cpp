@@ -1,0 +1,245 @@
+#include "ptovec/generator/suite.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <exception>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "ptovec/generator/writers.hpp"
+
+namespace ptovec::generator {
+
+namespace {
+
+constexpr std::uint64_t kChunkInputs = 2048;
+
+struct ChunkOutput {
+  std::string binary;
+  std::string json;
+};
+
+// Evaluates chunks of a job's inputs on `threads` workers and hands them to `consume` in chunk
+// order. At most `window` chunks are held at once, so memory stays bounded whatever the count.
+void ForEachChunkInOrder(std::uint64_t chunks, unsigned threads,
+                         const std::function<ChunkOutput(std::uint64_t)>& produce,
+                         const std::function<void(std::uint64_t, ChunkOutput&)>& consume) {
+  const std::uint64_t window = 4 * static_cast<std::uint64_t>(threads);
+  std::mutex mutex;
+  std::condition_variable ready;  // a chunk finished, or the consumer advanced
+  std::map<std::uint64_t, ChunkOutput> done;
+  std::uint64_t next_to_claim = 0;
+  std::uint64_t next_to_consume = 0;
+  std::exception_ptr failure;
+  bool stop = false;
+
+  const auto worker = [&] {
+    for (;;) {
+      std::uint64_t chunk = 0;
+      {
+        std::unique_lock lock(mutex);
+        ready.wait(lock, [&] {
+          return stop || next_to_claim >= chunks || next_to_claim < next_to_consume + window;
+        });
+        if (stop || next_to_claim >= chunks) return;
+        chunk = next_to_claim++;
+      }
+      try {
+        ChunkOutput out = produce(chunk);
+        std::lock_guard lock(mutex);
+        done.emplace(chunk, std::move(out));
+      } catch (...) {
+        std::lock_guard lock(mutex);
+        if (!failure) failure = std::current_exception();
+        stop = true;
+      }
+      ready.notify_all();
+    }
+  };
+
+  std::vector<std::thread> pool;
+  for (unsigned i = 0; i < threads; ++i) pool.emplace_back(worker);
+  try {
+    for (std::uint64_t chunk = 0; chunk < chunks; ++chunk) {
+      ChunkOutput out;
+      {
+        std::unique_lock lock(mutex);
+        ready.wait(lock, [&] { return stop || done.count(chunk) != 0; });
+        if (stop) break;
+        out = std::move(done.at(chunk));
+        done.erase(chunk);
+        next_to_consume = chunk + 1;
+      }
+      ready.notify_all();
+      consume(chunk, out);
+    }
+  } catch (...) {
+    std::lock_guard lock(mutex);
+    if (!failure) failure = std::current_exception();
+    stop = true;
+  }
+  {
+    std::lock_guard lock(mutex);
+    stop = true;
+  }
+  ready.notify_all();
+  for (std::thread& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+class Progress {
+ public:
+  Progress(bool enabled, std::string label, std::uint64_t total)
+      : enabled_(enabled), label_(std::move(label)), total_(total) {}
+  void Update(std::uint64_t done) {
+    if (!enabled_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (done < total_ && now - last_ < std::chrono::milliseconds(250)) return;
+    last_ = now;
+    std::fprintf(stderr, "\r%s: %llu/%llu vectors (%llu%%)", label_.c_str(),
+                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_),
+                 static_cast<unsigned long long>(total_ == 0 ? 100 : done * 100 / total_));
+    if (done >= total_) std::fputc('\n', stderr);
+    std::fflush(stderr);
+  }
+
+ private:
+  bool enabled_;
+  std::string label_;
+  std::uint64_t total_;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+}  // namespace
+
+std::vector<Job> DefaultSuite() {
+  std::vector<Job> jobs;
+  for (const OpDef& op : AllOps()) {
+    for (TypePair pair : op.default_suite_pairs) jobs.push_back({&op, pair});
+  }
+  return jobs;
+}
+
+std::string JobBaseName(const Job& job) {
+  return job.op->name + "_" + std::string(oracle::Format(job.pair.src).name) + "_" +
+         std::string(oracle::Format(job.pair.dst).name);
+}
+
+std::uint64_t VectorCount(const Job& job, const SamplingOptions& sampling) {
+  return job.op->domain_count(job.pair, sampling) * ControlsFor(*job.op).size();
+}
+
+std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
+                                         const GenerateOptions& options) {
+  std::filesystem::create_directories(options.out_dir);
+  const unsigned threads = options.threads != 0
+                               ? options.threads
+                               : std::max(1U, std::thread::hardware_concurrency());
+  std::vector<GeneratedFile> written;
+
+  for (const Job& job : jobs) {
+    const OpDef& op = *job.op;
+    const TypePair pair = job.pair;
+    const InputSet inputs = op.domain(pair, options.sampling);
+    const std::vector<NumericExecutionControl> controls = ControlsFor(op);
+    const std::vector<RecordField> layout = RecordLayout(op, pair);
+    FileSpec spec{&op, pair, inputs.kind, DerivedSeed(options.sampling.seed, op, pair),
+                  inputs.count * controls.size()};
+    const std::string base = JobBaseName(job);
+
+    std::optional<AtomicFile> binary;
+    std::optional<AtomicFile> json;
+    if (options.binary) {
+      binary.emplace(options.out_dir / (base + ".bin"));
+      binary->Write(BinaryPreamble(spec));
+    }
+    if (options.json) {
+      json.emplace(options.out_dir / (base + ".json"));
+      json->Write(JsonPreamble(spec));
+    }
+
+    const std::uint64_t chunks = (inputs.count + kChunkInputs - 1) / kChunkInputs;
+    Progress progress(options.progress, base, spec.count);
+    std::uint64_t vectors_done = 0;
+    ForEachChunkInOrder(
+        chunks, threads,
+        [&](std::uint64_t chunk) {
+          ChunkOutput out;
+          const std::uint64_t begin = chunk * kChunkInputs;
+          const std::uint64_t end = std::min(inputs.count, begin + kChunkInputs);
+          for (std::uint64_t i = begin; i < end; ++i) {
+            const Inputs in = inputs.at(i);
+            for (std::size_t c = 0; c < controls.size(); ++c) {
+              const Encoded result = op.evaluate(pair, in, controls[c]);
+              if (binary) AppendBinaryRecord(out.binary, layout, op, pair, in, controls[c], result);
+              if (json) {
+                AppendJsonRecord(out.json, op, pair, in, controls[c], result, i == 0 && c == 0);
+              }
+            }
+          }
+          return out;
+        },
+        [&](std::uint64_t chunk, ChunkOutput& out) {
+          if (binary) binary->Write(out.binary);
+          if (json) json->Write(out.json);
+          const std::uint64_t end = std::min(inputs.count, (chunk + 1) * kChunkInputs);
+          vectors_done = end * controls.size();
+          progress.Update(vectors_done);
+        });
+    if (chunks == 0) progress.Update(0);
+
+    const auto record = [&](AtomicFile& file, const std::string& format, const std::string& name) {
+      GeneratedFile g;
+      g.path = name;
+      g.format = format;
+      g.op = &op;
+      g.pair = pair;
+      g.domain = inputs.kind;
+      g.seed = spec.seed;
+      g.count = spec.count;
+      g.sha256 = file.Commit();
+      g.bytes = file.bytes();
+      written.push_back(std::move(g));
+    };
+    if (binary) record(*binary, "bin", base + ".bin");
+    if (json) {
+      json->Write(JsonTrailer());
+      record(*json, "json", base + ".json");
+    }
+  }
+
+  nlohmann::ordered_json manifest;
+  manifest["format"] = "ptovec-manifest";
+  manifest["version"] = kFileFormatVersion;
+  manifest["tool"] = "ptovec";
+  manifest["tool_version"] = PTOVEC_VERSION;
+  manifest["seed"] = options.sampling.seed;
+  manifest["samples"] = options.sampling.samples;
+  nlohmann::ordered_json formats = nlohmann::ordered_json::array();
+  if (options.binary) formats.push_back("bin");
+  if (options.json) formats.push_back("json");
+  manifest["formats"] = formats;
+  nlohmann::ordered_json files = nlohmann::ordered_json::array();
+  for (const GeneratedFile& g : written) {
+    files.push_back({{"path", g.path},
+                     {"format", g.format},
+                     {"op", g.op->name},
+                     {"src", oracle::Format(g.pair.src).name},
+                     {"dst", oracle::Format(g.pair.dst).name},
+                     {"domain", g.domain},
+                     {"seed", g.seed},
+                     {"count", g.count},
+                     {"bytes", g.bytes},
+                     {"sha256", g.sha256}});
+  }
+  manifest["files"] = files;
+  WriteFileAtomically(options.out_dir / "manifest.json", manifest.dump(2) + "\n");
+  return written;
+}
+
+}  // namespace ptovec::generator

@@ -1,0 +1,220 @@
+#include "ptovec/generator/writers.hpp"
+
+#include <openssl/evp.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+namespace ptovec::generator {
+
+namespace {
+
+void AppendLittleEndian(std::string& out, Word value, unsigned bytes) {
+  for (unsigned i = 0; i < bytes; ++i) {
+    out.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
+  }
+}
+
+std::string SystemError(const std::string& what, const std::filesystem::path& path) {
+  return what + " " + path.string() + ": " + std::strerror(errno);
+}
+
+}  // namespace
+
+std::vector<RecordField> RecordLayout(const OpDef& op, TypePair pair) {
+  std::vector<RecordField> fields;
+  unsigned offset = 0;
+  const auto add = [&](std::string name, std::string type, unsigned bytes) {
+    fields.push_back({std::move(name), std::move(type), offset, bytes});
+    offset += bytes;
+  };
+  for (const Slot& slot : op.slots) {
+    const oracle::FormatInfo& f = oracle::Format(slot.TypeFor(pair));
+    add("in." + slot.name, std::string(f.name), f.StorageBytes());
+  }
+  add("rmode", "", 1);
+  add("sat", "", 1);
+  const oracle::FormatInfo& dst = oracle::Format(pair.dst);
+  add("out", std::string(dst.name), dst.StorageBytes());
+  add("flags", "", 1);
+  return fields;
+}
+
+unsigned RecordSize(const std::vector<RecordField>& layout) {
+  unsigned size = 0;
+  for (const RecordField& f : layout) size += f.bytes;
+  return size;
+}
+
+std::string HexWord(Word word, TileDataType type) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  const unsigned digits = oracle::Format(type).HexDigits();
+  std::string out = "0x";
+  for (unsigned i = digits; i-- > 0;) out.push_back(kDigits[(word >> (4 * i)) & 0xF]);
+  return out;
+}
+
+std::string HexStatus(Status status) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  return std::string("0x") + kDigits[(status >> 4) & 0xF] + kDigits[status & 0xF];
+}
+
+nlohmann::ordered_json FileHeader(const FileSpec& spec, std::string_view format_name) {
+  const OpDef& op = *spec.op;
+  nlohmann::ordered_json h;
+  h["format"] = format_name;
+  h["version"] = kFileFormatVersion;
+  h["tool_version"] = PTOVEC_VERSION;
+  h["op"] = op.name;
+  h["instruction"] = op.instruction;
+  h["seed_function"] = op.seed_function;
+  h["seed_source"] = op.seed_source;
+  h["src"] = oracle::Format(spec.pair.src).name;
+  h["dst"] = oracle::Format(spec.pair.dst).name;
+  nlohmann::ordered_json slots = nlohmann::ordered_json::array();
+  for (const Slot& slot : op.slots) {
+    slots.push_back({{"name", slot.name},
+                     {"type", oracle::Format(slot.TypeFor(spec.pair)).name},
+                     {"description", slot.description}});
+  }
+  h["slots"] = slots;
+  h["controls"] = op.uses_controls ? "all" : "none";
+  h["domain"] = spec.domain;
+  h["seed"] = spec.seed;
+  h["count"] = spec.count;
+  return h;
+}
+
+std::string BinaryPreamble(const FileSpec& spec) {
+  const std::vector<RecordField> layout = RecordLayout(*spec.op, spec.pair);
+  nlohmann::ordered_json header = FileHeader(spec, "ptovec-vectors-bin");
+  nlohmann::ordered_json fields = nlohmann::ordered_json::array();
+  for (const RecordField& f : layout) {
+    nlohmann::ordered_json field = {{"name", f.name}, {"offset", f.offset}, {"bytes", f.bytes}};
+    if (!f.type.empty()) field["type"] = f.type;
+    fields.push_back(field);
+  }
+  header["record_size"] = RecordSize(layout);
+  header["fields"] = fields;
+  nlohmann::ordered_json modes = nlohmann::ordered_json::array();
+  for (NumericRoundingMode m : oracle::kAllRoundingModes) modes.push_back(RoundingModeName(m));
+  header["rmode_names"] = modes;
+  std::string text = header.dump();
+  const std::uint64_t unpadded = kBinaryFixedHeaderBytes + text.size();
+  const std::uint64_t data_offset = (unpadded + 7) / 8 * 8;
+  text.append(static_cast<std::size_t>(data_offset - unpadded), ' ');
+
+  std::string out(kBinaryMagic);
+  AppendLittleEndian(out, static_cast<Word>(kFileFormatVersion), 2);
+  AppendLittleEndian(out, RecordSize(layout), 2);
+  AppendLittleEndian(out, text.size(), 4);
+  AppendLittleEndian(out, spec.count, 8);
+  AppendLittleEndian(out, data_offset, 8);
+  out += text;
+  return out;
+}
+
+void AppendBinaryRecord(std::string& out, const std::vector<RecordField>& layout, const OpDef& op,
+                        TypePair, const Inputs& in, NumericExecutionControl control,
+                        Encoded result) {
+  const std::size_t slots = op.slots.size();
+  for (std::size_t i = 0; i < slots; ++i) AppendLittleEndian(out, in[i], layout[i].bytes);
+  out.push_back(static_cast<char>(control.rounding_mode));
+  out.push_back(static_cast<char>(control.saturating ? 1 : 0));
+  AppendLittleEndian(out, result.word, layout[slots + 2].bytes);
+  out.push_back(static_cast<char>(result.status));
+}
+
+std::string JsonPreamble(const FileSpec& spec) {
+  std::string text = FileHeader(spec, "ptovec-vectors-json").dump();
+  text.pop_back();  // the closing brace: the vectors follow
+  text += ",\"vectors\":[\n";
+  return text;
+}
+
+void AppendJsonRecord(std::string& out, const OpDef& op, TypePair pair, const Inputs& in,
+                      NumericExecutionControl control, Encoded result, bool first) {
+  // Hand-assembled for speed; every piece is a fixed-alphabet token (hex words, mode names,
+  // booleans), so no escaping is ever needed. The schema test validates the result.
+  if (!first) out += ",\n";
+  out += "{\"in\":[";
+  for (std::size_t i = 0; i < op.slots.size(); ++i) {
+    if (i > 0) out += ',';
+    out += '"';
+    out += HexWord(in[i], op.slots[i].TypeFor(pair));
+    out += '"';
+  }
+  out += "],\"rmode\":\"";
+  out += RoundingModeName(control.rounding_mode);
+  out += control.saturating ? "\",\"sat\":true,\"out\":\"" : "\",\"sat\":false,\"out\":\"";
+  out += HexWord(result.word, pair.dst);
+  out += "\",\"flags\":\"";
+  out += HexStatus(result.status);
+  out += "\"}";
+}
+
+std::string JsonTrailer() { return "\n]}\n"; }
+
+AtomicFile::AtomicFile(std::filesystem::path path) : path_(std::move(path)) {
+  temp_ = path_;
+  temp_ += ".tmp-" + std::to_string(::getpid());
+  file_ = std::fopen(temp_.c_str(), "wb");
+  if (file_ == nullptr) throw std::runtime_error(SystemError("cannot create", temp_));
+  auto* ctx = EVP_MD_CTX_new();
+  if (ctx == nullptr || EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr) != 1) {
+    throw std::runtime_error("cannot initialise SHA-256 (OpenSSL)");
+  }
+  sha_ = ctx;
+}
+
+AtomicFile::~AtomicFile() {
+  if (file_ != nullptr) std::fclose(file_);
+  if (!committed_) {
+    std::error_code ignored;
+    std::filesystem::remove(temp_, ignored);
+  }
+  EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(sha_));
+}
+
+void AtomicFile::Write(std::string_view bytes) {
+  if (bytes.empty()) return;
+  if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) {
+    throw std::runtime_error(SystemError("cannot write", temp_));
+  }
+  EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(sha_), bytes.data(), bytes.size());
+  bytes_ += bytes.size();
+}
+
+std::string AtomicFile::Commit() {
+  const bool flushed = std::fflush(file_) == 0 && ::fsync(fileno(file_)) == 0;
+  const bool closed = std::fclose(file_) == 0;
+  file_ = nullptr;
+  if (!flushed || !closed) throw std::runtime_error(SystemError("cannot write", temp_));
+  std::error_code error;
+  std::filesystem::rename(temp_, path_, error);
+  if (error) {
+    throw std::runtime_error("cannot rename " + temp_.string() + " to " + path_.string() + ": " +
+                             error.message());
+  }
+  committed_ = true;
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_DigestFinal_ex(static_cast<EVP_MD_CTX*>(sha_), digest, &length);
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex;
+  for (unsigned i = 0; i < length; ++i) {
+    hex.push_back(kDigits[digest[i] >> 4]);
+    hex.push_back(kDigits[digest[i] & 0xF]);
+  }
+  return hex;
+}
+
+void WriteFileAtomically(const std::filesystem::path& path, std::string_view text) {
+  AtomicFile file(path);
+  file.Write(text);
+  file.Commit();
+}
+
+}  // namespace ptovec::generator

@@ -1,0 +1,316 @@
+// ptovec: the command line. Every command derives its ops, types and slots from the op registry.
+//
+// Exit status: 0 success; 1 a checked thing failed (eval --batch with a bad line); 2 usage or
+// input errors (unknown op/type/mode, illegal pair, malformed word, unreadable file).
+#include <CLI/CLI.hpp>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/suite.hpp"
+
+namespace {
+
+using namespace ptovec::generator;
+namespace oracle = ptovec::oracle;
+
+constexpr int kExitMismatch = 1;
+constexpr int kExitUsage = 2;
+
+int Fail(const std::string& message) {
+  std::cerr << "ptovec: error: " << message << "\n";
+  return kExitUsage;
+}
+
+bool ProgressWanted() {
+  const char* ci = std::getenv("CI");
+  return ::isatty(STDERR_FILENO) != 0 && (ci == nullptr || *ci == '\0');
+}
+
+// ---- eval ----
+
+struct EvalArgs {
+  std::string op;
+  std::string src;
+  std::string dst;
+  std::string rmode = "RNE";
+  bool sat = false;
+  std::vector<std::string> inputs;
+};
+
+void AddEvalOptions(CLI::App& app, EvalArgs& a) {
+  app.add_option("--op", a.op, "op name (" + OpNamesList() + ")");
+  app.add_option("--src", a.src, "source type (e.g. fp16)");
+  app.add_option("--dst", a.dst, "destination type (e.g. e8m0)");
+  app.add_option("--rmode", a.rmode, "rounding mode: RNE RTM RTP RTZ RNA RTO RHB (default RNE)");
+  app.add_flag("--sat", a.sat, "saturate (Sat = 1)");
+  app.add_option("inputs", a.inputs, "input words in slot order, hex with 0x (e.g. 0x3c00)");
+}
+
+// The cases of one eval invocation: the positional words, taken slots.size() at a time.
+std::vector<Case> CasesFromArgs(const EvalArgs& a) {
+  if (a.op.empty()) throw InputError("--op is required (accepted: " + OpNamesList() + ")");
+  if (a.src.empty()) throw InputError("--src is required (`ptovec list` shows the pairs)");
+  if (a.dst.empty()) throw InputError("--dst is required (`ptovec list` shows the pairs)");
+  if (a.inputs.empty()) throw InputError("no input words given (hex words such as 0x3c00)");
+  const std::size_t slots = RequireOp(a.op).slots.size();
+  if (a.inputs.size() % slots != 0) {
+    // MakeCase names the slots and the count in its message.
+    MakeCase(a.op, a.src, a.dst, a.rmode, a.sat, a.inputs);
+  }
+  std::vector<Case> cases;
+  for (std::size_t i = 0; i < a.inputs.size(); i += slots) {
+    const std::vector<std::string> group(a.inputs.begin() + static_cast<std::ptrdiff_t>(i),
+                                         a.inputs.begin() + static_cast<std::ptrdiff_t>(i + slots));
+    cases.push_back(MakeCase(a.op, a.src, a.dst, a.rmode, a.sat, group));
+  }
+  return cases;
+}
+
+int RunEvalBatch(const std::string& path) {
+  std::ifstream file;
+  std::istream* in = &std::cin;
+  if (path != "-") {
+    file.open(path);
+    if (!file) return Fail("cannot read --batch file '" + path + "'");
+    in = &file;
+  }
+  bool any_failed = false;
+  std::string line;
+  std::uint64_t number = 0;
+  while (std::getline(*in, line)) {
+    ++number;
+    try {
+      if (line.find_first_not_of(" \t\r") == std::string::npos) {
+        throw InputError("empty line (expected the arguments of `ptovec eval`)");
+      }
+      EvalArgs args;
+      CLI::App parser{"eval line"};
+      AddEvalOptions(parser, args);
+      try {
+        parser.parse(line, false);
+      } catch (const CLI::ParseError& e) {
+        throw InputError(e.what());
+      }
+      for (const Case& c : CasesFromArgs(args)) {
+        std::cout << CaseJson(c, EvaluateCase(c)).dump() << "\n";
+      }
+    } catch (const std::exception& e) {
+      any_failed = true;
+      nlohmann::ordered_json error;
+      error["line"] = number;
+      error["error"] = e.what();
+      std::cout << error.dump() << "\n";
+    }
+  }
+  return any_failed ? kExitMismatch : 0;
+}
+
+// ---- list ----
+
+int RunList(bool as_json, const SamplingOptions& sampling) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const OpDef& op : AllOps()) {
+    nlohmann::ordered_json entry;
+    entry["op"] = op.name;
+    entry["instruction"] = op.instruction;
+    entry["seed_function"] = op.seed_function;
+    entry["seed_source"] = op.seed_source;
+    entry["summary"] = op.summary;
+    nlohmann::ordered_json slots = nlohmann::ordered_json::array();
+    for (const Slot& s : op.slots) {
+      std::string type = s.role == SlotRole::Source        ? "src"
+                         : s.role == SlotRole::Destination ? "dst"
+                                                           : std::string(oracle::Format(s.fixed_type).name);
+      slots.push_back({{"name", s.name}, {"type", type}, {"description", s.description}});
+    }
+    entry["slots"] = slots;
+    entry["controls"] = ControlsFor(op).size();
+    nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
+    for (const TypePair& p : op.legal_pairs) {
+      const bool in_default = std::find(op.default_suite_pairs.begin(), op.default_suite_pairs.end(),
+                                        p) != op.default_suite_pairs.end();
+      pairs.push_back({{"src", oracle::Format(p.src).name},
+                       {"dst", oracle::Format(p.dst).name},
+                       {"default_suite", in_default},
+                       {"vectors", VectorCount({&op, p}, sampling)}});
+    }
+    entry["pairs"] = pairs;
+    out.push_back(entry);
+  }
+  if (as_json) {
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  std::uint64_t suite_total = 0;
+  for (const auto& entry : out) {
+    std::cout << entry["op"].get<std::string>() << "  (" << entry["instruction"].get<std::string>()
+              << "; " << entry["seed_function"].get<std::string>() << ", seed "
+              << entry["seed_source"].get<std::string>() << ")\n    "
+              << entry["summary"].get<std::string>() << "\n    inputs:";
+    for (const auto& s : entry["slots"]) {
+      std::cout << " " << s["name"].get<std::string>() << ":" << s["type"].get<std::string>();
+    }
+    std::cout << "; controls per input: " << entry["controls"].get<std::size_t>()
+              << "\n    pairs (src -> dst: vectors; * = in the default suite):\n";
+    for (const auto& p : entry["pairs"]) {
+      const bool star = p["default_suite"].get<bool>();
+      if (star) suite_total += p["vectors"].get<std::uint64_t>();
+      std::cout << "     " << (star ? "* " : "  ") << p["src"].get<std::string>() << " -> "
+                << p["dst"].get<std::string>() << ": " << p["vectors"].get<std::uint64_t>() << "\n";
+    }
+  }
+  std::cout << "default suite: " << suite_total << " vectors (--samples " << sampling.samples
+            << ")\n";
+  return 0;
+}
+
+// ---- generate ----
+
+struct GenerateArgs {
+  std::string op;
+  std::string src;
+  std::string dst;
+  std::string format = "bin";
+  std::string out = "vectors/default";
+  std::uint64_t seed = 1;
+  std::uint64_t samples = 100000;
+  unsigned threads = 0;
+  bool quiet = false;
+};
+
+std::vector<Job> SelectJobs(const GenerateArgs& a) {
+  std::optional<TileDataType> src;
+  std::optional<TileDataType> dst;
+  if (!a.src.empty()) src = RequireType(a.src, "--src");
+  if (!a.dst.empty()) dst = RequireType(a.dst, "--dst");
+  std::vector<Job> jobs;
+  if (!a.op.empty()) {
+    const OpDef& op = RequireOp(a.op);
+    if (src && dst) {
+      if (!IsLegalPair(op, {*src, *dst})) {
+        throw InputError(op.name + " does not accept " + a.src + " -> " + a.dst +
+                         " (`ptovec list` shows every pair)");
+      }
+      return {{&op, {*src, *dst}}};
+    }
+    for (const TypePair& p : op.default_suite_pairs) {
+      if ((!src || p.src == *src) && (!dst || p.dst == *dst)) jobs.push_back({&op, p});
+    }
+  } else {
+    for (const Job& j : DefaultSuite()) {
+      if ((!src || j.pair.src == *src) && (!dst || j.pair.dst == *dst)) jobs.push_back(j);
+    }
+  }
+  if (jobs.empty()) {
+    throw InputError("no pair of the default suite matches --src '" + a.src + "' --dst '" + a.dst +
+                     "' (give both --src and --dst to pick any legal pair; `ptovec list`)");
+  }
+  return jobs;
+}
+
+int RunGenerate(const GenerateArgs& a) {
+  GenerateOptions options;
+  if (a.format == "bin") {
+    options.binary = true, options.json = false;
+  } else if (a.format == "json") {
+    options.binary = false, options.json = true;
+  } else if (a.format == "both") {
+    options.binary = true, options.json = true;
+  } else {
+    return Fail("unknown --format '" + a.format + "' (accepted: bin, json, both)");
+  }
+  if (a.samples == 0) return Fail("--samples must be at least 1 (got 0)");
+  const std::vector<Job> jobs = SelectJobs(a);
+  options.out_dir = a.out;
+  options.sampling = {a.seed, a.samples};
+  options.threads = a.threads;
+  options.progress = !a.quiet && ProgressWanted();
+  const auto files = GenerateSuite(jobs, options);
+  std::uint64_t vectors = 0;
+  std::uint64_t bytes = 0;
+  for (const auto& f : files) {
+    bytes += f.bytes;
+    if (f.format == (options.binary ? "bin" : "json")) vectors += f.count;
+  }
+  std::cerr << "ptovec: wrote " << files.size() << " file(s), " << vectors << " vectors, " << bytes
+            << " bytes, and manifest.json to " << a.out << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"ptovec: exact conformance vectors for the PTO ISA numeric profile"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", PTOVEC_VERSION);
+
+  GenerateArgs gen;
+  CLI::App* generate = app.add_subcommand(
+      "generate", "write vector files and manifest.json (with no --op: the whole default suite)");
+  generate->add_option("--op", gen.op, "only this op (" + OpNamesList() + ")");
+  generate->add_option("--src", gen.src, "only this source type");
+  generate->add_option("--dst", gen.dst, "only this destination type");
+  generate->add_option("--format", gen.format, "bin, json or both (default bin)");
+  generate->add_option("--out", gen.out, "output folder (default vectors/default)");
+  generate->add_option("--seed", gen.seed, "sampling seed (default 1)");
+  generate->add_option("--samples", gen.samples,
+                       "sampled input tuples per sampled pair (default 100000)");
+  generate->add_option("--threads", gen.threads,
+                       "worker threads (default: all cores; never changes the output)");
+  generate->add_flag("--quiet", gen.quiet, "no progress on stderr");
+
+  bool list_json = false;
+  std::uint64_t list_samples = 100000;
+  CLI::App* list = app.add_subcommand("list", "ops, legal type pairs and vector counts");
+  list->add_flag("--json", list_json, "machine-readable output");
+  list->add_option("--samples", list_samples, "samples assumed for sampled pairs (default 100000)");
+
+  EvalArgs eval_args;
+  std::string batch;
+  CLI::App* eval = app.add_subcommand(
+      "eval", "evaluate cases and print one JSON line each (--batch FILE or - for stdin)");
+  AddEvalOptions(*eval, eval_args);
+  eval->add_option("--batch", batch, "read one case per line (the arguments of eval) from FILE");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return Fail(e.what());
+  }
+
+  try {
+    if (generate->parsed()) return RunGenerate(gen);
+    if (list->parsed()) return RunList(list_json, {1, list_samples});
+    if (eval->parsed()) {
+      if (!batch.empty()) {
+        if (!eval_args.op.empty() || !eval_args.inputs.empty()) {
+          return Fail("--batch takes its cases from the file; give no other eval arguments");
+        }
+        return RunEvalBatch(batch);
+      }
+      // Every case is checked before anything is printed: a bad word prints nothing.
+      std::vector<std::pair<Case, ptovec::oracle::Encoded>> results;
+      for (const Case& c : CasesFromArgs(eval_args)) results.emplace_back(c, EvaluateCase(c));
+      for (const auto& [c, r] : results) std::cout << CaseJson(c, r).dump() << "\n";
+      return 0;
+    }
+  } catch (const InputError& e) {
+    return Fail(e.what());
+  } catch (const std::exception& e) {
+    return Fail(e.what());
+  }
+  return kExitUsage;
+}
