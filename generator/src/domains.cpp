@@ -2,7 +2,12 @@
 
 #include <boost/multiprecision/cpp_int.hpp>
 
+#include <algorithm>
+#include <memory>
 #include <stdexcept>
+
+#include "ptovec/oracle/fast.hpp"
+#include "ptovec/oracle/reference_quantization.hpp"
 #include <unordered_set>
 
 namespace ptovec::generator {
@@ -176,6 +181,115 @@ rc::Gen<std::uint32_t> Fp32BinadeEnds() {
 rc::Gen<std::uint32_t> Fp32UniformBits() {
   return rc::gen::map(rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << 32),
                       [](std::uint64_t w) { return static_cast<std::uint32_t>(w); });
+}
+
+std::int64_t Fp32Ordinal(std::uint32_t word) {
+  if ((word & 0x80000000U) != 0) return -static_cast<std::int64_t>(word & 0x7FFFFFFFU) - 1;
+  return static_cast<std::int64_t>(word);
+}
+
+std::uint32_t Fp32FromOrdinal(std::int64_t ordinal) {
+  constexpr std::int64_t kInf = 0x7F800000;
+  ordinal = std::clamp<std::int64_t>(ordinal, -kInf - 1, kInf);
+  if (ordinal >= 0) return static_cast<std::uint32_t>(ordinal);
+  return 0x80000000U | static_cast<std::uint32_t>(-(ordinal + 1));
+}
+
+std::uint32_t Fp32Step(std::uint32_t word, std::int64_t steps) {
+  return Fp32FromOrdinal(Fp32Ordinal(word) + steps);
+}
+
+bool Fp32IsFinite(std::uint32_t word) { return (word & 0x7F800000U) != 0x7F800000U; }
+
+std::pair<std::uint32_t, std::uint32_t> Fp32Bracket(const oracle::Real& x) {
+  // At and beyond 2^128 the seed's encoder gives Inf in every mode; the neighbours in value order
+  // are the largest finite and Inf.
+  const oracle::Real limit = oracle::PowerOfTwo(128);
+  if (x >= limit) return {0x7F7FFFFFU, 0x7F800000U};
+  if (x <= -limit) return {0xFF800000U, 0xFF7FFFFFU};
+  const auto d = oracle::DyadicFromReal(x);
+  if (!d) throw std::invalid_argument("Fp32Bracket: the anchor is not a dyadic rational");
+  const auto lo = static_cast<std::uint32_t>(
+      oracle::FastFP32FiniteEncoding(*d, NumericRoundingMode::RTM).word);
+  const auto hi = static_cast<std::uint32_t>(
+      oracle::FastFP32FiniteEncoding(*d, NumericRoundingMode::RTP).word);
+  return {lo, hi};
+}
+
+std::vector<oracle::Real> DestinationAnchors(TileDataType dst) {
+  using oracle::Real;
+  const oracle::FormatInfo& f = oracle::Format(dst);
+  std::vector<Real> anchors;
+  if (!f.IsFloating()) {
+    const oracle::Integer lo = oracle::ReferenceIntegerValue(oracle::TileIntegerMinimum(dst), dst);
+    const oracle::Integer hi = oracle::ReferenceIntegerValue(oracle::TileIntegerMaximum(dst), dst);
+    const Real half(1, 2);
+    for (const oracle::Integer& edge : {lo, hi, oracle::Integer(0)}) {
+      for (int k = -2; k <= 2; ++k) {
+        anchors.push_back(Real(edge + k));
+        anchors.push_back(Real(edge + k) + half);
+      }
+    }
+    std::sort(anchors.begin(), anchors.end());
+    anchors.erase(std::unique(anchors.begin(), anchors.end()), anchors.end());
+    return anchors;
+  }
+  if (f.width > 16) {
+    throw std::invalid_argument(std::string(f.name) + " has no finite anchor table");
+  }
+  std::vector<Real> values;
+  for (Word code = 0; code < (Word{1} << f.width); ++code) {
+    const auto d = oracle::TileNumericFiniteDecomposition(dst, code);
+    if (d.available && !d.negative) values.push_back(oracle::TileNumericFiniteValue(dst, code));
+  }
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    anchors.push_back(values[i]);
+    if (i + 1 < values.size()) anchors.push_back((values[i] + values[i + 1]) / 2);
+  }
+  // Overflow: the largest finite plus half its ulp (the nearest-mode threshold) and one ulp.
+  const Real max = values.back();
+  const Real ulp = max - values[values.size() - 2];
+  anchors.push_back(max + ulp / 2);
+  anchors.push_back(max + ulp);
+  return anchors;
+}
+
+rc::Gen<std::uint32_t> Fp32AroundAnchors(const std::vector<oracle::Real>& anchors, int max_steps,
+                                         bool signed_anchors) {
+  auto brackets = std::make_shared<std::vector<std::pair<std::uint32_t, std::uint32_t>>>();
+  for (const oracle::Real& a : anchors) brackets->push_back(Fp32Bracket(a));
+  return rc::gen::apply(
+      [brackets, signed_anchors](std::size_t index, bool upper, int steps, bool negative) {
+        const auto [lo, hi] = (*brackets)[index];
+        std::uint32_t word = Fp32Step(upper ? hi : lo, steps);
+        if (signed_anchors && negative) word ^= 0x80000000U;
+        return word;
+      },
+      rc::gen::inRange<std::size_t>(0, brackets->size()), rc::gen::arbitrary<bool>(),
+      rc::gen::inRange(-max_steps, max_steps + 1), rc::gen::arbitrary<bool>());
+}
+
+rc::Gen<std::uint32_t> S32AroundAnchors(const std::vector<oracle::Real>& anchors, int max_steps,
+                                        bool signed_anchors) {
+  auto floors = std::make_shared<std::vector<std::int64_t>>();
+  const oracle::Integer lo = INT32_MIN;
+  const oracle::Integer hi = INT32_MAX;
+  for (const oracle::Real& a : anchors) {
+    const oracle::Integer f = oracle::RoundDown(a);
+    if (f >= lo - 1 && f <= hi) floors->push_back(static_cast<std::int64_t>(f));
+  }
+  if (floors->empty()) throw std::invalid_argument("S32AroundAnchors: no anchor in S32 range");
+  return rc::gen::apply(
+      [floors, signed_anchors](std::size_t index, int steps, bool negative) {
+        std::int64_t v = (*floors)[index] + steps;
+        if (signed_anchors && negative) v = -v;
+        v = std::clamp<std::int64_t>(v, INT32_MIN, INT32_MAX);
+        return static_cast<std::uint32_t>(static_cast<std::int32_t>(v));
+      },
+      rc::gen::inRange<std::size_t>(0, floors->size()),
+      rc::gen::inRange(-max_steps, max_steps + 2), rc::gen::arbitrary<bool>());
 }
 
 }  // namespace ptovec::generator

@@ -7,11 +7,23 @@ namespace ptovec::generator {
 
 // One declaration per op; each op's entry lives in generator/src/ops/<name>.cpp.
 OpDef MakeTcvtOp();
+OpDef MakeEncodeOp();
+OpDef MakeShiftOp();
+OpDef MakeQparamOp();
+OpDef MakeTquantOp();
+OpDef MakeTdequantOp();
+OpDef MakeAffineOp();
 
 const std::vector<OpDef>& AllOps() {
   static const std::vector<OpDef> ops = [] {
     std::vector<OpDef> v;
     v.push_back(MakeTcvtOp());
+    v.push_back(MakeEncodeOp());
+    v.push_back(MakeShiftOp());
+    v.push_back(MakeQparamOp());
+    v.push_back(MakeTquantOp());
+    v.push_back(MakeTdequantOp());
+    v.push_back(MakeAffineOp());
     return v;
   }();
   return ops;

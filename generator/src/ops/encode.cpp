@@ -1,0 +1,199 @@
+// Op `encode`: the matrix post-process encoders of seed 000. The exact value of a finite source
+// word is encoded by ReferenceMatrixFloatingEncoding (lines 454-472) into FP32, FP16, BF16, E4M3
+// or HiF8, or by ReferenceMatrixIntegerEncoding (lines 108-131) into an integer type.
+#include <memory>
+
+#include "ptovec/generator/domains.hpp"
+#include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/writers.hpp"
+#include "ptovec/oracle/fast.hpp"
+#include "ptovec/oracle/matrix_quantization.hpp"
+#include "ptovec/oracle/reference_quantization.hpp"
+
+namespace ptovec::generator {
+
+namespace {
+
+using oracle::Format;
+using oracle::FormatInfo;
+using T = TileDataType;
+
+constexpr T kSources[] = {T::E4M3, T::HiF8, T::FP16, T::BF16, T::FP32, T::S32};
+constexpr T kFloatDestinations[] = {T::FP32, T::FP16, T::BF16, T::E4M3, T::HiF8};
+constexpr T kIntegerDestinations[] = {T::S4X2, T::U4X2, T::S8,  T::U8,
+                                      T::S16,  T::U16,  T::S32, T::U32};
+
+bool IsFloatDestination(T dst) { return Format(dst).IsFloating(); }
+
+// The exact value of a source word as a Dyadic (the fast path's input).
+oracle::Dyadic SourceDyadic(T src, Word word) {
+  if (src == T::S32) {
+    return oracle::DyadicFromInteger(static_cast<std::int32_t>(static_cast<std::uint32_t>(word)));
+  }
+  return oracle::DyadicFromFiniteCode(src, word);
+}
+
+// The exact value of a source word as an ASL real, by the seeds' own decoders.
+oracle::Real SourceReal(T src, Word word) {
+  switch (src) {
+    case T::FP32:
+      return oracle::ReferenceFP32FiniteValue(word);
+    case T::FP16:
+    case T::BF16:
+      return oracle::ReferenceBinary16FiniteValue(word, src);
+    case T::E4M3:
+    case T::HiF8:
+      return oracle::ReferenceFP8FiniteValue(src, word);
+    default:
+      return oracle::Real(oracle::ReferenceIntegerValue(word, src));
+  }
+}
+
+Encoded ToElement(Encoded r, T dst) { return {oracle::LowBits(r.word, Format(dst).width), r.status}; }
+
+Encoded EvaluateEncode(TypePair pair, const Inputs& in, NumericExecutionControl control) {
+  const oracle::Dyadic value = SourceDyadic(pair.src, in[0]);
+  if (IsFloatDestination(pair.dst)) {
+    return ToElement(oracle::FastMatrixFloatingEncoding(value, pair.dst, control), pair.dst);
+  }
+  return ToElement(oracle::FastMatrixIntegerEncoding(value, pair.dst, control), pair.dst);
+}
+
+Encoded EvaluateEncodeReference(TypePair pair, const Inputs& in,
+                                NumericExecutionControl control) {
+  const oracle::Real value = SourceReal(pair.src, in[0]);
+  if (IsFloatDestination(pair.dst)) {
+    return ToElement(oracle::ReferenceMatrixFloatingEncoding(value, pair.dst, control), pair.dst);
+  }
+  return ToElement(oracle::ReferenceMatrixIntegerEncoding(value, pair.dst, control), pair.dst);
+}
+
+bool IsFiniteCode(T type, Word word) {
+  const auto c = oracle::TileNumericValueClass(type, word);
+  return !oracle::NumericValueClassIsNaN(c) && !oracle::NumericValueClassIsInfinity(c) &&
+         c != oracle::NumericValueClass::InvalidEncoding;
+}
+
+std::optional<std::string> CheckEncodeDomain(TypePair pair, const Inputs& in) {
+  if (pair.src == T::S32 || IsFiniteCode(pair.src, in[0])) return std::nullopt;
+  const auto c = oracle::TileNumericValueClass(pair.src, in[0]);
+  return "encode takes finite source values: value " + HexWord(in[0], pair.src) +
+         " is " + std::string(oracle::NumericValueClassName(c)) + " in " +
+         std::string(Format(pair.src).name) +
+         " (NaN and Inf codes are outside this op's domain)";
+}
+
+// ---- sampled domains (FP32 and S32 sources) ----
+
+// Uniformly random finite FP32 words.
+rc::Gen<std::uint32_t> Fp32FiniteBits() {
+  return rc::gen::suchThat(Fp32UniformBits(), [](std::uint32_t w) { return Fp32IsFinite(w); });
+}
+
+rc::Gen<std::uint32_t> Fp32FiniteSpecials() {
+  return rc::gen::suchThat(Fp32Specials(), [](std::uint32_t w) { return Fp32IsFinite(w); });
+}
+
+// Large S32 values that are FP32 values (24-bit significands at exponents 24..30) or the
+// midpoints between neighbours: the ties of S32 -> FP32, and +/-2 around them.
+rc::Gen<std::uint32_t> S32Fp32Ties() {
+  return rc::gen::apply(
+      [](int exponent, std::uint32_t significand, bool midpoint, int delta, bool negative) {
+        // value = significand * 2^(exponent - 23), significand in [2^23, 2^24)
+        std::int64_t v = static_cast<std::int64_t>(significand) << (exponent - 23);
+        if (midpoint) v += std::int64_t{1} << (exponent - 24);
+        v += delta;
+        if (negative) v = -v;
+        v = std::clamp<std::int64_t>(v, INT32_MIN, INT32_MAX);
+        return static_cast<std::uint32_t>(static_cast<std::int32_t>(v));
+      },
+      rc::gen::inRange(24, 31), rc::gen::inRange<std::uint32_t>(1U << 23, 1U << 24),
+      rc::gen::arbitrary<bool>(), rc::gen::inRange(-2, 3), rc::gen::arbitrary<bool>());
+}
+
+rc::Gen<std::uint32_t> S32Edges() {
+  return rc::gen::element<std::uint32_t>(0x00000000U, 0x00000001U, 0xFFFFFFFFU, 0x7FFFFFFFU,
+                                         0x80000000U, 0x7FFFFFFEU, 0x80000001U);
+}
+
+std::vector<Strategy> EncodeStrategies(TypePair pair) {
+  std::vector<Strategy> s;
+  const bool fp32 = pair.src == T::FP32;
+  if (pair.dst == T::FP32) {
+    // FP32 -> FP32 is the identity on finite values; S32 -> FP32 rounds above 2^24.
+    if (fp32) {
+      s.push_back({"fp32_finite_specials", 1, OneSlot(Fp32FiniteSpecials())});
+      s.push_back({"fp32_binade_ends", 2, OneSlot(Fp32BinadeEnds())});
+      s.push_back({"fp32_uniform_finite_bits", 3, OneSlot(Fp32FiniteBits())});
+    } else {
+      s.push_back({"s32_fp32_ties", 6, OneSlot(S32Fp32Ties())});
+      s.push_back({"s32_edges", 1, OneSlot(S32Edges())});
+      s.push_back({"s32_uniform_bits", 3, OneSlot(Fp32UniformBits())});
+    }
+    return s;
+  }
+  // Anchors of the destination: every value and tie (floating), range ends and .5 ties (integer).
+  const std::vector<oracle::Real> anchors = DestinationAnchors(pair.dst);
+  const bool floating = IsFloatDestination(pair.dst);
+  if (fp32) {
+    s.push_back({floating ? "fp32_at_and_around_destination_values_and_ties"
+                          : "fp32_at_and_around_range_edges_and_half_ties",
+                 8, OneSlot(rc::gen::suchThat(Fp32AroundAnchors(anchors, 2, floating), Fp32IsFinite))});
+    s.push_back({"fp32_finite_specials", 1, OneSlot(Fp32FiniteSpecials())});
+    s.push_back({"fp32_uniform_finite_bits", 3, OneSlot(Fp32FiniteBits())});
+  } else {
+    s.push_back({floating ? "s32_at_and_around_destination_values_and_ties"
+                          : "s32_at_and_around_range_edges",
+                 8, OneSlot(S32AroundAnchors(anchors, 2, floating))});
+    s.push_back({"s32_edges", 1, OneSlot(S32Edges())});
+    s.push_back({"s32_uniform_bits", 3, OneSlot(Fp32UniformBits())});
+  }
+  return s;
+}
+
+InputSet EncodeDomain(TypePair pair, const SamplingOptions& options, const OpDef& op) {
+  if (pair.src != T::FP32 && pair.src != T::S32) {
+    return ExhaustiveCodes(pair.src, [&](Word w) { return IsFiniteCode(pair.src, w); });
+  }
+  return ListSet(SampleUnique(EncodeStrategies(pair), DerivedSeed(options.seed, op, pair),
+                              options.samples),
+                 "sampled");
+}
+
+std::uint64_t EncodeDomainCount(TypePair pair, const SamplingOptions& options) {
+  if (pair.src == T::FP32 || pair.src == T::S32) return options.samples;
+  std::uint64_t n = 0;
+  for (Word w = 0; w < (Word{1} << Format(pair.src).width); ++w) n += IsFiniteCode(pair.src, w);
+  return n;
+}
+
+}  // namespace
+
+OpDef MakeEncodeOp() {
+  OpDef op;
+  op.name = "encode";
+  op.instruction = "matrix post-process encode";
+  op.seed_function = "ReferenceMatrixFloatingEncoding / ReferenceMatrixIntegerEncoding";
+  op.seed_source = "000_93cee333e42f6460.txt lines 454-472 and 108-131";
+  op.summary =
+      "the exact value of a finite source word encoded into FP32, FP16, BF16, E4M3, HiF8 or an "
+      "integer type under the mode and Sat";
+  op.slots = {{"value", SlotRole::Source, T::FP32,
+               "a finite source word (NaN and Inf codes are outside the domain); S32 is an "
+               "integer"}};
+  for (T src : kSources) {
+    for (T dst : kFloatDestinations) op.legal_pairs.push_back({src, dst});
+    for (T dst : kIntegerDestinations) op.legal_pairs.push_back({src, dst});
+  }
+  op.default_suite_pairs = op.legal_pairs;
+  op.evaluate = EvaluateEncode;
+  op.evaluate_reference = EvaluateEncodeReference;
+  op.check_domain = CheckEncodeDomain;
+  op.domain = [](TypePair pair, const SamplingOptions& options) {
+    return EncodeDomain(pair, options, *FindOp("encode"));
+  };
+  op.domain_count = EncodeDomainCount;
+  return op;
+}
+
+}  // namespace ptovec::generator

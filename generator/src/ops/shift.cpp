@@ -1,0 +1,76 @@
+// Op `shift`: MatrixShiftS32ToS16 (seed 000 lines 93-106): arithmetic shift right of an S32 by
+// 1..16, clamped to S16 with OF|NX. It has no rounding mode and no Sat: vectors record RNE and
+// Sat off only.
+#include "ptovec/generator/domains.hpp"
+#include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/writers.hpp"
+#include "ptovec/oracle/matrix_quantization.hpp"
+
+namespace ptovec::generator {
+
+namespace {
+
+using T = TileDataType;
+
+Encoded EvaluateShift(TypePair, const Inputs& in, NumericExecutionControl) {
+  const Encoded r = oracle::MatrixShiftS32ToS16(in[0], static_cast<int>(in[1]));
+  return {oracle::LowBits(r.word, 16), r.status};
+}
+
+std::optional<std::string> CheckShiftDomain(TypePair, const Inputs& in) {
+  if (in[1] >= 1 && in[1] <= 16) return std::nullopt;
+  return "shift amount " + HexWord(in[1], T::U8) + " is outside 1..16 (accepted: 0x01..0x10)";
+}
+
+// For a shift s the S32 inputs whose result is at the S16 ends: 32767 * 2^s .. 32768 * 2^s - 1
+// still gives 0x7fff exactly, 32768 * 2^s is the first that clamps; -32768 * 2^s is the lowest
+// that does not clamp, one below it clamps. Words within +/-3 of those four edges.
+rc::Gen<Inputs> SaturationEdges() {
+  return rc::gen::apply(
+      [](int shift, int edge, int delta) {
+        const std::int64_t scale = std::int64_t{1} << shift;
+        const std::int64_t edges[4] = {32767 * scale, 32768 * scale - 1, 32768 * scale,
+                                       -32768 * scale};
+        std::int64_t v = edges[edge] + delta;
+        v = std::clamp<std::int64_t>(v, INT32_MIN, INT32_MAX);
+        return Inputs{static_cast<std::uint32_t>(static_cast<std::int32_t>(v)),
+                      static_cast<Word>(shift), 0, 0};
+      },
+      rc::gen::inRange(1, 17), rc::gen::inRange(0, 4), rc::gen::inRange(-3, 4));
+}
+
+rc::Gen<Inputs> UniformShift() {
+  return rc::gen::apply(
+      [](std::uint32_t v, int shift) { return Inputs{v, static_cast<Word>(shift), 0, 0}; },
+      Fp32UniformBits(), rc::gen::inRange(1, 17));
+}
+
+}  // namespace
+
+OpDef MakeShiftOp() {
+  OpDef op;
+  op.name = "shift";
+  op.instruction = "matrix post-process shift (S32 -> S16)";
+  op.seed_function = "MatrixShiftS32ToS16";
+  op.seed_source = "000_93cee333e42f6460.txt lines 93-106";
+  op.summary = "ASR of an S32 by 1..16, clamped to S16 with OF|NX (no mode, no Sat)";
+  op.slots = {{"value", SlotRole::Source, T::S32, "the S32 word"},
+              {"shift", SlotRole::Fixed, T::U8, "the shift amount, 1..16"}};
+  op.uses_controls = false;
+  op.legal_pairs = {{T::S32, T::S16}};
+  op.default_suite_pairs = op.legal_pairs;
+  op.evaluate = EvaluateShift;
+  op.evaluate_reference = EvaluateShift;  // the literal seed function is integer arithmetic
+  op.check_domain = CheckShiftDomain;
+  op.domain = [](TypePair pair, const SamplingOptions& options) {
+    const std::vector<Strategy> strategies = {{"s16_saturation_edges", 6, SaturationEdges()},
+                                              {"uniform", 4, UniformShift()}};
+    return ListSet(SampleUnique(strategies, DerivedSeed(options.seed, *FindOp("shift"), pair),
+                                options.samples),
+                   "sampled");
+  };
+  op.domain_count = [](TypePair, const SamplingOptions& options) { return options.samples; };
+  return op;
+}
+
+}  // namespace ptovec::generator
