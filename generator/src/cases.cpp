@@ -89,6 +89,14 @@ Case MakeCase(std::string_view op_name, std::string_view src, std::string_view d
                      "; `ptovec list` shows every pair)");
   }
   c.control = {RequireRoundingMode(rmode), sat};
+  if (!c.op->uses_controls && (c.control.rounding_mode != NumericRoundingMode::RNE || sat)) {
+    // Its vectors record RNE, Sat off: echoing another mode or Sat would describe no vector.
+    std::string drop;
+    if (c.control.rounding_mode != NumericRoundingMode::RNE) drop = "--rmode " + std::string(rmode);
+    if (sat) drop += (drop.empty() ? "" : " and ") + std::string("--sat");
+    throw InputError(c.op->name + " has no rounding mode and no Sat (its vectors record RNE, Sat " +
+                     "off): drop " + drop);
+  }
   const std::vector<Slot>& slots = c.op->slots;
   if (inputs.size() != slots.size()) {
     std::string names;

@@ -8,8 +8,8 @@
 #include "ptovec/oracle/fast.hpp"
 
 #include <algorithm>
-#include <array>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace ptovec::oracle {
@@ -281,10 +281,12 @@ FP8Table BuildFP8Table(TileDataType type) {
   std::vector<Entry> entries;
   for (int code = 0; code <= 255; ++code) {
     const NumericValueClass c = TileNumericValueClass(type, static_cast<Word>(code));
-    if (NumericValueClassIsNaN(c) || NumericValueClassIsInfinity(c) ||
-        c == NumericValueClass::InvalidEncoding) {
-      continue;
+    // The seed's RTO scan (lines 420-423) skips only NaN and Inf, the main scan also
+    // InvalidEncoding (line 373); they agree because no E4M3/HiF8 code is InvalidEncoding.
+    if (c == NumericValueClass::InvalidEncoding) {
+      throw std::logic_error("FP8 table: an InvalidEncoding code");
     }
+    if (NumericValueClassIsNaN(c) || NumericValueClassIsInfinity(c)) continue;
     const FiniteDecomposition d = TileNumericFiniteDecomposition(type, static_cast<Word>(code));
     const int shift = d.exponent + t.scale_bits;
     if (!d.available || shift < 0) throw std::logic_error("FP8 table: unexpected decomposition");
@@ -378,14 +380,16 @@ std::optional<Dyadic> DyadicFromReal(const Real& value) {
   const Integer den = denominator(value);
   const auto den_msb = boost::multiprecision::msb(den);
   if (boost::multiprecision::lsb(den) != den_msb) return std::nullopt;
-  const Integer magnitude = n < 0 ? Integer(-n) : n;
+  Integer magnitude = n < 0 ? Integer(-n) : n;
+  const auto zeros = boost::multiprecision::lsb(magnitude);  // non-zero only when den == 1
+  magnitude >>= zeros;
   if (boost::multiprecision::msb(magnitude) >= 128) return std::nullopt;
   const Integer mask = (Integer(1) << 64) - 1;
   Dyadic d;
   d.negative = n < 0;
   d.significand = (static_cast<U128>(static_cast<std::uint64_t>(magnitude >> 64)) << 64) |
                   static_cast<std::uint64_t>(magnitude & mask);
-  d.exponent = -static_cast<int>(den_msb);
+  d.exponent = static_cast<int>(zeros) - static_cast<int>(den_msb);
   return d;
 }
 
@@ -398,10 +402,14 @@ Dyadic DyadicProduct(const Dyadic& a, const Dyadic& b) {
   if (BitLength(ma) + BitLength(mb) > 128) {
     throw std::overflow_error("DyadicProduct: significand beyond 128 bits");
   }
+  const std::int64_t exponent = static_cast<std::int64_t>(a.exponent) + za + b.exponent + zb;
+  if (exponent > (std::int64_t{1} << 30) || exponent < -(std::int64_t{1} << 30)) {
+    throw std::overflow_error("DyadicProduct: exponent beyond +/-2^30");
+  }
   Dyadic d;
   d.negative = a.negative != b.negative;
   d.significand = ma * mb;
-  d.exponent = a.exponent + za + b.exponent + zb;
+  d.exponent = static_cast<int>(exponent);
   return d;
 }
 

@@ -81,6 +81,13 @@ TEST(Tcvt, EvaluatesToElementWidthWords) {
             (Encoded{0x82, 0x00}));
   EXPECT_EQ(tcvt.evaluate({TileDataType::FP16, TileDataType::BF16}, {0xABCD}, rtz),
             (Encoded{0xABCD, 0x00}));
+  // A signed source's carrier is its sign extension: S8 -126 (0x82) widens to S64 -126.
+  EXPECT_EQ(tcvt.evaluate({TileDataType::S8, TileDataType::S64}, {0x82}, rtz),
+            (Encoded{0xFFFFFFFFFFFFFF82, 0x00}));
+  EXPECT_EQ(tcvt.evaluate({TileDataType::S4X2, TileDataType::S8}, {0xF}, rtz),
+            (Encoded{0xFF, 0x00}));
+  EXPECT_EQ(tcvt.evaluate({TileDataType::U8, TileDataType::U16}, {0x82}, rtz),
+            (Encoded{0x0082, 0x00}));
 }
 
 TEST(Suite, DefaultSuiteCounts) {

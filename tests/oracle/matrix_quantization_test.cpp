@@ -693,7 +693,7 @@ TEST(MatrixQuantizationDecode, FP8FiniteValueAgreesWithFormatTable) {
   EXPECT_EQ(ReferenceFP8FiniteValue(T::HiF8, 0x08), Real(1));
   EXPECT_EQ(ReferenceFP8FiniteValue(T::HiF8, 0x18), Frac(1, 2));
   EXPECT_EQ(ReferenceFP8FiniteValue(T::HiF8, 0x8C), Frac(-3, 2));
-  EXPECT_EQ(ReferenceFP8FiniteValue(T::HiF8, 0xFFFFFFFFFFFFFF0C), Frac(-3, 2));  // bits 7:0 only
+  EXPECT_EQ(ReferenceFP8FiniteValue(T::HiF8, 0xFFFFFFFFFFFFFF0C), Frac(3, 2));  // bits 7:0 only
 }
 
 TEST(MatrixQuantizationDecode, Binary16FiniteValueAgreesWithFormatTable) {
@@ -738,19 +738,75 @@ TEST(MatrixQuantizationIdentity, FP8EveryFiniteCodeEveryModeAndSat) {
   }
 }
 
-TEST(MatrixQuantizationIdentity, Binary16EveryFiniteCodeEveryModeAndSat) {
-  // Exhaustive: every finite FP16 and BF16 code, 7 modes x 2 Sat (about 1.8 million encodings).
+// FP16/BF16 identity. Measured (Release, this machine): the exhaustive loop over every finite FP16
+// and BF16 code x 7 modes x 2 Sat (about 1.8 million literal encodings, each running the seed's
+// 128 + 149 step normalizing loops on exact rationals) takes about 160 s of CPU, well over the
+// 60 s budget. So the default suite covers it with (a) every boundary code below, exhaustively
+// over modes and Sat, and (b) a RapidCheck property over random codes. The exhaustive loop is
+// kept as a DISABLED_ test (run it with --gtest_also_run_disabled_tests); it passed when written.
+
+void ExpectBinary16Identity(T type, Word code) {
+  const Real value = ReferenceBinary16FiniteValue(code, type);
+  const Encoded expected{ExpectedIdentityCode(type, code), 0};
+  for (const M mode : kAllRoundingModes) {
+    for (const bool sat : {false, true}) {
+      ASSERT_EQ(ReferenceMatrixFloatingEncoding(value, type, Ctl(mode, sat)), expected)
+          << Format(type).name << " code " << std::hex << code << " " << RoundingModeName(mode)
+          << " sat " << sat;
+    }
+  }
+}
+
+// Boundary codes of FP16/BF16: for both signs and every finite exponent field (0 = zero and
+// subnormals), the fractions 0, 1, 2, half, all-ones - 1 and all-ones: zeros, the smallest and
+// largest subnormals, the smallest normal, every power of two, every binade's last code and the
+// largest finite.
+std::vector<Word> Binary16BoundaryCodes(T type) {
+  const unsigned fraction_bits = type == T::BF16 ? 7 : 10;
+  const Word fraction_max = (Word{1} << fraction_bits) - 1;
+  const Word exponent_max = type == T::BF16 ? 255 : 31;
+  std::vector<Word> codes;
+  for (const Word sign : {Word{0}, Word{0x8000}}) {
+    for (Word exponent = 0; exponent < exponent_max; ++exponent) {
+      for (const Word fraction : {Word{0}, Word{1}, Word{2}, (fraction_max + 1) / 2,
+                                  fraction_max - 1, fraction_max}) {
+        codes.push_back(sign | (exponent << fraction_bits) | fraction);
+      }
+    }
+  }
+  return codes;
+}
+
+TEST(MatrixQuantizationIdentity, Binary16BoundaryCodesEveryModeAndSat) {
+  for (const T type : {T::FP16, T::BF16}) {
+    for (const Word code : Binary16BoundaryCodes(type)) {
+      ExpectBinary16Identity(type, code);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+RC_GTEST_PROP(MatrixQuantizationProperty, Binary16RandomFiniteCodeEncodesToItself,
+              (std::uint16_t raw, bool bf16)) {
+  const T type = bf16 ? T::BF16 : T::FP16;
+  const Word code = raw;
+  const NumericValueClass c = TileNumericValueClass(type, code);
+  RC_PRE(!NumericValueClassIsNaN(c) && !NumericValueClassIsInfinity(c));
+  const Real value = ReferenceBinary16FiniteValue(code, type);
+  const Encoded expected{ExpectedIdentityCode(type, code), 0};
+  for (const M mode : kAllRoundingModes) {
+    for (const bool sat : {false, true}) {
+      RC_ASSERT(ReferenceMatrixFloatingEncoding(value, type, Ctl(mode, sat)) == expected);
+    }
+  }
+}
+
+TEST(MatrixQuantizationIdentity, DISABLED_Binary16EveryFiniteCodeEveryModeAndSat) {
+  // Exhaustive: every finite FP16 and BF16 code, 7 modes x 2 Sat (about 160 s of CPU).
   for (const T type : {T::FP16, T::BF16}) {
     for (const Word code : FiniteCodes(type)) {
-      const Real value = ReferenceBinary16FiniteValue(code, type);
-      const Encoded expected{ExpectedIdentityCode(type, code), 0};
-      for (const M mode : kAllRoundingModes) {
-        for (const bool sat : {false, true}) {
-          ASSERT_EQ(ReferenceMatrixFloatingEncoding(value, type, Ctl(mode, sat)), expected)
-              << Format(type).name << " code " << std::hex << code << " "
-              << RoundingModeName(mode) << " sat " << sat;
-        }
-      }
+      ExpectBinary16Identity(type, code);
+      if (HasFatalFailure()) return;
     }
   }
 }

@@ -20,9 +20,14 @@ namespace {
 using M = NumericRoundingMode;
 
 // 2^e built from an integer shift (independent of PowerOfTwo, which is itself under test).
-Real Pow2(int e) {
-  const Integer one = 1;
-  return e >= 0 ? Real(one << e) : Real(one, one << -e);
+// Not inlined: GCC's -Wmaybe-uninitialized misfires on Boost's rational code when this is inlined
+// into a loop (a false positive in cpp_int.hpp, fatal under -Werror).
+[[gnu::noinline]] Real Pow2(int e) {
+  Integer magnitude = 1;
+  magnitude <<= static_cast<unsigned>(e >= 0 ? e : -e);
+  Real result = magnitude;
+  if (e < 0) result = 1 / result;
+  return result;
 }
 
 Real Q(long long n, long long d = 1) { return Real(Integer(n), Integer(d)); }

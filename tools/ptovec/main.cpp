@@ -13,6 +13,7 @@
 
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/schema.hpp"
 #include "ptovec/generator/suite.hpp"
 
 namespace {
@@ -27,6 +28,27 @@ int Fail(const std::string& message) {
   std::cerr << "ptovec: error: " << message << "\n";
   return kExitUsage;
 }
+
+// A whole number without a sign: CLI11 would otherwise wrap "-1" into an unsigned option.
+const CLI::Validator kWholeNumber(
+    [](std::string& text) -> std::string {
+      if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+        return "'" + text + "' is not a whole number (accepted: 0, 1, 2, ...)";
+      }
+      return {};
+    },
+    "WHOLE NUMBER");
+
+// --samples: 1 .. 2^32 (more distinct tuples than that is not a sample any more).
+const CLI::Validator kSampleCount(
+    [](std::string& text) -> std::string {
+      if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
+          text.size() > 10 || std::stoull(text) < 1 || std::stoull(text) > (1ULL << 32)) {
+        return "'" + text + "' is not a sample count (accepted: 1..4294967296)";
+      }
+      return {};
+    },
+    "1..2^32");
 
 bool ProgressWanted() {
   const char* ci = std::getenv("CI");
@@ -244,6 +266,19 @@ int RunGenerate(const GenerateArgs& a) {
   return 0;
 }
 
+// ---- schema ----
+
+int RunSchema(const std::string& name) {
+  const auto schema = SchemaByName(name);
+  if (!schema) {
+    std::string names;
+    for (const std::string& n : SchemaNames()) names += (names.empty() ? "" : ", ") + n;
+    return Fail("unknown schema '" + name + "' (accepted: " + names + ")");
+  }
+  std::cout << schema->dump(2) << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -259,18 +294,21 @@ int main(int argc, char** argv) {
   generate->add_option("--dst", gen.dst, "only this destination type");
   generate->add_option("--format", gen.format, "bin, json or both (default bin)");
   generate->add_option("--out", gen.out, "output folder (default vectors/default)");
-  generate->add_option("--seed", gen.seed, "sampling seed (default 1)");
+  generate->add_option("--seed", gen.seed, "sampling seed (default 1)")->check(kWholeNumber);
   generate->add_option("--samples", gen.samples,
-                       "sampled input tuples per sampled pair (default 100000)");
+                       "sampled input tuples per sampled pair (default 100000)")
+      ->check(kSampleCount);
   generate->add_option("--threads", gen.threads,
-                       "worker threads (default: all cores; never changes the output)");
+                       "worker threads (default: all cores; never changes the output)")
+      ->check(kWholeNumber);
   generate->add_flag("--quiet", gen.quiet, "no progress on stderr");
 
   bool list_json = false;
   std::uint64_t list_samples = 100000;
   CLI::App* list = app.add_subcommand("list", "ops, legal type pairs and vector counts");
   list->add_flag("--json", list_json, "machine-readable output");
-  list->add_option("--samples", list_samples, "samples assumed for sampled pairs (default 100000)");
+  list->add_option("--samples", list_samples, "samples assumed for sampled pairs (default 100000)")
+      ->check(kSampleCount);
 
   EvalArgs eval_args;
   std::string batch;
@@ -278,6 +316,11 @@ int main(int argc, char** argv) {
       "eval", "evaluate cases and print one JSON line each (--batch FILE or - for stdin)");
   AddEvalOptions(*eval, eval_args);
   eval->add_option("--batch", batch, "read one case per line (the arguments of eval) from FILE");
+
+  std::string schema_name;
+  CLI::App* schema = app.add_subcommand(
+      "schema", "print the JSON Schema of a file format (schemas/*.schema.json are copies)");
+  schema->add_option("name", schema_name, "vectors, manifest, eval or binary-header")->required();
 
   try {
     app.parse(argc, argv);
@@ -294,6 +337,7 @@ int main(int argc, char** argv) {
   try {
     if (generate->parsed()) return RunGenerate(gen);
     if (list->parsed()) return RunList(list_json, {1, list_samples});
+    if (schema->parsed()) return RunSchema(schema_name);
     if (eval->parsed()) {
       if (!batch.empty()) {
         if (!eval_args.op.empty() || !eval_args.inputs.empty()) {

@@ -12,7 +12,12 @@ using oracle::Format;
 using oracle::FormatInfo;
 
 Encoded EvaluateTcvt(TypePair pair, const Inputs& in, NumericExecutionControl control) {
-  const Encoded r = oracle::TileProfileConvert(in[0], pair.src, pair.dst, control);
+  // The vector holds the element-width encoding; the carrier of a signed integer source is its
+  // sign extension (spec-notes section 1), of any other type the zero extension.
+  const Word carrier = oracle::TileDataTypeIsSigned(pair.src)
+                           ? oracle::NormalizeTileInteger(in[0], pair.src)
+                           : in[0];
+  const Encoded r = oracle::TileProfileConvert(carrier, pair.src, pair.dst, control);
   return {oracle::LowBits(r.word, Format(pair.dst).width), r.status};
 }
 

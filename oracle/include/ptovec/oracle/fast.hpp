@@ -43,13 +43,13 @@ Dyadic DyadicFromInteger(std::int64_t value);
 /// gives 0. Throws std::domain_error for Inf, NaN or an integer type.
 Dyadic DyadicFromFiniteCode(TileDataType type, Word code);
 
-/// The Dyadic of an exact real, when it is one: the denominator a power of two and the numerator
-/// at most 128 bits. nullopt otherwise.
+/// The Dyadic of an exact real, when it is one: the denominator a power of two and the odd part
+/// of the numerator at most 128 bits. nullopt otherwise.
 std::optional<Dyadic> DyadicFromReal(const Real& value);
 
 /// The exact product a * b. Trailing zero bits of the significands are moved into the exponent
 /// first; throws std::overflow_error if the product's significand still needs more than 128
-/// bits (never for two significands of at most 64 bits each).
+/// bits (never for two significands of at most 64 bits each) or its exponent leaves +/-2^30.
 Dyadic DyadicProduct(const Dyadic& a, const Dyadic& b);
 
 /// FastFP32FiniteEncoding(value, mode) == ReferenceFP32FiniteEncoding(ToReal(value), mode)

@@ -1,0 +1,546 @@
+#include "ptovec/generator/schema.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+#include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/writers.hpp"
+
+namespace ptovec::generator {
+
+namespace {
+
+using J = nlohmann::ordered_json;
+
+constexpr std::string_view kDraft = "https://json-schema.org/draft/2020-12/schema";
+constexpr std::string_view kIdBase = "https://ptovec.invalid/schemas/";
+
+std::string TypeName(TileDataType type) { return std::string(oracle::Format(type).name); }
+
+// "^0x" + exactly the type's hex digits (JSON words are zero-padded to the width); a width that is
+// not a multiple of 4 (FP19) limits the leading digit.
+std::string HexPattern(TileDataType type) {
+  const oracle::FormatInfo& f = oracle::Format(type);
+  const unsigned digits = f.HexDigits();
+  const unsigned top_bits = f.width % 4;
+  std::string pattern = "^0x";
+  unsigned rest = digits;
+  if (top_bits != 0) {
+    pattern += "[0-" + std::to_string((1U << top_bits) - 1) + "]";
+    --rest;
+  }
+  if (rest == 1) pattern += "[0-9a-f]";
+  if (rest > 1) pattern += "[0-9a-f]{" + std::to_string(rest) + "}";
+  return pattern + "$";
+}
+
+J Strings(const std::vector<std::string>& items) {
+  J out = J::array();
+  for (const std::string& s : items) out.push_back(s);
+  return out;
+}
+
+// Every type that is the src or dst of some legal pair, in format-table order.
+std::vector<std::string> PairTypeNames() {
+  std::vector<std::string> names;
+  for (const oracle::FormatInfo& f : oracle::AllFormats()) {
+    bool used = false;
+    for (const OpDef& op : AllOps()) {
+      for (const TypePair& p : op.legal_pairs) used = used || p.src == f.type || p.dst == f.type;
+    }
+    if (used) names.emplace_back(f.name);
+  }
+  return names;
+}
+
+std::vector<std::string> AllTypeNames() {
+  std::vector<std::string> names;
+  for (const oracle::FormatInfo& f : oracle::AllFormats()) names.emplace_back(f.name);
+  return names;
+}
+
+std::vector<std::string> OpNames() {
+  std::vector<std::string> names;
+  for (const OpDef& op : AllOps()) names.push_back(op.name);
+  return names;
+}
+
+std::vector<std::string> ModeNames() {
+  std::vector<std::string> names;
+  for (NumericRoundingMode m : oracle::kAllRoundingModes) names.emplace_back(RoundingModeName(m));
+  return names;
+}
+
+// Types in order of first appearance as src (or dst) among the op's legal pairs.
+std::vector<TileDataType> SrcTypes(const OpDef& op) {
+  std::vector<TileDataType> out;
+  for (const TypePair& p : op.legal_pairs) {
+    if (std::find(out.begin(), out.end(), p.src) == out.end()) out.push_back(p.src);
+  }
+  return out;
+}
+std::vector<TileDataType> DstTypes(const OpDef& op) {
+  std::vector<TileDataType> out;
+  for (const TypePair& p : op.legal_pairs) {
+    if (std::find(out.begin(), out.end(), p.dst) == out.end()) out.push_back(p.dst);
+  }
+  return out;
+}
+
+J EnumOrConst(const std::vector<std::string>& values) {
+  if (values.size() == 1) return {{"const", values.front()}};
+  return {{"enum", Strings(values)}};
+}
+
+// The op's legal pairs as alternatives: sources with the same set of destinations share one.
+J PairAlternatives(const OpDef& op) {
+  std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> groups;  // srcs, dsts
+  for (TileDataType src : SrcTypes(op)) {
+    std::vector<std::string> dsts;
+    for (const TypePair& p : op.legal_pairs) {
+      if (p.src == src) dsts.push_back(TypeName(p.dst));
+    }
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const auto& g) { return g.second == dsts; });
+    if (it == groups.end()) {
+      groups.push_back({{TypeName(src)}, dsts});
+    } else {
+      it->first.push_back(TypeName(src));
+    }
+  }
+  J alternatives = J::array();
+  for (const auto& [srcs, dsts] : groups) {
+    alternatives.push_back(
+        {{"properties", {{"src", EnumOrConst(srcs)}, {"dst", EnumOrConst(dsts)}}}});
+  }
+  return alternatives;
+}
+
+J IfProperties(const std::vector<std::pair<std::string, std::string>>& consts) {
+  J properties = J::object();
+  J required = J::array();
+  for (const auto& [key, value] : consts) {
+    properties[key] = {{"const", value}};
+    required.push_back(key);
+  }
+  return {{"properties", properties}, {"required", required}};
+}
+
+J Block(J condition, J then) { return {{"if", std::move(condition)}, {"then", std::move(then)}}; }
+
+J Uint64() {
+  return {{"type", "integer"},
+          {"minimum", 0},
+          {"maximum", std::numeric_limits<std::uint64_t>::max()}};
+}
+
+J CommonDefs() {
+  J defs = J::object();
+  defs["uint64"] = Uint64();
+  defs["type_name"] = {{"description", "a data type name of the format table"},
+                       {"enum", Strings(AllTypeNames())}};
+  defs["word"] = {{"description",
+                   "an element-width encoding: 0x + lower-case hex digits, zero-padded to the "
+                   "type's width (fp32 8 digits, fp16/bf16 4, 8-bit types 2, s4x2/u4x2 1); "
+                   "signed integers are not sign-extended (s8 -126 is 0x82)"},
+                  {"type", "string"},
+                  {"pattern", "^0x[0-9a-f]+$"}};
+  defs["rmode"] = {{"description",
+                    "rounding mode name (spec-notes section 2); the binary format stores its "
+                    "index in this order, RNE 0 .. RHB 6"},
+                   {"enum", Strings(ModeNames())}};
+  defs["flags"] = {{"description",
+                    "status flags of the one operation, bits 4:0: NV 0x01, DZ 0x02, OF 0x04, "
+                    "UF 0x08, NX 0x10"},
+                   {"type", "string"},
+                   {"pattern", "^0x[0-1][0-9a-f]$"}};
+  return defs;
+}
+
+// The header keys FileHeader writes, shared by the JSON vector file and the binary header.
+J HeaderProperties(std::string_view format_name) {
+  J p = J::object();
+  p["format"] = {{"const", format_name}};
+  p["version"] = {{"description", "file format version (bumped on any layout change)"},
+                  {"const", kFileFormatVersion}};
+  p["tool_version"] = {{"description", "the ptovec version that wrote the file"},
+                       {"type", "string"},
+                       {"pattern", "^[0-9]+\\.[0-9]+\\.[0-9]+"}};
+  p["op"] = {{"description", "the op (`ptovec list`)"}, {"enum", Strings(OpNames())}};
+  p["instruction"] = {{"type", "string"}};
+  p["seed_function"] = {{"description", "the specification function the vectors evaluate"},
+                        {"type", "string"}};
+  p["seed_source"] = {{"description", "where that function is in the seeds"}, {"type", "string"}};
+  p["src"] = {{"description", "source type"}, {"enum", Strings(PairTypeNames())}};
+  p["dst"] = {{"description", "destination type"}, {"enum", Strings(PairTypeNames())}};
+  p["slots"] = {{"description", "the inputs of one vector, in the seed function's parameter order"},
+                {"type", "array"},
+                {"minItems", 1},
+                {"maxItems", kMaxSlots},
+                {"items",
+                 {{"type", "object"},
+                  {"required", J::array({"name", "type", "description"})},
+                  {"additionalProperties", false},
+                  {"properties",
+                   {{"name", {{"type", "string"}, {"pattern", "^[a-z][a-z0-9_]*$"}}},
+                    {"type", {{"$ref", "#/$defs/type_name"}}},
+                    {"description", {{"type", "string"}}}}}}}};
+  p["controls"] = {{"description",
+                    "all: every input under the 7 rounding modes x Sat off/on (mode-major, Sat "
+                    "off first); none: the op has no controls, every vector is RNE, Sat off"},
+                   {"enum", J::array({"all", "none"})}};
+  p["domain"] = {{"description", "exhaustive: every code of the inputs; sampled: seeded samples"},
+                 {"enum", J::array({"exhaustive", "sampled"})}};
+  p["seed"] = {{"description", "the sampling seed derived for this (op, src, dst)"},
+               {"$ref", "#/$defs/uint64"}};
+  p["count"] = {{"description", "the number of vectors (records)"}, {"$ref", "#/$defs/uint64"}};
+  return p;
+}
+
+J HeaderRequired() {
+  return J::array({"format", "version", "tool_version", "op", "instruction", "seed_function",
+                   "seed_source", "src", "dst", "slots", "controls", "domain", "seed", "count"});
+}
+
+enum class Doc { Vectors, EvalResult, BinaryHeader };
+
+// prefixItems of length `length` with `set(i)` at the positions it answers (others {}), added to
+// `target` only when it constrains something.
+template <typename Fn>
+void AddPrefix(J& target, std::size_t length, Fn set) {
+  J items = J::array();
+  bool any = false;
+  for (std::size_t i = 0; i < length; ++i) {
+    J item = set(i);
+    any = any || !item.is_null();
+    items.push_back(item.is_null() ? J::object() : item);
+  }
+  if (any) target["prefixItems"] = items;
+}
+
+// The conditional blocks of one document kind, for each op: one keyed by the op (header fields,
+// slot names, fixed-type slots, the legal pairs), one per src type (the words of Source slots)
+// and one per dst type (the record's shape and the words of Destination slots and "out"). The
+// per-record constraints sit only in the src and dst blocks, so a validator walks the vectors of
+// a file at most three times.
+J OpBlocks(Doc doc) {
+  J blocks = J::array();
+  for (const OpDef& op : AllOps()) {
+    const std::size_t n = op.slots.size();
+    const bool has_header = doc != Doc::EvalResult;
+
+    // ---- the op ----
+    J props = J::object();
+    if (has_header) {
+      props["instruction"] = {{"const", op.instruction}};
+      props["seed_function"] = {{"const", op.seed_function}};
+      J slots = {{"minItems", n}, {"maxItems", n}};
+      AddPrefix(slots, n, [&](std::size_t i) {
+        const Slot& s = op.slots[i];
+        J item = {{"properties", {{"name", {{"const", s.name}}}}}};
+        if (s.role == SlotRole::Fixed) {
+          item["properties"]["type"] = {{"const", TypeName(s.fixed_type)}};
+        }
+        return item;
+      });
+      props["slots"] = slots;
+      props["controls"] = {{"const", op.uses_controls ? "all" : "none"}};
+    }
+    if (doc == Doc::BinaryHeader) {
+      J fields = {{"minItems", n + 4}, {"maxItems", n + 4}};
+      AddPrefix(fields, n + 4, [&](std::size_t i) {
+        J item = J::object();
+        if (i < n) {
+          const Slot& s = op.slots[i];
+          item["properties"]["name"] = {{"const", "in." + s.name}};
+          if (s.role == SlotRole::Fixed) {
+            item["properties"]["type"] = {{"const", TypeName(s.fixed_type)}};
+            item["properties"]["bytes"] = {{"const", oracle::Format(s.fixed_type).StorageBytes()}};
+          }
+          item["required"] = J::array({"type"});
+        } else if (i == n + 2) {
+          item["properties"]["name"] = {{"const", "out"}};
+          item["required"] = J::array({"type"});
+        } else {
+          item["properties"]["name"] = {{"const", i == n ? "rmode" : i == n + 1 ? "sat" : "flags"}};
+          item["properties"]["bytes"] = {{"const", 1}};
+          item["not"] = {{"required", J::array({"type"})}};
+        }
+        if (i == 0) item["properties"]["offset"] = {{"const", 0}};
+        return item;
+      });
+      props["fields"] = fields;
+    }
+    J then = J::object();
+    then["description"] = op.name + ": " + op.summary;
+    if (!props.empty()) then["properties"] = props;
+    then["anyOf"] = PairAlternatives(op);
+    blocks.push_back(Block(IfProperties({{"op", op.name}}), then));
+
+    // ---- per src type and per dst type ----
+    for (const bool is_src : {true, false}) {
+      const SlotRole role = is_src ? SlotRole::Source : SlotRole::Destination;
+      const bool any_slot = std::any_of(op.slots.begin(), op.slots.end(),
+                                        [&](const Slot& s) { return s.role == role; });
+      if (is_src && !any_slot) continue;  // (dst blocks always constrain "out")
+      for (TileDataType type : is_src ? SrcTypes(op) : DstTypes(op)) {
+        const std::string name = TypeName(type);
+        const unsigned bytes = oracle::Format(type).StorageBytes();
+        J p = J::object();
+        if (has_header && any_slot) {
+          J slots = J::object();
+          AddPrefix(slots, n, [&](std::size_t i) {
+            return op.slots[i].role == role ? J{{"properties", {{"type", {{"const", name}}}}}} : J();
+          });
+          p["slots"] = slots;
+        }
+        if (doc == Doc::BinaryHeader) {
+          J fields = J::object();
+          AddPrefix(fields, is_src ? n : n + 3, [&](std::size_t i) {
+            const bool word = i < n ? op.slots[i].role == role : i == n + 2;
+            return word ? J{{"properties", {{"type", {{"const", name}}}, {"bytes", {{"const", bytes}}}}}}
+                        : J();
+          });
+          p["fields"] = fields;
+        } else {
+          // One record: its words of this type; the dst block also carries the record's shape.
+          J rp = J::object();
+          J in = J::object();
+          if (!is_src) {
+            in["minItems"] = n;
+            in["maxItems"] = n;
+          }
+          AddPrefix(in, n, [&](std::size_t i) {
+            const Slot& s = op.slots[i];
+            if (s.role == role) return J{{"pattern", HexPattern(type)}};
+            if (!is_src && s.role == SlotRole::Fixed) return J{{"pattern", HexPattern(s.fixed_type)}};
+            return J();
+          });
+          rp["in"] = in;
+          if (!is_src) {
+            if (!op.uses_controls) {
+              rp["rmode"] = {{"const", "RNE"}};
+              rp["sat"] = {{"const", false}};
+            }
+            rp["out"] = {{"pattern", HexPattern(type)}};
+          }
+          if (doc == Doc::Vectors) {
+            p["vectors"] = {{"items", {{"properties", rp}}}};
+          } else {
+            for (auto it = rp.begin(); it != rp.end(); ++it) p[it.key()] = it.value();
+          }
+        }
+        blocks.push_back(Block(IfProperties({{"op", op.name}, {is_src ? "src" : "dst", name}}),
+                               {{"properties", p}}));
+      }
+    }
+  }
+  return blocks;
+}
+
+J Document(std::string_view file, std::string_view title, std::string_view description) {
+  J s = J::object();
+  s["$schema"] = kDraft;
+  s["$id"] = std::string(kIdBase) + std::string(file);
+  s["title"] = title;
+  s["description"] = description;
+  return s;
+}
+
+}  // namespace
+
+nlohmann::ordered_json VectorsSchema() {
+  J s = Document("vectors.schema.json", "ptovec JSON vector file",
+                 "One (op, src, dst): the header of writers.cpp's FileHeader and every vector. "
+                 "count equals the number of vectors; they are ordered input by input, and for "
+                 "controls \"all\" each input is repeated under RNE RTM RTP RTZ RNA RTO RHB, each "
+                 "with sat false then true. Words are element-width encodings (see "
+                 "binary-format.md). Derived from the op registry by `ptovec schema vectors`.");
+  s["type"] = "object";
+  J required = HeaderRequired();
+  required.push_back("vectors");
+  s["required"] = required;
+  s["additionalProperties"] = false;
+  J props = HeaderProperties("ptovec-vectors-json");
+  props["vectors"] = {{"type", "array"}, {"items", {{"$ref", "#/$defs/vector"}}}};
+  s["properties"] = props;
+  s["allOf"] = OpBlocks(Doc::Vectors);
+  J defs = CommonDefs();
+  defs["vector"] = {
+      {"description", "one vector: the inputs in slot order, the controls, the result"},
+      {"type", "object"},
+      {"required", J::array({"in", "rmode", "sat", "out", "flags"})},
+      {"additionalProperties", false},
+      {"properties",
+       {{"in",
+         {{"type", "array"}, {"minItems", 1}, {"maxItems", kMaxSlots}, {"items", {{"$ref", "#/$defs/word"}}}}},
+        {"rmode", {{"$ref", "#/$defs/rmode"}}},
+        {"sat", {{"type", "boolean"}}},
+        {"out", {{"$ref", "#/$defs/word"}}},
+        {"flags", {{"$ref", "#/$defs/flags"}}}}}};
+  s["$defs"] = defs;
+  return s;
+}
+
+nlohmann::ordered_json ManifestSchema() {
+  J s = Document("manifest.schema.json", "ptovec manifest.json",
+                 "Written last by `ptovec generate` into its output folder: the options and one "
+                 "entry per vector file, with its size and SHA-256.");
+  s["type"] = "object";
+  s["required"] =
+      J::array({"format", "version", "tool", "tool_version", "seed", "samples", "formats", "files"});
+  s["additionalProperties"] = false;
+  J p = J::object();
+  p["format"] = {{"const", "ptovec-manifest"}};
+  p["version"] = {{"const", kFileFormatVersion}};
+  p["tool"] = {{"const", "ptovec"}};
+  p["tool_version"] = {{"type", "string"}, {"pattern", "^[0-9]+\\.[0-9]+\\.[0-9]+"}};
+  p["seed"] = {{"description", "the --seed given to generate"}, {"$ref", "#/$defs/uint64"}};
+  p["samples"] = {{"description", "the --samples given to generate"},
+                  {"type", "integer"},
+                  {"minimum", 1},
+                  {"maximum", std::numeric_limits<std::uint64_t>::max()}};
+  p["formats"] = {{"type", "array"},
+                  {"minItems", 1},
+                  {"maxItems", 2},
+                  {"uniqueItems", true},
+                  {"items", {{"enum", J::array({"bin", "json"})}}}};
+  p["files"] = {{"type", "array"}, {"items", {{"$ref", "#/$defs/file"}}}};
+  s["properties"] = p;
+
+  J file_blocks = J::array();
+  for (const char* format : {"bin", "json"}) {
+    file_blocks.push_back(
+        Block(IfProperties({{"format", format}}),
+              {{"properties", {{"path", {{"pattern", "\\." + std::string(format) + "$"}}}}}}));
+  }
+  for (const OpDef& op : AllOps()) {
+    J then = {{"properties", {{"path", {{"pattern", "^" + op.name + "_"}}}}},
+              {"anyOf", PairAlternatives(op)}};
+    file_blocks.push_back(Block(IfProperties({{"op", op.name}}), then));
+  }
+  J defs = J::object();
+  defs["uint64"] = Uint64();
+  defs["file"] = {
+      {"type", "object"},
+      {"required", J::array({"path", "format", "op", "src", "dst", "domain", "seed", "count", "bytes",
+                             "sha256"})},
+      {"additionalProperties", false},
+      {"properties",
+       {{"path",
+         {{"description", "file name relative to the manifest's folder: <op>_<src>_<dst>.<format>"},
+          {"type", "string"},
+          {"pattern", "^[a-z0-9]+_[a-z0-9]+_[a-z0-9]+\\.(bin|json)$"}}},
+        {"format", {{"enum", J::array({"bin", "json"})}}},
+        {"op", {{"enum", Strings(OpNames())}}},
+        {"src", {{"enum", Strings(PairTypeNames())}}},
+        {"dst", {{"enum", Strings(PairTypeNames())}}},
+        {"domain", {{"enum", J::array({"exhaustive", "sampled"})}}},
+        {"seed", {{"description", "the derived seed in the file's header"}, {"$ref", "#/$defs/uint64"}}},
+        {"count", {{"description", "vectors in the file"}, {"$ref", "#/$defs/uint64"}}},
+        {"bytes", {{"description", "file size in bytes"}, {"$ref", "#/$defs/uint64"}}},
+        {"sha256",
+         {{"description", "SHA-256 of the whole file, lower-case hex"},
+          {"type", "string"},
+          {"pattern", "^[0-9a-f]{64}$"}}}}},
+      {"allOf", file_blocks}};
+  s["$defs"] = defs;
+  return s;
+}
+
+nlohmann::ordered_json EvalLineSchema() {
+  J s = Document("eval-line.schema.json", "one line of `ptovec eval` output",
+                 "Each line is one JSON object: a result, with its keys in the order op, src, "
+                 "dst, rmode, sat, in, out, flags; or, with --batch, an error for one input line "
+                 "(then the exit status is 1).");
+  s["oneOf"] = J::array({{{"$ref", "#/$defs/result"}}, {{"$ref", "#/$defs/error"}}});
+  J defs = CommonDefs();
+  J result = J::object();
+  result["type"] = "object";
+  result["required"] = J::array({"op", "src", "dst", "rmode", "sat", "in", "out", "flags"});
+  result["additionalProperties"] = false;
+  result["properties"] = {
+      {"op", {{"enum", Strings(OpNames())}}},
+      {"src", {{"enum", Strings(PairTypeNames())}}},
+      {"dst", {{"enum", Strings(PairTypeNames())}}},
+      {"rmode", {{"$ref", "#/$defs/rmode"}}},
+      {"sat", {{"type", "boolean"}}},
+      {"in",
+       {{"type", "array"}, {"minItems", 1}, {"maxItems", kMaxSlots}, {"items", {{"$ref", "#/$defs/word"}}}}},
+      {"out", {{"$ref", "#/$defs/word"}}},
+      {"flags", {{"$ref", "#/$defs/flags"}}}};
+  result["allOf"] = OpBlocks(Doc::EvalResult);
+  defs["result"] = result;
+  defs["error"] = {{"description", "--batch: input line `line` (1-based) could not be evaluated"},
+                   {"type", "object"},
+                   {"required", J::array({"line", "error"})},
+                   {"additionalProperties", false},
+                   {"properties",
+                    {{"line", {{"type", "integer"}, {"minimum", 1}}},
+                     {"error", {{"type", "string"}, {"minLength", 1}}}}}};
+  s["$defs"] = defs;
+  return s;
+}
+
+nlohmann::ordered_json BinaryHeaderSchema() {
+  J s = Document("binary-header.schema.json", "the JSON header of a ptovec binary vector file",
+                 "The UTF-8 JSON text that follows the 32-byte fixed header of a .bin file "
+                 "(binary-format.md); it may be followed by spaces up to the data offset. The "
+                 "record layout is \"fields\": packed little-endian unsigned integers, in order.");
+  s["type"] = "object";
+  J required = HeaderRequired();
+  for (const char* key : {"record_size", "fields", "rmode_names"}) required.push_back(key);
+  s["required"] = required;
+  s["additionalProperties"] = false;
+  J props = HeaderProperties("ptovec-vectors-bin");
+  props["record_size"] = {{"description", "bytes of one record: the sum of the fields' bytes"},
+                          {"type", "integer"},
+                          {"minimum", 5},
+                          {"maximum", 65535}};
+  props["fields"] = {
+      {"description",
+       "the record layout: one field per input slot (\"in.<slot>\"), then rmode, sat, out, "
+       "flags; contiguous from offset 0, no padding"},
+      {"type", "array"},
+      {"minItems", 5},
+      {"items",
+       {{"type", "object"},
+        {"required", J::array({"name", "offset", "bytes"})},
+        {"additionalProperties", false},
+        {"properties",
+         {{"name", {{"type", "string"}, {"pattern", "^(in\\.[a-z][a-z0-9_]*|rmode|sat|out|flags)$"}}},
+          {"offset", {{"type", "integer"}, {"minimum", 0}}},
+          {"bytes", {{"enum", J::array({1, 2, 4, 8})}}},
+          {"type",
+           {{"description", "the data type of a word field (in.*, out); absent for rmode, sat, flags"},
+            {"$ref", "#/$defs/type_name"}}}}}}}};
+  props["rmode_names"] = {{"description", "rmode byte value i means rmode_names[i]"},
+                          {"const", Strings(ModeNames())}};
+  s["properties"] = props;
+  s["allOf"] = OpBlocks(Doc::BinaryHeader);
+  J defs = CommonDefs();
+  for (const char* unused : {"word", "rmode", "flags"}) defs.erase(unused);
+  s["$defs"] = defs;
+  return s;
+}
+
+std::vector<std::string> SchemaNames() { return {"vectors", "manifest", "eval", "binary-header"}; }
+
+std::optional<nlohmann::ordered_json> SchemaByName(std::string_view name) {
+  if (name == "vectors") return VectorsSchema();
+  if (name == "manifest") return ManifestSchema();
+  if (name == "eval") return EvalLineSchema();
+  if (name == "binary-header") return BinaryHeaderSchema();
+  return std::nullopt;
+}
+
+std::string SchemaFileName(std::string_view name) {
+  if (name == "vectors") return "vectors.schema.json";
+  if (name == "manifest") return "manifest.schema.json";
+  if (name == "eval") return "eval-line.schema.json";
+  if (name == "binary-header") return "binary-header.schema.json";
+  return "";
+}
+
+}  // namespace ptovec::generator
