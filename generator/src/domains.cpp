@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "ptovec/oracle/fast.hpp"
+#include "ptovec/generator/writers.hpp"
 #include "ptovec/oracle/reference_quantization.hpp"
 #include <unordered_set>
 
@@ -290,6 +291,28 @@ rc::Gen<std::uint32_t> S32AroundAnchors(const std::vector<oracle::Real>& anchors
       },
       rc::gen::inRange<std::size_t>(0, floors->size()),
       rc::gen::inRange(-max_steps, max_steps + 2), rc::gen::arbitrary<bool>());
+}
+
+std::optional<std::string> CheckOffsetAndWidth(Word offset_word, Word width) {
+  if (width != 0 && width != 5 && width != 9 && width != 17) {
+    return "width " + HexWord(width, TileDataType::U8) + " (" + std::to_string(width) +
+           ") is not an intermediate width; accepted: 0x00, 0x05, 0x09 or 0x11 (0, 5, 9 or 17)";
+  }
+  const auto offset = static_cast<std::int64_t>(static_cast<std::int32_t>(offset_word));
+  const std::string offset_text =
+      "offset " + HexWord(offset_word, TileDataType::S32) + " (" + std::to_string(offset) + ")";
+  if (width == 0) {
+    if (offset == 0) return std::nullopt;
+    return offset_text +
+           " must be 0 at width 0 (a width-0 B.FPATR parameter word has no offset field)";
+  }
+  const std::int64_t lo = -(std::int64_t{1} << (width - 1));
+  const std::int64_t hi = (std::int64_t{1} << (width - 1)) - 1;
+  if (offset >= lo && offset <= hi) return std::nullopt;
+  return offset_text + " is outside the signed range of width " + std::to_string(width) + " (" +
+         std::to_string(lo) + ".." + std::to_string(hi) + ": " +
+         HexWord(static_cast<std::uint32_t>(static_cast<std::int32_t>(lo)), TileDataType::S32) +
+         ".." + HexWord(static_cast<std::uint32_t>(hi), TileDataType::S32) + ")";
 }
 
 }  // namespace ptovec::generator

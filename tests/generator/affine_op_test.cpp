@@ -262,7 +262,7 @@ TEST(AffineOp, CheckDomainRejectsWithOneLineMessages) {
   rejects(fp32, {0x3F800000, 0x3FF00, 0, 0}, "scale 0x3ff00 is QuietNaN");
   rejects(fp32, {0x3F800000, 0x40000, 0, 0}, "positive normal fp19 scale (0x00400..0x3fbff");
   rejects(fp32, {0x3F800000, kFp19One, 0, 3}, "width 0x03 (3) is not an intermediate width");
-  rejects(fp32, {0x3F800000, kFp19One, 0, 0xFF}, "accepts 0x00, 0x05, 0x09 or 0x11");
+  rejects(fp32, {0x3F800000, kFp19One, 0, 0xFF}, "accepted: 0x00, 0x05, 0x09 or 0x11");
   rejects(fp32, {0x3F800000, kFp19One, 16, 5}, "offset 0x00000010 (16) is outside");
   rejects(fp32, {0x3F800000, kFp19One, 16, 5}, "(-16..15");
   rejects(fp32, {0x3F800000, kFp19One, S32(-17), 5}, "(-17) is outside");

@@ -2,6 +2,7 @@
 // the default domains, and the sampled domains reach their targets.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "ptovec/generator/domains.hpp"
@@ -126,6 +127,50 @@ TEST(EncodeOp, Fp32SampleForFp16HitsTiesAndTheOverflowEdge) {
   }
   EXPECT_GE(ties, 500);
   EXPECT_GE(overflow_edge, 1);
+}
+
+// Every finite code of E4M3, HiF8, FP16 and BF16 encodes into its own format as itself with
+// status 0 (-0 as +0), under all 14 controls. Through the bulk path, which the oracle tests prove
+// equal to the literal seed functions on every one of these inputs (FastExhaustive*).
+TEST(EncodeOp, EveryFiniteCodeEncodesIntoItsOwnFormatExactly) {
+  const OpDef& op = *FindOp("encode");
+  for (T type : {T::E4M3, T::HiF8, T::FP16, T::BF16}) {
+    const InputSet set = op.domain({type, type}, {});
+    const unsigned width = oracle::Format(type).width;
+    const Word negative_zero = Word{1} << (width - 1);
+    for (std::uint64_t i = 0; i < set.count; ++i) {
+      const Word code = set.at(i)[0];
+      const Word expected = code == negative_zero ? 0 : code;
+      for (const auto& c : ControlsFor(op)) {
+        ASSERT_EQ(op.evaluate({type, type}, set.at(i), c), (Encoded{expected, 0x00}))
+            << oracle::Format(type).name << " 0x" << std::hex << code;
+      }
+    }
+  }
+}
+
+// With Sat on, encoding is monotonic: over every finite FP16 code in value order, the result's
+// value never decreases, for every mode and every floating destination.
+TEST(EncodeOp, SatEncodingIsMonotonicOverEveryFp16Value) {
+  const OpDef& op = *FindOp("encode");
+  const InputSet set = op.domain({T::FP16, T::FP32}, {});
+  std::vector<std::pair<oracle::Real, Word>> values;
+  for (std::uint64_t i = 0; i < set.count; ++i) {
+    values.emplace_back(oracle::TileNumericFiniteValue(T::FP16, set.at(i)[0]), set.at(i)[0]);
+  }
+  std::sort(values.begin(), values.end());
+  for (T dst : {T::BF16, T::E4M3, T::HiF8, T::FP32}) {
+    for (NumericRoundingMode mode : oracle::kAllRoundingModes) {
+      oracle::Real previous = -oracle::PowerOfTwo(200);
+      for (const auto& [value, code] : values) {
+        const Encoded r = op.evaluate({T::FP16, dst}, {code}, {mode, true});
+        const oracle::Real result = oracle::TileNumericFiniteValue(dst, r.word);
+        ASSERT_GE(result, previous) << oracle::Format(dst).name << " mode "
+                                    << static_cast<int>(mode) << " fp16 0x" << std::hex << code;
+        previous = result;
+      }
+    }
+  }
 }
 
 TEST(ShiftOp, KnownAnswersAndDomain) {

@@ -165,6 +165,11 @@ struct Shard {
   int count;
 };
 
+void PrintTo(const Shard& s, std::ostream* os) {
+  *os << Format(s.source).spec_name << " to " << GroupName(s.group) << ", codes = " << s.index
+      << " mod " << s.count;
+}
+
 std::vector<Shard> AllShards() {
   std::vector<Shard> shards;
   for (const TileDataType source : {TileDataType::FP16, TileDataType::BF16}) {
@@ -210,6 +215,14 @@ INSTANTIATE_TEST_SUITE_P(Fast, FastExhaustive16, testing::ValuesIn(AllShards()),
 
 class FastExhaustive8 : public testing::TestWithParam<TileDataType> {};
 
+}  // namespace
+
+// gtest prints the parameter with PrintTo, found by argument-dependent lookup in TileDataType's
+// namespace.
+[[maybe_unused]] static void PrintTo(TileDataType t, std::ostream* os) { *os << Format(t).spec_name; }
+
+namespace {
+
 TEST_P(FastExhaustive8, EqualsLiteral) {
   const TileDataType source = GetParam();
   Mismatches m;
@@ -242,6 +255,10 @@ struct ReuseSource {
   Word end;
   Word step;
 };
+
+void PrintTo(const ReuseSource& s, std::ostream* os) {
+  *os << Format(s.type).spec_name << " every " << s.step << " codes";
+}
 
 class FastExhaustiveReuse : public testing::TestWithParam<ReuseSource> {};
 

@@ -55,9 +55,6 @@ Word S32Word(std::int64_t value) {
       static_cast<std::int32_t>(std::clamp<std::int64_t>(value, INT32_MIN, INT32_MAX)));
 }
 
-bool IsIntermediateWidth(Word width) {
-  return width == 0 || width == 5 || width == 9 || width == 17;
-}
 std::int64_t WidthMin(int width) { return width == 0 ? 0 : -(std::int64_t{1} << (width - 1)); }
 std::int64_t WidthMax(int width) { return width == 0 ? 0 : (std::int64_t{1} << (width - 1)) - 1; }
 
@@ -122,27 +119,7 @@ std::optional<std::string> CheckAffineDomain(TypePair pair, const Inputs& in) {
            HexWord(kFp19MaxNormal, TileDataType::FP19) +
            ": sign 0, exponent field 1..254; the B.FPATR rule)";
   }
-  const Word width = in[kWidth];
-  if (!IsIntermediateWidth(width)) {
-    return "width " + HexWord(width, TileDataType::U8) + " (" + std::to_string(width) +
-           ") is not an intermediate width; affine accepts 0x00, 0x05, 0x09 or 0x11 (0, 5, 9 "
-           "or 17)";
-  }
-  const std::int64_t offset = S32Of(in[kOffset]);
-  const int w = static_cast<int>(width);
-  const std::string offset_text =
-      "offset " + HexWord(in[kOffset], TileDataType::S32) + " (" + std::to_string(offset) + ")";
-  if (w == 0 && offset != 0) {
-    return offset_text +
-           " must be 0 at width 0 (a width-0 B.FPATR parameter word has no offset field)";
-  }
-  if (offset < WidthMin(w) || offset > WidthMax(w)) {
-    return offset_text + " is outside the signed range of width " + std::to_string(w) + " (" +
-           std::to_string(WidthMin(w)) + ".." + std::to_string(WidthMax(w)) + ": " +
-           HexWord(S32Word(WidthMin(w)), TileDataType::S32) + ".." +
-           HexWord(S32Word(WidthMax(w)), TileDataType::S32) + ")";
-  }
-  return std::nullopt;
+  return CheckOffsetAndWidth(in[kOffset], in[kWidth]);
 }
 
 // ---- sampling ----

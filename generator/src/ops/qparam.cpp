@@ -20,7 +20,6 @@ std::pair<std::int64_t, std::int64_t> OffsetRange(Word width) {
   return {-half, half - 1};
 }
 
-bool IsOffsetWidth(Word w) { return w == 0 || w == 5 || w == 9 || w == 17; }
 
 Encoded EvaluateQparam(TypePair, const Inputs& in, NumericExecutionControl) {
   const Word fp19 = oracle::FP32ToFP19(in[0]);
@@ -30,24 +29,6 @@ Encoded EvaluateQparam(TypePair, const Inputs& in, NumericExecutionControl) {
 }
 
 }  // namespace
-
-/// The offset/width part of the matrix ops' domain: width in {0,5,9,17}, the S32 offset inside
-/// the width's signed range (0 for width 0). Shared with `affine`.
-std::optional<std::string> CheckOffsetAndWidth(Word offset, Word width) {
-  if (!IsOffsetWidth(width)) {
-    return "offset width " + HexWord(width, T::U8) +
-           " is not one of 0, 5, 9, 17 (accepted: 0x00, 0x05, 0x09, 0x11)";
-  }
-  const auto [lo, hi] = OffsetRange(width);
-  const auto value = static_cast<std::int64_t>(static_cast<std::int32_t>(offset));
-  if (value < lo || value > hi) {
-    return "offset " + HexWord(offset, T::S32) + " (" + std::to_string(value) +
-           ") is outside the signed range of width " + std::to_string(width) + " (accepted: " +
-           std::to_string(lo) + ".." + std::to_string(hi) +
-           (width == 0 ? "; width 0 has no offset field" : "") + ")";
-  }
-  return std::nullopt;
-}
 
 /// Offsets at and next to the ends of each width's range, and random ones: (offset, width).
 rc::Gen<std::pair<std::uint32_t, std::uint32_t>> OffsetAndWidth() {
