@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "test_support.hpp"
 #include "ptovec/oracle/e8m0_conversion.hpp"
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/numeric.hpp"
@@ -25,15 +26,12 @@
 namespace ptovec::oracle {
 namespace {
 
+using test_support::Pow2;
+using test_support::Q;
+
 using M = NumericRoundingMode;
 using T = TileDataType;
 
-Real Pow2(int e) {
-  Integer magnitude = 1;
-  magnitude <<= static_cast<unsigned>(e >= 0 ? e : -e);
-  if (e >= 0) return Real(magnitude);
-  return Real(Integer(1), magnitude);
-}
 
 std::string Hex(Word w) {
   char buffer[32];

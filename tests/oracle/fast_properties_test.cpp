@@ -12,12 +12,15 @@
 #include <string>
 #include <vector>
 
+#include "test_support.hpp"
 #include "ptovec/oracle/fast.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
 #include "ptovec/oracle/reference_quantization.hpp"
 
 namespace ptovec::oracle {
 namespace {
+
+using test_support::Show;
 
 using T = TileDataType;
 using U128 = DyadicSignificand;
@@ -47,11 +50,6 @@ std::string Show(const Dyadic& d) {
          std::to_string(d.exponent);
 }
 
-std::string Show(const Encoded& e) {
-  std::ostringstream out;
-  out << "{0x" << std::hex << e.word << ", 0x" << static_cast<int>(e.status) << "}";
-  return out.str();
-}
 
 std::string Show(NumericExecutionControl c) {
   return std::string(RoundingModeName(c.rounding_mode)) + (c.saturating ? " Sat" : "");

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "test_support.hpp"
 #include "ptovec/oracle/fast.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
 #include "ptovec/oracle/reference_quantization.hpp"
@@ -28,30 +29,12 @@
 namespace ptovec::oracle {
 namespace {
 
+using test_support::Show;
+using test_support::Mismatches;
+
 using T = TileDataType;
 
-std::string Show(const Encoded& e) {
-  std::ostringstream out;
-  out << "{0x" << std::hex << e.word << ", 0x" << static_cast<int>(e.status) << "}";
-  return out.str();
-}
 
-class Mismatches {
- public:
-  void Check(const Encoded& fast, const Encoded& literal, const std::string& what) {
-    ++checked_;
-    if (fast == literal) return;
-    if (++count_ <= 20) {
-      ADD_FAILURE() << what << ": fast " << Show(fast) << " literal " << Show(literal);
-    }
-  }
-  int count() const { return count_; }
-  long checked() const { return checked_; }
-
- private:
-  int count_ = 0;
-  long checked_ = 0;
-};
 
 std::string Hex(Word w) {
   std::ostringstream out;

@@ -14,22 +14,19 @@
 #include <string>
 #include <vector>
 
+#include "test_support.hpp"
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/numeric.hpp"
 
 namespace ptovec::oracle {
 namespace {
 
+using test_support::Pow2;
+using test_support::Q;
+
 using C = NumericValueClass;
 using T = TileDataType;
 
-Real Pow2(int e) {
-  Integer magnitude = 1;
-  magnitude <<= static_cast<unsigned>(e >= 0 ? e : -e);
-  if (e >= 0) return Real(magnitude);
-  return Real(Integer(1), magnitude);
-}
-Real Q(long long n, long long d = 1) { return Real(Integer(n), Integer(d)); }
 
 struct ClassRow {
   T type;

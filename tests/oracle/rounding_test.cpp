@@ -11,26 +11,19 @@
 #include <string>
 #include <vector>
 
+#include "test_support.hpp"
 #include "ptovec/oracle/numeric.hpp"
 #include "ptovec/oracle/rounding.hpp"
 
 namespace ptovec::oracle {
 namespace {
 
+using test_support::Pow2;
+using test_support::Q;
+
 using M = NumericRoundingMode;
 
-// 2^e built from an integer shift (independent of PowerOfTwo, which is itself under test).
-// Not inlined: GCC's -Wmaybe-uninitialized misfires on Boost's rational code when this is inlined
-// into a loop (a false positive in cpp_int.hpp, fatal under -Werror).
-[[gnu::noinline]] Real Pow2(int e) {
-  Integer magnitude = 1;
-  magnitude <<= static_cast<unsigned>(e >= 0 ? e : -e);
-  Real result = magnitude;
-  if (e < 0) result = 1 / result;
-  return result;
-}
 
-Real Q(long long n, long long d = 1) { return Real(Integer(n), Integer(d)); }
 
 // One row: x and the expected FloatingToInteger result in the order RNE RTM RTP RTZ RNA RTO RHB.
 struct RoundingRow {

@@ -1,0 +1,22 @@
+#include "test_support.hpp"
+
+#include <sstream>
+
+namespace ptovec::oracle::test_support {
+
+Real Pow2(int e) {
+  Integer magnitude = 1;
+  magnitude <<= static_cast<unsigned>(e >= 0 ? e : -e);
+  if (e >= 0) return Real(magnitude);
+  return Real(Integer(1), magnitude);
+}
+
+Real Q(long long n, long long d) { return Real(Integer(n), Integer(d)); }
+
+std::string Show(const Encoded& e) {
+  std::ostringstream out;
+  out << "{0x" << std::hex << e.word << ", 0x" << static_cast<int>(e.status) << "}";
+  return out.str();
+}
+
+}  // namespace ptovec::oracle::test_support
