@@ -11,6 +11,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "commands.hpp"
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/generator/schema.hpp"
@@ -21,23 +22,11 @@ namespace {
 using namespace ptovec::generator;
 namespace oracle = ptovec::oracle;
 
-constexpr int kExitMismatch = 1;
-constexpr int kExitUsage = 2;
-
-int Fail(const std::string& message) {
-  std::cerr << "ptovec: error: " << message << "\n";
-  return kExitUsage;
-}
-
-// A whole number without a sign: CLI11 would otherwise wrap "-1" into an unsigned option.
-const CLI::Validator kWholeNumber(
-    [](std::string& text) -> std::string {
-      if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
-        return "'" + text + "' is not a whole number (accepted: 0, 1, 2, ...)";
-      }
-      return {};
-    },
-    "WHOLE NUMBER");
+using ptovec::cli::Fail;
+using ptovec::cli::kExitMismatch;
+using ptovec::cli::kExitUsage;
+using ptovec::cli::kWholeNumber;
+using ptovec::cli::ProgressWanted;
 
 // --samples: 1 .. 2^32 (more distinct tuples than that is not a sample any more).
 const CLI::Validator kSampleCount(
@@ -49,11 +38,6 @@ const CLI::Validator kSampleCount(
       return {};
     },
     "1..2^32");
-
-bool ProgressWanted() {
-  const char* ci = std::getenv("CI");
-  return ::isatty(STDERR_FILENO) != 0 && (ci == nullptr || *ci == '\0');
-}
 
 // ---- eval ----
 
@@ -281,6 +265,29 @@ int RunSchema(const std::string& name) {
 
 }  // namespace
 
+namespace ptovec::cli {
+
+int Fail(const std::string& message) {
+  std::cerr << "ptovec: error: " << message << "\n";
+  return kExitUsage;
+}
+
+bool ProgressWanted() {
+  const char* ci = std::getenv("CI");
+  return ::isatty(STDERR_FILENO) != 0 && (ci == nullptr || *ci == '\0');
+}
+
+const CLI::Validator kWholeNumber(
+    [](std::string& text) -> std::string {
+      if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+        return "'" + text + "' is not a whole number (accepted: 0, 1, 2, ...)";
+      }
+      return {};
+    },
+    "WHOLE NUMBER");
+
+}  // namespace ptovec::cli
+
 int main(int argc, char** argv) {
   CLI::App app{"ptovec: exact conformance vectors for the PTO ISA numeric profile"};
   app.require_subcommand(1);
@@ -322,6 +329,10 @@ int main(int argc, char** argv) {
       "schema", "print the JSON Schema of a file format (schemas/*.schema.json are copies)");
   schema->add_option("name", schema_name, "vectors, manifest, eval or binary-header")->required();
 
+  const std::vector<ptovec::cli::Command> commands = {ptovec::cli::AddCheckCommand(app),
+                                                     ptovec::cli::AddRunCommand(app),
+                                                     ptovec::cli::AddShrinkCommand(app)};
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -338,6 +349,9 @@ int main(int argc, char** argv) {
     if (generate->parsed()) return RunGenerate(gen);
     if (list->parsed()) return RunList(list_json, {1, list_samples});
     if (schema->parsed()) return RunSchema(schema_name);
+    for (const ptovec::cli::Command& c : commands) {
+      if (c.app->parsed()) return c.run();
+    }
     if (eval->parsed()) {
       if (!batch.empty()) {
         if (!eval_args.op.empty() || !eval_args.inputs.empty()) {

@@ -1,0 +1,82 @@
+/*
+ * ptovec device-under-test (DUT) ABI, version 1: the one header a device implements so that
+ * `ptovec run --dut LIB.so` and `ptovec shrink --dut LIB.so` can drive it.
+ *
+ * A device is a shared library (C linkage) exporting:
+ *   required  uint32_t ptovec_dut_abi_version(void);          returns PTOVEC_DUT_ABI_VERSION
+ *   required  int      ptovec_dut_evaluate(const ptovec_dut_case *c, ptovec_dut_result *r);
+ *   optional  const char *ptovec_dut_name(void);              a short name for reports
+ *   optional  int      ptovec_dut_init(const char *arg);      called once after loading, with the
+ *                                                             text of `--dut-arg` ("" if none);
+ *                                                             non-zero refuses to start
+ *
+ * ptovec calls ptovec_dut_evaluate from one thread at a time, once per case, in vector file order.
+ * The device never sees expected results. Plain C99; usable from C, C++, Rust, Zig, ...
+ *
+ * A case is what one line of `ptovec eval` describes (see `ptovec list` for ops, slot order and
+ * legal type pairs, and spec-notes section 1 for the type codes):
+ *   op        "tcvt", "encode", "shift", "qparam", "tquant", "tdequant", "affine" (lower case)
+ *   src, dst  type names as `ptovec list` prints them: "fp32" "fp16" "bf16" "hif8" "e4m3"
+ *             "e8m0" "fp19" "s64" "s32" "s16" "s8" "s4x2" "u64" "u32" "u16" "u8" "u4x2"
+ *   src_code, dst_code  the spec's 5-bit tile data type codes of src and dst (FP32 1, FP16 4,
+ *             BF16 5, HiF8 6, E4M3 7, E8M0 13, S64 16, S32 17, S16 18, S8 19, S4X2 20, U64 24,
+ *             U32 25, U16 26, U8 27, U4X2 28; FP19, ptovec's own, 32)
+ *   rmode     0 RNE, 1 RTM, 2 RTP, 3 RTZ, 4 RNA, 5 RTO, 6 RHB (NumericRoundingMode order)
+ *   sat       0 or 1 (NumericExecutionControl.saturating)
+ *   inputs    n_inputs element-width words in the op's slot order (e.g. tquant: value, scale,
+ *             zero_point); an S8 -126 is 0x82, not a sign-extended carrier
+ *
+ * The result is the destination's element-width encoding in the low bits of `word` (ptovec keeps
+ * the low bits of the destination's width, so a sign-extended carrier is accepted too) and the
+ * 5-bit status in `flags`: bit 0 NV, 1 DZ, 2 OF, 3 UF, 4 NX (bits 7:5 must be zero).
+ *
+ * Return PTOVEC_DUT_OK with *r filled in, PTOVEC_DUT_UNSUPPORTED when the device does not
+ * implement this op, type pair, mode or Sat value (ptovec reports such cases as unsupported, which
+ * fails the gate: nothing is skipped silently), or PTOVEC_DUT_ERROR when the device failed (ptovec
+ * stops with an error).
+ */
+#ifndef PTOVEC_DUT_H
+#define PTOVEC_DUT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PTOVEC_DUT_ABI_VERSION 1u
+#define PTOVEC_DUT_MAX_INPUTS 4
+
+enum {
+  PTOVEC_DUT_OK = 0,
+  PTOVEC_DUT_UNSUPPORTED = 1,
+  PTOVEC_DUT_ERROR = 2
+};
+
+typedef struct ptovec_dut_case {
+  const char *op;
+  const char *src;
+  const char *dst;
+  uint8_t src_code;
+  uint8_t dst_code;
+  uint8_t rmode;
+  uint8_t sat;
+  uint32_t n_inputs;
+  uint64_t inputs[PTOVEC_DUT_MAX_INPUTS];
+} ptovec_dut_case;
+
+typedef struct ptovec_dut_result {
+  uint64_t word;
+  uint8_t flags;
+} ptovec_dut_result;
+
+uint32_t ptovec_dut_abi_version(void);
+int ptovec_dut_evaluate(const ptovec_dut_case *c, ptovec_dut_result *r);
+const char *ptovec_dut_name(void);
+int ptovec_dut_init(const char *arg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PTOVEC_DUT_H */

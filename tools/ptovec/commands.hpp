@@ -1,0 +1,36 @@
+// Subcommands that live in their own files (check, run, shrink): each adds itself to the CLI11 app
+// and returns the function main() calls when it was the one parsed.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+namespace ptovec::cli {
+
+/// Exit status: 0 success; 1 a checked thing failed (mismatch, eval --batch with a bad line);
+/// 2 usage or input errors (unknown op/type/mode, illegal pair, malformed word, unreadable file).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitMismatch = 1;
+inline constexpr int kExitUsage = 2;
+
+/// Prints "ptovec: error: <message>" on stderr and returns kExitUsage.
+int Fail(const std::string& message);
+
+/// True when progress lines are wanted: stderr is a terminal and CI is unset or empty.
+bool ProgressWanted();
+
+/// A whole number without a sign (CLI11 would otherwise wrap "-1" into an unsigned option).
+extern const CLI::Validator kWholeNumber;
+
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;  ///< called after parsing when app->parsed()
+};
+
+Command AddCheckCommand(CLI::App& app);
+Command AddRunCommand(CLI::App& app);
+Command AddShrinkCommand(CLI::App& app);
+
+}  // namespace ptovec::cli
