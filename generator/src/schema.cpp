@@ -525,13 +525,113 @@ nlohmann::ordered_json BinaryHeaderSchema() {
   return s;
 }
 
-std::vector<std::string> SchemaNames() { return {"vectors", "manifest", "eval", "binary-header"}; }
+namespace {
+
+// The header of a results file (both formats): one section per vector file, in run order.
+J ResultsHeaderSchema(bool binary) {
+  J h = J::object();
+  h["type"] = "object";
+  h["required"] = J::array({"format", "version", "tool_version", "sections"});
+  h["additionalProperties"] = false;
+  J p = J::object();
+  p["format"] = {{"const", binary ? "ptovec-results-bin" : "ptovec-results-json"}};
+  p["version"] = {{"description", "results format version (bumped on any layout change)"},
+                  {"const", 1}};
+  p["tool_version"] = {{"description", "the ptovec version (or the vendor harness) that wrote it"},
+                       {"type", "string"}};
+  p["device"] = {{"description", "the device's name, for reports (may be empty)"},
+                 {"type", "string"}};
+  J section_props = {
+      {"file",
+       {{"description", "the vector file's name (no folders), as in manifest.json's path"},
+        {"type", "string"},
+        {"minLength", 1}}},
+      {"sha256",
+       {{"description", "SHA-256 of the whole vector file, lower-case hex"},
+        {"type", "string"},
+        {"pattern", "^[0-9a-f]{64}$"}}},
+      {"op", {{"enum", Strings(OpNames())}}},
+      {"src", {{"enum", Strings(PairTypeNames())}}},
+      {"dst", {{"enum", Strings(PairTypeNames())}}},
+      {"count", {{"description", "records of the section = vectors of the file"}, {"$ref", "#/$defs/uint64"}}}};
+  J section_required = J::array({"file", "sha256", "op", "src", "dst", "count"});
+  if (binary) {
+    section_props["record_size"] = {
+        {"description", "bytes of one record: 4 (index) + dst storage bytes + 1 (flags)"},
+        {"enum", J::array({6, 7, 9, 13})}};
+    section_required.push_back("record_size");
+  }
+  p["sections"] = {{"description", "one per vector file, in run order; records follow in the "
+                                   "same order"},
+                   {"type", "array"},
+                   {"minItems", 1},
+                   {"items",
+                    {{"type", "object"},
+                     {"required", section_required},
+                     {"additionalProperties", false},
+                     {"properties", section_props}}}};
+  h["properties"] = p;
+  return h;
+}
+
+}  // namespace
+
+nlohmann::ordered_json ResultsSchema() {
+  J s = Document("results.schema.json", "one line of a ptovec JSON lines results file",
+                 "Line 1 is the header (the vector files answered, in order); every other line is "
+                 "one result, in the order of the vector files and their records: section s, "
+                 "record index i (from 0 within the section), the device's word and flags, or "
+                 "flags \"unsupported\". See results-format.md.");
+  s["oneOf"] = J::array({{{"$ref", "#/$defs/header"}}, {{"$ref", "#/$defs/result"}}});
+  J defs = CommonDefs();
+  for (const char* unused : {"type_name", "rmode"}) defs.erase(unused);
+  defs["header"] = ResultsHeaderSchema(false);
+  defs["result"] = {
+      {"type", "object"},
+      {"required", J::array({"s", "i", "flags"})},
+      {"additionalProperties", false},
+      {"properties",
+       {{"s", {{"description", "section number (0-based) in the header's sections"},
+               {"type", "integer"},
+               {"minimum", 0}}},
+        {"i", {{"description", "record index within the section (0-based), consecutive"},
+               {"$ref", "#/$defs/uint64"}}},
+        {"out", {{"description", "the device's result word (bits above the destination's width "
+                                 "are ignored)"},
+                 {"$ref", "#/$defs/word"}}},
+        {"flags", {{"oneOf", J::array({{{"$ref", "#/$defs/flags"}}, {{"const", "unsupported"}}})}}}}},
+      {"if", {{"properties", {{"flags", {{"const", "unsupported"}}}}}}},
+      {"else", {{"required", J::array({"out"})}}}};
+  s["$defs"] = defs;
+  return s;
+}
+
+nlohmann::ordered_json ResultsBinaryHeaderSchema() {
+  J s = Document("results-binary-header.schema.json",
+                 "the JSON header of a ptovec binary results file",
+                 "The UTF-8 JSON text that follows the 32-byte fixed header of a binary results "
+                 "file (magic PTOVEC\\0R, results-format.md), padded with spaces to the data "
+                 "offset. Records follow section by section: index (u32 LE, low 32 bits), out "
+                 "(dst storage bytes LE), flags (u8; 0x80 unsupported).");
+  J h = ResultsHeaderSchema(true);
+  for (auto it = h.begin(); it != h.end(); ++it) s[it.key()] = it.value();
+  J defs = J::object();
+  defs["uint64"] = Uint64();
+  s["$defs"] = defs;
+  return s;
+}
+
+std::vector<std::string> SchemaNames() {
+  return {"vectors", "manifest", "eval", "binary-header", "results", "results-binary-header"};
+}
 
 std::optional<nlohmann::ordered_json> SchemaByName(std::string_view name) {
   if (name == "vectors") return VectorsSchema();
   if (name == "manifest") return ManifestSchema();
   if (name == "eval") return EvalLineSchema();
   if (name == "binary-header") return BinaryHeaderSchema();
+  if (name == "results") return ResultsSchema();
+  if (name == "results-binary-header") return ResultsBinaryHeaderSchema();
   return std::nullopt;
 }
 
@@ -540,6 +640,8 @@ std::string SchemaFileName(std::string_view name) {
   if (name == "manifest") return "manifest.schema.json";
   if (name == "eval") return "eval-line.schema.json";
   if (name == "binary-header") return "binary-header.schema.json";
+  if (name == "results") return "results.schema.json";
+  if (name == "results-binary-header") return "results-binary-header.schema.json";
   return "";
 }
 

@@ -2,7 +2,8 @@
 # schemas are derived from the op registry; regenerate them as the message says).
 # Usage: cmake -DPTOVEC=<ptovec binary> -DSCHEMA_DIR=<source>/schemas -P check_schemas.cmake
 set(stale "")
-foreach(pair vectors:vectors manifest:manifest eval:eval-line binary-header:binary-header)
+foreach(pair vectors:vectors manifest:manifest eval:eval-line binary-header:binary-header
+             results:results results-binary-header:results-binary-header)
   string(REPLACE ":" ";" pair "${pair}")
   list(GET pair 0 name)
   list(GET pair 1 file)

@@ -1,12 +1,60 @@
-// ptovec check (being built: issue 5).
+// ptovec check: compare a device's results file with the expected vectors.
+#include <iostream>
+
 #include "commands.hpp"
+#include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/writers.hpp"
+#include "ptovec/tools/check.hpp"
 
 namespace ptovec::cli {
 
+namespace {
+
+struct CheckArgs {
+  std::string vectors;
+  std::string results;
+  std::string junit;
+  std::size_t max_report = 20;
+  bool quiet = false;
+};
+
+}  // namespace
+
+/// Prints the report, writes the JUnit file when asked, and returns 0 (all match) or 1.
+int FinishReport(const tools::CheckReport& report, const std::string& junit,
+                 std::size_t max_report) {
+  tools::PrintReport(std::cout, report, max_report);
+  std::cout.flush();
+  if (!junit.empty()) generator::WriteFileAtomically(junit, tools::JunitXml(report));
+  return tools::ExitStatusFor(report);
+}
+
 Command AddCheckCommand(CLI::App& app) {
+  auto args = std::make_shared<CheckArgs>();
   Command c;
-  c.app = app.add_subcommand("check", "(not built yet)");
-  c.run = [] { return Fail("check is not built yet"); };
+  c.app = app.add_subcommand(
+      "check", "compare a device's results file with the expected vectors (exit 0 all match, 1 "
+               "mismatch, 2 file error)");
+  c.app->add_option("--vectors", args->vectors,
+                    "a vector file, or a folder (its manifest.json, else its *.bin / *.json)")
+      ->required();
+  c.app->add_option("--results", args->results,
+                    "the device's results file (binary or JSON lines; schemas/results-format.md)")
+      ->required();
+  c.app->add_option("--junit", args->junit, "also write a JUnit XML report to FILE");
+  c.app->add_option("--max-report", args->max_report,
+                    "mismatches to print in full (default 20)")
+      ->check(kWholeNumber);
+  c.app->add_flag("--quiet", args->quiet, "no progress on stderr");
+  c.run = [args] {
+    try {
+      const tools::CheckReport report = tools::CheckResults(
+          args->vectors, args->results, args->max_report, !args->quiet && ProgressWanted());
+      return FinishReport(report, args->junit, args->max_report);
+    } catch (const std::exception& e) {
+      return Fail(e.what());
+    }
+  };
   return c;
 }
 

@@ -1,12 +1,254 @@
-// ptovec shrink (being built: issue 5).
+// ptovec shrink: the RapidCheck property "device equals oracle" over an op's whole input space,
+// shrunk to a counterexample none of whose shrink candidates fails (tools/lib shrink.hpp); or,
+// with --from RESULTS, the same shrinking from the first mismatch of each (op, pair) of a results
+// file. Exit 0 all tests passed, 1 a counterexample, 2 usage, file or device errors.
+#include <iostream>
+#include <map>
+#include <memory>
+
 #include "commands.hpp"
+#include "ptovec/generator/cases.hpp"
+#include "ptovec/tools/check.hpp"
+#include "ptovec/tools/device.hpp"
+#include "ptovec/tools/shrink.hpp"
 
 namespace ptovec::cli {
 
+namespace {
+
+using generator::InputError;
+
+struct ShrinkArgs {
+  std::string dut;
+  std::string dut_arg;
+  std::string dut_cmd;
+  std::string op;
+  std::string src;
+  std::string dst;
+  std::uint64_t seed = 1;
+  std::uint64_t tests = 10000;
+  std::string out;
+  std::string format = "bin";
+  bool json = false;
+  std::string from;
+  std::string vectors;
+};
+
+std::unique_ptr<tools::Device> OpenDevice(const ShrinkArgs& a) {
+  return a.dut.empty() ? tools::OpenCommandDevice(a.dut_cmd)
+                       : tools::OpenLibraryDevice(a.dut, a.dut_arg);
+}
+
+// Writes the counterexample file of a result; returns its path ("" when nothing was found).
+std::string WriteResultFile(const tools::ShrinkResult& r, const std::string& out, bool json_file,
+                            std::uint64_t seed) {
+  if (!r.minimal) return {};
+  const std::filesystem::path path =
+      out.empty() ? std::filesystem::path(tools::DefaultCounterexampleFileName(r.minimal->c,
+                                                                               json_file))
+                  : std::filesystem::path(out);
+  tools::WriteCounterexampleFile(path, *r.minimal, json_file, seed);
+  return path.string();
+}
+
+nlohmann::ordered_json ResultJson(const tools::ShrinkResult& r, const std::string& file) {
+  nlohmann::ordered_json j;
+  j["passed"] = !r.failed;
+  j["tests_run"] = r.tests;
+  if (r.minimal) {
+    j["counterexample"] = tools::CounterexampleJson(*r.minimal);
+    j["original"] = tools::CounterexampleJson(*r.original);
+    j["shrink_steps"] = r.shrink_steps;
+    j["candidates_tried"] = r.candidates_tried;
+    j["minimal"] = r.local_minimum;
+    j["minimal_candidates"] = r.minimal_candidates;
+    j["file"] = file;
+  }
+  return j;
+}
+
+int RunProperty(const ShrinkArgs& a, bool json_file) {
+  const generator::OpDef& op = generator::RequireOp(a.op);
+  std::optional<generator::TypePair> pair;
+  if (!a.src.empty() || !a.dst.empty()) {
+    if (a.src.empty() || a.dst.empty()) {
+      throw InputError("give both --src and --dst, or neither (any legal pair of " + op.name + ")");
+    }
+    pair = generator::TypePair{generator::RequireType(a.src, "--src"),
+                               generator::RequireType(a.dst, "--dst")};
+    if (!generator::IsLegalPair(op, *pair)) {
+      throw InputError(op.name + " does not accept " + a.src + " -> " + a.dst +
+                       " (`ptovec list` shows every pair)");
+    }
+  }
+  if (a.tests == 0) throw InputError("--tests must be at least 1 (got 0)");
+  std::unique_ptr<tools::Device> device = OpenDevice(a);
+  tools::ShrinkOptions options;
+  options.op = &op;
+  options.pair = pair;
+  options.seed = a.seed;
+  options.tests = a.tests;
+  const tools::ShrinkResult r = tools::ShrinkProperty(*device, options);
+  const std::string file = WriteResultFile(r, a.out, json_file, a.seed);
+  const std::string pair_text =
+      pair ? std::string(oracle::Format(pair->src).name) + " -> " +
+                 std::string(oracle::Format(pair->dst).name)
+           : std::string("any legal pair");
+  if (a.json) {
+    nlohmann::ordered_json j;
+    j["device"] = device->Name();
+    j["op"] = op.name;
+    j["src"] = pair ? nlohmann::ordered_json(oracle::Format(pair->src).name) : nullptr;
+    j["dst"] = pair ? nlohmann::ordered_json(oracle::Format(pair->dst).name) : nullptr;
+    j["seed"] = a.seed;
+    j["tests"] = a.tests;
+    j.update(ResultJson(r, file));
+    std::cout << j.dump() << "\n";
+  } else {
+    std::cout << "ptovec shrink: " << op.name << " (" << pair_text << "), device "
+              << device->Name() << ", seed " << a.seed << ", up to " << a.tests << " tests\n";
+    tools::PrintShrinkResult(std::cout, r);
+    if (!file.empty()) std::cout << "wrote " << file << "\n";
+  }
+  return r.failed ? kExitMismatch : kExitOk;
+}
+
+int RunFrom(const ShrinkArgs& a, bool json_file) {
+  const std::filesystem::path results = a.from;
+  std::filesystem::path vectors = a.vectors;
+  if (vectors.empty()) {
+    vectors = results.parent_path().empty() ? std::filesystem::path(".") : results.parent_path();
+  }
+  const generator::OpDef* only_op = a.op.empty() ? nullptr : &generator::RequireOp(a.op);
+  std::optional<generator::TileDataType> only_src;
+  std::optional<generator::TileDataType> only_dst;
+  if (!a.src.empty()) only_src = generator::RequireType(a.src, "--src");
+  if (!a.dst.empty()) only_dst = generator::RequireType(a.dst, "--dst");
+  // The first mismatch of each (op, pair), in results order.
+  constexpr std::size_t kLimit = 100000;
+  const std::vector<tools::Mismatch> mismatches =
+      tools::ResultsMismatches(vectors, results, kLimit);
+  std::vector<const tools::Mismatch*> firsts;
+  for (const tools::Mismatch& m : mismatches) {
+    if (only_op && m.c.op != only_op) continue;
+    if (only_src && m.c.pair.src != *only_src) continue;
+    if (only_dst && m.c.pair.dst != *only_dst) continue;
+    const bool seen = std::any_of(firsts.begin(), firsts.end(), [&](const tools::Mismatch* f) {
+      return f->c.op == m.c.op && f->c.pair == m.c.pair;
+    });
+    if (!seen) firsts.push_back(&m);
+  }
+  if (firsts.size() > 1 && !a.out.empty()) {
+    throw InputError("--out names one file but " + std::to_string(firsts.size()) +
+                     " (op, pair)s mismatch; give no --out (files are named "
+                     "shrunk-<op>-<src>-<dst>.bin)");
+  }
+  nlohmann::ordered_json all = nlohmann::ordered_json::array();
+  if (firsts.empty()) {
+    if (a.json) {
+      std::cout << nlohmann::ordered_json{{"from", results.string()},
+                                          {"mismatches", 0},
+                                          {"results", all}}
+                       .dump()
+                << "\n";
+    } else {
+      std::cout << "ptovec shrink: no mismatches in " << results.string()
+                << (only_op || only_src || only_dst ? " for the selected op and types" : "")
+                << "\n";
+    }
+    return kExitOk;
+  }
+  std::unique_ptr<tools::Device> device = OpenDevice(a);
+  for (const tools::Mismatch* m : firsts) {
+    const tools::ShrinkResult r = tools::ShrinkFrom(*device, m->c);
+    const std::string file = WriteResultFile(r, a.out, json_file, a.seed);
+    if (a.json) {
+      nlohmann::ordered_json j;
+      j["file_in_results"] = m->file;
+      j["record"] = m->index;
+      j["reproduced"] = r.failed;
+      j.update(ResultJson(r, file));
+      all.push_back(j);
+    } else {
+      std::cout << "ptovec shrink: from " << m->file << " record " << m->index << " ("
+                << m->c.op->name << " " << oracle::Format(m->c.pair.src).name << " -> "
+                << oracle::Format(m->c.pair.dst).name << "), device " << device->Name() << "\n";
+      if (!r.failed) {
+        std::cout << "the device now agrees with the oracle on this case (not reproducible): "
+                  << generator::EvalCommand(m->c) << "\n";
+      } else {
+        tools::PrintShrinkResult(std::cout, r);
+        std::cout << "wrote " << file << "\n";
+      }
+    }
+  }
+  if (a.json) {
+    std::cout << nlohmann::ordered_json{{"from", results.string()},
+                                        {"device", device->Name()},
+                                        {"mismatches", mismatches.size()},
+                                        {"results", all}}
+                     .dump()
+              << "\n";
+  }
+  return kExitMismatch;  // the results file holds mismatches
+}
+
+int Shrink(const ShrinkArgs& a) {
+  if (a.dut.empty() == a.dut_cmd.empty()) {
+    throw InputError("give exactly one of --dut LIB.so and --dut-cmd \"PROGRAM ARGS\"");
+  }
+  if (!a.dut_arg.empty() && a.dut.empty()) throw InputError("--dut-arg goes with --dut only");
+  bool json_file = false;
+  if (a.format == "json") {
+    json_file = true;
+  } else if (a.format != "bin") {
+    throw InputError("unknown --format '" + a.format + "' (accepted: bin, json)");
+  }
+  if (!a.from.empty()) return RunFrom(a, json_file);
+  if (!a.vectors.empty()) throw InputError("--vectors goes with --from RESULTS only");
+  if (a.op.empty()) {
+    throw InputError("--op is required without --from (accepted: " + generator::OpNamesList() +
+                     ")");
+  }
+  return RunProperty(a, json_file);
+}
+
+}  // namespace
+
 Command AddShrinkCommand(CLI::App& app) {
+  auto args = std::make_shared<ShrinkArgs>();
   Command c;
-  c.app = app.add_subcommand("shrink", "(not built yet)");
-  c.run = [] { return Fail("shrink is not built yet"); };
+  c.app = app.add_subcommand(
+      "shrink",
+      "RapidCheck property \"device equals oracle\" over an op's input space; print and write the "
+      "shrunk counterexample (exit 0 all passed, 1 counterexample, 2 error)");
+  CLI::App& s = *c.app;
+  s.add_option("--dut", args->dut, "the device: a shared library implementing ptovec_dut.h");
+  s.add_option("--dut-arg", args->dut_arg, "text passed to the library's ptovec_dut_init");
+  s.add_option("--dut-cmd", args->dut_cmd,
+               "the device: a program speaking schemas/dut-protocol.md on stdin/stdout");
+  s.add_option("--op", args->op, "the op (" + generator::OpNamesList() + "); with --from: only it");
+  s.add_option("--src", args->src, "source type (with --dst; default: any legal pair)");
+  s.add_option("--dst", args->dst, "destination type (with --src)");
+  s.add_option("--seed", args->seed, "RapidCheck seed (default 1)")->check(kWholeNumber);
+  s.add_option("--tests", args->tests, "tests before the property passes (default 10000)")
+      ->check(kWholeNumber);
+  s.add_option("--out", args->out,
+               "counterexample file (default shrunk-<op>-<src>-<dst>.bin, or .json)");
+  s.add_option("--format", args->format, "counterexample file format: bin or json (default bin)");
+  s.add_flag("--json", args->json, "print the whole result as one JSON object on stdout");
+  s.add_option("--from", args->from,
+               "start from the first mismatch of each (op, pair) of this results file");
+  s.add_option("--vectors", args->vectors,
+               "with --from: the vector file or folder the results answer (default: the results "
+               "file's folder)");
+  c.run = [args] {
+    try {
+      return Shrink(*args);
+    } catch (const std::exception& e) {
+      return Fail(e.what());
+    }
+  };
   return c;
 }
 

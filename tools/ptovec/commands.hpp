@@ -7,6 +7,10 @@
 #include <functional>
 #include <string>
 
+namespace ptovec::tools {
+struct CheckReport;
+}  // namespace ptovec::tools
+
 namespace ptovec::cli {
 
 /// Exit status: 0 success; 1 a checked thing failed (mismatch, eval --batch with a bad line);
@@ -23,6 +27,12 @@ bool ProgressWanted();
 
 /// A whole number without a sign (CLI11 would otherwise wrap "-1" into an unsigned option).
 extern const CLI::Validator kWholeNumber;
+
+/// Prints a check report on stdout (the first max_report mismatches in full), writes the JUnit
+/// file when `junit` is not empty, and returns kExitOk (all match) or kExitMismatch
+/// (cmd_check.cpp; shared by check and run).
+int FinishReport(const tools::CheckReport& report, const std::string& junit,
+                 std::size_t max_report);
 
 struct Command {
   CLI::App* app = nullptr;

@@ -327,7 +327,7 @@ int main(int argc, char** argv) {
   std::string schema_name;
   CLI::App* schema = app.add_subcommand(
       "schema", "print the JSON Schema of a file format (schemas/*.schema.json are copies)");
-  schema->add_option("name", schema_name, "vectors, manifest, eval or binary-header")->required();
+  schema->add_option("name", schema_name, "vectors, manifest, eval, binary-header, results or results-binary-header")->required();
 
   const std::vector<ptovec::cli::Command> commands = {ptovec::cli::AddCheckCommand(app),
                                                      ptovec::cli::AddRunCommand(app),

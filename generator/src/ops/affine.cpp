@@ -524,6 +524,22 @@ OpDef MakeAffineOp() {
   op.domain_count = [](TypePair, const SamplingOptions& options) -> std::uint64_t {
     return options.samples;
   };
+  op.input_space = [](TypePair pair) {
+    // Uniform over the domain: any finite FP32 / any S32 value, any positive normal FP19 scale,
+    // a uniform width and an offset uniform in its range.
+    const bool fp32 = pair.src == TileDataType::FP32;
+    const rc::Gen<Inputs> uniform = rc::gen::apply(
+        [fp32](std::uint64_t value, std::uint32_t exponent, std::uint32_t fraction,
+               std::pair<std::uint32_t, std::uint32_t> ow) {
+          Word v = value;
+          if (fp32 && !Fp32IsFinite(static_cast<std::uint32_t>(v))) v &= 0xFF7FFFFFU;
+          return Inputs{v, Word{exponent} << 10 | fraction, ow.first, ow.second};
+        },
+        rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << 32),
+        rc::gen::inRange<std::uint32_t>(1, 255), rc::gen::inRange<std::uint32_t>(0, 1024),
+        UniformOffsetAndWidth());
+    return InputSpace(*FindOp("affine"), pair, AffineStrategies(pair), uniform);
+  };
   return op;
 }
 

@@ -193,6 +193,11 @@ OpDef MakeEncodeOp() {
     return EncodeDomain(pair, options, *FindOp("encode"));
   };
   op.domain_count = EncodeDomainCount;
+  op.input_space = [](TypePair pair) {
+    const OpDef& self = *FindOp("encode");
+    if (pair.src != T::FP32 && pair.src != T::S32) return InputSpace(self, pair, {});
+    return InputSpace(self, pair, EncodeStrategies(pair));
+  };
   return op;
 }
 

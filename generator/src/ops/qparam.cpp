@@ -104,6 +104,19 @@ OpDef MakeQparamOp() {
                    "sampled");
   };
   op.domain_count = [](TypePair, const SamplingOptions& options) { return options.samples; };
+  op.input_space = [](TypePair pair) {
+    const std::vector<Strategy> strategies = {
+        {"fp19_rounding_edges", 5, QparamTuples(Fp19RoundingEdges())},
+        {"fp32_specials", 1, QparamTuples(Fp32Specials())},
+        {"fp32_uniform_bits", 4, QparamTuples(Fp32UniformBits())}};
+    // Uniform over the domain: any FP32 scale, a uniform width and an offset uniform in its range.
+    const rc::Gen<Inputs> uniform = rc::gen::apply(
+        [](std::uint64_t s, std::pair<std::uint32_t, std::uint32_t> ow) {
+          return Inputs{s, ow.first, ow.second, 0};
+        },
+        rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << 32), UniformOffsetAndWidth());
+    return InputSpace(*FindOp("qparam"), pair, strategies, uniform);
+  };
   return op;
 }
 

@@ -70,6 +70,11 @@ OpDef MakeShiftOp() {
                    "sampled");
   };
   op.domain_count = [](TypePair, const SamplingOptions& options) { return options.samples; };
+  op.input_space = [](TypePair pair) {
+    return InputSpace(*FindOp("shift"), pair,
+                      {{"s16_saturation_edges", 6, SaturationEdges()},
+                       {"uniform", 4, UniformShift()}});
+  };
   return op;
 }
 

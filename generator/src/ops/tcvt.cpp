@@ -94,6 +94,12 @@ OpDef MakeTcvtOp() {
     const unsigned width = Format(pair.src).width;
     return width <= 16 ? (std::uint64_t{1} << width) : options.samples;
   };
+  op.input_space = [](TypePair pair) {
+    const OpDef& self = *FindOp("tcvt");
+    if (Format(pair.src).width <= 16) return InputSpace(self, pair, {});
+    if (pair.dst == TileDataType::E8M0) return InputSpace(self, pair, Fp32ToE8M0Strategies());
+    return InputSpace(self, pair, WideRawStrategies(Format(pair.src)));
+  };
   return op;
 }
 

@@ -160,6 +160,26 @@ InputSet TdequantDomain(TypePair pair, const SamplingOptions& options) {
   return set;
 }
 
+// The input space's strategies: each named scale strategy with a value and a zero point that are
+// an edge code (0, 1, 0x7f, 0x80, 0xff) a quarter of the time, else uniform codes.
+std::vector<Strategy> TdequantStrategies() {
+  const auto code = [] {
+    return rc::gen::weightedOneOf<std::uint32_t>(
+        {{1, rc::gen::element<std::uint32_t>(0x00, 0x01, 0x7F, 0x80, 0xFF)},
+         {3, rc::gen::inRange<std::uint32_t>(0, 256)}});
+  };
+  std::vector<Strategy> out;
+  for (const Strategy& scale : ScaleStrategies()) {
+    out.push_back({scale.name, scale.weight,
+                   rc::gen::apply(
+                       [](std::uint32_t value, const Inputs& s, std::uint32_t zp) {
+                         return Inputs{value, s[0], zp, 0};
+                       },
+                       code(), scale.gen, code())});
+  }
+  return out;
+}
+
 }  // namespace
 
 OpDef MakeTdequantOp() {
@@ -199,6 +219,9 @@ OpDef MakeTdequantOp() {
   op.domain = TdequantDomain;
   op.domain_count = [](TypePair pair, const SamplingOptions& options) -> std::uint64_t {
     return TdequantDomain(pair, options).count;  // builds only the 12-scale set
+  };
+  op.input_space = [](TypePair pair) {
+    return InputSpace(*FindOp("tdequant"), pair, TdequantStrategies());
   };
   return op;
 }

@@ -260,6 +260,9 @@ OpDef MakeTquantOp() {
     return quantization::CheckByteWord("tquant", "zero_point", in[2], pair.dst);
   };
   op.domain = TquantDomain;
+  op.input_space = [](TypePair pair) {
+    return InputSpace(*FindOp("tquant"), pair, TquantStrategies(pair.dst));
+  };
   op.domain_count = [](TypePair, const SamplingOptions& options) -> std::uint64_t {
     return options.samples;  // SampleUnique reaches it: the strategies' domain is far larger
   };

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -106,5 +107,52 @@ std::optional<std::string> CheckOffsetAndWidth(Word offset, Word width);
 /// (offset, width) pairs: every width, offsets at and next to the ends of its range, 0, -1 and
 /// random in-range offsets.
 rc::Gen<std::pair<std::uint32_t, std::uint32_t>> OffsetAndWidth();
+
+// ---- The whole input space of an op, with RapidCheck shrinking (OpDef::input_space) ----
+
+/// Shrink candidates of one element-width word of `type`, simplest first, without `word` itself
+/// and without repeats. Floating types (FP32 FP16 BF16 E4M3 HiF8 FP19): 0, the word with its sign
+/// cleared, the magnitude toward 0 (rc::shrink::towards, sign kept), the magnitude with one set
+/// bit cleared (from the top; keeps the low bits that make a tie), then for FP32 FP16 BF16 E4M3
+/// FP19 the exponent field toward 0 (fraction kept) and the fraction toward 0 (exponent kept).
+/// E8M0 and unsigned integers: toward 0, then one set bit cleared. Signed integers:
+/// rc::shrink::integral of the value (toward 0, negatives also offer their absolute value),
+/// re-encoded at the element width.
+std::vector<Word> ShrinkWord(TileDataType type, Word word);
+
+/// Shrink candidates of an input tuple of (op, pair): slot by slot in order, the tuple with that
+/// slot's word replaced by each ShrinkWord candidate, kept only when op.check_domain accepts it
+/// (so a shrink never leaves the op's domain).
+rc::Seq<Inputs> ShrinkInputs(const OpDef& op, TypePair pair, const Inputs& in);
+
+/// The shrink tree of a given tuple: rc::shrinkable::shrinkRecur(in, ShrinkInputs). The tree
+/// OpDef::input_space gives every generated tuple, so `shrink --from` shrinks a given case the
+/// same way the property shrinks a generated one.
+rc::Shrinkable<Inputs> ShrinkableInputs(const OpDef& op, TypePair pair, const Inputs& in);
+
+/// The interesting codes of an 8- or 16-bit type, in code order: for floating types the first and
+/// last code of every run of one value class (zeros, subnormal and normal ends, infinities, NaN
+/// ends) and +/-1.0 (FP16, BF16, E4M3; not HiF8); for integer types 0, 1, the largest, the smallest
+/// and all ones. Throws std::invalid_argument for wider types.
+std::vector<Word> InterestingCodes(TileDataType type);
+
+/// Uniform over the op's domain: each slot a uniformly random word of its type's width, redrawn
+/// (up to 10,000 times, deterministically from the generator's rc::Random) until op.check_domain
+/// accepts the tuple; throws rc::GenerationFailure when it never does (give InputSpace a uniform
+/// of its own for such domains, e.g. affine's offset and width). No shrinks of its own.
+rc::Gen<Inputs> UniformDomain(const OpDef& op, TypePair pair);
+
+/// (offset, width) uniformly: width one of 0, 5, 9, 17, offset uniform in its signed range
+/// (width 0: offset 0). Both words as S32 / U8 element-width words.
+rc::Gen<std::pair<std::uint32_t, std::uint32_t>> UniformOffsetAndWidth();
+
+/// The whole input space of (op, pair) for OpDef::input_space: a weighted mix of `strategies`
+/// (the op's named sampling strategies; empty for exhaustive 8/16-bit sources) plus "uniform"
+/// (`uniform`, default UniformDomain) with a third of their weight; with no strategies, uniform
+/// codes (weight 3) and, for one-slot ops, InterestingCodes of the source (weight 1). Each drawn
+/// tuple is redrawn until op.check_domain accepts it and is given the ShrinkableInputs tree.
+/// `op` must outlive the generator (registry ops do).
+rc::Gen<Inputs> InputSpace(const OpDef& op, TypePair pair, std::vector<Strategy> strategies,
+                           std::optional<rc::Gen<Inputs>> uniform = std::nullopt);
 
 }  // namespace ptovec::generator

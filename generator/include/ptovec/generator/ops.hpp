@@ -16,6 +16,11 @@
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/rounding.hpp"
 
+namespace rc {
+template <typename T>
+class Gen;  // rapidcheck/Gen.h; OpDef::input_space returns one (include domains.hpp to call it)
+}  // namespace rc
+
 namespace ptovec::generator {
 
 using oracle::Encoded;
@@ -88,6 +93,13 @@ using DomainFn = std::function<InputSet(TypePair, const SamplingOptions&)>;
 /// The number of input tuples DomainFn would build, without building it.
 using DomainCountFn = std::function<std::uint64_t(TypePair, const SamplingOptions&)>;
 
+/// The op's whole input space for one legal pair, as a RapidCheck generator (for `ptovec shrink`):
+/// a mix of the op's named sampling strategies (exhaustive 8/16-bit sources: uniform codes and
+/// the interesting codes) and a uniform strategy over the whole domain. Every value it yields, and
+/// every shrink candidate of its shrink tree (domains.hpp ShrinkInputs: words toward 0, smaller
+/// exponents and fractions), is accepted by check_domain. Built by domains.hpp InputSpace.
+using InputSpaceFn = std::function<rc::Gen<Inputs>(TypePair)>;
+
 /// One op of the registry.
 struct OpDef {
   std::string name;           ///< CLI name: "tcvt"
@@ -105,6 +117,7 @@ struct OpDef {
   CheckDomainFn check_domain;
   DomainFn domain;
   DomainCountFn domain_count;
+  InputSpaceFn input_space;  ///< the whole input space with RapidCheck shrinking (see above)
 };
 
 /// Every op, in a fixed order.

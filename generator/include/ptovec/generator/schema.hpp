@@ -29,7 +29,17 @@ nlohmann::ordered_json EvalLineSchema();
 /// record layout ("record_size", "fields") and "rmode_names".
 nlohmann::ordered_json BinaryHeaderSchema();
 
-/// The names `ptovec schema` accepts, in order: "vectors", "manifest", "eval", "binary-header".
+/// One line of a JSON lines results file (tools/results.hpp, schemas/results-format.md): the
+/// header line {"format":"ptovec-results-json","version","tool_version","device","sections"} or a
+/// result line {"s","i","out","flags"} ("flags":"unsupported" for a case the device did not
+/// implement, "out" then optional).
+nlohmann::ordered_json ResultsSchema();
+
+/// The JSON header of a binary results file (`PTOVEC\0R`): the sections with "record_size".
+nlohmann::ordered_json ResultsBinaryHeaderSchema();
+
+/// The names `ptovec schema` accepts, in order: "vectors", "manifest", "eval", "binary-header",
+/// "results", "results-binary-header".
 std::vector<std::string> SchemaNames();
 
 /// The schema called `name` (one of SchemaNames()), or nullopt.

@@ -1,0 +1,128 @@
+// Vector file readers: the binary (`PTOVEC\0B`, schemas/binary-format.md) and JSON vector files
+// that writers.hpp writes, validated against the op registry and streamed record by record with
+// bounded memory, hashing (SHA-256) as they read. Also the list of vector files of a folder.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/writers.hpp"
+
+namespace ptovec::generator {
+
+/// One vector of a file: the case (op, pair, mode, Sat, inputs) and the expected result.
+struct VectorRecord {
+  Case c;
+  Encoded expected{};
+};
+
+/// What a vector file's header says, checked against the registry.
+struct VectorFileInfo {
+  std::filesystem::path path;
+  std::string name;    ///< the file name without folders ("tcvt_fp16_e8m0.bin")
+  std::string format;  ///< "bin" or "json"
+  const OpDef* op = nullptr;
+  TypePair pair{};
+  std::uint64_t count = 0;  ///< records the header announces (checked against the file)
+  nlohmann::ordered_json header;
+};
+
+/// SHA-256 of the bytes given so far (OpenSSL EVP), as lower-case hex.
+class Sha256 {
+ public:
+  Sha256();
+  Sha256(const Sha256&) = delete;
+  Sha256& operator=(const Sha256&) = delete;
+  ~Sha256();
+  void Update(const void* data, std::size_t bytes);
+  /// The digest (64 lower-case hex digits); the object cannot be updated afterwards.
+  std::string HexDigest();
+
+ private:
+  void* ctx_ = nullptr;  // EVP_MD_CTX
+};
+
+/// SHA-256 of a whole file (64 lower-case hex digits). Throws InputError when unreadable.
+std::string FileSha256(const std::filesystem::path& path);
+
+/// Streams one vector file. The constructor reads and validates the header (magic, version,
+/// known op, legal pair, record layout equal to RecordLayout, count equal to the records the file
+/// holds for a binary file); Read() returns records in file order and, at the end, checks that the
+/// file holds exactly `count` records and nothing after them. Every problem throws InputError
+/// with one line naming the file and, where it applies, the record, the expected and the actual
+/// value ("x.bin is truncated: the header announces 917504 records (5505784 bytes) but the file
+/// has 5505780 bytes").
+class VectorReader {
+ public:
+  explicit VectorReader(const std::filesystem::path& path);
+  VectorReader(const VectorReader&) = delete;
+  VectorReader& operator=(const VectorReader&) = delete;
+  ~VectorReader();
+
+  const VectorFileInfo& info() const { return info_; }
+  /// Clears `out` and appends up to `max` next records; returns how many (0 once done()).
+  std::size_t Read(std::vector<VectorRecord>& out, std::size_t max);
+  /// True once every record was read and the end of the file checked.
+  bool done() const { return done_; }
+  /// Records read so far.
+  std::uint64_t position() const { return position_; }
+  /// SHA-256 of the whole file (lower-case hex); only once done().
+  const std::string& sha256() const { return sha256_; }
+
+ private:
+  void OpenBinary();
+  void OpenJson();
+  std::size_t ReadBinary(std::vector<VectorRecord>& out, std::size_t max);
+  std::size_t ReadJson(std::vector<VectorRecord>& out, std::size_t max);
+  bool NextLine(std::string& line);  // JSON: the next line without its '\n'; false at EOF
+  void Finish();
+  [[noreturn]] void Fail(const std::string& what) const;
+
+  VectorFileInfo info_;
+  std::FILE* file_ = nullptr;
+  std::unique_ptr<Sha256> sha_;
+  std::vector<RecordField> layout_;
+  unsigned record_size_ = 0;
+  std::uint64_t position_ = 0;
+  bool done_ = false;
+  std::string sha256_;
+  std::string buffer_;           // binary: records; JSON: unread bytes
+  std::size_t buffer_pos_ = 0;   // JSON
+  bool eof_ = false;             // JSON
+  std::uint64_t line_ = 0;       // JSON: lines read
+  bool trailer_seen_ = false;    // JSON
+};
+
+/// One vector file of a PATH given to check/run.
+struct VectorSource {
+  std::filesystem::path path;
+  std::string name;  ///< file name as the results file records it
+  std::optional<std::string> sha256;     ///< from manifest.json, verified while reading
+  std::optional<std::uint64_t> count;    ///< from manifest.json, verified against the header
+  std::optional<std::uint64_t> bytes;    ///< from manifest.json, verified before reading
+};
+
+/// The vector files of `path`: a file is itself; a folder with manifest.json is every binary
+/// file it lists in its order (its JSON files when it lists no binary one), each required to
+/// exist with the manifest's size; a folder without a manifest is every `*.bin` file in it
+/// sorted by name (binary results files, magic `PTOVEC\0R`, and `.tmp-` files skipped), else
+/// every `*.json` file. Throws InputError for a missing path, a malformed
+/// manifest, a listed file that is missing or has another size, or zero files.
+std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path);
+
+/// Opens a source and checks it against what the manifest says (count; size was checked by
+/// ListVectorFiles). The manifest's SHA-256 is checked by CheckSourceDigest once read.
+std::unique_ptr<VectorReader> OpenVectorSource(const VectorSource& source);
+
+/// Throws InputError when the reader's SHA-256 (done() required) differs from the manifest's.
+void CheckSourceDigest(const VectorSource& source, const VectorReader& reader);
+
+}  // namespace ptovec::generator

@@ -1,0 +1,534 @@
+#include "ptovec/generator/readers.hpp"
+
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include "ptovec/generator/writers.hpp"
+
+namespace ptovec::generator {
+
+namespace {
+
+constexpr std::size_t kChunkBytes = 1 << 20;
+
+std::uint64_t LittleEndian(const unsigned char* p, unsigned bytes) {
+  std::uint64_t v = 0;
+  for (unsigned i = bytes; i-- > 0;) v = (v << 8) | p[i];
+  return v;
+}
+
+std::string Str(std::uint64_t v) { return std::to_string(v); }
+
+// A binary results file (`PTOVEC\0R`, tools/results.hpp) that `ptovec run` left beside the vectors.
+bool IsResultsFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[8] = {};
+  in.read(magic, 8);
+  return in.gcount() == 8 && std::string_view(magic, 8) == std::string_view("PTOVEC\0R", 8);
+}
+
+// The fields of one JSON vector line.
+struct JsonVector {
+  std::vector<std::string> in;
+  std::string rmode;
+  bool sat = false;
+  std::string out;
+  std::string flags;
+};
+
+// The fast path for a line exactly as AppendJsonRecord writes it:
+// {"in":["0x..",...],"rmode":"RNE","sat":false,"out":"0x..","flags":"0x.."}. false: parse as JSON.
+bool ParseCanonicalVector(std::string_view t, JsonVector& v) {
+  const auto literal = [&](std::string_view lit) {
+    if (!t.starts_with(lit)) return false;
+    t.remove_prefix(lit.size());
+    return true;
+  };
+  const auto string = [&](std::string& out) {
+    const std::size_t close = t.find('"');
+    if (close == std::string_view::npos || t.substr(0, close).find('\\') != std::string_view::npos) {
+      return false;
+    }
+    out.assign(t.substr(0, close));
+    t.remove_prefix(close + 1);
+    return true;
+  };
+  if (!literal("{\"in\":[")) return false;
+  while (true) {
+    if (!literal("\"")) return false;
+    v.in.emplace_back();
+    if (!string(v.in.back())) return false;
+    if (literal("]")) break;
+    if (!literal(",") || v.in.size() > kMaxSlots) return false;
+  }
+  if (!literal(",\"rmode\":\"") || !string(v.rmode)) return false;
+  if (literal(",\"sat\":true")) {
+    v.sat = true;
+  } else if (!literal(",\"sat\":false")) {
+    return false;
+  }
+  return literal(",\"out\":\"") && string(v.out) && literal(",\"flags\":\"") && string(v.flags) &&
+         t == "}";
+}
+
+}  // namespace
+
+// ---- Sha256 ----
+
+Sha256::Sha256() {
+  auto* ctx = EVP_MD_CTX_new();
+  if (ctx == nullptr || EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr) != 1) {
+    EVP_MD_CTX_free(ctx);
+    throw std::runtime_error("cannot initialise SHA-256 (OpenSSL)");
+  }
+  ctx_ = ctx;
+}
+
+Sha256::~Sha256() { EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(ctx_)); }
+
+void Sha256::Update(const void* data, std::size_t bytes) {
+  if (bytes > 0) EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(ctx_), data, bytes);
+}
+
+std::string Sha256::HexDigest() {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_DigestFinal_ex(static_cast<EVP_MD_CTX*>(ctx_), digest, &length);
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex;
+  for (unsigned i = 0; i < length; ++i) {
+    hex.push_back(kDigits[digest[i] >> 4]);
+    hex.push_back(kDigits[digest[i] & 0xF]);
+  }
+  return hex;
+}
+
+std::string FileSha256(const std::filesystem::path& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    throw InputError("cannot read " + path.string() + ": " + std::strerror(errno));
+  }
+  Sha256 sha;
+  std::string buffer(kChunkBytes, '\0');
+  std::size_t n = 0;
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), f)) > 0) sha.Update(buffer.data(), n);
+  const bool failed = std::ferror(f) != 0;
+  std::fclose(f);
+  if (failed) throw InputError("cannot read " + path.string());
+  return sha.HexDigest();
+}
+
+// ---- VectorReader ----
+
+VectorReader::VectorReader(const std::filesystem::path& path) {
+  info_.path = path;
+  info_.name = path.filename().string();
+  file_ = std::fopen(path.c_str(), "rb");
+  if (file_ == nullptr) {
+    throw InputError("cannot read vector file " + path.string() + ": " + std::strerror(errno));
+  }
+  sha_ = std::make_unique<Sha256>();
+  unsigned char magic[8] = {};
+  const std::size_t got = std::fread(magic, 1, 8, file_);
+  std::rewind(file_);
+  if (got == 8 && std::string_view(reinterpret_cast<const char*>(magic), 8) == kBinaryMagic) {
+    info_.format = "bin";
+    OpenBinary();
+  } else if (got >= 1 && magic[0] == '{') {
+    info_.format = "json";
+    OpenJson();
+  } else {
+    Fail("is not a ptovec vector file (expected the binary magic PTOVEC\\0B or a JSON vector "
+         "file starting with '{')");
+  }
+}
+
+VectorReader::~VectorReader() {
+  if (file_ != nullptr) std::fclose(file_);
+}
+
+void VectorReader::Fail(const std::string& what) const {
+  throw InputError("vector file " + info_.path.string() + " " + what);
+}
+
+namespace {
+
+// Checks the header keys both formats share against the registry; sets op, pair and count.
+void CheckCommonHeader(const nlohmann::ordered_json& h, std::string_view format,
+                       VectorFileInfo& info, const std::function<void(const std::string&)>& fail) {
+  if (!h.is_object()) fail("has a header that is not a JSON object");
+  const auto text = [&](const char* key) -> std::string {
+    if (!h.contains(key) || !h[key].is_string()) {
+      fail("has no \"" + std::string(key) + "\" text in its header");
+    }
+    return h[key].get<std::string>();
+  };
+  if (text("format") != format) {
+    fail("has header format '" + h["format"].get<std::string>() + "' (expected '" +
+         std::string(format) + "')");
+  }
+  if (!h.contains("version") || !h["version"].is_number_integer() ||
+      h["version"].get<std::int64_t>() != kFileFormatVersion) {
+    fail("has format version " + (h.contains("version") ? h["version"].dump() : "(none)") +
+         " (this ptovec reads version " + std::to_string(kFileFormatVersion) + ")");
+  }
+  const std::string op_name = text("op");
+  info.op = FindOp(op_name);
+  if (info.op == nullptr || info.op->name != op_name) {
+    fail("names unknown op '" + op_name + "' (accepted: " + OpNamesList() + ")");
+  }
+  const std::string src = text("src");
+  const std::string dst = text("dst");
+  const auto s = oracle::ParseTileDataType(src);
+  const auto d = oracle::ParseTileDataType(dst);
+  if (!s || !d) {
+    fail("names unknown type '" + (!s ? src : dst) + "' (accepted: " + oracle::FormatNamesList() +
+         ")");
+  }
+  info.pair = {*s, *d};
+  if (!IsLegalPair(*info.op, info.pair)) {
+    fail("has pair " + src + " -> " + dst + ", which " + op_name +
+         " does not accept (`ptovec list` shows every pair)");
+  }
+  if (!h.contains("count") || !h["count"].is_number_unsigned()) {
+    fail("has no record count in its header");
+  }
+  info.count = h["count"].get<std::uint64_t>();
+}
+
+}  // namespace
+
+void VectorReader::OpenBinary() {
+  unsigned char fixed[kBinaryFixedHeaderBytes];
+  if (std::fread(fixed, 1, sizeof fixed, file_) != sizeof fixed) {
+    Fail("is truncated: shorter than the " + Str(kBinaryFixedHeaderBytes) + "-byte fixed header");
+  }
+  sha_->Update(fixed, sizeof fixed);
+  const std::uint64_t version = LittleEndian(fixed + 8, 2);
+  const std::uint64_t record_size = LittleEndian(fixed + 10, 2);
+  const std::uint64_t header_bytes = LittleEndian(fixed + 12, 4);
+  const std::uint64_t count = LittleEndian(fixed + 16, 8);
+  const std::uint64_t data_offset = LittleEndian(fixed + 24, 8);
+  if (version != static_cast<std::uint64_t>(kFileFormatVersion)) {
+    Fail("has format version " + Str(version) + " (this ptovec reads version " +
+         Str(kFileFormatVersion) + ")");
+  }
+  if (data_offset != kBinaryFixedHeaderBytes + header_bytes || data_offset % 8 != 0) {
+    Fail("has a corrupt fixed header: data offset " + Str(data_offset) + " (expected 32 + " +
+         "header bytes " + Str(header_bytes) + ", a multiple of 8)");
+  }
+  std::error_code error;
+  const std::uint64_t size = std::filesystem::file_size(info_.path, error);
+  if (error) Fail("cannot be sized: " + error.message());
+  if (size < data_offset) {
+    Fail("is truncated: its header needs " + Str(data_offset) + " bytes but the file has " +
+         Str(size));
+  }
+  std::string text(static_cast<std::size_t>(header_bytes), '\0');
+  if (std::fread(text.data(), 1, text.size(), file_) != text.size()) Fail("cannot be read");
+  sha_->Update(text.data(), text.size());
+  try {
+    info_.header = nlohmann::ordered_json::parse(text);
+  } catch (const nlohmann::json::exception&) {
+    Fail("has a JSON header that does not parse (corrupt header)");
+  }
+  const auto fail = [this](const std::string& what) { Fail(what); };
+  CheckCommonHeader(info_.header, "ptovec-vectors-bin", info_, fail);
+  if (info_.count != count) {
+    Fail("has a corrupt header: the fixed header says " + Str(count) +
+         " records, the JSON header " + Str(info_.count));
+  }
+  layout_ = RecordLayout(*info_.op, info_.pair);
+  record_size_ = RecordSize(layout_);
+  if (record_size != record_size_ || !info_.header.contains("record_size") ||
+      info_.header["record_size"] != record_size_) {
+    Fail("has record size " + Str(record_size) + " (" + info_.op->name + " " +
+         info_.header["src"].get<std::string>() + " -> " + info_.header["dst"].get<std::string>() +
+         " records have " + Str(record_size_) + " bytes)");
+  }
+  nlohmann::ordered_json fields = nlohmann::ordered_json::array();
+  for (const RecordField& f : layout_) {
+    nlohmann::ordered_json field = {{"name", f.name}, {"offset", f.offset}, {"bytes", f.bytes}};
+    if (!f.type.empty()) field["type"] = f.type;
+    fields.push_back(field);
+  }
+  if (!info_.header.contains("fields") || info_.header["fields"] != fields) {
+    Fail("has a record layout (\"fields\") that differs from the registry's: expected " +
+         fields.dump());
+  }
+  const std::uint64_t expected = data_offset + count * record_size_;
+  if (size != expected) {
+    const std::uint64_t whole = (size - data_offset) / record_size_;
+    Fail(std::string(size < expected ? "is truncated" : "has extra bytes") + ": the header announces " +
+         Str(count) + " records (" + Str(expected) + " bytes) but the file has " + Str(size) +
+         " bytes (" + Str(whole) + " whole records" +
+         ((size - data_offset) % record_size_ != 0 ? " and a partial one)" : ")"));
+  }
+}
+
+std::size_t VectorReader::ReadBinary(std::vector<VectorRecord>& out, std::size_t max) {
+  const std::uint64_t n64 = std::min<std::uint64_t>(max, info_.count - position_);
+  const auto n = static_cast<std::size_t>(n64);
+  buffer_.resize(n * record_size_);
+  if (std::fread(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) {
+    Fail("is truncated at record " + Str(position_) + " (it changed while being read?)");
+  }
+  sha_->Update(buffer_.data(), buffer_.size());
+  const OpDef& op = *info_.op;
+  const std::size_t slots = op.slots.size();
+  const auto* p = reinterpret_cast<const unsigned char*>(buffer_.data());
+  for (std::size_t r = 0; r < n; ++r, p += record_size_) {
+    VectorRecord rec;
+    rec.c.op = &op;
+    rec.c.pair = info_.pair;
+    for (std::size_t i = 0; i < slots; ++i) {
+      rec.c.in[i] = LittleEndian(p + layout_[i].offset, layout_[i].bytes);
+    }
+    const unsigned rmode = p[layout_[slots].offset];
+    const unsigned sat = p[layout_[slots + 1].offset];
+    rec.expected.word = LittleEndian(p + layout_[slots + 2].offset, layout_[slots + 2].bytes);
+    rec.expected.status = p[layout_[slots + 3].offset];
+    if (rmode > 6 || sat > 1 || (!op.uses_controls && (rmode != 0 || sat != 0)) ||
+        rec.expected.status > 0x1F) {
+      Fail("record " + Str(position_ + r) + " is corrupt: rmode " + Str(rmode) + ", sat " +
+           Str(sat) + ", flags " + Str(rec.expected.status) +
+           " (accepted: rmode 0..6, sat 0..1, flags 0x00..0x1f; RNE, Sat off for " + op.name + ")");
+    }
+    rec.c.control = {static_cast<NumericRoundingMode>(rmode), sat == 1};
+    out.push_back(rec);
+  }
+  position_ += n;
+  if (position_ == info_.count) Finish();
+  return n;
+}
+
+void VectorReader::OpenJson() {
+  std::string line;
+  if (!NextLine(line)) Fail("is empty");
+  constexpr std::string_view kOpen = ",\"vectors\":[";
+  if (line.size() < kOpen.size() || line.compare(line.size() - kOpen.size(), kOpen.size(), kOpen) != 0) {
+    Fail("line 1 is not a ptovec JSON vector header (expected a header ending in "
+         "\"vectors\":[ on the first line)");
+  }
+  try {
+    info_.header =
+        nlohmann::ordered_json::parse(line.substr(0, line.size() - kOpen.size()) + "}");
+  } catch (const nlohmann::json::exception&) {
+    Fail("has a header (line 1) that does not parse");
+  }
+  const auto fail = [this](const std::string& what) { Fail(what); };
+  CheckCommonHeader(info_.header, "ptovec-vectors-json", info_, fail);
+}
+
+bool VectorReader::NextLine(std::string& line) {
+  line.clear();
+  while (true) {
+    const std::size_t nl = buffer_.find('\n', buffer_pos_);
+    if (nl != std::string::npos) {
+      line.assign(buffer_, buffer_pos_, nl - buffer_pos_);
+      buffer_pos_ = nl + 1;
+      ++line_;
+      return true;
+    }
+    if (eof_) {
+      if (buffer_pos_ >= buffer_.size()) return false;
+      line.assign(buffer_, buffer_pos_, std::string::npos);
+      buffer_pos_ = buffer_.size();
+      ++line_;
+      return true;
+    }
+    buffer_.erase(0, buffer_pos_);
+    buffer_pos_ = 0;
+    const std::size_t old = buffer_.size();
+    buffer_.resize(old + kChunkBytes);
+    const std::size_t got = std::fread(buffer_.data() + old, 1, kChunkBytes, file_);
+    buffer_.resize(old + got);
+    sha_->Update(buffer_.data() + old, got);
+    if (got == 0) eof_ = true;
+  }
+}
+
+std::size_t VectorReader::ReadJson(std::vector<VectorRecord>& out, std::size_t max) {
+  const OpDef& op = *info_.op;
+  const std::size_t slots = op.slots.size();
+  std::string line;
+  std::size_t n = 0;
+  while (n < max && !done_) {
+    if (!NextLine(line)) {
+      Fail("is truncated: the header announces " + Str(info_.count) + " vectors, the file ends " +
+           "after " + Str(position_) + " without the closing ]}");
+    }
+    if (line.empty() && position_ == info_.count) continue;  // "\n]}" after the last vector
+    if (line == "]}") {
+      if (position_ != info_.count) {
+        Fail("is truncated: the header announces " + Str(info_.count) + " vectors but the file " +
+             "has " + Str(position_));
+      }
+      Finish();
+      break;
+    }
+    if (position_ == info_.count) {
+      Fail("has extra vectors: the header announces " + Str(info_.count) + " but line " +
+           Str(line_) + " holds another (expected the closing ]})");
+    }
+    std::string_view body = line;
+    if (!body.empty() && body.back() == ',') body.remove_suffix(1);
+    VectorRecord rec;
+    rec.c.op = &op;
+    rec.c.pair = info_.pair;
+    try {
+      JsonVector v;
+      if (!ParseCanonicalVector(body, v)) {  // not as AppendJsonRecord writes it: full JSON
+        const auto j = nlohmann::json::parse(body);
+        const auto& in = j.at("in");
+        if (!in.is_array()) throw InputError("\"in\" must be an array");
+        for (const auto& w : in) v.in.push_back(w.get<std::string>());
+        v.rmode = j.at("rmode").get<std::string>();
+        v.sat = j.at("sat").get<bool>();
+        v.out = j.at("out").get<std::string>();
+        v.flags = j.at("flags").get<std::string>();
+      }
+      if (v.in.size() != slots) throw InputError("\"in\" must hold " + Str(slots) + " words");
+      for (std::size_t i = 0; i < slots; ++i) {
+        rec.c.in[i] = ParseWord(v.in[i], op.slots[i].TypeFor(info_.pair), op.slots[i].name);
+      }
+      rec.c.control = {RequireRoundingMode(v.rmode), v.sat};
+      if (!op.uses_controls &&
+          (rec.c.control.rounding_mode != NumericRoundingMode::RNE || rec.c.control.saturating)) {
+        throw InputError(op.name + " vectors are RNE, Sat off");
+      }
+      rec.expected.word = ParseWord(v.out, info_.pair.dst, "out");
+      const std::string& flags = v.flags;
+      if (flags.size() != 4 || flags[0] != '0' || flags[1] != 'x' ||
+          flags.find_first_not_of("0123456789abcdef", 2) != std::string::npos ||
+          std::stoul(flags.substr(2), nullptr, 16) > 0x1F) {
+        throw InputError("flags '" + flags + "' (accepted: 0x00..0x1f)");
+      }
+      rec.expected.status = static_cast<Status>(std::stoul(flags.substr(2), nullptr, 16));
+    } catch (const std::exception& e) {
+      Fail("line " + Str(line_) + " (vector " + Str(position_) + ") is malformed: " + e.what());
+    }
+    out.push_back(rec);
+    ++position_;
+    ++n;
+  }
+  return n;
+}
+
+std::size_t VectorReader::Read(std::vector<VectorRecord>& out, std::size_t max) {
+  out.clear();
+  if (done_ || max == 0) return 0;
+  return info_.format == "bin" ? ReadBinary(out, max) : ReadJson(out, max);
+}
+
+void VectorReader::Finish() {
+  if (info_.format == "json") {
+    std::string rest;
+    while (NextLine(rest)) {
+      if (!rest.empty()) Fail("has text after the closing ]} at line " + Str(line_));
+    }
+  } else {
+    char extra = 0;
+    if (std::fread(&extra, 1, 1, file_) != 0) Fail("grew while being read (extra bytes)");
+  }
+  done_ = true;
+  sha256_ = sha_->HexDigest();
+  std::fclose(file_);
+  file_ = nullptr;
+}
+
+// ---- folders and manifests ----
+
+std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path) {
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) {
+    throw InputError("--vectors " + path.string() + " does not exist (expected a vector file or " +
+                     "a folder of them)");
+  }
+  if (!std::filesystem::is_directory(path, error)) {
+    return {{path, path.filename().string(), std::nullopt, std::nullopt, std::nullopt}};
+  }
+  std::vector<VectorSource> sources;
+  const std::filesystem::path manifest_path = path / "manifest.json";
+  if (std::filesystem::exists(manifest_path, error)) {
+    std::ifstream in(manifest_path);
+    nlohmann::json manifest;
+    try {
+      manifest = nlohmann::json::parse(in);
+      if (manifest.at("format") != "ptovec-manifest") throw InputError("format");
+      const auto& files = manifest.at("files");
+      bool any_bin = false;
+      for (const auto& f : files) any_bin = any_bin || f.at("format") == "bin";
+      for (const auto& f : files) {
+        if (f.at("format") != (any_bin ? "bin" : "json")) continue;
+        const std::string name = f.at("path").get<std::string>();
+        if (name.find('/') != std::string::npos || name.find('\\') != std::string::npos ||
+            name.empty() || name[0] == '.') {
+          throw InputError("path '" + name + "'");
+        }
+        sources.push_back({path / name, name, f.at("sha256").get<std::string>(),
+                           f.at("count").get<std::uint64_t>(), f.at("bytes").get<std::uint64_t>()});
+      }
+    } catch (const std::exception& e) {
+      throw InputError("malformed manifest " + manifest_path.string() + " (" + e.what() +
+                       "; expected the manifest `ptovec generate` writes)");
+    }
+    for (const VectorSource& s : sources) {
+      if (!std::filesystem::is_regular_file(s.path, error)) {
+        throw InputError("vector file " + s.path.string() + " listed in " +
+                         manifest_path.string() + " is missing");
+      }
+      const std::uint64_t size = std::filesystem::file_size(s.path, error);
+      if (size != *s.bytes) {
+        throw InputError("vector file " + s.path.string() + " has " + std::to_string(size) +
+                         " bytes, " + manifest_path.string() + " says " +
+                         std::to_string(*s.bytes) + (size < *s.bytes ? " (truncated)" : ""));
+      }
+    }
+    if (sources.empty()) {
+      throw InputError(manifest_path.string() + " lists no vector files (nothing to check)");
+    }
+    return sources;
+  }
+  for (const char* ext : {".bin", ".json"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(path)) {
+      if (entry.is_regular_file() && entry.path().extension() == ext &&
+          entry.path().filename().string().find(".tmp-") == std::string::npos &&
+          !IsResultsFile(entry.path())) {
+        sources.push_back({entry.path(), entry.path().filename().string(), std::nullopt,
+                           std::nullopt, std::nullopt});
+      }
+    }
+    if (!sources.empty()) break;
+  }
+  std::sort(sources.begin(), sources.end(),
+            [](const VectorSource& a, const VectorSource& b) { return a.name < b.name; });
+  if (sources.empty()) {
+    throw InputError("--vectors folder " + path.string() + " holds no manifest.json, *.bin or " +
+                     "*.json vector file (nothing to check)");
+  }
+  return sources;
+}
+
+std::unique_ptr<VectorReader> OpenVectorSource(const VectorSource& source) {
+  auto reader = std::make_unique<VectorReader>(source.path);
+  if (source.count && *source.count != reader->info().count) {
+    throw InputError("vector file " + source.path.string() + " announces " +
+                     std::to_string(reader->info().count) + " records, its manifest " +
+                     std::to_string(*source.count));
+  }
+  return reader;
+}
+
+void CheckSourceDigest(const VectorSource& source, const VectorReader& reader) {
+  if (source.sha256 && *source.sha256 != reader.sha256()) {
+    throw InputError("vector file " + source.path.string() + " has SHA-256 " + reader.sha256() +
+                     ", its manifest says " + *source.sha256 + " (the file was changed)");
+  }
+}
+
+}  // namespace ptovec::generator

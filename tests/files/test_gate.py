@@ -1,0 +1,347 @@
+#!/usr/bin/python3
+"""End-to-end tests of the conformance gate: `ptovec check` and `ptovec run`, exit codes 0/1/2,
+report and error messages, results files written by a Python "vendor harness" from the documented
+formats (schemas/results-format.md) accepted, JUnit parsed with xml.etree, results validated
+against the committed JSON Schemas.
+
+Run by ctest with Debian's /usr/bin/python3 (python3-numpy, python3-jsonschema). The ptovec binary,
+the source folder and (optionally) the oracle devices come from the environment: PTOVEC,
+PTOVEC_SOURCE_DIR, PTOVEC_ORACLE_DUT (the shared library), PTOVEC_ORACLE_DEVICE (the program), or
+from --ptovec PATH --source DIR before the unittest arguments, e.g.
+    /usr/bin/python3 tests/files/test_gate.py --ptovec build/tools/ptovec --source . -v GateCheckTest
+"""
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+
+from jsonschema import Draft202012Validator
+
+
+def _take_option(name, env):
+    if name in sys.argv:
+        i = sys.argv.index(name)
+        value = sys.argv[i + 1]
+        del sys.argv[i:i + 2]
+        return value
+    return os.environ.get(env)
+
+
+PTOVEC = _take_option("--ptovec", "PTOVEC")
+SOURCE = _take_option("--source", "PTOVEC_SOURCE_DIR") or os.path.join(os.path.dirname(__file__), "..", "..")
+ORACLE_DUT = os.environ.get("PTOVEC_ORACLE_DUT")
+ORACLE_DEVICE = os.environ.get("PTOVEC_ORACLE_DEVICE")
+if not PTOVEC:
+    sys.exit("test_gate.py: give the ptovec binary with --ptovec PATH or PTOVEC=PATH")
+MODES = ["RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB"]
+
+
+def ptovec(*args, timeout=600):
+    env = dict(os.environ, CI="1")
+    return subprocess.run([PTOVEC, *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout, env=env)
+
+
+def schema_validator(file_name):
+    with open(os.path.join(SOURCE, "schemas", file_name)) as f:
+        schema = json.load(f)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def read_json_vectors(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def vendor_results_jsonl(folder, out, fault=None):
+    """A vendor harness without ptovec's code: answers every vector of the JSON files listed in
+    folder/manifest.json (here: copies the expected answer, then applies `fault`) and writes the
+    JSON lines results format of schemas/results-format.md."""
+    with open(os.path.join(folder, "manifest.json")) as f:
+        manifest = json.load(f)
+    files = [e for e in manifest["files"] if e["format"] == "bin"]
+    sections = []
+    lines = []
+    for s, entry in enumerate(files):
+        doc = read_json_vectors(os.path.join(folder, entry["path"][:-4] + ".json"))
+        sections.append({"file": entry["path"], "sha256": entry["sha256"], "op": entry["op"],
+                         "src": entry["src"], "dst": entry["dst"], "count": entry["count"]})
+        for i, v in enumerate(doc["vectors"]):
+            out_word, flags = v["out"], v["flags"]
+            if fault:
+                out_word, flags = fault(v, out_word, flags)
+            line = {"s": s, "i": i, "flags": flags}
+            if flags != "unsupported":
+                line["out"] = out_word
+            lines.append(json.dumps(line, separators=(",", ":")))
+    header = {"format": "ptovec-results-json", "version": 1, "tool_version": "vendor-harness 1.0",
+              "device": "python-vendor", "sections": sections}
+    with open(out, "w") as f:
+        f.write(json.dumps(header) + "\n")
+        for line in lines:
+            f.write(line + "\n")
+    return header, lines
+
+
+def vendor_results_bin(folder, out):
+    """The same perfect harness, writing the binary results format of results-format.md."""
+    with open(os.path.join(folder, "manifest.json")) as f:
+        manifest = json.load(f)
+    files = [e for e in manifest["files"] if e["format"] == "bin"]
+    sections = []
+    data = b""
+    for entry in files:
+        doc = read_json_vectors(os.path.join(folder, entry["path"][:-4] + ".json"))
+        bits = 4 * (len(doc["vectors"][0]["out"]) - 2)  # hex digits of the destination's width
+        dst_bytes = 1 if bits <= 8 else 2 if bits <= 16 else 4 if bits <= 32 else 8
+        sections.append({"file": entry["path"], "sha256": entry["sha256"], "op": entry["op"],
+                         "src": entry["src"], "dst": entry["dst"], "count": entry["count"],
+                         "record_size": 4 + dst_bytes + 1})
+        for i, v in enumerate(doc["vectors"]):
+            data += struct.pack("<I", i & 0xFFFFFFFF)
+            data += int(v["out"], 16).to_bytes(dst_bytes, "little")
+            data += bytes([int(v["flags"], 16)])
+    header = {"format": "ptovec-results-bin", "version": 1, "tool_version": "vendor-harness 1.0",
+              "device": "python-vendor", "sections": sections}
+    text = json.dumps(header).encode()
+    data_offset = (32 + len(text) + 7) // 8 * 8
+    text += b" " * (data_offset - 32 - len(text))
+    total = sum(s["count"] for s in sections)
+    fixed = b"PTOVEC\0R" + struct.pack("<HHIQQ", 1, 0, len(text), total, data_offset)
+    with open(out, "wb") as f:
+        f.write(fixed + text + data)
+    return header
+
+
+class GateBase(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="ptovec-gate-")
+        cls.vectors = os.path.join(cls.tmp, "vectors")
+        r = ptovec("generate", "--op", "tquant", "--src", "fp32", "--dst", "s8", "--samples", 50,
+                   "--format", "both", "--out", cls.vectors, "--quiet")
+        if r.returncode != 0:
+            raise AssertionError(r.stderr)
+        cls.other = os.path.join(cls.tmp, "other")
+        r = ptovec("generate", "--op", "qparam", "--samples", 40, "--format", "both", "--out",
+                   cls.other, "--quiet")
+        if r.returncode != 0:
+            raise AssertionError(r.stderr)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def path(self, name):
+        return os.path.join(self.tmp, name)
+
+    def assert_usage_error(self, r, *fragments):
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        lines = r.stderr.strip().split("\n")
+        self.assertEqual(len(lines), 1, r.stderr)
+        self.assertTrue(lines[0].startswith("ptovec: error: "), r.stderr)
+        for fragment in fragments:
+            self.assertIn(fragment, lines[0])
+
+
+class GateCheckTest(GateBase):
+    def test_vendor_json_lines_results_pass_and_validate(self):
+        results = self.path("vendor.jsonl")
+        header, lines = vendor_results_jsonl(self.vectors, results)
+        self.assertEqual(len(lines), 700)
+        junit = self.path("pass.xml")
+        r = ptovec("check", "--vectors", self.vectors, "--results", results, "--junit", junit)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("ptovec: 1 file(s), 700 vectors: 700 matched, 0 mismatched, 0 unsupported "
+                      "(device python-vendor)", r.stdout)
+        self.assertTrue(r.stdout.endswith("PASS\n"))
+        root = ET.parse(junit).getroot()
+        self.assertEqual(root.tag, "testsuites")
+        self.assertEqual((root.get("tests"), root.get("failures")), ("14", "0"))
+        cases = root.findall("./testsuite/testcase")
+        self.assertEqual(len(cases), 14)
+        self.assertEqual(cases[5].get("name"), "RTP sat=on")
+        # Every line validates against the committed results schema.
+        v = schema_validator("results.schema.json")
+        v.validate(header)
+        for line in lines[:200]:
+            v.validate(json.loads(line))
+        self.assertFalse(v.is_valid({"s": 0, "i": 0, "flags": "0x00"}))  # out required
+        self.assertTrue(v.is_valid({"s": 0, "i": 0, "flags": "unsupported"}))
+        self.assertFalse(v.is_valid({"s": 0, "i": 0, "out": "0x1", "flags": "0x20"}))
+
+    def test_vendor_binary_results_pass_and_header_validates(self):
+        results = self.path("vendor.bin")
+        header = vendor_results_bin(self.vectors, results)
+        schema_validator("results-binary-header.schema.json").validate(header)
+        r = ptovec("check", "--vectors", self.vectors, "--results", results)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("700 matched", r.stdout)
+
+    def test_mismatches_exit_1_with_groups_and_eval_commands(self):
+        results = self.path("faulty.jsonl")
+
+        def fault(v, out, flags):
+            if v["rmode"] == "RTZ" and v["sat"]:
+                return "0x%0*x" % (len(out) - 2, int(out, 16) ^ 1), flags
+            if v["rmode"] == "RNE" and not v["sat"]:
+                return out, "unsupported"
+            return out, flags
+
+        vendor_results_jsonl(self.vectors, results, fault)
+        junit = self.path("fail.xml")
+        r = ptovec("check", "--vectors", self.vectors, "--results", results, "--junit", junit,
+                   "--max-report", 3)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("700 vectors: 600 matched, 50 mismatched, 50 unsupported", r.stdout)
+        self.assertIn("by kind: wrong word 50, wrong flags 0, both 0, unsupported 50", r.stdout)
+        self.assertRegex(r.stdout, r"tquant +fp32 +s8 +RTZ +on +50 +50 +0 +0 +0")
+        self.assertRegex(r.stdout, r"tquant +fp32 +s8 +RNE +off +50 +0 +0 +0 +50")
+        self.assertIn("first 3 of 100 mismatches:", r.stdout)
+        self.assertIn("ptovec eval --op tquant --src fp32 --dst s8 --rmode RTZ --sat 0x", r.stdout)
+        self.assertTrue(r.stdout.rstrip().endswith("FAIL: 50 mismatched, 50 unsupported of 700 vectors"))
+        # The eval command of the first wrong word reproduces the expected answer.
+        first = [l.strip() for l in r.stdout.split("\n") if l.strip().startswith("ptovec eval --op tquant") and "RTZ" in l][0]
+        e = ptovec(*first.split()[1:])
+        self.assertEqual(e.returncode, 0, e.stderr)
+        root = ET.parse(junit).getroot()
+        self.assertEqual((root.get("tests"), root.get("failures")), ("14", "2"))
+        failures = root.findall("./testsuite/testcase/failure")
+        self.assertEqual(len(failures), 2)
+        self.assertEqual(failures[0].get("message"),
+                         "50 of 50 vectors failed (wrong word 0, wrong flags 0, both 0, unsupported 50)")
+        self.assertIn("ptovec eval", failures[1].text)
+
+
+class GateErrorsTest(GateBase):
+    def good_jsonl(self):
+        results = self.path("good.jsonl")
+        if not os.path.exists(results):
+            vendor_results_jsonl(self.vectors, results)
+        with open(results) as f:
+            return f.read().split("\n")
+
+    def write(self, name, lines):
+        p = self.path(name)
+        with open(p, "w") as f:
+            f.write("\n".join(lines))
+        return p
+
+    def test_truncated_reordered_extra_and_foreign_results_are_refused(self):
+        lines = self.good_jsonl()  # header, 700 results, ""
+        r = ptovec("check", "--vectors", self.vectors, "--results", self.write("t.jsonl", lines[:-2] + [""]))
+        self.assert_usage_error(r, "is truncated: section 0 (tquant_fp32_s8.bin) ends at record 699 of 700")
+        swapped = lines[:]
+        swapped[3], swapped[4] = swapped[4], swapped[3]
+        r = ptovec("check", "--vectors", self.vectors, "--results", self.write("o.jsonl", swapped))
+        self.assert_usage_error(r, "is out of order: line 4 holds section 0 record 3",
+                                "expected section 0 (tquant_fp32_s8.bin) record 2")
+        extra = lines[:-1] + [lines[-2], ""]
+        r = ptovec("check", "--vectors", self.vectors, "--results", self.write("e.jsonl", extra))
+        self.assert_usage_error(r, "has extra lines: line 702")
+        r = ptovec("check", "--vectors", self.other, "--results", self.path("good.jsonl"))
+        self.assert_usage_error(r, "does not match the vectors: file tquant_fp32_s8.bin in the results, qparam_fp32_u64.bin")
+        header = json.loads(lines[0])
+        header["sections"][0]["sha256"] = "0" * 64
+        r = ptovec("check", "--vectors", self.vectors, "--results",
+                   self.write("s.jsonl", [json.dumps(header)] + lines[1:]))
+        self.assert_usage_error(r, "does not match the vectors: SHA-256 " + "0" * 64)
+        header = json.loads(lines[0])
+        header["sections"][0]["count"] = 699
+        r = ptovec("check", "--vectors", self.vectors, "--results",
+                   self.write("c.jsonl", [json.dumps(header)] + lines[1:]))
+        self.assert_usage_error(r, "does not match the vectors: count 699 in the results, 700")
+
+    def test_broken_binary_results_are_refused(self):
+        results = self.path("good.bin")
+        vendor_results_bin(self.vectors, results)
+        with open(results, "rb") as f:
+            data = f.read()
+        cut = self.path("cut.bin")
+        with open(cut, "wb") as f:
+            f.write(data[:-3])
+        r = ptovec("check", "--vectors", self.vectors, "--results", cut)
+        self.assert_usage_error(r, "is truncated: section 0 (tquant_fp32_s8.bin) has 699 of 700 records and a partial record 699")
+        with open(cut, "wb") as f:
+            f.write(data + b"\0")
+        r = ptovec("check", "--vectors", self.vectors, "--results", cut)
+        self.assert_usage_error(r, "has 1 extra bytes after the last record")
+
+    def test_bad_arguments_and_files(self):
+        r = ptovec("check", "--vectors", self.path("nope"), "--results", self.path("nope.bin"))
+        self.assert_usage_error(r, "does not exist")
+        r = ptovec("check", "--vectors", self.vectors, "--results", self.path("nope.bin"))
+        self.assert_usage_error(r, "cannot read results file")
+        r = ptovec("check", "--vectors", self.vectors)
+        self.assert_usage_error(r, "--results")
+        empty = self.path("empty")
+        os.makedirs(empty, exist_ok=True)
+        r = ptovec("check", "--vectors", empty, "--results", self.path("good.jsonl"))
+        self.assert_usage_error(r, "holds no manifest.json")
+        garbage = self.path("garbage.bin")
+        with open(garbage, "wb") as f:
+            f.write(b"hello")
+        r = ptovec("check", "--vectors", self.vectors, "--results", garbage)
+        self.assert_usage_error(r, "is not a ptovec results file")
+        r = ptovec("run", "--vectors", self.vectors)
+        self.assert_usage_error(r, "give exactly one of --dut LIB.so and --dut-cmd")
+        r = ptovec("run", "--dut", self.path("missing.so"), "--vectors", self.vectors, "--op", "tquant")
+        self.assert_usage_error(r, "give exactly one of --vectors PATH and --op OP")
+        r = ptovec("run", "--dut", self.path("missing.so"), "--vectors", self.vectors, "--samples", 5)
+        self.assert_usage_error(r, "--seed, --samples and --work go with --op")
+        r = ptovec("run", "--dut", self.path("missing.so"), "--vectors", self.vectors, "--format", "xml")
+        self.assert_usage_error(r, "unknown --format 'xml' (accepted: bin, json)")
+        r = ptovec("run", "--dut", self.path("missing.so"), "--vectors", self.vectors)
+        self.assert_usage_error(r, "missing.so")
+        self.assertFalse(os.path.exists(os.path.join(self.vectors, "results.bin")))
+
+
+@unittest.skipUnless(ORACLE_DUT or ORACLE_DEVICE, "no oracle device built (PTOVEC_ORACLE_DUT)")
+class GateRunTest(GateBase):
+    def run_and_check(self, device_args, fmt):
+        results = self.path("run." + fmt)
+        junit = self.path("run.xml")
+        r = ptovec("run", *device_args, "--vectors", self.vectors, "--results", results,
+                   "--format", fmt, "--junit", junit)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("700 vectors: 700 matched, 0 mismatched, 0 unsupported", r.stdout)
+        r = ptovec("check", "--vectors", self.vectors, "--results", results)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        root = ET.parse(junit).getroot()
+        self.assertEqual((root.get("tests"), root.get("failures")), ("14", "0"))
+        return results
+
+    @unittest.skipUnless(ORACLE_DUT, "no PTOVEC_ORACLE_DUT")
+    def test_oracle_library_passes(self):
+        results = self.run_and_check(["--dut", ORACLE_DUT], "bin")
+        with open(results, "rb") as f:
+            self.assertEqual(f.read(8), b"PTOVEC\0R")
+        results = self.run_and_check(["--dut", ORACLE_DUT], "json")
+        v = schema_validator("results.schema.json")
+        with open(results) as f:
+            for line in f.read().split("\n")[:100]:
+                if line:
+                    v.validate(json.loads(line))
+
+    @unittest.skipUnless(ORACLE_DEVICE, "no PTOVEC_ORACLE_DEVICE")
+    def test_oracle_program_passes(self):
+        self.run_and_check(["--dut-cmd", ORACLE_DEVICE], "bin")
+
+    @unittest.skipUnless(ORACLE_DUT, "no PTOVEC_ORACLE_DUT")
+    def test_run_generates_with_op_into_work(self):
+        work = self.path("work")
+        r = ptovec("run", "--dut", ORACLE_DUT, "--op", "qparam", "--samples", 25, "--work", work)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("25 vectors: 25 matched", r.stdout)
+        self.assertTrue(os.path.exists(os.path.join(work, "results.bin")))
+        self.assertTrue(os.path.exists(os.path.join(work, "qparam_fp32_u64.bin")))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,140 @@
+#!/usr/bin/python3
+"""Writes docs/mutants.md from the records of real mutant runs (run_mutants.py run / shrink).
+
+  ctest --test-dir build -L mutants                    # writes build/tests/mutants/work/*/
+  /usr/bin/python3 tests/mutants/make_table.py \\
+      --scan build/tests/mutants/ptovec_mutant_scan \\
+      --work build/tests/mutants/work --out docs/mutants.md
+
+The catalog (names, what each models, which ops) comes from `ptovec_mutant_scan --list`, the
+numbers from WORK/<mutant>/run.json (or run-all.json, a run over every file, when present) and
+WORK/<mutant>/shrink.json. A mutant without records is listed as "not run", never as killed.
+The output is written via a temporary name and renamed when complete.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+TOTAL_VECTORS = "110,583,154"
+
+HEADER = """# Mutant devices: proof that the gate and the shrinker catch real bugs
+
+Each mutant is a device library (`build/tests/mutants/libptovec_mutant_<name>.so`, built from
+`tests/mutants/mutants.cpp`) equal to the oracle except for one injected fault of a kind seen in
+real conversion hardware or software. The source comment of each mutant says which bug it models
+and which ops and pairs it affects. The proof:
+
+- `ptovec_mutants_tests` (GoogleTest, label `mutants`): for every mutant one case where it must
+  differ from the oracle (both answers asserted exactly), one where it must agree, and agreement on
+  every sampled case of the ops it does not touch.
+- `mutant_run_<name>` (ctest, label `mutants`): `ptovec run --dut <mutant> --vectors <default
+  suite files of the ops it touches> --max-report 1` must exit exactly 1 (a mismatch; 0 or 2 fail
+  the test). The other files cannot differ: the mutant returns the oracle's answer on them, which
+  the GoogleTest above checks on samples.
+- `mutant_shrink_<name>`: `ptovec shrink --dut <mutant> --op OP --src T --dst T --json` must
+  exit 1 with a counterexample that shrink itself reports as a local minimum; the driver
+  (`tests/mutants/run_mutants.py`) re-checks that it reproduces (`ptovec eval` gives the expected
+  answer, the mutant's differs; `ptovec run` of the mutant on the one-vector file shrink wrote
+  exits 1) and, independently of shrink, that none of its one-step shrinks (the inputs by
+  `generator::ShrinkInputs`, then the mode toward RNE, then Sat off: `ptovec_mutant_scan
+  --minimal`) still fails, i.e. shrinking cannot reduce it further.
+
+The default suite is generated once into `build/vectors-default` by the fixture test
+`mutants_default_suite` (skipped when its manifest is newer than `ptovec`). The `ptovec run`
+processes of all mutants took {cpu} CPU minutes together on the 2-core development machine
+(recorded per mutant in `work/<name>/run.json`); the shrinks a few CPU seconds.
+
+Regenerate this page from real runs:
+
+```sh
+cmake --build build --target ptovec ptovec_mutants ptovec_mutant_scan
+ctest --test-dir build -L mutants
+/usr/bin/python3 tests/mutants/make_table.py --scan build/tests/mutants/ptovec_mutant_scan \\
+    --work build/tests/mutants/work --out docs/mutants.md
+```
+
+"""
+
+
+def load(path):
+    try:
+        return json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        return None
+
+
+def cell(text):
+    """A Markdown table cell: '|' (as in OF|NX) escaped."""
+    return text.replace("|", "\\|")
+
+
+def shrunk_text(s):
+    if not s:
+        return "not run"
+    if not s.get("found"):
+        return "**none found**"
+    c = s["case"]
+    ins = " ".join(c["in"])
+    sat = " sat" if c.get("sat") else ""
+    return (f"`{c['op']} {c['src']}->{c['dst']} {c['rmode']}{sat} {ins}`: expected "
+            f"`{c['out']}/{c['flags']}`, got `{s['got_out']}/{s['got_flags']}`")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--scan", required=True, help="the ptovec_mutant_scan binary (for --list)")
+    p.add_argument("--work", required=True)
+    p.add_argument("--out", required=True)
+    a = p.parse_args()
+    catalog = [json.loads(line) for line in
+               subprocess.run([a.scan, "--list"], check=True, capture_output=True,
+                              text=True).stdout.splitlines() if line.strip()]
+    work = Path(a.work)
+    rows = []
+    killed = shrunk = 0
+    cpu = 0.0
+    for m in catalog:
+        run = load(work / m["name"] / "run-all.json") or load(work / m["name"] / "run.json")
+        shrink = load(work / m["name"] / "shrink.json")
+        if run:
+            cpu += run.get("cpu_seconds", 0)
+            killed += 1 if run["mismatched"] > 0 else 0
+            failed = (f"{run['mismatched']:,} of {run['vectors']:,} "
+                      f"({run['files']} files{', all' if run.get('all_files') else ''})")
+        else:
+            failed = "not run"
+        if shrink:
+            cpu += shrink.get("cpu_seconds", 0)
+            shrunk += 1 if shrink.get("found") and shrink.get("minimal") else 0
+        cells = [f"`{m['name']}`", m["models"], m["affects"], failed, shrunk_text(shrink)]
+        rows.append("| " + " | ".join(cell(c) for c in cells) + " |")
+    out = [HEADER.replace("{cpu}", f"{cpu / 60:.1f}")]
+    out.append(f"**{killed} of {len(catalog)} mutants killed by the default suite; "
+               f"{shrunk} of {len(catalog)} shrunk to a counterexample that cannot be reduced "
+               f"further.**\n")
+    out.append("Vectors failed: mismatches reported by `ptovec run` over the default-suite files of "
+               "the ops the mutant touches (the files column); every other file of the "
+               f"{TOTAL_VECTORS} vectors returns the oracle's answer. Shrunk counterexample: op, "
+               "types, mode, Sat, inputs in slot order, expected (oracle) and got (mutant) as "
+               "word/flags; `ptovec eval` with the same arguments reproduces the expected side.\n")
+    out.append("| mutant | models | affects | vectors failed (`ptovec run`) | "
+               "shrunk counterexample (`ptovec shrink`) |")
+    out.append("|---|---|---|---|---|")
+    out.extend(rows)
+    out.append("")
+    text = "\n".join(out)
+    target = Path(a.out)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".mutants.md.")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.replace(tmp, target)
+    print(f"make_table: {target}: {killed}/{len(catalog)} killed, {shrunk} shrunk")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

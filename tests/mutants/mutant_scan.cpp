@@ -1,0 +1,241 @@
+// ptovec_mutant_scan: evaluates mutants directly (linked, no device loading, no files) over the
+// default suite's input domains and prints, per mutant, the vectors checked, the mismatches and
+// the first mismatching case as an eval JSON line with its `ptovec eval` command. A development
+// and cross-check tool for tests/mutants (the proof in ctest goes through `ptovec run`).
+//
+//   ptovec_mutant_scan --list                       the catalog as JSON lines
+//   ptovec_mutant_scan [--mutant NAME]... [--all-mismatches] [--op OP]
+//   ptovec_mutant_scan --mutant NAME --minimal EVAL_JSON_LINE
+//       whether the case differs from the oracle and how many of its one-step input shrinks
+//       (generator::ShrinkInputs, then the mode toward RNE and Sat off: the shrinks `ptovec
+//       shrink` tries, tools/lib ShrinkCase) still differ; exit 0 when
+//       it differs and none of them does (a counterexample shrinking cannot reduce), else 1.
+//
+// Without --all-mismatches a mutant stops being evaluated at its first mismatch (fast).
+// Exit status: 0 every scanned mutant differed somewhere; 1 some mutant never differed;
+// 2 usage errors (one line "ptovec: error: ...").
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "mutants.hpp"
+#include "ptovec/generator/domains.hpp"
+#include "ptovec/generator/suite.hpp"
+#include "ptovec/generator/writers.hpp"
+
+namespace {
+
+using ptovec::generator::Case;
+using ptovec::mutants::MutantInfo;
+
+bool Affects(const MutantInfo& m, const std::string& op) {
+  std::string_view ops = m.ops;
+  while (!ops.empty()) {
+    const auto comma = ops.find(',');
+    if (ops.substr(0, comma) == op) return true;
+    if (comma == std::string_view::npos) break;
+    ops.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
+struct Tally {
+  const MutantInfo* mutant = nullptr;
+  std::uint64_t checked = 0;
+  std::uint64_t mismatches = 0;
+  nlohmann::ordered_json first;
+  nlohmann::ordered_json agree;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Scan mutant devices against the oracle over the default suite's domains"};
+  std::vector<std::string> names;
+  std::string only_op;
+  bool list = false;
+  bool all_mismatches = false;
+  app.add_option("--mutant", names, "mutant name (repeatable; default every mutant)");
+  app.add_option("--op", only_op, "scan only this op's default-suite pairs");
+  app.add_flag("--list", list, "print the catalog as JSON lines and exit");
+  app.add_flag("--all-mismatches", all_mismatches, "count every mismatch (slower)");
+  std::string minimal;
+  app.add_option("--minimal", minimal,
+                 "an eval JSON line: check that it differs and that no one-step shrink does");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+
+  if (list) {
+    for (const MutantInfo& m : ptovec::mutants::AllMutants()) {
+      nlohmann::ordered_json j;
+      j["name"] = m.name;
+      j["models"] = m.models;
+      j["affects"] = m.affects;
+      j["shrink"] = {{"op", m.shrink_op}, {"src", m.shrink_src}, {"dst", m.shrink_dst}};
+      j["ops"] = m.ops;
+      std::cout << j.dump() << "\n";
+    }
+    return 0;
+  }
+
+  if (!minimal.empty()) {
+    if (names.size() != 1) {
+      std::fprintf(stderr, "ptovec: error: --minimal needs exactly one --mutant\n");
+      return 2;
+    }
+    const MutantInfo* m = ptovec::mutants::FindMutant(names[0]);
+    if (m == nullptr) {
+      std::fprintf(stderr, "ptovec: error: unknown mutant '%s' (see --list)\n", names[0].c_str());
+      return 2;
+    }
+    Case c;
+    try {
+      const auto j = nlohmann::json::parse(minimal);
+      c = ptovec::generator::MakeCase(j.at("op").get<std::string>(), j.at("src").get<std::string>(),
+                                      j.at("dst").get<std::string>(),
+                                      j.at("rmode").get<std::string>(), j.at("sat").get<bool>(),
+                                      j.at("in").get<std::vector<std::string>>());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "ptovec: error: --minimal: %s (give an eval JSON line)\n", e.what());
+      return 2;
+    }
+    const auto differs = [&](const Case& k) {
+      return !(ptovec::mutants::EvaluateMutant(*m, k) == ptovec::mutants::EvaluateOracle(k));
+    };
+    std::uint64_t shrinks = 0;
+    std::uint64_t failing = 0;
+    nlohmann::ordered_json failing_cases = nlohmann::json::array();
+    auto seq = ptovec::generator::ShrinkInputs(*c.op, c.pair, c.in);
+    while (auto next = seq.next()) {
+      ++shrinks;
+      Case k = c;
+      k.in = *next;
+      if (differs(k)) {
+        ++failing;
+        if (failing_cases.size() < 3) failing_cases.push_back(ptovec::generator::EvalCommand(k));
+      }
+    }
+    // Then the controls, as tools/lib ShrinkCase does: the mode toward RNE, Sat on -> off.
+    if (c.op->uses_controls) {
+      auto modes = rc::shrink::towards<int>(static_cast<int>(c.control.rounding_mode), 0);
+      while (auto mode = modes.next()) {
+        ++shrinks;
+        Case k = c;
+        k.control.rounding_mode = static_cast<ptovec::oracle::NumericRoundingMode>(*mode);
+        if (differs(k)) {
+          ++failing;
+          if (failing_cases.size() < 3) failing_cases.push_back(ptovec::generator::EvalCommand(k));
+        }
+      }
+      if (c.control.saturating) {
+        ++shrinks;
+        Case k = c;
+        k.control.saturating = false;
+        if (differs(k)) {
+          ++failing;
+          if (failing_cases.size() < 3) failing_cases.push_back(ptovec::generator::EvalCommand(k));
+        }
+      }
+    }
+    nlohmann::ordered_json j;
+    j["mutant"] = m->name;
+    j["differs"] = differs(c);
+    j["shrinks"] = shrinks;
+    j["failing_shrinks"] = failing;
+    j["examples"] = failing_cases;
+    std::cout << j.dump() << "\n";
+    return differs(c) && failing == 0 ? 0 : 1;
+  }
+
+  std::vector<Tally> tallies;
+  for (const std::string& name : names) {
+    const MutantInfo* m = ptovec::mutants::FindMutant(name);
+    if (m == nullptr) {
+      std::fprintf(stderr, "ptovec: error: unknown mutant '%s' (see --list)\n", name.c_str());
+      return 2;
+    }
+    tallies.push_back({m, 0, 0, nullptr, nullptr});
+  }
+  if (names.empty()) {
+    for (const MutantInfo& m : ptovec::mutants::AllMutants()) tallies.push_back({&m, 0, 0, nullptr, nullptr});
+  }
+
+  const ptovec::generator::SamplingOptions sampling;
+  for (const ptovec::generator::Job& job : ptovec::generator::DefaultSuite()) {
+    if (!only_op.empty() && job.op->name != only_op) continue;
+    std::vector<Tally*> active;
+    for (Tally& t : tallies) {
+      if (Affects(*t.mutant, job.op->name) && (all_mismatches || t.mismatches == 0)) {
+        active.push_back(&t);
+      }
+    }
+    if (active.empty()) continue;
+    const ptovec::generator::InputSet inputs = job.op->domain(job.pair, sampling);
+    const auto controls = ptovec::generator::ControlsFor(*job.op);
+    for (std::uint64_t i = 0; i < inputs.count && !active.empty(); ++i) {
+      Case c;
+      c.op = job.op;
+      c.pair = job.pair;
+      c.in = inputs.at(i);
+      for (const auto& control : controls) {
+        c.control = control;
+        const auto expected = ptovec::mutants::EvaluateOracle(c);
+        for (Tally* t : active) {
+          ++t->checked;
+          const auto got = ptovec::mutants::EvaluateMutant(*t->mutant, c);
+          if (got == expected) continue;
+          if (t->mismatches++ == 0) {
+            t->first = ptovec::generator::CaseJson(c, expected);
+            t->first["mutant_out"] = ptovec::generator::HexWord(got.word, c.pair.dst);
+            char flags[8];
+            std::snprintf(flags, sizeof flags, "0x%02x", got.status);
+            t->first["mutant_flags"] = flags;
+            t->first["eval"] = ptovec::generator::EvalCommand(c);
+            // The same inputs under the first control where the mutant agrees, if any.
+            for (const auto& other : controls) {
+              Case d = c;
+              d.control = other;
+              const auto agreed = ptovec::mutants::EvaluateOracle(d);
+              if (ptovec::mutants::EvaluateMutant(*t->mutant, d) == agreed) {
+                t->agree = ptovec::generator::CaseJson(d, agreed);
+                break;
+              }
+            }
+            // Else the next inputs of the same pair, under the same control, where it agrees.
+            for (std::uint64_t k = i + 1; t->agree.is_null() && k < inputs.count; ++k) {
+              Case d = c;
+              d.in = inputs.at(k);
+              const auto agreed = ptovec::mutants::EvaluateOracle(d);
+              if (ptovec::mutants::EvaluateMutant(*t->mutant, d) == agreed) {
+                t->agree = ptovec::generator::CaseJson(d, agreed);
+              }
+            }
+          }
+        }
+      }
+      if (!all_mismatches) {
+        std::erase_if(active, [](const Tally* t) { return t->mismatches != 0; });
+      }
+    }
+  }
+
+  int status = 0;
+  for (const Tally& t : tallies) {
+    nlohmann::ordered_json j;
+    j["mutant"] = t.mutant->name;
+    j["checked"] = t.checked;
+    j["mismatches"] = t.mismatches;
+    j["first"] = t.first;
+    j["agree"] = t.agree;
+    std::cout << j.dump() << "\n";
+    if (t.mismatches == 0) status = 1;
+  }
+  return status;
+}

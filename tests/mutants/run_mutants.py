@@ -1,0 +1,261 @@
+#!/usr/bin/python3
+"""End-to-end proof that the default suite and `ptovec shrink` catch every mutant device.
+
+Subcommands (each exits 0 when its assertion holds, 1 when it does not, 2 on usage errors):
+
+  generate --ptovec P --out DIR
+      The default suite into DIR (`ptovec generate --out DIR --quiet`), skipped when DIR's
+      manifest.json is newer than the ptovec binary (generation is deterministic).
+  run --ptovec P --vectors DIR --dut LIB --name NAME --ops OPS --work WORK [--all]
+      Runs the mutant over the default-suite files of OPS (comma-separated ops; --all: every file)
+      with `ptovec run --max-report 1`, asserts exit status exactly 1 (not 0, not 2), that some
+      vectors mismatched and none was unsupported, and records the totals in WORK/NAME/run.json.
+  shrink --ptovec P --dut LIB --name NAME --op OP [--src T --dst T] --work WORK [--tests N]
+      Runs `ptovec shrink`, asserts that it found a counterexample (exit 1), that the one-vector
+      file it wrote reproduces (`ptovec run` of the mutant on it exits 1, and `ptovec eval` of the
+      case gives the oracle's result, different from the mutant's), and that shrinking cannot
+      reduce it further (shrink's own report; see parse_shrink). Records WORK/NAME/shrink.json.
+
+Only /usr/bin/python3 and the standard library. Output paths are under WORK.
+"""
+
+import argparse
+import json
+import os
+import re
+import resource
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def fail(message):
+    print(f"run_mutants: FAIL: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_command(args, **kwargs):
+    print("+ " + " ".join(shlex.quote(str(a)) for a in args), file=sys.stderr)
+    return subprocess.run([str(a) for a in args], capture_output=True, text=True, **kwargs)
+
+
+def cmd_generate(a):
+    out = Path(a.out)
+    manifest = out / "manifest.json"
+    ptovec = Path(a.ptovec)
+    if manifest.exists() and manifest.stat().st_mtime >= ptovec.stat().st_mtime:
+        print(f"run_mutants: {manifest} is up to date", file=sys.stderr)
+        return 0
+    start = time.time()
+    p = run_command([ptovec, "generate", "--out", out, "--quiet"])
+    if p.returncode != 0:
+        fail(f"ptovec generate exited {p.returncode}: {p.stderr.strip()}")
+    print(f"run_mutants: generated {out} in {time.time() - start:.1f} s", file=sys.stderr)
+    return 0
+
+
+REPORT_RE = re.compile(
+    r"ptovec: (\d+) file\(s\), (\d+) vectors: (\d+) matched, (\d+) mismatched, (\d+) unsupported")
+KIND_RE = re.compile(r"by kind: wrong word (\d+), wrong flags (\d+), both (\d+)")
+
+
+def parse_report(stdout):
+    m = REPORT_RE.search(stdout)
+    if not m:
+        fail(f"no totals line in the report:\n{stdout}")
+    files, vectors, matched, mismatched, unsupported = (int(g) for g in m.groups())
+    out = {"files": files, "vectors": vectors, "matched": matched, "mismatched": mismatched,
+           "unsupported": unsupported}
+    k = KIND_RE.search(stdout)
+    if k:
+        out.update({"wrong_word": int(k.group(1)), "wrong_flags": int(k.group(2)),
+                    "both": int(k.group(3))})
+    return out
+
+
+def select_files(vectors, ops, take_all):
+    """The vector files of the default suite (manifest order) whose op is in `ops`."""
+    manifest = json.loads((vectors / "manifest.json").read_text())
+    files = []
+    for entry in manifest["files"]:
+        path = entry.get("path") or entry.get("file")
+        if not path.endswith(".bin"):
+            continue
+        if take_all or entry["op"] in ops:
+            files.append(path)
+    return files
+
+
+def catalog_entry(scan, name):
+    """The mutant's catalog line from `ptovec_mutant_scan --list` (ops, shrink target)."""
+    p = subprocess.run([scan, "--list"], capture_output=True, text=True, check=True)
+    for line in p.stdout.splitlines():
+        entry = json.loads(line)
+        if entry["name"] == name:
+            return entry
+    print(f"run_mutants: error: unknown mutant '{name}' (see {scan} --list)", file=sys.stderr)
+    sys.exit(2)
+
+
+def cmd_run(a):
+    vectors = Path(a.vectors)
+    work = Path(a.work) / a.name
+    work.mkdir(parents=True, exist_ok=True)
+    ops = [o for o in (a.ops or catalog_entry(a.scan, a.name)["ops"]).split(",") if o]
+    files = select_files(vectors, ops, a.all)
+    if not files:
+        fail(f"no default-suite files for ops {ops} in {vectors}")
+    # A folder of links to the selected files: `ptovec run --vectors FOLDER` reads its *.bin.
+    subset = work / ("all" if a.all else "subset")
+    subset.mkdir(exist_ok=True)
+    for old in subset.iterdir():
+        old.unlink()
+    for f in files:
+        (subset / f).symlink_to((vectors / f).resolve())
+    results = work / ("results-all.bin" if a.all else "results.bin")
+    cpu0, wall0 = children_cpu(), time.time()
+    p = run_command([a.ptovec, "run", "--dut", a.dut, "--vectors", subset, "--results", results,
+                     "--max-report", "1", "--quiet"])
+    cpu, wall = children_cpu() - cpu0, time.time() - wall0
+    sys.stdout.write(p.stdout)
+    sys.stderr.write(p.stderr)
+    if p.returncode != 1:
+        fail(f"{a.name}: ptovec run exited {p.returncode}, expected exactly 1 (mismatches)")
+    report = parse_report(p.stdout)
+    if report["mismatched"] == 0:
+        fail(f"{a.name}: exit 1 but no mismatched vector")
+    if report["unsupported"] != 0:
+        fail(f"{a.name}: {report['unsupported']} unsupported vectors (a mutant supports every case)")
+    first = p.stdout.split("mismatches:\n", 1)[1].split("FAIL:", 1)[0] if "mismatches:\n" in p.stdout else ""
+    record = {"mutant": a.name, "ops": ops, "all_files": a.all, "file_names": files,
+              **report, "first_mismatch": first.rstrip(), "cpu_seconds": round(cpu, 1),
+              "wall_seconds": round(wall, 1)}
+    name = "run-all.json" if a.all else "run.json"
+    (work / name).write_text(json.dumps(record, indent=1) + "\n")
+    print(f"run_mutants: {a.name}: {report['mismatched']} of {report['vectors']} vectors failed "
+          f"({cpu:.1f} s CPU)")
+    return 0
+
+
+def eval_line(counterexample):
+    """The eval JSON line of a shrink counterexample (inputs in slot order)."""
+    c = counterexample
+    return {"op": c["op"], "src": c["src"], "dst": c["dst"], "rmode": c["rmode"],
+            "sat": c["sat"], "in": list(c["in"].values())}
+
+
+def cmd_shrink(a):
+    work = Path(a.work) / a.name
+    work.mkdir(parents=True, exist_ok=True)
+    entry = catalog_entry(a.scan, a.name)
+    op = a.op or entry["shrink"]["op"]
+    src = a.src or (entry["shrink"]["src"] if not a.op else "")
+    dst = a.dst or (entry["shrink"]["dst"] if not a.op else "")
+    tests = a.tests or entry.get("shrink_tests") or 0
+    one_vector = work / "shrunk.bin"
+    args = [a.ptovec, "shrink", "--dut", a.dut, "--op", op, "--seed", a.seed, "--out", one_vector,
+            "--json"]
+    if src:
+        args += ["--src", src, "--dst", dst]
+    if tests:
+        args += ["--tests", tests]
+    cpu0, wall0 = children_cpu(), time.time()
+    p = run_command(args)
+    sys.stderr.write(p.stderr)
+    if p.returncode != 1:
+        fail(f"{a.name}: ptovec shrink exited {p.returncode}, expected 1 (a counterexample): "
+             f"{p.stdout.strip()[:400]}")
+    result = json.loads(p.stdout.strip().splitlines()[-1])
+    cx = result.get("counterexample")
+    if not cx:
+        fail(f"{a.name}: shrink exited 1 without a counterexample")
+    if "got" not in cx or not isinstance(cx["got"], dict):
+        fail(f"{a.name}: the counterexample is unsupported, not a wrong answer: {cx}")
+    if not result.get("minimal"):
+        fail(f"{a.name}: shrink says its counterexample is not a local minimum")
+    line = eval_line(cx)
+    # 1. It reproduces: the oracle (`ptovec eval`) gives the expected answer, not the device's.
+    e = run_command([a.ptovec, "eval", "--op", line["op"], "--src", line["src"], "--dst",
+                     line["dst"], "--rmode", line["rmode"]] + (["--sat"] if line["sat"] else [])
+                    + line["in"])
+    if e.returncode != 0:
+        fail(f"{a.name}: ptovec eval of the counterexample exited {e.returncode}: {e.stderr}")
+    oracle = json.loads(e.stdout.strip().splitlines()[-1])
+    if (oracle["out"], oracle["flags"]) != (cx["expected"]["out"], cx["expected"]["flags"]):
+        fail(f"{a.name}: eval gives {oracle['out']}/{oracle['flags']}, shrink expected "
+             f"{cx['expected']}")
+    if (oracle["out"], oracle["flags"]) == (cx["got"]["out"], cx["got"]["flags"]):
+        fail(f"{a.name}: the device's answer equals the oracle's: not a counterexample")
+    # 2. The one-vector file fails the gate with this device (exit exactly 1).
+    r = run_command([a.ptovec, "run", "--dut", a.dut, "--vectors", one_vector, "--results",
+                     work / "shrunk-results.bin", "--max-report", "1", "--quiet"])
+    if r.returncode != 1:
+        fail(f"{a.name}: ptovec run on {one_vector} exited {r.returncode}, expected 1")
+    one = parse_report(r.stdout)
+    if (one["vectors"], one["mismatched"]) != (1, 1):
+        fail(f"{a.name}: the one-vector file gave {one}")
+    # 3. Shrinking cannot reduce it further, checked independently of shrink's own claim: no
+    #    one-step shrink (inputs, then mode toward RNE, then Sat off) still fails.
+    m = run_command([a.scan, "--mutant", a.name, "--minimal", json.dumps(line)])
+    sys.stderr.write(m.stdout)
+    if m.returncode != 0:
+        fail(f"{a.name}: a one-step shrink of the counterexample still fails: {m.stdout.strip()}")
+    minimal = json.loads(m.stdout)
+    cpu, wall = children_cpu() - cpu0, time.time() - wall0
+    record = {"mutant": a.name, "found": True, "minimal": True, "case": {**line, **cx["expected"]},
+              "got_out": cx["got"]["out"], "got_flags": cx["got"]["flags"], "eval": cx["eval"],
+              "tests_run": result.get("tests_run"), "shrink_steps": result.get("shrink_steps"),
+              "shrinks_checked": minimal["shrinks"], "original": result.get("original"),
+              "cpu_seconds": round(cpu, 1), "wall_seconds": round(wall, 1)}
+    (work / "shrink.json").write_text(json.dumps(record, indent=1) + "\n")
+    print(f"run_mutants: {a.name}: shrunk to {cx['eval']} -> expected "
+          f"{cx['expected']['out']}/{cx['expected']['flags']}, got {cx['got']['out']}/"
+          f"{cx['got']['flags']} ({result.get('tests_run')} tests, "
+          f"{result.get('shrink_steps')} shrink steps, {minimal['shrinks']} one-step shrinks "
+          f"agree; {cpu:.1f} s CPU)")
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("generate")
+    g.add_argument("--ptovec", required=True)
+    g.add_argument("--out", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--ptovec", required=True)
+    r.add_argument("--vectors", required=True)
+    r.add_argument("--dut", required=True)
+    r.add_argument("--name", required=True)
+    r.add_argument("--ops", default="", help="default: the mutant's ops from --scan --list")
+    r.add_argument("--scan", required=True, help="the ptovec_mutant_scan binary")
+    r.add_argument("--work", required=True)
+    r.add_argument("--all", action="store_true")
+    s = sub.add_parser("shrink")
+    s.add_argument("--ptovec", required=True)
+    s.add_argument("--dut", required=True)
+    s.add_argument("--name", required=True)
+    s.add_argument("--scan", required=True, help="the ptovec_mutant_scan binary")
+    s.add_argument("--op", default="", help="default: the mutant's shrink target from --scan")
+    s.add_argument("--src", default="")
+    s.add_argument("--dst", default="")
+    s.add_argument("--work", required=True)
+    s.add_argument("--tests", type=int, default=0, help="default: shrink's own (10000)")
+    s.add_argument("--seed", type=int, default=1)
+    a = parser.parse_args()
+    if a.command == "generate":
+        return cmd_generate(a)
+    if a.command == "run":
+        return cmd_run(a)
+    return cmd_shrink(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

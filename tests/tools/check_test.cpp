@@ -1,0 +1,232 @@
+// check and run: exact tallies by op, types, mode, Sat and kind for a device that is wrong on
+// known cases; refusal of results from another suite or file version; the text and JUnit reports.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "gate_test_support.hpp"
+#include "ptovec/tools/check.hpp"
+
+namespace ptovec::tools {
+namespace {
+
+using generator::InputError;
+using oracle::NumericRoundingMode;
+using testing::ReadAll;
+using testing::TestDevice;
+using testing::WriteAll;
+
+// RTP Sat off: wrong word; RNA Sat on: wrong flags (NX toggled); RHB Sat on: both; RTO Sat off:
+// unsupported. Each is 50 of the 700 tquant vectors.
+void KnownFaults(const Case& c, DeviceAnswer& a) {
+  const auto mode = c.control.rounding_mode;
+  const bool sat = c.control.saturating;
+  if (mode == NumericRoundingMode::RTP && !sat) a.result.word ^= 1;
+  if (mode == NumericRoundingMode::RNA && sat) a.result.status ^= 0x10;
+  if (mode == NumericRoundingMode::RHB && sat) a.result.word ^= 0x80, a.result.status ^= 0x04;
+  if (mode == NumericRoundingMode::RTO && !sat) a.supported = false;
+}
+
+class Gate : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = testing::TempDir("check");
+    testing::GenerateSmallSuite(dir_);
+  }
+  static void TearDownTestSuite() { std::filesystem::remove_all(dir_); }
+  template <typename F>
+  static std::string ErrorOf(F f) {
+    try {
+      f();
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  }
+  static inline std::filesystem::path dir_;
+};
+
+void ExpectKnownFaultTallies(const CheckReport& r) {
+  EXPECT_EQ(r.files, 1u);
+  EXPECT_EQ(r.vectors, 700u);
+  EXPECT_EQ(r.matched, 500u);
+  EXPECT_EQ(r.mismatched, 150u);
+  EXPECT_EQ(r.unsupported, 50u);
+  EXPECT_EQ(r.word, 50u);
+  EXPECT_EQ(r.flags, 50u);
+  EXPECT_EQ(r.both, 50u);
+  EXPECT_FALSE(r.passed());
+  EXPECT_EQ(ExitStatusFor(r), 1);
+  ASSERT_EQ(r.per_file.size(), 1u);
+  const auto& c = r.per_file[0].controls;
+  EXPECT_EQ(c[2 * 2 + 0].word, 50u);         // RTP off
+  EXPECT_EQ(c[4 * 2 + 1].flags, 50u);        // RNA on
+  EXPECT_EQ(c[6 * 2 + 1].both, 50u);         // RHB on
+  EXPECT_EQ(c[5 * 2 + 0].unsupported, 50u);  // RTO off
+  std::uint64_t failing_controls = 0;
+  for (const ControlTally& t : c) {
+    EXPECT_EQ(t.total, 50u);
+    failing_controls += t.failed() > 0 ? 1 : 0;
+  }
+  EXPECT_EQ(failing_controls, 4u);
+  // Input 0's records 4 (RTP off), 9 (RNA on), 10 (RTO off) come first.
+  ASSERT_EQ(r.first.size(), 3u);
+  EXPECT_EQ(r.first[0].index, 4u);
+  EXPECT_EQ(r.first[0].kind, MismatchKind::Word);
+  EXPECT_EQ(r.first[1].index, 9u);
+  EXPECT_EQ(r.first[1].kind, MismatchKind::Flags);
+  EXPECT_EQ(r.first[2].index, 10u);
+  EXPECT_EQ(r.first[2].kind, MismatchKind::Unsupported);
+  EXPECT_EQ(r.first[0].got.result.word, r.first[0].expected.word ^ 1);
+  EXPECT_EQ(r.first[0].file, "tquant_fp32_s8.bin");
+}
+
+TEST_F(Gate, RunAndCheckTallyAKnownFaultyDeviceExactly) {
+  for (ResultsFormat format : {ResultsFormat::Binary, ResultsFormat::Json}) {
+    TestDevice device(KnownFaults);
+    RunOptions options;
+    options.results = dir_ / (format == ResultsFormat::Binary ? "r.bin" : "r.jsonl");
+    options.format = format;
+    options.max_report = 3;
+    options.batch = 64;
+    const CheckReport run = RunDevice(device, dir_, options);
+    EXPECT_EQ(device.calls(), 700u);
+    EXPECT_EQ(run.device, "test-oracle");
+    ExpectKnownFaultTallies(run);
+    const CheckReport check = CheckResults(dir_, options.results, 3);
+    EXPECT_EQ(check.device, "test-oracle");
+    ExpectKnownFaultTallies(check);
+  }
+  const auto mismatches = ResultsMismatches(dir_, dir_ / "r.bin", 2);
+  ASSERT_EQ(mismatches.size(), 2u);
+  EXPECT_EQ(mismatches[1].index, 9u);
+  EXPECT_EQ(mismatches[1].c.control.rounding_mode, NumericRoundingMode::RNA);
+  EXPECT_TRUE(mismatches[1].c.control.saturating);
+  EXPECT_EQ(mismatches[1].got.result.status, mismatches[1].expected.status ^ 0x10);
+}
+
+TEST_F(Gate, TheOracleAsADevicePasses) {
+  TestDevice device;
+  RunOptions options;
+  options.results = dir_ / "qparam" / "ok.bin";
+  const CheckReport r = RunDevice(device, dir_ / "qparam", options);
+  EXPECT_TRUE(r.passed());
+  EXPECT_EQ(ExitStatusFor(r), 0);
+  EXPECT_EQ(r.vectors, 30u);
+  EXPECT_EQ(r.per_file[0].controls[0].total, 30u);  // no controls: all in (RNE, off)
+  EXPECT_TRUE(CheckResults(dir_ / "qparam", options.results, 20).passed());
+  const std::string xml = JunitXml(r);
+  EXPECT_NE(xml.find("<testsuites name=\"ptovec\" tests=\"1\" failures=\"0\""), std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("name=\"RNE sat=off (no controls)\" time=\"0\"/>"), std::string::npos) << xml;
+  std::ostringstream text;
+  PrintReport(text, r, 20);
+  EXPECT_EQ(text.str(),
+            "ptovec: 1 file(s), 30 vectors: 30 matched, 0 mismatched, 0 unsupported (device "
+            "test-oracle)\nPASS\n");
+}
+
+TEST_F(Gate, ResultsOfAnotherSuiteOrFileVersionAreRefused) {
+  TestDevice device;
+  RunOptions options;
+  options.results = dir_ / "tq.jsonl";
+  options.format = ResultsFormat::Json;
+  RunDevice(device, dir_, options);
+  std::string e = ErrorOf([&] { CheckResults(dir_ / "qparam", options.results, 20); });
+  EXPECT_NE(e.find("results section 0 (tquant_fp32_s8.bin) does not match the vectors: file "
+                   "tquant_fp32_s8.bin in the results, qparam_fp32_u64.bin"),
+            std::string::npos) << e;
+  // Another SHA-256 in the header.
+  std::string text = ReadAll(options.results);
+  const std::size_t sha = text.find("\"sha256\":\"") + 10;
+  text[sha] = text[sha] == '0' ? '1' : '0';
+  const auto forged = dir_ / "forged.jsonl";
+  WriteAll(forged, text);
+  e = ErrorOf([&] { CheckResults(dir_, forged, 20); });
+  EXPECT_NE(e.find("does not match the vectors: SHA-256"), std::string::npos) << e;
+  // The same file without a manifest: the SHA-256 is compared once the file is read.
+  const auto plain = dir_ / "plain";
+  std::filesystem::create_directories(plain);
+  std::filesystem::copy_file(dir_ / "tquant_fp32_s8.bin", plain / "tquant_fp32_s8.bin",
+                             std::filesystem::copy_options::overwrite_existing);
+  e = ErrorOf([&] { CheckResults(plain, forged, 20); });
+  EXPECT_NE(e.find("does not match the vectors: SHA-256"), std::string::npos) << e;
+  EXPECT_EQ(ErrorOf([&] { CheckResults(plain, options.results, 20); }), "");
+}
+
+TEST_F(Gate, AVectorFileChangedSinceItsManifestIsRefused) {
+  const auto copy = dir_ / "changed";
+  std::filesystem::create_directories(copy);
+  std::filesystem::copy_file(dir_ / "manifest.json", copy / "manifest.json",
+                             std::filesystem::copy_options::overwrite_existing);
+  std::string bytes = ReadAll(dir_ / "tquant_fp32_s8.bin");
+  bytes[bytes.size() - 1] = static_cast<char>(bytes.back() ^ 0x10);  // the last record's flags
+  WriteAll(copy / "tquant_fp32_s8.bin", bytes);
+  std::filesystem::copy_file(dir_ / "tquant_fp32_s8.json", copy / "tquant_fp32_s8.json",
+                             std::filesystem::copy_options::overwrite_existing);
+  TestDevice device;
+  RunOptions options;
+  options.results = copy / "r.bin";
+  const std::string e = ErrorOf([&] { RunDevice(device, copy, options); });
+  EXPECT_NE(e.find("tquant_fp32_s8.bin has SHA-256 "), std::string::npos) << e;
+  EXPECT_NE(e.find(", its manifest says "), std::string::npos) << e;
+  EXPECT_FALSE(std::filesystem::exists(options.results));
+}
+
+TEST_F(Gate, ReportAndJunitNameTheFailures) {
+  TestDevice device(KnownFaults);
+  RunOptions options;
+  options.results = dir_ / "faulty.bin";
+  options.max_report = 2;
+  const CheckReport r = RunDevice(device, dir_, options);
+  std::ostringstream text;
+  PrintReport(text, r, 2);
+  const std::string out = text.str();
+  EXPECT_NE(out.find("ptovec: 1 file(s), 700 vectors: 500 matched, 150 mismatched, 50 unsupported"),
+            std::string::npos) << out;
+  EXPECT_NE(out.find("by kind: wrong word 50, wrong flags 50, both 50, unsupported 50"),
+            std::string::npos) << out;
+  EXPECT_NE(out.find("  tquant   fp32  s8    RTP   off            50          50           0"),
+            std::string::npos) << out;
+  EXPECT_NE(out.find("first 2 of 200 mismatches:"), std::string::npos) << out;
+  EXPECT_NE(out.find("ptovec eval --op tquant --src fp32 --dst s8 --rmode RTP "), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("[wrong word]"), std::string::npos) << out;
+  EXPECT_NE(out.find("FAIL: 150 mismatched, 50 unsupported of 700 vectors"), std::string::npos);
+  const std::string xml = JunitXml(r);
+  EXPECT_NE(xml.find("<testsuites name=\"ptovec\" tests=\"14\" failures=\"4\""), std::string::npos);
+  EXPECT_NE(xml.find("<testsuite name=\"tquant_fp32_s8.bin\" tests=\"14\" failures=\"4\""),
+            std::string::npos);
+  EXPECT_NE(xml.find("<testcase classname=\"ptovec.tquant_fp32_s8\" name=\"RTO sat=off\" "
+                     "time=\"0\">\n      <failure type=\"mismatch\" message=\"50 of 50 vectors "
+                     "failed (wrong word 0, wrong flags 0, both 0, unsupported 50)\">"),
+            std::string::npos) << xml;
+  EXPECT_NE(xml.find("name=\"RNE sat=off\" time=\"0\"/>"), std::string::npos);
+  EXPECT_NE(xml.find("-&gt; s8"), std::string::npos);  // escaped "->"
+  EXPECT_EQ(xml.find("-> s8"), std::string::npos);
+}
+
+TEST_F(Gate, FlagsAboveBitFourAreADeviceError) {
+  TestDevice device([](const Case&, DeviceAnswer& a) { a.result.status |= 0x20; });
+  RunOptions options;
+  options.results = dir_ / "never.bin";
+  try {
+    RunDevice(device, dir_ / "qparam", options);
+    FAIL() << "no DeviceError";
+  } catch (const DeviceError& e) {
+    EXPECT_NE(std::string(e.what()).find("qparam_fp32_u64.bin record 0"), std::string::npos);
+  }
+  EXPECT_FALSE(std::filesystem::exists(options.results));  // atomic: nothing left
+}
+
+TEST(GateNames, FlagNamesAndKinds) {
+  EXPECT_EQ(FlagNames(0x14), "OF|NX");
+  EXPECT_EQ(FlagNames(0x01), "NV");
+  EXPECT_EQ(FlagNames(0x00), "-");
+  EXPECT_EQ(FlagNames(0x1F), "NV|DZ|OF|UF|NX");
+  EXPECT_EQ(MismatchKindName(MismatchKind::Both), "both");
+  EXPECT_FALSE(CheckReport{}.passed());  // zero vectors never pass
+}
+
+}  // namespace
+}  // namespace ptovec::tools

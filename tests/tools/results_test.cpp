@@ -1,0 +1,334 @@
+// Vector file reader and results files: header validation, streaming, round trips, and refusal
+// of truncated, padded, corrupted, reordered and foreign files with the right one-line message.
+#include <gtest/gtest.h>
+
+#include "gate_test_support.hpp"
+#include "ptovec/generator/readers.hpp"
+#include "ptovec/generator/writers.hpp"
+#include "ptovec/tools/check.hpp"
+#include "ptovec/tools/results.hpp"
+
+namespace ptovec::tools {
+namespace {
+
+using generator::InputError;
+using generator::VectorReader;
+using generator::VectorRecord;
+using testing::ReadAll;
+using testing::WriteAll;
+
+class GateFiles : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = testing::TempDir("results");
+    testing::GenerateSmallSuite(dir_);
+  }
+  static void TearDownTestSuite() { std::filesystem::remove_all(dir_); }
+  static std::filesystem::path Bin() { return dir_ / "tquant_fp32_s8.bin"; }
+  static std::filesystem::path Json() { return dir_ / "tquant_fp32_s8.json"; }
+  static std::filesystem::path Scratch(const std::string& name) {
+    std::filesystem::create_directories(dir_ / "scratch");
+    return dir_ / "scratch" / name;
+  }
+  static std::vector<VectorRecord> ReadEverything(const std::filesystem::path& p,
+                                                  std::size_t batch = 64) {
+    VectorReader r(p);
+    std::vector<VectorRecord> all;
+    std::vector<VectorRecord> part;
+    while (!r.done()) {
+      r.Read(part, batch);
+      all.insert(all.end(), part.begin(), part.end());
+    }
+    return all;
+  }
+  // The message of the InputError `f` throws ("" when it does not throw).
+  template <typename F>
+  static std::string ErrorOf(F f) {
+    try {
+      f();
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  }
+  static inline std::filesystem::path dir_;
+};
+
+TEST_F(GateFiles, BinaryAndJsonReadTheSameRecordsTheOracleGives) {
+  const auto bin = ReadEverything(Bin(), 100);
+  const auto json = ReadEverything(Json(), 33);
+  ASSERT_EQ(bin.size(), 700u);
+  ASSERT_EQ(json.size(), 700u);
+  for (std::size_t i = 0; i < bin.size(); ++i) {
+    EXPECT_EQ(bin[i].c.in, json[i].c.in) << i;
+    EXPECT_EQ(bin[i].expected, json[i].expected) << i;
+    EXPECT_EQ(bin[i].c.control.rounding_mode, json[i].c.control.rounding_mode) << i;
+    EXPECT_EQ(bin[i].expected, generator::EvaluateCase(bin[i].c)) << i;
+  }
+  // Mode-major order, Sat off first: record 5 is (RTP, on) of input 0.
+  EXPECT_EQ(bin[5].c.control.rounding_mode, oracle::NumericRoundingMode::RTP);
+  EXPECT_TRUE(bin[5].c.control.saturating);
+  EXPECT_EQ(bin[14].c.in[0], bin[15].c.in[0]);
+}
+
+TEST_F(GateFiles, JsonVectorsInAnotherKeyOrderOrSpacingReadTheSame) {
+  std::string text = ReadAll(Json());
+  const std::size_t first = text.find("\n{\"in\":[") + 1;
+  const std::size_t end = text.find('}', first);
+  auto vector = nlohmann::ordered_json::parse(text.substr(first, end + 1 - first));
+  nlohmann::ordered_json reordered;
+  for (const char* key : {"flags", "out", "sat", "rmode", "in"}) reordered[key] = vector[key];
+  std::string line = reordered.dump();
+  line.insert(1, " ");
+  text.replace(first, end + 1 - first, line);
+  const auto p = Scratch("reordered.json");
+  WriteAll(p, text);
+  const auto bin = ReadEverything(Bin());
+  const auto json = ReadEverything(p);
+  ASSERT_EQ(json.size(), 700u);
+  EXPECT_EQ(json[0].c.in, bin[0].c.in);
+  EXPECT_EQ(json[0].expected, bin[0].expected);
+  EXPECT_EQ(json[0].c.control.saturating, bin[0].c.control.saturating);
+}
+
+TEST_F(GateFiles, ReaderHashesTheWholeFile) {
+  VectorReader r(Bin());
+  std::vector<VectorRecord> part;
+  while (!r.done()) r.Read(part, 1000);
+  EXPECT_EQ(r.sha256(), generator::FileSha256(Bin()));
+  EXPECT_EQ(r.sha256().size(), 64u);
+  const auto manifest = nlohmann::json::parse(ReadAll(dir_ / "manifest.json"));
+  EXPECT_EQ(r.sha256(), manifest["files"][0]["sha256"]);
+}
+
+TEST_F(GateFiles, TruncatedPaddedAndCorruptBinaryFilesAreRefused) {
+  const std::string bytes = ReadAll(Bin());
+  const auto p = Scratch("tquant_fp32_s8.bin");
+  WriteAll(p, bytes.substr(0, bytes.size() - 3));
+  std::string e = ErrorOf([&] { VectorReader r(p); });
+  EXPECT_NE(e.find("is truncated: the header announces 700 records"), std::string::npos) << e;
+  EXPECT_NE(e.find("699 whole records and a partial one"), std::string::npos) << e;
+  EXPECT_NE(e.find(p.string()), std::string::npos) << e;
+
+  WriteAll(p, bytes + std::string(9, '\0'));
+  e = ErrorOf([&] { VectorReader r(p); });
+  EXPECT_NE(e.find("has extra bytes: the header announces 700 records"), std::string::npos) << e;
+
+  std::string bad = bytes;
+  bad[7] = 'X';
+  WriteAll(p, bad);
+  e = ErrorOf([&] { VectorReader r(p); });
+  EXPECT_NE(e.find("is not a ptovec vector file"), std::string::npos) << e;
+
+  bad = bytes;
+  bad[33] = '#';  // inside the JSON header
+  WriteAll(p, bad);
+  e = ErrorOf([&] { VectorReader r(p); });
+  EXPECT_NE(e.find("JSON header that does not parse"), std::string::npos) << e;
+
+  bad = bytes;
+  bad[16] = static_cast<char>(bad[16] + 1);  // fixed-header count 701
+  WriteAll(p, bad);
+  e = ErrorOf([&] { VectorReader r(p); });
+  EXPECT_NE(e.find("fixed header says 701 records, the JSON header 700"), std::string::npos) << e;
+
+  bad = bytes;
+  const std::size_t op = bad.find("\"op\":\"tquant\"");
+  ASSERT_NE(op, std::string::npos);
+  bad.replace(op, 13, "\"op\":\"tquanx\"");
+  WriteAll(p, bad);
+  e = ErrorOf([&] { VectorReader r(p); });
+  EXPECT_NE(e.find("names unknown op 'tquanx'"), std::string::npos) << e;
+
+  bad = bytes;
+  const std::size_t dst = bad.find("\"dst\":\"s8\"");
+  ASSERT_NE(dst, std::string::npos);
+  bad.replace(dst, 10, "\"dst\":\"u8\"");  // a legal pair, but the fields still say s8
+  WriteAll(p, bad);
+  e = ErrorOf([&] { VectorReader r(p); });
+  EXPECT_NE(e.find("has a record layout (\"fields\") that differs from the registry's"),
+            std::string::npos) << e;
+
+  bad = bytes;
+  const std::size_t data_offset = static_cast<unsigned char>(bytes[24]) + 256u * static_cast<unsigned char>(bytes[25]);
+  const auto layout = generator::RecordLayout(*generator::FindOp("tquant"),
+                                              {TileDataType::FP32, TileDataType::S8});
+  const unsigned size = generator::RecordSize(layout);
+  bad[data_offset + 14 * size + layout[3].offset] = 9;  // the rmode byte of record 14
+  WriteAll(p, bad);
+  e = ErrorOf([&] { ReadEverything(p); });
+  EXPECT_NE(e.find("record 14 is corrupt: rmode 9"), std::string::npos) << e;
+}
+
+TEST_F(GateFiles, TruncatedAndPaddedJsonFilesAreRefused) {
+  const std::string text = ReadAll(Json());
+  const auto p = Scratch("tquant_fp32_s8.json");
+  // Drop the last vector line (and keep the closing "]}").
+  const std::size_t last = text.rfind("\n{");
+  WriteAll(p, text.substr(0, last) + "\n]}\n");
+  std::string e = ErrorOf([&] { ReadEverything(p); });
+  EXPECT_NE(e.find("is truncated: the header announces 700 vectors but the file has 699"),
+            std::string::npos) << e;
+  // Cut in the middle of a line.
+  WriteAll(p, text.substr(0, text.size() / 2));
+  e = ErrorOf([&] { ReadEverything(p); });
+  EXPECT_NE(e.find("is malformed"), std::string::npos) << e;
+  // One vector more than announced.
+  const std::size_t close = text.rfind("\n]}");
+  const std::size_t prev = text.rfind("\n{", close - 1);
+  WriteAll(p, text.substr(0, close) + "," + text.substr(prev, close - prev) + text.substr(close));
+  e = ErrorOf([&] { ReadEverything(p); });
+  EXPECT_NE(e.find("has extra vectors: the header announces 700 but line 702"), std::string::npos)
+      << e;
+}
+
+TEST_F(GateFiles, FolderListingUsesTheManifestAndChecksIt) {
+  const auto sources = generator::ListVectorFiles(dir_);
+  ASSERT_EQ(sources.size(), 1u);  // binary only, though the manifest lists the JSON file too
+  EXPECT_EQ(sources[0].name, "tquant_fp32_s8.bin");
+  EXPECT_EQ(*sources[0].count, 700u);
+  // A folder without manifest: *.bin sorted by name.
+  const auto plain = Scratch("plain");
+  std::filesystem::create_directories(plain);
+  EXPECT_NE(ErrorOf([&] { generator::ListVectorFiles(plain); }).find("holds no manifest.json"),
+            std::string::npos);
+  std::filesystem::copy_file(Bin(), plain / "b.bin");
+  std::filesystem::copy_file(Bin(), plain / "a.bin");
+  WriteAll(plain / "results.bin", std::string("PTOVEC\0R", 8) + std::string(24, '\0'));
+  const auto listed = generator::ListVectorFiles(plain);
+  ASSERT_EQ(listed.size(), 2u);
+  EXPECT_EQ(listed[0].name, "a.bin");
+  EXPECT_FALSE(listed[0].sha256.has_value());
+  // A manifest naming a missing file.
+  const auto broken = Scratch("broken");
+  std::filesystem::create_directories(broken);
+  std::filesystem::copy_file(dir_ / "manifest.json", broken / "manifest.json");
+  EXPECT_NE(ErrorOf([&] { generator::ListVectorFiles(broken); }).find("is missing"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf([&] { generator::ListVectorFiles(dir_ / "nope"); }).find("does not exist"),
+            std::string::npos);
+}
+
+// ---- results files ----
+
+std::vector<DeviceAnswer> SomeAnswers(std::size_t n) {
+  std::vector<DeviceAnswer> a(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    a[i] = {i % 7 != 3, {static_cast<oracle::Word>((i * 37) & 0xFF), static_cast<oracle::Status>(i % 32)}};
+  }
+  return a;
+}
+
+TEST_F(GateFiles, ResultsRoundTripInBothFormats) {
+  const OpDef& tquant = *generator::FindOp("tquant");
+  const OpDef& qparam = *generator::FindOp("qparam");
+  const std::vector<ResultsSection> sections = {
+      SectionFor("a.bin", std::string(64, 'a'), tquant, {TileDataType::FP32, TileDataType::S8}, 10),
+      SectionFor("b.bin", std::string(64, 'b'), qparam, {TileDataType::FP32, TileDataType::U64}, 3)};
+  for (ResultsFormat format : {ResultsFormat::Binary, ResultsFormat::Json}) {
+    const auto p = Scratch(format == ResultsFormat::Binary ? "r.bin" : "r.jsonl");
+    auto answers = SomeAnswers(13);
+    answers[11].result.word = 0xFFFFFFFFFFFFFFFFu;  // u64: kept whole
+    answers[2].result.word = 0xFFFFFFFFFFFFFF82u;   // s8 sign-extended carrier: kept as 0x82
+    {
+      ResultsWriter w(p, format, sections, "dev");
+      w.Append(std::span(answers).subspan(0, 4));
+      w.Append(std::span(answers).subspan(4));  // crosses the section boundary
+      w.Commit();
+    }
+    ResultsReader r(p);
+    EXPECT_EQ(r.sections(), sections);
+    EXPECT_EQ(r.device(), "dev");
+    std::vector<DeviceAnswer> got(10);
+    r.Read(0, got);
+    std::vector<DeviceAnswer> got2(3);
+    r.Read(1, got2);
+    r.Finish();
+    got.insert(got.end(), got2.begin(), got2.end());
+    for (std::size_t i = 0; i < 13; ++i) {
+      EXPECT_EQ(got[i].supported, answers[i].supported) << i;
+      if (!answers[i].supported) continue;
+      const oracle::Word expected = i == 2 ? 0x82 : answers[i].result.word;
+      EXPECT_EQ(got[i].result.word, expected) << i;
+      EXPECT_EQ(got[i].result.status, answers[i].result.status) << i;
+    }
+  }
+  // The JSON lines are the documented ones.
+  const std::string text = ReadAll(Scratch("r.jsonl"));
+  EXPECT_NE(text.find("\n{\"s\":0,\"i\":0,\"out\":\"0x00\",\"flags\":\"0x00\"}\n"), std::string::npos);
+  EXPECT_NE(text.find("\n{\"s\":0,\"i\":3,\"flags\":\"unsupported\"}\n"), std::string::npos);
+  EXPECT_NE(text.find("{\"s\":1,\"i\":1,\"out\":\"0xffffffffffffffff\",\"flags\":\"0x0b\"}"),
+            std::string::npos);
+  // Binary: 32 + header, then 10 records of 6 bytes and 3 of 13.
+  const std::string bin = ReadAll(Scratch("r.bin"));
+  EXPECT_EQ(bin.substr(0, 8), std::string("PTOVEC\0R", 8));
+  const std::size_t data_offset = static_cast<unsigned char>(bin[24]) + 256u * static_cast<unsigned char>(bin[25]);
+  EXPECT_EQ(bin.size(), data_offset + 10 * 6 + 3 * 13);
+  EXPECT_EQ(static_cast<unsigned char>(bin[data_offset + 3 * 6 + 5]), kUnsupportedFlags);
+}
+
+TEST_F(GateFiles, BrokenResultsFilesAreRefusedNamingSectionAndRecord) {
+  const OpDef& tquant = *generator::FindOp("tquant");
+  const std::vector<ResultsSection> sections = {
+      SectionFor("a.bin", std::string(64, 'a'), tquant, {TileDataType::FP32, TileDataType::S8}, 10)};
+  const auto p = Scratch("good.bin");
+  const auto j = Scratch("good.jsonl");
+  for (const auto& [path, format] : {std::pair{p, ResultsFormat::Binary}, std::pair{j, ResultsFormat::Json}}) {
+    ResultsWriter w(path, format, sections, "dev");
+    const auto answers = SomeAnswers(10);
+    w.Append(answers);
+    w.Commit();
+  }
+  const auto read_all = [](const std::filesystem::path& path) {
+    ResultsReader r(path);
+    std::vector<DeviceAnswer> got(10);
+    r.Read(0, got);
+    r.Finish();
+  };
+  EXPECT_EQ(ErrorOf([&] { read_all(p); }), "");
+  EXPECT_EQ(ErrorOf([&] { read_all(j); }), "");
+  const std::string bin = ReadAll(p);
+  const auto bad = Scratch("bad.bin");
+  WriteAll(bad, bin.substr(0, bin.size() - 8));
+  std::string e = ErrorOf([&] { read_all(bad); });
+  EXPECT_NE(e.find("is truncated: section 0 (a.bin) has 8 of 10 records and a partial record 8"),
+            std::string::npos) << e;
+  WriteAll(bad, bin + "x");
+  e = ErrorOf([&] { read_all(bad); });
+  EXPECT_NE(e.find("has 1 extra bytes after the last record"), std::string::npos) << e;
+  // Swap records 2 and 3.
+  std::string swapped = bin;
+  const std::size_t base = bin.size() - 10 * 6;
+  std::swap_ranges(swapped.begin() + static_cast<std::ptrdiff_t>(base + 12),
+                   swapped.begin() + static_cast<std::ptrdiff_t>(base + 18),
+                   swapped.begin() + static_cast<std::ptrdiff_t>(base + 18));
+  WriteAll(bad, swapped);
+  e = ErrorOf([&] { read_all(bad); });
+  EXPECT_NE(e.find("is out of order: section 0 (a.bin) record 2 carries index 3 (expected 2)"),
+            std::string::npos) << e;
+  std::string flags = bin;
+  flags[base + 5] = 0x21;
+  WriteAll(bad, flags);
+  e = ErrorOf([&] { read_all(bad); });
+  EXPECT_NE(e.find("record 0 has flags 0x21"), std::string::npos) << e;
+
+  const std::string text = ReadAll(j);
+  const auto badj = Scratch("bad.jsonl");
+  WriteAll(badj, text.substr(0, text.rfind("{\"s\"")));
+  e = ErrorOf([&] { read_all(badj); });
+  EXPECT_NE(e.find("is truncated: section 0 (a.bin) ends at record 9 of 10"), std::string::npos) << e;
+  WriteAll(badj, text + "{\"s\":0,\"i\":10,\"out\":\"0x00\",\"flags\":\"0x00\"}\n");
+  e = ErrorOf([&] { read_all(badj); });
+  EXPECT_NE(e.find("has extra lines: line 12"), std::string::npos) << e;
+  std::string reordered = text;
+  const std::size_t i4 = reordered.find("\"i\":4");
+  reordered.replace(i4, 5, "\"i\":5");
+  WriteAll(badj, reordered);
+  e = ErrorOf([&] { read_all(badj); });
+  EXPECT_NE(e.find("is out of order: line 6 holds section 0 record 5 (expected section 0 (a.bin) "
+                   "record 4)"),
+            std::string::npos) << e;
+}
+
+}  // namespace
+}  // namespace ptovec::tools

@@ -1,0 +1,37 @@
+// The oracle as a device under test: the shared pieces of the library device
+// (ptovec_oracle_dut, oracle_device.cpp), the line-protocol program (ptovec-oracle-device,
+// oracle_device_main.cpp) and mutant devices built on them (static library ptovec_oracle_dut_core).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "ptovec/generator/cases.hpp"
+#include "ptovec_dut.h"
+
+namespace ptovec::dut {
+
+/// An (op, src, dst) resolved against the registry: the op, the pair and each slot's width (bits).
+struct ResolvedPair {
+  const generator::OpDef* op = nullptr;
+  generator::TypePair pair{};
+  unsigned slot_widths[generator::kMaxSlots] = {};
+};
+
+/// Resolves op name and type codes (spec tile codes, FP19 32). Returns PTOVEC_DUT_OK and fills
+/// `out`, or PTOVEC_DUT_UNSUPPORTED (unknown op, unknown type code, illegal pair; `why` says which).
+/// The last answer is cached per thread, so a run of cases of one pair costs one string compare.
+int ResolvePair(std::string_view op, int src_code, int dst_code, ResolvedPair& out,
+                std::string* why = nullptr);
+
+/// Builds a generator::Case from an ABI case: ResolvePair, then n_inputs equal to the op's slot
+/// count, every input within its slot type's width, rmode 0..6, sat 0/1 and the op's domain
+/// check. Returns PTOVEC_DUT_OK, PTOVEC_DUT_UNSUPPORTED (unknown op/type, illegal pair) or
+/// PTOVEC_DUT_ERROR (bad input count, width, mode, Sat or domain); `why` gets a one-line reason.
+int ToCase(const ptovec_dut_case& in, generator::Case& out, std::string* why = nullptr);
+
+/// The oracle device's evaluate: ToCase, then the registry's bulk path op.evaluate. The word is
+/// the destination's element-width encoding, flags bits 4:0. Never throws (PTOVEC_DUT_ERROR).
+int OracleEvaluate(const ptovec_dut_case* c, ptovec_dut_result* r) noexcept;
+
+}  // namespace ptovec::dut

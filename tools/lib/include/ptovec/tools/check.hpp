@@ -1,0 +1,142 @@
+// The conformance gate: compare a device's answers with the expected vectors (from a results
+// file, `ptovec check`, or live from a Device, `ptovec run`), tally mismatches by op, types, mode,
+// Sat and kind, and report them as text and JUnit XML.
+#pragma once
+
+#include <array>
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ptovec/generator/readers.hpp"
+#include "ptovec/tools/device.hpp"
+#include "ptovec/tools/results.hpp"
+
+namespace ptovec::tools {
+
+using oracle::Status;
+using oracle::TileDataType;
+
+/// How a device answer differs from the expected one.
+enum class MismatchKind { Word, Flags, Both, Unsupported };
+
+/// "wrong word", "wrong flags", "both", "unsupported".
+std::string_view MismatchKindName(MismatchKind kind);
+
+/// Status bits by name, "OF|NX" (bit 0 NV .. bit 4 NX); "-" for none.
+std::string FlagNames(Status status);
+
+/// One vector the device got wrong (or did not support).
+struct Mismatch {
+  std::string file;          ///< the vector file's name
+  std::size_t section = 0;   ///< its position in the run (results file section)
+  std::uint64_t index = 0;   ///< the record index within the file
+  Case c;                    ///< op, pair, mode, Sat, inputs
+  Encoded expected{};        ///< the oracle's word (element width) and status
+  DeviceAnswer got{};        ///< the device's answer (word masked to the destination width)
+  MismatchKind kind = MismatchKind::Word;
+};
+
+/// Counts of one (file, mode, Sat).
+struct ControlTally {
+  std::uint64_t total = 0;
+  std::uint64_t word = 0;
+  std::uint64_t flags = 0;
+  std::uint64_t both = 0;
+  std::uint64_t unsupported = 0;
+  std::vector<Mismatch> examples;  ///< the first few (kJunitExamples), for JUnit
+  std::uint64_t failed() const { return word + flags + both + unsupported; }
+};
+
+/// Examples kept per (file, mode, Sat) for the JUnit failure text.
+inline constexpr std::size_t kJunitExamples = 5;
+
+/// Counts of one vector file; controls[rmode * 2 + sat] (index 0 only for ops without controls).
+struct FileTally {
+  std::string file;
+  const OpDef* op = nullptr;
+  TypePair pair{};
+  std::uint64_t count = 0;
+  std::array<ControlTally, 14> controls{};
+};
+
+/// The outcome of a check or run.
+struct CheckReport {
+  std::string device;  ///< the device's name, when known
+  std::uint64_t files = 0;
+  std::uint64_t vectors = 0;
+  std::uint64_t matched = 0;
+  std::uint64_t mismatched = 0;   ///< wrong word, wrong flags or both
+  std::uint64_t unsupported = 0;
+  std::uint64_t word = 0, flags = 0, both = 0;  ///< mismatched by kind
+  std::vector<FileTally> per_file;  ///< in run order
+  std::vector<Mismatch> first;      ///< the first max_report mismatches, in run order
+  bool passed() const { return files > 0 && vectors > 0 && mismatched == 0 && unsupported == 0; }
+};
+
+/// Tallies answers against expected vectors, file by file, in run order.
+class CheckAccumulator {
+ public:
+  /// Keeps the first `max_report` mismatches in CheckReport::first.
+  explicit CheckAccumulator(std::size_t max_report);
+  /// Starts the next file (section).
+  void BeginFile(const std::string& file, const OpDef& op, TypePair pair, std::uint64_t count);
+  /// Adds record `index` of the current file. The answer's word is compared in the low bits of
+  /// the destination's width.
+  void Add(std::uint64_t index, const generator::VectorRecord& expected, const DeviceAnswer& got);
+  /// Mismatches kept so far (for an early stop).
+  std::size_t kept() const { return report_.first.size(); }
+  CheckReport Finish();
+
+ private:
+  std::size_t max_report_;
+  CheckReport report_;
+};
+
+/// `ptovec check`: compares the results file `results` with the vectors of `vectors` (a vector
+/// file or a folder, generator::ListVectorFiles). The results file's sections must match the
+/// vector files one for one, in order (file name, SHA-256, op, src, dst, count); then every
+/// record is compared. Throws generator::InputError (one line) for any file problem: unreadable,
+/// malformed, truncated, extra bytes, out-of-order records, sections of another suite or file.
+/// Progress lines (per file) go to stderr when `progress`.
+CheckReport CheckResults(const std::filesystem::path& vectors, const std::filesystem::path& results,
+                         std::size_t max_report, bool progress = false);
+
+/// For `ptovec shrink --from`: the first `limit` mismatches (any kind, unsupported included) of a
+/// results file against its vectors, each with its generator::Case, the expected Encoded, the
+/// device's answer, the vector file name and record index. Stops reading at `limit`. Throws as
+/// CheckResults does.
+std::vector<Mismatch> ResultsMismatches(const std::filesystem::path& vectors,
+                                        const std::filesystem::path& results, std::size_t limit);
+
+struct RunOptions {
+  std::filesystem::path results;  ///< the results file to write
+  ResultsFormat format = ResultsFormat::Binary;
+  std::size_t max_report = 20;
+  std::size_t batch = 4096;  ///< cases per Device::Evaluate call
+  bool progress = false;     ///< a line per file on stderr
+};
+
+/// `ptovec run`: streams every vector of `vectors` through `device` in batches, writes the
+/// results file (atomically) and returns the report `check` would give for it. Throws
+/// generator::InputError for vector file problems and DeviceError when the device fails or
+/// answers flags with bits 7:5 set.
+CheckReport RunDevice(Device& device, const std::filesystem::path& vectors,
+                      const RunOptions& options);
+
+/// Writes the text report: totals; mismatches by kind; a table by op, src, dst, mode and Sat;
+/// the first `max_report` mismatches with inputs, expected, got (hex and flag names) and the
+/// `ptovec eval` command; a last line "PASS" or "FAIL ...".
+void PrintReport(std::ostream& out, const CheckReport& report, std::size_t max_report);
+
+/// JUnit XML: <testsuites> with one <testsuite> per vector file and one <testcase> per (mode,
+/// Sat) of it (one per file for ops without controls); a failing testcase has a <failure> with
+/// counts and the first few mismatches. Text is XML-escaped.
+std::string JunitXml(const CheckReport& report);
+
+/// 0 when the report passed, 1 otherwise (cli::kExitOk / kExitMismatch).
+int ExitStatusFor(const CheckReport& report);
+
+}  // namespace ptovec::tools

@@ -1,0 +1,388 @@
+#include "ptovec/tools/check.hpp"
+
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/writers.hpp"
+
+namespace ptovec::tools {
+
+namespace {
+
+using generator::InputError;
+using generator::VectorRecord;
+using generator::VectorSource;
+
+std::string Str(std::uint64_t v) { return std::to_string(v); }
+
+std::size_t ControlIndex(const Case& c) {
+  if (!c.op->uses_controls) return 0;
+  return static_cast<std::size_t>(c.control.rounding_mode) * 2 + (c.control.saturating ? 1 : 0);
+}
+
+std::string TypeName(TileDataType t) { return std::string(oracle::Format(t).name); }
+
+std::string ModeName(std::size_t control) {
+  return std::string(
+      oracle::RoundingModeName(static_cast<oracle::NumericRoundingMode>(control / 2)));
+}
+
+std::string XmlEscape(std::string_view text) {
+  std::string out;
+  for (char ch : text) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t') {
+          out += ' ';  // not allowed in XML 1.0
+        } else {
+          out += ch;
+        }
+    }
+  }
+  return out;
+}
+
+// "in value=0x3e00 scale=0x3f800000"
+std::string InputsText(const Case& c) {
+  std::string out;
+  for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
+    out += (i == 0 ? "" : " ") + c.op->slots[i].name + "=" +
+           generator::HexWord(c.in[i], c.op->slots[i].TypeFor(c.pair));
+  }
+  return out;
+}
+
+std::string ResultText(const Encoded& e, TileDataType dst) {
+  return generator::HexWord(e.word, dst) + " flags " + generator::HexStatus(e.status) + " (" +
+         FlagNames(e.status) + ")";
+}
+
+std::string MismatchText(const Mismatch& m, const std::string& indent) {
+  const Case& c = m.c;
+  std::string out = m.file + " record " + Str(m.index) + ": " + c.op->name + " " +
+                    TypeName(c.pair.src) + " -> " + TypeName(c.pair.dst) + " " +
+                    std::string(oracle::RoundingModeName(c.control.rounding_mode)) +
+                    " sat=" + (c.control.saturating ? "on" : "off") + " " + InputsText(c) + "\n";
+  out += indent + "expected " + ResultText(m.expected, c.pair.dst) + ", got " +
+         (m.got.supported ? ResultText(m.got.result, c.pair.dst) : std::string("unsupported")) +
+         " [" + std::string(MismatchKindName(m.kind)) + "]\n";
+  out += indent + generator::EvalCommand(c) + "\n";
+  return out;
+}
+
+// Opens the vector sources one by one and checks them against the results sections.
+void CheckSection(const ResultsSection& section, std::size_t s, const VectorSource& source,
+                  const generator::VectorFileInfo& info) {
+  const auto refuse = [&](const std::string& what, const std::string& in_results,
+                          const std::string& in_vectors) {
+    throw InputError("results section " + Str(s) + " (" + section.file +
+                     ") does not match the vectors: " + what + " " + in_results +
+                     " in the results, " + in_vectors + " in " + source.path.string() +
+                     " (results of another suite, file or order?)");
+  };
+  if (section.file != source.name) refuse("file", section.file, source.name);
+  if (section.op != info.op) refuse("op", section.op->name, info.op->name);
+  if (section.pair != info.pair) {
+    refuse("types", TypeName(section.pair.src) + " -> " + TypeName(section.pair.dst),
+           TypeName(info.pair.src) + " -> " + TypeName(info.pair.dst));
+  }
+  if (section.count != info.count) refuse("count", Str(section.count), Str(info.count));
+  if (source.sha256 && section.sha256 != *source.sha256) {
+    refuse("SHA-256", section.sha256, *source.sha256);
+  }
+}
+
+// The shared loop of check and ResultsMismatches. Stops early (without the end-of-file checks)
+// when stop() says so.
+template <typename Stop>
+CheckReport Compare(const std::filesystem::path& vectors, const std::filesystem::path& results,
+                    std::size_t max_report, bool progress, Stop stop) {
+  const std::vector<VectorSource> sources = generator::ListVectorFiles(vectors);
+  ResultsReader reader(results);
+  const auto& sections = reader.sections();
+  if (sections.size() != sources.size()) {
+    throw InputError("results file " + results.string() + " has " + Str(sections.size()) +
+                     " sections but " + vectors.string() + " holds " + Str(sources.size()) +
+                     " vector files (results of another suite?)");
+  }
+  CheckAccumulator acc(max_report);
+  std::vector<VectorRecord> records;
+  std::vector<DeviceAnswer> answers;
+  for (std::size_t s = 0; s < sources.size(); ++s) {
+    auto vr = generator::OpenVectorSource(sources[s]);
+    CheckSection(sections[s], s, sources[s], vr->info());
+    acc.BeginFile(sources[s].name, *vr->info().op, vr->info().pair, vr->info().count);
+    std::uint64_t index = 0;
+    while (!vr->done()) {
+      const std::size_t n = vr->Read(records, 4096);
+      answers.resize(n);
+      reader.Read(s, answers);
+      for (std::size_t k = 0; k < n; ++k) acc.Add(index + k, records[k], answers[k]);
+      index += n;
+      if (stop(acc)) return acc.Finish();
+    }
+    generator::CheckSourceDigest(sources[s], *vr);
+    if (sections[s].sha256 != vr->sha256()) {
+      throw InputError("results section " + Str(s) + " (" + sections[s].file +
+                       ") does not match the vectors: SHA-256 " + sections[s].sha256 +
+                       " in the results, " + vr->sha256() + " for " + sources[s].path.string() +
+                       " (results of another version of the file?)");
+    }
+    if (progress) {
+      std::cerr << "ptovec: [" << s + 1 << "/" << sources.size() << "] " << sources[s].name << ": "
+                << index << " vectors checked\n";
+    }
+  }
+  reader.Finish();
+  CheckReport report = acc.Finish();
+  if (report.vectors == 0) {
+    throw InputError("--vectors " + vectors.string() + " holds zero vectors (nothing to check)");
+  }
+  report.device = reader.device();
+  return report;
+}
+
+}  // namespace
+
+std::string_view MismatchKindName(MismatchKind kind) {
+  switch (kind) {
+    case MismatchKind::Word: return "wrong word";
+    case MismatchKind::Flags: return "wrong flags";
+    case MismatchKind::Both: return "both";
+    case MismatchKind::Unsupported: return "unsupported";
+  }
+  return "?";
+}
+
+std::string FlagNames(Status status) {
+  static constexpr const char* kNames[] = {"NV", "DZ", "OF", "UF", "NX"};
+  std::string out;
+  for (unsigned bit = 0; bit < 5; ++bit) {
+    if ((status >> bit) & 1U) out += (out.empty() ? "" : "|") + std::string(kNames[bit]);
+  }
+  if ((status & 0xE0) != 0) out += (out.empty() ? "" : "|") + std::string("bits7:5");
+  return out.empty() ? "-" : out;
+}
+
+CheckAccumulator::CheckAccumulator(std::size_t max_report) : max_report_(max_report) {}
+
+void CheckAccumulator::BeginFile(const std::string& file, const OpDef& op, TypePair pair,
+                                 std::uint64_t count) {
+  FileTally t;
+  t.file = file;
+  t.op = &op;
+  t.pair = pair;
+  t.count = count;
+  report_.per_file.push_back(std::move(t));
+  ++report_.files;
+}
+
+void CheckAccumulator::Add(std::uint64_t index, const VectorRecord& expected,
+                           const DeviceAnswer& got) {
+  FileTally& file = report_.per_file.back();
+  ControlTally& tally = file.controls[ControlIndex(expected.c)];
+  ++tally.total;
+  ++report_.vectors;
+  MismatchKind kind;
+  DeviceAnswer answer = got;
+  if (!got.supported) {
+    kind = MismatchKind::Unsupported;
+    ++tally.unsupported;
+    ++report_.unsupported;
+  } else {
+    answer.result.word = oracle::LowBits(got.result.word, oracle::Format(file.pair.dst).width);
+    const bool word = answer.result.word != expected.expected.word;
+    const bool flags = answer.result.status != expected.expected.status;
+    if (!word && !flags) {
+      ++report_.matched;
+      return;
+    }
+    ++report_.mismatched;
+    if (word && flags) {
+      kind = MismatchKind::Both, ++tally.both, ++report_.both;
+    } else if (word) {
+      kind = MismatchKind::Word, ++tally.word, ++report_.word;
+    } else {
+      kind = MismatchKind::Flags, ++tally.flags, ++report_.flags;
+    }
+  }
+  const bool keep_first = report_.first.size() < max_report_;
+  const bool keep_example = tally.examples.size() < kJunitExamples;
+  if (!keep_first && !keep_example) return;
+  Mismatch m{file.file, report_.per_file.size() - 1, index, expected.c, expected.expected, answer,
+             kind};
+  if (keep_example) tally.examples.push_back(m);
+  if (keep_first) report_.first.push_back(std::move(m));
+}
+
+CheckReport CheckAccumulator::Finish() { return std::move(report_); }
+
+CheckReport CheckResults(const std::filesystem::path& vectors, const std::filesystem::path& results,
+                         std::size_t max_report, bool progress) {
+  return Compare(vectors, results, max_report, progress, [](const CheckAccumulator&) { return false; });
+}
+
+std::vector<Mismatch> ResultsMismatches(const std::filesystem::path& vectors,
+                                        const std::filesystem::path& results, std::size_t limit) {
+  CheckReport report = Compare(vectors, results, limit, false, [limit](const CheckAccumulator& a) {
+    return a.kept() >= limit;
+  });
+  return std::move(report.first);
+}
+
+CheckReport RunDevice(Device& device, const std::filesystem::path& vectors,
+                      const RunOptions& options) {
+  const std::vector<VectorSource> sources = generator::ListVectorFiles(vectors);
+  std::vector<ResultsSection> sections;
+  for (const VectorSource& source : sources) {
+    auto vr = generator::OpenVectorSource(source);
+    const std::string sha = source.sha256 ? *source.sha256 : generator::FileSha256(source.path);
+    sections.push_back(SectionFor(source.name, sha, *vr->info().op, vr->info().pair,
+                                  vr->info().count));
+  }
+  std::uint64_t total = 0;
+  for (const ResultsSection& section : sections) total += section.count;
+  if (total == 0) {
+    throw InputError("--vectors " + vectors.string() + " holds zero vectors (nothing to run)");
+  }
+  ResultsWriter writer(options.results, options.format, sections, device.Name());
+  CheckAccumulator acc(options.max_report);
+  std::vector<VectorRecord> records;
+  std::vector<Case> cases;
+  std::vector<DeviceAnswer> answers;
+  const std::size_t batch = options.batch == 0 ? 4096 : options.batch;
+  for (std::size_t s = 0; s < sources.size(); ++s) {
+    auto vr = generator::OpenVectorSource(sources[s]);
+    acc.BeginFile(sources[s].name, *vr->info().op, vr->info().pair, vr->info().count);
+    std::uint64_t index = 0;
+    while (!vr->done()) {
+      const std::size_t n = vr->Read(records, batch);
+      if (n == 0) continue;
+      cases.resize(n);
+      for (std::size_t k = 0; k < n; ++k) cases[k] = records[k].c;
+      answers.assign(n, DeviceAnswer{});
+      device.Evaluate(cases, answers);
+      for (std::size_t k = 0; k < n; ++k) {
+        if (answers[k].supported && (answers[k].result.status & 0xE0) != 0) {
+          throw DeviceError("device " + device.Name() + " answered flags " +
+                            generator::HexStatus(answers[k].result.status) + " for " +
+                            sources[s].name + " record " + Str(index + k) +
+                            " (only bits 4:0 NV DZ OF UF NX may be set)");
+        }
+        acc.Add(index + k, records[k], answers[k]);
+      }
+      writer.Append(answers);
+      index += n;
+    }
+    generator::CheckSourceDigest(sources[s], *vr);
+    if (sections[s].sha256 != vr->sha256()) {
+      throw InputError("vector file " + sources[s].path.string() + " has SHA-256 " +
+                       vr->sha256() + ", expected " + sections[s].sha256 +
+                       " (it changed while being run)");
+    }
+    if (options.progress) {
+      std::cerr << "ptovec: [" << s + 1 << "/" << sources.size() << "] " << sources[s].name
+                << ": " << index << " vectors run\n";
+    }
+  }
+  writer.Commit();
+  CheckReport report = acc.Finish();
+  report.device = device.Name();
+  return report;
+}
+
+void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report) {
+  out << "ptovec: " << r.files << " file(s), " << r.vectors << " vectors: " << r.matched
+      << " matched, " << r.mismatched << " mismatched, " << r.unsupported << " unsupported";
+  if (!r.device.empty()) out << " (device " << r.device << ")";
+  out << "\n";
+  if (r.mismatched + r.unsupported > 0) {
+    out << "by kind: wrong word " << r.word << ", wrong flags " << r.flags << ", both " << r.both
+        << ", unsupported " << r.unsupported << "\n";
+    out << "by op, types, mode and Sat:\n";
+    out << "  " << std::left << std::setw(9) << "op" << std::setw(6) << "src" << std::setw(6)
+        << "dst" << std::setw(6) << "mode" << std::setw(5) << "sat" << std::right << std::setw(12)
+        << "vectors" << std::setw(12) << "word" << std::setw(12) << "flags" << std::setw(12)
+        << "both" << std::setw(12) << "unsupported" << "\n";
+    for (const FileTally& f : r.per_file) {
+      for (std::size_t c = 0; c < f.controls.size(); ++c) {
+        const ControlTally& t = f.controls[c];
+        if (t.failed() == 0) continue;
+        out << "  " << std::left << std::setw(9) << f.op->name << std::setw(6)
+            << TypeName(f.pair.src) << std::setw(6) << TypeName(f.pair.dst) << std::setw(6)
+            << (f.op->uses_controls ? ModeName(c) : "-") << std::setw(5)
+            << (f.op->uses_controls ? (c % 2 ? "on" : "off") : "-") << std::right << std::setw(12)
+            << t.total << std::setw(12) << t.word << std::setw(12) << t.flags << std::setw(12)
+            << t.both << std::setw(12) << t.unsupported << "\n";
+      }
+    }
+    const std::size_t shown = std::min(max_report, r.first.size());
+    out << "first " << shown << " of " << r.mismatched + r.unsupported << " mismatches:\n";
+    for (std::size_t i = 0; i < shown; ++i) {
+      out << "  " << MismatchText(r.first[i], "    ");
+    }
+  }
+  if (r.passed()) {
+    out << "PASS\n";
+  } else {
+    out << "FAIL: " << r.mismatched << " mismatched, " << r.unsupported << " unsupported of "
+        << r.vectors << " vectors\n";
+  }
+}
+
+std::string JunitXml(const CheckReport& r) {
+  std::ostringstream x;
+  std::uint64_t tests = 0;
+  std::uint64_t failures = 0;
+  for (const FileTally& f : r.per_file) {
+    for (std::size_t c = 0; c < (f.op->uses_controls ? 14U : 1U); ++c) {
+      ++tests;
+      if (f.controls[c].failed() > 0) ++failures;
+    }
+  }
+  x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  x << "<testsuites name=\"ptovec\" tests=\"" << tests << "\" failures=\"" << failures
+    << "\" errors=\"0\" time=\"0\">\n";
+  for (const FileTally& f : r.per_file) {
+    const std::size_t n = f.op->uses_controls ? 14U : 1U;
+    std::uint64_t file_failures = 0;
+    for (std::size_t c = 0; c < n; ++c) file_failures += f.controls[c].failed() > 0 ? 1 : 0;
+    std::string stem = f.file.substr(0, f.file.rfind('.'));
+    x << "  <testsuite name=\"" << XmlEscape(f.file) << "\" tests=\"" << n << "\" failures=\""
+      << file_failures << "\" errors=\"0\" skipped=\"0\" time=\"0\">\n";
+    for (std::size_t c = 0; c < n; ++c) {
+      const ControlTally& t = f.controls[c];
+      const std::string name = f.op->uses_controls
+                                   ? ModeName(c) + (c % 2 ? " sat=on" : " sat=off")
+                                   : std::string("RNE sat=off (no controls)");
+      x << "    <testcase classname=\"ptovec." << XmlEscape(stem) << "\" name=\""
+        << XmlEscape(name) << "\" time=\"0\"";
+      if (t.failed() == 0) {
+        x << "/>\n";
+        continue;
+      }
+      const std::string message = Str(t.failed()) + " of " + Str(t.total) +
+                                  " vectors failed (wrong word " + Str(t.word) + ", wrong flags " +
+                                  Str(t.flags) + ", both " + Str(t.both) + ", unsupported " +
+                                  Str(t.unsupported) + ")";
+      std::string body;
+      for (const Mismatch& m : t.examples) body += MismatchText(m, "  ");
+      x << ">\n      <failure type=\"mismatch\" message=\"" << XmlEscape(message) << "\">"
+        << XmlEscape(message + "\n" + body) << "</failure>\n    </testcase>\n";
+    }
+    x << "  </testsuite>\n";
+  }
+  x << "</testsuites>\n";
+  return x.str();
+}
+
+int ExitStatusFor(const CheckReport& report) { return report.passed() ? 0 : 1; }
+
+}  // namespace ptovec::tools

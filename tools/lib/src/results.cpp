@@ -1,0 +1,500 @@
+#include "ptovec/tools/results.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <optional>
+#include <cstring>
+#include <stdexcept>
+
+#include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/writers.hpp"
+
+namespace ptovec::tools {
+
+namespace {
+
+using generator::InputError;
+using oracle::Status;
+using oracle::TileDataType;
+using oracle::Word;
+using J = nlohmann::ordered_json;
+
+std::string Str(std::uint64_t v) { return std::to_string(v); }
+
+void PutLittleEndian(std::string& out, std::uint64_t value, unsigned bytes) {
+  for (unsigned i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
+}
+
+std::uint64_t GetLittleEndian(const unsigned char* p, unsigned bytes) {
+  std::uint64_t v = 0;
+  for (unsigned i = bytes; i-- > 0;) v = (v << 8) | p[i];
+  return v;
+}
+
+// One JSON result line's fields.
+struct ResultLine {
+  std::uint64_t s = 0;
+  std::uint64_t i = 0;
+  std::optional<std::string> out;
+  std::string flags;
+};
+
+// The fast path for the canonical line ResultsWriter writes, {"s":N,"i":N,"out":"0x..",
+// "flags":"0x.."} or {"s":N,"i":N,"flags":"unsupported"}, with no spaces. false: parse it as JSON.
+bool ParseCanonicalResultLine(std::string_view t, ResultLine& line) {
+  const auto literal = [&](std::string_view lit) {
+    if (!t.starts_with(lit)) return false;
+    t.remove_prefix(lit.size());
+    return true;
+  };
+  const auto number = [&](std::uint64_t& v) {
+    const auto [end, error] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (error != std::errc() || end == t.data() || (t[0] == '0' && end - t.data() > 1)) return false;
+    t.remove_prefix(static_cast<std::size_t>(end - t.data()));
+    return true;
+  };
+  const auto string = [&](std::string& v) {
+    const std::size_t close = t.find('"');
+    if (close == std::string_view::npos || t.substr(0, close).find('\\') != std::string_view::npos) {
+      return false;
+    }
+    v.assign(t.substr(0, close));
+    t.remove_prefix(close + 1);
+    return true;
+  };
+  if (!literal("{\"s\":") || !number(line.s) || !literal(",\"i\":") || !number(line.i)) return false;
+  if (literal(",\"out\":\"")) {
+    std::string out;
+    if (!string(out)) return false;
+    line.out = std::move(out);
+  }
+  return literal(",\"flags\":\"") && string(line.flags) && t == "}";
+}
+
+unsigned DstBytes(TypePair pair) { return oracle::Format(pair.dst).StorageBytes(); }
+unsigned DstWidth(TypePair pair) { return oracle::Format(pair.dst).width; }
+
+std::string SectionName(const std::vector<ResultsSection>& sections, std::size_t s) {
+  return "section " + Str(s) + " (" + sections[s].file + ")";
+}
+
+}  // namespace
+
+unsigned ResultsRecordSize(TypePair pair) { return 4 + DstBytes(pair) + 1; }
+
+ResultsSection SectionFor(const std::string& file, const std::string& sha256, const OpDef& op,
+                          TypePair pair, std::uint64_t count) {
+  return {file, sha256, &op, pair, count};
+}
+
+J ResultsHeader(const std::vector<ResultsSection>& sections, ResultsFormat format,
+                const std::string& device_name) {
+  J h;
+  h["format"] = format == ResultsFormat::Binary ? "ptovec-results-bin" : "ptovec-results-json";
+  h["version"] = kResultsFormatVersion;
+  h["tool_version"] = PTOVEC_VERSION;
+  h["device"] = device_name;
+  J list = J::array();
+  for (const ResultsSection& s : sections) {
+    J entry;
+    entry["file"] = s.file;
+    entry["sha256"] = s.sha256;
+    entry["op"] = s.op->name;
+    entry["src"] = oracle::Format(s.pair.src).name;
+    entry["dst"] = oracle::Format(s.pair.dst).name;
+    entry["count"] = s.count;
+    if (format == ResultsFormat::Binary) entry["record_size"] = ResultsRecordSize(s.pair);
+    list.push_back(entry);
+  }
+  h["sections"] = list;
+  return h;
+}
+
+// ---- writer ----
+
+struct ResultsWriter::Impl {
+  generator::AtomicFile file;
+  ResultsFormat format;
+  std::vector<ResultsSection> sections;
+  std::size_t section = 0;
+  std::uint64_t index = 0;
+  std::string buffer;
+
+  Impl(const std::filesystem::path& path, ResultsFormat f, std::vector<ResultsSection> s)
+      : file(path), format(f), sections(std::move(s)) {}
+
+  void SkipEmpty() {
+    while (section < sections.size() && index == sections[section].count) {
+      ++section;
+      index = 0;
+    }
+  }
+};
+
+ResultsWriter::ResultsWriter(const std::filesystem::path& path, ResultsFormat format,
+                             std::vector<ResultsSection> sections, const std::string& device_name)
+    : impl_(std::make_unique<Impl>(path, format, std::move(sections))) {
+  const J header = ResultsHeader(impl_->sections, format, device_name);
+  std::string text = header.dump();
+  if (format == ResultsFormat::Json) {
+    impl_->file.Write(text + "\n");
+  } else {
+    std::uint64_t total = 0;
+    for (const ResultsSection& s : impl_->sections) total += s.count;
+    const std::uint64_t unpadded = kResultsFixedHeaderBytes + text.size();
+    const std::uint64_t data_offset = (unpadded + 7) / 8 * 8;
+    text.append(static_cast<std::size_t>(data_offset - unpadded), ' ');
+    std::string out(kResultsMagic);
+    PutLittleEndian(out, static_cast<std::uint64_t>(kResultsFormatVersion), 2);
+    PutLittleEndian(out, 0, 2);
+    PutLittleEndian(out, text.size(), 4);
+    PutLittleEndian(out, total, 8);
+    PutLittleEndian(out, data_offset, 8);
+    impl_->file.Write(out + text);
+  }
+  impl_->SkipEmpty();
+}
+
+ResultsWriter::~ResultsWriter() = default;
+
+void ResultsWriter::Append(std::span<const DeviceAnswer> answers) {
+  Impl& w = *impl_;
+  std::string& out = w.buffer;
+  out.clear();
+  for (const DeviceAnswer& a : answers) {
+    w.SkipEmpty();
+    if (w.section >= w.sections.size()) {
+      throw std::logic_error("ResultsWriter: more answers than the sections hold");
+    }
+    const TypePair pair = w.sections[w.section].pair;
+    const Word word = oracle::LowBits(a.result.word, DstWidth(pair));
+    if (w.format == ResultsFormat::Binary) {
+      PutLittleEndian(out, w.index & 0xFFFFFFFFu, 4);
+      PutLittleEndian(out, a.supported ? word : 0, DstBytes(pair));
+      out.push_back(static_cast<char>(a.supported ? a.result.status : kUnsupportedFlags));
+    } else {
+      out += "{\"s\":" + Str(w.section) + ",\"i\":" + Str(w.index);
+      if (a.supported) {
+        out += ",\"out\":\"" + generator::HexWord(word, pair.dst) + "\",\"flags\":\"" +
+               generator::HexStatus(a.result.status) + "\"}\n";
+      } else {
+        out += ",\"flags\":\"unsupported\"}\n";
+      }
+    }
+    ++w.index;
+  }
+  w.file.Write(out);
+}
+
+void ResultsWriter::Commit() {
+  impl_->SkipEmpty();
+  if (impl_->section != impl_->sections.size()) {
+    throw std::logic_error("ResultsWriter: section " + Str(impl_->section) + " is incomplete (" +
+                           Str(impl_->index) + " of " +
+                           Str(impl_->sections[impl_->section].count) + ")");
+  }
+  impl_->file.Commit();
+}
+
+// ---- reader ----
+
+struct ResultsReader::Impl {
+  std::filesystem::path path;
+  std::FILE* file = nullptr;
+  std::string format;
+  std::string device;
+  std::vector<ResultsSection> sections;
+  std::size_t section = 0;
+  std::uint64_t index = 0;
+  std::uint64_t line = 1;  // JSON: lines read
+  std::string buffer;
+  std::size_t buffer_pos = 0;
+  bool eof = false;
+
+  ~Impl() {
+    if (file != nullptr) std::fclose(file);
+  }
+
+  [[noreturn]] void Fail(const std::string& what) const {
+    throw InputError("results file " + path.string() + " " + what);
+  }
+
+  bool NextLine(std::string& out) {
+    out.clear();
+    while (true) {
+      const std::size_t nl = buffer.find('\n', buffer_pos);
+      if (nl != std::string::npos) {
+        out.assign(buffer, buffer_pos, nl - buffer_pos);
+        buffer_pos = nl + 1;
+        ++line;
+        return true;
+      }
+      if (eof) {
+        if (buffer_pos >= buffer.size()) return false;
+        out.assign(buffer, buffer_pos, std::string::npos);
+        buffer_pos = buffer.size();
+        ++line;
+        return true;
+      }
+      buffer.erase(0, buffer_pos);
+      buffer_pos = 0;
+      const std::size_t old = buffer.size();
+      buffer.resize(old + (1 << 20));
+      const std::size_t got = std::fread(buffer.data() + old, 1, 1 << 20, file);
+      buffer.resize(old + got);
+      if (got == 0) eof = true;
+    }
+  }
+
+  void ParseHeader(const J& h, const std::string& expected_format) {
+    try {
+      if (h.at("format") != expected_format) {
+        Fail("has header format " + h.at("format").dump() + " (expected \"" + expected_format +
+             "\")");
+      }
+      if (h.at("version") != kResultsFormatVersion) {
+        Fail("has format version " + h.at("version").dump() + " (this ptovec reads version " +
+             Str(kResultsFormatVersion) + ")");
+      }
+      if (h.contains("device")) device = h["device"].get<std::string>();
+      std::size_t number = 0;
+      for (const auto& s : h.at("sections")) {
+        ResultsSection r;
+        r.file = s.at("file").get<std::string>();
+        r.sha256 = s.at("sha256").get<std::string>();
+        const std::string op = s.at("op").get<std::string>();
+        r.op = generator::FindOp(op);
+        if (r.op == nullptr) {
+          Fail("section " + Str(number) + " names unknown op '" + op + "' (accepted: " +
+               generator::OpNamesList() + ")");
+        }
+        r.pair = {generator::RequireType(s.at("src").get<std::string>(), "src"),
+                  generator::RequireType(s.at("dst").get<std::string>(), "dst")};
+        if (!generator::IsLegalPair(*r.op, r.pair)) {
+          Fail("section " + Str(number) + " has a pair " + op + " does not accept");
+        }
+        r.count = s.at("count").get<std::uint64_t>();
+        if (expected_format == "ptovec-results-bin" &&
+            s.at("record_size") != ResultsRecordSize(r.pair)) {
+          Fail("section " + Str(number) + " has record_size " + s.at("record_size").dump() +
+               " (expected " + Str(ResultsRecordSize(r.pair)) + ")");
+        }
+        sections.push_back(r);
+        ++number;
+      }
+    } catch (const InputError&) {
+      throw;
+    } catch (const std::exception& e) {
+      Fail("has a malformed header (" + std::string(e.what()) + ")");
+    }
+  }
+
+  void SkipEmpty() {
+    while (section < sections.size() && index == sections[section].count) {
+      ++section;
+      index = 0;
+    }
+  }
+};
+
+ResultsReader::ResultsReader(const std::filesystem::path& path) : impl_(std::make_unique<Impl>()) {
+  Impl& r = *impl_;
+  r.path = path;
+  r.file = std::fopen(path.c_str(), "rb");
+  if (r.file == nullptr) {
+    throw InputError("cannot read results file " + path.string() + ": " + std::strerror(errno));
+  }
+  unsigned char fixed[kResultsFixedHeaderBytes] = {};
+  const std::size_t got = std::fread(fixed, 1, sizeof fixed, r.file);
+  if (got >= 8 && std::string_view(reinterpret_cast<const char*>(fixed), 8) == kResultsMagic) {
+    r.format = "bin";
+    if (got != sizeof fixed) r.Fail("is truncated: shorter than its 32-byte fixed header");
+    const std::uint64_t version = GetLittleEndian(fixed + 8, 2);
+    const std::uint64_t header_bytes = GetLittleEndian(fixed + 12, 4);
+    const std::uint64_t total = GetLittleEndian(fixed + 16, 8);
+    const std::uint64_t data_offset = GetLittleEndian(fixed + 24, 8);
+    if (version != static_cast<std::uint64_t>(kResultsFormatVersion)) {
+      r.Fail("has format version " + Str(version) + " (this ptovec reads version " +
+             Str(kResultsFormatVersion) + ")");
+    }
+    if (data_offset != kResultsFixedHeaderBytes + header_bytes || data_offset % 8 != 0) {
+      r.Fail("has a corrupt fixed header: data offset " + Str(data_offset) + ", header bytes " +
+             Str(header_bytes));
+    }
+    std::error_code error;
+    const std::uint64_t size = std::filesystem::file_size(path, error);
+    if (size < data_offset) r.Fail("is truncated inside its header");
+    std::string text(static_cast<std::size_t>(header_bytes), '\0');
+    if (std::fread(text.data(), 1, text.size(), r.file) != text.size()) r.Fail("cannot be read");
+    J header;
+    try {
+      header = J::parse(text);
+    } catch (const std::exception&) {
+      r.Fail("has a JSON header that does not parse (corrupt header)");
+    }
+    r.ParseHeader(header, "ptovec-results-bin");
+    std::uint64_t sum = 0;
+    std::uint64_t expected = data_offset;
+    for (const ResultsSection& s : r.sections) {
+      sum += s.count;
+      expected += s.count * ResultsRecordSize(s.pair);
+    }
+    if (sum != total) {
+      r.Fail("has a corrupt header: the fixed header says " + Str(total) +
+             " records, the sections add up to " + Str(sum));
+    }
+    if (size < expected) {
+      // Name the first record that is missing or partial.
+      std::uint64_t at = data_offset;
+      for (std::size_t s = 0; s < r.sections.size(); ++s) {
+        const std::uint64_t bytes = ResultsRecordSize(r.sections[s].pair);
+        if (size < at + r.sections[s].count * bytes) {
+          const std::uint64_t whole = (size - at) / bytes;
+          r.Fail("is truncated: " + SectionName(r.sections, s) + " has " + Str(whole) + " of " +
+                 Str(r.sections[s].count) + " records" +
+                 ((size - at) % bytes != 0 ? " and a partial record " + Str(whole) : "") +
+                 " (file " + Str(size) + " bytes, expected " + Str(expected) + ")");
+        }
+        at += r.sections[s].count * bytes;
+      }
+    }
+    if (size > expected) {
+      r.Fail("has " + Str(size - expected) + " extra bytes after the last record (expected " +
+             Str(expected) + " bytes in all)");
+    }
+  } else if (got >= 1 && fixed[0] == '{') {
+    r.format = "json";
+    std::rewind(r.file);
+    r.line = 0;
+    std::string first;
+    r.NextLine(first);
+    J header;
+    try {
+      header = J::parse(first);
+    } catch (const std::exception&) {
+      r.Fail("line 1 is not a JSON header (expected {\"format\":\"ptovec-results-json\",...})");
+    }
+    r.ParseHeader(header, "ptovec-results-json");
+  } else {
+    r.Fail("is not a ptovec results file (expected the binary magic PTOVEC\\0R or a JSON lines "
+           "file starting with '{')");
+  }
+  r.SkipEmpty();
+}
+
+ResultsReader::~ResultsReader() = default;
+
+const std::vector<ResultsSection>& ResultsReader::sections() const { return impl_->sections; }
+const std::string& ResultsReader::format() const { return impl_->format; }
+const std::string& ResultsReader::device() const { return impl_->device; }
+
+void ResultsReader::Read(std::size_t section, std::span<DeviceAnswer> out) {
+  Impl& r = *impl_;
+  if (out.empty()) return;
+  r.SkipEmpty();
+  if (section != r.section || r.index + out.size() > r.sections[section].count) {
+    throw std::logic_error("ResultsReader::Read: sections must be read in order");
+  }
+  const TypePair pair = r.sections[section].pair;
+  const unsigned width = DstWidth(pair);
+  const auto name = [&] { return SectionName(r.sections, section); };
+  if (r.format == "bin") {
+    const unsigned bytes = ResultsRecordSize(pair);
+    const unsigned dst_bytes = DstBytes(pair);
+    r.buffer.resize(out.size() * bytes);
+    const std::size_t got = std::fread(r.buffer.data(), 1, r.buffer.size(), r.file);
+    if (got != r.buffer.size()) {
+      r.Fail("is truncated: " + name() + " ends at record " + Str(r.index + got / bytes) +
+             " of " + Str(r.sections[section].count));
+    }
+    const auto* p = reinterpret_cast<const unsigned char*>(r.buffer.data());
+    for (std::size_t k = 0; k < out.size(); ++k, p += bytes) {
+      const std::uint64_t expected = r.index + k;
+      const std::uint64_t index = GetLittleEndian(p, 4);
+      if (index != (expected & 0xFFFFFFFFu)) {
+        r.Fail("is out of order: " + name() + " record " + Str(expected) + " carries index " +
+               Str(index) + " (expected " + Str(expected & 0xFFFFFFFFu) + ")");
+      }
+      const unsigned flags = p[4 + dst_bytes];
+      DeviceAnswer& a = out[k];
+      if (flags == kUnsupportedFlags) {
+        a = DeviceAnswer{false, {}};
+      } else if (flags > 0x1F) {
+        r.Fail(name() + " record " + Str(expected) + " has flags 0x" + [&] {
+          char t[3];
+          std::snprintf(t, sizeof t, "%02x", flags);
+          return std::string(t);
+        }() + " (accepted: 0x00..0x1f, or 0x80 unsupported)");
+      } else {
+        a = DeviceAnswer{true, {oracle::LowBits(GetLittleEndian(p + 4, dst_bytes), width),
+                                static_cast<Status>(flags)}};
+      }
+    }
+    r.index += out.size();
+    return;
+  }
+  std::string text;
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    const std::uint64_t expected = r.index;
+    if (!r.NextLine(text)) {
+      r.Fail("is truncated: " + name() + " ends at record " + Str(expected) + " of " +
+             Str(r.sections[section].count));
+    }
+    DeviceAnswer& a = out[k];
+    try {
+      ResultLine line;
+      if (!ParseCanonicalResultLine(text, line)) {  // another key order or spacing
+        const auto j = nlohmann::json::parse(text);
+        line.s = j.at("s").get<std::uint64_t>();
+        line.i = j.at("i").get<std::uint64_t>();
+        line.flags = j.at("flags").get<std::string>();
+        if (j.contains("out")) line.out = j["out"].get<std::string>();
+      }
+      if (line.s != section || line.i != expected) {
+        r.Fail("is out of order: line " + Str(r.line) + " holds section " + Str(line.s) +
+               " record " + Str(line.i) + " (expected " + name() + " record " + Str(expected) +
+               ")");
+      }
+      if (line.flags == "unsupported") {
+        a = DeviceAnswer{false, {}};
+      } else {
+        const Word status = generator::ParseWord(line.flags, TileDataType::U8, "flags");
+        if (status > 0x1F) {
+          throw InputError("flags " + line.flags + " (accepted: 0x00..0x1f or \"unsupported\")");
+        }
+        if (!line.out) throw InputError("no \"out\" word (required unless unsupported)");
+        const Word value = generator::ParseWord(*line.out, TileDataType::U64, "out");
+        a = DeviceAnswer{true, {oracle::LowBits(value, width), static_cast<Status>(status)}};
+      }
+    } catch (const InputError& e) {
+      if (std::string_view(e.what()).starts_with("results file")) throw;
+      r.Fail("line " + Str(r.line) + " (" + name() + " record " + Str(expected) + "): " + e.what());
+    } catch (const std::exception& e) {
+      r.Fail("line " + Str(r.line) + " (" + name() + " record " + Str(expected) +
+             ") is malformed: " + e.what());
+    }
+    ++r.index;
+  }
+}
+
+void ResultsReader::Finish() {
+  Impl& r = *impl_;
+  r.SkipEmpty();
+  if (r.section != r.sections.size()) {
+    r.Fail("was not read to its end (" + SectionName(r.sections, r.section) + ")");
+  }
+  if (r.format == "bin") {
+    char extra = 0;
+    if (std::fread(&extra, 1, 1, r.file) != 0) r.Fail("has extra bytes after the last record");
+    return;
+  }
+  std::string text;
+  while (r.NextLine(text)) {
+    if (text.find_first_not_of(" \t\r") != std::string::npos) {
+      r.Fail("has extra lines: line " + Str(r.line) + " follows the last record of the last " +
+             "section");
+    }
+  }
+}
+
+}  // namespace ptovec::tools
