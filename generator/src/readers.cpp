@@ -1,9 +1,8 @@
 #include "ptovec/generator/readers.hpp"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 
@@ -77,36 +76,6 @@ bool ParseCanonicalVector(std::string_view t, JsonVector& v) {
 
 }  // namespace
 
-// ---- Sha256 ----
-
-Sha256::Sha256() {
-  auto* ctx = EVP_MD_CTX_new();
-  if (ctx == nullptr || EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr) != 1) {
-    EVP_MD_CTX_free(ctx);
-    throw std::runtime_error("cannot initialise SHA-256 (OpenSSL)");
-  }
-  ctx_ = ctx;
-}
-
-Sha256::~Sha256() { EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(ctx_)); }
-
-void Sha256::Update(const void* data, std::size_t bytes) {
-  if (bytes > 0) EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(ctx_), data, bytes);
-}
-
-std::string Sha256::HexDigest() {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_DigestFinal_ex(static_cast<EVP_MD_CTX*>(ctx_), digest, &length);
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string hex;
-  for (unsigned i = 0; i < length; ++i) {
-    hex.push_back(kDigits[digest[i] >> 4]);
-    hex.push_back(kDigits[digest[i] & 0xF]);
-  }
-  return hex;
-}
-
 std::string FileSha256(const std::filesystem::path& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
@@ -127,6 +96,10 @@ std::string FileSha256(const std::filesystem::path& path) {
 VectorReader::VectorReader(const std::filesystem::path& path) {
   info_.path = path;
   info_.name = path.filename().string();
+  std::error_code error;
+  if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error)) {
+    Fail("must be a regular file (not a folder, pipe or device)");
+  }
   file_ = std::fopen(path.c_str(), "rb");
   if (file_ == nullptr) {
     throw InputError("cannot read vector file " + path.string() + ": " + std::strerror(errno));
@@ -224,6 +197,10 @@ void VectorReader::OpenBinary() {
   std::error_code error;
   const std::uint64_t size = std::filesystem::file_size(info_.path, error);
   if (error) Fail("cannot be sized: " + error.message());
+  if (header_bytes > kMaxVectorHeaderBytes) {
+    Fail("has a corrupt fixed header: header bytes " + Str(header_bytes) + " (accepted: at most " +
+         Str(kMaxVectorHeaderBytes) + ")");
+  }
   if (size < data_offset) {
     Fail("is truncated: its header needs " + Str(data_offset) + " bytes but the file has " +
          Str(size));
@@ -259,6 +236,10 @@ void VectorReader::OpenBinary() {
   if (!info_.header.contains("fields") || info_.header["fields"] != fields) {
     Fail("has a record layout (\"fields\") that differs from the registry's: expected " +
          fields.dump());
+  }
+  if (count > (UINT64_MAX - data_offset) / record_size_) {  // more bytes than any file has
+    Fail("is truncated: the header announces " + Str(count) + " records of " + Str(record_size_) +
+         " bytes but the file has " + Str(size) + " bytes");
   }
   const std::uint64_t expected = data_offset + count * record_size_;
   if (size != expected) {
@@ -450,7 +431,8 @@ std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path) {
                      "a folder of them)");
   }
   if (!std::filesystem::is_directory(path, error)) {
-    return {{path, path.filename().string(), std::nullopt, std::nullopt, std::nullopt}};
+    return {{path, path.filename().string(), std::nullopt, std::nullopt, std::nullopt,
+             std::nullopt}};
   }
   std::vector<VectorSource> sources;
   const std::filesystem::path manifest_path = path / "manifest.json";
@@ -461,17 +443,36 @@ std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path) {
       manifest = nlohmann::json::parse(in);
       if (manifest.at("format") != "ptovec-manifest") throw InputError("format");
       const auto& files = manifest.at("files");
+      if (!files.is_array()) throw InputError("\"files\" must be an array");
+      // An entry's text key, naming the key when it is missing or not text.
+      const auto text = [](const nlohmann::json& f, const char* key) {
+        if (!f.is_object() || !f.contains(key) || !f[key].is_string()) {
+          throw InputError("\"" + std::string(key) + "\" of a files entry must be text");
+        }
+        return f[key].get<std::string>();
+      };
       bool any_bin = false;
-      for (const auto& f : files) any_bin = any_bin || f.at("format") == "bin";
+      for (const auto& f : files) any_bin = any_bin || text(f, "format") == "bin";
       for (const auto& f : files) {
-        if (f.at("format") != (any_bin ? "bin" : "json")) continue;
-        const std::string name = f.at("path").get<std::string>();
+        if (text(f, "format") != (any_bin ? "bin" : "json")) continue;
+        const std::string name = text(f, "path");
         if (name.find('/') != std::string::npos || name.find('\\') != std::string::npos ||
             name.empty() || name[0] == '.') {
           throw InputError("path '" + name + "'");
         }
-        sources.push_back({path / name, name, f.at("sha256").get<std::string>(),
-                           f.at("count").get<std::uint64_t>(), f.at("bytes").get<std::uint64_t>()});
+        for (const char* key : {"count", "bytes"}) {
+          if (!f.contains(key) || !f[key].is_number_unsigned()) {
+            throw InputError("\"" + std::string(key) + "\" of " + name +
+                             " must be a whole number");
+          }
+        }
+        for (const VectorSource& other : sources) {
+          if (other.name == name) throw InputError("file " + name + " is listed twice");
+        }
+        sources.push_back({path / name, name, text(f, "sha256"), f["count"].get<std::uint64_t>(),
+                           f["bytes"].get<std::uint64_t>(),
+                           std::array<std::string, 4>{text(f, "op"), text(f, "src"),
+                                                      text(f, "dst"), text(f, "format")}});
       }
     } catch (const std::exception& e) {
       throw InputError("malformed manifest " + manifest_path.string() + " (" + e.what() +
@@ -500,7 +501,7 @@ std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path) {
           entry.path().filename().string().find(".tmp-") == std::string::npos &&
           !IsResultsFile(entry.path())) {
         sources.push_back({entry.path(), entry.path().filename().string(), std::nullopt,
-                           std::nullopt, std::nullopt});
+                           std::nullopt, std::nullopt, std::nullopt});
       }
     }
     if (!sources.empty()) break;
@@ -520,6 +521,20 @@ std::unique_ptr<VectorReader> OpenVectorSource(const VectorSource& source) {
     throw InputError("vector file " + source.path.string() + " announces " +
                      std::to_string(reader->info().count) + " records, its manifest " +
                      std::to_string(*source.count));
+  }
+  if (source.kind) {
+    const VectorFileInfo& info = reader->info();
+    const std::array<std::string, 4> actual{info.op->name,
+                                            std::string(oracle::Format(info.pair.src).name),
+                                            std::string(oracle::Format(info.pair.dst).name),
+                                            info.format};
+    static constexpr const char* kKeys[] = {"op", "src", "dst", "format"};
+    for (std::size_t k = 0; k < actual.size(); ++k) {
+      if ((*source.kind)[k] != actual[k]) {
+        throw InputError("vector file " + source.path.string() + " has " + kKeys[k] + " '" +
+                         actual[k] + "', its manifest says '" + (*source.kind)[k] + "'");
+      }
+    }
   }
   return reader;
 }

@@ -157,16 +157,39 @@ void AppendJsonRecord(std::string& out, const OpDef& op, TypePair pair, const In
 
 std::string JsonTrailer() { return "\n]}\n"; }
 
+Sha256::Sha256() {
+  auto* ctx = EVP_MD_CTX_new();
+  if (ctx == nullptr || EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr) != 1) {
+    EVP_MD_CTX_free(ctx);
+    throw std::runtime_error("cannot initialise SHA-256 (OpenSSL)");
+  }
+  ctx_ = ctx;
+}
+
+Sha256::~Sha256() { EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(ctx_)); }
+
+void Sha256::Update(const void* data, std::size_t bytes) {
+  if (bytes > 0) EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(ctx_), data, bytes);
+}
+
+std::string Sha256::HexDigest() {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_DigestFinal_ex(static_cast<EVP_MD_CTX*>(ctx_), digest, &length);
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex;
+  for (unsigned i = 0; i < length; ++i) {
+    hex.push_back(kDigits[digest[i] >> 4]);
+    hex.push_back(kDigits[digest[i] & 0xF]);
+  }
+  return hex;
+}
+
 AtomicFile::AtomicFile(std::filesystem::path path) : path_(std::move(path)) {
   temp_ = path_;
   temp_ += ".tmp-" + std::to_string(::getpid());
   file_ = std::fopen(temp_.c_str(), "wb");
   if (file_ == nullptr) throw std::runtime_error(SystemError("cannot create", temp_));
-  auto* ctx = EVP_MD_CTX_new();
-  if (ctx == nullptr || EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr) != 1) {
-    throw std::runtime_error("cannot initialise SHA-256 (OpenSSL)");
-  }
-  sha_ = ctx;
 }
 
 AtomicFile::~AtomicFile() {
@@ -175,7 +198,6 @@ AtomicFile::~AtomicFile() {
     std::error_code ignored;
     std::filesystem::remove(temp_, ignored);
   }
-  EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(sha_));
 }
 
 void AtomicFile::Write(std::string_view bytes) {
@@ -183,7 +205,7 @@ void AtomicFile::Write(std::string_view bytes) {
   if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) {
     throw std::runtime_error(SystemError("cannot write", temp_));
   }
-  EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(sha_), bytes.data(), bytes.size());
+  sha_.Update(bytes.data(), bytes.size());
   bytes_ += bytes.size();
 }
 
@@ -199,16 +221,7 @@ std::string AtomicFile::Commit() {
                              error.message());
   }
   committed_ = true;
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_DigestFinal_ex(static_cast<EVP_MD_CTX*>(sha_), digest, &length);
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string hex;
-  for (unsigned i = 0; i < length; ++i) {
-    hex.push_back(kDigits[digest[i] >> 4]);
-    hex.push_back(kDigits[digest[i] & 0xF]);
-  }
-  return hex;
+  return sha_.HexDigest();
 }
 
 void WriteFileAtomically(const std::filesystem::path& path, std::string_view text) {

@@ -301,6 +301,67 @@ class GateErrorsTest(GateBase):
         self.assert_usage_error(r, "missing.so")
         self.assertFalse(os.path.exists(os.path.join(self.vectors, "results.bin")))
 
+    def test_outputs_never_overwrite_inputs_or_each_other(self):
+        vector_file = os.path.join(self.vectors, "tquant_fp32_s8.bin")
+        size = os.path.getsize(vector_file)
+        missing = self.path("missing.so")
+        r = ptovec("run", "--dut", missing, "--vectors", self.vectors, "--results", vector_file)
+        self.assert_usage_error(r, "--results " + vector_file + " is an input file (" + vector_file + ")")
+        manifest = os.path.join(self.vectors, "manifest.json")
+        r = ptovec("run", "--dut", missing, "--vectors", self.vectors, "--results", self.path("x.bin"),
+                   "--junit", manifest)
+        self.assert_usage_error(r, "--junit " + manifest + " is an input file")
+        same = self.path("same.out")
+        r = ptovec("run", "--dut", missing, "--vectors", self.vectors, "--results", same, "--junit", same)
+        self.assert_usage_error(r, "--junit " + same + " is also the --results file")
+        self.good_jsonl()
+        good = self.path("good.jsonl")
+        r = ptovec("check", "--vectors", self.vectors, "--results", good, "--junit", good)
+        self.assert_usage_error(r, "--junit " + good + " is an input file (" + good + ")")
+        r = ptovec("check", "--vectors", self.vectors, "--results", good, "--junit", vector_file)
+        self.assert_usage_error(r, "--junit " + vector_file + " is an input file")
+        self.assertEqual(os.path.getsize(vector_file), size)
+        r = ptovec("check", "--vectors", self.vectors, "--results", good, "--junit", "/nonexistent/dir/j.xml")
+        self.assert_usage_error(r, "--junit /nonexistent/dir/j.xml: its folder /nonexistent/dir does not exist")
+        self.assertEqual(r.stdout, "")  # no PASS before the error
+
+    def test_a_failed_run_leaves_no_previous_report(self):
+        results, junit = self.path("stale.bin"), self.path("stale.xml")
+        for p in (results, junit):
+            with open(p, "w") as f:
+                f.write("old passing report")
+        r = ptovec("run", "--dut", self.path("missing.so"), "--vectors", self.vectors,
+                   "--results", results, "--junit", junit)
+        self.assert_usage_error(r, "missing.so")
+        self.assertFalse(os.path.exists(results))
+        self.assertFalse(os.path.exists(junit))
+
+    def test_pipes_are_refused(self):
+        self.good_jsonl()
+        fifo = self.path("fifo")
+        if not os.path.exists(fifo):
+            os.mkfifo(fifo)
+        r = ptovec("check", "--vectors", self.vectors, "--results", fifo)
+        self.assert_usage_error(r, "results file " + fifo + " must be a regular file (not a folder, pipe or device)")
+        r = ptovec("check", "--vectors", fifo, "--results", self.path("good.jsonl"))
+        self.assert_usage_error(r, "vector file " + fifo + " must be a regular file")
+
+    def test_eval_batch_without_cases(self):
+        empty = self.path("empty.txt")
+        open(empty, "w").close()
+        for source in (empty, "/dev/null"):
+            r = ptovec("eval", "--batch", source)
+            self.assert_usage_error(r, "no cases in --batch " + source +
+                                    " (expected one line of eval arguments per case)")
+        r = ptovec("eval", "--batch", self.tmp)
+        self.assert_usage_error(r, "--batch " + self.tmp + " is a directory")
+        lines = self.write("help.txt", ["--help", "-h"])
+        r = ptovec("eval", "--batch", lines)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertEqual([json.loads(l) for l in r.stdout.splitlines()],
+                         [{"line": n, "error": "--help is not a case (expected the arguments of `ptovec eval`)"}
+                          for n in (1, 2)])
+
 
 @unittest.skipUnless(ORACLE_DUT or ORACLE_DEVICE, "no oracle device built (PTOVEC_ORACLE_DUT)")
 class GateRunTest(GateBase):
@@ -332,6 +393,39 @@ class GateRunTest(GateBase):
     @unittest.skipUnless(ORACLE_DEVICE, "no PTOVEC_ORACLE_DEVICE")
     def test_oracle_program_passes(self):
         self.run_and_check(["--dut-cmd", ORACLE_DEVICE], "bin")
+
+    @unittest.skipUnless(ORACLE_DEVICE, "no PTOVEC_ORACLE_DEVICE")
+    def test_program_device_that_fails_at_exit_is_an_error(self):
+        # Every answer is right, but the device exits 1 with a sanitizer report: exit 2, no report.
+        results = self.path("asan.bin")
+        r = ptovec("run", "--dut-cmd",
+                   "sh -c '" + ORACLE_DEVICE + "; echo ERROR: AddressSanitizer >&2; exit 1'",
+                   "--vectors", self.vectors, "--results", results)
+        self.assert_usage_error(r, "failed after its input ended (the last case was 699; a device "
+                                "must exit with status 0); it exited with status 1; its stderr "
+                                "ends: ERROR: AddressSanitizer")
+        self.assertFalse(os.path.exists(results))
+
+    def test_hanging_program_device_times_out(self):
+        r = ptovec("run", "--dut-cmd", "sh -c 'echo ptovec-dut 1 hang; sleep 60'",
+                   "--dut-timeout", 1, "--vectors", self.vectors, "--results",
+                   self.path("hang.bin"), timeout=30)
+        self.assert_usage_error(r, "device hang gave no answer to case 0 (ptovec eval --op tquant",
+                                "within 1 s (--dut-timeout)", "killed it")
+
+    @unittest.skipUnless(ORACLE_DEVICE, "no PTOVEC_ORACLE_DEVICE")
+    def test_shrink_from_a_selection_the_results_do_not_hold(self):
+        results = self.path("for-shrink.bin")
+        r = ptovec("run", "--dut-cmd", ORACLE_DEVICE, "--vectors", self.vectors, "--results",
+                   results)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        r = ptovec("shrink", "--dut-cmd", ORACLE_DEVICE, "--from", results, "--vectors",
+                   self.vectors, "--op", "shift", "--src", "s32", "--dst", "s16")
+        self.assert_usage_error(r, "no section for shift s32 -> s16 in " + results +
+                                " (sections: tquant fp32 -> s8)")
+        r = ptovec("shrink", "--dut-cmd", ORACLE_DEVICE, "--from", results, "--vectors",
+                   self.vectors, "--op", "tquant", "--src", "fp32", "--dst", "s64")
+        self.assert_usage_error(r, "tquant does not accept fp32 -> s64")
 
     @unittest.skipUnless(ORACLE_DUT, "no PTOVEC_ORACLE_DUT")
     def test_run_generates_with_op_into_work(self):

@@ -219,6 +219,68 @@ TEST_F(Gate, FlagsAboveBitFourAreADeviceError) {
   EXPECT_FALSE(std::filesystem::exists(options.results));  // atomic: nothing left
 }
 
+TEST_F(Gate, JunitReplacesWhatXmlDoesNotAllow) {
+  generator::VectorReader reader(dir_ / "tquant_fp32_s8.bin");
+  std::vector<generator::VectorRecord> records;
+  reader.Read(records, 1);
+  CheckAccumulator acc(5);
+  // U+FFFF, a lone 0xFF byte, a control character, a truncated sequence; é is kept.
+  acc.BeginFile("a\xEF\xBF\xBF" "b\xFF" "c\x01" "d\xC3\xA9" "e\xE2\x82.bin", *records[0].c.op,
+                records[0].c.pair, 1);
+  DeviceAnswer wrong{true, records[0].expected};
+  wrong.result.word ^= 1;
+  acc.Add(0, records[0], wrong);
+  const std::string xml = JunitXml(acc.Finish());
+  EXPECT_NE(xml.find("<testsuite name=\"a?b?c?d\xC3\xA9" "e??.bin\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("classname=\"ptovec.a?b?c?d\xC3\xA9" "e??\""), std::string::npos) << xml;
+  EXPECT_EQ(xml.find("\xEF\xBF\xBF"), std::string::npos);
+  EXPECT_EQ(xml.find('\xFF'), std::string::npos);
+}
+
+TEST_F(Gate, OutputsThatAreInputsOrEachOtherAreRefused) {
+  const auto inputs = VectorInputFiles(dir_);
+  ASSERT_EQ(inputs.size(), 2u);  // the binary file and the manifest
+  const auto vector_file = dir_ / "tquant_fp32_s8.bin";
+  EXPECT_EQ(ErrorOf([&] { RefuseOverwritingInputs({{"--results", dir_ / "." / "tquant_fp32_s8.bin"}}, inputs); }),
+            "--results " + (dir_ / "." / "tquant_fp32_s8.bin").string() + " is an input file (" +
+                vector_file.string() + "); give an output path that is not a vector, manifest or "
+                "results file read by this command");
+  EXPECT_NE(ErrorOf([&] { RefuseOverwritingInputs({{"--junit", dir_ / "manifest.json"}}, inputs); })
+                .find("--junit " + (dir_ / "manifest.json").string() + " is an input file"),
+            std::string::npos);
+  EXPECT_EQ(ErrorOf([&] {
+              RefuseOverwritingInputs(
+                  {{"--results", dir_ / "same.out"}, {"--junit", dir_ / "x" / ".." / "same.out"}}, {});
+            }),
+            "--junit " + (dir_ / "x" / ".." / "same.out").string() +
+                " is also the --results file; give the two outputs different paths");
+  EXPECT_EQ(ErrorOf([&] { RefuseOverwritingInputs({{"--results", dir_ / "r2.bin"}}, inputs); }), "");
+  EXPECT_EQ(ErrorOf([&] { CheckOutputFolder({"--junit", "/nonexistent/dir/j.xml"}); }),
+            "--junit /nonexistent/dir/j.xml: its folder /nonexistent/dir does not exist (create it "
+            "first)");
+  EXPECT_EQ(ErrorOf([&] { CheckOutputFolder({"--junit", dir_}); }),
+            "--junit " + dir_.string() + " is a folder (expected a file path)");
+  WriteAll(dir_ / "stale.xml", "old");
+  RemoveStaleOutput({"--junit", dir_ / "stale.xml"});
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "stale.xml"));
+  RemoveStaleOutput({"--junit", dir_ / "stale.xml"});  // nothing to remove: fine
+}
+
+TEST_F(Gate, ASectionOfAnotherOpNamesBothPairs) {
+  TestDevice device;
+  RunOptions options;
+  options.results = dir_ / "op.jsonl";
+  options.format = ResultsFormat::Json;
+  RunDevice(device, dir_, options);
+  std::string text = ReadAll(options.results);
+  text.replace(text.find("\"op\":\"tquant\""), 13, "\"op\":\"encode\"");
+  WriteAll(options.results, text);
+  const std::string e = ErrorOf([&] { CheckResults(dir_, options.results, 20); });
+  EXPECT_NE(e.find("does not match the vectors: op encode fp32 -> s8 in the results, tquant fp32 "
+                   "-> s8 in "),
+            std::string::npos) << e;
+}
+
 TEST(GateNames, FlagNamesAndKinds) {
   EXPECT_EQ(FlagNames(0x14), "OF|NX");
   EXPECT_EQ(FlagNames(0x01), "NV");

@@ -11,7 +11,12 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
+
+#include <sys/wait.h>
+
+#include <csignal>
 
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/generator/writers.hpp"
@@ -399,6 +404,124 @@ TEST(CommandDevice, UnsupportedAndPaddedAnswers) {
   // The index keeps counting across batches.
   device->Evaluate(TwoCases(), answers);
   EXPECT_TRUE(answers[0].supported);
+}
+
+// ---------------------------------------------------------------------------------------------
+// How a program device ends (Close), hangs, and what it may print.
+
+// Opens `command`, evaluates TwoCases() (which must succeed) and returns Close()'s error.
+std::string CloseError(const std::string& command, double grace = 10) {
+  CommandDeviceOptions options;
+  options.exit_grace = grace;
+  auto device = OpenCommandDevice(command, options);
+  std::vector<DeviceAnswer> answers(2);
+  device->Evaluate(TwoCases(), answers);
+  return ErrorOf([&] { device->Close(); });
+}
+
+TEST(CommandDeviceEnd, CleanExitPasses) {
+  EXPECT_EQ(CloseError(ShellDevice("ptovec-dut 1 fine", "echo \"$i 0x7f 0x00\"")), "");
+}
+
+TEST(CommandDeviceEnd, NonZeroExitStatusIsAnError) {
+  EXPECT_EQ(CloseError("/bin/sh -c 'read h; echo ptovec-dut 1 leaky; while read i rest; do "
+                       "echo \"$i 0x7f 0x00\"; done; echo \"==1==ERROR: AddressSanitizer: "
+                       "heap-use-after-free\" >&2; exit 1'"),
+            "device leaky failed after its input ended (the last case was 1; a device must exit "
+            "with status 0); it exited with status 1; its stderr ends: ==1==ERROR: "
+            "AddressSanitizer: heap-use-after-free");
+}
+
+TEST(CommandDeviceEnd, DeathBySignalAfterTheLastAnswerIsAnError) {
+  EXPECT_EQ(CloseError("/bin/sh -c 'read h; echo ptovec-dut 1 crasher; while read i rest; do "
+                       "echo \"$i 0x7f 0x00\"; done; kill -SEGV $$'"),
+            "device crasher failed after its input ended (the last case was 1; a device must "
+            "exit with status 0); it was killed by signal 11");
+}
+
+TEST(CommandDeviceEnd, AnExtraAnswerLineIsAProtocolError) {
+  EXPECT_EQ(CloseError("/bin/sh -c 'read h; echo ptovec-dut 1 chatty; while read i rest; do "
+                       "echo \"$i 0x7f 0x00\"; done; echo \"2 0x7f 0x00\"'"),
+            "device chatty wrote '2 0x7f 0x00' after its last answer (the last case was 1; "
+            "nothing may follow the last answer); it exited with status 0");
+}
+
+TEST(CommandDeviceEnd, ADeviceThatNeverExitsIsKilledAfterTheGracePeriod) {
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(CloseError("/bin/sh -c 'read h; echo ptovec-dut 1 stayer; while read i rest; do "
+                       "echo \"$i 0x7f 0x00\"; done; exec sleep 30'",
+                       0.5),
+            "device stayer did not exit within 0.5 s after its input ended (the last case was "
+            "1); killed it; it was killed by signal 9");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+TEST(CommandDeviceErrors, AnswerTimeoutNamesTheCase) {
+  CommandDeviceOptions options;
+  options.answer_timeout = 0.3;
+  auto device = OpenCommandDevice(
+      "/bin/sh -c 'read h; echo ptovec-dut 1 hanger; read i rest; echo \"$i 0x7f 0x00\"; "
+      "exec sleep 30'",
+      options);
+  std::vector<DeviceAnswer> answers(2);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(ErrorOf([&] { device->Evaluate(TwoCases(), answers); }),
+            "device hanger gave no answer to case 1 (ptovec eval --op tcvt --src fp16 --dst e8m0 "
+            "--rmode RTZ --sat 0x3e00) within 0.3 s (--dut-timeout) (1 of 2 answers of this "
+            "batch received); killed it; it was killed by signal 9");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+TEST(CommandDeviceErrors, HelloTimeout) {
+  CommandDeviceOptions options;
+  options.answer_timeout = 0.2;
+  EXPECT_EQ(ErrorOf([&] { OpenCommandDevice("/bin/sh -c 'exec sleep 30'", options); }),
+            "device /bin/sh sent no hello line within 0.2 s (--dut-timeout); killed it; it was "
+            "killed by signal 9");
+}
+
+TEST(CommandDevice, DiesWithTheThreadThatStartedIt) {
+  // PR_SET_PDEATHSIG: when the opener goes (here a thread standing in for a killed ptovec),
+  // the device gets SIGKILL instead of running on as an orphan.
+  const std::string pid_file = ::testing::TempDir() + "ptovec_pdeathsig_pid";
+  std::remove(pid_file.c_str());
+  std::thread opener([&] {
+    auto device = OpenCommandDevice("/bin/sh -c 'echo $$ > " + pid_file +
+                                    "; read h; echo ptovec-dut 1 orphan; exec sleep 30'");
+    (void)device.release();  // never closed: as if ptovec had been killed
+  });
+  opener.join();
+  std::FILE* f = std::fopen(pid_file.c_str(), "r");
+  ASSERT_NE(f, nullptr);
+  int pid = 0;
+  ASSERT_EQ(std::fscanf(f, "%d", &pid), 1);
+  std::fclose(f);
+  int status = 0;
+  pid_t r = 0;
+  for (int i = 0; i < 500 && r == 0; ++i) {
+    r = ::waitpid(pid, &status, WNOHANG);
+    if (r == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(r, pid);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+}
+
+TEST(CommandDevice, NamesAndQuotedTextAreSanitized) {
+  // Invalid UTF-8 and control characters in the hello name become '?'.
+  auto device = OpenCommandDevice("/bin/sh -c 'read h; printf \"ptovec-dut 1 hi\\377\\376\\033x\\n\"'");
+  EXPECT_EQ(device->Name(), "hi???x");
+  EXPECT_EQ(SanitizeDeviceText("caf\xc3\xa9 \xe2\x82\xac \xed\xa0\x80 \xc0\xaf\x07"),
+            "caf\xc3\xa9 \xe2\x82\xac ??? ???");
+  // Control characters in quoted device text are dropped: the error stays one line.
+  auto noisy = OpenCommandDevice(ShellDevice(
+      "ptovec-dut 1 sim", "printf \"%s error lane\\007 3\\033[31m red\\n\" $i"));
+  std::vector<DeviceAnswer> answers(2);
+  const std::string message = ErrorOf([&] { noisy->Evaluate(TwoCases(), answers); });
+  EXPECT_EQ(message.rfind("device sim reported an error on case 0 (ptovec eval --op tcvt --src "
+                          "fp16 --dst e8m0 --rmode RNE 0x3c00): lane 3[31m red (0 of 2",
+                          0),
+            0u)
+      << message;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // Vector file reader and results files: header validation, streaming, round trips, and refusal
 // of truncated, padded, corrupted, reordered and foreign files with the right one-line message.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include "gate_test_support.hpp"
 #include "ptovec/generator/readers.hpp"
@@ -328,6 +329,177 @@ TEST_F(GateFiles, BrokenResultsFilesAreRefusedNamingSectionAndRecord) {
   EXPECT_NE(e.find("is out of order: line 6 holds section 0 record 5 (expected section 0 (a.bin) "
                    "record 4)"),
             std::string::npos) << e;
+}
+
+
+// A one-section JSON results file (tquant fp32 -> s8, 10 records) whose record-0 line is `line`.
+std::filesystem::path JsonResultsWithLine(const std::filesystem::path& p, const std::string& line) {
+  const OpDef& tquant = *generator::FindOp("tquant");
+  {
+    ResultsWriter w(p, ResultsFormat::Json,
+                    {SectionFor("a.bin", std::string(64, 'a'), tquant,
+                                {TileDataType::FP32, TileDataType::S8}, 10)},
+                    "dev");
+    w.Append(SomeAnswers(10));
+    w.Commit();
+  }
+  std::string text = ReadAll(p);
+  const std::size_t start = text.find('\n') + 1;
+  text.replace(start, text.find('\n', start) - start, line);
+  WriteAll(p, text);
+  return p;
+}
+
+TEST_F(GateFiles, JsonResultNumbersMustBeWholeInRangeIndices) {
+  const auto p = Scratch("numbers.jsonl");
+  const auto read_all = [&] {
+    ResultsReader r(p);
+    std::vector<DeviceAnswer> got(10);
+    r.Read(0, got);
+    r.Finish();
+  };
+  const std::string prefix = "results file " + p.string() + " line 2 (section 0 (a.bin) record 0): ";
+  const std::pair<std::string, std::string> cases[] = {
+      {R"({"s":0,"i":1.9,"out":"0x00","flags":"0x00"})", "\"i\" 1.9 is not a whole number 0..9"},
+      {R"({"s":0,"i":1e30,"out":"0x00","flags":"0x00"})", "\"i\" 1e+30 is not a whole number 0..9"},
+      {R"({"s":1e30,"i":0,"out":"0x00","flags":"0x00"})", "\"s\" 1e+30 is not a whole number 0..0"},
+      {R"({"s":0,"i":18446744073709551616,"out":"0x00","flags":"0x00"})",
+       "\"i\" 1.8446744073709552e+19 is not a whole number 0..9"},
+      {R"({"s":0.5,"i":0,"out":"0x00","flags":"0x00"})", "\"s\" 0.5 is not a whole number 0..0"},
+      {R"({"s":0,"i":-0.0,"out":"0x00","flags":"0x00"})", "\"i\" -0.0 is not a whole number 0..9"},
+      {R"({"s":-1,"i":0,"out":"0x00","flags":"0x00"})", "\"s\" -1 is not a whole number 0..0"},
+      {R"({"s":0,"i":0,"out":"0x00","flags":"0x00","x":1})",
+       "unknown key \"x\" (accepted: s, i, out, flags)"},
+      {R"({"s":0,"i":0,"out":"0x00","flags":"0x1F"})",
+       "flags \"0x1F\" (accepted: 0x00..0x1f, written 0x and 2 lower-case hex digits, or "
+       "\"unsupported\")"},
+      {R"({"s":0,"i":0,"out":"0x00","flags":"0x001"})",
+       "flags \"0x001\" (accepted: 0x00..0x1f, written 0x and 2 lower-case hex digits, or "
+       "\"unsupported\")"},
+      {R"({"s":0,"i":0,"out":"0x00","flags":"0x20"})",
+       "flags \"0x20\" (accepted: 0x00..0x1f, written 0x and 2 lower-case hex digits, or "
+       "\"unsupported\")"},
+      {R"({"s":0,"i":0,"out":"0x00000000000000000","flags":"0x00"})",
+       "out word \"0x00000000000000000\" is malformed (accepted: 0x and 1..16 hex digits; s8 words "
+       "are 0x00..0xff)"},
+      {R"({"s":0,"i":0,"out":"0xzz","flags":"0x00"})",
+       "out word \"0xzz\" is malformed (accepted: 0x and 1..16 hex digits; s8 words are "
+       "0x00..0xff)"},
+  };
+  for (const auto& [line, message] : cases) {
+    JsonResultsWithLine(p, line);
+    EXPECT_EQ(ErrorOf(read_all), prefix + message) << line;
+  }
+  // Still accepted: another key order, upper-case out digits, a short out word.
+  JsonResultsWithLine(p, R"({"flags":"0x00","out":"0xC6","i":0,"s":0})");
+  EXPECT_EQ(ErrorOf(read_all), "");
+  // A header count that is not a whole number names the key and the value.
+  std::string text = ReadAll(p);
+  text.replace(text.find("\"count\":10"), 10, "\"count\":4200.5");
+  WriteAll(p, text);
+  EXPECT_EQ(ErrorOf([&] { ResultsReader r(p); }),
+            "results file " + p.string() +
+                " has a malformed header section 0: \"count\" must be a whole number (got 4200.5)");
+  text.replace(text.find("\"count\":4200.5"), 14, "\"count\":10,\"extra\":1");
+  WriteAll(p, text);
+  EXPECT_EQ(ErrorOf([&] { ResultsReader r(p); }),
+            "results file " + p.string() +
+                " has a malformed header section 0: unknown key \"extra\" (accepted: file, sha256, "
+                "op, src, dst, count)");
+  text.replace(text.find("\"count\":10,\"extra\":1"), 20, "\"count\":10");
+  text.replace(text.find("\"file\":\"a.bin\""), 14, "\"file\":7");
+  WriteAll(p, text);
+  EXPECT_EQ(ErrorOf([&] { ResultsReader r(p); }),
+            "results file " + p.string() +
+                " has a malformed header section 0: \"file\" must be text (got 7)");
+}
+
+TEST_F(GateFiles, PipesAndHugeHeadersAreRefused) {
+  const auto fifo = Scratch("fifo");
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(ErrorOf([&] { ResultsReader r(fifo); }),
+            "results file " + fifo.string() +
+                " must be a regular file (not a folder, pipe or device)");
+  EXPECT_EQ(ErrorOf([&] { VectorReader r(fifo); }),
+            "vector file " + fifo.string() + " must be a regular file (not a folder, pipe or device)");
+  // header_bytes 0xFFFFFFE0 (data offset 0x100000000, a multiple of 8): refused, no bad_alloc.
+  for (const bool results : {false, true}) {
+    std::string bin;
+    if (results) {
+      const auto r = Scratch("huge-src.bin");
+      ResultsWriter w(r, ResultsFormat::Binary,
+                      {SectionFor("a.bin", std::string(64, 'a'), *generator::FindOp("tquant"),
+                                  {TileDataType::FP32, TileDataType::S8}, 1)},
+                      "dev");
+      w.Append(SomeAnswers(1));
+      w.Commit();
+      bin = ReadAll(r);
+    } else {
+      bin = ReadAll(Bin());
+    }
+    for (int k = 0; k < 4; ++k) bin[12 + k] = static_cast<char>(k == 0 ? 0xE0 : 0xFF);
+    for (int k = 0; k < 8; ++k) bin[24 + k] = static_cast<char>(k == 4 ? 1 : 0);
+    const auto bad = Scratch("huge.bin");
+    WriteAll(bad, bin);
+    const std::string e = results ? ErrorOf([&] { ResultsReader r(bad); })
+                                  : ErrorOf([&] { VectorReader r(bad); });
+    EXPECT_EQ(e, std::string(results ? "results file " : "vector file ") + bad.string() +
+                     " has a corrupt fixed header: header bytes 4294967264 (accepted: at most "
+                     "67108864)");
+  }
+}
+
+TEST_F(GateFiles, NamesThatAreNotUtf8DoNotBreakTheResultsHeader) {
+  const auto p = Scratch("utf8.jsonl");
+  {
+    ResultsWriter w(p, ResultsFormat::Json,
+                    {SectionFor("a\xFF.bin", std::string(64, 'a'), *generator::FindOp("tquant"),
+                                {TileDataType::FP32, TileDataType::S8}, 1)},
+                    "dev\xFE");
+    w.Append(SomeAnswers(1));
+    w.Commit();
+  }
+  ResultsReader r(p);
+  EXPECT_EQ(r.sections()[0].file, "a\xEF\xBF\xBD.bin");  // U+FFFD
+  EXPECT_EQ(r.device(), "dev\xEF\xBF\xBD");
+}
+
+TEST_F(GateFiles, ManifestEntriesMustMatchTheirFilesAndBeListedOnce) {
+  const auto folder = Scratch("manifest-copy");
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  for (const char* name : {"tquant_fp32_s8.bin", "tquant_fp32_s8.json", "manifest.json"}) {
+    std::filesystem::copy_file(dir_ / name, folder / name);
+  }
+  const std::string original = ReadAll(folder / "manifest.json");
+  auto manifest = nlohmann::ordered_json::parse(original);
+  const auto open_all = [&] {
+    for (const auto& source : generator::ListVectorFiles(folder)) {
+      generator::OpenVectorSource(source);
+    }
+  };
+  EXPECT_EQ(ErrorOf(open_all), "");
+  auto twice = manifest;
+  for (const auto& f : manifest["files"]) twice["files"].push_back(f);
+  WriteAll(folder / "manifest.json", twice.dump());
+  EXPECT_EQ(ErrorOf(open_all), "malformed manifest " + (folder / "manifest.json").string() +
+                                   " (file tquant_fp32_s8.bin is listed twice; expected the "
+                                   "manifest `ptovec generate` writes)");
+  auto untyped = manifest;
+  untyped["files"][0]["sha256"] = 5;
+  WriteAll(folder / "manifest.json", untyped.dump());
+  EXPECT_EQ(ErrorOf(open_all), "malformed manifest " + (folder / "manifest.json").string() +
+                                   " (\"sha256\" of a files entry must be text; expected the "
+                                   "manifest `ptovec generate` writes)");
+  for (const auto& [key, value] : {std::pair{"op", "encode"}, std::pair{"dst", "u8"}}) {
+    auto changed = manifest;
+    for (auto& f : changed["files"]) f[key] = value;
+    WriteAll(folder / "manifest.json", changed.dump());
+    EXPECT_EQ(ErrorOf(open_all), "vector file " + (folder / "tquant_fp32_s8.bin").string() +
+                                     " has " + key + " '" + (std::string(key) == "op" ? "tquant" : "s8") +
+                                     "', its manifest says '" + value + "'");
+  }
 }
 
 }  // namespace

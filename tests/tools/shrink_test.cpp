@@ -200,8 +200,8 @@ TEST(ShrinkProperty, AlwaysRoundingUpInTcvtToE8M0) {
                       "0x00400001\n"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("minimal: yes (" + std::to_string(r.minimal_candidates) +
-                      " candidates checked)\n"),
+  EXPECT_NE(text.find("local minimum: yes (" + std::to_string(r.minimal_candidates) +
+                      " shrink candidates checked, none fails)\n"),
             std::string::npos)
       << text;
 }
@@ -305,6 +305,52 @@ TEST(ShrinkFrom, DescendsFromAGivenCaseAndTurnsSatOff) {
   const ShrinkResult none = ShrinkFrom(device, passing);
   EXPECT_FALSE(none.failed);
   EXPECT_FALSE(none.minimal.has_value());
+}
+
+// A device that gets tcvt fp32 -> e8m0 wrong (rounding up) only on its first `wrong` answers
+// for the word 0x00400001, then right: a flaky device.
+class FlakyDevice : public Device {
+ public:
+  explicit FlakyDevice(int wrong) : wrong_(wrong) {}
+  const std::string& Name() const override { return name_; }
+  void Evaluate(std::span<const Case> cases, std::span<DeviceAnswer> answers) override {
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      Case c = cases[i];
+      if (c.in[0] == 0x00400001u && wrong_-- > 0) AlwaysUp(c);
+      answers[i].supported = true;
+      answers[i].result = generator::EvaluateCase(c);
+    }
+  }
+
+ private:
+  int wrong_;
+  std::string name_ = "flaky";
+};
+
+TEST(ShrinkFrom, ANonDeterministicDeviceIsAnErrorNotACounterexample) {
+  Case start;
+  start.op = FindOp("tcvt");
+  start.pair = {T::FP32, T::E8M0};
+  start.in = {0x00400001, 0, 0, 0};
+  // Wrong on the first look only: the confirmation sees the right answer.
+  FlakyDevice once(1);
+  try {
+    ShrinkFrom(once, start);
+    ADD_FAILURE() << "no DeviceError";
+  } catch (const DeviceError& e) {
+    EXPECT_STREQ(e.what(),
+                 "device is not deterministic: case ptovec eval --op tcvt --src fp32 --dst e8m0 "
+                 "--rmode RNE 0x00400001 gave 0x01 flags 0x10 (NX) then 0x00 flags 0x10 (NX) "
+                 "(correct)");
+  }
+  // Wrong twice: the second confirmation differs.
+  FlakyDevice twice(2);
+  EXPECT_THROW(ShrinkFrom(twice, start), DeviceError);
+  // Wrong every time (three looks: the find and two confirmations): a counterexample.
+  FlakyDevice always(3);
+  const ShrinkResult r = ShrinkFrom(always, start);
+  EXPECT_TRUE(r.failed);
+  EXPECT_EQ(r.minimal->c.in[0], 0x00400001u);
 }
 
 TEST(ShrinkFrom, OracleRejectedCandidatesAreNeverReported) {

@@ -48,6 +48,15 @@ Command AddCheckCommand(CLI::App& app) {
   c.app->add_flag("--quiet", args->quiet, "no progress on stderr");
   c.run = [args] {
     try {
+      if (!args->junit.empty()) {
+        // Before any work: never print a verdict and then fail to write the report, never
+        // overwrite an input.
+        const tools::OutputFile junit{"--junit", args->junit};
+        tools::CheckOutputFolder(junit);
+        std::vector<std::filesystem::path> inputs = tools::VectorInputFiles(args->vectors);
+        inputs.emplace_back(args->results);
+        tools::RefuseOverwritingInputs({junit}, inputs);
+      }
       const tools::CheckReport report = tools::CheckResults(
           args->vectors, args->results, args->max_report, !args->quiet && ProgressWanted());
       return FinishReport(report, args->junit, args->max_report);

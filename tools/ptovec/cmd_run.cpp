@@ -13,9 +13,7 @@ namespace ptovec::cli {
 namespace {
 
 struct RunArgs {
-  std::string dut;
-  std::string dut_arg;
-  std::string dut_cmd;
+  DeviceArgs device;
   std::string vectors;
   std::string op;
   std::string src;
@@ -59,10 +57,7 @@ std::vector<generator::Job> SelectJobs(const RunArgs& a) {
 
 int Run(const RunArgs& a) {
   using generator::InputError;
-  if (a.dut.empty() == a.dut_cmd.empty()) {
-    throw InputError("give exactly one of --dut LIB.so and --dut-cmd \"PROGRAM ARGS\"");
-  }
-  if (!a.dut_arg.empty() && a.dut.empty()) throw InputError("--dut-arg goes with --dut only");
+  CheckDeviceArgs(a.device);
   if (a.vectors.empty() == a.op.empty()) {
     throw InputError("give exactly one of --vectors PATH and --op OP");
   }
@@ -83,31 +78,50 @@ int Run(const RunArgs& a) {
 
   std::filesystem::path vectors = a.vectors;
   std::filesystem::path folder;
-  if (!a.op.empty()) {
-    const std::vector<generator::Job> jobs = SelectJobs(a);
-    generator::GenerateOptions options;
-    options.out_dir = a.work;
-    options.sampling = {a.seed, a.samples};
-    options.progress = progress;
-    generator::GenerateSuite(jobs, options);
-    vectors = a.work;
-    folder = a.work;
-  } else {
+  if (a.op.empty()) {
     std::error_code error;
     folder = std::filesystem::is_directory(vectors, error) ? vectors : vectors.parent_path();
+  } else {
+    folder = a.work;
   }
   tools::RunOptions options;
   options.results = a.results.empty()
                         ? folder / (format == tools::ResultsFormat::Binary ? "results.bin"
                                                                            : "results.jsonl")
                         : std::filesystem::path(a.results);
+  std::vector<tools::OutputFile> outputs{{"--results", options.results}};
+  if (!a.junit.empty()) outputs.emplace_back("--junit", a.junit);
+  tools::RefuseOverwritingInputs(outputs, {});  // the two outputs differ
+  if (a.op.empty()) {
+    for (const tools::OutputFile& output : outputs) tools::CheckOutputFolder(output);
+    tools::RefuseOverwritingInputs(outputs, tools::VectorInputFiles(vectors));
+  }
+  // A run that fails from here on must not leave the previous (maybe passing) report behind.
+  for (const tools::OutputFile& output : outputs) tools::RemoveStaleOutput(output);
+  if (!a.op.empty()) {
+    const std::vector<generator::Job> jobs = SelectJobs(a);
+    generator::GenerateOptions generate;
+    generate.out_dir = a.work;
+    generate.sampling = {a.seed, a.samples};
+    generate.progress = progress;
+    generator::GenerateSuite(jobs, generate);
+    vectors = a.work;
+    for (const tools::OutputFile& output : outputs) tools::CheckOutputFolder(output);
+    tools::RefuseOverwritingInputs(outputs, tools::VectorInputFiles(vectors));
+  }
   options.format = format;
   options.max_report = a.max_report;
   options.progress = progress;
   // Open the device last: a bad argument never starts it.
-  std::unique_ptr<tools::Device> device = a.dut.empty() ? tools::OpenCommandDevice(a.dut_cmd)
-                                                        : tools::OpenLibraryDevice(a.dut, a.dut_arg);
+  std::unique_ptr<tools::Device> device = OpenDevice(a.device);
   const tools::CheckReport report = tools::RunDevice(*device, vectors, options);
+  try {
+    device->Close();  // a program device must exit 0 after its last answer
+  } catch (const tools::DeviceError&) {
+    std::error_code ignored;
+    std::filesystem::remove(options.results, ignored);  // an error run leaves no report behind
+    throw;
+  }
   if (progress) std::cerr << "ptovec: results written to " << options.results.string() << "\n";
   return FinishReport(report, a.junit, a.max_report);
 }
@@ -121,10 +135,7 @@ Command AddRunCommand(CLI::App& app) {
       "run", "stream vectors through a device under test, write a results file and check it "
              "(exit 0 all match, 1 mismatch, 2 error)");
   CLI::App& r = *c.app;
-  r.add_option("--dut", args->dut, "the device: a shared library implementing ptovec_dut.h");
-  r.add_option("--dut-arg", args->dut_arg, "text passed to the library's ptovec_dut_init");
-  r.add_option("--dut-cmd", args->dut_cmd,
-               "the device: a program speaking schemas/dut-protocol.md on stdin/stdout");
+  AddDeviceOptions(r, args->device);
   r.add_option("--vectors", args->vectors,
                "a vector file, or a folder (its manifest.json, else its *.bin / *.json)");
   r.add_option("--op", args->op, "generate this op's vectors first (like `ptovec generate`)");
@@ -141,7 +152,9 @@ Command AddRunCommand(CLI::App& app) {
                "results file to write (default <vectors or work folder>/results.bin, or "
                "results.jsonl with --format json)");
   r.add_option("--format", args->format, "results format: bin or json (default bin)");
-  r.add_option("--junit", args->junit, "also write a JUnit XML report to FILE");
+  r.add_option("--junit", args->junit,
+               "also write a JUnit XML report to FILE (the results and JUnit files of an earlier "
+               "run are removed first, so a failed run leaves none behind)");
   r.add_option("--max-report", args->max_report, "mismatches to print in full (default 20)")
       ->check(kWholeNumber);
   r.add_flag("--quiet", args->quiet, "no progress on stderr");

@@ -1,7 +1,9 @@
 // ptovec shrink: the RapidCheck property "device equals oracle" over an op's whole input space,
 // shrunk to a counterexample none of whose shrink candidates fails (tools/lib shrink.hpp); or,
 // with --from RESULTS, the same shrinking from the first mismatch of each (op, pair) of a results
-// file. Exit 0 all tests passed, 1 a counterexample, 2 usage, file or device errors.
+// file. Exit 0 all tests passed, 1 a counterexample, 2 usage, file or device errors (also a device
+// that fails at its end, is not deterministic, or no longer reproduces any mismatch of --from).
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -19,9 +21,7 @@ namespace {
 using generator::InputError;
 
 struct ShrinkArgs {
-  std::string dut;
-  std::string dut_arg;
-  std::string dut_cmd;
+  DeviceArgs device;
   std::string op;
   std::string src;
   std::string dst;
@@ -33,11 +33,6 @@ struct ShrinkArgs {
   std::string from;
   std::string vectors;
 };
-
-std::unique_ptr<tools::Device> OpenDevice(const ShrinkArgs& a) {
-  return a.dut.empty() ? tools::OpenCommandDevice(a.dut_cmd)
-                       : tools::OpenLibraryDevice(a.dut, a.dut_arg);
-}
 
 // Writes the counterexample file of a result; returns its path ("" when nothing was found).
 std::string WriteResultFile(const tools::ShrinkResult& r, const std::string& out, bool json_file,
@@ -60,35 +55,41 @@ nlohmann::ordered_json ResultJson(const tools::ShrinkResult& r, const std::strin
     j["original"] = tools::CounterexampleJson(*r.original);
     j["shrink_steps"] = r.shrink_steps;
     j["candidates_tried"] = r.candidates_tried;
-    j["minimal"] = r.local_minimum;
+    j["minimal"] = r.local_minimum;  // kept for scripts: the same as local_minimum
+    j["local_minimum"] = r.local_minimum;
     j["minimal_candidates"] = r.minimal_candidates;
     j["file"] = file;
   }
   return j;
 }
 
+// The pair --src/--dst name for `op`: both or neither, and legal for the op. Throws InputError.
+std::optional<generator::TypePair> SelectedPair(const ShrinkArgs& a, const generator::OpDef& op) {
+  if (a.src.empty() && a.dst.empty()) return std::nullopt;
+  if (a.src.empty() || a.dst.empty()) {
+    throw InputError("give both --src and --dst, or neither (any legal pair of " + op.name + ")");
+  }
+  const generator::TypePair pair{generator::RequireType(a.src, "--src"),
+                                 generator::RequireType(a.dst, "--dst")};
+  if (!generator::IsLegalPair(op, pair)) {
+    throw InputError(op.name + " does not accept " + a.src + " -> " + a.dst +
+                     " (`ptovec list` shows every pair)");
+  }
+  return pair;
+}
+
 int RunProperty(const ShrinkArgs& a, bool json_file) {
   const generator::OpDef& op = generator::RequireOp(a.op);
-  std::optional<generator::TypePair> pair;
-  if (!a.src.empty() || !a.dst.empty()) {
-    if (a.src.empty() || a.dst.empty()) {
-      throw InputError("give both --src and --dst, or neither (any legal pair of " + op.name + ")");
-    }
-    pair = generator::TypePair{generator::RequireType(a.src, "--src"),
-                               generator::RequireType(a.dst, "--dst")};
-    if (!generator::IsLegalPair(op, *pair)) {
-      throw InputError(op.name + " does not accept " + a.src + " -> " + a.dst +
-                       " (`ptovec list` shows every pair)");
-    }
-  }
+  const std::optional<generator::TypePair> pair = SelectedPair(a, op);
   if (a.tests == 0) throw InputError("--tests must be at least 1 (got 0)");
-  std::unique_ptr<tools::Device> device = OpenDevice(a);
+  std::unique_ptr<tools::Device> device = OpenDevice(a.device);
   tools::ShrinkOptions options;
   options.op = &op;
   options.pair = pair;
   options.seed = a.seed;
   options.tests = a.tests;
   const tools::ShrinkResult r = tools::ShrinkProperty(*device, options);
+  device->Close();  // a device that fails at its end is an error, whatever it answered
   const std::string file = WriteResultFile(r, a.out, json_file, a.seed);
   const std::string pair_text =
       pair ? std::string(oracle::Format(pair->src).name) + " -> " +
@@ -122,8 +123,16 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
   const generator::OpDef* only_op = a.op.empty() ? nullptr : &generator::RequireOp(a.op);
   std::optional<generator::TileDataType> only_src;
   std::optional<generator::TileDataType> only_dst;
-  if (!a.src.empty()) only_src = generator::RequireType(a.src, "--src");
-  if (!a.dst.empty()) only_dst = generator::RequireType(a.dst, "--dst");
+  if (only_op != nullptr) {
+    if (const auto pair = SelectedPair(a, *only_op)) {
+      only_src = pair->src;
+      only_dst = pair->dst;
+    }
+  } else {
+    if (!a.src.empty()) only_src = generator::RequireType(a.src, "--src");
+    if (!a.dst.empty()) only_dst = generator::RequireType(a.dst, "--dst");
+  }
+  const bool filtered = only_op || only_src || only_dst;
   // The first mismatch of each (op, pair), in results order.
   constexpr std::size_t kLimit = 100000;
   const std::vector<tools::Mismatch> mismatches =
@@ -144,6 +153,30 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
                      "shrunk-<op>-<src>-<dst>.bin)");
   }
   nlohmann::ordered_json all = nlohmann::ordered_json::array();
+  if (firsts.empty() && filtered) {
+    // Does the results file hold a section the selection names at all?
+    const tools::CheckReport sections = tools::CheckResults(vectors, results, 0);
+    std::string listed;
+    bool any = false;
+    for (const tools::FileTally& f : sections.per_file) {
+      const std::string name = f.op->name + " " + std::string(oracle::Format(f.pair.src).name) +
+                               " -> " + std::string(oracle::Format(f.pair.dst).name);
+      if (listed.find(name) == std::string::npos) listed += (listed.empty() ? "" : ", ") + name;
+      if ((!only_op || f.op == only_op) && (!only_src || f.pair.src == *only_src) &&
+          (!only_dst || f.pair.dst == *only_dst)) {
+        any = true;
+      }
+    }
+    if (!any) {
+      std::string wanted = only_op ? only_op->name : std::string("any op");
+      if (only_src || only_dst) {
+        wanted += " " + (only_src ? std::string(oracle::Format(*only_src).name) : "any") + " -> " +
+                  (only_dst ? std::string(oracle::Format(*only_dst).name) : "any");
+      }
+      throw InputError("no section for " + wanted + " in " + results.string() + " (sections: " +
+                       (listed.empty() ? std::string("none") : listed) + ")");
+    }
+  }
   if (firsts.empty()) {
     if (a.json) {
       std::cout << nlohmann::ordered_json{{"from", results.string()},
@@ -158,9 +191,24 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
     }
     return kExitOk;
   }
-  std::unique_ptr<tools::Device> device = OpenDevice(a);
-  for (const tools::Mismatch* m : firsts) {
-    const tools::ShrinkResult r = tools::ShrinkFrom(*device, m->c);
+  std::unique_ptr<tools::Device> device = OpenDevice(a.device);
+  std::vector<tools::ShrinkResult> shrunk;
+  for (const tools::Mismatch* m : firsts) shrunk.push_back(tools::ShrinkFrom(*device, m->c));
+  device->Close();  // a device that fails at its end is an error, whatever it answered
+  if (std::none_of(shrunk.begin(), shrunk.end(), [](const auto& r) { return r.failed; })) {
+    // Nothing was reproduced: there is nothing to report but that.
+    const tools::Mismatch& m = *firsts.front();
+    throw InputError("the device now agrees with the oracle on " +
+                     (firsts.size() == 1 ? std::string("the mismatch")
+                                         : "all " + std::to_string(firsts.size()) +
+                                               " first mismatches") +
+                     " of " + results.string() + " (not reproducible; first: " + m.file +
+                     " record " + std::to_string(m.index) + ", " + generator::EvalCommand(m.c) +
+                     ")");
+  }
+  for (std::size_t k = 0; k < firsts.size(); ++k) {
+    const tools::Mismatch* m = firsts[k];
+    const tools::ShrinkResult& r = shrunk[k];
     const std::string file = WriteResultFile(r, a.out, json_file, a.seed);
     if (a.json) {
       nlohmann::ordered_json j;
@@ -194,10 +242,7 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
 }
 
 int Shrink(const ShrinkArgs& a) {
-  if (a.dut.empty() == a.dut_cmd.empty()) {
-    throw InputError("give exactly one of --dut LIB.so and --dut-cmd \"PROGRAM ARGS\"");
-  }
-  if (!a.dut_arg.empty() && a.dut.empty()) throw InputError("--dut-arg goes with --dut only");
+  CheckDeviceArgs(a.device);
   bool json_file = false;
   if (a.format == "json") {
     json_file = true;
@@ -223,10 +268,7 @@ Command AddShrinkCommand(CLI::App& app) {
       "RapidCheck property \"device equals oracle\" over an op's input space; print and write the "
       "shrunk counterexample (exit 0 all passed, 1 counterexample, 2 error)");
   CLI::App& s = *c.app;
-  s.add_option("--dut", args->dut, "the device: a shared library implementing ptovec_dut.h");
-  s.add_option("--dut-arg", args->dut_arg, "text passed to the library's ptovec_dut_init");
-  s.add_option("--dut-cmd", args->dut_cmd,
-               "the device: a program speaking schemas/dut-protocol.md on stdin/stdout");
+  AddDeviceOptions(s, args->device);
   s.add_option("--op", args->op, "the op (" + generator::OpNamesList() + "); with --from: only it");
   s.add_option("--src", args->src, "source type (with --dst; default: any legal pair)");
   s.add_option("--dst", args->dst, "destination type (with --src)");

@@ -5,10 +5,12 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <memory>
 #include <string>
 
 namespace ptovec::tools {
 struct CheckReport;
+class Device;
 }  // namespace ptovec::tools
 
 namespace ptovec::cli {
@@ -33,6 +35,22 @@ extern const CLI::Validator kWholeNumber;
 /// (cmd_check.cpp; shared by check and run).
 int FinishReport(const tools::CheckReport& report, const std::string& junit,
                  std::size_t max_report);
+
+/// The device options run and shrink share: --dut LIB.so [--dut-arg TEXT] | --dut-cmd "PROGRAM"
+/// [--dut-timeout SECONDS].
+struct DeviceArgs {
+  std::string dut;
+  std::string dut_arg;
+  std::string dut_cmd;
+  double dut_timeout = 60;  ///< program devices: seconds without an answer (0: no limit)
+};
+/// Adds --dut, --dut-arg, --dut-cmd and --dut-timeout to a subcommand (device_options.cpp).
+void AddDeviceOptions(CLI::App& app, DeviceArgs& args);
+/// Throws generator::InputError unless exactly one of --dut and --dut-cmd is given and --dut-arg
+/// comes with --dut only, and --dut-timeout is a finite number of seconds >= 0.
+void CheckDeviceArgs(const DeviceArgs& args);
+/// Opens the device the options name. Throws tools::DeviceError.
+std::unique_ptr<tools::Device> OpenDevice(const DeviceArgs& args);
 
 struct Command {
   CLI::App* app = nullptr;

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -83,6 +84,11 @@ int RunEvalBatch(const std::string& path) {
   std::ifstream file;
   std::istream* in = &std::cin;
   if (path != "-") {
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error)) {
+      return Fail("--batch " + path + " is a directory (expected a file of eval lines, or - for "
+                  "stdin)");
+    }
     file.open(path);
     if (!file) return Fail("cannot read --batch file '" + path + "'");
     in = &file;
@@ -101,6 +107,10 @@ int RunEvalBatch(const std::string& path) {
       AddEvalOptions(parser, args);
       try {
         parser.parse(line, false);
+      } catch (const CLI::CallForHelp&) {
+        throw InputError("--help is not a case (expected the arguments of `ptovec eval`)");
+      } catch (const CLI::CallForAllHelp&) {
+        throw InputError("--help-all is not a case (expected the arguments of `ptovec eval`)");
       } catch (const CLI::ParseError& e) {
         throw InputError(e.what());
       }
@@ -112,8 +122,13 @@ int RunEvalBatch(const std::string& path) {
       nlohmann::ordered_json error;
       error["line"] = number;
       error["error"] = e.what();
-      std::cout << error.dump() << "\n";
+      std::cout << error.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+                << "\n";
     }
+  }
+  if (number == 0) {
+    return Fail("no cases in --batch " + (path == "-" ? std::string("stdin") : path) +
+                " (expected one line of eval arguments per case)");
   }
   return any_failed ? kExitMismatch : 0;
 }

@@ -1,5 +1,7 @@
 #include "ptovec/tools/check.hpp"
 
+#include <unistd.h>
+
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -29,22 +31,54 @@ std::string ModeName(std::size_t control) {
       oracle::RoundingModeName(static_cast<oracle::NumericRoundingMode>(control / 2)));
 }
 
+// The bytes of the character at text[i] (a well-formed UTF-8 sequence, else 1 byte) and whether
+// XML 1.0 allows it (#x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]).
+std::pair<std::size_t, bool> XmlChar(std::string_view text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned b0 = byte(i);
+  if (b0 < 0x80) return {1, b0 >= 0x20 || b0 == 0x9 || b0 == 0xA || b0 == 0xD};
+  std::size_t n = 0;
+  std::uint32_t cp = 0;
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    n = 2, cp = b0 & 0x1F;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    n = 3, cp = b0 & 0x0F;
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    n = 4, cp = b0 & 0x07;
+  } else {
+    return {1, false};
+  }
+  if (i + n > text.size()) return {1, false};
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return {1, false};
+    cp = (cp << 6) | (byte(i + k) & 0x3F);
+  }
+  const std::uint32_t least = n == 2 ? 0x80 : n == 3 ? 0x800 : 0x10000;
+  if (cp < least || cp > 0x10FFFF) return {1, false};  // overlong or beyond Unicode
+  return {n, !(cp >= 0xD800 && cp <= 0xDFFF) && cp != 0xFFFE && cp != 0xFFFF};
+}
+
+// XML text: markup characters escaped; a character XML 1.0 does not allow (controls, U+FFFE,
+// U+FFFF, surrogates) and each byte that is not well-formed UTF-8 become one '?'.
 std::string XmlEscape(std::string_view text) {
   std::string out;
-  for (char ch : text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const char ch = text[i];
     switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t') {
-          out += ' ';  // not allowed in XML 1.0
-        } else {
-          out += ch;
-        }
+      case '&': out += "&amp;"; ++i; continue;
+      case '<': out += "&lt;"; ++i; continue;
+      case '>': out += "&gt;"; ++i; continue;
+      case '"': out += "&quot;"; ++i; continue;
+      case '\'': out += "&apos;"; ++i; continue;
+      default: break;
     }
+    const auto [n, allowed] = XmlChar(text, i);
+    if (allowed) {
+      out.append(text, i, n);
+    } else {
+      out += '?';
+    }
+    i += n;
   }
   return out;
 }
@@ -88,7 +122,11 @@ void CheckSection(const ResultsSection& section, std::size_t s, const VectorSour
                      " (results of another suite, file or order?)");
   };
   if (section.file != source.name) refuse("file", section.file, source.name);
-  if (section.op != info.op) refuse("op", section.op->name, info.op->name);
+  if (section.op != info.op) {
+    refuse("op", section.op->name + " " + TypeName(section.pair.src) + " -> " +
+                     TypeName(section.pair.dst),
+           info.op->name + " " + TypeName(info.pair.src) + " -> " + TypeName(info.pair.dst));
+  }
   if (section.pair != info.pair) {
     refuse("types", TypeName(section.pair.src) + " -> " + TypeName(section.pair.dst),
            TypeName(info.pair.src) + " -> " + TypeName(info.pair.dst));
@@ -384,5 +422,83 @@ std::string JunitXml(const CheckReport& r) {
 }
 
 int ExitStatusFor(const CheckReport& report) { return report.passed() ? 0 : 1; }
+
+std::vector<std::filesystem::path> VectorInputFiles(const std::filesystem::path& vectors) {
+  std::vector<std::filesystem::path> files;
+  for (const VectorSource& source : generator::ListVectorFiles(vectors)) {
+    files.push_back(source.path);
+  }
+  std::error_code error;
+  if (std::filesystem::is_directory(vectors, error)) files.push_back(vectors / "manifest.json");
+  return files;
+}
+
+namespace {
+
+// True when a and b name the same file: equivalent() when both exist, else the same absolute
+// normalized path.
+bool SamePath(const std::filesystem::path& a, const std::filesystem::path& b) {
+  std::error_code error;
+  if (std::filesystem::equivalent(a, b, error) && !error) return true;
+  const auto normal = [](const std::filesystem::path& p) {
+    std::error_code e;
+    std::filesystem::path n = std::filesystem::weakly_canonical(std::filesystem::absolute(p, e), e);
+    return (e ? std::filesystem::absolute(p, e) : n).lexically_normal();
+  };
+  return normal(a) == normal(b);
+}
+
+}  // namespace
+
+void RefuseOverwritingInputs(const std::vector<OutputFile>& outputs,
+                             const std::vector<std::filesystem::path>& inputs) {
+  for (std::size_t o = 0; o < outputs.size(); ++o) {
+    const auto& [option, path] = outputs[o];
+    for (const std::filesystem::path& input : inputs) {
+      if (SamePath(path, input)) {
+        throw InputError(option + " " + path.string() + " is an input file (" + input.string() +
+                         "); give an output path that is not a vector, manifest or results file "
+                         "read by this command");
+      }
+    }
+    for (std::size_t p = 0; p < o; ++p) {
+      if (SamePath(path, outputs[p].second)) {
+        throw InputError(option + " " + path.string() + " is also the " + outputs[p].first +
+                         " file; give the two outputs different paths");
+      }
+    }
+  }
+}
+
+void CheckOutputFolder(const OutputFile& output) {
+  const auto& [option, path] = output;
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw InputError(option + " " + path.string() + " is a folder (expected a file path)");
+  }
+  std::filesystem::path folder = path.parent_path();
+  if (folder.empty()) folder = ".";
+  if (!std::filesystem::is_directory(folder, error)) {
+    throw InputError(option + " " + path.string() + ": its folder " + folder.string() +
+                     " does not exist (create it first)");
+  }
+  if (::access(folder.c_str(), W_OK) != 0) {
+    throw InputError(option + " " + path.string() + ": its folder " + folder.string() +
+                     " is not writable");
+  }
+}
+
+void RemoveStaleOutput(const OutputFile& output) {
+  const auto& [option, path] = output;
+  std::error_code error;
+  const auto status = std::filesystem::symlink_status(path, error);
+  if (error || !(std::filesystem::is_regular_file(status) || std::filesystem::is_symlink(status))) {
+    return;
+  }
+  if (!std::filesystem::remove(path, error) || error) {
+    throw InputError("cannot remove the previous " + option + " file " + path.string() + ": " +
+                     error.message());
+  }
+}
 
 }  // namespace ptovec::tools

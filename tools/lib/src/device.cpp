@@ -6,10 +6,11 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -24,8 +25,6 @@
 
 #include "ptovec/generator/writers.hpp"
 #include "ptovec_dut.h"
-
-extern char** environ;
 
 namespace ptovec::tools {
 
@@ -52,8 +51,59 @@ const char* TypeNameCString(TileDataType type) {
   return "";
 }
 
+// Invalid UTF-8 bytes become '?'; control characters become `control` (or are dropped when it
+// is '\0').
+std::string Sanitize(std::string_view text, char control) {
+  std::string out;
+  out.reserve(text.size());
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  for (std::size_t i = 0; i < n;) {
+    const unsigned char b = p[i];
+    if (b < 0x20 || b == 0x7F) {
+      if (control != '\0') out.push_back(control);
+      ++i;
+      continue;
+    }
+    if (b < 0x80) {
+      out.push_back(static_cast<char>(b));
+      ++i;
+      continue;
+    }
+    // A well-formed multi-byte sequence (no overlongs, no surrogates, at most U+10FFFF)?
+    std::size_t len = 0;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (b >= 0xC2 && b <= 0xDF) {
+      len = 2;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+      len = 3;
+      if (b == 0xE0) lo = 0xA0;
+      if (b == 0xED) hi = 0x9F;
+    } else if (b >= 0xF0 && b <= 0xF4) {
+      len = 4;
+      if (b == 0xF0) lo = 0x90;
+      if (b == 0xF4) hi = 0x8F;
+    }
+    bool ok = len > 0 && i + len <= n;
+    for (std::size_t k = 1; ok && k < len; ++k) {
+      const unsigned char c = p[i + k];
+      ok = k == 1 ? (c >= lo && c <= hi) : (c >= 0x80 && c <= 0xBF);
+    }
+    if (ok) {
+      out.append(text.substr(i, len));
+      i += len;
+    } else {
+      out.push_back('?');
+      ++i;
+    }
+  }
+  return out;
+}
+
+// Device text quoted in an error message: at most `max` bytes, control characters dropped and
+// invalid UTF-8 replaced, so the message stays one line.
 std::string Shorten(std::string_view text, std::size_t max = 200) {
-  std::string s(text.substr(0, max));
+  std::string s = Sanitize(text.substr(0, max), '\0');
   if (text.size() > max) s += "...";
   return s;
 }
@@ -99,7 +149,7 @@ class LibraryDevice final : public Device {
       name_ = library.filename().string();
       if (auto name_fn = reinterpret_cast<NameFn>(::dlsym(handle_, "ptovec_dut_name"))) {
         const char* n = name_fn();
-        if (n != nullptr && *n != '\0') name_ = n;
+        if (n != nullptr && *n != '\0') name_ = SanitizeDeviceText(n);
       }
       if (auto init = reinterpret_cast<InitFn>(::dlsym(handle_, "ptovec_dut_init"))) {
         const int rc = init(arg.c_str());
@@ -317,11 +367,14 @@ class CaseFormatter {
 // Reads lines from a file descriptor with a large buffer.
 class LineReader {
  public:
-  explicit LineReader(int fd) : fd_(fd), buffer_(1 << 20) {}
-  /// The next line without its newline (a trailing CR is dropped); false at end of input.
-  /// Throws DeviceError via `too_long` when a line does not fit the buffer.
+  /// `timeout_ms` < 0: wait for input without limit.
+  LineReader(int fd, int timeout_ms) : fd_(fd), timeout_ms_(timeout_ms), buffer_(1 << 20) {}
+  /// The next line without its newline (a trailing CR is dropped); false at end of input, or
+  /// when nothing arrived within the timeout (timed_out() is then true). A line that does not
+  /// fit the buffer or lacks its newline at end of input comes with `unterminated`.
   bool Next(std::string_view& line, bool& unterminated) {
     unterminated = false;
+    timed_out_ = false;
     for (;;) {
       if (const void* nl = std::memchr(buffer_.data() + start_, '\n', end_ - start_)) {
         const std::size_t e = static_cast<std::size_t>(static_cast<const char*>(nl) -
@@ -341,6 +394,15 @@ class LineReader {
         unterminated = true;  // too long
         return true;
       }
+      if (timeout_ms_ >= 0) {
+        pollfd pfd{fd_, POLLIN, 0};
+        const int r = ::poll(&pfd, 1, timeout_ms_);
+        if (r < 0 && errno == EINTR) continue;
+        if (r == 0) {
+          timed_out_ = true;
+          return false;
+        }
+      }
       const ssize_t n = ::read(fd_, buffer_.data() + end_, buffer_.size() - end_);
       if (n < 0) {
         if (errno == EINTR) continue;
@@ -358,9 +420,15 @@ class LineReader {
       end_ += static_cast<std::size_t>(n);
     }
   }
+  /// Sets the timeout of the following Next() calls (< 0: none).
+  void SetTimeout(int timeout_ms) { timeout_ms_ = timeout_ms; }
+  /// The last Next() returned false because nothing arrived within the timeout.
+  bool timed_out() const { return timed_out_; }
 
  private:
   int fd_;
+  int timeout_ms_;
+  bool timed_out_ = false;
   std::vector<char> buffer_;
   std::size_t start_ = 0;
   std::size_t end_ = 0;
@@ -401,7 +469,8 @@ bool ParseHexWord(std::string_view t, Word& v) {
 
 class CommandDevice final : public Device {
  public:
-  explicit CommandDevice(const std::string& command_line) : command_line_(command_line) {
+  CommandDevice(const std::string& command_line, const CommandDeviceOptions& options)
+      : command_line_(command_line), options_(options) {
     const std::vector<std::string> argv = SplitCommandLine(command_line);
     if (argv.empty()) throw DeviceError("cannot start device: the command line is empty");
     name_ = argv[0];
@@ -410,25 +479,56 @@ class CommandDevice final : public Device {
     int out[2] = {-1, -1};
     int err[2] = {-1, -1};
     int stop[2] = {-1, -1};
+    int exec_status[2] = {-1, -1};  // the child writes errno here when exec fails
     if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0 ||
-        ::pipe2(err, O_CLOEXEC) != 0 || ::pipe2(stop, O_CLOEXEC) != 0) {
+        ::pipe2(err, O_CLOEXEC) != 0 || ::pipe2(stop, O_CLOEXEC) != 0 ||
+        ::pipe2(exec_status, O_CLOEXEC) != 0) {
       const int e = errno;
-      for (int* p : {in, out, err, stop}) {
+      for (int* p : {in, out, err, stop, exec_status}) {
         CloseFd(p[0]);
         CloseFd(p[1]);
       }
       throw DeviceError("cannot start '" + command_line + "': pipe: " + std::strerror(e));
     }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, in[0], 0);
-    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, err[1], 2);
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
-    const int rc = ::posix_spawnp(&pid_, args[0], &actions, nullptr, args.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
+    // fork + exec rather than posix_spawn: the child asks for SIGKILL when its parent goes
+    // (PR_SET_PDEATHSIG), so a killed ptovec leaves no device running. Only async-signal-safe
+    // calls in the child.
+    const pid_t parent = ::getpid();
+    int rc = 0;
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != parent) ::_exit(127);  // the parent is already gone
+      if (::dup2(in[0], 0) < 0 || ::dup2(out[1], 1) < 0 || ::dup2(err[1], 2) < 0) {
+        const int e = errno;
+        [[maybe_unused]] const ssize_t w = ::write(exec_status[1], &e, sizeof e);
+        ::_exit(127);
+      }
+      ::execvp(args[0], args.data());
+      const int e = errno;
+      [[maybe_unused]] const ssize_t w = ::write(exec_status[1], &e, sizeof e);
+      ::_exit(127);
+    }
+    CloseFd(exec_status[1]);
+    if (pid_ < 0) {
+      rc = errno;
+    } else {
+      int e = 0;
+      ssize_t r = 0;
+      do {
+        r = ::read(exec_status[0], &e, sizeof e);
+      } while (r < 0 && errno == EINTR);
+      if (r == static_cast<ssize_t>(sizeof e)) {  // exec failed: reap the child
+        rc = e;
+        int status = 0;
+        while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+        }
+      }
+    }
+    CloseFd(exec_status[0]);
     CloseFd(in[0]);
     CloseFd(out[1]);
     CloseFd(err[1]);
@@ -444,7 +544,7 @@ class CommandDevice final : public Device {
                         std::strerror(rc));
     }
     stderr_thread_ = std::thread([this] { CollectStderr(); });
-    reader_ = std::make_unique<LineReader>(from_device_);
+    reader_ = std::make_unique<LineReader>(from_device_, AnswerTimeoutMs());
     try {
       Hello();
     } catch (...) {
@@ -464,7 +564,13 @@ class CommandDevice final : public Device {
     WriteAll(to_device_, hello.data(), hello.size());  // an EPIPE shows up as EOF below
     std::string_view line;
     bool unterminated = false;
-    if (!reader_->Next(line, unterminated)) Fail("exited before its hello line", 0, 0);
+    if (!reader_->Next(line, unterminated)) {
+      if (reader_->timed_out()) {
+        Fail("sent no hello line within " + Seconds(options_.answer_timeout) + " s (--dut-timeout)",
+             0, 0, true);
+      }
+      Fail("exited before its hello line", 0, 0);
+    }
     std::string_view t[3];
     const std::size_t n = Tokens(line, t, 3);
     if (unterminated || n < 2 || t[0] != "ptovec-dut") {
@@ -477,7 +583,7 @@ class CommandDevice final : public Device {
                ", this ptovec speaks version 1",
            0, 0);
     }
-    if (n == 3 && !t[2].empty()) name_ = std::string(t[2]);
+    if (n == 3 && !t[2].empty()) name_ = SanitizeDeviceText(t[2]);
   }
 
  public:
@@ -486,7 +592,7 @@ class CommandDevice final : public Device {
     StopWriter();
     if (to_device_ >= 0) CloseFd(to_device_);  // end of input: the device exits 0
     if (pid_ > 0) {
-      if (!WaitFor(std::chrono::seconds(10))) {
+      if (!WaitFor(GraceMs())) {
         ::kill(pid_, SIGKILL);
         WaitFor(std::chrono::seconds(10));
       }
@@ -495,12 +601,44 @@ class CommandDevice final : public Device {
   }
 
 
+  void Close() override {
+    if (closed_ || broken_) return;
+    closed_ = true;
+    StopWriter();
+    CloseFd(to_device_);
+    // Everything up to end of output, then the exit, within the grace period.
+    const auto grace = GraceMs();
+    const auto deadline = std::chrono::steady_clock::now() + grace;
+    reader_->SetTimeout(static_cast<int>(grace.count()));
+    std::string_view line;
+    bool unterminated = false;
+    const std::string last =
+        next_index_ == 0 ? std::string("no case was sent")
+                         : "the last case was " + std::to_string(next_index_ - 1);
+    if (reader_->Next(line, unterminated)) {
+      Fail("wrote '" + Shorten(line) + "' after its last answer (" + last +
+               "; nothing may follow the last answer)",
+           0, 0);
+    }
+    const std::string no_exit = "did not exit within " + Seconds(options_.exit_grace) +
+                                " s after its input ended (" + last + ")";
+    if (reader_->timed_out()) Fail(no_exit, 0, 0, true);
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (!WaitFor(std::max(left, std::chrono::milliseconds(0)))) Fail(no_exit, 0, 0, true);
+    if (!WIFEXITED(exit_status_) || WEXITSTATUS(exit_status_) != 0) {
+      Fail("failed after its input ended (" + last + "; a device must exit with status 0)", 0,
+           0);
+    }
+  }
+
   void Evaluate(std::span<const Case> cases, std::span<DeviceAnswer> answers) override {
     if (answers.size() != cases.size()) {
       throw DeviceError("device " + name_ + ": " + std::to_string(cases.size()) +
                         " cases but room for " + std::to_string(answers.size()) + " answers");
     }
     if (broken_) throw DeviceError("device " + name_ + " is unusable after an earlier error");
+    if (closed_) throw DeviceError("device " + name_ + " was closed");
     if (cases.empty()) return;
     const std::uint64_t base = next_index_;
     next_index_ += cases.size();
@@ -550,6 +688,11 @@ class CommandDevice final : public Device {
       std::string_view line;
       bool unterminated = false;
       if (!reader_->Next(line, unterminated)) {
+        if (reader_->timed_out()) {
+          Fail("gave no answer to case " + std::to_string(base + i) + " (" + EvalCommand(k) +
+                   ") within " + Seconds(options_.answer_timeout) + " s (--dut-timeout)",
+               i, cases.size(), true);
+        }
         Fail("exited before answering case " + std::to_string(base + i) + ": " + EvalCommand(k),
              i, cases.size());
       }
@@ -597,17 +740,21 @@ class CommandDevice final : public Device {
 
   // Throws the DeviceError for a device that stopped behaving; adds its exit status when it has
   // exited, and its last stderr lines.
-  [[noreturn]] void Fail(const std::string& what, std::size_t answered, std::size_t total) {
+  // `kill_now`: a hung device is killed at once instead of given 2 s to exit.
+  [[noreturn]] void Fail(const std::string& what, std::size_t answered, std::size_t total,
+                         bool kill_now = false) {
     broken_ = true;
     std::string message = "device " + name_ + " " + what;
     if (total > 0) {
       message += " (" + std::to_string(answered) + " of " + std::to_string(total) +
                  " answers of this batch received)";
     }
-    if (StopWriter()) message += "; killed it to stop writing";
+    const bool stopped = StopWriter();
+    if (stopped) message += "; killed it to stop writing";
     CloseFd(to_device_);
     if (pid_ > 0) {
-      if (!WaitFor(std::chrono::seconds(2))) {
+      const std::chrono::milliseconds wait(stopped ? 10000 : kill_now ? 0 : 2000);
+      if (!WaitFor(wait)) {
         ::kill(pid_, SIGKILL);
         WaitFor(std::chrono::seconds(10));
         message += "; killed it";
@@ -715,7 +862,26 @@ class CommandDevice final : public Device {
     CloseFd(stop_write_);
   }
 
+  int AnswerTimeoutMs() const {
+    return options_.answer_timeout > 0 ? static_cast<int>(options_.answer_timeout * 1000.0 + 0.5)
+                                       : -1;
+  }
+
+  std::chrono::milliseconds GraceMs() const {
+    return std::chrono::milliseconds(
+        static_cast<std::int64_t>(std::max(0.0, options_.exit_grace) * 1000.0 + 0.5));
+  }
+
+  // Seconds as the user wrote them: 60, 0.5.
+  static std::string Seconds(double s) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, s);
+    return std::string(buf, r.ptr);
+  }
+
   std::string command_line_;
+  CommandDeviceOptions options_;
+  bool closed_ = false;
   std::string name_;
   pid_t pid_ = -1;
   bool exited_ = false;
@@ -745,8 +911,11 @@ std::unique_ptr<Device> OpenLibraryDevice(const std::filesystem::path& library,
   return std::make_unique<LibraryDevice>(library, arg);
 }
 
-std::unique_ptr<Device> OpenCommandDevice(const std::string& command_line) {
-  return std::make_unique<CommandDevice>(command_line);
+std::unique_ptr<Device> OpenCommandDevice(const std::string& command_line,
+                                          const CommandDeviceOptions& options) {
+  return std::make_unique<CommandDevice>(command_line, options);
 }
+
+std::string SanitizeDeviceText(std::string_view text) { return Sanitize(text, '?'); }
 
 }  // namespace ptovec::tools

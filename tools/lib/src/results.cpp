@@ -78,6 +78,58 @@ std::string SectionName(const std::vector<ResultsSection>& sections, std::size_t
   return "section " + Str(s) + " (" + sections[s].file + ")";
 }
 
+// The largest header a results file may have (a sanity bound: real headers are a few KiB).
+constexpr std::uint64_t kMaxHeaderBytes = std::uint64_t{64} << 20;
+
+// JSON text of `j` for messages and files; invalid UTF-8 becomes U+FFFD instead of throwing.
+std::string Dump(const nlohmann::ordered_json& j) {
+  return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+std::string Dump(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// `j[key]` as a whole number below `limit`; throws InputError naming the key and the value.
+template <typename Json>
+std::uint64_t WholeBelow(const Json& j, const char* key, std::uint64_t limit) {
+  if (!j.contains(key)) throw InputError("has no \"" + std::string(key) + "\"");
+  const auto& v = j[key];
+  if (!v.is_number_unsigned() || v.template get<std::uint64_t>() >= limit) {
+    throw InputError("\"" + std::string(key) + "\" " + Dump(v) +
+                     " is not a whole number 0.." + Str(limit - 1));
+  }
+  return v.template get<std::uint64_t>();
+}
+
+// Checks a result line's "flags" text: "0x" and two lower-case hex digits up to 0x1f.
+Status ParseFlags(const std::string& flags) {
+  if (flags.size() != 4 || flags[0] != '0' || flags[1] != 'x' ||
+      flags.find_first_not_of("0123456789abcdef", 2) != std::string::npos ||
+      std::stoul(flags.substr(2), nullptr, 16) > 0x1F) {
+    throw InputError("flags \"" + flags +
+                     "\" (accepted: 0x00..0x1f, written 0x and 2 lower-case hex digits, or "
+                     "\"unsupported\")");
+  }
+  return static_cast<Status>(std::stoul(flags.substr(2), nullptr, 16));
+}
+
+// Parses a result line's "out" word: "0x" and 1..16 hex digits (either case).
+Word ParseOut(const std::string& out, TypePair pair) {
+  const oracle::FormatInfo& f = oracle::Format(pair.dst);
+  if (out.size() < 3 || out.size() > 18 || out[0] != '0' || out[1] != 'x' ||
+      out.find_first_not_of("0123456789abcdefABCDEF", 2) != std::string::npos) {
+    throw InputError("out word \"" + out + "\" is malformed (accepted: 0x and 1..16 hex digits; " +
+                     std::string(f.name) + " words are " + generator::HexWord(0, pair.dst) + ".." +
+                     generator::HexWord(oracle::LowBits(~Word{0}, f.width), pair.dst) + ")");
+  }
+  return std::stoull(out.substr(2), nullptr, 16);
+}
+
+bool IsRegular(const std::filesystem::path& path) {
+  std::error_code error;
+  return std::filesystem::is_regular_file(path, error);
+}
+
 }  // namespace
 
 unsigned ResultsRecordSize(TypePair pair) { return 4 + DstBytes(pair) + 1; }
@@ -135,7 +187,7 @@ ResultsWriter::ResultsWriter(const std::filesystem::path& path, ResultsFormat fo
                              std::vector<ResultsSection> sections, const std::string& device_name)
     : impl_(std::make_unique<Impl>(path, format, std::move(sections))) {
   const J header = ResultsHeader(impl_->sections, format, device_name);
-  std::string text = header.dump();
+  std::string text = Dump(header);  // names with invalid UTF-8 become U+FFFD, never throw
   if (format == ResultsFormat::Json) {
     impl_->file.Write(text + "\n");
   } else {
@@ -247,45 +299,73 @@ struct ResultsReader::Impl {
   }
 
   void ParseHeader(const J& h, const std::string& expected_format) {
-    try {
-      if (h.at("format") != expected_format) {
-        Fail("has header format " + h.at("format").dump() + " (expected \"" + expected_format +
-             "\")");
+    std::string where = "header";
+    // h[key] of an object as text / whole number, naming the key when it is missing or another type.
+    const auto text = [&](const J& o, const char* key) {
+      if (!o.contains(key) || !o[key].is_string()) {
+        Fail("has a malformed " + where + ": \"" + key + "\" must be text (got " +
+             (o.contains(key) ? Dump(o[key]) : std::string("nothing")) + ")");
       }
-      if (h.at("version") != kResultsFormatVersion) {
-        Fail("has format version " + h.at("version").dump() + " (this ptovec reads version " +
-             Str(kResultsFormatVersion) + ")");
+      return o[key].get<std::string>();
+    };
+    const auto whole = [&](const J& o, const char* key) {
+      if (!o.contains(key) || !o[key].is_number_unsigned()) {
+        Fail("has a malformed " + where + ": \"" + key + "\" must be a whole number (got " +
+             (o.contains(key) ? Dump(o[key]) : std::string("nothing")) + ")");
       }
-      if (h.contains("device")) device = h["device"].get<std::string>();
-      std::size_t number = 0;
-      for (const auto& s : h.at("sections")) {
-        ResultsSection r;
-        r.file = s.at("file").get<std::string>();
-        r.sha256 = s.at("sha256").get<std::string>();
-        const std::string op = s.at("op").get<std::string>();
-        r.op = generator::FindOp(op);
-        if (r.op == nullptr) {
-          Fail("section " + Str(number) + " names unknown op '" + op + "' (accepted: " +
-               generator::OpNamesList() + ")");
+      return o[key].get<std::uint64_t>();
+    };
+    if (!h.is_object()) Fail("has a header that is not a JSON object");
+    if (text(h, "format") != expected_format) {
+      Fail("has header format " + Dump(h["format"]) + " (expected \"" + expected_format + "\")");
+    }
+    if (!h.contains("version") || h["version"] != kResultsFormatVersion) {
+      Fail("has format version " + (h.contains("version") ? Dump(h["version"]) : "(none)") +
+           " (this ptovec reads version " + Str(kResultsFormatVersion) + ")");
+    }
+    if (h.contains("device")) device = text(h, "device");
+    if (!h.contains("sections") || !h["sections"].is_array()) {
+      Fail("has a malformed header: \"sections\" must be an array");
+    }
+    const bool binary = expected_format == "ptovec-results-bin";
+    std::size_t number = 0;
+    for (const auto& s : h["sections"]) {
+      where = "header section " + Str(number);
+      if (!s.is_object()) Fail("has a malformed " + where + ": not a JSON object");
+      for (const auto& item : s.items()) {
+        const std::string& key = item.key();
+        if (key != "file" && key != "sha256" && key != "op" && key != "src" && key != "dst" &&
+            key != "count" && !(binary && key == "record_size")) {
+          Fail("has a malformed " + where + ": unknown key \"" + key + "\" (accepted: file, " +
+               "sha256, op, src, dst, count" + (binary ? ", record_size)" : ")"));
         }
-        r.pair = {generator::RequireType(s.at("src").get<std::string>(), "src"),
-                  generator::RequireType(s.at("dst").get<std::string>(), "dst")};
-        if (!generator::IsLegalPair(*r.op, r.pair)) {
-          Fail("section " + Str(number) + " has a pair " + op + " does not accept");
-        }
-        r.count = s.at("count").get<std::uint64_t>();
-        if (expected_format == "ptovec-results-bin" &&
-            s.at("record_size") != ResultsRecordSize(r.pair)) {
-          Fail("section " + Str(number) + " has record_size " + s.at("record_size").dump() +
-               " (expected " + Str(ResultsRecordSize(r.pair)) + ")");
-        }
-        sections.push_back(r);
-        ++number;
       }
-    } catch (const InputError&) {
-      throw;
-    } catch (const std::exception& e) {
-      Fail("has a malformed header (" + std::string(e.what()) + ")");
+      ResultsSection r;
+      r.file = text(s, "file");
+      r.sha256 = text(s, "sha256");
+      const std::string op = text(s, "op");
+      r.op = generator::FindOp(op);
+      if (r.op == nullptr) {
+        Fail("section " + Str(number) + " names unknown op '" + op + "' (accepted: " +
+             generator::OpNamesList() + ")");
+      }
+      const std::string src = text(s, "src");
+      const std::string dst = text(s, "dst");
+      try {
+        r.pair = {generator::RequireType(src, "src"), generator::RequireType(dst, "dst")};
+      } catch (const InputError& e) {
+        Fail("section " + Str(number) + ": " + e.what());
+      }
+      if (!generator::IsLegalPair(*r.op, r.pair)) {
+        Fail("section " + Str(number) + " has a pair " + op + " does not accept");
+      }
+      r.count = whole(s, "count");
+      if (binary && whole(s, "record_size") != ResultsRecordSize(r.pair)) {
+        Fail("section " + Str(number) + " has record_size " + Dump(s["record_size"]) +
+             " (expected " + Str(ResultsRecordSize(r.pair)) + ")");
+      }
+      sections.push_back(r);
+      ++number;
     }
   }
 
@@ -300,6 +380,10 @@ struct ResultsReader::Impl {
 ResultsReader::ResultsReader(const std::filesystem::path& path) : impl_(std::make_unique<Impl>()) {
   Impl& r = *impl_;
   r.path = path;
+  if (std::error_code error; std::filesystem::exists(path, error) && !IsRegular(path)) {
+    throw InputError("results file " + path.string() + " must be a regular file (not a folder, " +
+                     "pipe or device)");
+  }
   r.file = std::fopen(path.c_str(), "rb");
   if (r.file == nullptr) {
     throw InputError("cannot read results file " + path.string() + ": " + std::strerror(errno));
@@ -323,7 +407,15 @@ ResultsReader::ResultsReader(const std::filesystem::path& path) : impl_(std::mak
     }
     std::error_code error;
     const std::uint64_t size = std::filesystem::file_size(path, error);
-    if (size < data_offset) r.Fail("is truncated inside its header");
+    if (error) r.Fail("cannot be sized: " + error.message());
+    if (header_bytes > kMaxHeaderBytes) {
+      r.Fail("has a corrupt fixed header: header bytes " + Str(header_bytes) + " (accepted: at " +
+             "most " + Str(kMaxHeaderBytes) + ")");
+    }
+    if (size < data_offset) {
+      r.Fail("is truncated inside its header: header bytes " + Str(header_bytes) + " need " +
+             Str(data_offset) + " bytes but the file has " + Str(size));
+    }
     std::string text(static_cast<std::size_t>(header_bytes), '\0');
     if (std::fread(text.data(), 1, text.size(), r.file) != text.size()) r.Fail("cannot be read");
     J header;
@@ -335,9 +427,19 @@ ResultsReader::ResultsReader(const std::filesystem::path& path) : impl_(std::mak
     r.ParseHeader(header, "ptovec-results-bin");
     std::uint64_t sum = 0;
     std::uint64_t expected = data_offset;
+    bool too_big = false;  // the sections need more bytes than any file has (and may overflow)
     for (const ResultsSection& s : r.sections) {
+      const std::uint64_t bytes = ResultsRecordSize(s.pair);
+      if (too_big || s.count > size / bytes || expected > size) {
+        too_big = true;
+        continue;
+      }
       sum += s.count;
-      expected += s.count * ResultsRecordSize(s.pair);
+      expected += s.count * bytes;
+    }
+    if (too_big) {
+      r.Fail("is truncated: its header announces more records than its " + Str(size) +
+             " bytes can hold");
     }
     if (sum != total) {
       r.Fail("has a corrupt header: the fixed header says " + Str(total) +
@@ -445,10 +547,23 @@ void ResultsReader::Read(std::size_t section, std::span<DeviceAnswer> out) {
       ResultLine line;
       if (!ParseCanonicalResultLine(text, line)) {  // another key order or spacing
         const auto j = nlohmann::json::parse(text);
-        line.s = j.at("s").get<std::uint64_t>();
-        line.i = j.at("i").get<std::uint64_t>();
-        line.flags = j.at("flags").get<std::string>();
-        if (j.contains("out")) line.out = j["out"].get<std::string>();
+        if (!j.is_object()) throw InputError("is not a JSON object");
+        for (const auto& item : j.items()) {
+          const std::string& key = item.key();
+          if (key != "s" && key != "i" && key != "out" && key != "flags") {
+            throw InputError("unknown key \"" + key + "\" (accepted: s, i, out, flags)");
+          }
+        }
+        line.s = WholeBelow(j, "s", r.sections.size());
+        line.i = WholeBelow(j, "i", r.sections[section].count);
+        if (!j.contains("flags") || !j["flags"].is_string()) {
+          throw InputError("\"flags\" must be text (0x00..0x1f or \"unsupported\")");
+        }
+        line.flags = j["flags"].get<std::string>();
+        if (j.contains("out")) {
+          if (!j["out"].is_string()) throw InputError("\"out\" must be text (0x and hex digits)");
+          line.out = j["out"].get<std::string>();
+        }
       }
       if (line.s != section || line.i != expected) {
         r.Fail("is out of order: line " + Str(r.line) + " holds section " + Str(line.s) +
@@ -458,12 +573,9 @@ void ResultsReader::Read(std::size_t section, std::span<DeviceAnswer> out) {
       if (line.flags == "unsupported") {
         a = DeviceAnswer{false, {}};
       } else {
-        const Word status = generator::ParseWord(line.flags, TileDataType::U8, "flags");
-        if (status > 0x1F) {
-          throw InputError("flags " + line.flags + " (accepted: 0x00..0x1f or \"unsupported\")");
-        }
+        const Status status = ParseFlags(line.flags);
         if (!line.out) throw InputError("no \"out\" word (required unless unsupported)");
-        const Word value = generator::ParseWord(*line.out, TileDataType::U64, "out");
+        const Word value = ParseOut(*line.out, pair);
         a = DeviceAnswer{true, {oracle::LowBits(value, width), static_cast<Status>(status)}};
       }
     } catch (const InputError& e) {

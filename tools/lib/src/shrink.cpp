@@ -49,6 +49,29 @@ std::vector<rc::Shrinkable<Case>> Take(rc::Seq<rc::Shrinkable<Case>>& seq, std::
   return out;
 }
 
+std::string GotText(const Counterexample& cx) {
+  return cx.got.supported
+             ? ResultText({cx.got.result.word & DstMask(cx.c), cx.got.result.status},
+                          cx.c.pair.dst)
+             : std::string("unsupported");
+}
+
+// Evaluates the counterexample's case twice more (one call each) and requires the same wrong
+// answer both times: a flaky device must not get a counterexample it no longer reproduces.
+void ConfirmDeterministic(Device& device, const Counterexample& cx) {
+  for (int round = 0; round < 2; ++round) {
+    const auto again = JudgeCases(device, std::span<const Case>(&cx.c, 1));
+    const bool same = again[0] && again[0]->got.supported == cx.got.supported &&
+                      (!cx.got.supported || again[0]->got.result == cx.got.result);
+    if (!same) {
+      const std::string then_text =
+          again[0] ? GotText(*again[0]) : ResultText(cx.expected, cx.c.pair.dst) + " (correct)";
+      throw DeviceError("device is not deterministic: case " + generator::EvalCommand(cx.c) +
+                        " gave " + GotText(cx) + " then " + then_text);
+    }
+  }
+}
+
 // Greedy descent along the shrink tree from a failing node, as RapidCheck shrinks: take the
 // first failing candidate, repeat until none fails. Candidates are judged `batch` at a time (the
 // first failing one in sequence order wins, so the batch size never changes the result).
@@ -90,6 +113,7 @@ void Descend(Device& device, rc::Shrinkable<Case> current, Counterexample failin
       break;
     }
   }
+  ConfirmDeterministic(device, failing);
   result.minimal = failing;
 }
 
@@ -293,16 +317,13 @@ void PrintShrinkResult(std::ostream& out, const ShrinkResult& result) {
   out << "  rmode:    " << oracle::RoundingModeName(c.control.rounding_mode) << "\n";
   out << "  sat:      " << (c.control.saturating ? "on" : "off") << "\n";
   out << "  expected: " << ResultText(cx.expected, c.pair.dst) << "\n";
-  out << "  got:      "
-      << (cx.got.supported ? ResultText({cx.got.result.word & DstMask(c), cx.got.result.status},
-                                        c.pair.dst)
-                           : std::string("unsupported"))
-      << "\n";
+  out << "  got:      " << GotText(cx) << "\n";
   out << "  eval:     " << generator::EvalCommand(c) << "\n";
   if (result.local_minimum) {
-    out << "minimal: yes (" << result.minimal_candidates << " candidates checked)\n";
+    out << "local minimum: yes (" << result.minimal_candidates
+        << " shrink candidates checked, none fails)\n";
   } else {
-    out << "minimal: no (stopped after " << result.shrink_steps << " shrink steps)\n";
+    out << "local minimum: no (stopped after " << result.shrink_steps << " shrink steps)\n";
   }
 }
 

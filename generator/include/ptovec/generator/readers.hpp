@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -35,25 +36,13 @@ struct VectorFileInfo {
   nlohmann::ordered_json header;
 };
 
-/// SHA-256 of the bytes given so far (OpenSSL EVP), as lower-case hex.
-class Sha256 {
- public:
-  Sha256();
-  Sha256(const Sha256&) = delete;
-  Sha256& operator=(const Sha256&) = delete;
-  ~Sha256();
-  void Update(const void* data, std::size_t bytes);
-  /// The digest (64 lower-case hex digits); the object cannot be updated afterwards.
-  std::string HexDigest();
-
- private:
-  void* ctx_ = nullptr;  // EVP_MD_CTX
-};
-
 /// SHA-256 of a whole file (64 lower-case hex digits). Throws InputError when unreadable.
 std::string FileSha256(const std::filesystem::path& path);
 
-/// Streams one vector file. The constructor reads and validates the header (magic, version,
+/// The largest JSON header a binary vector file may have (real ones are a few KiB).
+inline constexpr std::uint64_t kMaxVectorHeaderBytes = std::uint64_t{64} << 20;
+
+/// Streams one vector file (a regular file; pipes and devices are refused). The constructor reads and validates the header (magic, version,
 /// known op, legal pair, record layout equal to RecordLayout, count equal to the records the file
 /// holds for a binary file); Read() returns records in file order and, at the end, checks that the
 /// file holds exactly `count` records and nothing after them. Every problem throws InputError
@@ -108,17 +97,20 @@ struct VectorSource {
   std::optional<std::string> sha256;     ///< from manifest.json, verified while reading
   std::optional<std::uint64_t> count;    ///< from manifest.json, verified against the header
   std::optional<std::uint64_t> bytes;    ///< from manifest.json, verified before reading
+  /// From manifest.json: op, src, dst and format ("bin"/"json"), verified against the header.
+  std::optional<std::array<std::string, 4>> kind;
 };
 
 /// The vector files of `path`: a file is itself; a folder with manifest.json is every binary
 /// file it lists in its order (its JSON files when it lists no binary one), each required to
-/// exist with the manifest's size; a folder without a manifest is every `*.bin` file in it
+/// exist with the manifest's size and be listed once; a folder without a manifest is every `*.bin` file in it
 /// sorted by name (binary results files, magic `PTOVEC\0R`, and `.tmp-` files skipped), else
 /// every `*.json` file. Throws InputError for a missing path, a malformed
 /// manifest, a listed file that is missing or has another size, or zero files.
 std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path);
 
-/// Opens a source and checks it against what the manifest says (count; size was checked by
+/// Opens a source and checks it against what the manifest says (count, op, src, dst, format;
+/// size was checked by
 /// ListVectorFiles). The manifest's SHA-256 is checked by CheckSourceDigest once read.
 std::unique_ptr<VectorReader> OpenVectorSource(const VectorSource& source);
 

@@ -70,6 +70,21 @@ void AppendJsonRecord(std::string& out, const OpDef& op, TypePair pair, const In
 /// The JSON file's closing text.
 std::string JsonTrailer();
 
+/// SHA-256 of the bytes given so far (OpenSSL EVP), as lower-case hex.
+class Sha256 {
+ public:
+  Sha256();
+  Sha256(const Sha256&) = delete;
+  Sha256& operator=(const Sha256&) = delete;
+  ~Sha256();
+  void Update(const void* data, std::size_t bytes);
+  /// The digest (64 lower-case hex digits); the object cannot be updated afterwards.
+  std::string HexDigest();
+
+ private:
+  void* ctx_ = nullptr;  // EVP_MD_CTX
+};
+
 /// A file written under a temporary name in the same folder and renamed to its final name only
 /// by Commit(); destroyed uncommitted, the temporary is removed. Computes SHA-256 as it writes.
 class AtomicFile {
@@ -90,7 +105,7 @@ class AtomicFile {
   std::filesystem::path path_;
   std::filesystem::path temp_;
   std::FILE* file_ = nullptr;
-  void* sha_ = nullptr;  // EVP_MD_CTX
+  Sha256 sha_;
   std::uint64_t bytes_ = 0;
   bool committed_ = false;
 };

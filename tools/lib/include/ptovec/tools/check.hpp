@@ -8,6 +8,7 @@
 #include <iosfwd>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ptovec/generator/readers.hpp"
@@ -138,5 +139,26 @@ std::string JunitXml(const CheckReport& report);
 
 /// 0 when the report passed, 1 otherwise (cli::kExitOk / kExitMismatch).
 int ExitStatusFor(const CheckReport& report);
+
+/// An output file of check or run: the option that names it ("--results", "--junit") and its path.
+using OutputFile = std::pair<std::string, std::filesystem::path>;
+
+/// The files a check or run reads from `vectors`: every vector file (generator::ListVectorFiles)
+/// and, for a folder, its manifest.json. Throws as ListVectorFiles does.
+std::vector<std::filesystem::path> VectorInputFiles(const std::filesystem::path& vectors);
+
+/// Throws generator::InputError when an output is one of `inputs` or an earlier output (the same
+/// file by std::filesystem::equivalent, or the same absolute normalized path), so no command
+/// overwrites what it reads.
+void RefuseOverwritingInputs(const std::vector<OutputFile>& outputs,
+                             const std::vector<std::filesystem::path>& inputs);
+
+/// Throws generator::InputError unless the output's folder exists and is writable and the path
+/// is not a folder (checked before any work, so a report is never printed for an unwritable file).
+void CheckOutputFolder(const OutputFile& output);
+
+/// Removes an existing output file (a regular file or symlink) so that a run that fails cannot
+/// leave the previous report behind. Throws generator::InputError when it cannot be removed.
+void RemoveStaleOutput(const OutputFile& output);
 
 }  // namespace ptovec::tools

@@ -7,6 +7,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "ptovec/generator/cases.hpp"
 
@@ -35,6 +36,20 @@ class Device {
   virtual const std::string& Name() const = 0;
   /// Evaluates cases[i] into answers[i] (same length), in order. Throws DeviceError.
   virtual void Evaluate(std::span<const Case> cases, std::span<DeviceAnswer> answers) = 0;
+  /// Ends the session and checks how the device ended: a program device gets end of input, must
+  /// write nothing more and exit with status 0 within its grace period. Throws DeviceError
+  /// otherwise. Call it once after the last Evaluate; destroying a device without Close() ends
+  /// it without checks. Library devices: nothing to check.
+  virtual void Close() {}
+};
+
+/// Limits for program devices.
+struct CommandDeviceOptions {
+  /// Seconds without any answer line while cases are outstanding (also for the hello line)
+  /// before the device counts as hung: DeviceError naming the case and the timeout. 0: no limit.
+  double answer_timeout = 60;
+  /// Seconds a device may take to exit after its stdin is closed (Close()), else it is killed.
+  double exit_grace = 10;
 };
 
 /// Loads a shared library device (dlopen), checks ptovec_dut_abi_version() and calls
@@ -46,7 +61,13 @@ std::unique_ptr<Device> OpenLibraryDevice(const std::filesystem::path& library,
 /// Starts `command_line` (split like a shell would for plain words and quotes; no expansion)
 /// with pipes on stdin/stdout, exchanges the hello lines of schemas/dut-protocol.md and pipelines
 /// cases to it. Throws DeviceError (cannot start, bad hello, early exit, malformed or out-of-order
-/// answer).
-std::unique_ptr<Device> OpenCommandDevice(const std::string& command_line);
+/// answer, no answer within options.answer_timeout). The device gets SIGKILL when the thread
+/// that opened it exits (Linux PR_SET_PDEATHSIG), so it never outlives a killed ptovec.
+std::unique_ptr<Device> OpenCommandDevice(const std::string& command_line,
+                                          const CommandDeviceOptions& options = {});
+
+/// Device text made safe to quote on one line: invalid UTF-8 bytes and control characters
+/// (NUL, BEL, CR, ESC, DEL, ...) become '?'.
+std::string SanitizeDeviceText(std::string_view text);
 
 }  // namespace ptovec::tools

@@ -48,7 +48,9 @@ struct ShrinkResult {
   std::optional<Counterexample> minimal;   ///< the shrunk counterexample
   std::uint64_t shrink_steps = 0;          ///< accepted shrinks (original -> minimal)
   std::uint64_t candidates_tried = 0;      ///< shrink candidates evaluated in all
-  bool local_minimum = false;  ///< every shrink candidate of `minimal` agrees with the oracle
+  /// every shrink candidate of `minimal` agrees with the oracle (a local minimum of the shrink
+  /// tree; a simpler failing case outside the tree may exist)
+  bool local_minimum = false;
   std::uint64_t minimal_candidates = 0;  ///< how many candidates of `minimal` were checked
 };
 
@@ -74,13 +76,16 @@ rc::Gen<Case> CaseGen(const OpDef& op, std::optional<TypePair> pair);
 
 /// Runs the property "device equals oracle" for options.tests cases drawn from CaseGen with
 /// rc::Random(options.seed) (size rc::kNominalSize), and on the first failure descends the shrink
-/// tree as RapidCheck does (take the first failing candidate, repeat until none fails).
-/// Deterministic for a given seed and device. Throws DeviceError; std::invalid_argument for a
+/// tree as RapidCheck does (take the first failing candidate, repeat until none fails), then
+/// evaluates the final case twice more and requires the same wrong answer. Deterministic for a
+/// given seed and device. Throws DeviceError (also "device is not deterministic: case X gave A
+/// then B" when the final case does not fail the same way again); std::invalid_argument for a
 /// missing op or an illegal pair.
 ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options);
 
 /// The same descent from a given case (ShrinkableCase(start)). result.failed is false (and
-/// nothing is shrunk) when the device agrees with the oracle on `start`. Throws DeviceError.
+/// nothing is shrunk) when the device agrees with the oracle on `start`. Throws DeviceError (as
+/// ShrinkProperty, also for a non-deterministic device).
 ShrinkResult ShrinkFrom(Device& device, const Case& start,
                         std::uint64_t max_shrink_steps = 100000);
 
@@ -99,8 +104,9 @@ nlohmann::ordered_json CounterexampleJson(const Counterexample& cx);
 
 /// The text report of a result: either "all N tests passed" or the counterexample block (op,
 /// types, inputs by slot name in hex, rmode, sat, expected and got with flag names, the eval
-/// command, tests and shrink steps, and the line "minimal: yes (N candidates checked)" or
-/// "minimal: no (...)").
+/// command, tests and shrink steps, and the line "local minimum: yes (N shrink candidates
+/// checked, none fails)" or "local minimum: no (...)"). A local minimum of the shrink tree, not
+/// a global one: a simpler failing case may exist elsewhere in the input space.
 void PrintShrinkResult(std::ostream& out, const ShrinkResult& result);
 
 }  // namespace ptovec::tools

@@ -1,0 +1,45 @@
+// The device options shared by `ptovec run` and `ptovec shrink`.
+#include <charconv>
+#include <cmath>
+
+#include "commands.hpp"
+#include "ptovec/generator/cases.hpp"
+#include "ptovec/tools/device.hpp"
+
+namespace ptovec::cli {
+
+void AddDeviceOptions(CLI::App& app, DeviceArgs& args) {
+  app.add_option("--dut", args.dut, "the device: a shared library implementing ptovec_dut.h");
+  app.add_option("--dut-arg", args.dut_arg, "text passed to the library's ptovec_dut_init");
+  app.add_option("--dut-cmd", args.dut_cmd,
+                 "the device: a program speaking schemas/dut-protocol.md on stdin/stdout");
+  app.add_option("--dut-timeout", args.dut_timeout,
+                 "with --dut-cmd: seconds without any answer before the device counts as hung "
+                 "(default 60, 0 = no limit)");
+}
+
+void CheckDeviceArgs(const DeviceArgs& args) {
+  if (args.dut.empty() == args.dut_cmd.empty()) {
+    throw generator::InputError("give exactly one of --dut LIB.so and --dut-cmd \"PROGRAM ARGS\"");
+  }
+  if (!args.dut_arg.empty() && args.dut.empty()) {
+    throw generator::InputError("--dut-arg goes with --dut only");
+  }
+  if (!(args.dut_timeout >= 0) || !std::isfinite(args.dut_timeout) ||
+      args.dut_timeout > 2000000) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, args.dut_timeout);
+    throw generator::InputError("--dut-timeout " + std::string(buf, r.ptr) +
+                                " is out of range (accepted: seconds from 0 to 2000000; 0 = no "
+                                "limit)");
+  }
+}
+
+std::unique_ptr<tools::Device> OpenDevice(const DeviceArgs& args) {
+  tools::CommandDeviceOptions options;
+  options.answer_timeout = args.dut_timeout;
+  return args.dut.empty() ? tools::OpenCommandDevice(args.dut_cmd, options)
+                          : tools::OpenLibraryDevice(args.dut, args.dut_arg);
+}
+
+}  // namespace ptovec::cli
