@@ -10,7 +10,6 @@ and the source folder come from the environment (PTOVEC, PTOVEC_SOURCE_DIR) or f
 import hashlib
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -19,22 +18,11 @@ import time
 import unittest
 
 import numpy as np
-from jsonschema import Draft202012Validator
 
 
-def _take_option(name, env):
-    if name in sys.argv:
-        i = sys.argv.index(name)
-        value = sys.argv[i + 1]
-        del sys.argv[i:i + 2]
-        return value
-    return os.environ.get(env)
+from ptovec_test_env import locate, schema_validator  # tests/files/ptovec_test_env.py
 
-
-PTOVEC = _take_option("--ptovec", "PTOVEC")
-SOURCE = _take_option("--source", "PTOVEC_SOURCE_DIR") or os.path.join(os.path.dirname(__file__), "..", "..")
-if not PTOVEC:
-    sys.exit("test_files.py: give the ptovec binary with --ptovec PATH or PTOVEC=PATH")
+PTOVEC, SOURCE = locate("test_files.py")
 sys.path.insert(0, os.path.join(SOURCE, "tools"))
 import read_vectors  # noqa: E402  (tools/read_vectors.py)
 
@@ -47,10 +35,7 @@ _validators = {}
 
 def validator(name):
     if name not in _validators:
-        with open(os.path.join(SOURCE, "schemas", SCHEMA_FILES[name])) as f:
-            schema = json.load(f)
-        Draft202012Validator.check_schema(schema)
-        _validators[name] = Draft202012Validator(schema)
+        _validators[name] = schema_validator(SOURCE, SCHEMA_FILES[name])
     return _validators[name]
 
 

@@ -15,29 +15,17 @@ import os
 import shutil
 import struct
 import subprocess
-import sys
 import tempfile
 import unittest
 import xml.etree.ElementTree as ET
 
-from jsonschema import Draft202012Validator
 
 
-def _take_option(name, env):
-    if name in sys.argv:
-        i = sys.argv.index(name)
-        value = sys.argv[i + 1]
-        del sys.argv[i:i + 2]
-        return value
-    return os.environ.get(env)
+from ptovec_test_env import locate, schema_validator as _schema_validator
 
-
-PTOVEC = _take_option("--ptovec", "PTOVEC")
-SOURCE = _take_option("--source", "PTOVEC_SOURCE_DIR") or os.path.join(os.path.dirname(__file__), "..", "..")
+PTOVEC, SOURCE = locate("test_gate.py")
 ORACLE_DUT = os.environ.get("PTOVEC_ORACLE_DUT")
 ORACLE_DEVICE = os.environ.get("PTOVEC_ORACLE_DEVICE")
-if not PTOVEC:
-    sys.exit("test_gate.py: give the ptovec binary with --ptovec PATH or PTOVEC=PATH")
 MODES = ["RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB"]
 
 
@@ -48,10 +36,7 @@ def ptovec(*args, timeout=600):
 
 
 def schema_validator(file_name):
-    with open(os.path.join(SOURCE, "schemas", file_name)) as f:
-        schema = json.load(f)
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
+    return _schema_validator(SOURCE, file_name)
 
 
 def read_json_vectors(path):

@@ -12,6 +12,7 @@ namespace {
 
 using generator::InputError;
 using oracle::NumericRoundingMode;
+using testing::ErrorOf;
 using testing::ReadAll;
 using testing::TestDevice;
 using testing::WriteAll;
@@ -34,15 +35,6 @@ class Gate : public ::testing::Test {
     testing::GenerateSmallSuite(dir_);
   }
   static void TearDownTestSuite() { std::filesystem::remove_all(dir_); }
-  template <typename F>
-  static std::string ErrorOf(F f) {
-    try {
-      f();
-    } catch (const InputError& e) {
-      return e.what();
-    }
-    return "";
-  }
   static inline std::filesystem::path dir_;
 };
 

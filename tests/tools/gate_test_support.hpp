@@ -9,6 +9,7 @@
 #include <iterator>
 #include <string>
 
+#include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/suite.hpp"
 #include "ptovec/tools/device.hpp"
 
@@ -22,6 +23,17 @@ inline std::string ReadAll(const std::filesystem::path& p) {
 inline void WriteAll(const std::filesystem::path& p, const std::string& bytes) {
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
   out << bytes;
+}
+
+/// The message of the generator::InputError `f` throws ("" when it does not throw).
+template <typename F>
+std::string ErrorOf(F f) {
+  try {
+    f();
+  } catch (const generator::InputError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 /// A fresh temporary folder.

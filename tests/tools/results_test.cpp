@@ -15,6 +15,7 @@ namespace {
 using generator::InputError;
 using generator::VectorReader;
 using generator::VectorRecord;
+using testing::ErrorOf;
 using testing::ReadAll;
 using testing::WriteAll;
 
@@ -41,16 +42,6 @@ class GateFiles : public ::testing::Test {
       all.insert(all.end(), part.begin(), part.end());
     }
     return all;
-  }
-  // The message of the InputError `f` throws ("" when it does not throw).
-  template <typename F>
-  static std::string ErrorOf(F f) {
-    try {
-      f();
-    } catch (const InputError& e) {
-      return e.what();
-    }
-    return "";
   }
   static inline std::filesystem::path dir_;
 };
