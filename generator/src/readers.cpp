@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "ptovec/generator/suite_folder.hpp"
 #include "ptovec/generator/writers.hpp"
 
 namespace ptovec::generator {
@@ -21,14 +22,6 @@ std::uint64_t LittleEndian(const unsigned char* p, unsigned bytes) {
 }
 
 std::string Str(std::uint64_t v) { return std::to_string(v); }
-
-// A binary results file (`PTOVEC\0R`, tools/results.hpp) that `ptovec run` left beside the vectors.
-bool IsResultsFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[8] = {};
-  in.read(magic, 8);
-  return in.gcount() == 8 && std::string_view(magic, 8) == std::string_view("PTOVEC\0R", 8);
-}
 
 // The fields of one JSON vector line.
 struct JsonVector {
@@ -434,49 +427,35 @@ std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path) {
     return {{path, path.filename().string(), std::nullopt, std::nullopt, std::nullopt,
              std::nullopt}};
   }
+  // Of a file stored in both formats, the binary one is read.
+  const auto prefer_binary = [](std::vector<std::pair<std::string, std::string>> names) {
+    std::vector<std::string> chosen;  // (stem, name) pairs in order; a stem's .bin wins
+    std::vector<std::string> stems;
+    for (const auto& [stem, name] : names) {
+      const auto at = std::find(stems.begin(), stems.end(), stem);
+      if (at == stems.end()) {
+        stems.push_back(stem);
+        chosen.push_back(name);
+      } else if (name.ends_with(".bin")) {
+        chosen[static_cast<std::size_t>(at - stems.begin())] = name;
+      }
+    }
+    return chosen;
+  };
   std::vector<VectorSource> sources;
   const std::filesystem::path manifest_path = path / "manifest.json";
   if (std::filesystem::exists(manifest_path, error)) {
-    std::ifstream in(manifest_path);
-    nlohmann::json manifest;
-    try {
-      manifest = nlohmann::json::parse(in);
-      if (manifest.at("format") != "ptovec-manifest") throw InputError("format");
-      const auto& files = manifest.at("files");
-      if (!files.is_array()) throw InputError("\"files\" must be an array");
-      // An entry's text key, naming the key when it is missing or not text.
-      const auto text = [](const nlohmann::json& f, const char* key) {
-        if (!f.is_object() || !f.contains(key) || !f[key].is_string()) {
-          throw InputError("\"" + std::string(key) + "\" of a files entry must be text");
-        }
-        return f[key].get<std::string>();
-      };
-      bool any_bin = false;
-      for (const auto& f : files) any_bin = any_bin || text(f, "format") == "bin";
-      for (const auto& f : files) {
-        if (text(f, "format") != (any_bin ? "bin" : "json")) continue;
-        const std::string name = text(f, "path");
-        if (name.find('/') != std::string::npos || name.find('\\') != std::string::npos ||
-            name.empty() || name[0] == '.') {
-          throw InputError("path '" + name + "'");
-        }
-        for (const char* key : {"count", "bytes"}) {
-          if (!f.contains(key) || !f[key].is_number_unsigned()) {
-            throw InputError("\"" + std::string(key) + "\" of " + name +
-                             " must be a whole number");
-          }
-        }
-        for (const VectorSource& other : sources) {
-          if (other.name == name) throw InputError("file " + name + " is listed twice");
-        }
-        sources.push_back({path / name, name, text(f, "sha256"), f["count"].get<std::uint64_t>(),
-                           f["bytes"].get<std::uint64_t>(),
-                           std::array<std::string, 4>{text(f, "op"), text(f, "src"),
-                                                      text(f, "dst"), text(f, "format")}});
-      }
-    } catch (const std::exception& e) {
-      throw InputError("malformed manifest " + manifest_path.string() + " (" + e.what() +
-                       "; expected the manifest `ptovec generate` writes)");
+    const Manifest manifest = ReadManifest(manifest_path);
+    RefuseUnlistedVectorFiles(path, &manifest, "--vectors folder",
+                              "the gate would skip them. Add them with `ptovec generate --out " +
+                                  path.string() + "` (same seed and samples) or move them away");
+    std::vector<std::pair<std::string, std::string>> names;
+    for (const ManifestEntry& e : manifest.files) names.emplace_back(e.Stem(), e.path);
+    for (const std::string& name : prefer_binary(names)) {
+      const auto e = std::find_if(manifest.files.begin(), manifest.files.end(),
+                                  [&](const ManifestEntry& m) { return m.path == name; });
+      sources.push_back({path / name, name, e->sha256, e->count, e->bytes,
+                         std::array<std::string, 4>{e->op, e->src, e->dst, e->format}});
     }
     for (const VectorSource& s : sources) {
       if (!std::filesystem::is_regular_file(s.path, error)) {
@@ -495,24 +474,66 @@ std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path) {
     }
     return sources;
   }
-  for (const char* ext : {".bin", ".json"}) {
-    for (const auto& entry : std::filesystem::directory_iterator(path)) {
-      if (entry.is_regular_file() && entry.path().extension() == ext &&
-          entry.path().filename().string().find(".tmp-") == std::string::npos &&
-          !IsResultsFile(entry.path())) {
-        sources.push_back({entry.path(), entry.path().filename().string(), std::nullopt,
-                           std::nullopt, std::nullopt, std::nullopt});
-      }
-    }
-    if (!sources.empty()) break;
+  // No manifest: every vector file in the folder, by name.
+  std::vector<std::pair<std::string, std::string>> names;
+  for (const std::string& name : VectorFileNamesIn(path)) {
+    names.emplace_back(name.substr(0, name.rfind('.')), name);
   }
-  std::sort(sources.begin(), sources.end(),
-            [](const VectorSource& a, const VectorSource& b) { return a.name < b.name; });
+  for (const std::string& name : prefer_binary(names)) {
+    sources.push_back({path / name, name, std::nullopt, std::nullopt, std::nullopt, std::nullopt});
+  }
   if (sources.empty()) {
-    throw InputError("--vectors folder " + path.string() + " holds no manifest.json, *.bin or " +
-                     "*.json vector file (nothing to check)");
+    throw InputError("--vectors folder " + path.string() + " holds no manifest.json and no " +
+                     "vector file (nothing to check)");
   }
   return sources;
+}
+
+std::string VectorSelection::Describe() const {
+  std::string out;
+  for (const auto& p : paths) out += (out.empty() ? "" : ", ") + p.string();
+  std::string filter;
+  if (!op.empty()) filter += "op " + op;
+  if (!src.empty()) filter += (filter.empty() ? "" : ", ") + std::string("src ") + src;
+  if (!dst.empty()) filter += (filter.empty() ? "" : ", ") + std::string("dst ") + dst;
+  return filter.empty() ? out : out + " (" + filter + ")";
+}
+
+std::vector<VectorSource> SelectVectorFiles(const VectorSelection& selection) {
+  if (selection.paths.empty()) throw InputError("no --vectors path given");
+  if (!selection.op.empty()) RequireOp(selection.op);
+  if (!selection.src.empty()) RequireType(selection.src, "--src");
+  if (!selection.dst.empty()) RequireType(selection.dst, "--dst");
+  std::vector<VectorSource> chosen;
+  for (const std::filesystem::path& path : selection.paths) {
+    for (VectorSource& source : ListVectorFiles(path)) {
+      for (const VectorSource& other : chosen) {
+        std::error_code error;
+        if (std::filesystem::equivalent(other.path, source.path, error)) {
+          throw InputError("vector file " + source.path.string() + " is given twice (also as " +
+                           other.path.string() + ")");
+        }
+      }
+      std::array<std::string, 3> kind;
+      if (source.kind) {
+        kind = {(*source.kind)[0], (*source.kind)[1], (*source.kind)[2]};
+      } else if (selection.filtered()) {
+        const VectorReader reader(source.path);
+        kind = {reader.info().op->name, std::string(oracle::Format(reader.info().pair.src).name),
+                std::string(oracle::Format(reader.info().pair.dst).name)};
+      }
+      if ((selection.op.empty() || kind[0] == selection.op) &&
+          (selection.src.empty() || kind[1] == selection.src) &&
+          (selection.dst.empty() || kind[2] == selection.dst)) {
+        chosen.push_back(std::move(source));
+      }
+    }
+  }
+  if (chosen.empty()) {
+    throw InputError("no vector file of " + selection.Describe() +
+                     " matches the selection (`ptovec list` shows each op's pairs)");
+  }
+  return chosen;
 }
 
 std::unique_ptr<VectorReader> OpenVectorSource(const VectorSource& source) {

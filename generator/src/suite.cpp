@@ -10,7 +10,10 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <tuple>
 
+#include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/suite_folder.hpp"
 #include "ptovec/generator/writers.hpp"
 
 namespace ptovec::generator {
@@ -115,6 +118,77 @@ class Progress {
   std::chrono::steady_clock::time_point last_{};
 };
 
+// The manifest entries of `out_dir`'s existing suite that this run keeps (the files it does not
+// rewrite), after checking that adding to that suite is safe. Refuses (InputError, before any
+// file is written) a folder with vector files no manifest names, and a suite that this run
+// would only partly rewrite when it was made with another file-format or tool version, seed,
+// samples or formats: adding to it would mix two suites in one manifest.
+std::vector<ManifestEntry> EntriesToKeep(const std::vector<Job>& jobs,
+                                         const GenerateOptions& options) {
+  const std::filesystem::path& out = options.out_dir;
+  std::error_code error;
+  if (std::filesystem::exists(out, error) && !std::filesystem::is_directory(out, error)) {
+    throw InputError("--out " + out.string() + " is a file (expected a folder for the suite)");
+  }
+  const std::filesystem::path manifest_path = out / "manifest.json";
+  if (!std::filesystem::exists(manifest_path, error)) {
+    RefuseUnlistedVectorFiles(out, nullptr, "--out folder",
+                              "give an empty or new --out folder, or move them away");
+    return {};
+  }
+  const Manifest old = ReadManifest(manifest_path);
+  RefuseUnlistedVectorFiles(out, &old, "--out folder",
+                            "give an empty or new --out folder, or move them away");
+  std::vector<std::string> writing;
+  for (const Job& job : jobs) {
+    if (options.binary) writing.push_back(JobBaseName(job) + ".bin");
+    if (options.json) writing.push_back(JobBaseName(job) + ".json");
+  }
+  std::vector<ManifestEntry> keep;
+  for (const ManifestEntry& e : old.files) {
+    if (std::find(writing.begin(), writing.end(), e.path) == writing.end()) keep.push_back(e);
+  }
+  if (keep.empty()) return keep;  // every file of the old suite is rewritten: a new suite
+  std::vector<std::string> formats;
+  if (options.binary) formats.push_back("bin");
+  if (options.json) formats.push_back("json");
+  const auto refuse = [&](const std::string& what, const std::string& theirs,
+                          const std::string& ours) {
+    throw InputError("--out " + out.string() + " holds a suite of " +
+                     std::to_string(old.files.size()) + " file(s) made with " + what + " " +
+                     theirs + ", this run has " + what + " " + ours +
+                     "; adding to it would mix two suites (give another --out, or the suite's " +
+                     what + ")");
+  };
+  const auto list = [](const std::vector<std::string>& v) {
+    std::string text;
+    for (const std::string& s : v) text += (text.empty() ? "" : ",") + s;
+    return text;
+  };
+  if (old.version != kFileFormatVersion) {
+    refuse("file-format version", std::to_string(old.version), std::to_string(kFileFormatVersion));
+  }
+  if (old.tool_version != PTOVEC_VERSION) refuse("ptovec", old.tool_version, PTOVEC_VERSION);
+  if (old.seed != options.sampling.seed) {
+    refuse("--seed", std::to_string(old.seed), std::to_string(options.sampling.seed));
+  }
+  if (old.samples != options.sampling.samples) {
+    refuse("--samples", std::to_string(old.samples), std::to_string(options.sampling.samples));
+  }
+  const auto format_name = [&](const std::vector<std::string>& f) {
+    return f.size() == 2 ? std::string("both") : list(f);
+  };
+  if (old.formats != formats) refuse("--format", format_name(old.formats), format_name(formats));
+  return keep;
+}
+
+// The key that puts manifest entries in suite order.
+std::tuple<std::size_t, std::size_t, bool> EntryOrder(const OpDef& op, TypePair pair,
+                                                      const std::string& format) {
+  const auto [op_index, pair_index] = SuiteOrder(op, pair);
+  return {op_index, pair_index, format != "bin"};
+}
+
 }  // namespace
 
 std::vector<Job> DefaultSuite() {
@@ -136,6 +210,7 @@ std::uint64_t VectorCount(const Job& job, const SamplingOptions& sampling) {
 
 std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
                                          const GenerateOptions& options) {
+  const std::vector<ManifestEntry> kept = EntriesToKeep(jobs, options);
   std::filesystem::create_directories(options.out_dir);
   const unsigned threads = options.threads != 0
                                ? options.threads
@@ -224,9 +299,16 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
   if (options.binary) formats.push_back("bin");
   if (options.json) formats.push_back("json");
   manifest["formats"] = formats;
-  nlohmann::ordered_json files = nlohmann::ordered_json::array();
+  // Entries of the files kept from the folder's suite and of those just written, in suite order.
+  std::vector<std::pair<std::tuple<std::size_t, std::size_t, bool>, nlohmann::ordered_json>> entries;
+  for (const ManifestEntry& e : kept) {
+    const OpDef& op = RequireOp(e.op);
+    entries.emplace_back(EntryOrder(op, {RequireType(e.src, "src"), RequireType(e.dst, "dst")},
+                                    e.format),
+                         e.json);
+  }
   for (const GeneratedFile& g : written) {
-    files.push_back({{"path", g.path},
+    entries.emplace_back(EntryOrder(*g.op, g.pair, g.format), nlohmann::ordered_json{{"path", g.path},
                      {"format", g.format},
                      {"op", g.op->name},
                      {"src", oracle::Format(g.pair.src).name},
@@ -237,6 +319,10 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
                      {"bytes", g.bytes},
                      {"sha256", g.sha256}});
   }
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  nlohmann::ordered_json files = nlohmann::ordered_json::array();
+  for (auto& [order, entry] : entries) files.push_back(std::move(entry));
   manifest["files"] = files;
   WriteFileAtomically(options.out_dir / "manifest.json", manifest.dump(2) + "\n");
   return written;

@@ -11,7 +11,8 @@ namespace ptovec::cli {
 namespace {
 
 struct CheckArgs {
-  std::string vectors;
+  std::vector<std::string> vectors;
+  std::string op, src, dst;
   std::string results;
   std::string junit;
   std::size_t max_report = 20;
@@ -36,8 +37,12 @@ Command AddCheckCommand(CLI::App& app) {
       "check", "compare a device's results file with the expected vectors (exit 0 all match, 1 "
                "mismatch, 2 file error)");
   c.app->add_option("--vectors", args->vectors,
-                    "a vector file, or a folder (its manifest.json, else its *.bin / *.json)")
+                    "vector files or suite folders (a folder: every file its manifest.json "
+                    "names), in the order the results file has them")
       ->required();
+  c.app->add_option("--op", args->op, "check only this op's files (as the run selected them)");
+  c.app->add_option("--src", args->src, "check only files of this source type");
+  c.app->add_option("--dst", args->dst, "check only files of this destination type");
   c.app->add_option("--results", args->results,
                     "the device's results file (binary or JSON lines; schemas/results-format.md)")
       ->required();
@@ -48,17 +53,22 @@ Command AddCheckCommand(CLI::App& app) {
   c.app->add_flag("--quiet", args->quiet, "no progress on stderr");
   c.run = [args] {
     try {
+      generator::VectorSelection vectors;
+      for (const std::string& v : args->vectors) vectors.paths.emplace_back(v);
+      vectors.op = args->op;
+      vectors.src = args->src;
+      vectors.dst = args->dst;
       if (!args->junit.empty()) {
         // Before any work: never print a verdict and then fail to write the report, never
         // overwrite an input.
         const tools::OutputFile junit{"--junit", args->junit};
         tools::CheckOutputFolder(junit);
-        std::vector<std::filesystem::path> inputs = tools::VectorInputFiles(args->vectors);
+        std::vector<std::filesystem::path> inputs = tools::VectorInputFiles(vectors);
         inputs.emplace_back(args->results);
         tools::RefuseOverwritingInputs({junit}, inputs);
       }
       const tools::CheckReport report = tools::CheckResults(
-          args->vectors, args->results, args->max_report, !args->quiet && ProgressWanted());
+          vectors, args->results, args->max_report, !args->quiet && ProgressWanted());
       return FinishReport(report, args->junit, args->max_report);
     } catch (const std::exception& e) {
       return Fail(e.what());

@@ -14,7 +14,7 @@ namespace {
 
 struct RunArgs {
   DeviceArgs device;
-  std::string vectors;
+  std::vector<std::string> vectors;
   std::string op;
   std::string src;
   std::string dst;
@@ -58,12 +58,13 @@ std::vector<generator::Job> SelectJobs(const RunArgs& a) {
 int Run(const RunArgs& a) {
   using generator::InputError;
   CheckDeviceArgs(a.device);
-  if (a.vectors.empty() == a.op.empty()) {
-    throw InputError("give exactly one of --vectors PATH and --op OP");
+  if (a.vectors.empty() && a.op.empty()) {
+    throw InputError("give --vectors PATH (a suite folder or vector file), or --op OP to "
+                     "generate that op's vectors first");
   }
-  if (a.op.empty() && (!a.src.empty() || !a.dst.empty() || a.generation_options)) {
-    throw InputError("--src, --dst, --seed, --samples and --work go with --op (--vectors files "
-                     "are already generated)");
+  if (!a.vectors.empty() && a.generation_options) {
+    throw InputError("--seed, --samples and --work go with --op and no --vectors (--vectors "
+                     "files are already generated; there --op, --src and --dst select files)");
   }
   tools::ResultsFormat format;
   if (a.format == "bin") {
@@ -76,13 +77,20 @@ int Run(const RunArgs& a) {
   if (a.samples == 0) throw InputError("--samples must be at least 1 (got 0)");
   const bool progress = !a.quiet && ProgressWanted();
 
-  std::filesystem::path vectors = a.vectors;
+  const bool generating = a.vectors.empty();
+  generator::VectorSelection vectors;
+  vectors.op = a.op;
+  vectors.src = a.src;
+  vectors.dst = a.dst;
   std::filesystem::path folder;
-  if (a.op.empty()) {
+  if (!generating) {
+    for (const std::string& v : a.vectors) vectors.paths.emplace_back(v);
     std::error_code error;
-    folder = std::filesystem::is_directory(vectors, error) ? vectors : vectors.parent_path();
+    const std::filesystem::path& first = vectors.paths.front();
+    folder = std::filesystem::is_directory(first, error) ? first : first.parent_path();
   } else {
     folder = a.work;
+    vectors.paths = {a.work};
   }
   tools::RunOptions options;
   options.results = a.results.empty()
@@ -92,20 +100,25 @@ int Run(const RunArgs& a) {
   std::vector<tools::OutputFile> outputs{{"--results", options.results}};
   if (!a.junit.empty()) outputs.emplace_back("--junit", a.junit);
   tools::RefuseOverwritingInputs(outputs, {});  // the two outputs differ
-  if (a.op.empty()) {
+  if (!generating) {
     for (const tools::OutputFile& output : outputs) tools::CheckOutputFolder(output);
     tools::RefuseOverwritingInputs(outputs, tools::VectorInputFiles(vectors));
   }
   // A run that fails from here on must not leave the previous (maybe passing) report behind.
   for (const tools::OutputFile& output : outputs) tools::RemoveStaleOutput(output);
-  if (!a.op.empty()) {
+  if (generating) {
+    // Added to the work folder's suite (never narrowing it); the run then selects the files of
+    // --op/--src/--dst from it.
     const std::vector<generator::Job> jobs = SelectJobs(a);
     generator::GenerateOptions generate;
     generate.out_dir = a.work;
     generate.sampling = {a.seed, a.samples};
     generate.progress = progress;
     generator::GenerateSuite(jobs, generate);
-    vectors = a.work;
+    if (jobs.size() == 1) {  // exactly the pair generated, also when it is not a default one
+      vectors.src = std::string(oracle::Format(jobs[0].pair.src).name);
+      vectors.dst = std::string(oracle::Format(jobs[0].pair.dst).name);
+    }
     for (const tools::OutputFile& output : outputs) tools::CheckOutputFolder(output);
     tools::RefuseOverwritingInputs(outputs, tools::VectorInputFiles(vectors));
   }
@@ -137,10 +150,13 @@ Command AddRunCommand(CLI::App& app) {
   CLI::App& r = *c.app;
   AddDeviceOptions(r, args->device);
   r.add_option("--vectors", args->vectors,
-               "a vector file, or a folder (its manifest.json, else its *.bin / *.json)");
-  r.add_option("--op", args->op, "generate this op's vectors first (like `ptovec generate`)");
-  r.add_option("--src", args->src, "with --op: only this source type");
-  r.add_option("--dst", args->dst, "with --op: only this destination type");
+               "vector files or suite folders (a folder: every file its manifest.json names; "
+               "several paths run in the order given)");
+  r.add_option("--op", args->op,
+               "with --vectors: run only this op's files; without: generate this op's vectors "
+               "into --work first (like `ptovec generate`) and run them");
+  r.add_option("--src", args->src, "run only files of this source type");
+  r.add_option("--dst", args->dst, "run only files of this destination type");
   CLI::Option* seed =
       r.add_option("--seed", args->seed, "with --op: sampling seed (default 1)")->check(kWholeNumber);
   CLI::Option* samples =

@@ -17,6 +17,7 @@
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/generator/schema.hpp"
 #include "ptovec/generator/suite.hpp"
+#include "ptovec/generator/suite_folder.hpp"
 
 namespace {
 
@@ -199,7 +200,7 @@ struct GenerateArgs {
   std::string src;
   std::string dst;
   std::string format = "bin";
-  std::string out = "vectors/default";
+  std::string out;  // default: vectors/default for the whole suite, else DefaultOutFor()
   std::uint64_t seed = 1;
   std::uint64_t samples = 100000;
   unsigned threads = 0;
@@ -236,6 +237,16 @@ std::vector<Job> SelectJobs(const GenerateArgs& a) {
   return jobs;
 }
 
+// The default --out: the default suite's folder only for the whole default suite; a partial
+// generate goes to a folder named after its selection ("vectors/tcvt_fp32_e8m0",
+// "vectors/tcvt", "vectors/any_fp16_any"), so it never lands in vectors/default by accident.
+std::string DefaultOutFor(const GenerateArgs& a) {
+  if (a.op.empty() && a.src.empty() && a.dst.empty()) return "vectors/default";
+  if (a.src.empty() && a.dst.empty()) return "vectors/" + a.op;
+  const auto part = [](const std::string& s) { return s.empty() ? std::string("any") : s; };
+  return "vectors/" + part(a.op) + "_" + part(a.src) + "_" + part(a.dst);
+}
+
 int RunGenerate(const GenerateArgs& a) {
   GenerateOptions options;
   if (a.format == "bin") {
@@ -249,7 +260,8 @@ int RunGenerate(const GenerateArgs& a) {
   }
   if (a.samples == 0) return Fail("--samples must be at least 1 (got 0)");
   const std::vector<Job> jobs = SelectJobs(a);
-  options.out_dir = a.out;
+  const std::string out = a.out.empty() ? DefaultOutFor(a) : a.out;
+  options.out_dir = out;
   options.sampling = {a.seed, a.samples};
   options.threads = a.threads;
   options.progress = !a.quiet && ProgressWanted();
@@ -261,7 +273,12 @@ int RunGenerate(const GenerateArgs& a) {
     if (f.format == (options.binary ? "bin" : "json")) vectors += f.count;
   }
   std::cerr << "ptovec: wrote " << files.size() << " file(s), " << vectors << " vectors, " << bytes
-            << " bytes, and manifest.json to " << a.out << "\n";
+            << " bytes, and manifest.json to " << out;
+  const std::size_t listed = ReadManifest(options.out_dir / "manifest.json").files.size();
+  if (listed > files.size()) {
+    std::cerr << " (the suite there now has " << listed << " files)";
+  }
+  std::cerr << "\n";
   return 0;
 }
 
@@ -315,7 +332,10 @@ int main(int argc, char** argv) {
   generate->add_option("--src", gen.src, "only this source type");
   generate->add_option("--dst", gen.dst, "only this destination type");
   generate->add_option("--format", gen.format, "bin, json or both (default bin)");
-  generate->add_option("--out", gen.out, "output folder (default vectors/default)");
+  generate->add_option("--out", gen.out,
+                       "output folder (default vectors/default for the whole default suite, "
+                       "else vectors/<op>_<src>_<dst> of the selection); a folder holding a "
+                       "suite is added to, never narrowed");
   generate->add_option("--seed", gen.seed, "sampling seed (default 1)")->check(kWholeNumber);
   generate->add_option("--samples", gen.samples,
                        "sampled input tuples per sampled pair (default 100000)")

@@ -140,15 +140,24 @@ void CheckSection(const ResultsSection& section, std::size_t s, const VectorSour
 // The shared loop of check and ResultsMismatches. Stops early (without the end-of-file checks)
 // when stop() says so.
 template <typename Stop>
-CheckReport Compare(const std::filesystem::path& vectors, const std::filesystem::path& results,
-                    std::size_t max_report, bool progress, Stop stop) {
-  const std::vector<VectorSource> sources = generator::ListVectorFiles(vectors);
+CheckReport Compare(const generator::VectorSelection& vectors,
+                    const std::filesystem::path& results, std::size_t max_report, bool progress,
+                    Stop stop) {
+  const std::vector<VectorSource> sources = generator::SelectVectorFiles(vectors);
   ResultsReader reader(results);
   const auto& sections = reader.sections();
   if (sections.size() != sources.size()) {
+    std::size_t named = 0;
+    for (const ResultsSection& section : sections) {
+      for (const VectorSource& source : sources) named += section.file == source.name ? 1 : 0;
+    }
+    const std::string hint =
+        sections.size() < sources.size() && named == sections.size()
+            ? "results of a run of part of it? Give check the same --op/--src/--dst as the run"
+            : "results of another suite?";
     throw InputError("results file " + results.string() + " has " + Str(sections.size()) +
-                     " sections but " + vectors.string() + " holds " + Str(sources.size()) +
-                     " vector files (results of another suite?)");
+                     " section(s) but " + vectors.Describe() + " holds " +
+                     Str(sources.size()) + " vector file(s) (" + hint + ")");
   }
   CheckAccumulator acc(max_report);
   std::vector<VectorRecord> records;
@@ -181,7 +190,7 @@ CheckReport Compare(const std::filesystem::path& vectors, const std::filesystem:
   reader.Finish();
   CheckReport report = acc.Finish();
   if (report.vectors == 0) {
-    throw InputError("--vectors " + vectors.string() + " holds zero vectors (nothing to check)");
+    throw InputError("--vectors " + vectors.Describe() + " holds zero vectors (nothing to check)");
   }
   report.device = reader.device();
   return report;
@@ -262,12 +271,13 @@ void CheckAccumulator::Add(std::uint64_t index, const VectorRecord& expected,
 
 CheckReport CheckAccumulator::Finish() { return std::move(report_); }
 
-CheckReport CheckResults(const std::filesystem::path& vectors, const std::filesystem::path& results,
-                         std::size_t max_report, bool progress) {
+CheckReport CheckResults(const generator::VectorSelection& vectors,
+                         const std::filesystem::path& results, std::size_t max_report,
+                         bool progress) {
   return Compare(vectors, results, max_report, progress, [](const CheckAccumulator&) { return false; });
 }
 
-std::vector<Mismatch> ResultsMismatches(const std::filesystem::path& vectors,
+std::vector<Mismatch> ResultsMismatches(const generator::VectorSelection& vectors,
                                         const std::filesystem::path& results, std::size_t limit) {
   CheckReport report = Compare(vectors, results, limit, false, [limit](const CheckAccumulator& a) {
     return a.kept() >= limit;
@@ -275,9 +285,9 @@ std::vector<Mismatch> ResultsMismatches(const std::filesystem::path& vectors,
   return std::move(report.first);
 }
 
-CheckReport RunDevice(Device& device, const std::filesystem::path& vectors,
+CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
                       const RunOptions& options) {
-  const std::vector<VectorSource> sources = generator::ListVectorFiles(vectors);
+  const std::vector<VectorSource> sources = generator::SelectVectorFiles(vectors);
   std::vector<ResultsSection> sections;
   for (const VectorSource& source : sources) {
     auto vr = generator::OpenVectorSource(source);
@@ -288,7 +298,7 @@ CheckReport RunDevice(Device& device, const std::filesystem::path& vectors,
   std::uint64_t total = 0;
   for (const ResultsSection& section : sections) total += section.count;
   if (total == 0) {
-    throw InputError("--vectors " + vectors.string() + " holds zero vectors (nothing to run)");
+    throw InputError("--vectors " + vectors.Describe() + " holds zero vectors (nothing to run)");
   }
   ResultsWriter writer(options.results, options.format, sections, device.Name());
   CheckAccumulator acc(options.max_report);
@@ -423,13 +433,15 @@ std::string JunitXml(const CheckReport& r) {
 
 int ExitStatusFor(const CheckReport& report) { return report.passed() ? 0 : 1; }
 
-std::vector<std::filesystem::path> VectorInputFiles(const std::filesystem::path& vectors) {
+std::vector<std::filesystem::path> VectorInputFiles(const generator::VectorSelection& vectors) {
   std::vector<std::filesystem::path> files;
-  for (const VectorSource& source : generator::ListVectorFiles(vectors)) {
+  for (const VectorSource& source : generator::SelectVectorFiles(vectors)) {
     files.push_back(source.path);
   }
-  std::error_code error;
-  if (std::filesystem::is_directory(vectors, error)) files.push_back(vectors / "manifest.json");
+  for (const std::filesystem::path& path : vectors.paths) {
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error)) files.push_back(path / "manifest.json");
+  }
   return files;
 }
 

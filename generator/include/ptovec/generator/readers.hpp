@@ -101,13 +101,35 @@ struct VectorSource {
   std::optional<std::array<std::string, 4>> kind;
 };
 
-/// The vector files of `path`: a file is itself; a folder with manifest.json is every binary
-/// file it lists in its order (its JSON files when it lists no binary one), each required to
-/// exist with the manifest's size and be listed once; a folder without a manifest is every `*.bin` file in it
-/// sorted by name (binary results files, magic `PTOVEC\0R`, and `.tmp-` files skipped), else
-/// every `*.json` file. Throws InputError for a missing path, a malformed
-/// manifest, a listed file that is missing or has another size, or zero files.
+/// The vector files of `path`: a file is itself; a folder with manifest.json is every file it
+/// lists, in its order, each required to exist with the manifest's size (of a file listed in
+/// both formats, the binary one); a folder without a manifest is every vector file in it
+/// (suite_folder.hpp: recognised by its first bytes, whatever its name), sorted by name, the
+/// binary one of a file present in both formats. Throws InputError for a missing path, a
+/// malformed manifest, a folder holding vector files its manifest does not name (a suite is
+/// never checked in part without saying so), a listed file that is missing or has another
+/// size, or zero files.
 std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path);
+
+/// A selection of the vector files of one or more paths (each a file or a suite folder).
+struct VectorSelection {
+  VectorSelection() = default;
+  /// Every vector file of one path.
+  VectorSelection(std::filesystem::path path) : paths{std::move(path)} {}  // NOLINT: implicit
+  std::vector<std::filesystem::path> paths;  ///< --vectors, in order
+  std::string op;   ///< only this op ("" any)
+  std::string src;  ///< only this source type name ("" any)
+  std::string dst;  ///< only this destination type name ("" any)
+  bool filtered() const { return !op.empty() || !src.empty() || !dst.empty(); }
+  /// "vectors/default", "a, b", plus " (op tcvt, src fp16)" when filtered.
+  std::string Describe() const;
+};
+
+/// The vector files of every path (ListVectorFiles), in order, that match the selection (op and
+/// types read from the manifest, else from the file's header). Throws InputError as
+/// ListVectorFiles does, for an unknown op or type name, a file given twice, or a selection
+/// that matches no file (naming the paths).
+std::vector<VectorSource> SelectVectorFiles(const VectorSelection& selection);
 
 /// Opens a source and checks it against what the manifest says (count, op, src, dst, format;
 /// size was checked by

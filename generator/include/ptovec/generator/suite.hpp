@@ -49,8 +49,16 @@ std::string JobBaseName(const Job& job);
 std::uint64_t VectorCount(const Job& job, const SamplingOptions& sampling);
 
 /// Generates the jobs' files into options.out_dir (created if missing) and writes its
-/// manifest.json last. Every file appears under its final name only when complete. Throws
-/// std::runtime_error on I/O failure (nothing half-written is left under a final name).
+/// manifest.json last. Every file appears under its final name only when complete.
+///
+/// A folder that already holds a suite is never narrowed (suite_folder.hpp): when this run
+/// rewrites every file its manifest names, the new manifest names only the new files; otherwise
+/// the new files are added to the suite (a file of the same name is replaced) and the manifest
+/// names them all, in suite order (SuiteOrder), which requires the same file-format version,
+/// tool version, seed, samples and formats. Throws InputError, before writing anything, for a
+/// folder holding vector files that no manifest names, a malformed manifest, or a suite that
+/// cannot be extended; std::runtime_error on I/O failure (nothing half-written is left under a
+/// final name).
 std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
                                          const GenerateOptions& options);
 

@@ -96,20 +96,21 @@ class CheckAccumulator {
   CheckReport report_;
 };
 
-/// `ptovec check`: compares the results file `results` with the vectors of `vectors` (a vector
-/// file or a folder, generator::ListVectorFiles). The results file's sections must match the
+/// `ptovec check`: compares the results file `results` with the selected vector files of
+/// `vectors` (generator::SelectVectorFiles). The results file's sections must match the
 /// vector files one for one, in order (file name, SHA-256, op, src, dst, count); then every
 /// record is compared. Throws generator::InputError (one line) for any file problem: unreadable,
 /// malformed, truncated, extra bytes, out-of-order records, sections of another suite or file.
 /// Progress lines (per file) go to stderr when `progress`.
-CheckReport CheckResults(const std::filesystem::path& vectors, const std::filesystem::path& results,
-                         std::size_t max_report, bool progress = false);
+CheckReport CheckResults(const generator::VectorSelection& vectors,
+                         const std::filesystem::path& results, std::size_t max_report,
+                         bool progress = false);
 
 /// For `ptovec shrink --from`: the first `limit` mismatches (any kind, unsupported included) of a
 /// results file against its vectors, each with its generator::Case, the expected Encoded, the
 /// device's answer, the vector file name and record index. Stops reading at `limit`. Throws as
 /// CheckResults does.
-std::vector<Mismatch> ResultsMismatches(const std::filesystem::path& vectors,
+std::vector<Mismatch> ResultsMismatches(const generator::VectorSelection& vectors,
                                         const std::filesystem::path& results, std::size_t limit);
 
 struct RunOptions {
@@ -120,11 +121,11 @@ struct RunOptions {
   bool progress = false;     ///< a line per file on stderr
 };
 
-/// `ptovec run`: streams every vector of `vectors` through `device` in batches, writes the
+/// `ptovec run`: streams every selected vector file of `vectors` through `device` in batches, writes the
 /// results file (atomically) and returns the report `check` would give for it. Throws
 /// generator::InputError for vector file problems and DeviceError when the device fails or
 /// answers flags with bits 7:5 set.
-CheckReport RunDevice(Device& device, const std::filesystem::path& vectors,
+CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
                       const RunOptions& options);
 
 /// Writes the text report: totals; mismatches by kind; a table by op, src, dst, mode and Sat;
@@ -143,9 +144,10 @@ int ExitStatusFor(const CheckReport& report);
 /// An output file of check or run: the option that names it ("--results", "--junit") and its path.
 using OutputFile = std::pair<std::string, std::filesystem::path>;
 
-/// The files a check or run reads from `vectors`: every vector file (generator::ListVectorFiles)
-/// and, for a folder, its manifest.json. Throws as ListVectorFiles does.
-std::vector<std::filesystem::path> VectorInputFiles(const std::filesystem::path& vectors);
+/// The files a check or run reads from `vectors`: every selected vector file
+/// (generator::SelectVectorFiles) and, for each folder, its manifest.json. Throws as
+/// SelectVectorFiles does.
+std::vector<std::filesystem::path> VectorInputFiles(const generator::VectorSelection& vectors);
 
 /// Throws generator::InputError when an output is one of `inputs` or an earlier output (the same
 /// file by std::filesystem::equivalent, or the same absolute normalized path), so no command

@@ -1,0 +1,146 @@
+#include "ptovec/generator/suite_folder.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <string_view>
+
+#include "ptovec/generator/cases.hpp"
+
+namespace ptovec::generator {
+
+FileKind SniffFile(const std::filesystem::path& path) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) return FileKind::Other;
+  std::ifstream in(path, std::ios::binary);
+  char head[64] = {};
+  in.read(head, sizeof head);
+  const std::string_view text(head, static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
+  if (text.starts_with(std::string_view("PTOVEC\0B", 8))) return FileKind::VectorsBinary;
+  if (text.starts_with(std::string_view("PTOVEC\0R", 8))) return FileKind::ResultsBinary;
+  if (text.starts_with("{\"format\":\"ptovec-vectors-json\"")) return FileKind::VectorsJson;
+  if (text.starts_with("{\"format\":\"ptovec-results-json\"")) return FileKind::ResultsJson;
+  return FileKind::Other;
+}
+
+std::vector<std::string> VectorFileNamesIn(const std::filesystem::path& folder) {
+  std::vector<std::string> names;
+  std::error_code error;
+  if (!std::filesystem::is_directory(folder, error)) return names;
+  for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find(".tmp-") != std::string::npos) continue;
+    const FileKind kind = SniffFile(entry.path());
+    if (kind == FileKind::VectorsBinary || kind == FileKind::VectorsJson) names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+Manifest ReadManifest(const std::filesystem::path& manifest_path) {
+  Manifest m;
+  try {
+    std::ifstream in(manifest_path);
+    if (!in) throw InputError("cannot read it");
+    // ordered_json: an entry kept when a suite is extended is written back byte-identical.
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(in);
+    if (!j.is_object() || !j.contains("format") || j["format"] != "ptovec-manifest") {
+      throw InputError("\"format\" must be \"ptovec-manifest\"");
+    }
+    const auto text = [](const nlohmann::ordered_json& o, const char* key,
+                         const char* where = "") {
+      if (!o.is_object() || !o.contains(key) || !o[key].is_string()) {
+        throw InputError("\"" + std::string(key) + "\"" + where + " must be text");
+      }
+      return o[key].get<std::string>();
+    };
+    const auto whole = [](const nlohmann::ordered_json& o, const char* key,
+                          const char* where = "") {
+      if (!o.is_object() || !o.contains(key) || !o[key].is_number_unsigned()) {
+        throw InputError("\"" + std::string(key) + "\"" + where + " must be a whole number");
+      }
+      return o[key].get<std::uint64_t>();
+    };
+    const std::uint64_t version = whole(j, "version");
+    if (version > 1000) throw InputError("\"version\" " + std::to_string(version) + " is not a version");
+    m.version = static_cast<int>(version);
+    m.tool_version = text(j, "tool_version");
+    m.seed = whole(j, "seed");
+    m.samples = whole(j, "samples");
+    if (!j.contains("formats") || !j["formats"].is_array()) {
+      throw InputError("\"formats\" must be an array");
+    }
+    for (const auto& f : j["formats"]) {
+      if (!f.is_string() || (f != "bin" && f != "json")) {
+        throw InputError("\"formats\" may hold only \"bin\" and \"json\"");
+      }
+      m.formats.push_back(f.get<std::string>());
+    }
+    if (!j.contains("files") || !j["files"].is_array()) {
+      throw InputError("\"files\" must be an array");
+    }
+    constexpr const char* kEntry = " of a files entry";
+    for (const auto& f : j["files"]) {
+      ManifestEntry e;
+      e.path = text(f, "path", kEntry);
+      if (e.path.empty() || e.path[0] == '.' || e.path.find('/') != std::string::npos ||
+          e.path.find('\\') != std::string::npos) {
+        throw InputError("path '" + e.path + "' (expected a file name without folders)");
+      }
+      e.format = text(f, "format", kEntry);
+      if (e.format != "bin" && e.format != "json") {
+        throw InputError("format '" + e.format + "' of " + e.path + " (accepted: bin, json)");
+      }
+      e.op = text(f, "op", kEntry);
+      e.src = text(f, "src", kEntry);
+      e.dst = text(f, "dst", kEntry);
+      e.sha256 = text(f, "sha256", kEntry);
+      e.count = whole(f, "count", kEntry);
+      e.bytes = whole(f, "bytes", kEntry);
+      e.json = f;
+      for (const ManifestEntry& other : m.files) {
+        if (other.path == e.path) throw InputError("file " + e.path + " is listed twice");
+      }
+      m.files.push_back(std::move(e));
+    }
+  } catch (const std::exception& e) {
+    throw InputError("malformed manifest " + manifest_path.string() + " (" + e.what() +
+                     "; expected the manifest `ptovec generate` writes)");
+  }
+  return m;
+}
+
+void RefuseUnlistedVectorFiles(const std::filesystem::path& folder, const Manifest* manifest,
+                               const std::string& role, const std::string& advice) {
+  std::vector<std::string> unlisted;
+  for (const std::string& name : VectorFileNamesIn(folder)) {
+    const bool listed =
+        manifest != nullptr &&
+        std::any_of(manifest->files.begin(), manifest->files.end(),
+                    [&](const ManifestEntry& e) { return e.path == name; });
+    if (!listed) unlisted.push_back(name);
+  }
+  if (unlisted.empty()) return;
+  std::string names;
+  for (std::size_t i = 0; i < unlisted.size() && i < 3; ++i) names += (i ? ", " : "") + unlisted[i];
+  if (unlisted.size() > 3) names += " and " + std::to_string(unlisted.size() - 3) + " more";
+  throw InputError(role + " " + folder.string() + " holds " + std::to_string(unlisted.size()) +
+                   " vector file(s) that " +
+                   (manifest ? "its manifest.json does not name" : "no manifest.json names") +
+                   " (" + names + "); " + advice);
+}
+
+std::pair<std::size_t, std::size_t> SuiteOrder(const OpDef& op, TypePair pair) {
+  const auto& ops = AllOps();
+  std::size_t op_index = 0;
+  while (op_index < ops.size() && &ops[op_index] != &op) ++op_index;
+  const auto& suite = op.default_suite_pairs;
+  const auto in_suite = std::find(suite.begin(), suite.end(), pair);
+  if (in_suite != suite.end()) {
+    return {op_index, static_cast<std::size_t>(in_suite - suite.begin())};
+  }
+  const auto& legal = op.legal_pairs;
+  const auto in_legal = std::find(legal.begin(), legal.end(), pair);
+  return {op_index, suite.size() + static_cast<std::size_t>(in_legal - legal.begin())};
+}
+
+}  // namespace ptovec::generator

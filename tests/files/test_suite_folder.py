@@ -1,0 +1,247 @@
+#!/usr/bin/python3
+"""A suite folder is never silently narrowed (the first-hour issue, point 1).
+
+`generate` into a folder holding a suite adds to it (same version, seed, samples and formats) or
+refuses before writing a byte; `run` and `check` refuse a folder holding vector files its manifest
+does not name (recognised by their first bytes, whatever their names; results and JUnit files
+beside them do not count); a partial `generate` does not default to vectors/default; --op, --src
+and --dst select files of a folder for run and check.
+
+Run by ctest with Debian's /usr/bin/python3; PTOVEC, PTOVEC_SOURCE_DIR and PTOVEC_ORACLE_DUT come
+from the environment (or --ptovec PATH --source DIR before the unittest arguments).
+"""
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from ptovec_test_env import locate
+
+PTOVEC, SOURCE = locate("test_suite_folder.py")
+ORACLE_DUT = os.environ.get("PTOVEC_ORACLE_DUT")
+
+FP16_E8M0 = ["--op", "tcvt", "--src", "fp16", "--dst", "e8m0"]  # exhaustive: 917,504 vectors
+SHIFT = ["--op", "shift", "--src", "s32", "--dst", "s16"]        # sampled, no controls
+
+
+def ptovec(*args, cwd=None):
+    env = dict(os.environ, CI="1")
+    return subprocess.run([PTOVEC, *map(str, args)], capture_output=True, text=True, timeout=600,
+                          env=env, cwd=cwd)
+
+
+def manifest_paths(folder):
+    with open(os.path.join(folder, "manifest.json")) as f:
+        return [e["path"] for e in json.load(f)["files"]]
+
+
+def snapshot(folder):
+    """{name: sha256} of every file in folder."""
+    out = {}
+    for name in sorted(os.listdir(folder)):
+        with open(os.path.join(folder, name), "rb") as f:
+            out[name] = hashlib.sha256(f.read()).hexdigest()
+    return out
+
+
+class SuiteFolderTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="ptovec-suite-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def path(self, *names):
+        return os.path.join(self.tmp, *names)
+
+    def generate(self, out, *args):
+        r = ptovec("generate", "--samples", 1000, "--out", out, *args)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r
+
+    def assert_refused(self, r, text):
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        lines = r.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, r.stderr)
+        self.assertIn(text, lines[0])
+
+    def test_generate_adds_to_a_suite_in_suite_order(self):
+        v = self.path("v")
+        self.generate(v, *FP16_E8M0)
+        r = self.generate(v, *SHIFT)
+        self.assertIn("(the suite there now has 2 files)", r.stderr)
+        # Suite order (tcvt before shift, as `ptovec generate` of both writes them), not the order
+        # of the calls; built the other way round, the manifest is byte-identical.
+        self.assertEqual(manifest_paths(v), ["tcvt_fp16_e8m0.bin", "shift_s32_s16.bin"])
+        w = self.path("w")
+        self.generate(w, *SHIFT)
+        self.generate(w, *FP16_E8M0)
+        self.assertEqual(snapshot(v), snapshot(w))
+        # Regenerating a file of the suite with the same options changes nothing.
+        before = snapshot(v)
+        self.generate(v, *SHIFT)
+        self.assertEqual(snapshot(v), before)
+
+    @unittest.skipUnless(ORACLE_DUT, "no PTOVEC_ORACLE_DUT")
+    def test_run_checks_every_file_of_a_suite_built_in_two_calls(self):
+        # The issue's own reproduction: before, the manifest named only the last file and run
+        # checked 100,000 of 1,017,504 vectors.
+        v = self.path("v")
+        self.generate(v, *FP16_E8M0)
+        self.generate(v, *SHIFT)
+        r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", v)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("2 file(s), 918504 vectors: 918504 matched", r.stdout)
+
+    def test_conflicting_options_are_refused_before_writing(self):
+        v = self.path("v")
+        self.generate(v, *FP16_E8M0)
+        before = snapshot(v)
+        for args, text in [
+            (["--seed", 7], "made with --seed 1, this run has --seed 7"),
+            (["--format", "both"], "made with --format bin, this run has --format both"),
+        ]:
+            r = ptovec("generate", "--samples", 1000, "--out", v, *SHIFT, *args)
+            self.assert_refused(r, "--out " + v + " holds a suite of 1 file(s) " + text)
+            self.assertIn("adding to it would mix two suites", r.stderr)
+            self.assertEqual(snapshot(v), before)
+        r = ptovec("generate", "--samples", 2000, "--out", v, *SHIFT)
+        self.assert_refused(r, "made with --samples 1000, this run has --samples 2000")
+        self.assertEqual(snapshot(v), before)
+
+    def test_rewriting_every_file_replaces_the_suite(self):
+        v = self.path("v")
+        self.generate(v, *SHIFT)
+        r = ptovec("generate", "--samples", 1000, "--seed", 9, "--out", v, *SHIFT)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(v, "manifest.json")) as f:
+            manifest = json.load(f)
+        self.assertEqual(manifest["seed"], 9)
+        self.assertEqual([e["path"] for e in manifest["files"]], ["shift_s32_s16.bin"])
+
+    def test_unlisted_vector_files_are_refused_by_run_check_and_generate(self):
+        v = self.path("v")
+        self.generate(v, *FP16_E8M0)
+        other = self.path("other")
+        self.generate(other, *SHIFT)
+        # Recognised by content, whatever the name.
+        shutil.copy(os.path.join(other, "shift_s32_s16.bin"), os.path.join(v, "extra.dat"))
+        r = ptovec("run", "--dut", self.path("missing.so"), "--vectors", v)
+        self.assert_refused(r, "--vectors folder " + v + " holds 1 vector file(s) that its "
+                               "manifest.json does not name (extra.dat); the gate would skip them")
+        r = ptovec("check", "--vectors", v, "--results", self.path("r.bin"))
+        self.assert_refused(r, "does not name (extra.dat)")
+        r = ptovec("generate", "--samples", 1000, "--out", v, *SHIFT)
+        self.assert_refused(r, "--out folder " + v + " holds 1 vector file(s) that its "
+                               "manifest.json does not name (extra.dat)")
+        os.remove(os.path.join(v, "extra.dat"))
+        # A JSON vector file counts too; with no manifest at all, generate refuses.
+        bare = self.path("bare")
+        self.generate(bare, *SHIFT, "--format", "json")
+        os.remove(os.path.join(bare, "manifest.json"))
+        r = ptovec("generate", "--samples", 1000, "--out", bare, *FP16_E8M0)
+        self.assert_refused(r, "--out folder " + bare + " holds 1 vector file(s) that no "
+                               "manifest.json names (shift_s32_s16.json)")
+        # Temporaries of a write in progress do not count.
+        shutil.copy(os.path.join(other, "shift_s32_s16.bin"),
+                    os.path.join(v, "shift_s32_s16.bin.tmp-123"))
+        r = ptovec("check", "--vectors", v, "--results", self.path("r.bin"))
+        self.assertIn("cannot read results file", r.stderr)
+
+    @unittest.skipUnless(ORACLE_DUT, "no PTOVEC_ORACLE_DUT")
+    def test_results_and_junit_beside_the_vectors_do_not_count(self):
+        v = self.path("v")
+        self.generate(v, *SHIFT)
+        for fmt in ["bin", "json"]:
+            r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", v, "--format", fmt, "--junit",
+                       os.path.join(v, "junit.xml"))
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertTrue(os.path.exists(os.path.join(v, "results.bin")))
+        self.assertTrue(os.path.exists(os.path.join(v, "results.jsonl")))
+        r = ptovec("check", "--vectors", v, "--results", os.path.join(v, "results.jsonl"))
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        r = self.generate(v, *FP16_E8M0)
+        self.assertEqual(manifest_paths(v), ["tcvt_fp16_e8m0.bin", "shift_s32_s16.bin"])
+
+    def test_partial_generate_does_not_default_to_the_default_suite(self):
+        work = self.path("repo")
+        os.makedirs(os.path.join(work, "vectors", "default"))
+        r = ptovec("generate", "--op", "tcvt", "--src", "fp32", "--dst", "e8m0", "--samples",
+                   1000, "--seed", 7, cwd=work)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("manifest.json to vectors/tcvt_fp32_e8m0", r.stderr)
+        self.assertEqual(os.listdir(os.path.join(work, "vectors", "default")), [])
+        self.assertEqual(manifest_paths(os.path.join(work, "vectors", "tcvt_fp32_e8m0")),
+                         ["tcvt_fp32_e8m0.bin"])
+        r = ptovec("generate", "--op", "shift", "--samples", 1000, cwd=work)
+        self.assertIn("manifest.json to vectors/shift", r.stderr)
+        r = ptovec("generate", "--src", "s32", "--dst", "s16", "--samples", 1000, cwd=work)
+        self.assertIn("manifest.json to vectors/any_s32_s16", r.stderr)
+
+    def test_a_manifest_naming_a_file_in_json_only_is_read_whole(self):
+        # A hand-made manifest: one pair in both formats, another in JSON only. Before, the
+        # reader took only the binary files when any was listed and skipped the JSON-only pair.
+        v = self.path("v")
+        self.generate(v, *FP16_E8M0, "--format", "both")
+        j = self.path("j")
+        self.generate(j, *SHIFT, "--format", "json")
+        shutil.copy(os.path.join(j, "shift_s32_s16.json"), v)
+        with open(os.path.join(v, "manifest.json")) as f:
+            manifest = json.load(f)
+        with open(os.path.join(j, "manifest.json")) as f:
+            manifest["files"] += json.load(f)["files"]
+        with open(os.path.join(v, "manifest.json"), "w") as f:
+            json.dump(manifest, f)
+        if ORACLE_DUT:
+            r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", v)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertIn("2 file(s), 918504 vectors", r.stdout)
+
+    @unittest.skipUnless(ORACLE_DUT, "no PTOVEC_ORACLE_DUT")
+    def test_op_src_dst_select_files_of_a_folder(self):
+        v = self.path("v")
+        self.generate(v, *FP16_E8M0)
+        self.generate(v, *SHIFT)
+        r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", v, "--op", "shift")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("1 file(s), 1000 vectors: 1000 matched", r.stdout)
+        results = os.path.join(v, "results.bin")
+        r = ptovec("check", "--vectors", v, "--results", results)
+        self.assert_refused(r, "has 1 section(s) but " + v + " holds 2 vector file(s) (results of "
+                               "a run of part of it? Give check the same --op/--src/--dst as the run)")
+        r = ptovec("check", "--vectors", v, "--results", results, "--op", "shift")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        r = ptovec("check", "--vectors", v, "--results", results, "--src", "fp16")
+        self.assert_refused(r, "section 0 (shift_s32_s16.bin) does not match the vectors")
+        r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", v, "--dst", "e4m3")
+        self.assert_refused(r, "no vector file of " + v + " (dst e4m3) matches the selection")
+        # Several paths, in the order given.
+        other = self.path("other")
+        self.generate(other, "--op", "tcvt", "--src", "bf16", "--dst", "e8m0")
+        r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", v, other, "--results",
+                   self.path("two.bin"))
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("3 file(s), 1836008 vectors: 1836008 matched", r.stdout)
+        r = ptovec("check", "--vectors", v, other, "--results", self.path("two.bin"))
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", v, v)
+        self.assert_refused(r, "is given twice")
+
+    @unittest.skipUnless(ORACLE_DUT, "no PTOVEC_ORACLE_DUT")
+    def test_run_op_adds_to_its_work_folder_and_runs_only_the_selection(self):
+        work = self.path("work")
+        r = ptovec("run", "--dut", ORACLE_DUT, *SHIFT, "--samples", 1000, "--work", work)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        r = ptovec("run", "--dut", ORACLE_DUT, *FP16_E8M0, "--samples", 1000, "--work", work)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("1 file(s), 917504 vectors: 917504 matched", r.stdout)
+        self.assertEqual(manifest_paths(work), ["tcvt_fp16_e8m0.bin", "shift_s32_s16.bin"])
+        r = ptovec("run", "--dut", ORACLE_DUT, *SHIFT, "--samples", 50, "--work", work)
+        self.assert_refused(r, "made with --samples 1000, this run has --samples 50")
+
+
+if __name__ == "__main__":
+    unittest.main()
