@@ -11,67 +11,73 @@
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/oracle/numeric.hpp"
 #include "ptovec/oracle/reference_quantization.hpp"
-#include <unordered_set>
 
 namespace ptovec::generator {
 
 namespace {
 
-struct InputsHash {
-  std::size_t operator()(const Inputs& in) const {
-    std::uint64_t h = 0x9E3779B97F4A7C15ULL;
-    for (Word w : in) {
-      h ^= w + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-    }
-    return static_cast<std::size_t>(h);
-  }
-};
-
-// Applies a signed ulp offset to a non-negative FP32 magnitude pattern, staying inside
-// 0 .. 0x7F800000 (so a step never wraps into the other sign or past +Inf).
-std::uint32_t Step(std::uint32_t magnitude, int delta) {
-  const std::int64_t moved = static_cast<std::int64_t>(magnitude) + delta;
-  if (moved < 0) return 0;
-  if (moved > 0x7F800000) return 0x7F800000;
-  return static_cast<std::uint32_t>(moved);
+// The words within `steps` of a non-negative FP32 magnitude pattern, clamped to 0 .. +Inf.
+WordSet Around(std::uint32_t magnitude, int steps) {
+  const std::int64_t m = magnitude;
+  return WordSet::Range(static_cast<Word>(std::max<std::int64_t>(0, m - steps)),
+                        static_cast<Word>(std::min<std::int64_t>(0x7F800000, m + steps)));
 }
 
-rc::Gen<std::uint32_t> WithSign(rc::Gen<std::uint32_t> magnitude, bool positive_only) {
-  if (positive_only) return magnitude;
-  return rc::gen::apply(
-      [](std::uint32_t m, int negative_weight) {
-        return negative_weight == 0 ? (m | 0x80000000U) : m;  // 1 in 4 negative
-      },
-      magnitude, rc::gen::inRange(0, 4));
+WordSet Signed(const WordSet& magnitudes, bool positive_only) {
+  return positive_only ? magnitudes : WithBothSigns(magnitudes);
 }
 
 }  // namespace
 
-std::vector<Inputs> SampleUnique(const std::vector<Strategy>& strategies, std::uint64_t seed,
-                                 std::uint64_t count) {
-  if (strategies.empty()) throw std::invalid_argument("SampleUnique: no strategies");
-  // A weighted choice of strategy, then a draw from it (rc::gen::weightedOneOf takes only an
-  // initializer list, so the same thing is built from inRange and mapcat).
-  std::size_t total = 0;
-  for (const Strategy& s : strategies) total += static_cast<std::size_t>(s.weight);
-  const rc::Gen<Inputs> mix = rc::gen::mapcat(
-      rc::gen::inRange<std::size_t>(0, total), [&strategies](std::size_t ticket) {
-        for (const Strategy& s : strategies) {
-          if (ticket < static_cast<std::size_t>(s.weight)) return s.gen;
-          ticket -= static_cast<std::size_t>(s.weight);
-        }
-        return strategies.back().gen;
-      });
-  rc::Random random(seed);
-  std::unordered_set<Inputs, InputsHash> seen;
-  std::vector<Inputs> out;
-  out.reserve(static_cast<std::size_t>(count));
-  std::uint64_t attempts = 64 * count + 4096;
-  while (out.size() < count && attempts-- > 0) {
-    rc::Random draw = random.split();
-    Inputs value = mix(draw, rc::kNominalSize).value();
-    if (seen.insert(value).second) out.push_back(value);
+InputSet SampledSet(std::vector<SampleStrategy> strategies, std::uint64_t seed,
+                    std::uint64_t samples) {
+  auto sample = std::make_shared<const Sample>(std::move(strategies), seed, samples);
+  InputSet set;
+  set.count = sample->count();
+  set.kind = "sampled";
+  set.strategies = sample->counts();
+  set.at = [sample](std::uint64_t i) { return sample->at(i); };
+  set.fill = [sample](std::uint64_t begin, std::uint64_t n, Inputs* out) {
+    sample->Fill(begin, n, out);
+  };
+  return set;
+}
+
+rc::Gen<Inputs> StrategyGen(const TupleSet& set) {
+  auto shared = std::make_shared<const TupleSet>(set);
+  if (set.size() == 0) throw std::invalid_argument("StrategyGen: empty strategy");
+  // A uniform 128-bit draw reduced modulo the size (the bias is below 2^-64 for every set here).
+  // inRange is uniform over its range whatever RapidCheck's size parameter is.
+  const auto word = rc::gen::inRange<std::uint64_t>(0, ~std::uint64_t{0});
+  return rc::gen::apply(
+      [shared](std::uint64_t high, std::uint64_t low) {
+        return shared->at(((static_cast<Index>(high) << 64) | low) % shared->size());
+      },
+      word, word);
+}
+
+rc::Gen<Inputs> StrategyGen(const SampleStrategy& strategy) {
+  if (strategy.parts.size() == 1) return StrategyGen(strategy.parts[0].set);
+  // A part by weight, then a uniform tuple of it (rc::gen::weightedOneOf takes only an
+  // initializer list, so the same is built from inRange and mapcat).
+  auto parts = std::make_shared<std::vector<std::pair<int, rc::Gen<Inputs>>>>();
+  int total = 0;
+  for (const WeightedSet& p : strategy.parts) {
+    parts->emplace_back(p.weight, StrategyGen(p.set));
+    total += p.weight;
   }
+  return rc::gen::mapcat(rc::gen::inRange(0, total), [parts](int ticket) {
+    for (const auto& [weight, gen] : *parts) {
+      if (ticket < weight) return gen;
+      ticket -= weight;
+    }
+    return parts->back().second;
+  });
+}
+
+std::vector<Strategy> StrategyGens(const std::vector<SampleStrategy>& strategies) {
+  std::vector<Strategy> out;
+  for (const SampleStrategy& s : strategies) out.push_back({s.name, s.weight, StrategyGen(s)});
   return out;
 }
 
@@ -97,94 +103,81 @@ InputSet ExhaustiveCodes(TileDataType type, const std::function<bool(Word)>& kee
   return ListSet(std::move(codes), "exhaustive");
 }
 
-rc::Gen<Inputs> OneSlot(rc::Gen<std::uint32_t> word) {
-  return rc::gen::map(std::move(word), [](std::uint32_t w) { return Inputs{w, 0, 0, 0}; });
-}
-
 std::uint64_t FloorSqrt2Scaled(int j) {
   if (j < 0 || j > 62) throw std::invalid_argument("FloorSqrt2Scaled: j outside 0..62");
   const boost::multiprecision::cpp_int square = boost::multiprecision::cpp_int(1) << (2 * j + 1);
   return static_cast<std::uint64_t>(boost::multiprecision::sqrt(square));
 }
 
-rc::Gen<std::uint32_t> Fp32Specials() {
-  return rc::gen::element<std::uint32_t>(
-      0x00000000U, 0x80000000U,                          // +0, -0
-      0x7F800000U, 0xFF800000U,                          // +Inf, -Inf
-      0x7FC00000U, 0xFFC00000U, 0x7FFFFFFFU,             // quiet NaNs
-      0x7F800001U, 0xFF800001U, 0x7FBFFFFFU,             // signaling NaNs
+WordSet Fp32Specials() {
+  return WordSet::Points({
+      0x00000000U, 0x80000000U,                            // +0, -0
+      0x7F800000U, 0xFF800000U,                            // +Inf, -Inf
+      0x7FC00000U, 0xFFC00000U, 0x7FFFFFFFU,               // quiet NaNs
+      0x7F800001U, 0xFF800001U, 0x7FBFFFFFU,               // signaling NaNs
       0x00000001U, 0x80000001U, 0x007FFFFFU, 0x807FFFFFU,  // subnormal ends
       0x00800000U, 0x80800000U, 0x7F7FFFFFU, 0xFF7FFFFFU,  // normal ends
-      0x3F800000U, 0xBF800000U, 0x00400000U, 0x7F000000U);  // 1, -1, 2^-127, 2^127
-}
-
-rc::Gen<std::uint32_t> Fp32PowerOfTwoNeighbours(bool positive_only) {
-  // Exponent fields 1..254 with fraction 0, or a subnormal power of two 2^-149..2^-127.
-  const rc::Gen<std::uint32_t> power = rc::gen::weightedOneOf<std::uint32_t>({
-      {4, rc::gen::map(rc::gen::inRange<std::uint32_t>(1, 255),
-                       [](std::uint32_t e) { return e << 23; })},
-      {1, rc::gen::map(rc::gen::inRange<std::uint32_t>(0, 23),
-                       [](std::uint32_t bit) { return std::uint32_t{1} << bit; })},
+      0x3F800000U, 0xBF800000U, 0x00400000U, 0x7F000000U,  // 1, -1, 2^-127, 2^127
   });
-  const rc::Gen<std::uint32_t> moved = rc::gen::apply(
-      [](std::uint32_t p, int delta) { return Step(p, delta); }, power, rc::gen::inRange(-4, 5));
-  return WithSign(moved, positive_only);
 }
 
-rc::Gen<std::uint32_t> Fp32Sqrt2Boundaries(bool positive_only) {
+WordSet Fp32PowerOfTwoNeighbours(bool positive_only) {
+  // Exponent fields 1..254 with fraction 0, and the subnormal powers 2^-149..2^-127.
+  std::vector<WordSet::Interval> words;
+  const auto add = [&words](std::uint32_t power) {
+    const WordSet near = Around(power, 4);
+    words.insert(words.end(), near.intervals().begin(), near.intervals().end());
+  };
+  for (std::uint32_t e = 1; e < 255; ++e) add(e << 23);
+  for (std::uint32_t bit = 0; bit < 23; ++bit) add(std::uint32_t{1} << bit);
+  return Signed(WordSet::Of(std::move(words)), positive_only);
+}
+
+WordSet Fp32Sqrt2Boundaries(bool positive_only) {
   // k = -149..127; the FP32 value floor(sqrt(2) * 2^k) in FP32 resolution, then +/-4 ulps.
-  const rc::Gen<std::uint32_t> nearest =
-      rc::gen::map(rc::gen::inRange(-149, 128), [](int k) -> std::uint32_t {
-        if (k >= -126) {
-          const auto fraction =
-              static_cast<std::uint32_t>(FloorSqrt2Scaled(23) - (std::uint64_t{1} << 23));
-          return (static_cast<std::uint32_t>(k + 127) << 23) | fraction;
-        }
-        // Subnormal: sqrt(2) * 2^k = f * 2^-149 with f = sqrt(2) * 2^(k+149), k + 149 in 0..22.
-        return static_cast<std::uint32_t>(FloorSqrt2Scaled(k + 149));
-      });
-  const rc::Gen<std::uint32_t> moved = rc::gen::apply(
-      [](std::uint32_t p, int delta) { return Step(p, delta); }, nearest, rc::gen::inRange(-4, 5));
-  return WithSign(moved, positive_only);
+  std::vector<WordSet::Interval> words;
+  const auto fraction = static_cast<std::uint32_t>(FloorSqrt2Scaled(23) - (std::uint64_t{1} << 23));
+  for (int k = -149; k <= 127; ++k) {
+    // Subnormal: sqrt(2) * 2^k = f * 2^-149 with f = sqrt(2) * 2^(k+149), k + 149 in 0..22.
+    const std::uint32_t nearest =
+        k >= -126 ? (static_cast<std::uint32_t>(k + 127) << 23) | fraction
+                  : static_cast<std::uint32_t>(FloorSqrt2Scaled(k + 149));
+    const WordSet near = Around(nearest, 4);
+    words.insert(words.end(), near.intervals().begin(), near.intervals().end());
+  }
+  return Signed(WordSet::Of(std::move(words)), positive_only);
 }
 
-rc::Gen<std::uint32_t> Fp32SubnormalFloorEdge() {
-  return rc::gen::oneOf(
-      // highest set bit 20..22: floor exponent -129..-127
-      rc::gen::inRange<std::uint32_t>(1U << 20, 1U << 23),
-      // just around 2^-127 (0x00400000) and 2^-128 (0x00200000)
-      rc::gen::map(rc::gen::inRange(-8, 9), [](int d) { return Step(0x00400000U, d); }),
-      rc::gen::map(rc::gen::inRange(-8, 9), [](int d) { return Step(0x00200000U, d); }),
-      // the smallest normals and the largest subnormals
-      rc::gen::map(rc::gen::inRange(-8, 9), [](int d) { return Step(0x00800000U, d); }));
+WordSet Fp32SubnormalFloorEdge() {
+  // Highest set bit 20..22 (floor exponent -129..-127), and around 2^-127 (0x00400000), 2^-128
+  // (0x00200000) and the smallest normal (0x00800000).
+  return WordSet::Range(1U << 20, (1U << 23) - 1)
+      .Union(Around(0x00400000U, 8))
+      .Union(Around(0x00200000U, 8))
+      .Union(Around(0x00800000U, 8));
 }
 
-rc::Gen<std::uint32_t> Fp32TopBinades() {
+WordSet Fp32TopBinades() {
   const auto sqrt2_fraction =
       static_cast<std::uint32_t>(FloorSqrt2Scaled(23) - (std::uint64_t{1} << 23));
-  return rc::gen::apply(
-      [sqrt2_fraction](int binade, int anchor, int delta) -> std::uint32_t {
-        const std::uint32_t base = static_cast<std::uint32_t>(253 + binade) << 23;
-        const std::uint32_t anchors[3] = {0, 0x7FFFFF, sqrt2_fraction};
-        return Step(base | anchors[anchor], delta);
-      },
-      rc::gen::inRange(0, 2), rc::gen::inRange(0, 3), rc::gen::inRange(-4, 5));
+  WordSet out;
+  for (std::uint32_t field : {253U, 254U}) {
+    for (std::uint32_t anchor : {0U, 0x7FFFFFU, sqrt2_fraction}) {
+      out = out.Union(Around((field << 23) | anchor, 4));
+    }
+  }
+  return out;
 }
 
-rc::Gen<std::uint32_t> Fp32BinadeEnds() {
-  return rc::gen::apply(
-      [](std::uint32_t exponent, bool last, bool negative) {
-        const std::uint32_t word = (exponent << 23) | (last ? 0x7FFFFFU : 0U);
-        return negative ? (word | 0x80000000U) : word;
-      },
-      rc::gen::inRange<std::uint32_t>(0, 255), rc::gen::arbitrary<bool>(),
-      rc::gen::arbitrary<bool>());
+WordSet Fp32BinadeEnds() {
+  std::vector<Word> words;
+  for (std::uint32_t e = 0; e < 255; ++e) {
+    for (std::uint32_t fraction : {0U, 0x7FFFFFU}) words.push_back((e << 23) | fraction);
+  }
+  return WithBothSigns(WordSet::Points(words));
 }
 
-rc::Gen<std::uint32_t> Fp32UniformBits() {
-  return rc::gen::map(rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << 32),
-                      [](std::uint64_t w) { return static_cast<std::uint32_t>(w); });
-}
+WordSet Fp32UniformBits() { return AllWords(32); }
 
 std::int64_t Fp32Ordinal(std::uint32_t word) {
   if ((word & 0x80000000U) != 0) return -static_cast<std::int64_t>(word & 0x7FFFFFFFU) - 1;
@@ -259,40 +252,38 @@ std::vector<oracle::Real> DestinationAnchors(TileDataType dst) {
   return anchors;
 }
 
-rc::Gen<std::uint32_t> Fp32AroundAnchors(const std::vector<oracle::Real>& anchors, int max_steps,
-                                         bool signed_anchors) {
-  auto brackets = std::make_shared<std::vector<std::pair<std::uint32_t, std::uint32_t>>>();
-  for (const oracle::Real& a : anchors) brackets->push_back(Fp32Bracket(a));
-  return rc::gen::apply(
-      [brackets, signed_anchors](std::size_t index, bool upper, int steps, bool negative) {
-        const auto [lo, hi] = (*brackets)[index];
-        std::uint32_t word = Fp32Step(upper ? hi : lo, steps);
-        if (signed_anchors && negative) word ^= 0x80000000U;
-        return word;
-      },
-      rc::gen::inRange<std::size_t>(0, brackets->size()), rc::gen::arbitrary<bool>(),
-      rc::gen::inRange(-max_steps, max_steps + 1), rc::gen::arbitrary<bool>());
+WordSet Fp32AroundAnchors(const std::vector<oracle::Real>& anchors, int max_steps,
+                          bool signed_anchors) {
+  std::vector<WordSet::Interval> words;
+  for (const oracle::Real& a : anchors) {
+    const auto [lo, hi] = Fp32Bracket(a);
+    const WordSet near = Fp32OrdinalRange(Fp32Ordinal(lo) - max_steps, Fp32Ordinal(hi) + max_steps);
+    words.insert(words.end(), near.intervals().begin(), near.intervals().end());
+  }
+  const WordSet set = WordSet::Of(std::move(words));
+  return signed_anchors ? WithBothSigns(set) : set;
 }
 
-rc::Gen<std::uint32_t> S32AroundAnchors(const std::vector<oracle::Real>& anchors, int max_steps,
-                                        bool signed_anchors) {
-  auto floors = std::make_shared<std::vector<std::int64_t>>();
+WordSet S32AroundAnchors(const std::vector<oracle::Real>& anchors, int max_steps,
+                         bool signed_anchors) {
   const oracle::Integer lo = INT32_MIN;
   const oracle::Integer hi = INT32_MAX;
+  std::vector<WordSet::Interval> words;
+  bool any = false;
   for (const oracle::Real& a : anchors) {
     const oracle::Integer f = oracle::RoundDown(a);
-    if (f >= lo - 1 && f <= hi) floors->push_back(static_cast<std::int64_t>(f));
+    if (f < lo - 1 || f > hi) continue;
+    any = true;
+    const auto v = static_cast<std::int64_t>(f);
+    std::vector<std::pair<std::int64_t, std::int64_t>> ranges = {{v - max_steps, v + max_steps + 1}};
+    if (signed_anchors) ranges.emplace_back(-(v + max_steps + 1), -(v - max_steps));
+    for (const auto& [a_lo, a_hi] : ranges) {
+      const WordSet near = S32Range(a_lo, a_hi);
+      words.insert(words.end(), near.intervals().begin(), near.intervals().end());
+    }
   }
-  if (floors->empty()) throw std::invalid_argument("S32AroundAnchors: no anchor in S32 range");
-  return rc::gen::apply(
-      [floors, signed_anchors](std::size_t index, int steps, bool negative) {
-        std::int64_t v = (*floors)[index] + steps;
-        if (signed_anchors && negative) v = -v;
-        v = std::clamp<std::int64_t>(v, INT32_MIN, INT32_MAX);
-        return static_cast<std::uint32_t>(static_cast<std::int32_t>(v));
-      },
-      rc::gen::inRange<std::size_t>(0, floors->size()),
-      rc::gen::inRange(-max_steps, max_steps + 2), rc::gen::arbitrary<bool>());
+  if (!any) throw std::invalid_argument("S32AroundAnchors: no anchor in S32 range");
+  return WordSet::Of(std::move(words));
 }
 
 std::optional<std::string> CheckOffsetAndWidth(Word offset_word, Word width) {
@@ -315,6 +306,24 @@ std::optional<std::string> CheckOffsetAndWidth(Word offset_word, Word width) {
          std::to_string(lo) + ".." + std::to_string(hi) + ": " +
          HexWord(static_cast<std::uint32_t>(static_cast<std::int32_t>(lo)), TileDataType::S32) +
          ".." + HexWord(static_cast<std::uint32_t>(hi), TileDataType::S32) + ")";
+}
+
+Boxes WithOffsetAndWidth(const WordSet& first, bool edges_only) {
+  std::vector<Box> boxes;
+  const auto s32 = [](std::int64_t v) {
+    return static_cast<Word>(static_cast<std::uint32_t>(static_cast<std::int32_t>(v)));
+  };
+  for (const Word width : {Word{0}, Word{5}, Word{9}, Word{17}}) {
+    WordSet offsets = WordSet::Points({0});
+    if (width != 0) {
+      const std::int64_t lo = -(std::int64_t{1} << (width - 1));
+      const std::int64_t hi = (std::int64_t{1} << (width - 1)) - 1;
+      offsets = edges_only ? WordSet::Points({s32(lo), s32(lo + 1), s32(-1), s32(0), s32(hi)})
+                           : S32Range(lo, hi);
+    }
+    boxes.push_back(Box{{first, offsets, WordSet::Points({width})}});
+  }
+  return Boxes(std::move(boxes));
 }
 
 // ---- The whole input space of an op, with RapidCheck shrinking ----

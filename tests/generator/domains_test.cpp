@@ -9,16 +9,6 @@
 namespace ptovec::generator {
 namespace {
 
-std::vector<std::uint32_t> Draw(const rc::Gen<std::uint32_t>& gen, int n, std::uint64_t seed = 7) {
-  rc::Random random(seed);
-  std::vector<std::uint32_t> out;
-  for (int i = 0; i < n; ++i) {
-    rc::Random r = random.split();
-    out.push_back(gen(r, rc::kNominalSize).value());
-  }
-  return out;
-}
-
 TEST(Domains, FloorSqrt2ScaledIsExact) {
   EXPECT_EQ(FloorSqrt2Scaled(0), 1u);
   EXPECT_EQ(FloorSqrt2Scaled(1), 2u);           // sqrt(8) = 2.83
@@ -41,35 +31,32 @@ TEST(Domains, ExhaustiveCodesCoverEveryCode) {
   EXPECT_THROW(ExhaustiveCodes(TileDataType::FP32), std::invalid_argument);
 }
 
-TEST(Domains, SampleUniqueIsDeterministicAndDistinct) {
-  const std::vector<Strategy> mix = {{"uniform", 3, OneSlot(Fp32UniformBits())},
-                                     {"specials", 1, OneSlot(Fp32Specials())}};
-  const auto a = SampleUnique(mix, 42, 5000);
-  const auto b = SampleUnique(mix, 42, 5000);
-  const auto c = SampleUnique(mix, 43, 5000);
-  ASSERT_EQ(a.size(), 5000u);
-  EXPECT_EQ(a, b);
-  EXPECT_NE(a, c);
-  std::set<Inputs> distinct(a.begin(), a.end());
-  EXPECT_EQ(distinct.size(), a.size());
-  // The 22 specials are a small domain: all of them turn up among 5000 draws of weight 1/4.
-  std::size_t specials = 0;
-  for (std::uint32_t w : {0x7F800000U, 0xFF800000U, 0x7FC00000U, 0x7F800001U, 0x80000000U}) {
-    specials += distinct.count(Inputs{w, 0, 0, 0});
+// Every word of a set, in order.
+std::vector<std::uint32_t> Words(const WordSet& set) {
+  std::vector<std::uint32_t> out;
+  for (const auto& [lo, hi] : set.intervals()) {
+    for (Word w = lo; w <= hi; ++w) out.push_back(static_cast<std::uint32_t>(w));
   }
-  EXPECT_EQ(specials, 5u);
+  return out;
 }
 
-TEST(Domains, SampleUniqueStopsAtASmallDomain) {
-  const std::vector<Strategy> tiny = {{"two", 1, rc::gen::element(Inputs{1, 0, 0, 0},
-                                                                  Inputs{2, 0, 0, 0})}};
-  EXPECT_EQ(SampleUnique(tiny, 1, 10).size(), 2u);
+TEST(Domains, Fp32SpecialsAreTheTwentyTwoWords) {
+  const WordSet s = Fp32Specials();
+  EXPECT_EQ(s.size(), 22u);
+  for (std::uint32_t w : {0x00000000U, 0x80000000U, 0x7F800000U, 0xFF800000U, 0x7FC00000U,
+                          0x7F800001U, 0x00400000U, 0x7F000000U, 0x3F800000U, 0xBF800000U}) {
+    EXPECT_TRUE(s.contains(w)) << std::hex << w;
+  }
+  EXPECT_FALSE(s.contains(0x3F800001U));
 }
 
-TEST(Domains, Sqrt2BoundariesStayWithinFourUlpsOfTheBoundary) {
-  for (std::uint32_t w : Draw(Fp32Sqrt2Boundaries(true), 3000)) {
+TEST(Domains, Sqrt2BoundariesAreTheWordsWithinFourUlpsOfTheBoundary) {
+  const WordSet s = Fp32Sqrt2Boundaries(true);
+  // 277 boundaries (k = -149..127), 9 words each; the ones of the smallest subnormal k overlap.
+  EXPECT_GT(s.size(), 2400u);
+  EXPECT_LE(s.size(), 277u * 9u);
+  for (std::uint32_t w : Words(s)) {
     ASSERT_EQ(w & 0x80000000U, 0u);
-    const std::uint32_t exponent = w >> 23;
     bool near = false;
     for (int k = -149; k <= 127 && !near; ++k) {
       const std::uint32_t anchor =
@@ -78,26 +65,41 @@ TEST(Domains, Sqrt2BoundariesStayWithinFourUlpsOfTheBoundary) {
       const std::int64_t distance = static_cast<std::int64_t>(w) - anchor;
       near = distance >= -4 && distance <= 4;
     }
-    EXPECT_TRUE(near) << std::hex << w << " exponent " << exponent;
+    EXPECT_TRUE(near) << std::hex << w;
   }
+  EXPECT_TRUE(s.contains(0x3FB504F3U));  // just below sqrt(2)
+  EXPECT_TRUE(s.contains(0x3FB504F7U));
+  EXPECT_FALSE(s.contains(0x3FB504F8U));
+  EXPECT_EQ(Fp32Sqrt2Boundaries(false).size(), 2 * s.size());
 }
 
-TEST(Domains, SubnormalFloorEdgeStaysNearTheE8M0UnderflowEdge) {
-  for (std::uint32_t w : Draw(Fp32SubnormalFloorEdge(), 3000)) {
-    EXPECT_LE(w, 0x00800008U) << std::hex << w;
-    EXPECT_GE(w, 0x00100000U) << std::hex << w;
-  }
+TEST(Domains, SubnormalFloorEdgeIsTheE8M0UnderflowEdge) {
+  const WordSet s = Fp32SubnormalFloorEdge();
+  // Highest set bit 20..22 from 0x00100000, the 2^-128 and 2^-127 neighbourhoods inside it, up
+  // to the smallest normal + 8.
+  EXPECT_EQ(s.intervals().size(), 1u);
+  EXPECT_EQ(s.intervals().front().first, 0x00100000U);
+  EXPECT_EQ(s.intervals().back().second, 0x00800008U);
+  EXPECT_FALSE(s.contains(0x000FFFFFU));
+  EXPECT_FALSE(s.contains(0x00800009U));
 }
 
-TEST(Domains, TopBinadesStayInTheTopTwoBinades) {
-  for (std::uint32_t w : Draw(Fp32TopBinades(), 3000)) {
+TEST(Domains, TopBinadesAreTheWordsAroundTheTopTwoBinadesAnchors) {
+  const WordSet s = Fp32TopBinades();
+  // 9 words around each of 2^126, sqrt(2) * 2^126, 2^127, sqrt(2) * 2^127; the last word of
+  // binade 253 and the first of 254 are 1 apart, so their 9 + 9 merge into 10; the last word of
+  // binade 254 has 4 below and only +Inf above: 6. 9 + 9 + 10 + 9 + 6 = 43.
+  EXPECT_EQ(s.size(), 43u);
+  EXPECT_TRUE(s.contains(0x7F800000U));
+  for (std::uint32_t w : Words(s)) {
     EXPECT_GE(w, (253U << 23) - 4) << std::hex << w;
     EXPECT_LE(w, 0x7F800000U) << std::hex << w;
   }
 }
 
 TEST(Domains, PowerOfTwoNeighboursAreWithinFourUlpsOfAPower) {
-  for (std::uint32_t w : Draw(Fp32PowerOfTwoNeighbours(true), 3000)) {
+  const WordSet s = Fp32PowerOfTwoNeighbours(true);
+  for (std::uint32_t w : Words(s)) {
     bool near = false;
     for (std::uint32_t e = 1; e < 255 && !near; ++e) {
       const std::int64_t d = static_cast<std::int64_t>(w) - (e << 23);
@@ -109,6 +111,25 @@ TEST(Domains, PowerOfTwoNeighboursAreWithinFourUlpsOfAPower) {
     }
     EXPECT_TRUE(near) << std::hex << w;
   }
+  EXPECT_TRUE(s.contains(0x3F800000U));
+  EXPECT_TRUE(s.contains(0x3F7FFFFCU));
+  EXPECT_FALSE(s.contains(0x3F7FFFFBU));
+  EXPECT_TRUE(s.contains(0));  // 2^-149 - 1 ulp
+}
+
+TEST(Domains, AnchorNeighbourhoodsAreExact) {
+  // E4M3 anchors: every finite value >= 0 and every midpoint; 1.0 is a value, 1.0625 a midpoint.
+  const WordSet s = Fp32AroundAnchors(DestinationAnchors(TileDataType::E4M3), 2, true);
+  for (std::uint32_t w : {0x3F800000U, 0x3F7FFFFEU, 0x3F800002U, 0x3F880000U, 0xBF880002U}) {
+    EXPECT_TRUE(s.contains(w)) << std::hex << w;
+  }
+  EXPECT_FALSE(s.contains(0x3F800003U));
+  EXPECT_FALSE(s.contains(0x3F7FFFFDU));
+  const WordSet integers = S32AroundAnchors(DestinationAnchors(TileDataType::S8), 2, false);
+  // The S8 anchors reach 129.5: floor 129, + 2 steps + 1 = 132.
+  EXPECT_TRUE(integers.contains(0x7F + 5));
+  EXPECT_FALSE(integers.contains(0x7F + 6));
+  EXPECT_TRUE(integers.contains(0xFFFFFF7EU));  // -130 = floor(-128) - 2
 }
 
 // The FP32 -> E8M0 sample must reach the places where conversion can go wrong.

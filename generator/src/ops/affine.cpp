@@ -123,157 +123,53 @@ std::optional<std::string> CheckAffineDomain(TypePair pair, const Inputs& in) {
 }
 
 // ---- sampling ----
+//
+// Every strategy is a TupleSet (tuple_set.hpp). Four aim at a target product and are mapped
+// sets over axes [width, a, offset, b, s, 0, k] (unused axes hold 0):
+//  - the target p: value * scale lands on or next to p / 2 (p odd: a tie k + 1/2), p a function
+//    of (width, a, offset, b) that each strategy defines, |p| < 2^23;
+//  - the scale 2^s: s in -10..10 for an FP32 source, -8..-1 for an S32 source (a scale of at
+//    most 1/2, so every S32 step moves the product by at most a half and each target has its
+//    own values);
+//  - the value: the source word just below p / (2 * scale) in value order, moved k = -1..2 steps
+//    (FP32 ulps, S32 units): so exactly at the target when it is representable, and the
+//    neighbours on either side.
+// Their inverses read the width, offset and scale from the tuple and try the targets whose
+// value lies within 3 steps (NearTargetSet). Targets beyond 2^23 (the ends of S32 and U32 at
+// width 0) are reached by boxes of values around them instead (Width0DestinationEdges).
 
-// The choices of one draw. Each strategy draws 64 bits from RapidCheck (so the mix is seeded by
-// rc::Random and reproducible) and splits them into its choices with splitmix64.
-class Choices {
- public:
-  explicit Choices(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t Next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
-  /// Uniform in lo..hi (inclusive).
-  std::int64_t Int(std::int64_t lo, std::int64_t hi) {
-    const auto span = static_cast<std::uint64_t>(hi - lo) + 1;
-    return lo + static_cast<std::int64_t>(span == 0 ? Next() : Next() % span);
-  }
-  bool Bool() { return (Next() & 1) != 0; }
-  /// -1, 0, 0 or +1: a step to a neighbour or (half the time) none.
-  int Step() { return std::array{-1, 0, 0, 1}[static_cast<std::size_t>(Int(0, 3))]; }
-
- private:
-  std::uint64_t state_;
-};
-
-rc::Gen<Inputs> FromChoices(std::function<Inputs(Choices&)> build) {
-  return rc::gen::apply(
-      [build](std::uint64_t high, std::uint64_t low) {
-        Choices c((high << 32) | low);
-        return build(c);
-      },
-      rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << 32),
-      rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << 32));
-}
+/// Targets p with |p| >= kTargetLimit are not near-target axes.
+constexpr std::int64_t kTargetLimit = std::int64_t{1} << 23;
 
 int BitLength(std::uint64_t x) { return 64 - std::countl_zero(x); }
 std::uint64_t Magnitude(std::int64_t x) {
   return x < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(x) : static_cast<std::uint64_t>(x);
 }
-
-int PickWidth(Choices& c) { return std::array{0, 5, 9, 17}[static_cast<std::size_t>(c.Int(0, 3))]; }
-int PickClampingWidth(Choices& c) {
-  return std::array{5, 9, 17}[static_cast<std::size_t>(c.Int(0, 2))];
-}
-
-// An offset for `width`: 0, uniform in the width's range, or at its ends (width 0: always 0).
-Word PickOffset(Choices& c, int width) {
-  if (width == 0) return 0;
-  const std::int64_t lo = WidthMin(width);
-  const std::int64_t hi = WidthMax(width);
-  switch (c.Int(0, 4)) {
-    case 0: return 0;
-    case 1:
-    case 2: return S32Word(c.Int(lo, hi));
-    case 3: return S32Word(lo + c.Int(0, 1));
-    default: return S32Word(hi - c.Int(0, 1));
-  }
-}
+std::int64_t Signed(Word axis) { return static_cast<std::int64_t>(axis); }
+Word Axis(std::int64_t v) { return static_cast<Word>(v); }
 
 Word Fp19Scale(int biased_exponent, std::int64_t fraction) {
   return (static_cast<Word>(std::clamp(biased_exponent, 1, 254)) << 10) |
          static_cast<Word>(fraction & 0x3FF);
 }
 
-// A scale for a product near p/2: a power of two half the time, else a random significand; the
-// exponent keeps the source value well resolved (FP32: scale 2^-10..2^11; S32: |value| around
-// 2^18..2^30, so a one-step change of the value moves the product by a small fraction).
-Word ScaleForTarget(TileDataType src, std::int64_t p, Choices& c) {
-  int exponent = 0;
-  if (src == TileDataType::FP32) {
-    exponent = static_cast<int>(c.Int(-10, 10));
-  } else {
-    exponent = std::max(BitLength(Magnitude(p)), 1) - 31 + static_cast<int>(c.Int(0, 12));
-  }
-  const std::int64_t fraction = c.Bool() ? 0 : c.Int(0, 1023);
-  return Fp19Scale(exponent + 127, fraction);
+// Every positive normal FP19 scale word.
+WordSet AllNormalScales() { return WordSet::Range(kFp19MinNormal, kFp19MaxNormal); }
+
+// The offsets of a width, as S32 words (width 0: only 0).
+WordSet Offsets(int width) {
+  return width == 0 ? WordSet::Points({0}) : S32Range(WidthMin(width), WidthMax(width));
+}
+// The offsets of a width as a signed axis.
+WordSet OffsetAxis(int width) { return SignedRange(WidthMin(width), WidthMax(width)); }
+
+// Every source value: finite FP32 words, or every S32 word.
+WordSet AllValues(TileDataType src) {
+  return src == TileDataType::FP32 ? Fp32FiniteWords() : AllWords(32);
 }
 
-// The FP32 words just below and just above |x| for x = (p / m) * 2^k, p > 0, m in 1..2047.
-// With q = floor(p * 2^64 / m), the significand q has more than 53 bits, so no FP32 value lies
-// strictly between q * 2^(k-64) and (q+1) * 2^(k-64): rounding those down and up brackets x.
-std::pair<std::uint32_t, std::uint32_t> Fp32MagnitudeBracket(std::uint64_t p, std::uint64_t m,
-                                                             int k) {
-  const oracle::DyadicSignificand n = static_cast<oracle::DyadicSignificand>(p) << 64;
-  const oracle::DyadicSignificand q = n / m;
-  const bool exact = n % m == 0;
-  const auto down = static_cast<std::uint32_t>(
-      oracle::FastFP32FiniteEncoding(Dyadic{false, q, k - 64}, NumericRoundingMode::RTM).word);
-  const auto up = static_cast<std::uint32_t>(
-      oracle::FastFP32FiniteEncoding(Dyadic{false, exact ? q : q + 1, k - 64},
-                                     NumericRoundingMode::RTP)
-          .word);
-  const auto finite = [](std::uint32_t w) { return Fp32IsFinite(w) ? w : 0x7F7FFFFFU; };
-  return {finite(down), finite(up)};
-}
-
-// floor and ceiling of |x| for x = (p / m) * 2^k, p >= 0, m in 1..2047, capped at 2^33.
-std::pair<std::int64_t, std::int64_t> IntegerMagnitudeBracket(std::uint64_t p, std::uint64_t m,
-                                                              int k) {
-  constexpr std::int64_t kCap = std::int64_t{1} << 33;
-  if (p == 0) return {0, 0};
-  oracle::DyadicSignificand floor = 0;
-  bool exact = false;
-  if (k >= 0) {
-    if (k >= 63) return {kCap, kCap};
-    const oracle::DyadicSignificand n = static_cast<oracle::DyadicSignificand>(p) << k;
-    floor = n / m;
-    exact = n % m == 0;
-  } else {
-    if (-k >= 63) return {0, 1};
-    const oracle::DyadicSignificand d = static_cast<oracle::DyadicSignificand>(m) << -k;
-    floor = p / d;
-    exact = p % d == 0;
-  }
-  const auto cap = [](oracle::DyadicSignificand v) {
-    return v > static_cast<oracle::DyadicSignificand>(kCap) ? kCap : static_cast<std::int64_t>(v);
-  };
-  return {cap(floor), cap(exact ? floor : floor + 1)};
-}
-
-// A source word near (p/2) / scale: the source value just below (or, `upper`, just above) it,
-// moved `steps` source steps (FP32 ulps, S32 units); always finite.
-Word SourceNear(TileDataType src, std::int64_t p, Word scale, bool upper, int steps) {
-  const std::uint64_t m = 1024 + (scale & 0x3FF);
-  const int k = -1 - (static_cast<int>((scale >> 10) & 0xFF) - 137);  // x = (p/m) * 2^k
-  const bool negative = p < 0;
-  const std::uint64_t magnitude = Magnitude(p);
-  if (src == TileDataType::FP32) {
-    std::uint32_t word = 0;
-    if (magnitude != 0) {
-      const auto [down, up] = Fp32MagnitudeBracket(magnitude, m, k);
-      // Below x is the smaller magnitude for x > 0 and the larger one for x < 0.
-      word = (upper != negative) ? up : down;
-      if (negative) word |= 0x80000000U;
-    }
-    word = Fp32Step(word, steps);
-    if (!Fp32IsFinite(word)) word = Fp32Step(word, word >> 31 ? 1 : -1);
-    return word;
-  }
-  const auto [down, up] = IntegerMagnitudeBracket(magnitude, m, k);
-  const std::int64_t value = negative ? -(upper ? down : up) : (upper ? up : down);
-  return S32Word(value + steps);
-}
-
-// The exact FP32 or S32 word of q * 2^a (|q| < 2^24 for FP32; an integer below 2^31 for S32).
-Word SourceExact(TileDataType src, std::int64_t q, int a) {
-  if (src == TileDataType::S32) return S32Word(q * (std::int64_t{1} << a));
-  return oracle::FastFP32FiniteEncoding(Dyadic{q < 0, Magnitude(q), a}, NumericRoundingMode::RNE)
-      .word;
-}
-
+// A source word moved `steps` steps in value order (FP32 ulps, staying finite; S32 units,
+// clamped).
 Word SourceStep(TileDataType src, Word word, int steps) {
   if (src == TileDataType::S32) return S32Word(S32Of(word) + steps);
   std::uint32_t moved = Fp32Step(static_cast<std::uint32_t>(word), steps);
@@ -281,100 +177,188 @@ Word SourceStep(TileDataType src, Word word, int steps) {
   return moved;
 }
 
-// 2k+1 for a tie k + 1/2 near zero, near the clamp edges of `width` (width 0: near the
-// destination's range ends) or anywhere in that range.
-std::int64_t TieTarget(Choices& c, int width, Range dst) {
+// The scale exponents of a near-target strategy.
+WordSet ScaleExponentAxis(TileDataType src) {
+  return src == TileDataType::FP32 ? SignedRange(-10, 10) : SignedRange(-8, -1);
+}
+
+// The source word just below (in value order) p * 2^(-s-1) = (p / 2) / 2^s, moved k steps;
+// always finite (FP32) or clamped to S32.
+Word ValueBelow(TileDataType src, std::int64_t p, int s, std::int64_t k) {
+  const int shift = -s - 1;  // x = p * 2^shift
+  if (src == TileDataType::FP32) {
+    const std::uint32_t below = static_cast<std::uint32_t>(
+        oracle::FastFP32FiniteEncoding(Dyadic{p < 0, Magnitude(p), shift}, NumericRoundingMode::RTM)
+            .word);
+    return SourceStep(src, below, static_cast<int>(k));
+  }
+  std::int64_t floor = 0;
+  if (shift >= 0) {
+    floor = shift >= 40 ? (p < 0 ? INT64_MIN / 4 : INT64_MAX / 4) : p * (std::int64_t{1} << shift);
+  } else {
+    floor = -shift >= 63 ? (p < 0 ? -1 : 0) : (p >> -shift);  // arithmetic shift: floor
+  }
+  return S32Word(std::clamp<std::int64_t>(floor, INT32_MIN, INT32_MAX) + k);
+}
+
+// floor(2 * value * scale) for a finite source word and an FP19 scale, when its magnitude is
+// below 2^40.
+std::optional<std::int64_t> FloorTwiceProduct(TileDataType src, Word value, Word scale) {
+  const Dyadic product =
+      oracle::DyadicProduct(ValueDyadic(src, value), oracle::DyadicFromFiniteCode(TileDataType::FP19, scale));
+  if (product.significand == 0) return 0;
+  const int exponent = product.exponent + 1;
+  const int bits = 128 - (static_cast<std::uint64_t>(product.significand >> 64) != 0
+                              ? std::countl_zero(static_cast<std::uint64_t>(product.significand >> 64))
+                              : 64 + std::countl_zero(static_cast<std::uint64_t>(product.significand)));
+  if (bits + exponent > 40) return std::nullopt;
+  oracle::DyadicSignificand magnitude = product.significand;
+  bool inexact = false;
+  if (exponent >= 0) {
+    magnitude <<= exponent;
+  } else if (-exponent >= 128) {
+    inexact = true;
+    magnitude = 0;
+  } else {
+    inexact = (magnitude & ((oracle::DyadicSignificand{1} << -exponent) - 1)) != 0;
+    magnitude >>= -exponent;
+  }
+  const auto m = static_cast<std::int64_t>(magnitude);
+  return product.negative ? -m - (inexact ? 1 : 0) : m;
+}
+
+// The position of a source word in value order (FP32 ordinal, S32 value).
+std::int64_t Order(TileDataType src, Word word) {
+  return src == TileDataType::FP32 ? Fp32Ordinal(static_cast<std::uint32_t>(word)) : S32Of(word);
+}
+
+// A near-target strategy: its axis boxes, the target of an axis point, and the (a, b) axes that
+// give target p for a width and offset.
+struct NearTarget {
+  std::vector<Box> boxes;  // axes [width, a, offset, b, s, 0, k]
+  std::function<std::int64_t(int width, std::int64_t a, std::int64_t offset, std::int64_t b)> target;
+  std::function<void(int width, std::int64_t offset, std::int64_t p,
+                     std::vector<std::pair<std::int64_t, std::int64_t>>& ab)>
+      axes_for;
+  std::int64_t p_min = 0;  // every target lies in p_min .. p_max (a quick filter for invert)
+  std::int64_t p_max = 0;
+  Boxes superset;          // of input tuples: every tuple it builds (a quick filter)
+};
+
+// Input tuples of one width with power-of-two scales 2^s for s in `exponents` and any value
+// and offset of the width: a superset of a near-target part.
+Boxes PowerOfTwoScaleTuples(TileDataType src, int width, const WordSet& exponents) {
+  std::vector<Word> scales;
+  for (const auto& [lo, hi] : exponents.intervals()) {
+    for (Word e = lo;; ++e) {
+      scales.push_back(Fp19Scale(static_cast<int>(static_cast<std::int64_t>(e)) + 127, 0));
+      if (e == hi) break;
+    }
+  }
+  return Boxes::Product({AllValues(src), WordSet::Points(scales), Offsets(width),
+                         WordSet::Points({Word(width)})});
+}
+
+TupleSet NearTargetSet(TileDataType src, NearTarget near) {
+  auto shared = std::make_shared<const NearTarget>(std::move(near));
+  const auto assemble = [src, shared](const Point& a) {
+    const int width = static_cast<int>(a[0]);
+    const std::int64_t offset = Signed(a[2]);
+    const std::int64_t p = shared->target(width, Signed(a[1]), offset, Signed(a[3]));
+    const int s = static_cast<int>(Signed(a[4]));
+    return Inputs{ValueBelow(src, p, s, Signed(a[6])), Fp19Scale(s + 127, 0), S32Word(offset),
+                  Word(width)};
+  };
+  const auto invert = [src, shared](const Inputs& t, std::vector<Point>& out) {
+    if ((t[kScale] & 0x3FF) != 0) return;
+    if (src == TileDataType::FP32 && !Fp32IsFinite(static_cast<std::uint32_t>(t[kValue]))) return;
+    // The targets whose value below lies within 3 steps of this value: p between
+    // floor(2 * (value - 3 steps) * scale) and floor(2 * (value + 3 steps) * scale) + 1 (many
+    // targets share one value where the source is coarse, e.g. FP32 values above 2^24).
+    const auto lo = FloorTwiceProduct(src, SourceStep(src, t[kValue], -3), t[kScale]);
+    const auto hi = FloorTwiceProduct(src, SourceStep(src, t[kValue], 3), t[kScale]);
+    if (!lo || !hi) return;
+    const std::int64_t p_first = std::max(*lo, shared->p_min);
+    const std::int64_t p_last = std::min(*hi + 1, shared->p_max);
+    if (p_first > p_last || p_last - p_first > (std::int64_t{1} << 16)) return;
+    const int width = static_cast<int>(t[kWidth]);
+    const std::int64_t offset = S32Of(t[kOffset]);
+    const int biased = static_cast<int>((t[kScale] >> 10) & 0xFF);
+    std::vector<std::pair<std::int64_t, std::int64_t>> ab;
+    const int s = biased - 127;
+    for (std::int64_t p = p_first; p <= p_last; ++p) {
+      const std::int64_t k = Order(src, t[kValue]) - Order(src, ValueBelow(src, p, s, 0));
+      if (k < -1 || k > 2) continue;
+      ab.clear();
+      shared->axes_for(width, offset, p, ab);
+      for (const auto& [a, b] : ab) {
+        out.push_back(Point{Word(width), Axis(a), Axis(offset), Axis(b), Axis(s), 0, Axis(k)});
+      }
+    }
+  };
+  return TupleSet::Mapped(Boxes(shared->boxes), assemble, invert, shared->superset);
+}
+
+// The tie target range of a width (width 0: the destination's range): near zero, near the clamp
+// edges or anywhere between, as k of the tie k + 1/2.
+std::pair<std::int64_t, std::int64_t> TieTargets(int width, Range dst) {
   const Range r = width == 0 ? dst : Range{WidthMin(width), WidthMax(width)};
-  std::int64_t k = 0;
-  switch (c.Int(0, 3)) {
-    case 0: k = c.Int(-4, 3); break;
-    case 1: k = r.lo + c.Int(-3, 2); break;
-    case 2: k = r.hi + c.Int(-3, 2); break;
-    default: k = c.Int(r.lo - 2, r.hi + 2); break;
-  }
-  return 2 * k + 1;
+  const std::int64_t limit = kTargetLimit / 2 - 1;  // |2k + 1| < 2^23
+  return {std::max(-limit, std::min<std::int64_t>(r.lo - 3, -4)),
+          std::min(limit - 1, std::max<std::int64_t>(r.hi + 2, 3))};
 }
 
-// Strategy tie_power_of_two_scale: scale = 2^-j, value = (2k+1) * 2^(j-1), so value * scale is
-// exactly the tie k + 1/2; then a step of the value to either neighbour half the time.
-Inputs TiePowerOfTwoScale(TypePair pair, Choices& c) {
-  const int width = PickWidth(c);
-  const std::int64_t p = TieTarget(c, width, DestinationRange(pair.dst));
-  const int bits = BitLength(Magnitude(p));
-  Word value = 0;
-  Word scale = 0;
-  if (pair.src == TileDataType::FP32 && bits <= 24) {
-    const int j = static_cast<int>(c.Int(-10, 20));
-    scale = Fp19Scale(127 - j, 0);
-    value = SourceExact(pair.src, p, j - 1);
-  } else if (pair.src == TileDataType::S32 && bits <= 31) {
-    const int j = static_cast<int>(c.Int(1, 32 - bits));
-    scale = Fp19Scale(127 - j, 0);
-    value = SourceExact(pair.src, p, j - 1);
-  } else {  // not exactly reachable with a power-of-two scale: the nearest source values
-    scale = ScaleForTarget(pair.src, p, c);
-    value = SourceNear(pair.src, p, scale, c.Bool(), 0);
+// Strategy tie_power_of_two_scale: every tie k + 1/2 of each width's range (and a little beyond),
+// a power-of-two scale, the value at (or, by k, next to) the tie; any offset. Axis a = k.
+TupleSet TiePowerOfTwoScale(TypePair pair, int width) {
+  const Range dst = DestinationRange(pair.dst);
+  NearTarget near;
+  near.superset = PowerOfTwoScaleTuples(pair.src, width, ScaleExponentAxis(pair.src));
+  near.p_min = INT64_MAX;
+  near.p_max = INT64_MIN;
+  {  // one width
+    const auto [lo, hi] = TieTargets(width, dst);
+    near.boxes.push_back(Box{{WordSet::Points({Word(width)}), SignedRange(lo, hi), OffsetAxis(width),
+                              WordSet::Points({0}), ScaleExponentAxis(pair.src),
+                              WordSet::Points({0}), SignedRange(-1, 2)}});
+    near.p_min = std::min(near.p_min, 2 * lo + 1);
+    near.p_max = std::max(near.p_max, 2 * hi + 1);
   }
-  return {SourceStep(pair.src, value, c.Step()), scale, PickOffset(c, width), Word(width)};
-}
-
-// Strategy tie_odd_scale: scale = m * 2^s with a significand m = m_odd * 2^t whose odd part is
-// above 1, value = q * 2^a with q odd and a + s + t = -1, so value * scale = q * m_odd / 2 is a
-// tie; q * m_odd is the odd integer nearest the target. Reaches ties a power-of-two scale cannot
-// (FP32 values near 2^31, S32 values near 2^32).
-Inputs TieOddScale(TypePair pair, Choices& c) {
-  const int width = PickWidth(c);
-  const std::int64_t p = TieTarget(c, width, DestinationRange(pair.dst));
-  const std::uint64_t magnitude = Magnitude(p);
-  const bool fp32 = pair.src == TileDataType::FP32;
-  const unsigned q_bits = fp32 ? 23 : 30;
-  const std::uint64_t lo = std::max<std::uint64_t>(3, (magnitude >> q_bits) + 1) | 1;
-  const std::uint64_t hi = std::max<std::uint64_t>(lo, std::min<std::uint64_t>(2047, magnitude));
-  const std::uint64_t m_odd = static_cast<std::uint64_t>(c.Int(static_cast<std::int64_t>(lo),
-                                                               static_cast<std::int64_t>(hi))) |
-                              1;
-  const int t = 11 - BitLength(m_odd);  // m = m_odd * 2^t in 1024..2047
-  const std::uint64_t m = m_odd << t;
-  // The odd q nearest p / m_odd.
-  std::uint64_t q_magnitude = (2 * magnitude + m_odd) / (2 * m_odd);
-  if (q_magnitude % 2 == 0) {
-    q_magnitude = q_magnitude * m_odd < magnitude ? q_magnitude + 1 : q_magnitude - 1;
-  }
-  if (q_magnitude == 0) q_magnitude = 1;
-  const std::int64_t q =
-      p < 0 ? -static_cast<std::int64_t>(q_magnitude) : static_cast<std::int64_t>(q_magnitude);
-  const int a = fp32 ? static_cast<int>(c.Int(-20, 10))
-                     : static_cast<int>(c.Int(0, std::max(0, 31 - BitLength(q_magnitude))));
-  const int s = -1 - t - a;  // scale = m * 2^s, biased exponent s + 137
-  const Word scale = Fp19Scale(s + 137, static_cast<std::int64_t>(m) - 1024);
-  const Word value = SourceExact(pair.src, q, a);
-  return {SourceStep(pair.src, value, c.Step()), scale, PickOffset(c, width), Word(width)};
-}
-
-// The source value whose product with a scale lands on or next to p/2.
-Word ValueNear(TypePair pair, std::int64_t p, Word scale, Choices& c) {
-  return SourceNear(pair.src, p, scale, c.Bool(), c.Step());
+  near.target = [](int, std::int64_t a, std::int64_t, std::int64_t) { return 2 * a + 1; };
+  near.axes_for = [](int, std::int64_t, std::int64_t p, auto& ab) {
+    if ((p & 1) != 0) ab.emplace_back((p - 1) / 2, 0);
+  };
+  return NearTargetSet(pair.src, std::move(near));
 }
 
 // Strategy intermediate_clamp_edges: products at -2^(w-1) - 1.5 .. -2^(w-1) + 1.5 and
-// 2^(w-1) - 2.5 .. 2^(w-1) + 0.5 in half steps (exactly, or one source step either side).
-Inputs IntermediateClampEdges(TypePair pair, Choices& c) {
-  const int width = PickClampingWidth(c);
-  const std::int64_t edge = c.Bool() ? WidthMin(width) : WidthMax(width);
-  const std::int64_t p = 2 * edge + c.Int(-3, 3);
-  const Word scale = ScaleForTarget(pair.src, p, c);
-  return {ValueNear(pair, p, scale, c), scale, PickOffset(c, width), Word(width)};
+// 2^(w-1) - 2.5 .. 2^(w-1) + 0.5 in half steps (exactly, or a source step either side), for the
+// clamping widths 5, 9, 17; any offset. Axis a = p.
+TupleSet IntermediateClampEdgesSteps(TypePair pair, int width, const WordSet& steps) {
+  NearTarget near;
+  near.superset = PowerOfTwoScaleTuples(pair.src, width, ScaleExponentAxis(pair.src));
+  near.p_min = INT64_MAX;
+  near.p_max = INT64_MIN;
+  {  // one clamping width
+    const WordSet targets = SignedRange(2 * WidthMin(width) - 3, 2 * WidthMin(width) + 3)
+                                .Union(SignedRange(2 * WidthMax(width) - 3, 2 * WidthMax(width) + 3));
+    near.boxes.push_back(Box{{WordSet::Points({Word(width)}), targets, OffsetAxis(width),
+                              WordSet::Points({0}), ScaleExponentAxis(pair.src),
+                              WordSet::Points({0}), steps}});
+    near.p_min = std::min(near.p_min, 2 * WidthMin(width) - 3);
+    near.p_max = std::max(near.p_max, 2 * WidthMax(width) + 3);
+  }
+  near.target = [](int, std::int64_t a, std::int64_t, std::int64_t) { return a; };
+  near.axes_for = [](int, std::int64_t, std::int64_t p, auto& ab) { ab.emplace_back(p, 0); };
+  return NearTargetSet(pair.src, std::move(near));
 }
 
-// Strategy offset_over_destination: intermediate + offset near the destination's range ends
-// (-2..+2 around them), the offset at either end of what reaches there or anywhere between;
-// when the width cannot reach the destination's ends (S32, or S16 from S5), the sum is near the
-// width's own extremes (both at their ends).
-Inputs OffsetOverDestination(TypePair pair, Choices& c) {
-  const int width = PickClampingWidth(c);
+// The sums (intermediate + offset) near the destination's range ends that a width can reach:
+// -2..+2 around each end; when the width cannot reach them (S32, or S16 from S5), the width's own
+// extremes.
+std::vector<std::int64_t> OffsetSums(int width, Range d) {
   const std::int64_t wlo = WidthMin(width);
   const std::int64_t whi = WidthMax(width);
-  const Range d = DestinationRange(pair.dst);
   std::vector<std::int64_t> sums;
   for (std::int64_t edge : {d.lo, d.hi}) {
     for (std::int64_t k = -2; k <= 2; ++k) {
@@ -384,103 +368,268 @@ Inputs OffsetOverDestination(TypePair pair, Choices& c) {
   if (sums.empty()) {
     for (std::int64_t k = 0; k <= 2; ++k) sums.insert(sums.end(), {2 * wlo + k, 2 * whi - k});
   }
-  const std::int64_t sum = sums[static_cast<std::size_t>(c.Int(0, std::int64_t(sums.size()) - 1))];
-  const std::int64_t olo = std::max(wlo, sum - whi);
-  const std::int64_t ohi = std::min(whi, sum - wlo);
-  const std::int64_t choice = c.Int(0, 2);
-  const std::int64_t offset = choice == 0 ? olo : choice == 1 ? ohi : c.Int(olo, ohi);
-  const std::int64_t intermediate = sum - offset;
-  const std::int64_t p = 2 * intermediate + c.Step();
-  const Word scale = ScaleForTarget(pair.src, p, c);
-  return {ValueNear(pair, p, scale, c), scale, S32Word(offset), Word(width)};
+  std::sort(sums.begin(), sums.end());
+  sums.erase(std::unique(sums.begin(), sums.end()), sums.end());
+  return sums;
+}
+
+// In two equal parts: the value exactly below the target (k = 0: the product exactly on it when
+// representable), and one or two steps away.
+TupleSet IntermediateClampEdgesExact(TypePair pair, int width) {
+  return IntermediateClampEdgesSteps(pair, width, SignedRange(0, 0));
+}
+TupleSet IntermediateClampEdges(TypePair pair, int width) {
+  return IntermediateClampEdgesSteps(pair, width, SignedRange(-1, 2).Minus(SignedRange(0, 0)));
+}
+
+// Strategy offset_over_destination: intermediate + offset near the destination's range ends,
+// every offset that reaches there from a legal intermediate, the product on the intermediate
+// or a half step either side. Axes a = the sum, b = the half step (-1, 0, +1):
+// p = 2 * (sum - offset) + b.
+TupleSet OffsetOverDestination(TypePair pair, int width) {
+  const Range d = DestinationRange(pair.dst);
+  NearTarget near;
+  near.superset = PowerOfTwoScaleTuples(pair.src, width, ScaleExponentAxis(pair.src));
+  near.p_min = INT64_MAX;
+  near.p_max = INT64_MIN;
+  {  // one clamping width
+    const std::int64_t wlo = WidthMin(width);
+    const std::int64_t whi = WidthMax(width);
+    for (const std::int64_t sum : OffsetSums(width, d)) {
+      const std::int64_t olo = std::max(wlo, sum - whi);
+      const std::int64_t ohi = std::min(whi, sum - wlo);
+      if (olo > ohi) continue;
+      near.boxes.push_back(Box{{WordSet::Points({Word(width)}), SignedRange(sum, sum),
+                                SignedRange(olo, ohi), SignedRange(-1, 1),
+                                ScaleExponentAxis(pair.src), WordSet::Points({0}),
+                                SignedRange(-1, 2)}});
+      near.p_min = std::min(near.p_min, 2 * (sum - ohi) - 1);
+      near.p_max = std::max(near.p_max, 2 * (sum - olo) + 1);
+    }
+  }
+  near.target = [](int, std::int64_t a, std::int64_t offset, std::int64_t b) {
+    return 2 * (a - offset) + b;
+  };
+  near.axes_for = [](int, std::int64_t offset, std::int64_t p, auto& ab) {
+    for (std::int64_t b = -1; b <= 1; ++b) {
+      if (((p - b) & 1) == 0) ab.emplace_back((p - b) / 2 + offset, b);
+    }
+  };
+  return NearTargetSet(pair.src, std::move(near));
 }
 
 // Strategy width0_destination_edges: width 0 (offset 0), value * scale within 2 of the
-// destination's range ends or of zero, in half steps (ties), exactly or one step either side.
-Inputs Width0DestinationEdges(TypePair pair, Choices& c) {
+// destination's range ends or of zero, in half steps (ties): exactly or a step either side.
+// Targets beyond 2^23 (the ends of S32 and U32) cannot be resolved to a half step by these
+// scales; for them a second part takes the values within 4 steps of the interval of the
+// targets, for each power-of-two scale that keeps the value in range (FP32 2^-10..2^10, S32
+// 2^1..2^4).
+std::vector<WeightedSet> Width0DestinationEdges(TypePair pair) {
   const Range d = DestinationRange(pair.dst);
-  const std::int64_t pick = c.Int(0, 4);
-  const std::int64_t edge = pick <= 1 ? d.lo : pick <= 3 ? d.hi : 0;
-  const std::int64_t p = 2 * edge + c.Int(-4, 4);
-  const Word scale = ScaleForTarget(pair.src, p, c);
-  return {ValueNear(pair, p, scale, c), scale, 0, 0};
-}
-
-// Strategy random: a random finite value, a random positive normal scale (any exponent), a
-// random width and a random offset of that width.
-Inputs RandomTuple(TypePair pair, Choices& c) {
-  const int width = PickWidth(c);
-  Word value = c.Next() & 0xFFFFFFFFU;
-  if (pair.src == TileDataType::FP32 && !Fp32IsFinite(static_cast<std::uint32_t>(value))) {
-    value ^= 0x00800000U;  // exponent field 255 -> 254
+  const WordSet near_limit = SignedRange(-kTargetLimit + 1, kTargetLimit - 1);
+  WordSet targets;
+  std::vector<std::int64_t> far_edges;
+  for (const std::int64_t edge : {d.lo, d.hi, std::int64_t{0}}) {
+    const WordSet around = SignedRange(2 * edge - 4, 2 * edge + 4);
+    targets = targets.Union(around.Intersect(near_limit));
+    if (!around.Minus(near_limit).empty()) far_edges.push_back(edge);
   }
-  const Word scale = Fp19Scale(static_cast<int>(c.Int(1, 254)), c.Int(0, 1023));
-  const Word offset = width == 0 ? 0 : S32Word(c.Int(WidthMin(width), WidthMax(width)));
-  return {value, scale, offset, Word(width)};
-}
+  NearTarget near;
+  near.superset = PowerOfTwoScaleTuples(pair.src, 0, ScaleExponentAxis(pair.src));
+  near.boxes.push_back(Box{{WordSet::Points({0}), targets, WordSet::Points({0}),
+                            WordSet::Points({0}), ScaleExponentAxis(pair.src),
+                            WordSet::Points({0}), SignedRange(-1, 2)}});
+  near.p_min = -kTargetLimit;
+  near.p_max = kTargetLimit;
+  near.target = [](int, std::int64_t a, std::int64_t, std::int64_t) { return a; };
+  near.axes_for = [](int, std::int64_t, std::int64_t p, auto& ab) { ab.emplace_back(p, 0); };
+  std::vector<WeightedSet> parts = {{1, NearTargetSet(pair.src, std::move(near))}};
+  if (far_edges.empty()) return parts;
 
-// Strategy random_moderate: random values and scales whose product has a magnitude around
-// 2^-2 .. 2^(w+1) (width 0: the destination's width), so rounding, clamping and encoding all
-// take every path; a random offset.
-Inputs RandomModerate(TypePair pair, Choices& c) {
-  const int width = PickWidth(c);
-  const int span = width != 0 ? width : static_cast<int>(Format(pair.dst).width);
-  const int scale_exponent = static_cast<int>(c.Int(-20, 4));
-  const Word scale = Fp19Scale(scale_exponent + 127, c.Int(0, 1023));
-  const int product_exponent = static_cast<int>(c.Int(-2, span + 1));
-  const int value_exponent = product_exponent - scale_exponent;
-  const bool negative = c.Bool();
-  Word value = 0;
-  if (pair.src == TileDataType::FP32) {
-    value = (static_cast<Word>(std::clamp(value_exponent + 127, 1, 254)) << 23) |
-            static_cast<Word>(c.Int(0, 0x7FFFFF));
-    if (negative) value |= 0x80000000U;
-  } else {
-    std::int64_t magnitude = 0;
-    if (value_exponent <= 0) {
-      magnitude = c.Int(0, 1);
-    } else {
-      const int bits = std::min(value_exponent, 31);
-      magnitude = c.Int(std::int64_t{1} << (bits - 1), (std::int64_t{1} << bits) - 1);
+  std::vector<Box> far;
+  const bool fp32 = pair.src == TileDataType::FP32;
+  for (int scale_exponent = fp32 ? -10 : 1; scale_exponent <= (fp32 ? 10 : 4); ++scale_exponent) {
+    WordSet values;
+    for (const std::int64_t edge : far_edges) {
+      // value * 2^s within (edge - 2, edge + 2): value within (edge +/- 2) * 2^-s.
+      const oracle::Real lo = oracle::Real(edge - 2) * oracle::PowerOfTwo(-scale_exponent);
+      const oracle::Real hi = oracle::Real(edge + 2) * oracle::PowerOfTwo(-scale_exponent);
+      if (fp32) {
+        values = values.Union(Fp32OrdinalRange(Fp32Ordinal(Fp32Bracket(lo).first) - 4,
+                                               Fp32Ordinal(Fp32Bracket(hi).second) + 4)
+                                  .Intersect(Fp32FiniteWords()));
+      } else {
+        values = values.Union(S32Range(static_cast<std::int64_t>(oracle::RoundDown(lo)) - 4,
+                                       static_cast<std::int64_t>(oracle::RoundUp(hi)) + 4));
+      }
     }
-    value = S32Word(negative ? -magnitude : magnitude);
+    far.push_back(Box{{values, WordSet::Points({Fp19Scale(scale_exponent + 127, 0)}),
+                       WordSet::Points({0}), WordSet::Points({0})}});
   }
-  return {value, scale, PickOffset(c, width), Word(width)};
+  parts.push_back({1, Boxes(std::move(far))});
+  return parts;
 }
 
-// Strategy value_specials: zeros, subnormals, the extremes of the source, +/-1; random scale,
-// width and offset.
-Inputs ValueSpecials(TypePair pair, Choices& c) {
-  static constexpr std::array<std::uint32_t, 12> kFp32 = {
-      0x00000000U, 0x80000000U, 0x00000001U, 0x80000001U, 0x007FFFFFU, 0x807FFFFFU,
-      0x00800000U, 0x80800000U, 0x7F7FFFFFU, 0xFF7FFFFFU, 0x3F800000U, 0xBF800000U};
-  static constexpr std::array<std::uint32_t, 8> kS32 = {0x00000000U, 0x00000001U, 0xFFFFFFFFU,
-                                                        0x7FFFFFFFU, 0x80000000U, 0x80000001U,
-                                                        0x7FFFFFFEU, 0x00000002U};
-  const int width = PickWidth(c);
-  const Word value =
-      pair.src == TileDataType::FP32
-          ? kFp32[static_cast<std::size_t>(c.Int(0, static_cast<std::int64_t>(kFp32.size()) - 1))]
-          : kS32[static_cast<std::size_t>(c.Int(0, static_cast<std::int64_t>(kS32.size()) - 1))];
-  const int scale_exponent =
-      c.Bool() ? static_cast<int>(c.Int(1, 254)) : 127 + static_cast<int>(c.Int(-4, 4));
-  const Word scale = Fp19Scale(scale_exponent, c.Bool() ? 0 : c.Int(0, 1023));
-  return {value, scale, PickOffset(c, width), Word(width)};
-}
-
-std::vector<Strategy> AffineStrategies(TypePair pair) {
-  const auto make = [pair](Inputs (*build)(TypePair, Choices&)) {
-    return FromChoices([pair, build](Choices& c) { return build(pair, c); });
+// Strategy tie_odd_scale: scale = m * 2^s with a significand m = m_odd * 2^t (m_odd odd, 3..2047)
+// and value = q * 2^a (q odd, |q| < 2^11) with a + s + t = -1, so value * scale = q * m_odd / 2
+// is a tie that a power-of-two scale cannot give; the value then moved by -1, 0 or +1 steps.
+// Axes [width, r, offset, u, a, 0, k] with m_odd = 2r + 1, q = 2u + 1.
+TupleSet TieOddScale(TypePair pair, int width) {
+  const TileDataType src = pair.src;
+  const bool fp32 = src == TileDataType::FP32;
+  std::vector<Box> boxes;
+  {  // one width
+    boxes.push_back(Box{{WordSet::Points({Word(width)}), WordSet::Range(1, 1023), OffsetAxis(width),
+                         SignedRange(-1024, 1023), fp32 ? SignedRange(-20, 10) : SignedRange(0, 19),
+                         WordSet::Points({0}), SignedRange(-1, 1)}});
+  }
+  const auto assemble = [src](const Point& x) {
+    const std::int64_t m_odd = 2 * static_cast<std::int64_t>(x[1]) + 1;
+    const int t = 11 - BitLength(static_cast<std::uint64_t>(m_odd));
+    const std::int64_t q = 2 * Signed(x[3]) + 1;
+    const int a = static_cast<int>(Signed(x[4]));
+    const int s = -1 - t - a;
+    const Word scale = Fp19Scale(s + 137, (m_odd << t) - 1024);
+    Word value = 0;
+    if (src == TileDataType::S32) {
+      value = S32Word(q * (std::int64_t{1} << a));
+    } else {
+      value = oracle::FastFP32FiniteEncoding(Dyadic{q < 0, Magnitude(q), a}, NumericRoundingMode::RNE)
+                  .word;
+    }
+    return Inputs{SourceStep(src, value, static_cast<int>(Signed(x[6]))), scale,
+                  S32Word(Signed(x[2])), x[0]};
   };
+  const auto invert = [src](const Inputs& t, std::vector<Point>& out) {
+    const std::int64_t m = 1024 + static_cast<std::int64_t>(t[kScale] & 0x3FF);
+    const int shift = std::countr_zero(static_cast<std::uint64_t>(m));
+    const std::int64_t m_odd = m >> shift;
+    if (m_odd < 3) return;
+    const int s = static_cast<int>((t[kScale] >> 10) & 0xFF) - 137;
+    for (int k = -1; k <= 1; ++k) {
+      const Word value = SourceStep(src, t[kValue], -k);
+      std::int64_t q = 0;
+      int a = 0;
+      if (src == TileDataType::S32) {
+        const std::int64_t v = S32Of(value);
+        if (v == 0) continue;
+        a = std::countr_zero(Magnitude(v));
+        q = v / (std::int64_t{1} << a);
+      } else {
+        if (!Fp32IsFinite(static_cast<std::uint32_t>(value)) || (value & 0x7FFFFFFFU) == 0) continue;
+        const Dyadic d = oracle::DyadicFromFiniteCode(TileDataType::FP32, value);
+        const auto sig = static_cast<std::uint64_t>(d.significand);
+        const int zeros = std::countr_zero(sig);
+        q = static_cast<std::int64_t>(sig >> zeros);
+        if (d.negative) q = -q;
+        a = d.exponent + zeros;
+      }
+      if (a + s + shift != -1) continue;
+      out.push_back(Point{t[kWidth], Axis((m_odd - 1) / 2), Axis(S32Of(t[kOffset])),
+                          Axis((q - 1) / 2), Axis(a), 0, Axis(k)});
+    }
+  };
+  return TupleSet::Mapped(Boxes(std::move(boxes)), assemble, invert,
+                          Boxes::Product({AllValues(src), AllNormalScales(), Offsets(width),
+                                          WordSet::Points({Word(width)})}));
+}
+
+// Strategy random: a random finite value, a random positive normal scale, a random width and
+// offset of that width.
+TupleSet RandomTuple(TypePair pair, int width) {
+  std::vector<Box> boxes;
+  {  // one width
+    boxes.push_back(Box{{AllValues(pair.src), AllNormalScales(), Offsets(width),
+                         WordSet::Points({Word(width)})}});
+  }
+  return Boxes(std::move(boxes));
+}
+
+// Strategy random_moderate: scales 2^-20 .. 2^4 (any fraction) and values whose product has a
+// magnitude around 2^-2 .. 2^(w+1) (width 0: the destination's width), so rounding, clamping
+// and encoding all take every path; any offset. One box per (width, scale exponent).
+TupleSet RandomModerate(TypePair pair, int width) {
+  std::vector<Box> boxes;
+  {  // one width
+    const int span = width != 0 ? width : static_cast<int>(Format(pair.dst).width);
+    for (int scale_exponent = -20; scale_exponent <= 4; ++scale_exponent) {
+      WordSet values;
+      for (int product_exponent = -2; product_exponent <= span + 1; ++product_exponent) {
+        const int value_exponent = product_exponent - scale_exponent;
+        if (pair.src == TileDataType::FP32) {
+          const auto field = static_cast<Word>(std::clamp(value_exponent + 127, 1, 254));
+          values = values.Union(WordSet::Range(field << 23, (field << 23) | 0x7FFFFF));
+        } else if (value_exponent <= 0) {
+          values = values.Union(S32Range(0, 1));
+        } else {
+          const int bits = std::min(value_exponent, 31);
+          values = values.Union(S32Range(std::int64_t{1} << (bits - 1), (std::int64_t{1} << bits) - 1));
+        }
+      }
+      if (pair.src == TileDataType::FP32) {
+        values = WithBothSigns(values);
+      } else {
+        // The negative magnitudes too.
+        WordSet negatives;
+        for (const auto& [lo, hi] : values.intervals()) {
+          negatives = negatives.Union(S32Range(-S32Of(hi), -S32Of(lo)));
+        }
+        values = values.Union(negatives);
+      }
+      const auto field = static_cast<Word>(scale_exponent + 127);
+      boxes.push_back(Box{{values, WordSet::Range(field << 10, (field << 10) | 0x3FF),
+                           Offsets(width), WordSet::Points({Word(width)})}});
+    }
+  }
+  return Boxes(std::move(boxes));
+}
+
+// Strategy value_specials: zeros, subnormals, the extremes of the source, +/-1; any scale, width
+// and offset.
+TupleSet ValueSpecials(TypePair pair, int width) {
+  const WordSet values =
+      pair.src == TileDataType::FP32
+          ? WordSet::Points({0x00000000U, 0x80000000U, 0x00000001U, 0x80000001U, 0x007FFFFFU,
+                             0x807FFFFFU, 0x00800000U, 0x80800000U, 0x7F7FFFFFU, 0xFF7FFFFFU,
+                             0x3F800000U, 0xBF800000U})
+          : WordSet::Points({0x00000000U, 0x00000001U, 0xFFFFFFFFU, 0x7FFFFFFFU, 0x80000000U,
+                             0x80000001U, 0x7FFFFFFEU, 0x00000002U});
+  std::vector<Box> boxes;
+  {  // one width
+    boxes.push_back(
+        Box{{values, AllNormalScales(), Offsets(width), WordSet::Points({Word(width)})}});
+  }
+  return Boxes(std::move(boxes));
+}
+
+// A tuple belongs to the first strategy that holds it, so the narrow strategies come first (the
+// edge targets before the ties anywhere, which hold many of them) and the broadest last:
+// `random` holds the whole domain.
+// One equal part per width (the widths hold very different numbers of tuples: width 17 has
+// 2^17 offsets, width 0 one).
+std::vector<WeightedSet> PerWidth(TypePair pair, TupleSet (*build)(TypePair, int),
+                                  std::initializer_list<int> widths) {
+  std::vector<WeightedSet> parts;
+  for (const int width : widths) parts.push_back({1, build(pair, width)});
+  return parts;
+}
+
+std::vector<SampleStrategy> AffineStrategies(TypePair pair) {
+  const auto kAll = {0, 5, 9, 17};
+  const auto kClamping = {5, 9, 17};
   return {
-      {"tie_power_of_two_scale", 5, make(TiePowerOfTwoScale)},
-      {"tie_odd_scale", 3, make(TieOddScale)},
-      {"intermediate_clamp_edges", 4, make(IntermediateClampEdges)},
-      {"offset_over_destination", 4, make(OffsetOverDestination)},
-      {"width0_destination_edges", 4, make(Width0DestinationEdges)},
-      {"random", 2, make(RandomTuple)},
-      {"random_moderate", 4, make(RandomModerate)},
-      {"value_specials", 1, make(ValueSpecials)},
+      {"intermediate_clamp_edges", 4, [&] {
+         std::vector<WeightedSet> parts = PerWidth(pair, IntermediateClampEdgesExact, kClamping);
+         for (WeightedSet& p : PerWidth(pair, IntermediateClampEdges, kClamping)) parts.push_back(p);
+         return parts;
+       }()},
+      {"offset_over_destination", 4, PerWidth(pair, OffsetOverDestination, kClamping)},
+      {"width0_destination_edges", 4, Width0DestinationEdges(pair)},
+      {"tie_power_of_two_scale", 5, PerWidth(pair, TiePowerOfTwoScale, kAll)},
+      {"tie_odd_scale", 3, PerWidth(pair, TieOddScale, kAll)},
+      {"value_specials", 1, PerWidth(pair, ValueSpecials, kAll)},
+      {"random_moderate", 4, PerWidth(pair, RandomModerate, kAll)},
+      {"random", 2, PerWidth(pair, RandomTuple, kAll)},
   };
 }
 
@@ -519,11 +668,12 @@ OpDef MakeAffineOp() {
   op.check_domain = CheckAffineDomain;
   op.domain = [](TypePair pair, const SamplingOptions& options) {
     const std::uint64_t seed = DerivedSeed(options.seed, *FindOp("affine"), pair);
-    return ListSet(SampleUnique(AffineStrategies(pair), seed, options.samples), "sampled");
+    return SampledSet(AffineStrategies(pair), seed, options.samples);
   };
   op.domain_count = [](TypePair, const SamplingOptions& options) -> std::uint64_t {
     return options.samples;
   };
+  op.strategies = AffineStrategies;
   op.input_space = [](TypePair pair) {
     // Uniform over the domain: any finite FP32 / any S32 value, any positive normal FP19 scale,
     // a uniform width and an offset uniform in its range.
@@ -538,7 +688,7 @@ OpDef MakeAffineOp() {
         rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << 32),
         rc::gen::inRange<std::uint32_t>(1, 255), rc::gen::inRange<std::uint32_t>(0, 1024),
         UniformOffsetAndWidth());
-    return InputSpace(*FindOp("affine"), pair, AffineStrategies(pair), uniform);
+    return InputSpace(*FindOp("affine"), pair, StrategyGens(AffineStrategies(pair)), uniform);
   };
   return op;
 }

@@ -1,6 +1,7 @@
 // Op `encode`: the matrix post-process encoders of seed 000. The exact value of a finite source
 // word is encoded by ReferenceMatrixFloatingEncoding (lines 454-472) into FP32, FP16, BF16, E4M3
 // or HiF8, or by ReferenceMatrixIntegerEncoding (lines 108-131) into an integer type.
+#include <algorithm>
 #include <memory>
 
 #include "ptovec/generator/domains.hpp"
@@ -85,48 +86,68 @@ std::optional<std::string> CheckEncodeDomain(TypePair pair, const Inputs& in) {
 
 // ---- sampled domains (FP32 and S32 sources) ----
 
-// Uniformly random finite FP32 words.
-rc::Gen<std::uint32_t> Fp32FiniteBits() {
-  return rc::gen::suchThat(Fp32UniformBits(), [](std::uint32_t w) { return Fp32IsFinite(w); });
-}
-
-rc::Gen<std::uint32_t> Fp32FiniteSpecials() {
-  return rc::gen::suchThat(Fp32Specials(), [](std::uint32_t w) { return Fp32IsFinite(w); });
-}
+WordSet Fp32FiniteSpecials() { return Fp32Specials().Intersect(Fp32FiniteWords()); }
 
 // Large S32 values that are FP32 values (24-bit significands at exponents 24..30) or the
-// midpoints between neighbours: the ties of S32 -> FP32, and +/-2 around them.
-rc::Gen<std::uint32_t> S32Fp32Ties() {
-  return rc::gen::apply(
-      [](int exponent, std::uint32_t significand, bool midpoint, int delta, bool negative) {
-        // value = significand * 2^(exponent - 23), significand in [2^23, 2^24)
-        std::int64_t v = static_cast<std::int64_t>(significand) << (exponent - 23);
-        if (midpoint) v += std::int64_t{1} << (exponent - 24);
-        v += delta;
-        if (negative) v = -v;
-        v = std::clamp<std::int64_t>(v, INT32_MIN, INT32_MAX);
-        return static_cast<std::uint32_t>(static_cast<std::int32_t>(v));
-      },
-      rc::gen::inRange(24, 31), rc::gen::inRange<std::uint32_t>(1U << 23, 1U << 24),
-      rc::gen::arbitrary<bool>(), rc::gen::inRange(-2, 3), rc::gen::arbitrary<bool>());
+// midpoints between neighbours: the ties of S32 -> FP32, and +/-2 around them, both signs. In
+// binade [2^e, 2^(e+1)) those values are k * 2^(e-24) for k in 2^24 .. 2^25-1. Axes (sign, e,
+// k, d): the value is k * g + d with g = 2^(e-24), d in -2..2; for e <= 26 (g <= 4) the windows
+// touch, so k runs over the values themselves (g = 1, d = 0). Neighbouring binades share a few
+// values at their ends; invert lists both, and the sampler keeps one.
+TupleSet S32Fp32Ties() {
+  constexpr int kFirst = 24;
+  constexpr int kLast = 30;
+  std::vector<Box> boxes;
+  for (int e = kFirst; e <= kLast; ++e) {
+    const std::int64_t g = std::int64_t{1} << (e - 24);
+    WordSet k;
+    WordSet d = WordSet::Points({0});
+    if (g <= 4) {
+      k = WordSet::Range(static_cast<Word>((std::int64_t{1} << e) - 2),
+                         static_cast<Word>((std::int64_t{1} << (e + 1)) - g + 2));
+    } else {
+      k = WordSet::Range(Word{1} << 24, (Word{1} << 25) - 1);
+      d = SignedRange(-2, 2);
+    }
+    boxes.push_back(Box{{WordSet::Range(0, 1), WordSet::Points({static_cast<Word>(e)}), k, d}});
+  }
+  const auto spacing = [](Word e) { return e <= 26 ? std::int64_t{1} : std::int64_t{1} << (e - 24); };
+  const auto assemble = [spacing](const Point& a) {
+    const std::int64_t magnitude =
+        static_cast<std::int64_t>(a[2]) * spacing(a[1]) + static_cast<std::int64_t>(a[3]);
+    const std::int64_t v = std::clamp<std::int64_t>(a[0] != 0 ? -magnitude : magnitude,
+                                                    INT32_MIN, INT32_MAX);
+    return Inputs{static_cast<std::uint32_t>(static_cast<std::int32_t>(v)), 0, 0, 0};
+  };
+  const auto invert = [spacing](const Inputs& t, std::vector<Point>& out) {
+    const std::int64_t v = static_cast<std::int32_t>(static_cast<std::uint32_t>(t[0]));
+    const std::int64_t magnitude = v < 0 ? -v : v;
+    for (Word e = kFirst; e <= kLast; ++e) {
+      const std::int64_t g = spacing(e);
+      const std::int64_t k = (magnitude + g / 2) / g;
+      out.push_back(Point{v < 0 ? Word{1} : Word{0}, e, static_cast<Word>(k),
+                          static_cast<Word>(magnitude - k * g)});
+    }
+  };
+  return TupleSet::Mapped(Boxes(std::move(boxes)), assemble, invert);
 }
 
-rc::Gen<std::uint32_t> S32Edges() {
-  return rc::gen::element<std::uint32_t>(0x00000000U, 0x00000001U, 0xFFFFFFFFU, 0x7FFFFFFFU,
-                                         0x80000000U, 0x7FFFFFFEU, 0x80000001U);
+WordSet S32Edges() {
+  return WordSet::Points({0x00000000U, 0x00000001U, 0xFFFFFFFFU, 0x7FFFFFFFU, 0x80000000U,
+                          0x7FFFFFFEU, 0x80000001U});
 }
 
-std::vector<Strategy> EncodeStrategies(TypePair pair) {
-  std::vector<Strategy> s;
+std::vector<SampleStrategy> EncodeStrategies(TypePair pair) {
+  std::vector<SampleStrategy> s;
   const bool fp32 = pair.src == T::FP32;
   if (pair.dst == T::FP32) {
     // FP32 -> FP32 is the identity on finite values; S32 -> FP32 rounds above 2^24.
     if (fp32) {
       s.push_back({"fp32_finite_specials", 1, OneSlot(Fp32FiniteSpecials())});
       s.push_back({"fp32_binade_ends", 2, OneSlot(Fp32BinadeEnds())});
-      s.push_back({"fp32_uniform_finite_bits", 3, OneSlot(Fp32FiniteBits())});
+      s.push_back({"fp32_uniform_finite_bits", 3, OneSlot(Fp32FiniteWords())});
     } else {
-      s.push_back({"s32_fp32_ties", 6, OneSlot(S32Fp32Ties())});
+      s.push_back({"s32_fp32_ties", 6, S32Fp32Ties()});
       s.push_back({"s32_edges", 1, OneSlot(S32Edges())});
       s.push_back({"s32_uniform_bits", 3, OneSlot(Fp32UniformBits())});
     }
@@ -136,11 +157,19 @@ std::vector<Strategy> EncodeStrategies(TypePair pair) {
   const std::vector<oracle::Real> anchors = DestinationAnchors(pair.dst);
   const bool floating = IsFloatDestination(pair.dst);
   if (fp32) {
-    s.push_back({floating ? "fp32_at_and_around_destination_values_and_ties"
-                          : "fp32_at_and_around_range_edges_and_half_ties",
-                 8, OneSlot(rc::gen::suchThat(Fp32AroundAnchors(anchors, 2, floating), Fp32IsFinite))});
+    const WordSet around = Fp32AroundAnchors(anchors, 2, floating).Intersect(Fp32FiniteWords());
+    if (floating) {
+      // A part for the overflow edge (the largest finite value, the nearest-mode threshold half
+      // an ulp above it and one ulp above), which is 3 anchors among thousands.
+      const std::vector<oracle::Real> edge(anchors.end() - 3, anchors.end());
+      const WordSet overflow = Fp32AroundAnchors(edge, 2, true).Intersect(Fp32FiniteWords());
+      s.push_back({"fp32_at_and_around_destination_values_and_ties", 8,
+                   std::vector<WeightedSet>{{1, OneSlot(overflow)}, {7, OneSlot(around)}}});
+    } else {
+      s.push_back({"fp32_at_and_around_range_edges_and_half_ties", 8, OneSlot(around)});
+    }
     s.push_back({"fp32_finite_specials", 1, OneSlot(Fp32FiniteSpecials())});
-    s.push_back({"fp32_uniform_finite_bits", 3, OneSlot(Fp32FiniteBits())});
+    s.push_back({"fp32_uniform_finite_bits", 3, OneSlot(Fp32FiniteWords())});
   } else {
     s.push_back({floating ? "s32_at_and_around_destination_values_and_ties"
                           : "s32_at_and_around_range_edges",
@@ -155,9 +184,7 @@ InputSet EncodeDomain(TypePair pair, const SamplingOptions& options, const OpDef
   if (pair.src != T::FP32 && pair.src != T::S32) {
     return ExhaustiveCodes(pair.src, [&](Word w) { return IsFiniteCode(pair.src, w); });
   }
-  return ListSet(SampleUnique(EncodeStrategies(pair), DerivedSeed(options.seed, op, pair),
-                              options.samples),
-                 "sampled");
+  return SampledSet(EncodeStrategies(pair), DerivedSeed(options.seed, op, pair), options.samples);
 }
 
 std::uint64_t EncodeDomainCount(TypePair pair, const SamplingOptions& options) {
@@ -193,10 +220,14 @@ OpDef MakeEncodeOp() {
     return EncodeDomain(pair, options, *FindOp("encode"));
   };
   op.domain_count = EncodeDomainCount;
+  op.strategies = [](TypePair pair) -> std::vector<SampleStrategy> {
+    if (pair.src != T::FP32 && pair.src != T::S32) return {};
+    return EncodeStrategies(pair);
+  };
   op.input_space = [](TypePair pair) {
     const OpDef& self = *FindOp("encode");
     if (pair.src != T::FP32 && pair.src != T::S32) return InputSpace(self, pair, {});
-    return InputSpace(self, pair, EncodeStrategies(pair));
+    return InputSpace(self, pair, StrategyGens(EncodeStrategies(pair)));
   };
   return op;
 }

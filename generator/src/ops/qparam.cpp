@@ -13,14 +13,6 @@ namespace {
 
 using T = TileDataType;
 
-// The signed range of an offset field of `width` bits; width 0 has no field (offset 0).
-std::pair<std::int64_t, std::int64_t> OffsetRange(Word width) {
-  if (width == 0) return {0, 0};
-  const std::int64_t half = std::int64_t{1} << (width - 1);
-  return {-half, half - 1};
-}
-
-
 Encoded EvaluateQparam(TypePair, const Inputs& in, NumericExecutionControl) {
   const Word fp19 = oracle::FP32ToFP19(in[0]);
   return {oracle::MatrixQuantParameter(fp19, oracle::SignExtend(in[1], 32),
@@ -28,46 +20,27 @@ Encoded EvaluateQparam(TypePair, const Inputs& in, NumericExecutionControl) {
           0};
 }
 
-}  // namespace
-
-/// Offsets at and next to the ends of each width's range, and random ones: (offset, width).
-rc::Gen<std::pair<std::uint32_t, std::uint32_t>> OffsetAndWidth() {
-  return rc::gen::apply(
-      [](int which, int edge, std::uint64_t random) {
-        const Word widths[4] = {0, 5, 9, 17};
-        const Word width = widths[which];
-        const auto [lo, hi] = OffsetRange(width);
-        const std::int64_t choices[6] = {lo, hi, 0, -1 < lo ? 0 : -1, lo + 1 > hi ? hi : lo + 1,
-                                         lo + static_cast<std::int64_t>(
-                                                  random % static_cast<std::uint64_t>(hi - lo + 1))};
-        return std::pair<std::uint32_t, std::uint32_t>{
-            static_cast<std::uint32_t>(static_cast<std::int32_t>(choices[edge])),
-            static_cast<std::uint32_t>(width)};
-      },
-      rc::gen::inRange(0, 4), rc::gen::inRange(0, 6), rc::gen::arbitrary<std::uint64_t>());
-}
-
-namespace {
-
 // FP32 words whose low 13 fraction bits sit at, just below and just above the FP19 rounding
-// tie (0x1000), with bit 13 even or odd, and fractions of all ones (the carry into the exponent).
-rc::Gen<std::uint32_t> Fp19RoundingEdges() {
-  return rc::gen::apply(
-      [](std::uint32_t sign_exponent, std::uint32_t kept, int low) {
-        const std::uint32_t lows[6] = {0x0FFF, 0x1000, 0x1001, 0x0000, 0x1FFF, 0x0001};
-        return (sign_exponent << 23) | ((kept & 0x3FF) << 13) | lows[low];
-      },
-      rc::gen::inRange<std::uint32_t>(0, 512), rc::gen::element<std::uint32_t>(0, 1, 0x3FE, 0x3FF,
-                                                                                 0x155, 0x2AA),
-      rc::gen::inRange(0, 6));
+// tie (0x1000), with bit 13 even or odd, and fractions of all ones (the carry into the exponent):
+// sign and exponent (9 bits) x the kept fraction bits 22:13 (six patterns) x the low bits (six).
+WordSet Fp19RoundingEdges() {
+  std::vector<Word> words;
+  for (std::uint32_t sign_exponent = 0; sign_exponent < 512; ++sign_exponent) {
+    for (std::uint32_t kept : {0U, 1U, 0x3FEU, 0x3FFU, 0x155U, 0x2AAU}) {
+      for (std::uint32_t low : {0x0FFFU, 0x1000U, 0x1001U, 0x0000U, 0x1FFFU, 0x0001U}) {
+        words.push_back((sign_exponent << 23) | (kept << 13) | low);
+      }
+    }
+  }
+  return WordSet::Points(words);
 }
 
-rc::Gen<Inputs> QparamTuples(rc::Gen<std::uint32_t> scale) {
-  return rc::gen::apply(
-      [](std::uint32_t s, std::pair<std::uint32_t, std::uint32_t> ow) {
-        return Inputs{s, ow.first, ow.second, 0};
-      },
-      std::move(scale), OffsetAndWidth());
+// Scales at the FP19 rounding edges and FP32 specials with the offsets at the ends of each
+// width's range; any FP32 word with any offset.
+std::vector<SampleStrategy> QparamStrategies() {
+  return {{"fp19_rounding_edges", 5, WithOffsetAndWidth(Fp19RoundingEdges(), true)},
+          {"fp32_specials", 1, WithOffsetAndWidth(Fp32Specials(), true)},
+          {"fp32_uniform_bits", 4, WithOffsetAndWidth(Fp32UniformBits(), false)}};
 }
 
 }  // namespace
@@ -95,20 +68,13 @@ OpDef MakeQparamOp() {
   op.evaluate_reference = EvaluateQparam;  // literal seed functions, integer arithmetic only
   op.check_domain = [](TypePair, const Inputs& in) { return CheckOffsetAndWidth(in[1], in[2]); };
   op.domain = [](TypePair pair, const SamplingOptions& options) {
-    const std::vector<Strategy> strategies = {
-        {"fp19_rounding_edges", 5, QparamTuples(Fp19RoundingEdges())},
-        {"fp32_specials", 1, QparamTuples(Fp32Specials())},
-        {"fp32_uniform_bits", 4, QparamTuples(Fp32UniformBits())}};
-    return ListSet(SampleUnique(strategies, DerivedSeed(options.seed, *FindOp("qparam"), pair),
-                                options.samples),
-                   "sampled");
+    return SampledSet(QparamStrategies(), DerivedSeed(options.seed, *FindOp("qparam"), pair),
+                      options.samples);
   };
   op.domain_count = [](TypePair, const SamplingOptions& options) { return options.samples; };
+  op.strategies = [](TypePair) { return QparamStrategies(); };
   op.input_space = [](TypePair pair) {
-    const std::vector<Strategy> strategies = {
-        {"fp19_rounding_edges", 5, QparamTuples(Fp19RoundingEdges())},
-        {"fp32_specials", 1, QparamTuples(Fp32Specials())},
-        {"fp32_uniform_bits", 4, QparamTuples(Fp32UniformBits())}};
+    const std::vector<Strategy> strategies = StrategyGens(QparamStrategies());
     // Uniform over the domain: any FP32 scale, a uniform width and an offset uniform in its range.
     const rc::Gen<Inputs> uniform = rc::gen::apply(
         [](std::uint64_t s, std::pair<std::uint32_t, std::uint32_t> ow) {

@@ -24,25 +24,27 @@ std::optional<std::string> CheckShiftDomain(TypePair, const Inputs& in) {
 
 // For a shift s the S32 inputs whose result is at the S16 ends: 32767 * 2^s .. 32768 * 2^s - 1
 // still gives 0x7fff exactly, 32768 * 2^s is the first that clamps; -32768 * 2^s is the lowest
-// that does not clamp, one below it clamps. Words within +/-3 of those four edges.
-rc::Gen<Inputs> SaturationEdges() {
-  return rc::gen::apply(
-      [](int shift, int edge, int delta) {
-        const std::int64_t scale = std::int64_t{1} << shift;
-        const std::int64_t edges[4] = {32767 * scale, 32768 * scale - 1, 32768 * scale,
-                                       -32768 * scale};
-        std::int64_t v = edges[edge] + delta;
-        v = std::clamp<std::int64_t>(v, INT32_MIN, INT32_MAX);
-        return Inputs{static_cast<std::uint32_t>(static_cast<std::int32_t>(v)),
-                      static_cast<Word>(shift), 0, 0};
-      },
-      rc::gen::inRange(1, 17), rc::gen::inRange(0, 4), rc::gen::inRange(-3, 4));
+// that does not clamp, one below it clamps. Words within +/-3 of those four edges, for every
+// shift 1..16 (clamped to the S32 range).
+TupleSet SaturationEdges() {
+  std::vector<Box> boxes;
+  for (std::int64_t shift = 1; shift <= 16; ++shift) {
+    const std::int64_t scale = std::int64_t{1} << shift;
+    WordSet values;
+    for (const std::int64_t edge :
+         {32767 * scale, 32768 * scale - 1, 32768 * scale, -32768 * scale}) {
+      values = values.Union(S32Range(edge - 3, edge + 3));
+    }
+    boxes.push_back(Box{{values, WordSet::Points({static_cast<Word>(shift)})}});
+  }
+  return Boxes(std::move(boxes));
 }
 
-rc::Gen<Inputs> UniformShift() {
-  return rc::gen::apply(
-      [](std::uint32_t v, int shift) { return Inputs{v, static_cast<Word>(shift), 0, 0}; },
-      Fp32UniformBits(), rc::gen::inRange(1, 17));
+// Any S32 word with any shift 1..16.
+TupleSet UniformShift() { return Boxes::Product({Fp32UniformBits(), WordSet::Range(1, 16)}); }
+
+std::vector<SampleStrategy> ShiftStrategies() {
+  return {{"s16_saturation_edges", 6, SaturationEdges()}, {"uniform", 4, UniformShift()}};
 }
 
 }  // namespace
@@ -63,17 +65,13 @@ OpDef MakeShiftOp() {
   op.evaluate_reference = EvaluateShift;  // the literal seed function is integer arithmetic
   op.check_domain = CheckShiftDomain;
   op.domain = [](TypePair pair, const SamplingOptions& options) {
-    const std::vector<Strategy> strategies = {{"s16_saturation_edges", 6, SaturationEdges()},
-                                              {"uniform", 4, UniformShift()}};
-    return ListSet(SampleUnique(strategies, DerivedSeed(options.seed, *FindOp("shift"), pair),
-                                options.samples),
-                   "sampled");
+    return SampledSet(ShiftStrategies(), DerivedSeed(options.seed, *FindOp("shift"), pair),
+                      options.samples);
   };
   op.domain_count = [](TypePair, const SamplingOptions& options) { return options.samples; };
+  op.strategies = [](TypePair) { return ShiftStrategies(); };
   op.input_space = [](TypePair pair) {
-    return InputSpace(*FindOp("shift"), pair,
-                      {{"s16_saturation_edges", 6, SaturationEdges()},
-                       {"uniform", 4, UniformShift()}});
+    return InputSpace(*FindOp("shift"), pair, StrategyGens(ShiftStrategies()));
   };
   return op;
 }

@@ -22,7 +22,7 @@ Encoded EvaluateTcvt(TypePair pair, const Inputs& in, NumericExecutionControl co
 }
 
 // Sampled strategies for FP32 -> E8M0: where exponent rounding, underflow and overflow change.
-std::vector<Strategy> Fp32ToE8M0Strategies() {
+std::vector<SampleStrategy> Fp32ToE8M0Strategies() {
   return {
       {"fp32_specials", 2, OneSlot(Fp32Specials())},
       {"fp32_power_of_two_neighbours", 4, OneSlot(Fp32PowerOfTwoNeighbours(false))},
@@ -34,17 +34,14 @@ std::vector<Strategy> Fp32ToE8M0Strategies() {
   };
 }
 
-// Raw-carrier pairs from a wide source: zero, all ones, and uniform bits of the source width.
-std::vector<Strategy> WideRawStrategies(const FormatInfo& src) {
+// Raw-carrier pairs from a wide source: zero, all ones and the top bit, and uniform bits of the
+// source width (for 64-bit sources every word but all ones, which is an edge).
+std::vector<SampleStrategy> WideRawStrategies(const FormatInfo& src) {
   const unsigned width = src.width;
   const Word all_ones = oracle::LowBits(~Word{0}, width);
-  const auto uniform = rc::gen::map(rc::gen::arbitrary<std::uint64_t>(), [width](std::uint64_t w) {
-    return Inputs{oracle::LowBits(w, width), 0, 0, 0};
-  });
   return {
-      {"edges", 1, rc::gen::element(Inputs{0, 0, 0, 0}, Inputs{all_ones, 0, 0, 0},
-                                    Inputs{Word{1} << (width - 1), 0, 0, 0})},
-      {"uniform_bits", 9, uniform},
+      {"edges", 1, OneSlot(WordSet::Points({0, all_ones, Word{1} << (width - 1)}))},
+      {"uniform_bits", 9, OneSlot(AllWords(width))},
   };
 }
 
@@ -53,9 +50,9 @@ InputSet TcvtDomain(TypePair pair, const SamplingOptions& options, const OpDef& 
   if (src.width <= 16) return ExhaustiveCodes(pair.src);
   const std::uint64_t seed = DerivedSeed(options.seed, op, pair);
   if (pair.dst == TileDataType::E8M0) {
-    return ListSet(SampleUnique(Fp32ToE8M0Strategies(), seed, options.samples), "sampled");
+    return SampledSet(Fp32ToE8M0Strategies(), seed, options.samples);
   }
-  return ListSet(SampleUnique(WideRawStrategies(src), seed, options.samples), "sampled");
+  return SampledSet(WideRawStrategies(src), seed, options.samples);
 }
 
 }  // namespace
@@ -94,11 +91,18 @@ OpDef MakeTcvtOp() {
     const unsigned width = Format(pair.src).width;
     return width <= 16 ? (std::uint64_t{1} << width) : options.samples;
   };
+  op.strategies = [](TypePair pair) -> std::vector<SampleStrategy> {
+    if (Format(pair.src).width <= 16) return {};
+    if (pair.dst == TileDataType::E8M0) return Fp32ToE8M0Strategies();
+    return WideRawStrategies(Format(pair.src));
+  };
   op.input_space = [](TypePair pair) {
     const OpDef& self = *FindOp("tcvt");
     if (Format(pair.src).width <= 16) return InputSpace(self, pair, {});
-    if (pair.dst == TileDataType::E8M0) return InputSpace(self, pair, Fp32ToE8M0Strategies());
-    return InputSpace(self, pair, WideRawStrategies(Format(pair.src)));
+    if (pair.dst == TileDataType::E8M0) {
+      return InputSpace(self, pair, StrategyGens(Fp32ToE8M0Strategies()));
+    }
+    return InputSpace(self, pair, StrategyGens(WideRawStrategies(Format(pair.src))));
   };
   return op;
 }

@@ -43,99 +43,71 @@ std::uint32_t FieldAndFraction(std::uint32_t field, std::uint32_t fraction) {
   return (field << 23) | (fraction & 0x7FFFFFU);
 }
 
-rc::Gen<std::uint32_t> RandomFraction() { return rc::gen::inRange<std::uint32_t>(0, 1U << 23); }
+// Positive FP32 words with exponent fields lo..hi and any fraction.
+WordSet Fields(std::uint32_t lo, std::uint32_t hi) {
+  return WordSet::Range(FieldAndFraction(lo, 0), FieldAndFraction(hi, 0x7FFFFF));
+}
+
+// Positive FP32 words with exponent fields lo..hi and an odd fraction f = 2 * half + 1 with
+// half < halves, as a mapped set: axes (field, half).
+TupleSet OddFractions(std::uint32_t lo, std::uint32_t hi, std::uint32_t halves,
+                      const std::vector<std::uint32_t>& extra) {
+  std::vector<Box> boxes = {Box{{WordSet::Range(lo, hi), WordSet::Range(0, halves - 1)}}};
+  // Extra words as points of their own (field 0 marks them; no field 0 is in lo..hi).
+  std::vector<Word> extra_words(extra.begin(), extra.end());
+  if (!extra.empty()) boxes.push_back(Box{{WordSet::Points({0}), WordSet::Points(extra_words)}});
+  const auto assemble = [](const Point& a) {
+    const Word word = a[0] == 0 ? a[1] : FieldAndFraction(static_cast<std::uint32_t>(a[0]),
+                                                          2 * static_cast<std::uint32_t>(a[1]) + 1);
+    return Inputs{word, 0, 0, 0};
+  };
+  const auto invert = [](const Inputs& t, std::vector<Point>& out) {
+    out.push_back(Point{0, t[0]});
+    out.push_back(Point{(t[0] >> 23) & 0xFF, ((t[0] & 0x7FFFFF) - 1) / 2});
+  };
+  return TupleSet::Mapped(Boxes(std::move(boxes)), assemble, invert);
+}
 
 // The named scale strategies. Every one yields only legal scales (positive finite non-zero) and
 // has far more than kScaleCount distinct words, so one distinct draw from each always exists.
-std::vector<Strategy> ScaleStrategies() {
-  // Exact powers of two 2^e: mostly moderate, sometimes anywhere in -149..127 (subnormal powers
-  // included). Products with |v - zp| <= 255 are then exact unless they overflow.
-  const rc::Gen<std::uint32_t> power_of_two = rc::gen::map(
-      rc::gen::weightedOneOf<int>({{3, rc::gen::inRange(-16, 17)}, {1, rc::gen::inRange(-149, 128)}}),
-      [](int e) -> std::uint32_t {
-        if (e >= -126) return static_cast<std::uint32_t>(e + 127) << 23;
-        return std::uint32_t{1} << (e + 149);  // subnormal power of two
-      });
+std::vector<SampleStrategy> ScaleStrategies() {
+  // Exact powers of two 2^-16 .. 2^16: products with |v - zp| <= 255 are then exact. (The
+  // extreme powers are in scale_subnormal and scale_largest_overflow.)
+  std::vector<Word> powers;
+  for (int e = -16; e <= 16; ++e) powers.push_back(static_cast<Word>(e + 127) << 23);
   // 24 significant bits (fraction all ones, or odd): most products need rounding.
-  const rc::Gen<std::uint32_t> full_significand = rc::gen::weightedOneOf<std::uint32_t>({
-      {1, rc::gen::element<std::uint32_t>(0x3FFFFFFFU, 0x4B7FFFFFU, 0x3DCCCCCDU, 0x3EAAAAABU)},
-      {1, rc::gen::map(rc::gen::inRange<std::uint32_t>(100, 155),
-                       [](std::uint32_t field) { return FieldAndFraction(field, 0x7FFFFF); })},
-      {2, rc::gen::apply(
-              [](std::uint32_t field, std::uint32_t fraction) {
-                return FieldAndFraction(field, fraction | 1U);
-              },
-              rc::gen::inRange<std::uint32_t>(100, 155), RandomFraction())},
-  });
+  std::vector<Word> all_ones;
+  for (std::uint32_t field = 100; field < 155; ++field) {
+    all_ones.push_back(FieldAndFraction(field, 0x7FFFFF));
+  }
+  std::vector<std::uint32_t> full_extra = {0x3FFFFFFFU, 0x4B7FFFFFU, 0x3DCCCCCDU, 0x3EAAAAABU};
   // Significand m = 2^23 + f with f odd and 3 * m < 2^25: 3 * m is odd with 25 bits, so
   // (v - zp) = +/-3 * 2^k (k = 0..6) gives an exact tie between two FP32 neighbours.
-  const rc::Gen<std::uint32_t> ties = rc::gen::weightedOneOf<std::uint32_t>({
-      {1, rc::gen::element<std::uint32_t>(0x3F800001U, 0x3F800003U, 0x40400001U)},
-      {3, rc::gen::apply(
-              [](std::uint32_t field, std::uint32_t half) {
-                return FieldAndFraction(field, 2 * half + 1);
-              },
-              rc::gen::inRange<std::uint32_t>(64, 191),
-              rc::gen::inRange<std::uint32_t>(0, ((1U << 23) / 3 - 1) / 2))},
-  });
-  // The largest scales: 255 * scale >= 2^128, so the largest |v - zp| overflows to infinity
-  // (exponent fields 248..254: scale >= 2^121).
-  const rc::Gen<std::uint32_t> largest = rc::gen::weightedOneOf<std::uint32_t>({
-      {1, rc::gen::element<std::uint32_t>(0x7F7FFFFFU, 0x7F000000U, 0x7E800000U)},
-      {1, rc::gen::apply(FieldAndFraction, rc::gen::inRange<std::uint32_t>(248, 255),
-                         RandomFraction())},
-  });
-  // FP32 subnormal scales: every product is a multiple of 2^-149, subnormal or small normal.
-  const rc::Gen<std::uint32_t> subnormal = rc::gen::weightedOneOf<std::uint32_t>({
-      {1, rc::gen::element<std::uint32_t>(0x00000001U, 0x00400000U, 0x007FFFFFU)},
-      {1, rc::gen::inRange<std::uint32_t>(1, 1U << 23)},
-  });
-  // The smallest normals (2^-126 .. 2^-122): small products are subnormal, larger ones normal.
-  const rc::Gen<std::uint32_t> tiny_normal = rc::gen::weightedOneOf<std::uint32_t>({
-      {1, rc::gen::just<std::uint32_t>(0x00800000U)},
-      {2, rc::gen::apply(FieldAndFraction, rc::gen::inRange<std::uint32_t>(1, 5),
-                         RandomFraction())},
-  });
-  // Random positive normals.
-  const rc::Gen<std::uint32_t> random_normal =
-      rc::gen::apply(FieldAndFraction, rc::gen::inRange<std::uint32_t>(1, 255), RandomFraction());
   return {
-      {"scale_power_of_two", 2, OneSlot(power_of_two)},
-      {"scale_full_significand", 2, OneSlot(full_significand)},
-      {"scale_exact_ties", 2, OneSlot(ties)},
-      {"scale_largest_overflow", 1, OneSlot(largest)},
-      {"scale_subnormal", 1, OneSlot(subnormal)},
-      {"scale_tiny_normal", 1, OneSlot(tiny_normal)},
-      {"scale_random_normal", 3, OneSlot(random_normal)},
+      {"scale_power_of_two", 2, OneSlot(WordSet::Points(powers))},
+      {"scale_full_significand", 2, OddFractions(100, 154, 1U << 22, full_extra)},
+      {"scale_exact_ties", 2,
+       OddFractions(64, 190, ((1U << 23) / 3 - 1) / 2, {0x3F800001U, 0x3F800003U, 0x40400001U})},
+      // The largest scales: 255 * scale >= 2^128, so the largest |v - zp| overflows to infinity
+      // (exponent fields 248..254: scale >= 2^121).
+      {"scale_largest_overflow", 1, OneSlot(Fields(248, 254))},
+      // FP32 subnormal scales: every product is a multiple of 2^-149, subnormal or small normal.
+      {"scale_subnormal", 1, OneSlot(WordSet::Range(1, (1U << 23) - 1))},
+      // The smallest normals (2^-126 .. 2^-122): small products are subnormal, larger ones normal.
+      {"scale_tiny_normal", 1, OneSlot(Fields(1, 4))},
+      // Random positive normals.
+      {"scale_random_normal", 3, OneSlot(Fields(1, 254))},
   };
 }
 
-std::uint64_t SubSeed(std::uint64_t seed, std::uint64_t k) {
-  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (k + 1);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
-// The scale set of one pair: first one distinct draw from every strategy (each from its own
-// sub-seed), then distinct draws from the weighted mix until kScaleCount. Deterministic in seed.
+// The scale set of one pair: kScaleCount distinct scales from the strategies, their quotas
+// following the weights (which add up to kScaleCount, so each strategy gives its weight).
 std::vector<std::uint32_t> ScaleSet(std::uint64_t seed) {
-  const std::vector<Strategy> strategies = ScaleStrategies();
+  const InputSet sample = SampledSet(ScaleStrategies(), seed, kScaleCount);
   std::vector<std::uint32_t> scales;
-  // Appends the draws not yet in the set, in order, until the set has `limit` scales.
-  const auto add_new = [&scales](const std::vector<Inputs>& draws, std::size_t limit) {
-    for (const Inputs& d : draws) {
-      if (scales.size() >= limit) return;
-      const auto w = static_cast<std::uint32_t>(d[0]);
-      if (std::find(scales.begin(), scales.end(), w) == scales.end()) scales.push_back(w);
-    }
-  };
-  for (std::size_t k = 0; k < strategies.size(); ++k) {
-    const std::size_t before = scales.size();
-    add_new(SampleUnique({strategies[k]}, SubSeed(seed, k), strategies.size() + 1),
-                  before + 1);
+  for (std::uint64_t i = 0; i < sample.count; ++i) {
+    scales.push_back(static_cast<std::uint32_t>(sample.at(i)[0]));
   }
-  add_new(SampleUnique(strategies, seed, kScaleCount + strategies.size()), kScaleCount);
   if (scales.size() != kScaleCount) {
     throw std::logic_error("tdequant: the scale strategies produced " +
                            std::to_string(scales.size()) + " distinct scales, expected " +
@@ -169,7 +141,7 @@ std::vector<Strategy> TdequantStrategies() {
          {3, rc::gen::inRange<std::uint32_t>(0, 256)}});
   };
   std::vector<Strategy> out;
-  for (const Strategy& scale : ScaleStrategies()) {
+  for (const Strategy& scale : StrategyGens(ScaleStrategies())) {
     out.push_back({scale.name, scale.weight,
                    rc::gen::apply(
                        [](std::uint32_t value, const Inputs& s, std::uint32_t zp) {
@@ -220,6 +192,7 @@ OpDef MakeTdequantOp() {
   op.domain_count = [](TypePair pair, const SamplingOptions& options) -> std::uint64_t {
     return TdequantDomain(pair, options).count;  // builds only the 12-scale set
   };
+  op.strategies = [](TypePair) { return std::vector<SampleStrategy>{}; };
   op.input_space = [](TypePair pair) {
     return InputSpace(*FindOp("tdequant"), pair, TdequantStrategies());
   };

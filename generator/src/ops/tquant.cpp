@@ -10,6 +10,8 @@
 // the range; random finite values. Zero points favour the edges (-128, 127, 0 for S8; 0, 255 for
 // U8). Scales stay in the legal domain: positive, finite, non-zero FP32.
 #include <algorithm>
+#include <bit>
+#include <optional>
 #include <cstdint>
 
 #include "ptovec/generator/domains.hpp"
@@ -63,172 +65,232 @@ std::uint32_t FieldAndFraction(std::uint32_t field, std::uint32_t fraction) {
   return (field << 23) | (fraction & 0x7FFFFFU);
 }
 
-rc::Gen<std::uint32_t> RandomFraction() { return rc::gen::inRange<std::uint32_t>(0, 1U << 23); }
-
-// Zero points: an edge of the destination twice as often as a uniformly random code.
-rc::Gen<std::uint32_t> ZeroPoint(const DestinationRange& range) {
-  return rc::gen::weightedOneOf<std::uint32_t>({
-      {2, rc::gen::elementOf(range.zero_point_edges)},
-      {1, rc::gen::inRange<std::uint32_t>(0, 256)},
-  });
+// Words of exponent fields lo..hi with any fraction (positive; both signs when `both_signs`).
+WordSet Fields(std::uint32_t lo, std::uint32_t hi, bool both_signs) {
+  const WordSet positive =
+      WordSet::Range(FieldAndFraction(lo, 0), FieldAndFraction(hi, 0x7FFFFF));
+  return both_signs ? WithBothSigns(positive) : positive;
 }
 
-// Any legal scale: powers of two, random normals, the largest scales and subnormals.
-rc::Gen<std::uint32_t> AnyLegalScale() {
-  return rc::gen::weightedOneOf<std::uint32_t>({
-      {2, rc::gen::map(rc::gen::inRange(-16, 17),
-                       [](int e) { return static_cast<std::uint32_t>(127 + e) << 23; })},
-      {2, rc::gen::apply(FieldAndFraction, rc::gen::inRange<std::uint32_t>(1, 255),
-                         RandomFraction())},
-      {1, rc::gen::weightedOneOf<std::uint32_t>(
-              {{1, rc::gen::element<std::uint32_t>(0x7F7FFFFFU, 0x7F000000U)},
-               {1, rc::gen::apply(FieldAndFraction, rc::gen::inRange<std::uint32_t>(248, 255),
-                                  RandomFraction())}})},
-      {1, rc::gen::weightedOneOf<std::uint32_t>(
-              {{1, rc::gen::element<std::uint32_t>(0x00000001U, 0x00400000U, 0x007FFFFFU)},
-               {1, rc::gen::inRange<std::uint32_t>(1, 1U << 23)}})},
-  });
+// A finite non-zero FP32 word as n * 2^e with n odd (sign in n); nullopt for zeros, Inf, NaN.
+std::optional<std::pair<std::int64_t, int>> OddDecomposition(Word word) {
+  if (!Fp32IsFinite(static_cast<std::uint32_t>(word)) || (word & 0x7FFFFFFFU) == 0) {
+    return std::nullopt;
+  }
+  const oracle::Dyadic d = oracle::DyadicFromFiniteCode(TileDataType::FP32, word);
+  auto n = static_cast<std::uint64_t>(d.significand);
+  int e = d.exponent;
+  const int zeros = std::countr_zero(n);
+  n >>= zeros;
+  e += zeros;
+  const auto magnitude = static_cast<std::int64_t>(n);
+  return std::pair{d.negative ? -magnitude : magnitude, e};
 }
 
-// Twice an affine target: odd is a .5 tie, even an integer. Near the range ends and zero
-// (k = -3..3, so just inside and just outside the range), or anywhere within 300 of the range.
-rc::Gen<std::int64_t> TwiceTarget(const DestinationRange& range) {
-  const std::vector<std::int64_t> ends = {range.minimum, range.maximum, 0};
-  return rc::gen::weightedOneOf<std::int64_t>({
-      {3, rc::gen::apply(
-              [ends](std::size_t end, int k, int half) {
-                return 2 * (ends[end] + k) + half;
-              },
-              rc::gen::inRange<std::size_t>(0, ends.size()), rc::gen::inRange(-3, 4),
-              rc::gen::inRange(0, 2))},
-      {2, rc::gen::inRange<std::int64_t>(2 * (range.minimum - 300), 2 * (range.maximum + 300) + 2)},
-  });
+// n * 2^k as an integer, when it is one of magnitude below 2^40.
+std::optional<std::int64_t> IntegerOf(std::int64_t n, int k) {
+  if (n == 0) return 0;
+  if (k >= 0) {
+    if (k > 40 || std::bit_width(static_cast<std::uint64_t>(n < 0 ? -n : n)) + k > 40) {
+      return std::nullopt;
+    }
+    return n * (std::int64_t{1} << k);
+  }
+  return std::nullopt;  // n is odd: a negative k leaves a fraction
 }
 
-// One ulp either side (or none): -1, 0, +1 with 0 twice as likely.
-rc::Gen<int> UlpStep(int zero_weight) {
-  return rc::gen::weightedOneOf<int>(
-      {{zero_weight, rc::gen::just(0)}, {1, rc::gen::just(-1)}, {1, rc::gen::just(1)}});
-}
+std::int64_t Signed(Word axis) { return static_cast<std::int64_t>(axis); }
 
-std::vector<Strategy> TquantStrategies(TileDataType dst) {
-  const DestinationRange range = RangeOf(dst);
-  const bool is_signed = dst == TileDataType::S8;
-  const auto zp_value = [is_signed](std::uint32_t zp) -> std::int64_t {
+// TQUANT strategy sets. Coordinates of mapped axes are words; signed ones are two's complement
+// (SignedRange). `zp_value` reads a zero point word as the destination's integer.
+struct TquantSets {
+  DestinationRange range;
+  bool is_signed;
+  std::int64_t ZeroPointValue(Word zp) const {
     const auto byte = static_cast<std::uint8_t>(zp);
     return is_signed ? std::int64_t{static_cast<std::int8_t>(byte)} : std::int64_t{byte};
-  };
+  }
 
-  // value * 2^-j + zp = t exactly (t an integer or a .5 tie): scale 2^-j, value (t - zp) * 2^j,
-  // then the value (and sometimes the scale) moved one FP32 ulp either way.
-  const rc::Gen<Inputs> ties_power_of_two = rc::gen::apply(
-      [zp_value](std::int64_t twice_target, std::uint32_t zp, int j, int value_step,
-                 int scale_step) {
-        const std::int64_t n = twice_target - 2 * zp_value(zp);  // value * scale = n / 2
-        const std::uint32_t value =
-            Fp32Of(n < 0, static_cast<std::uint64_t>(n < 0 ? -n : n), j - 1);
-        const std::uint32_t scale = static_cast<std::uint32_t>(127 - j) << 23;
-        return Inputs{Fp32Step(value, value_step), Fp32Step(scale, scale_step), zp, 0};
-      },
-      TwiceTarget(range), ZeroPoint(range),
-      rc::gen::weightedOneOf<int>({{3, rc::gen::inRange(-8, 25)}, {1, rc::gen::inRange(-100, 101)}}),
-      UlpStep(2), UlpStep(6));
+  // value * 2^-j + zp = t/2 exactly (t = twice the target: odd is a .5 tie, even an integer):
+  // scale 2^-j, value (t - 2 zp) * 2^(j-1), then the value and the scale each moved by the
+  // steps (-1, 0 or +1 FP32 ulp). Axes (t, zp, j, value step, scale step); the parts below pick
+  // their sets of each.
+  TupleSet TiesPowerOfTwoScale(const WordSet& twice_targets, const WordSet& zero_points,
+                               const WordSet& exponents, const WordSet& steps) const {
+    Boxes axes = Boxes::Product({twice_targets, zero_points, exponents, steps, steps});
+    const TquantSets self = *this;
+    const auto assemble = [self](const Point& a) {
+      const std::int64_t n = Signed(a[0]) - 2 * self.ZeroPointValue(a[1]);
+      const int j = static_cast<int>(Signed(a[2]));
+      const std::uint32_t value =
+          Fp32Of(n < 0, static_cast<std::uint64_t>(n < 0 ? -n : n), j - 1);
+      const std::uint32_t scale = static_cast<std::uint32_t>(127 - j) << 23;
+      return Inputs{Fp32Step(value, Signed(a[3])), Fp32Step(scale, Signed(a[4])), a[1], 0};
+    };
+    const auto invert = [self](const Inputs& t, std::vector<Point>& out) {
+      for (int scale_step = -1; scale_step <= 1; ++scale_step) {
+        const std::uint32_t scale = Fp32Step(static_cast<std::uint32_t>(t[1]), -scale_step);
+        const std::uint32_t field = scale >> 23;
+        if ((scale & 0x7FFFFFU) != 0 || field == 0 || field >= 255) continue;
+        const int j = 127 - static_cast<int>(field);
+        for (int value_step = -1; value_step <= 1; ++value_step) {
+          const std::uint32_t value = Fp32Step(static_cast<std::uint32_t>(t[0]), -value_step);
+          std::optional<std::int64_t> n = 0;
+          if ((value & 0x7FFFFFFFU) != 0) {
+            const auto odd = OddDecomposition(value);
+            if (!odd) continue;
+            n = IntegerOf(odd->first, odd->second - (j - 1));
+            if (!n) continue;
+          }
+          const std::int64_t twice = *n + 2 * self.ZeroPointValue(t[2]);
+          out.push_back(Point{static_cast<Word>(twice), t[2], static_cast<Word>(std::int64_t{j}),
+                              static_cast<Word>(std::int64_t{value_step}),
+                              static_cast<Word>(std::int64_t{scale_step})});
+        }
+      }
+    };
+    return TupleSet::Mapped(std::move(axes), assemble, invert);
+  }
 
-  // Odd scales: scale m * 2^-j (m odd, up to 24 bits), value q * 2^(j - h) (q odd), so
-  // value * scale = m * q / 2^h: a tie (h = 1) or an integer (h = 0); then value +/- 1 ulp.
-  const rc::Gen<Inputs> ties_odd_scale = rc::gen::apply(
-      [](std::uint32_t m, std::uint32_t q_draw, int h, std::uint32_t zp, int j, int value_step) {
-        const std::uint32_t q_max = std::max<std::uint32_t>(1, 1200 / m) | 1U;
-        const std::int64_t q = -static_cast<std::int64_t>(q_max) + 2 * (q_draw % (q_max + 1));
-        const std::uint32_t value =
-            Fp32Of(q < 0, static_cast<std::uint64_t>(q < 0 ? -q : q), j - h);
-        const std::uint32_t scale = Fp32Of(false, m, -j);
-        return Inputs{Fp32Step(value, value_step), scale, zp, 0};
-      },
-      rc::gen::weightedOneOf<std::uint32_t>(
-          {{3, rc::gen::map(rc::gen::inRange<std::uint32_t>(1, 2048),
-                            [](std::uint32_t r) { return 2 * r + 1; })},
-           {1, rc::gen::map(rc::gen::inRange<std::uint32_t>(1U << 11, 1U << 23),
-                            [](std::uint32_t r) { return 2 * r + 1; })}}),
-      rc::gen::arbitrary<std::uint32_t>(), rc::gen::inRange(0, 2), ZeroPoint(range),
-      rc::gen::inRange(-8, 25), UlpStep(2));
+  // Odd scales: scale m * 2^-j (m odd, 3 .. 2^24-1, j = -8..24), value q * 2^(j - h) (q odd,
+  // |q| up to about 1200 / m), so value * scale = m * q / 2^h: a tie (h = 1) or an integer
+  // (h = 0); then the value moved by the step. Axes (r, i, h, zp, j, value step) with m = 2r + 1
+  // and q = -q_max + 2i, q_max = max(1, 1200 / m) | 1 (one box per small m).
+  static std::int64_t QMax(std::int64_t m) { return std::max<std::int64_t>(1, 1200 / m) | 1; }
+  TupleSet TiesOddScale(const WordSet& zp, const WordSet& step) const {
+    std::vector<Box> boxes;
+    const WordSet common_h = WordSet::Range(0, 1);
+    const WordSet j = SignedRange(-8, 24);
+    for (Word r = 1; 2 * r + 1 <= 1200; ++r) {
+      const auto q_max = static_cast<Word>(QMax(static_cast<std::int64_t>(2 * r + 1)));
+      boxes.push_back(Box{{WordSet::Points({r}), WordSet::Range(0, q_max), common_h, zp, j, step}});
+    }
+    boxes.push_back(Box{{WordSet::Range(600, (Word{1} << 23) - 1), WordSet::Range(0, 1), common_h,
+                         zp, j, step}});
+    const auto assemble = [](const Point& a) {
+      const std::int64_t m = 2 * static_cast<std::int64_t>(a[0]) + 1;
+      const std::int64_t q = -QMax(m) + 2 * static_cast<std::int64_t>(a[1]);
+      const int jj = static_cast<int>(Signed(a[4]));
+      const std::uint32_t value = Fp32Of(q < 0, static_cast<std::uint64_t>(q < 0 ? -q : q),
+                                         jj - static_cast<int>(a[2]));
+      const std::uint32_t scale = Fp32Of(false, static_cast<std::uint64_t>(m), -jj);
+      return Inputs{Fp32Step(value, Signed(a[5])), scale, a[3], 0};
+    };
+    const auto invert = [](const Inputs& t, std::vector<Point>& out) {
+      const auto scale = OddDecomposition(t[1]);
+      if (!scale || scale->first < 3) return;
+      const std::int64_t m = scale->first;
+      const int jj = -scale->second;
+      for (int value_step = -1; value_step <= 1; ++value_step) {
+        const auto value = OddDecomposition(Fp32Step(static_cast<std::uint32_t>(t[0]), -value_step));
+        if (!value) continue;
+        const int h = jj - value->second;
+        if (h < 0 || h > 1) continue;
+        const std::int64_t i = (value->first + QMax(m)) / 2;
+        out.push_back(Point{static_cast<Word>((m - 1) / 2), static_cast<Word>(i),
+                            static_cast<Word>(h), t[2], static_cast<Word>(std::int64_t{jj}),
+                            static_cast<Word>(std::int64_t{value_step})});
+      }
+    };
+    return TupleSet::Mapped(Boxes(std::move(boxes)), assemble, invert);
+  }
 
-  // Far outside: |value * scale| in [2^M, 2^(M+2)) with M >= 9 (>= 512, beyond any zero point),
-  // mostly below 2^33 so the wrapped low 8 bits still vary.
-  const rc::Gen<Inputs> far_outside = rc::gen::apply(
-      [](int m, std::uint32_t split, std::uint32_t value_fraction, std::uint32_t scale_fraction,
-         bool negative, std::uint32_t zp) {
-        const int lo = std::max(-126, m - 127);
-        const int hi = std::min(127, m + 126);
-        const int scale_exponent = lo + static_cast<int>(split % static_cast<std::uint32_t>(hi - lo + 1));
-        const int value_exponent = m - scale_exponent;
-        const std::uint32_t value =
-            FieldAndFraction(static_cast<std::uint32_t>(value_exponent + 127), value_fraction) |
-            (negative ? 0x80000000U : 0U);
-        const std::uint32_t scale =
-            FieldAndFraction(static_cast<std::uint32_t>(scale_exponent + 127), scale_fraction);
-        return Inputs{value, scale, zp, 0};
-      },
-      rc::gen::weightedOneOf<int>({{3, rc::gen::inRange(9, 33)}, {1, rc::gen::inRange(33, 254)}}),
-      rc::gen::arbitrary<std::uint32_t>(), RandomFraction(), RandomFraction(),
-      rc::gen::arbitrary<bool>(), ZeroPoint(range));
+  // Far outside: |value * scale| in [2^M, 2^(M+2)) for M = 9..60 (>= 512, beyond any zero point;
+  // up to 2^60, so the wrapped low 8 bits still vary for the smaller M): scale exponent e any that
+  // keeps both exponents normal, value exponent M - e, any fractions, either sign, any zero point.
+  // Axes (M, e, value fraction, scale fraction, sign, zp), one box per M.
+  TupleSet FarOutside() const {
+    std::vector<Box> boxes;
+    for (std::int64_t m = 9; m <= 60; ++m) {
+      boxes.push_back(Box{{WordSet::Points({static_cast<Word>(m)}),
+                           SignedRange(std::max<std::int64_t>(-126, m - 127),
+                                       std::min<std::int64_t>(127, m + 126)),
+                           WordSet::Range(0, 0x7FFFFF), WordSet::Range(0, 0x7FFFFF),
+                           WordSet::Range(0, 1), WordSet::Range(0, 255)}});
+    }
+    const auto assemble = [](const Point& a) {
+      const std::int64_t e = Signed(a[1]);
+      const std::int64_t value_exponent = static_cast<std::int64_t>(a[0]) - e;
+      const std::uint32_t value =
+          FieldAndFraction(static_cast<std::uint32_t>(value_exponent + 127),
+                           static_cast<std::uint32_t>(a[2])) |
+          (a[4] != 0 ? 0x80000000U : 0U);
+      const std::uint32_t scale =
+          FieldAndFraction(static_cast<std::uint32_t>(e + 127), static_cast<std::uint32_t>(a[3]));
+      return Inputs{value, scale, a[5], 0};
+    };
+    const auto invert = [](const Inputs& t, std::vector<Point>& out) {
+      const std::int64_t value_exponent = static_cast<std::int64_t>((t[0] >> 23) & 0xFF) - 127;
+      const std::int64_t e = static_cast<std::int64_t>((t[1] >> 23) & 0xFF) - 127;
+      out.push_back(Point{static_cast<Word>(value_exponent + e), static_cast<Word>(e),
+                          t[0] & 0x7FFFFF, t[1] & 0x7FFFFF, (t[0] >> 31) & 1, t[2]});
+    };
+    return TupleSet::Mapped(Boxes(std::move(boxes)), assemble, invert);
+  }
+};
 
-  // Specials: NaN (quiet and signaling), +/-Inf, +/-0, subnormal and extreme values, with any
-  // legal scale (a subnormal value times a largest scale lands in the range).
-  const rc::Gen<std::uint32_t> special_value = rc::gen::weightedOneOf<std::uint32_t>({
-      {3, Fp32Specials()},
-      {2, rc::gen::apply([](std::uint32_t f, bool negative) {
-                           return f | (negative ? 0x80000000U : 0U);
-                         },
-                         rc::gen::inRange<std::uint32_t>(1, 1U << 23), rc::gen::arbitrary<bool>())},
-      {1, rc::gen::apply([](std::uint32_t f, bool negative) {
-                           return 0x7F800000U | f | (negative ? 0x80000000U : 0U);
-                         },
-                         rc::gen::inRange<std::uint32_t>(1, 1U << 23), rc::gen::arbitrary<bool>())},
-  });
-  const rc::Gen<Inputs> specials = rc::gen::apply(
-      [](std::uint32_t value, std::uint32_t scale, std::uint32_t zp) {
-        return Inputs{value, scale, zp, 0};
-      },
-      special_value, AnyLegalScale(), ZeroPoint(range));
+// Every legal scale: positive, finite, non-zero FP32 (subnormals included).
+WordSet AnyLegalScale() {
+  return WordSet::Range(quantization::kSmallestScale, quantization::kLargestScale);
+}
 
-  // Random values in and around the range: |value| in [2^-10, 2^10), scale in [2^-6, 2^7).
-  const rc::Gen<Inputs> in_range_random = rc::gen::apply(
-      [](std::uint32_t value_field, std::uint32_t value_fraction, bool negative,
-         std::uint32_t scale_field, std::uint32_t scale_fraction, std::uint32_t zp) {
-        return Inputs{FieldAndFraction(value_field, value_fraction) | (negative ? 0x80000000U : 0U),
-                      FieldAndFraction(scale_field, scale_fraction), zp, 0};
-      },
-      rc::gen::inRange<std::uint32_t>(127 - 10, 127 + 10), RandomFraction(),
-      rc::gen::arbitrary<bool>(), rc::gen::inRange<std::uint32_t>(127 - 6, 127 + 7),
-      RandomFraction(), ZeroPoint(range));
-
-  // Random: random finite value bits, random positive normal scale, uniformly random zero point.
-  const rc::Gen<Inputs> random = rc::gen::apply(
-      [](std::uint32_t value_field, std::uint32_t value_fraction, bool negative,
-         std::uint32_t scale_field, std::uint32_t scale_fraction, std::uint32_t zp) {
-        return Inputs{FieldAndFraction(value_field, value_fraction) | (negative ? 0x80000000U : 0U),
-                      FieldAndFraction(scale_field, scale_fraction), zp, 0};
-      },
-      rc::gen::inRange<std::uint32_t>(0, 255), RandomFraction(), rc::gen::arbitrary<bool>(),
-      rc::gen::inRange<std::uint32_t>(1, 255), RandomFraction(),
-      rc::gen::inRange<std::uint32_t>(0, 256));
-
+std::vector<SampleStrategy> TquantStrategies(TileDataType dst) {
+  const TquantSets sets{RangeOf(dst), dst == TileDataType::S8};
+  const WordSet zero_points = WordSet::Range(0, 255);
+  // Specials: NaN (quiet and signaling, every payload), +/-Inf, +/-0, subnormal and extreme
+  // values, with any legal scale (a subnormal value times a largest scale lands in the range).
+  const WordSet subnormals = WithBothSigns(WordSet::Range(1, (1U << 23) - 1));
+  const WordSet nan_payloads = WithBothSigns(WordSet::Range(0x7F800001U, 0x7FFFFFFFU));
+  // The zero points at the destination's edges (-128, 127, 0 for S8; 0, 255 for U8), and all.
+  std::vector<Word> edge_words;
+  for (std::uint32_t w : sets.range.zero_point_edges) edge_words.push_back(w);
+  const WordSet zp_edges = WordSet::Points(edge_words);
+  // Twice a target near the range ends and zero (3 either side), or anywhere within 300.
+  WordSet near_ends;
+  for (const std::int64_t end : {std::int64_t{sets.range.minimum}, std::int64_t{sets.range.maximum},
+                                 std::int64_t{0}}) {
+    near_ends = near_ends.Union(SignedRange(2 * (end - 3), 2 * (end + 3) + 1));
+  }
+  const WordSet anywhere =
+      SignedRange(2 * (sets.range.minimum - 300), 2 * (sets.range.maximum + 300) + 1);
+  const WordSet exact = SignedRange(0, 0);
+  const WordSet stepped = SignedRange(-1, 1);
+  const WordSet j_moderate = SignedRange(-8, 24);
+  // The mapped (tie) strategies come first: the broad boxes after them would own their tuples.
+  // Parts: exact ties (no ulp step) near the ends with edge zero points most, then anywhere,
+  // then one ulp either side (the value, the scale or both), wide scale exponents last.
   return {
-      {"affine_ties_and_integers_power_of_two_scale", 8, ties_power_of_two},
-      {"affine_ties_and_integers_odd_scale", 3, ties_odd_scale},
-      {"far_outside_range", 2, far_outside},
-      {"specials", 2, specials},
-      {"random_in_and_around_range", 3, in_range_random},
-      {"random_finite", 2, random},
+      {"affine_ties_and_integers_power_of_two_scale", 8,
+       std::vector<WeightedSet>{
+           {3, sets.TiesPowerOfTwoScale(near_ends, zp_edges, j_moderate, exact)},
+           {2, sets.TiesPowerOfTwoScale(anywhere, zp_edges, j_moderate, exact)},
+           {1, sets.TiesPowerOfTwoScale(anywhere, zero_points, j_moderate, exact)},
+           {3, sets.TiesPowerOfTwoScale(near_ends, zp_edges, j_moderate, stepped)},
+           {3, sets.TiesPowerOfTwoScale(anywhere, zero_points, SignedRange(-100, 100), stepped)}}},
+      {"affine_ties_and_integers_odd_scale", 3,
+       std::vector<WeightedSet>{{2, sets.TiesOddScale(zp_edges, exact)},
+                                {1, sets.TiesOddScale(zero_points, exact)},
+                                {2, sets.TiesOddScale(zero_points, stepped)}}},
+      {"far_outside_range", 2, sets.FarOutside()},
+      {"specials", 2,
+       std::vector<WeightedSet>{
+           {3, Boxes::Product({Fp32Specials(), AnyLegalScale(), zero_points})},
+           {2, Boxes::Product({subnormals, AnyLegalScale(), zero_points})},
+           {1, Boxes::Product({nan_payloads, AnyLegalScale(), zero_points})}}},
+      // |value| in [2^-10, 2^10), scale in [2^-6, 2^7).
+      {"random_in_and_around_range", 3,
+       Boxes::Product({Fields(127 - 10, 127 + 9, true), Fields(127 - 6, 127 + 6, false),
+                       zero_points})},
+      // Any finite value, any positive normal scale, any zero point.
+      {"random_finite", 2,
+       Boxes::Product({Fields(0, 254, true), Fields(1, 254, false), zero_points})},
   };
 }
 
 InputSet TquantDomain(TypePair pair, const SamplingOptions& options) {
   const OpDef& op = *FindOp("tquant");
-  return ListSet(SampleUnique(TquantStrategies(pair.dst), DerivedSeed(options.seed, op, pair),
-                              options.samples),
-                 "sampled");
+  return SampledSet(TquantStrategies(pair.dst), DerivedSeed(options.seed, op, pair),
+                    options.samples);
 }
 
 }  // namespace
@@ -260,8 +322,9 @@ OpDef MakeTquantOp() {
     return quantization::CheckByteWord("tquant", "zero_point", in[2], pair.dst);
   };
   op.domain = TquantDomain;
+  op.strategies = [](TypePair pair) { return TquantStrategies(pair.dst); };
   op.input_space = [](TypePair pair) {
-    return InputSpace(*FindOp("tquant"), pair, TquantStrategies(pair.dst));
+    return InputSpace(*FindOp("tquant"), pair, StrategyGens(TquantStrategies(pair.dst)));
   };
   op.domain_count = [](TypePair, const SamplingOptions& options) -> std::uint64_t {
     return options.samples;  // SampleUnique reaches it: the strategies' domain is far larger

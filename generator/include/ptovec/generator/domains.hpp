@@ -1,8 +1,9 @@
-// Input domains: exhaustive code sets and RapidCheck sampling strategies.
+// Input domains: exhaustive code sets and sampled sets of named, weighted strategies.
 //
-// A sampled domain is a weighted mix of named strategies, each an rc::Gen built from small
-// combinators. Sampling is seeded (rc::Random(seed)), reproducible across runs and machines, and
-// deduplicated in first-drawn order.
+// A strategy is data: a TupleSet (tuple_set.hpp), from which both the bulk sampler (sampler.hpp,
+// SampledSet) and the RapidCheck generator of `ptovec shrink` and the property tests (StrategyGen,
+// InputSpace) derive. Sampling is seeded and reproducible across runs, machines, threads and
+// shards, and never repeats a tuple.
 #pragma once
 
 #include <rapidcheck.h>
@@ -14,22 +15,15 @@
 #include <vector>
 
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/sampler.hpp"
+#include "ptovec/generator/tuple_set.hpp"
 
 namespace ptovec::generator {
 
-/// One named sampling strategy: a generator of input tuples and its weight in the mix.
-struct Strategy {
-  std::string name;
-  int weight = 1;
-  rc::Gen<Inputs> gen;
-};
-
-/// Draws `count` distinct input tuples from the weighted mix of `strategies` with rc::Random(seed).
-/// Deterministic: the same strategies, seed and count give the same tuples in the same order.
-/// Stops early (returning fewer) only when the mix cannot produce more distinct tuples within
-/// 64 * count + 4096 draws (a domain smaller than count).
-std::vector<Inputs> SampleUnique(const std::vector<Strategy>& strategies, std::uint64_t seed,
-                                 std::uint64_t count);
+/// --samples distinct tuples of the weighted strategies (sampler.hpp), as an InputSet of kind
+/// "sampled" whose `strategies` report what each contributed.
+InputSet SampledSet(std::vector<SampleStrategy> strategies, std::uint64_t seed,
+                    std::uint64_t samples);
 
 /// An InputSet over a materialized list of tuples.
 InputSet ListSet(std::vector<Inputs> tuples, std::string kind);
@@ -38,30 +32,39 @@ InputSet ListSet(std::vector<Inputs> tuples, std::string kind);
 /// order, filtered by `keep` when given. Throws std::invalid_argument for wider types.
 InputSet ExhaustiveCodes(TileDataType type, const std::function<bool(Word)>& keep = {});
 
-/// Lifts a generator of one word into a generator of a one-slot tuple.
-rc::Gen<Inputs> OneSlot(rc::Gen<std::uint32_t> word);
+/// A uniformly random tuple of the set (index uniform in 0 .. size-1, then at()), no shrinks of
+/// its own: the RapidCheck form of a strategy. For a mapped set the tuple at a non-canonical
+/// index is a repeat of a canonical one, so the distribution is over the index space.
+rc::Gen<Inputs> StrategyGen(const TupleSet& set);
+/// A part chosen by weight, then StrategyGen of it.
+rc::Gen<Inputs> StrategyGen(const SampleStrategy& strategy);
+
+/// A one-slot set of words.
+inline TupleSet OneSlot(const WordSet& words) { return Boxes::Words(words); }
 
 // ---- FP32 word strategies (shared by every op with an FP32 input) ----
 
 /// NaNs (quiet and signaling, both signs), infinities, zeros, the smallest and largest subnormal
-/// and normal, 1.0, -1.0.
-rc::Gen<std::uint32_t> Fp32Specials();
-/// Exact powers of two (every exponent field 0..254, and every subnormal power) and up to
-/// +/-4 ulps around them; random sign.
-rc::Gen<std::uint32_t> Fp32PowerOfTwoNeighbours(bool positive_only);
+/// and normal, 1.0, -1.0, 2^-127 and 2^127: 22 words.
+WordSet Fp32Specials();
+/// Exact powers of two (every exponent field 1..254, and every subnormal power) and the words up
+/// to 4 ulps around them (clamped to 0 .. +Inf); both signs unless `positive_only`.
+WordSet Fp32PowerOfTwoNeighbours(bool positive_only);
 /// The FP32 values nearest to sqrt(2) * 2^k for every k in -149..127 (normal and subnormal), and
-/// up to +/-4 ulps around them: where nearest-mode exponent rounding changes.
-rc::Gen<std::uint32_t> Fp32Sqrt2Boundaries(bool positive_only);
-/// FP32 subnormals with their highest set bit at 20..22 (floor exponent -129..-127) and the
-/// smallest normals: E8M0's underflow edge.
-rc::Gen<std::uint32_t> Fp32SubnormalFloorEdge();
-/// Values in the binades of 2^126 and 2^127 (exponent fields 253, 254) near their first, last
-/// and sqrt(2) values, plus +Inf: the overflow edge at 2^127 and 2^128.
-rc::Gen<std::uint32_t> Fp32TopBinades();
-/// The first and last value of a random binade (fraction 0 or all ones); random sign.
-rc::Gen<std::uint32_t> Fp32BinadeEnds();
-/// Uniformly random 32-bit patterns.
-rc::Gen<std::uint32_t> Fp32UniformBits();
+/// up to 4 ulps around them: where nearest-mode exponent rounding changes. Both signs unless
+/// `positive_only`.
+WordSet Fp32Sqrt2Boundaries(bool positive_only);
+/// FP32 subnormals with their highest set bit at 20..22 (floor exponent -129..-127), the words
+/// within 8 of 2^-128, 2^-127 and the smallest normal: E8M0's underflow edge.
+WordSet Fp32SubnormalFloorEdge();
+/// The words within 4 ulps of the first, last and sqrt(2) values of the binades of 2^126 and
+/// 2^127 (exponent fields 253, 254; +Inf included): the overflow edge at 2^127 and 2^128.
+WordSet Fp32TopBinades();
+/// The first and last word of every binade (exponent field 0..254, fraction 0 or all ones),
+/// both signs.
+WordSet Fp32BinadeEnds();
+/// Every 32-bit pattern.
+WordSet Fp32UniformBits();
 
 /// floor(sqrt(2) * 2^j) for 0 <= j <= 62, computed exactly with integer square roots.
 std::uint64_t FloorSqrt2Scaled(int j);
@@ -88,14 +91,14 @@ bool Fp32IsFinite(std::uint32_t word);
 /// types (strategies add the sign). Throws std::invalid_argument for FP32 (no finite anchors).
 std::vector<oracle::Real> DestinationAnchors(TileDataType dst);
 
-/// FP32 words at, and up to +/-max_steps ulps around, random anchors (random sign when
-/// `signed_anchors`, else the anchors' own sign).
-rc::Gen<std::uint32_t> Fp32AroundAnchors(const std::vector<oracle::Real>& anchors,
-                                         int max_steps, bool signed_anchors);
-/// S32 words at floor/ceiling of random anchors and up to +/-max_steps around them (random sign
-/// when `signed_anchors`), clamped to the S32 range. Anchors beyond the range are dropped.
-rc::Gen<std::uint32_t> S32AroundAnchors(const std::vector<oracle::Real>& anchors, int max_steps,
-                                        bool signed_anchors);
+/// The FP32 words at, and up to max_steps ulps around, the FP32 neighbours of every anchor (both
+/// signs when `signed_anchors`, else the anchors' own sign).
+WordSet Fp32AroundAnchors(const std::vector<oracle::Real>& anchors, int max_steps,
+                          bool signed_anchors);
+/// The S32 words from floor(anchor) - max_steps to floor(anchor) + max_steps + 1 for every
+/// anchor (negated too when `signed_anchors`), clamped to the S32 range.
+WordSet S32AroundAnchors(const std::vector<oracle::Real>& anchors, int max_steps,
+                         bool signed_anchors);
 
 // ---- B.FPATR offsets (shared by qparam and affine) ----
 
@@ -104,9 +107,10 @@ rc::Gen<std::uint32_t> S32AroundAnchors(const std::vector<oracle::Real>& anchors
 /// one-line message naming the bad word and the accepted values.
 std::optional<std::string> CheckOffsetAndWidth(Word offset, Word width);
 
-/// (offset, width) pairs: every width, offsets at and next to the ends of its range, 0, -1 and
-/// random in-range offsets.
-rc::Gen<std::pair<std::uint32_t, std::uint32_t>> OffsetAndWidth();
+/// Tuples (first, offset, width) for every word of `first` and every width 0, 5, 9, 17: with
+/// `edges_only` the offsets at and next to the ends of the width's range, 0 and -1; else every
+/// offset of the range (width 0: offset 0). Offsets are S32 words, widths U8 words.
+Boxes WithOffsetAndWidth(const WordSet& first, bool edges_only);
 
 // ---- The whole input space of an op, with RapidCheck shrinking (OpDef::input_space) ----
 
@@ -145,6 +149,16 @@ rc::Gen<Inputs> UniformDomain(const OpDef& op, TypePair pair);
 /// (offset, width) uniformly: width one of 0, 5, 9, 17, offset uniform in its signed range
 /// (width 0: offset 0). Both words as S32 / U8 element-width words.
 rc::Gen<std::pair<std::uint32_t, std::uint32_t>> UniformOffsetAndWidth();
+
+/// A named, weighted RapidCheck generator (InputSpace's mix).
+struct Strategy {
+  std::string name;
+  int weight = 1;
+  rc::Gen<Inputs> gen;
+};
+
+/// The RapidCheck forms (StrategyGen) of sampling strategies.
+std::vector<Strategy> StrategyGens(const std::vector<SampleStrategy>& strategies);
 
 /// The whole input space of (op, pair) for OpDef::input_space: a weighted mix of `strategies`
 /// (the op's named sampling strategies; empty for exhaustive 8/16-bit sources) plus "uniform"

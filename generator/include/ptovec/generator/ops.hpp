@@ -23,6 +23,8 @@ class Gen;  // rapidcheck/Gen.h; OpDef::input_space returns one (include domains
 
 namespace ptovec::generator {
 
+struct SampleStrategy;  // sampler.hpp: a named, weighted sampling strategy
+
 using oracle::Encoded;
 using oracle::NumericExecutionControl;
 using oracle::NumericRoundingMode;
@@ -70,12 +72,34 @@ struct SamplingOptions {
   std::uint64_t samples = 100000;  ///< sampled input tuples per (op, src, dst) with a sampled domain
 };
 
-/// The input tuples of one (op, src, dst): random access so generation can be chunked and run in
-/// parallel with bounded memory. `at(i)` must be a pure function of i.
+/// What one named sampling strategy contributed to a sampled input set (headers, manifests).
+struct StrategyCount {
+  std::string name;
+  int weight = 0;
+  std::uint64_t available = 0;  ///< distinct tuples it owns (not in an earlier strategy); a lower
+                                ///< bound for a walked strategy (sampler.hpp) unless counted
+  std::uint64_t tuples = 0;     ///< tuples taken into the sample
+};
+
+/// The input tuples of one (op, src, dst): random access so generation can be chunked, run in
+/// parallel and sharded with bounded memory. `at(i)` and `fill` must be pure functions of their
+/// arguments.
 struct InputSet {
   std::uint64_t count = 0;
   std::string kind;  ///< "exhaustive" or "sampled" (written into headers and manifests)
   std::function<Inputs(std::uint64_t index)> at;
+  /// Writes tuples begin .. begin+n-1 to out (faster than n calls of at for sampled sets).
+  std::function<void(std::uint64_t begin, std::uint64_t n, Inputs* out)> fill;
+  /// For sampled sets: each named strategy and what it contributed, in strategy order.
+  std::vector<StrategyCount> strategies;
+  /// fill when set, else at() n times.
+  void Fill(std::uint64_t begin, std::uint64_t n, Inputs* out) const {
+    if (fill) {
+      fill(begin, n, out);
+    } else {
+      for (std::uint64_t k = 0; k < n; ++k) out[k] = at(begin + k);
+    }
+  }
 };
 
 /// Evaluates one case. Inputs are element-width words; the result word is the destination's
@@ -118,6 +142,10 @@ struct OpDef {
   DomainFn domain;
   DomainCountFn domain_count;
   InputSpaceFn input_space;  ///< the whole input space with RapidCheck shrinking (see above)
+  /// The named strategies of a sampled pair's default domain, in order (empty for a pair whose
+  /// domain is exhaustive; tdequant: empty, its values and zero points are exhaustive and its
+  /// scales come from its own scale strategies). Include sampler.hpp to call it.
+  std::function<std::vector<SampleStrategy>(TypePair)> strategies;
 };
 
 /// Every op, in a fixed order.

@@ -1,0 +1,251 @@
+#include "ptovec/generator/sampler.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <stdexcept>
+
+namespace ptovec::generator {
+
+namespace {
+
+std::uint64_t Mix(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+// A number no other Sample of this process has (for the per-thread resume point of Fill).
+std::uint64_t NextSerial() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1);
+}
+
+unsigned BitWidth(Index n) {
+  const auto high = static_cast<std::uint64_t>(n >> 64);
+  if (high != 0) return 64 + static_cast<unsigned>(std::bit_width(high));
+  return static_cast<unsigned>(std::bit_width(static_cast<std::uint64_t>(n)));
+}
+
+}  // namespace
+
+// ---- IndexPermutation ----
+
+IndexPermutation::IndexPermutation(Index n, std::uint64_t key) : n_(n) {
+  const unsigned bits = n <= 1 ? 0 : BitWidth(n - 1);
+  half_bits_ = (bits + 1) / 2;
+  for (int r = 0; r < 4; ++r) {
+    keys_[r] = Mix(key + 0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(r + 1));
+  }
+}
+
+Index IndexPermutation::Encrypt(Index x) const {
+  // half_bits_ <= 64: each half fits a 64-bit word.
+  const std::uint64_t mask =
+      half_bits_ >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << half_bits_) - 1;
+  auto left = static_cast<std::uint64_t>(x >> half_bits_);
+  auto right = static_cast<std::uint64_t>(x) & mask;
+  for (const std::uint64_t k : keys_) {
+    const std::uint64_t next = left ^ (Mix(right ^ k) & mask);
+    left = right;
+    right = next;
+  }
+  return (static_cast<Index>(left) << half_bits_) | right;
+}
+
+Index IndexPermutation::operator()(Index i) const {
+  if (half_bits_ == 0) return i;
+  Index y = Encrypt(i);
+  while (y >= n_) y = Encrypt(y);
+  return y;
+}
+
+// ---- Sample ----
+
+namespace {
+
+// n split by weights: floor shares, the remainder one each to the largest fractional parts
+// (earlier first on a tie).
+std::vector<std::uint64_t> Share(std::uint64_t n, const std::vector<std::uint64_t>& weights) {
+  __extension__ typedef unsigned __int128 Wide;
+  std::uint64_t total = 0;
+  for (std::uint64_t w : weights) total += w;
+  std::vector<std::uint64_t> out(weights.size());
+  std::vector<std::pair<std::uint64_t, std::size_t>> fractions;
+  std::uint64_t assigned = 0;
+  for (std::size_t k = 0; k < weights.size(); ++k) {
+    const Wide scaled = static_cast<Wide>(n) * weights[k];
+    out[k] = static_cast<std::uint64_t>(scaled / total);
+    assigned += out[k];
+    fractions.emplace_back(static_cast<std::uint64_t>(scaled % total), k);
+  }
+  std::stable_sort(fractions.begin(), fractions.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (std::size_t k = 0; assigned < n; ++k, ++assigned) ++out[fractions[k].second];
+  return out;
+}
+
+}  // namespace
+
+Sample::Sample(std::vector<SampleStrategy> strategies, std::uint64_t seed, std::uint64_t samples)
+    : serial_(NextSerial()) {
+  if (strategies.empty()) throw std::invalid_argument("Sample: no strategies");
+  std::vector<std::uint64_t> weights;
+  for (const SampleStrategy& s : strategies) {
+    if (s.weight < 1 || s.parts.empty()) {
+      throw std::invalid_argument("Sample: strategy " + s.name + " has no parts or a weight below 1");
+    }
+    weights.push_back(static_cast<std::uint64_t>(s.weight));
+  }
+  // Quotas: by strategy weight, then by part weight within each strategy.
+  std::vector<std::uint64_t> quota;
+  const std::vector<std::uint64_t> strategy_quota = Share(samples, weights);
+  for (std::size_t s = 0; s < strategies.size(); ++s) {
+    std::vector<std::uint64_t> part_weights;
+    for (const WeightedSet& p : strategies[s].parts) {
+      if (p.weight < 1) throw std::invalid_argument("Sample: a part weight of " + strategies[s].name + " is below 1");
+      part_weights.push_back(static_cast<std::uint64_t>(p.weight));
+    }
+    for (std::uint64_t q : Share(strategy_quota[s], part_weights)) quota.push_back(q);
+    for (WeightedSet& p : strategies[s].parts) {
+      sets_.push_back(std::move(p.set));
+      owner_.push_back(s);
+    }
+    counts_.push_back({strategies[s].name, strategies[s].weight, 0, 0});
+  }
+  const std::size_t n = sets_.size();
+
+  // What each part owns: boxes minus every earlier part's boxes, while no mapped part came
+  // before; otherwise its whole set, walked with skips.
+  parts_.resize(n);
+  bool mapped_before = false;
+  Boxes earlier;
+  for (std::size_t s = 0; s < n; ++s) {
+    const TupleSet& set = sets_[s];
+    Part& part = parts_[s];
+    if (set.is_boxes() && !mapped_before) {
+      part.set = set.boxes().Minus(earlier);
+      earlier = s == 0 ? set.boxes() : Boxes::DisjointUnion({earlier, part.set.boxes()});
+    } else {
+      part.set = set;
+      part.walk = true;
+    }
+    mapped_before = mapped_before || !set.is_boxes();
+    part.permutation = IndexPermutation(part.set.size(), Mix(seed ^ Mix(s + 1)));
+  }
+
+  // Take up to the quota, then hand what is left on to the parts with tuples left, in order. A
+  // walked part is walked (in permutation order) only as far as it is needed.
+  std::uint64_t left = 0;
+  for (std::size_t s = 0; s < n; ++s) {
+    parts_[s].taken = Take(s, quota[s]);
+    left += quota[s] - parts_[s].taken;
+  }
+  for (std::size_t s = 0; s < n && left > 0; ++s) {
+    const std::uint64_t before = parts_[s].taken;
+    parts_[s].taken = Take(s, before + left);
+    left -= parts_[s].taken - before;
+  }
+  for (std::size_t s = 0; s < n; ++s) {
+    Part& part = parts_[s];
+    part.first = count_;
+    count_ += part.taken;
+    StrategyCount& c = counts_[owner_[s]];
+    c.tuples += part.taken;
+    // A walked part's distinct tuples are known exactly only when its walk reached the end.
+    const Index available =
+        !part.walk ? part.set.size() : Index{part.exhausted ? part.accepted : part.taken};
+    const Index sum = Index{c.available} + available;
+    c.available = static_cast<std::uint64_t>(std::min<Index>(sum, ~std::uint64_t{0}));
+  }
+}
+
+std::uint64_t Sample::Take(std::size_t s, std::uint64_t wanted) {
+  Part& part = parts_[s];
+  if (!part.walk) {
+    const Index size = part.set.size();
+    return size < wanted ? static_cast<std::uint64_t>(size) : wanted;
+  }
+  // Walk on, recording the permutation position of every kCheckpoint-th accepted tuple. A part
+  // that lies (almost) inside earlier ones would walk its whole index space: refuse that as a
+  // mistake in the strategy order rather than run for ever.
+  Index misses = 0;
+  while (part.accepted < wanted && part.next < part.set.size()) {
+    if (Accepted(s, part.permutation(part.next))) {
+      if (part.accepted % kCheckpoint == 0) part.checkpoints.push_back(part.next);
+      ++part.accepted;
+      misses = 0;
+    } else if (++misses > kMaxMisses) {
+      throw std::logic_error("sampling strategy " + counts_[owner_[s]].name + ": " +
+                             std::to_string(kMaxMisses) +
+                             " tuples in a row belong to earlier strategies or repeat; put it "
+                             "before the strategies that hold it");
+    }
+    ++part.next;
+  }
+  part.exhausted = part.next >= part.set.size();
+  return std::min(wanted, part.accepted);
+}
+
+bool Sample::Accepted(std::size_t s, Index index, Inputs* tuple) const {
+  const TupleSet& set = parts_[s].set;
+  const Inputs t = set.at(index);
+  if (tuple != nullptr) *tuple = t;
+  if (!set.IsCanonical(index, t)) return false;
+  for (std::size_t e = 0; e < s; ++e) {
+    if (sets_[e].contains(t)) return false;
+  }
+  return true;
+}
+
+void Sample::Fill(std::uint64_t begin, std::uint64_t n, Inputs* out) const {
+  if (n == 0) return;
+  if (begin + n > count_) throw std::out_of_range("Sample::Fill beyond the sample");
+  std::size_t s = 0;
+  while (n > 0) {
+    while (begin >= parts_[s].first + parts_[s].taken) ++s;
+    const Part& part = parts_[s];
+    const std::uint64_t j = begin - part.first;
+    const std::uint64_t here = std::min(n, part.taken - j);
+    if (!part.walk) {
+      for (std::uint64_t k = 0; k < here; ++k) *out++ = part.set.at(part.permutation(j + k));
+    } else {
+      // From the nearest checkpoint, or from where this thread's last call on this part ended
+      // (so reading a walked part in order, even one tuple at a time, walks it once).
+      struct Resume {
+        std::uint64_t serial = 0;
+        std::size_t part = 0;
+        std::uint64_t accepted = 0;
+        Index position = 0;
+      };
+      thread_local Resume resume;
+      std::uint64_t accepted = j / kCheckpoint * kCheckpoint;
+      Index p = part.checkpoints[static_cast<std::size_t>(j / kCheckpoint)];
+      if (resume.serial == serial_ && resume.part == s && resume.accepted <= j &&
+          resume.accepted > accepted) {
+        accepted = resume.accepted;
+        p = resume.position;
+      }
+      std::uint64_t emitted = 0;
+      while (emitted < here) {
+        Inputs t{};
+        if (!Accepted(s, part.permutation(p++), &t)) continue;
+        if (accepted++ >= j) {
+          *out++ = t;
+          ++emitted;
+        }
+      }
+      resume = {serial_, s, accepted, p};
+    }
+    begin += here;
+    n -= here;
+  }
+}
+
+Inputs Sample::at(std::uint64_t i) const {
+  Inputs t{};
+  Fill(i, 1, &t);
+  return t;
+}
+
+}  // namespace ptovec::generator

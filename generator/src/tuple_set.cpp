@@ -1,0 +1,427 @@
+#include "ptovec/generator/tuple_set.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+
+#include "ptovec/generator/domains.hpp"
+
+namespace ptovec::generator {
+
+namespace {
+
+constexpr std::uint64_t kMaxSize = ~std::uint64_t{0};
+
+std::uint64_t CheckedAdd(std::uint64_t a, std::uint64_t b) {
+  if (b > kMaxSize - a) throw std::overflow_error("word set of 2^64 or more");
+  return a + b;
+}
+
+constexpr Index kMaxIndex = ~Index{0};
+
+Index CheckedMul(Index a, Index b) {
+  if (a != 0 && b > kMaxIndex / a) throw std::overflow_error("tuple set of 2^128 or more");
+  return a * b;
+}
+
+Index CheckedAdd(Index a, Index b) {
+  if (b > kMaxIndex - a) throw std::overflow_error("tuple set of 2^128 or more");
+  return a + b;
+}
+
+}  // namespace
+
+// ---- WordSet ----
+
+WordSet WordSet::Of(std::vector<Interval> intervals) {
+  std::sort(intervals.begin(), intervals.end());
+  WordSet s;
+  for (const auto& [lo, hi] : intervals) {
+    if (lo > hi) continue;
+    if (!s.intervals_.empty() &&
+        (s.intervals_.back().second == std::numeric_limits<Word>::max() ||
+         lo <= s.intervals_.back().second + 1)) {
+      s.intervals_.back().second = std::max(s.intervals_.back().second, hi);
+    } else {
+      s.intervals_.emplace_back(lo, hi);
+    }
+  }
+  std::uint64_t total = 0;
+  for (const auto& [lo, hi] : s.intervals_) {
+    if (hi - lo == kMaxSize) throw std::overflow_error("word set of 2^64 words");
+    total = CheckedAdd(total, hi - lo + 1);
+    s.prefix_.push_back(total);
+  }
+  return s;
+}
+
+WordSet WordSet::Range(Word lo, Word hi) { return Of({{lo, hi}}); }
+
+WordSet WordSet::Points(std::initializer_list<Word> words) {
+  return Points(std::vector<Word>(words));
+}
+
+WordSet WordSet::Points(const std::vector<Word>& words) {
+  std::vector<Interval> intervals;
+  intervals.reserve(words.size());
+  for (Word w : words) intervals.emplace_back(w, w);
+  return Of(std::move(intervals));
+}
+
+Word WordSet::at(std::uint64_t i) const {
+  const auto k = static_cast<std::size_t>(
+      std::upper_bound(prefix_.begin(), prefix_.end(), i) - prefix_.begin());
+  const std::uint64_t before = k == 0 ? 0 : prefix_[k - 1];
+  return intervals_[k].first + (i - before);
+}
+
+bool WordSet::contains(Word w) const {
+  const auto it = std::upper_bound(intervals_.begin(), intervals_.end(), Interval{w, ~Word{0}});
+  return it != intervals_.begin() && std::prev(it)->second >= w;
+}
+
+std::uint64_t WordSet::index_of(Word w) const {
+  const auto it = std::upper_bound(intervals_.begin(), intervals_.end(), Interval{w, ~Word{0}});
+  const auto k = static_cast<std::size_t>(it - intervals_.begin()) - 1;
+  return (k == 0 ? 0 : prefix_[k - 1]) + (w - intervals_[k].first);
+}
+
+WordSet WordSet::Union(const WordSet& other) const {
+  std::vector<Interval> all = intervals_;
+  all.insert(all.end(), other.intervals_.begin(), other.intervals_.end());
+  return Of(std::move(all));
+}
+
+WordSet WordSet::Intersect(const WordSet& other) const {
+  std::vector<Interval> out;
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < intervals_.size() && j < other.intervals_.size()) {
+    const Word lo = std::max(intervals_[i].first, other.intervals_[j].first);
+    const Word hi = std::min(intervals_[i].second, other.intervals_[j].second);
+    if (lo <= hi) out.emplace_back(lo, hi);
+    if (intervals_[i].second < other.intervals_[j].second) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return Of(std::move(out));
+}
+
+bool WordSet::Intersects(const WordSet& other) const {
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < intervals_.size() && j < other.intervals_.size()) {
+    if (std::max(intervals_[i].first, other.intervals_[j].first) <=
+        std::min(intervals_[i].second, other.intervals_[j].second)) {
+      return true;
+    }
+    if (intervals_[i].second < other.intervals_[j].second) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return false;
+}
+
+WordSet WordSet::Minus(const WordSet& other) const {
+  std::vector<Interval> out;
+  std::size_t j = 0;
+  for (auto [lo, hi] : intervals_) {
+    while (j < other.intervals_.size() && other.intervals_[j].second < lo) ++j;
+    std::size_t k = j;
+    bool done = false;
+    while (k < other.intervals_.size() && other.intervals_[k].first <= hi) {
+      const auto [olo, ohi] = other.intervals_[k];
+      if (olo > lo) out.emplace_back(lo, olo - 1);
+      if (ohi >= hi) {
+        done = true;
+        break;
+      }
+      lo = ohi + 1;
+      ++k;
+    }
+    if (!done) out.emplace_back(lo, hi);
+  }
+  return Of(std::move(out));
+}
+
+// ---- Box ----
+
+Inputs InputsOf(const Point& p) { return Inputs{p[0], p[1], p[2], p[3]}; }
+
+Point PointOf(const Inputs& in) {
+  Point p{};
+  for (std::size_t k = 0; k < in.size(); ++k) p[k] = in[k];
+  return p;
+}
+
+Index Box::size() const {
+  Index n = 1;
+  for (const WordSet& s : slots) n = CheckedMul(n, s.size());
+  return slots.empty() ? 0 : n;
+}
+
+Point Box::at(Index i) const {
+  Point t{};
+  if (slots.size() == 1) {
+    t[0] = slots[0].at(static_cast<std::uint64_t>(i));
+    return t;
+  }
+  for (std::size_t k = slots.size(); k-- > 0;) {
+    const std::uint64_t n = slots[k].size();
+    if ((i >> 64) == 0) {  // 64-bit division when it fits
+      const auto i64 = static_cast<std::uint64_t>(i);
+      t[k] = slots[k].at(i64 % n);
+      i = i64 / n;
+    } else {
+      t[k] = slots[k].at(static_cast<std::uint64_t>(i % n));
+      i /= n;
+    }
+  }
+  return t;
+}
+
+bool Box::contains(const Point& t) const {
+  for (std::size_t k = 0; k < slots.size(); ++k) {
+    if (!slots[k].contains(t[k])) return false;
+  }
+  for (std::size_t k = slots.size(); k < t.size(); ++k) {
+    if (t[k] != 0) return false;
+  }
+  return true;
+}
+
+Index Box::index_of(const Point& t) const {
+  Index i = 0;
+  for (std::size_t k = 0; k < slots.size(); ++k) i = i * slots[k].size() + slots[k].index_of(t[k]);
+  return i;
+}
+
+namespace {
+
+bool BoxesIntersect(const Box& a, const Box& b) {
+  for (std::size_t k = 0; k < a.slots.size(); ++k) {
+    if (!a.slots[k].Intersects(b.slots[k])) return false;
+  }
+  return true;
+}
+
+// a \ b as disjoint boxes: for each slot k, the part that agrees with b on slots < k and leaves
+// b on slot k.
+void BoxMinus(const Box& a, const Box& b, std::vector<Box>& out) {
+  if (!BoxesIntersect(a, b)) {
+    out.push_back(a);
+    return;
+  }
+  Box prefix = a;
+  for (std::size_t k = 0; k < a.slots.size(); ++k) {
+    Box piece = prefix;
+    piece.slots[k] = a.slots[k].Minus(b.slots[k]);
+    if (!piece.slots[k].empty()) out.push_back(std::move(piece));
+    prefix.slots[k] = a.slots[k].Intersect(b.slots[k]);
+  }
+}
+
+}  // namespace
+
+// ---- Boxes ----
+
+Boxes::Boxes(std::vector<Box> boxes) {
+  for (Box& b : boxes) {
+    if (b.size() == 0) continue;
+    if (boxes_.empty()) {
+      slots_ = b.slots.size();
+      if (slots_ > kMaxAxes) throw std::invalid_argument("Boxes: more than kMaxAxes coordinates");
+    } else if (b.slots.size() != slots_) {
+      throw std::invalid_argument("Boxes: boxes with different slot counts");
+    }
+    prefix_.push_back(CheckedAdd(prefix_.empty() ? 0 : prefix_.back(), b.size()));
+    boxes_.push_back(std::move(b));
+  }
+  // The slot-0 index, when slot 0 alone separates the boxes (then they are disjoint).
+  for (std::size_t k = 0; k < boxes_.size(); ++k) {
+    for (const WordSet::Interval& interval : boxes_[k].slots[0].intervals()) {
+      slot0_.emplace_back(interval, k);
+    }
+  }
+  std::sort(slot0_.begin(), slot0_.end());
+  bool separated = true;
+  for (std::size_t k = 1; k < slot0_.size() && separated; ++k) {
+    separated = slot0_[k].first.first > slot0_[k - 1].first.second;
+  }
+  if (!separated) {
+    slot0_.clear();
+    for (std::size_t a = 0; a < boxes_.size(); ++a) {
+      for (std::size_t b = 0; b < a; ++b) {
+        if (BoxesIntersect(boxes_[a], boxes_[b])) {
+          throw std::invalid_argument("Boxes: overlapping boxes");
+        }
+      }
+    }
+  }
+}
+
+std::size_t Boxes::Find(const Point& t) const {
+  if (!slot0_.empty()) {
+    const auto it = std::upper_bound(
+        slot0_.begin(), slot0_.end(), std::pair{WordSet::Interval{t[0], ~Word{0}}, ~std::size_t{0}});
+    if (it == slot0_.begin()) return boxes_.size();
+    const auto& [interval, k] = *std::prev(it);
+    if (interval.second < t[0] || !boxes_[k].contains(t)) return boxes_.size();
+    return k;
+  }
+  for (std::size_t k = 0; k < boxes_.size(); ++k) {
+    if (boxes_[k].contains(t)) return k;
+  }
+  return boxes_.size();
+}
+
+Boxes Boxes::Words(const WordSet& words) { return Boxes({Box{{words}}}); }
+
+Boxes Boxes::Product(std::vector<WordSet> slots) { return Boxes({Box{std::move(slots)}}); }
+
+Boxes Boxes::DisjointUnion(const std::vector<Boxes>& parts) {
+  std::vector<Box> all;
+  for (const Boxes& p : parts) all.insert(all.end(), p.boxes_.begin(), p.boxes_.end());
+  return Boxes(std::move(all));
+}
+
+Point Boxes::at(Index i) const {
+  if (boxes_.size() == 1) return boxes_[0].at(i);
+  const auto k = static_cast<std::size_t>(
+      std::upper_bound(prefix_.begin(), prefix_.end(), i) - prefix_.begin());
+  return boxes_[k].at(i - (k == 0 ? 0 : prefix_[k - 1]));
+}
+
+bool Boxes::contains(const Point& t) const { return Find(t) < boxes_.size(); }
+
+Index Boxes::index_of(const Point& t) const {
+  const std::size_t k = Find(t);
+  if (k == boxes_.size()) throw std::invalid_argument("Boxes::index_of: tuple not in the set");
+  return (k == 0 ? 0 : prefix_[k - 1]) + boxes_[k].index_of(t);
+}
+
+Boxes Boxes::Minus(const Boxes& other) const {
+  if (boxes_.empty() || other.boxes_.empty()) return *this;
+  if (other.slots_ != slots_) throw std::invalid_argument("Boxes::Minus: slot counts differ");
+  std::vector<Box> pieces = boxes_;
+  for (const Box& b : other.boxes_) {
+    std::vector<Box> next;
+    for (const Box& p : pieces) BoxMinus(p, b, next);
+    pieces = std::move(next);
+  }
+  return Boxes(std::move(pieces));
+}
+
+bool Boxes::Intersects(const Boxes& other) const {
+  for (const Box& a : boxes_) {
+    for (const Box& b : other.boxes_) {
+      if (BoxesIntersect(a, b)) return true;
+    }
+  }
+  return false;
+}
+
+// ---- TupleSet ----
+
+TupleSet::TupleSet(Boxes boxes) : axes_(std::move(boxes)) {
+  if (axes_.slot_count() > kMaxSlots) {
+    throw std::invalid_argument("TupleSet: boxes of more coordinates than input slots");
+  }
+}
+
+TupleSet TupleSet::Mapped(Boxes axes, AssembleFn assemble, InvertFn invert, Boxes superset) {
+  TupleSet s;
+  s.axes_ = std::move(axes);
+  s.assemble_ = std::move(assemble);
+  s.invert_ = std::move(invert);
+  s.superset_ = std::move(superset);
+  return s;
+}
+
+bool TupleSet::contains(const Inputs& t) const {
+  if (!assemble_) return axes_.contains(PointOf(t));
+  if (superset_.size() != 0 && !superset_.contains(PointOf(t))) return false;
+  thread_local std::vector<Point> candidates;
+  candidates.clear();
+  invert_(t, candidates);
+  for (const Point& a : candidates) {
+    if (axes_.contains(a) && assemble_(a) == t) return true;
+  }
+  return false;
+}
+
+bool TupleSet::IsCanonical(Index i, const Inputs& t) const {
+  if (!assemble_) return true;
+  if (superset_.size() != 0 && !superset_.contains(PointOf(t))) return true;  // not even close
+  thread_local std::vector<Point> candidates;
+  candidates.clear();
+  invert_(t, candidates);
+  for (const Point& a : candidates) {
+    if (axes_.contains(a) && assemble_(a) == t && axes_.index_of(a) < i) return false;
+  }
+  return true;
+}
+
+// ---- FP32 words ----
+
+WordSet Fp32OrdinalRange(std::int64_t lo, std::int64_t hi) {
+  constexpr std::int64_t kInf = 0x7F800000;
+  lo = std::max<std::int64_t>(lo, -kInf - 1);
+  hi = std::min<std::int64_t>(hi, kInf);
+  if (lo > hi) return {};
+  std::vector<WordSet::Interval> out;
+  if (hi >= 0) out.emplace_back(Fp32FromOrdinal(std::max<std::int64_t>(lo, 0)), Fp32FromOrdinal(hi));
+  if (lo < 0) {
+    // Negative ordinals -1 (-0) .. -n map to words 0x80000000 .. 0x80000000 + n - 1, reversed.
+    const std::int64_t top = std::min<std::int64_t>(hi, -1);
+    out.emplace_back(Fp32FromOrdinal(top), Fp32FromOrdinal(lo));
+  }
+  return WordSet::Of(std::move(out));
+}
+
+WordSet WithBothSigns(const WordSet& words) {
+  std::vector<WordSet::Interval> out = words.intervals();
+  for (const auto& [lo, hi] : words.intervals()) {
+    // Flipping bit 31 maps an interval within one sign half onto an interval.
+    if ((lo >> 31) == (hi >> 31)) {
+      out.emplace_back(lo ^ 0x80000000U, hi ^ 0x80000000U);
+    } else {
+      out.emplace_back(lo ^ 0x80000000U, 0xFFFFFFFFU);
+      out.emplace_back(0, hi ^ 0x80000000U);
+    }
+  }
+  return WordSet::Of(std::move(out));
+}
+
+WordSet Fp32FiniteWords() {
+  return WordSet::Of({{0x00000000U, 0x7F7FFFFFU}, {0x80000000U, 0xFF7FFFFFU}});
+}
+
+WordSet AllWords(unsigned width) {
+  return WordSet::Range(0, width >= 64 ? ~Word{0} - 1 : (Word{1} << width) - 1);
+}
+
+WordSet SignedRange(std::int64_t lo, std::int64_t hi) {
+  if (lo > hi) return {};
+  const auto word = [](std::int64_t v) { return static_cast<Word>(v); };
+  if (lo >= 0 || hi < 0) return WordSet::Range(word(lo), word(hi));
+  return WordSet::Of({{0, word(hi)}, {word(lo), ~Word{0}}});
+}
+
+WordSet S32Range(std::int64_t lo, std::int64_t hi) {
+  lo = std::max<std::int64_t>(lo, INT32_MIN);
+  hi = std::min<std::int64_t>(hi, INT32_MAX);
+  if (lo > hi) return {};
+  const auto word = [](std::int64_t v) {
+    return static_cast<Word>(static_cast<std::uint32_t>(static_cast<std::int32_t>(v)));
+  };
+  if (lo >= 0 || hi < 0) return WordSet::Range(word(lo), word(hi));
+  return WordSet::Of({{0, word(hi)}, {word(lo), 0xFFFFFFFFU}});
+}
+
+}  // namespace ptovec::generator
