@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "ptovec/oracle/e8m0_conversion.hpp"
 #include "ptovec/oracle/fast.hpp"
+#include "ptovec/oracle/fast_e8m0_conversion.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
 #include "ptovec/oracle/reference_quantization.hpp"
 
@@ -116,6 +118,27 @@ const std::vector<DequantInput>& DequantInputs() {
 
 constexpr NumericExecutionControl kRNE{NumericRoundingMode::RNE, false};
 
+// FP32 words for TCVT to E8M0: 7 in 8 positive finite (normal and subnormal, any fraction), the
+// rest any word (negative, NaN, Inf included); each with one of the 14 controls.
+struct E8M0Input {
+  Word word;
+  NumericExecutionControl control;
+};
+
+const std::vector<E8M0Input>& E8M0Inputs() {
+  static const std::vector<E8M0Input> inputs = [] {
+    std::vector<E8M0Input> in;
+    Stream s;
+    for (std::size_t i = 0; i < kInputs; ++i) {
+      const Word r = s.Next();
+      const Word word = (r & 7) != 0 ? RandomFP32(s, 0, 254) & 0x7FFFFFFF : (r >> 32);
+      in.push_back({word, {kAllRoundingModes[(r >> 3) % 7], ((r >> 6) & 1) != 0}});
+    }
+    return in;
+  }();
+  return inputs;
+}
+
 template <typename F>
 void Loop(benchmark::State& state, std::size_t n, F f) {
   std::size_t i = 0;
@@ -185,6 +208,19 @@ void FastFP32ToS8(benchmark::State& state) {
   });
 }
 
+void LiteralFP32ToE8M0(benchmark::State& state) {
+  const auto& in = E8M0Inputs();
+  Loop(state, in.size(), [&](std::size_t i) {
+    return ReferenceFloatToE8M0(in[i].word, TileDataType::FP32, in[i].control);
+  });
+}
+void FastFP32ToE8M0(benchmark::State& state) {
+  const auto& in = E8M0Inputs();
+  Loop(state, in.size(), [&](std::size_t i) {
+    return FastFloatToE8M0(in[i].word, TileDataType::FP32, in[i].control);
+  });
+}
+
 constexpr auto FP16 = TileDataType::FP16;
 constexpr auto E4M3 = TileDataType::E4M3;
 constexpr auto HiF8 = TileDataType::HiF8;
@@ -204,5 +240,7 @@ BENCHMARK(LiteralFloating<FP16, BF16>)->Name("LiteralFP16ToBF16");
 BENCHMARK(FastFloating<FP16, BF16>)->Name("FastFP16ToBF16");
 BENCHMARK(LiteralFP32ToS8);
 BENCHMARK(FastFP32ToS8);
+BENCHMARK(LiteralFP32ToE8M0);
+BENCHMARK(FastFP32ToE8M0);
 
 BENCHMARK_MAIN();

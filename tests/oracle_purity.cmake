@@ -154,6 +154,6 @@ endforeach()
 
 if(violations GREATER 0)
   message(FATAL_ERROR "oracle_purity: ${violations} line(s) under ${ORACLE_DIR} use floating point "
-                      "or GMP/MPFR; the oracle must stay exact (cpp_int / cpp_rational only)")
+                      "or GMP/MPFR; the oracle must stay exact (cpp_int and exact rationals only)")
 endif()
 message(STATUS "oracle_purity: ${scanned} file(s) under ${ORACLE_DIR}: no floating point, no GMP/MPFR")

@@ -346,9 +346,9 @@ std::int64_t QuarterCode(const Split& s) {
 
 Real ToReal(const Dyadic& d) {
   if (d.significand == 0) return Real(0);
-  Integer m = Integer(static_cast<std::uint64_t>(d.significand >> 64));
+  Integer m = static_cast<std::uint64_t>(d.significand >> 64);
   m <<= 64;
-  m |= Integer(static_cast<std::uint64_t>(d.significand));
+  m += static_cast<std::uint64_t>(d.significand);
   Real r = Real(m) * PowerOfTwo(d.exponent);
   if (d.negative) r = -r;
   return r;

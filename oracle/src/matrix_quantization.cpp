@@ -5,6 +5,8 @@
 
 #include "ptovec/oracle/reference_quantization.hpp"
 
+#include <array>
+
 namespace ptovec::oracle {
 
 namespace {
@@ -326,8 +328,10 @@ Real ReferenceBinary16FiniteValue(Word value, TileDataType data_type) {
   return magnitude;                  // line 260
 }
 
-// Seed 000 lines 263-317.
-Real ReferenceFP8FiniteValue(TileDataType data_type, Word code) {
+namespace {
+
+// Seed 000 lines 264-316: the body of ReferenceFP8FiniteValue, statement for statement.
+Real ReferenceFP8FiniteValueBody(TileDataType data_type, Word code) {
   SeedAssert(data_type == TileDataType::E4M3 || data_type == TileDataType::HiF8,  // 266-267
              "ReferenceFP8FiniteValue: data_type is E4M3 or HiF8");
   const bool negative = Field(code, 7, 7) == 1;  // line 268
@@ -378,6 +382,26 @@ Real ReferenceFP8FiniteValue(TileDataType data_type, Word code) {
   }
   if (negative) return -magnitude;  // line 315
   return magnitude;                 // line 316
+}
+
+}  // namespace
+
+// Seed 000 lines 263-317. A pure function of the type (E4M3 or HiF8) and code[7:0]: its 512
+// results are computed once, each by the seed's own body (ReferenceFP8FiniteValueBody above), and
+// kept; a call asserts the type (lines 266-267) and returns the kept result.
+const Real& ReferenceFP8FiniteValue(TileDataType data_type, Word code) {
+  SeedAssert(data_type == TileDataType::E4M3 || data_type == TileDataType::HiF8,  // 266-267
+             "ReferenceFP8FiniteValue: data_type is E4M3 or HiF8");
+  using Results = std::array<std::array<Real, 256>, 2>;  // [E4M3, HiF8][code]
+  static const Results kResults = [] {
+    Results results;
+    for (std::size_t c = 0; c < 256; ++c) {
+      results[0][c] = ReferenceFP8FiniteValueBody(TileDataType::E4M3, static_cast<Word>(c));
+      results[1][c] = ReferenceFP8FiniteValueBody(TileDataType::HiF8, static_cast<Word>(c));
+    }
+    return results;
+  }();
+  return kResults[data_type == TileDataType::HiF8 ? 1 : 0][LowBits(code, 8)];
 }
 
 // Seed 000 lines 319-341.
@@ -437,7 +461,7 @@ Encoded ReferenceFP8Encoding(const Real& value, TileDataType destination_type,
         TileNumericValueClass(destination_type, static_cast<Word>(code));
     if (!NumericValueClassIsNaN(value_class) && !NumericValueClassIsInfinity(value_class) &&
         value_class != NumericValueClass::InvalidEncoding) {
-      const Real candidate = ReferenceFP8FiniteValue(destination_type, candidate_bits);
+      const Real& candidate = ReferenceFP8FiniteValue(destination_type, candidate_bits);
       bool eligible = true;  // lines 376-385
       if (control.rounding_mode == NumericRoundingMode::RTP) {
         eligible = candidate >= value;
@@ -484,7 +508,8 @@ Encoded ReferenceFP8Encoding(const Real& value, TileDataType destination_type,
             TileNumericValueClass(destination_type, static_cast<Word>(code));
         if (!NumericValueClassIsNaN(candidate_class) &&
             !NumericValueClassIsInfinity(candidate_class)) {
-          const Real candidate = ReferenceFP8FiniteValue(destination_type, static_cast<Word>(code));
+          const Real& candidate =
+              ReferenceFP8FiniteValue(destination_type, static_cast<Word>(code));
           const bool away = negative ? candidate < best_value : candidate > best_value;
           if (away && (!odd_set || (negative ? candidate > odd_value : candidate < odd_value))) {
             odd_set = true;

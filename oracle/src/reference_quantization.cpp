@@ -2,19 +2,36 @@
 // Read side by side with the seed: the statements follow it one for one; comments give seed lines.
 #include "ptovec/oracle/reference_quantization.hpp"
 
+#include <array>
+
 namespace ptovec::oracle {
 
+namespace {
 
-// Seed 003 lines 2-15.
-Real ReferencePowerOfTwo(int exponent) {
-  SeedAssert(-149 <= exponent && exponent <= 127, "ReferencePowerOfTwo exponent in -149..127");
-  Real result = 1;
+// Seed 003 lines 3-14: the body of ReferencePowerOfTwo, statement for statement.
+Real ReferencePowerOfTwoBody(int exponent) {
+  Real result = 1;  // line 4
   if (exponent > 0) {
     for (int step = 1; step <= exponent; ++step) result = result * 2;  // lines 5-8
   } else if (exponent < 0) {
     for (int step = 1; step <= -exponent; ++step) result = result / 2;  // lines 9-12
   }
-  return result;
+  return result;  // line 14
+}
+
+}  // namespace
+
+// Seed 003 lines 2-15. A pure function of an exponent in -149..127: its 277 results are computed
+// once, each by the seed's own loop (ReferencePowerOfTwoBody above), and kept; a call asserts the
+// domain (the type `integer {-149..127}` of line 2) and returns the kept result.
+const Real& ReferencePowerOfTwo(int exponent) {
+  SeedAssert(-149 <= exponent && exponent <= 127, "ReferencePowerOfTwo exponent in -149..127");
+  static const std::array<Real, 277> kResults = [] {
+    std::array<Real, 277> results;
+    for (int e = -149; e <= 127; ++e) results[static_cast<std::size_t>(e + 149)] = ReferencePowerOfTwoBody(e);
+    return results;
+  }();
+  return kResults[static_cast<std::size_t>(exponent + 149)];
 }
 
 // Seed 003 lines 17-32.

@@ -19,7 +19,8 @@ namespace ptovec::generator {
 namespace {
 
 using oracle::Integer;
-using oracle::Real;
+// The model computes on Boost's own cpp_rational, independently of the oracle's Real (ExactRational).
+using Real = boost::multiprecision::cpp_rational;
 using M = NumericRoundingMode;
 using T = TileDataType;
 

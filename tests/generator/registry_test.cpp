@@ -90,6 +90,33 @@ TEST(Tcvt, EvaluatesToElementWidthWords) {
             (Encoded{0x0082, 0x00}));
 }
 
+// The bulk path (FastTileProfileConvert) equals the literal one (TileProfileConvert) on every code
+// of the 16-bit E8M0 pairs, on the sampled FP32 -> E8M0 domain, and on raw-carrier pairs.
+TEST(Tcvt, BulkPathEqualsLiteral) {
+  const OpDef& tcvt = *FindOp("tcvt");
+  const auto controls = ControlsFor(tcvt);
+  std::uint64_t compared = 0;
+  for (const TypePair pair : {TypePair{TileDataType::FP16, TileDataType::E8M0},
+                              TypePair{TileDataType::BF16, TileDataType::E8M0},
+                              TypePair{TileDataType::FP32, TileDataType::E8M0},
+                              TypePair{TileDataType::S8, TileDataType::S64},
+                              TypePair{TileDataType::FP32, TileDataType::U16},
+                              TypePair{TileDataType::E4M3, TileDataType::FP32}}) {
+    const InputSet set = tcvt.domain(pair, {5, 2000});
+    for (std::uint64_t i = 0; i < set.count; ++i) {
+      for (const auto& c : controls) {
+        ASSERT_EQ(tcvt.evaluate(pair, set.at(i), c), tcvt.evaluate_reference(pair, set.at(i), c))
+            << oracle::Format(pair.src).name << "->" << oracle::Format(pair.dst).name << " 0x"
+            << std::hex << set.at(i)[0] << " mode " << static_cast<int>(c.rounding_mode)
+            << " sat " << c.saturating;
+        ++compared;
+      }
+    }
+  }
+  // 65536 codes for each 16-bit source, 2000 FP32 samples, 256 S8, 2000 FP32, 256 E4M3; 14 each.
+  EXPECT_EQ(compared, (2 * 65536u + 2000u + 256u + 2000u + 256u) * 14u);
+}
+
 TEST(Suite, DefaultSuiteCounts) {
   const SamplingOptions sampling{1, 100000};
   std::uint64_t total = 0;

@@ -1,8 +1,11 @@
 // Op `tcvt`: TileProfileConvert (seed 001 lines 154-168). To E8M0 it is ReferenceFloatToE8M0
-// (lines 103-152); to other types the raw-carrier rule (spec-notes section 5 item 9).
+// (lines 103-152); to other types the raw-carrier rule (spec-notes section 5 item 9). Bulk
+// evaluation uses the fast exact form FastTileProfileConvert (fast_e8m0_conversion.hpp, proven
+// equal by tests/oracle/fast_e8m0_test.cpp); evaluate_reference the literal one.
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/oracle/e8m0_conversion.hpp"
+#include "ptovec/oracle/fast_e8m0_conversion.hpp"
 
 namespace ptovec::generator {
 
@@ -11,13 +14,23 @@ namespace {
 using oracle::Format;
 using oracle::FormatInfo;
 
+// The vector holds the element-width encoding; the carrier of a signed integer source is its
+// sign extension (spec-notes section 1), of any other type the zero extension.
+Word TcvtCarrier(TypePair pair, const Inputs& in) {
+  return oracle::TileDataTypeIsSigned(pair.src) ? oracle::NormalizeTileInteger(in[0], pair.src)
+                                                : in[0];
+}
+
+// Bulk evaluation: the fast exact form.
 Encoded EvaluateTcvt(TypePair pair, const Inputs& in, NumericExecutionControl control) {
-  // The vector holds the element-width encoding; the carrier of a signed integer source is its
-  // sign extension (spec-notes section 1), of any other type the zero extension.
-  const Word carrier = oracle::TileDataTypeIsSigned(pair.src)
-                           ? oracle::NormalizeTileInteger(in[0], pair.src)
-                           : in[0];
-  const Encoded r = oracle::TileProfileConvert(carrier, pair.src, pair.dst, control);
+  const Encoded r =
+      oracle::FastTileProfileConvert(TcvtCarrier(pair, in), pair.src, pair.dst, control);
+  return {oracle::LowBits(r.word, Format(pair.dst).width), r.status};
+}
+
+// The literal seed function.
+Encoded EvaluateTcvtReference(TypePair pair, const Inputs& in, NumericExecutionControl control) {
+  const Encoded r = oracle::TileProfileConvert(TcvtCarrier(pair, in), pair.src, pair.dst, control);
   return {oracle::LowBits(r.word, Format(pair.dst).width), r.status};
 }
 
@@ -80,7 +93,7 @@ OpDef MakeTcvtOp() {
                             {TileDataType::BF16, TileDataType::E8M0},
                             {TileDataType::FP32, TileDataType::E8M0}};
   op.evaluate = EvaluateTcvt;
-  op.evaluate_reference = EvaluateTcvt;  // the literal seed functions are already integer-fast
+  op.evaluate_reference = EvaluateTcvtReference;
   op.check_domain = [](TypePair, const Inputs&) -> std::optional<std::string> {
     return std::nullopt;  // every code of the source type is in TCVT's domain
   };

@@ -2,11 +2,12 @@
 //
 // Every function here named Fast<Name> computes exactly what the literal seed transliteration
 // <Name> computes (same result word, same status, same SeedAssertionFailure on the seed's domain
-// assertions), using only fixed-width integer arithmetic on dyadic rationals instead of
-// cpp_rational loops. "Proven" means: derived step by step from the seed function (the comments
-// in fast.cpp give the argument, citing seed lines) and checked against the literal function by
-// the tests in tests/oracle/fast_*_test.cpp, exhaustively over every 8- and 16-bit input x every
-// rounding mode x both Sat values, and by RapidCheck properties over wider inputs.
+// assertions), using only fixed-width integer arithmetic on dyadic rationals instead of the
+// literal functions' exact-rational (Real) loops. "Proven" means: derived step by step from the
+// seed function (the comments in fast.cpp give the argument, citing seed lines) and checked
+// against the literal function by the tests in tests/oracle/fast_*_test.cpp, exhaustively over
+// every 8- and 16-bit input x every rounding mode x both Sat values, and by RapidCheck
+// properties over wider inputs.
 //
 // Integers only: no float or double (unsigned __int128 for the significands).
 #pragma once

@@ -128,8 +128,9 @@ Real ReferenceBinary16FiniteValue(Word value, TileDataType data_type);
 /// to the 8-bit code in bits 7:0 of `code` (higher bits ignored) for E4M3 or HiF8. Note the seed
 /// does not exclude NaN/Inf codes: E4M3 0x7F/0xFF decode as +/-480, HiF8 0x80 as 0 and
 /// 0x6F/0xEF as +/-49152; callers skip those codes by value class. A type other than E4M3/HiF8
-/// throws SeedAssertionFailure.
-Real ReferenceFP8FiniteValue(TileDataType data_type, Word code);
+/// throws SeedAssertionFailure. Each of the 512 results is computed once by the seed's body and
+/// kept (the reference stays valid for the whole program).
+const Real& ReferenceFP8FiniteValue(TileDataType data_type, Word code);
 
 /// ReferenceNearestFP8CandidateBetter(target, candidate, candidate_code, best, best_code, mode),
 /// seed 000 lines 319-341: whether `candidate` (code 0..255) is nearer to `target` than `best`;

@@ -1,11 +1,14 @@
 // Exact numbers, words and status for the ptovec oracle.
 //
-// Everything here is exact. ASL `real` is an exact rational (spec-notes section 1), modelled by
-// Boost.Multiprecision's cpp_rational (pure C++ backend: no GMP, no MPFR). ASL `integer` is
+// Everything here is exact. ASL `real` is an exact rational (spec-notes section 1), modelled by a
+// Boost.Multiprecision number over ptovec's ExactRational backend (exact_rational.hpp: numerator
+// and denominator as Boost cpp_int, lowest terms; pure C++: no GMP, no MPFR). ASL `integer` is
 // unbounded, modelled by cpp_int. There is no float or double anywhere in oracle/.
 #pragma once
 
 #include <boost/multiprecision/cpp_int.hpp>
+
+#include "ptovec/oracle/exact_rational.hpp"
 
 #include <compare>
 #include <cstdint>
@@ -18,8 +21,8 @@ using Word = std::uint64_t;
 /// The 5-bit status of one operation: bit 0 NV, 1 DZ, 2 OF, 3 UF, 4 NX (spec-notes section 3).
 using Status = std::uint8_t;
 
-/// ASL `real`: an exact rational number.
-using Real = boost::multiprecision::cpp_rational;
+/// ASL `real`: an exact rational number (numerator / denominator in lowest terms).
+using Real = boost::multiprecision::number<ExactRational, boost::multiprecision::et_off>;
 
 /// ASL `integer`: an unbounded integer.
 using Integer = boost::multiprecision::cpp_int;

@@ -9,8 +9,10 @@
 namespace ptovec::oracle {
 
 /// ReferencePowerOfTwo(exponent), seed 003 lines 2-15: 2^exponent as an exact real, by repeated
-/// doubling or halving. Domain -149..127; outside it throws SeedAssertionFailure.
-Real ReferencePowerOfTwo(int exponent);
+/// doubling or halving. Domain -149..127; outside it throws SeedAssertionFailure. Each of the 277
+/// results is computed once by the seed's loop and kept (the reference stays valid for the whole
+/// program).
+const Real& ReferencePowerOfTwo(int exponent);
 
 /// ReferenceFP32FiniteValue(value), seed 003 lines 17-32: the exact value of a finite FP32 word
 /// (bits 31:0 of `value`; higher bits ignored). An exponent field of 255 (Inf/NaN) throws

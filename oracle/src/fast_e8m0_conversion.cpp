@@ -1,0 +1,137 @@
+// Fast exact TCVT to E8M0: FastFloatToE8M0 == ReferenceFloatToE8M0 (seed 001 lines 103-152).
+//
+// Derivation, for a source with F fraction bits, bias B and an all-ones exponent field E
+// (FP16: F 10, B 15, E 31; BF16: F 7, B 127, E 255; FP32: F 23, B 127, E 255), a word with sign
+// bit s, exponent field e and fraction f:
+//
+//  * Lines 109-122 (TileNumericValueClass, spec-notes section 4). s = 1 is a negative class or
+//    a NaN, e == E with f != 0 a NaN, e == 0 with f == 0 +0: all {0xFF, 0x01}. e == E with
+//    f == 0 and s = 0 is +Inf: {Sat ? 0xFE : 0xFF, 0x14}.
+//  * Lines 124-132 (TileNumericFiniteDecomposition). Normal: significand 2^F + f, exponent
+//    e - B - F, so the highest set bit is F and floor_exponent = e - B; exact_power iff f == 0.
+//    Subnormal: significand f, exponent 1 - B - F, highest h = 63 - countl_zero(f),
+//    floor_exponent = 1 - B - F + h; exact_power iff f == 2^h. The assertions of lines 126 and
+//    129 always hold: floor_exponent spans FP16 -24..15, BF16 -133..127, FP32 -149..127.
+//  * Lines 133-143: floor_exponent < -127 gives {Sat ? 0x00 : 0xFF, 0x18}; floor_exponent == 127
+//    and not exact_power gives {Sat ? 0xFE : 0xFF, 0x14}.
+//  * Lines 145-151 with ReferenceE8M0RoundExponent (lines 45-101), which recomputes the same
+//    highest bit, floor exponent and exact_power (lines 50-55): a power of two gives
+//    {floor + 127, 0}. Otherwise the code is floor + 127 (+1 for the ceiling) with status 0x10:
+//    RTM floor, RTP ceiling, RTZ ceiling iff floor < 0, RTO ceiling iff floor is even (lines
+//    61-75). Every other mode reaches the square test of lines 77-100.
+//  * The square test. The significand s has h + 1 <= 24 bits, so MultiplyWord(s, s) = s^2 <
+//    2^48 never wraps, and boundary_shift = 2h + 1 <= 47 < 64, so the boundary is exactly
+//    2^(2h+1). s^2 is a perfect square and 2^(2h+1) is not, so the tie branches (lines 87-100)
+//    are never reached, and the result is the ceiling iff s^2 > 2^(2h+1). With the significand
+//    normalized to 24 bits, m = s * 2^(23-h) in [2^23, 2^24), both sides scale by 2^(46-2h):
+//    s^2 > 2^(2h+1) iff m^2 > 2^47 iff m > kSqrt2Floor = floor(sqrt(2^47)) = 0xB504F3. (Since no
+//    tie is reachable, a mode value outside the seven, which the literal function would carry to
+//    the assertion of line 98 only on a tie, rounds like the nearest modes here as there.)
+//  * Line 147's assertion always holds: the rounded exponent is in -127..127 (floor >= -127 and
+//    floor == 127 only for a power of two).
+#include "ptovec/oracle/fast_e8m0_conversion.hpp"
+
+#include <bit>
+#include <cstdint>
+
+namespace ptovec::oracle {
+
+namespace {
+
+// floor(sqrt(2) * 2^23) = floor(sqrt(2^47)): the largest 24-bit m with m^2 < 2^47.
+constexpr Word kSqrt2Floor = 0xB504F3;
+static_assert(kSqrt2Floor * kSqrt2Floor < (Word{1} << 47));
+static_assert((kSqrt2Floor + 1) * (kSqrt2Floor + 1) > (Word{1} << 47));
+
+constexpr Encoded kInvalid{0xff, 0x01};
+
+[[noreturn, gnu::cold, gnu::noinline]] void UnsupportedSource() {
+  SeedAssert(false, "FastFloatToE8M0: HardwareTCVTE8M0SourceTypeSupported(source_type)");
+  __builtin_unreachable();
+}
+
+// The conversion for one binary layout: FractionBits F, ExponentBits, Bias B (see the top).
+template <unsigned FractionBits, unsigned ExponentBits, int Bias>
+Encoded Convert(Word value, NumericExecutionControl control) {
+  constexpr unsigned kWidth = 1 + ExponentBits + FractionBits;
+  constexpr Word kAllOnes = (Word{1} << ExponentBits) - 1;
+  constexpr Word kFractionMask = (Word{1} << FractionBits) - 1;
+  const Word bits = value & ((Word{1} << kWidth) - 1);
+  const Word fraction = bits & kFractionMask;
+  const Word sign_and_exponent = bits >> FractionBits;  // the sign is the bit above the exponent
+
+  if (sign_and_exponent >= kAllOnes) {  // negative (any), or +Inf / positive NaN
+    if (sign_and_exponent == kAllOnes && fraction == 0) {
+      return {control.saturating ? Word{0xfe} : Word{0xff}, 0x14};  // +Inf
+    }
+    return kInvalid;
+  }
+
+  int floor_exponent;
+  Word normalized;  // the significand scaled to [2^23, 2^24)
+  if (sign_and_exponent != 0) {
+    floor_exponent = static_cast<int>(sign_and_exponent) - Bias;
+    normalized = ((Word{1} << FractionBits) | fraction) << (23 - FractionBits);
+  } else {
+    if (fraction == 0) return kInvalid;  // +0
+    const int highest = 63 - std::countl_zero(fraction);
+    floor_exponent = 1 - Bias - static_cast<int>(FractionBits) + highest;
+    normalized = fraction << (23 - highest);
+  }
+
+  if (floor_exponent < -127) {
+    return {control.saturating ? Word{0x00} : Word{0xff}, 0x18};
+  }
+  const Word floor_code = static_cast<Word>(floor_exponent + 127);
+  if (normalized == (Word{1} << 23)) return {floor_code, 0x00};  // exact power of two
+  if (floor_exponent == 127) {
+    return {control.saturating ? Word{0xfe} : Word{0xff}, 0x14};
+  }
+
+  bool ceiling;
+  switch (control.rounding_mode) {
+    case NumericRoundingMode::RTM:
+      ceiling = false;
+      break;
+    case NumericRoundingMode::RTP:
+      ceiling = true;
+      break;
+    case NumericRoundingMode::RTZ:
+      ceiling = floor_exponent < 0;
+      break;
+    case NumericRoundingMode::RTO:
+      ceiling = (floor_exponent & 1) == 0;
+      break;
+    default:  // RNE, RNA, RHB (and any other value: see the square test above)
+      ceiling = normalized > kSqrt2Floor;
+      break;
+  }
+  return {floor_code + (ceiling ? 1 : 0), 0x10};
+}
+
+}  // namespace
+
+Encoded FastFloatToE8M0(Word value, TileDataType source_type, NumericExecutionControl control) {
+  switch (source_type) {
+    case TileDataType::FP32:
+      return Convert<23, 8, 127>(value, control);
+    case TileDataType::BF16:
+      return Convert<7, 8, 127>(value, control);
+    case TileDataType::FP16:
+      return Convert<10, 5, 15>(value, control);
+    default:
+      UnsupportedSource();
+  }
+}
+
+Encoded FastTileProfileConvert(Word value, TileDataType source_type, TileDataType destination_type,
+                               NumericExecutionControl control) {
+  if (destination_type == TileDataType::E8M0) {
+    return FastFloatToE8M0(value, source_type, control);
+  } else if (!TileDataTypeIsFloating(destination_type)) {
+    return {NormalizeTileInteger(value, destination_type), 0};
+  }
+  return {value, 0};
+}
+
+}  // namespace ptovec::oracle
