@@ -4,15 +4,16 @@
 Module: header, records = read_vectors(path)   # records: structured array, one field per
         header["fields"] entry ("in.value", "rmode", "sat", "out", "flags"), memory-mapped.
 Script: read_vectors.py FILE [-n N] [--json]   # exit 2 on a bad or truncated file
+Reads format versions 1 and 2 (version 2 gives each field's "bits" and lists the controls).
 """
 import argparse, json, os, struct, sys
 import numpy as np
 
-MAGIC, VERSION = b"PTOVEC\0B", 1
+MAGIC, VERSIONS = b"PTOVEC\0B", (1, 2)
 FIXED = struct.Struct("<8sHHIQQ")  # magic, version, record_size, header_bytes, count, data_offset
 WIDTH = {"fp32": 32, "fp16": 16, "bf16": 16, "hif8": 8, "e4m3": 8, "e8m0": 8, "fp19": 19,
          "s64": 64, "s32": 32, "s16": 16, "s8": 8, "s4x2": 4,
-         "u64": 64, "u32": 32, "u16": 16, "u8": 8, "u4x2": 4}  # bits of one element
+         "u64": 64, "u32": 32, "u16": 16, "u8": 8, "u4x2": 4}  # bits of one element (version 1)
 
 
 class VectorFileError(ValueError):
@@ -26,8 +27,8 @@ def read_vectors(path):
         if len(fixed) < FIXED.size or fixed[:8] != MAGIC:
             raise VectorFileError(f"{path}: not a ptovec binary vector file (bad magic)")
         _, version, record_size, header_bytes, count, data_offset = FIXED.unpack(fixed)
-        if version != VERSION:
-            raise VectorFileError(f"{path}: format version {version}, this reader knows {VERSION}")
+        if version not in VERSIONS:
+            raise VectorFileError(f"{path}: format version {version}, this reader knows {VERSIONS}")
         if data_offset != FIXED.size + header_bytes or data_offset % 8:
             raise VectorFileError(f"{path}: bad data offset {data_offset}")
         text = f.read(header_bytes)
@@ -50,21 +51,26 @@ def read_vectors(path):
     return header, records
 
 
-def hex_word(value, type_name):
-    return "0x%0*x" % ((WIDTH[type_name] + 3) // 4, value)
+def hex_word(value, bits):
+    return "0x%0*x" % ((bits + 3) // 4, value)
+
+
+def field_bits(field):
+    """The bits of a word field: its "bits" (version 2) or its type's width (version 1)."""
+    return field["bits"] if "bits" in field else WIDTH[field["type"]]
 
 
 def json_lines(header, records):
     """The records in the text form of the JSON vector file's "vectors" (one object a line)."""
     fields, modes = header["fields"], header["rmode_names"]
-    words = [(f["name"], f["type"]) for f in fields if f["name"].startswith("in.")]
-    out_type = next(f["type"] for f in fields if f["name"] == "out")
+    words = [(f["name"], field_bits(f)) for f in fields if f["name"].startswith("in.")]
+    out_bits = next(field_bits(f) for f in fields if f["name"] == "out")
     cols = {name: records[name].tolist() for name in records.dtype.names}
     for i in range(len(records)):
         ins = ",".join('"%s"' % hex_word(cols[n][i], t) for n, t in words)
         yield ('{"in":[%s],"rmode":"%s","sat":%s,"out":"%s","flags":"0x%02x"}'
                % (ins, modes[cols["rmode"][i]], "true" if cols["sat"][i] else "false",
-                  hex_word(cols["out"][i], out_type), cols["flags"][i]))
+                  hex_word(cols["out"][i], out_bits), cols["flags"][i]))
 
 
 def main(argv=None):
@@ -80,8 +86,8 @@ def main(argv=None):
         return 2
     shown = records[: args.n if args.n is not None else (len(records) if args.json else 10)]
     if not args.json:
-        print(" ".join(f"{k}={header[k]}" for k in ("op", "src", "dst", "domain", "seed", "count",
-                                                     "record_size")))
+        print(" ".join(f"{k}={header[k]}" for k in ("op", "src", "dst", "domain", "seed", "inputs",
+                                                     "count", "record_size") if k in header))
     for i, line in enumerate(json_lines(header, shown)):
         print(line if args.json else '{"index":%d,%s' % (i, line[1:]))
     return 0

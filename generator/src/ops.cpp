@@ -62,6 +62,84 @@ std::vector<NumericExecutionControl> ControlsFor(const OpDef& op) {
   return controls;
 }
 
+void EvaluateBatch(const OpDef& op, TypePair pair, const Inputs* in, std::size_t n,
+                   std::span<const NumericExecutionControl> controls, Encoded* out) {
+  if (op.evaluate_batch) {
+    op.evaluate_batch(pair, in, n, controls, out);
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    for (const NumericExecutionControl& c : controls) *out++ = op.evaluate(pair, in[i], c);
+  }
+}
+
+bool ControlFilter::Accepts(NumericExecutionControl c) const {
+  const bool mode_ok =
+      modes.empty() || std::find(modes.begin(), modes.end(), c.rounding_mode) != modes.end();
+  const bool sat_ok = sat.empty() || std::find(sat.begin(), sat.end(), c.saturating) != sat.end();
+  return mode_ok && sat_ok;
+}
+
+std::vector<NumericExecutionControl> ControlFilter::Apply(
+    const std::vector<NumericExecutionControl>& controls) const {
+  std::vector<NumericExecutionControl> out;
+  for (const NumericExecutionControl& c : controls) {
+    if (Accepts(c)) out.push_back(c);
+  }
+  return out;
+}
+
+std::vector<NumericExecutionControl> ControlFilter::ControlsOf(const OpDef& op) const {
+  return op.uses_controls ? Apply(ControlsFor(op)) : ControlsFor(op);
+}
+
+std::string ControlFilter::Describe() const {
+  if (all()) return "all";
+  std::string out;
+  if (modes.empty()) {
+    out = "every mode";
+  } else {
+    for (NumericRoundingMode m : modes) {
+      out += (out.empty() ? "" : ",") + std::string(oracle::RoundingModeName(m));
+    }
+  }
+  out += "; Sat ";
+  out += sat.empty() ? "off and on" : sat.size() == 2 ? "off and on" : sat[0] ? "on" : "off";
+  return out;
+}
+
+ControlFilter ParseControlFilter(const std::string& rmodes, const std::string& sat) {
+  ControlFilter f;
+  if (!rmodes.empty() && rmodes != "all") {
+    std::vector<bool> chosen(oracle::kAllRoundingModes.size(), false);
+    std::size_t start = 0;
+    while (start <= rmodes.size()) {
+      const std::size_t comma = std::min(rmodes.find(',', start), rmodes.size());
+      const std::string name = rmodes.substr(start, comma - start);
+      const auto mode = oracle::ParseRoundingMode(name);
+      if (!mode) {
+        throw std::invalid_argument("unknown --rmode '" + name +
+                                    "' (accepted: RNE RTM RTP RTZ RNA RTO RHB, comma-separated, "
+                                    "or all)");
+      }
+      chosen[static_cast<std::size_t>(*mode)] = true;
+      start = comma + 1;
+    }
+    for (std::size_t k = 0; k < chosen.size(); ++k) {
+      if (chosen[k]) f.modes.push_back(oracle::kAllRoundingModes[k]);
+    }
+    if (f.modes.size() == oracle::kAllRoundingModes.size()) f.modes.clear();
+  }
+  if (sat == "off") {
+    f.sat = {false};
+  } else if (sat == "on") {
+    f.sat = {true};
+  } else if (!sat.empty() && sat != "both") {
+    throw std::invalid_argument("unknown --sat '" + sat + "' (accepted: off, on, both)");
+  }
+  return f;
+}
+
 std::uint64_t DerivedSeed(std::uint64_t seed, const OpDef& op, TypePair pair) {
   // FNV-1a over "op/src/dst", then mixed with the user's seed (splitmix64 finalizer).
   std::uint64_t h = 1469598103934665603ULL;

@@ -138,10 +138,13 @@ void CheckCommonHeader(const nlohmann::ordered_json& h, std::string_view format,
          std::string(format) + "')");
   }
   if (!h.contains("version") || !h["version"].is_number_integer() ||
-      h["version"].get<std::int64_t>() != kFileFormatVersion) {
+      h["version"].get<std::int64_t>() < kOldestFileFormatVersion ||
+      h["version"].get<std::int64_t>() > kFileFormatVersion) {
     fail("has format version " + (h.contains("version") ? h["version"].dump() : "(none)") +
-         " (this ptovec reads version " + std::to_string(kFileFormatVersion) + ")");
+         " (this ptovec reads versions " + std::to_string(kOldestFileFormatVersion) + " to " +
+         std::to_string(kFileFormatVersion) + ")");
   }
+  info.version = static_cast<int>(h["version"].get<std::int64_t>());
   const std::string op_name = text("op");
   info.op = FindOp(op_name);
   if (info.op == nullptr || info.op->name != op_name) {
@@ -164,6 +167,81 @@ void CheckCommonHeader(const nlohmann::ordered_json& h, std::string_view format,
     fail("has no record count in its header");
   }
   info.count = h["count"].get<std::uint64_t>();
+  const std::vector<NumericExecutionControl> all = ControlsFor(*info.op);
+  if (info.version == 1) {
+    const char* expected = info.op->uses_controls ? "all" : "none";
+    if (!h.contains("controls") || h["controls"] != expected) {
+      fail(std::string("has \"controls\" ") + (h.contains("controls") ? h["controls"].dump() : "(none)") +
+           " (a version 1 " + info.op->name + " file says \"" + expected + "\")");
+    }
+    info.controls = all;
+    if (info.count % all.size() != 0) {
+      fail("has " + std::to_string(info.count) + " records, not a multiple of the " +
+           std::to_string(all.size()) + " controls of each input");
+    }
+    info.inputs = info.count / all.size();
+    return;
+  }
+  // Version 2: the controls listed, a subset of the op's in the op's order.
+  if (!h.contains("controls") || !h["controls"].is_array() || h["controls"].empty()) {
+    fail("has no \"controls\" list in its header (version 2 lists {\"rmode\", \"sat\"} pairs)");
+  }
+  std::size_t next = 0;
+  for (const auto& c : h["controls"]) {
+    if (!c.is_object() || c.size() != 2 || !c.contains("rmode") || !c["rmode"].is_string() ||
+        !c.contains("sat") || !c["sat"].is_boolean()) {
+      fail("has a malformed control " + c.dump() + " (accepted: {\"rmode\": \"RNE\", \"sat\": false})");
+    }
+    const auto mode = oracle::ParseRoundingMode(c["rmode"].get<std::string>());
+    const NumericExecutionControl control{mode.value_or(NumericRoundingMode::RNE),
+                                          c["sat"].get<bool>()};
+    std::size_t k = next;
+    while (mode && k < all.size() && !(all[k] == control)) ++k;
+    if (!mode || k == all.size()) {
+      fail("has control " + c.dump() + ", which is not one of " + info.op->name +
+           "'s or is listed out of order or twice (accepted: " + ControlsJson(all).dump() +
+           ", in that order)");
+    }
+    info.controls.push_back(control);
+    next = k + 1;
+  }
+  if (!h.contains("inputs") || !h["inputs"].is_number_unsigned()) {
+    fail("has no \"inputs\" count in its header");
+  }
+  info.inputs = h["inputs"].get<std::uint64_t>();
+  const std::uint64_t nc = info.controls.size();
+  __extension__ typedef unsigned __int128 Wide;
+  std::uint64_t held = info.inputs;
+  if (h.contains("shard")) {
+    const auto& j = h["shard"];
+    const auto number = [&](const char* key) -> std::uint64_t {
+      if (!j.is_object() || !j.contains(key) || !j[key].is_number_unsigned()) {
+        fail("has a \"shard\" without a whole number \"" + std::string(key) + "\"");
+      }
+      return j[key].get<std::uint64_t>();
+    };
+    const std::uint64_t index = number("index");
+    const std::uint64_t of = number("of");
+    if (of == 0 || index >= of) {
+      fail("is shard " + std::to_string(index) + " of " + std::to_string(of) +
+           " (accepted: index 0..of-1)");
+    }
+    const ShardRange expected = ShardRange::Of(index, of, info.inputs);
+    if (number("first_input") != expected.first_input || number("inputs") != expected.inputs ||
+        number("first_record") != expected.first_input * nc ||
+        static_cast<Wide>(number("total_records")) != static_cast<Wide>(info.inputs) * nc) {
+      fail("has a \"shard\" that does not match shard " + std::to_string(index) + " of " +
+           std::to_string(of) + " of " + std::to_string(info.inputs) + " inputs (expected inputs " +
+           std::to_string(expected.first_input) + " + " + std::to_string(expected.inputs) + ")");
+    }
+    info.shard = expected;
+    held = expected.inputs;
+  }
+  if (static_cast<Wide>(held) * nc != info.count) {
+    fail("announces " + std::to_string(info.count) + " records, but " + std::to_string(held) +
+         " inputs x " + std::to_string(nc) + " controls make " +
+         std::to_string(static_cast<std::uint64_t>(static_cast<Wide>(held) * nc)));
+  }
 }
 
 }  // namespace
@@ -179,9 +257,10 @@ void VectorReader::OpenBinary() {
   const std::uint64_t header_bytes = LittleEndian(fixed + 12, 4);
   const std::uint64_t count = LittleEndian(fixed + 16, 8);
   const std::uint64_t data_offset = LittleEndian(fixed + 24, 8);
-  if (version != static_cast<std::uint64_t>(kFileFormatVersion)) {
-    Fail("has format version " + Str(version) + " (this ptovec reads version " +
-         Str(kFileFormatVersion) + ")");
+  if (version < static_cast<std::uint64_t>(kOldestFileFormatVersion) ||
+      version > static_cast<std::uint64_t>(kFileFormatVersion)) {
+    Fail("has format version " + Str(version) + " (this ptovec reads versions " +
+         Str(kOldestFileFormatVersion) + " to " + Str(kFileFormatVersion) + ")");
   }
   if (data_offset != kBinaryFixedHeaderBytes + header_bytes || data_offset % 8 != 0) {
     Fail("has a corrupt fixed header: data offset " + Str(data_offset) + " (expected 32 + " +
@@ -212,6 +291,10 @@ void VectorReader::OpenBinary() {
     Fail("has a corrupt header: the fixed header says " + Str(count) +
          " records, the JSON header " + Str(info_.count));
   }
+  if (static_cast<std::uint64_t>(info_.version) != version) {
+    Fail("has a corrupt header: the fixed header says version " + Str(version) +
+         ", the JSON header version " + Str(info_.version));
+  }
   layout_ = RecordLayout(*info_.op, info_.pair);
   record_size_ = RecordSize(layout_);
   if (record_size != record_size_ || !info_.header.contains("record_size") ||
@@ -220,12 +303,7 @@ void VectorReader::OpenBinary() {
          info_.header["src"].get<std::string>() + " -> " + info_.header["dst"].get<std::string>() +
          " records have " + Str(record_size_) + " bytes)");
   }
-  nlohmann::ordered_json fields = nlohmann::ordered_json::array();
-  for (const RecordField& f : layout_) {
-    nlohmann::ordered_json field = {{"name", f.name}, {"offset", f.offset}, {"bytes", f.bytes}};
-    if (!f.type.empty()) field["type"] = f.type;
-    fields.push_back(field);
-  }
+  const nlohmann::ordered_json fields = FieldsJson(layout_, info_.version);
   if (!info_.header.contains("fields") || info_.header["fields"] != fields) {
     Fail("has a record layout (\"fields\") that differs from the registry's: expected " +
          fields.dump());
@@ -273,6 +351,9 @@ std::size_t VectorReader::ReadBinary(std::vector<VectorRecord>& out, std::size_t
            " (accepted: rmode 0..6, sat 0..1, flags 0x00..0x1f; RNE, Sat off for " + op.name + ")");
     }
     rec.c.control = {static_cast<NumericRoundingMode>(rmode), sat == 1};
+    if (const std::string problem = ControlProblem(position_ + r, rec.c.control); !problem.empty()) {
+      Fail("record " + Str(position_ + r) + " " + problem);
+    }
     out.push_back(rec);
   }
   position_ += n;
@@ -375,6 +456,9 @@ std::size_t VectorReader::ReadJson(std::vector<VectorRecord>& out, std::size_t m
           (rec.c.control.rounding_mode != NumericRoundingMode::RNE || rec.c.control.saturating)) {
         throw InputError(op.name + " vectors are RNE, Sat off");
       }
+      if (const std::string problem = ControlProblem(position_, rec.c.control); !problem.empty()) {
+        throw InputError(problem);
+      }
       rec.expected.word = ParseWord(v.out, info_.pair.dst, "out");
       const std::string& flags = v.flags;
       if (flags.size() != 4 || flags[0] != '0' || flags[1] != 'x' ||
@@ -391,6 +475,16 @@ std::size_t VectorReader::ReadJson(std::vector<VectorRecord>& out, std::size_t m
     ++n;
   }
   return n;
+}
+
+std::string VectorReader::ControlProblem(std::uint64_t record,
+                                         NumericExecutionControl control) const {
+  const NumericExecutionControl& expected = info_.controls[record % info_.controls.size()];
+  if (control == expected) return {};
+  return "has control " + std::string(RoundingModeName(control.rounding_mode)) + " Sat " +
+         (control.saturating ? "on" : "off") + " where the header's controls put " +
+         std::string(RoundingModeName(expected.rounding_mode)) + " Sat " +
+         (expected.saturating ? "on" : "off");
 }
 
 std::size_t VectorReader::Read(std::vector<VectorRecord>& out, std::size_t max) {

@@ -162,7 +162,9 @@ J CommonDefs() {
 J HeaderProperties(std::string_view format_name) {
   J p = J::object();
   p["format"] = {{"const", format_name}};
-  p["version"] = {{"description", "file format version (bumped on any layout change)"},
+  p["version"] = {{"description",
+                   "file format version (bumped on any layout change); this schema describes "
+                   "version 2, which ptovec writes (its readers also read version 1)"},
                   {"const", kFileFormatVersion}};
   p["tool_version"] = {{"description", "the ptovec version that wrote the file"},
                        {"type", "string"},
@@ -180,27 +182,85 @@ J HeaderProperties(std::string_view format_name) {
                 {"maxItems", kMaxSlots},
                 {"items",
                  {{"type", "object"},
-                  {"required", J::array({"name", "type", "description"})},
+                  {"required", J::array({"name", "type", "bits", "description"})},
                   {"additionalProperties", false},
                   {"properties",
                    {{"name", {{"type", "string"}, {"pattern", "^[a-z][a-z0-9_]*$"}}},
                     {"type", {{"$ref", "#/$defs/type_name"}}},
+                    {"bits", {{"description", "the type's width in bits"},
+                              {"type", "integer"},
+                              {"minimum", 1},
+                              {"maximum", 64}}},
                     {"description", {{"type", "string"}}}}}}}};
-  p["controls"] = {{"description",
-                    "all: every input under the 7 rounding modes x Sat off/on (mode-major, Sat "
-                    "off first); none: the op has no controls, every vector is RNE, Sat off"},
-                   {"enum", J::array({"all", "none"})}};
+  p["controls"] = {
+      {"description",
+       "the controls every input is evaluated under, in record order: record r has control "
+       "controls[r mod len(controls)]. All of an op's (the 7 rounding modes x Sat off/on, "
+       "mode-major, Sat off first; only RNE, Sat off for an op without controls) or those a "
+       "--rmode/--sat filter kept, in that order"},
+      {"type", "array"},
+      {"minItems", 1},
+      {"maxItems", 14},
+      {"uniqueItems", true},
+      {"items", {{"$ref", "#/$defs/control"}}}};
   p["domain"] = {{"description", "exhaustive: every code of the inputs; sampled: seeded samples"},
                  {"enum", J::array({"exhaustive", "sampled"})}};
   p["seed"] = {{"description", "the sampling seed derived for this (op, src, dst)"},
                {"$ref", "#/$defs/uint64"}};
-  p["count"] = {{"description", "the number of vectors (records)"}, {"$ref", "#/$defs/uint64"}};
+  p["inputs"] = {{"description", "input tuples of the whole file (a shard file holds "
+                                 "shard.inputs of them)"},
+                 {"$ref", "#/$defs/uint64"}};
+  p["count"] = {{"description", "the number of vectors (records) in this file: inputs (or "
+                                "shard.inputs) x len(controls)"},
+                {"$ref", "#/$defs/uint64"}};
+  p["strategies"] = {{"description", "a sampled file's strategies, in sampling order"},
+                     {"type", "array"},
+                     {"items", {{"$ref", "#/$defs/strategy"}}}};
+  p["shard"] = {
+      {"description",
+       "set in a shard file (generate --shard K/N): shard `index` of `of` (0-based) holds inputs "
+       "first_input .. first_input + inputs - 1 of the whole file, first_input = floor(index * "
+       "whole inputs / of); its records are records first_record .. of the whole file's "
+       "total_records"},
+      {"type", "object"},
+      {"required", J::array({"index", "of", "first_input", "inputs", "first_record", "total_records"})},
+      {"additionalProperties", false},
+      {"properties",
+       {{"index", {{"$ref", "#/$defs/uint64"}}},
+        {"of", {{"type", "integer"}, {"minimum", 1}, {"maximum", std::numeric_limits<std::uint64_t>::max()}}},
+        {"first_input", {{"$ref", "#/$defs/uint64"}}},
+        {"inputs", {{"$ref", "#/$defs/uint64"}}},
+        {"first_record", {{"$ref", "#/$defs/uint64"}}},
+        {"total_records", {{"$ref", "#/$defs/uint64"}}}}}};
   return p;
+}
+
+// The definitions HeaderProperties refers to, added to a header document's $defs.
+void AddHeaderDefs(J& defs) {
+  defs["control"] = {{"description", "one control: a rounding mode and the Sat flag"},
+                     {"type", "object"},
+                     {"required", J::array({"rmode", "sat"})},
+                     {"additionalProperties", false},
+                     {"properties",
+                      {{"rmode", {{"enum", Strings(ModeNames())}}}, {"sat", {{"type", "boolean"}}}}}};
+  defs["strategy"] = {
+      {"description",
+       "one sampling strategy: its weight, the distinct tuples it owns (not in an earlier "
+       "strategy; a lower bound for a strategy sampled by walking) and those taken into the file"},
+      {"type", "object"},
+      {"required", J::array({"name", "weight", "available", "tuples"})},
+      {"additionalProperties", false},
+      {"properties",
+       {{"name", {{"type", "string"}, {"pattern", "^[a-z0-9_]+$"}}},
+        {"weight", {{"type", "integer"}, {"minimum", 0}}},
+        {"available", {{"$ref", "#/$defs/uint64"}}},
+        {"tuples", {{"$ref", "#/$defs/uint64"}}}}}};
 }
 
 J HeaderRequired() {
   return J::array({"format", "version", "tool_version", "op", "instruction", "seed_function",
-                   "seed_source", "src", "dst", "slots", "controls", "domain", "seed", "count"});
+                   "seed_source", "src", "dst", "slots", "controls", "domain", "seed", "inputs",
+                   "count"});
 }
 
 enum class Doc { Vectors, EvalResult, BinaryHeader };
@@ -241,11 +301,12 @@ J OpBlocks(Doc doc) {
         J item = {{"properties", {{"name", {{"const", s.name}}}}}};
         if (s.role == SlotRole::Fixed) {
           item["properties"]["type"] = {{"const", TypeName(s.fixed_type)}};
+          item["properties"]["bits"] = {{"const", oracle::Format(s.fixed_type).width}};
         }
         return item;
       });
       props["slots"] = slots;
-      props["controls"] = {{"const", op.uses_controls ? "all" : "none"}};
+      if (!op.uses_controls) props["controls"] = {{"const", ControlsJson(ControlsFor(op))}};
     }
     if (doc == Doc::BinaryHeader) {
       J fields = {{"minItems", n + 4}, {"maxItems", n + 4}};
@@ -257,6 +318,7 @@ J OpBlocks(Doc doc) {
           if (s.role == SlotRole::Fixed) {
             item["properties"]["type"] = {{"const", TypeName(s.fixed_type)}};
             item["properties"]["bytes"] = {{"const", oracle::Format(s.fixed_type).StorageBytes()}};
+            item["properties"]["bits"] = {{"const", oracle::Format(s.fixed_type).width}};
           }
           item["required"] = J::array({"type"});
         } else if (i == n + 2) {
@@ -265,6 +327,7 @@ J OpBlocks(Doc doc) {
         } else {
           item["properties"]["name"] = {{"const", i == n ? "rmode" : i == n + 1 ? "sat" : "flags"}};
           item["properties"]["bytes"] = {{"const", 1}};
+          item["properties"]["bits"] = {{"const", i == n ? 3 : i == n + 1 ? 1 : 5}};
           item["not"] = {{"required", J::array({"type"})}};
         }
         if (i == 0) item["properties"]["offset"] = {{"const", 0}};
@@ -291,7 +354,10 @@ J OpBlocks(Doc doc) {
         if (has_header && any_slot) {
           J slots = J::object();
           AddPrefix(slots, n, [&](std::size_t i) {
-            return op.slots[i].role == role ? J{{"properties", {{"type", {{"const", name}}}}}} : J();
+            return op.slots[i].role == role
+                       ? J{{"properties",
+                            {{"type", {{"const", name}}}, {"bits", {{"const", oracle::Format(type).width}}}}}}
+                       : J();
           });
           p["slots"] = slots;
         }
@@ -299,7 +365,10 @@ J OpBlocks(Doc doc) {
           J fields = J::object();
           AddPrefix(fields, is_src ? n : n + 3, [&](std::size_t i) {
             const bool word = i < n ? op.slots[i].role == role : i == n + 2;
-            return word ? J{{"properties", {{"type", {{"const", name}}}, {"bytes", {{"const", bytes}}}}}}
+            return word ? J{{"properties",
+                             {{"type", {{"const", name}}},
+                              {"bytes", {{"const", bytes}}},
+                              {"bits", {{"const", oracle::Format(type).width}}}}}}
                         : J();
           });
           p["fields"] = fields;
@@ -353,9 +422,8 @@ J Document(std::string_view file, std::string_view title, std::string_view descr
 nlohmann::ordered_json VectorsSchema() {
   J s = Document("vectors.schema.json", "ptovec JSON vector file",
                  "One (op, src, dst): the header of writers.cpp's FileHeader and every vector. "
-                 "count equals the number of vectors; they are ordered input by input, and for "
-                 "controls \"all\" each input is repeated under RNE RTM RTP RTZ RNA RTO RHB, each "
-                 "with sat false then true. Words are element-width encodings (see "
+                 "count equals the number of vectors; they are ordered input by input, each "
+                 "input repeated under every control of \"controls\", in that order. Words are element-width encodings (see "
                  "binary-format.md). Derived from the op registry by `ptovec schema vectors`.");
   s["type"] = "object";
   J required = HeaderRequired();
@@ -367,6 +435,7 @@ nlohmann::ordered_json VectorsSchema() {
   s["properties"] = props;
   s["allOf"] = OpBlocks(Doc::Vectors);
   J defs = CommonDefs();
+  AddHeaderDefs(defs);
   defs["vector"] = {
       {"description", "one vector: the inputs in slot order, the controls, the result"},
       {"type", "object"},
@@ -389,7 +458,8 @@ nlohmann::ordered_json ManifestSchema() {
                  "entry per vector file, with its size and SHA-256.");
   s["type"] = "object";
   s["required"] =
-      J::array({"format", "version", "tool", "tool_version", "seed", "samples", "formats", "files"});
+      J::array({"format", "version", "tool", "tool_version", "seed", "samples", "formats", "controls",
+                "files"});
   s["additionalProperties"] = false;
   J p = J::object();
   p["format"] = {{"const", "ptovec-manifest"}};
@@ -406,6 +476,26 @@ nlohmann::ordered_json ManifestSchema() {
                   {"maxItems", 2},
                   {"uniqueItems", true},
                   {"items", {{"enum", J::array({"bin", "json"})}}}};
+  p["controls"] = {
+      {"description", "the --rmode and --sat given to generate: the modes and Sat values kept "
+                      "(every file holds those of its op's controls, in the op's order)"},
+      {"type", "object"},
+      {"required", J::array({"rmodes", "sat"})},
+      {"additionalProperties", false},
+      {"properties",
+       {{"rmodes", {{"type", "array"}, {"minItems", 1}, {"uniqueItems", true},
+                    {"items", {{"enum", Strings(ModeNames())}}}}},
+        {"sat", {{"type", "array"}, {"minItems", 1}, {"maxItems", 2}, {"uniqueItems", true},
+                 {"items", {{"type", "boolean"}}}}}}}};
+  p["shard"] = {{"description", "set in a shard folder (generate --shard K/N, K from 0): every "
+                                "file holds only that shard; `ptovec merge` joins the shards"},
+                {"type", "object"},
+                {"required", J::array({"index", "of"})},
+                {"additionalProperties", false},
+                {"properties",
+                 {{"index", {{"$ref", "#/$defs/uint64"}}},
+                  {"of", {{"type", "integer"}, {"minimum", 1},
+                          {"maximum", std::numeric_limits<std::uint64_t>::max()}}}}}};
   p["files"] = {{"type", "array"}, {"items", {{"$ref", "#/$defs/file"}}}};
   s["properties"] = p;
 
@@ -422,10 +512,12 @@ nlohmann::ordered_json ManifestSchema() {
   }
   J defs = J::object();
   defs["uint64"] = Uint64();
+  AddHeaderDefs(defs);
+  defs.erase("control");
   defs["file"] = {
       {"type", "object"},
-      {"required", J::array({"path", "format", "op", "src", "dst", "domain", "seed", "count", "bytes",
-                             "sha256"})},
+      {"required", J::array({"path", "format", "op", "src", "dst", "domain", "seed", "inputs",
+                             "count", "bytes", "sha256"})},
       {"additionalProperties", false},
       {"properties",
        {{"path",
@@ -438,7 +530,18 @@ nlohmann::ordered_json ManifestSchema() {
         {"dst", {{"enum", Strings(PairTypeNames())}}},
         {"domain", {{"enum", J::array({"exhaustive", "sampled"})}}},
         {"seed", {{"description", "the derived seed in the file's header"}, {"$ref", "#/$defs/uint64"}}},
+        {"inputs", {{"description", "input tuples of the whole file (its header's inputs)"},
+                    {"$ref", "#/$defs/uint64"}}},
         {"count", {{"description", "vectors in the file"}, {"$ref", "#/$defs/uint64"}}},
+        {"strategies", {{"description", "a sampled file's strategies (as in its header)"},
+                        {"type", "array"},
+                        {"items", {{"$ref", "#/$defs/strategy"}}}}},
+        {"shard", {{"description", "in a shard folder: the inputs of the whole file this one holds"},
+                   {"type", "object"},
+                   {"required", J::array({"first_input", "inputs"})},
+                   {"additionalProperties", false},
+                   {"properties", {{"first_input", {{"$ref", "#/$defs/uint64"}}},
+                                   {"inputs", {{"$ref", "#/$defs/uint64"}}}}}}},
         {"bytes", {{"description", "file size in bytes"}, {"$ref", "#/$defs/uint64"}}},
         {"sha256",
          {{"description", "SHA-256 of the whole file, lower-case hex"},
@@ -506,12 +609,18 @@ nlohmann::ordered_json BinaryHeaderSchema() {
       {"minItems", 5},
       {"items",
        {{"type", "object"},
-        {"required", J::array({"name", "offset", "bytes"})},
+        {"required", J::array({"name", "offset", "bytes", "bits"})},
         {"additionalProperties", false},
         {"properties",
          {{"name", {{"type", "string"}, {"pattern", "^(in\\.[a-z][a-z0-9_]*|rmode|sat|out|flags)$"}}},
           {"offset", {{"type", "integer"}, {"minimum", 0}}},
           {"bytes", {{"enum", J::array({1, 2, 4, 8})}}},
+          {"bits",
+           {{"description", "the bits used, from bit 0 (the rest are zero): the type's width for "
+                            "words, 3 for rmode, 1 for sat, 5 for flags"},
+            {"type", "integer"},
+            {"minimum", 1},
+            {"maximum", 64}}},
           {"type",
            {{"description", "the data type of a word field (in.*, out); absent for rmode, sat, flags"},
             {"$ref", "#/$defs/type_name"}}}}}}}};
@@ -521,6 +630,7 @@ nlohmann::ordered_json BinaryHeaderSchema() {
   s["allOf"] = OpBlocks(Doc::BinaryHeader);
   J defs = CommonDefs();
   for (const char* unused : {"word", "rmode", "flags"}) defs.erase(unused);
+  AddHeaderDefs(defs);
   s["$defs"] = defs;
   return s;
 }

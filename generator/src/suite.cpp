@@ -179,6 +179,13 @@ std::vector<ManifestEntry> EntriesToKeep(const std::vector<Job>& jobs,
     return f.size() == 2 ? std::string("both") : list(f);
   };
   if (old.formats != formats) refuse("--format", format_name(old.formats), format_name(formats));
+  if (old.controls != options.controls) {
+    refuse("--rmode/--sat", old.controls.Describe(), options.controls.Describe());
+  }
+  const auto shard_name = [](const std::optional<ShardSelection>& s) {
+    return s ? ShardName(*s) : std::string("none");
+  };
+  if (old.shard != options.shard) refuse("--shard", shard_name(old.shard), shard_name(options.shard));
   return keep;
 }
 
@@ -208,6 +215,44 @@ std::uint64_t VectorCount(const Job& job, const SamplingOptions& sampling) {
   return job.op->domain_count(job.pair, sampling) * ControlsFor(*job.op).size();
 }
 
+namespace {
+
+nlohmann::ordered_json ManifestEntryJson(const GeneratedFile& g) {
+  nlohmann::ordered_json e = {{"path", g.path},
+                              {"format", g.format},
+                              {"op", g.op->name},
+                              {"src", oracle::Format(g.pair.src).name},
+                              {"dst", oracle::Format(g.pair.dst).name},
+                              {"domain", g.domain},
+                              {"seed", g.seed},
+                              {"inputs", g.inputs},
+                              {"count", g.count},
+                              {"bytes", g.bytes},
+                              {"sha256", g.sha256}};
+  if (!g.strategies.empty()) e["strategies"] = StrategiesJson(g.strategies);
+  if (g.shard) e["shard"] = {{"first_input", g.shard->first_input}, {"inputs", g.shard->inputs}};
+  return e;
+}
+
+}  // namespace
+
+nlohmann::ordered_json ControlFilterJson(const ControlFilter& filter) {
+  nlohmann::ordered_json modes = nlohmann::ordered_json::array();
+  for (NumericRoundingMode m : oracle::kAllRoundingModes) {
+    if (filter.modes.empty() ||
+        std::find(filter.modes.begin(), filter.modes.end(), m) != filter.modes.end()) {
+      modes.push_back(oracle::RoundingModeName(m));
+    }
+  }
+  nlohmann::ordered_json sat = nlohmann::ordered_json::array();
+  for (const bool value : {false, true}) {
+    if (filter.sat.empty() || std::find(filter.sat.begin(), filter.sat.end(), value) != filter.sat.end()) {
+      sat.push_back(value);
+    }
+  }
+  return {{"rmodes", modes}, {"sat", sat}};
+}
+
 std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
                                          const GenerateOptions& options) {
   const std::vector<ManifestEntry> kept = EntriesToKeep(jobs, options);
@@ -221,11 +266,24 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
     const OpDef& op = *job.op;
     const TypePair pair = job.pair;
     const InputSet inputs = op.domain(pair, options.sampling);
-    const std::vector<NumericExecutionControl> controls = ControlsFor(op);
-    const std::vector<RecordField> layout = RecordLayout(op, pair);
-    FileSpec spec{&op, pair, inputs.kind, DerivedSeed(options.sampling.seed, op, pair),
-                  inputs.count * controls.size()};
+    FileSpec spec;
+    spec.op = &op;
+    spec.pair = pair;
+    spec.domain = inputs.kind;
+    spec.seed = DerivedSeed(options.sampling.seed, op, pair);
+    spec.controls = options.controls.ControlsOf(op);
+    spec.inputs = inputs.count;
+    spec.strategies = inputs.strategies;
+    std::uint64_t first_input = 0;
+    std::uint64_t input_count = inputs.count;
+    if (options.shard) {
+      spec.shard = ShardRange::Of(options.shard->index, options.shard->of, inputs.count);
+      first_input = spec.shard->first_input;
+      input_count = spec.shard->inputs;
+    }
     const std::string base = JobBaseName(job);
+    const RecordPacker packer(op, pair);
+    const std::size_t nc = spec.controls.size();
 
     std::optional<AtomicFile> binary;
     std::optional<AtomicFile> json;
@@ -238,22 +296,27 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
       json->Write(JsonPreamble(spec));
     }
 
-    const std::uint64_t chunks = (inputs.count + kChunkInputs - 1) / kChunkInputs;
-    Progress progress(options.progress, base, spec.count);
-    std::uint64_t vectors_done = 0;
+    const std::uint64_t chunks = (input_count + kChunkInputs - 1) / kChunkInputs;
+    Progress progress(options.progress, base, spec.count());
     ForEachChunkInOrder(
         chunks, threads,
         [&](std::uint64_t chunk) {
           ChunkOutput out;
           const std::uint64_t begin = chunk * kChunkInputs;
-          const std::uint64_t end = std::min(inputs.count, begin + kChunkInputs);
-          for (std::uint64_t i = begin; i < end; ++i) {
-            const Inputs in = inputs.at(i);
-            for (std::size_t c = 0; c < controls.size(); ++c) {
-              const Encoded result = op.evaluate(pair, in, controls[c]);
-              if (binary) AppendBinaryRecord(out.binary, layout, op, pair, in, controls[c], result);
-              if (json) {
-                AppendJsonRecord(out.json, op, pair, in, controls[c], result, i == 0 && c == 0);
+          const auto n = static_cast<std::size_t>(std::min(input_count, begin + kChunkInputs) - begin);
+          std::vector<Inputs> in(n);
+          inputs.Fill(first_input + begin, n, in.data());
+          std::vector<Encoded> results(n * nc);
+          EvaluateBatch(op, pair, in.data(), n, spec.controls, results.data());
+          if (binary) {
+            out.binary.reserve(n * nc * packer.record_size());
+            packer.Pack(in.data(), n, spec.controls, results.data(), out.binary);
+          }
+          if (json) {
+            for (std::size_t i = 0; i < n; ++i) {
+              for (std::size_t c = 0; c < nc; ++c) {
+                AppendJsonRecord(out.json, op, pair, in[i], spec.controls[c], results[i * nc + c],
+                                 begin + i == 0 && c == 0);
               }
             }
           }
@@ -262,9 +325,8 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
         [&](std::uint64_t chunk, ChunkOutput& out) {
           if (binary) binary->Write(out.binary);
           if (json) json->Write(out.json);
-          const std::uint64_t end = std::min(inputs.count, (chunk + 1) * kChunkInputs);
-          vectors_done = end * controls.size();
-          progress.Update(vectors_done);
+          const std::uint64_t end = std::min(input_count, (chunk + 1) * kChunkInputs);
+          progress.Update(end * nc);
         });
     if (chunks == 0) progress.Update(0);
 
@@ -276,7 +338,10 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
       g.pair = pair;
       g.domain = inputs.kind;
       g.seed = spec.seed;
-      g.count = spec.count;
+      g.count = spec.count();
+      g.inputs = spec.inputs;
+      g.shard = spec.shard;
+      g.strategies = spec.strategies;
       g.sha256 = file.Commit();
       g.bytes = file.bytes();
       written.push_back(std::move(g));
@@ -299,6 +364,8 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
   if (options.binary) formats.push_back("bin");
   if (options.json) formats.push_back("json");
   manifest["formats"] = formats;
+  manifest["controls"] = ControlFilterJson(options.controls);
+  if (options.shard) manifest["shard"] = {{"index", options.shard->index}, {"of", options.shard->of}};
   // Entries of the files kept from the folder's suite and of those just written, in suite order.
   std::vector<std::pair<std::tuple<std::size_t, std::size_t, bool>, nlohmann::ordered_json>> entries;
   for (const ManifestEntry& e : kept) {
@@ -308,16 +375,7 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
                          e.json);
   }
   for (const GeneratedFile& g : written) {
-    entries.emplace_back(EntryOrder(*g.op, g.pair, g.format), nlohmann::ordered_json{{"path", g.path},
-                     {"format", g.format},
-                     {"op", g.op->name},
-                     {"src", oracle::Format(g.pair.src).name},
-                     {"dst", oracle::Format(g.pair.dst).name},
-                     {"domain", g.domain},
-                     {"seed", g.seed},
-                     {"count", g.count},
-                     {"bytes", g.bytes},
-                     {"sha256", g.sha256}});
+    entries.emplace_back(EntryOrder(*g.op, g.pair, g.format), ManifestEntryJson(g));
   }
   std::stable_sort(entries.begin(), entries.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });

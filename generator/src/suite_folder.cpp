@@ -75,6 +75,32 @@ Manifest ReadManifest(const std::filesystem::path& manifest_path) {
       }
       m.formats.push_back(f.get<std::string>());
     }
+    if (j.contains("controls")) {
+      const auto& c = j["controls"];
+      if (!c.is_object() || !c.contains("rmodes") || !c["rmodes"].is_array() ||
+          !c.contains("sat") || !c["sat"].is_array()) {
+        throw InputError("\"controls\" must be {\"rmodes\": [...], \"sat\": [...]}");
+      }
+      std::string modes;
+      for (const auto& mode : c["rmodes"]) {
+        if (!mode.is_string()) throw InputError("\"controls\" rmodes must be mode names");
+        modes += (modes.empty() ? "" : ",") + mode.get<std::string>();
+      }
+      std::string sat = "both";
+      if (c["sat"].size() == 1 && c["sat"][0].is_boolean()) sat = c["sat"][0].get<bool>() ? "on" : "off";
+      try {
+        m.controls = ParseControlFilter(modes.empty() ? "none" : modes, sat);
+      } catch (const std::invalid_argument& e) {
+        throw InputError(std::string("\"controls\": ") + e.what());
+      }
+    }
+    if (j.contains("shard")) {
+      const auto& sh = j["shard"];
+      m.shard = ShardSelection{whole(sh, "index"), whole(sh, "of")};
+      if (m.shard->of == 0 || m.shard->index >= m.shard->of) {
+        throw InputError("\"shard\" index must be below of");
+      }
+    }
     if (!j.contains("files") || !j["files"].is_array()) {
       throw InputError("\"files\" must be an array");
     }

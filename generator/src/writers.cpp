@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <bit>
 #include <cstring>
 #include <stdexcept>
 
@@ -26,19 +27,19 @@ std::string SystemError(const std::string& what, const std::filesystem::path& pa
 std::vector<RecordField> RecordLayout(const OpDef& op, TypePair pair) {
   std::vector<RecordField> fields;
   unsigned offset = 0;
-  const auto add = [&](std::string name, std::string type, unsigned bytes) {
-    fields.push_back({std::move(name), std::move(type), offset, bytes});
+  const auto add = [&](std::string name, std::string type, unsigned bytes, unsigned bits) {
+    fields.push_back({std::move(name), std::move(type), offset, bytes, bits});
     offset += bytes;
   };
   for (const Slot& slot : op.slots) {
     const oracle::FormatInfo& f = oracle::Format(slot.TypeFor(pair));
-    add("in." + slot.name, std::string(f.name), f.StorageBytes());
+    add("in." + slot.name, std::string(f.name), f.StorageBytes(), f.width);
   }
-  add("rmode", "", 1);
-  add("sat", "", 1);
+  add("rmode", "", 1, 3);
+  add("sat", "", 1, 1);
   const oracle::FormatInfo& dst = oracle::Format(pair.dst);
-  add("out", std::string(dst.name), dst.StorageBytes());
-  add("flags", "", 1);
+  add("out", std::string(dst.name), dst.StorageBytes(), dst.width);
+  add("flags", "", 1, 5);
   return fields;
 }
 
@@ -46,6 +47,66 @@ unsigned RecordSize(const std::vector<RecordField>& layout) {
   unsigned size = 0;
   for (const RecordField& f : layout) size += f.bytes;
   return size;
+}
+
+nlohmann::ordered_json FieldsJson(const std::vector<RecordField>& layout, int version) {
+  nlohmann::ordered_json fields = nlohmann::ordered_json::array();
+  for (const RecordField& f : layout) {
+    nlohmann::ordered_json field = {{"name", f.name}, {"offset", f.offset}, {"bytes", f.bytes}};
+    if (version >= 2) field["bits"] = f.bits;
+    if (!f.type.empty()) field["type"] = f.type;
+    fields.push_back(field);
+  }
+  return fields;
+}
+
+nlohmann::ordered_json ControlsJson(const std::vector<NumericExecutionControl>& controls) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const NumericExecutionControl& c : controls) {
+    out.push_back({{"rmode", RoundingModeName(c.rounding_mode)}, {"sat", c.saturating}});
+  }
+  return out;
+}
+
+nlohmann::ordered_json StrategiesJson(const std::vector<StrategyCount>& strategies) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const StrategyCount& s : strategies) {
+    out.push_back(
+        {{"name", s.name}, {"weight", s.weight}, {"available", s.available}, {"tuples", s.tuples}});
+  }
+  return out;
+}
+
+ShardSelection ParseShardSelection(const std::string& text) {
+  const auto bad = [&text]() {
+    return std::invalid_argument("--shard '" + text +
+                                 "' is not K/N (accepted: K/N with 0 <= K < N <= 4294967296, K "
+                                 "counted from 0, e.g. 0/4 .. 3/4)");
+  };
+  const std::size_t slash = text.find('/');
+  if (slash == std::string::npos) throw bad();
+  const std::string k = text.substr(0, slash);
+  const std::string n = text.substr(slash + 1);
+  for (const std::string& part : {k, n}) {
+    if (part.empty() || part.size() > 10 || part.find_first_not_of("0123456789") != std::string::npos) {
+      throw bad();
+    }
+  }
+  const ShardSelection shard{std::stoull(k), std::stoull(n)};
+  if (shard.of == 0 || shard.of > (std::uint64_t{1} << 32) || shard.index >= shard.of) throw bad();
+  return shard;
+}
+
+std::string ShardName(const ShardSelection& shard) {
+  return std::to_string(shard.index) + "/" + std::to_string(shard.of);
+}
+
+ShardRange ShardRange::Of(std::uint64_t index, std::uint64_t of, std::uint64_t total) {
+  __extension__ typedef unsigned __int128 Wide;
+  const auto bound = [&](std::uint64_t k) {
+    return static_cast<std::uint64_t>(static_cast<Wide>(k) * total / of);
+  };
+  return {index, of, bound(index), bound(index + 1) - bound(index)};
 }
 
 std::string HexWord(Word word, TileDataType type) {
@@ -75,45 +136,101 @@ nlohmann::ordered_json FileHeader(const FileSpec& spec, std::string_view format_
   h["dst"] = oracle::Format(spec.pair.dst).name;
   nlohmann::ordered_json slots = nlohmann::ordered_json::array();
   for (const Slot& slot : op.slots) {
+    const oracle::FormatInfo& f = oracle::Format(slot.TypeFor(spec.pair));
     slots.push_back({{"name", slot.name},
-                     {"type", oracle::Format(slot.TypeFor(spec.pair)).name},
+                     {"type", f.name},
+                     {"bits", f.width},
                      {"description", slot.description}});
   }
   h["slots"] = slots;
-  h["controls"] = op.uses_controls ? "all" : "none";
+  h["controls"] = ControlsJson(spec.controls);
   h["domain"] = spec.domain;
   h["seed"] = spec.seed;
-  h["count"] = spec.count;
+  h["inputs"] = spec.inputs;
+  h["count"] = spec.count();
+  if (!spec.strategies.empty()) h["strategies"] = StrategiesJson(spec.strategies);
+  if (spec.shard) {
+    h["shard"] = {{"index", spec.shard->index},
+                  {"of", spec.shard->of},
+                  {"first_input", spec.shard->first_input},
+                  {"inputs", spec.shard->inputs},
+                  {"first_record", spec.first_record()},
+                  {"total_records", spec.inputs * spec.controls.size()}};
+  }
   return h;
 }
 
 std::string BinaryPreamble(const FileSpec& spec) {
   const std::vector<RecordField> layout = RecordLayout(*spec.op, spec.pair);
   nlohmann::ordered_json header = FileHeader(spec, "ptovec-vectors-bin");
-  nlohmann::ordered_json fields = nlohmann::ordered_json::array();
-  for (const RecordField& f : layout) {
-    nlohmann::ordered_json field = {{"name", f.name}, {"offset", f.offset}, {"bytes", f.bytes}};
-    if (!f.type.empty()) field["type"] = f.type;
-    fields.push_back(field);
-  }
   header["record_size"] = RecordSize(layout);
-  header["fields"] = fields;
+  header["fields"] = FieldsJson(layout, kFileFormatVersion);
   nlohmann::ordered_json modes = nlohmann::ordered_json::array();
   for (NumericRoundingMode m : oracle::kAllRoundingModes) modes.push_back(RoundingModeName(m));
   header["rmode_names"] = modes;
+  return BinaryPreambleOf(header, RecordSize(layout), spec.count());
+}
+
+std::string BinaryPreambleOf(const nlohmann::ordered_json& header, unsigned record_size,
+                             std::uint64_t count) {
   std::string text = header.dump();
   const std::uint64_t unpadded = kBinaryFixedHeaderBytes + text.size();
   const std::uint64_t data_offset = (unpadded + 7) / 8 * 8;
   text.append(static_cast<std::size_t>(data_offset - unpadded), ' ');
 
   std::string out(kBinaryMagic);
-  AppendLittleEndian(out, static_cast<Word>(kFileFormatVersion), 2);
-  AppendLittleEndian(out, RecordSize(layout), 2);
+  AppendLittleEndian(out, static_cast<Word>(header.value("version", kFileFormatVersion)), 2);
+  AppendLittleEndian(out, record_size, 2);
   AppendLittleEndian(out, text.size(), 4);
-  AppendLittleEndian(out, spec.count, 8);
+  AppendLittleEndian(out, count, 8);
   AppendLittleEndian(out, data_offset, 8);
   out += text;
   return out;
+}
+
+RecordPacker::RecordPacker(const OpDef& op, TypePair pair) {
+  for (const Slot& slot : op.slots) {
+    slot_bytes_.push_back(oracle::Format(slot.TypeFor(pair)).StorageBytes());
+    size_ += slot_bytes_.back();
+  }
+  out_bytes_ = oracle::Format(pair.dst).StorageBytes();
+  size_ += 3 + out_bytes_;
+}
+
+void RecordPacker::Pack(const Inputs* in, std::size_t n,
+                        std::span<const NumericExecutionControl> controls, const Encoded* results,
+                        std::string& out) const {
+  const std::size_t before = out.size();
+  out.resize(before + n * controls.size() * size_);
+  auto* p = reinterpret_cast<unsigned char*>(out.data() + before);
+  // Little-endian stores of the low `bytes` bytes of a word.
+  const auto put = [&p](Word w, unsigned bytes) {
+    if constexpr (std::endian::native == std::endian::little) {
+      std::memcpy(p, &w, bytes);
+    } else {
+      for (unsigned b = 0; b < bytes; ++b) p[b] = static_cast<unsigned char>(w >> (8 * b));
+    }
+    p += bytes;
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    // The input part of the record is the same for every control: written once, then copied.
+    unsigned char head[4 * 8];
+    unsigned char* const record_start = p;
+    for (std::size_t k = 0; k < slot_bytes_.size(); ++k) put(in[i][k], slot_bytes_[k]);
+    const auto head_bytes = static_cast<std::size_t>(p - record_start);
+    std::memcpy(head, record_start, head_bytes);
+    for (std::size_t c = 0; c < controls.size(); ++c) {
+      if (c > 0) {
+        std::memcpy(p, head, head_bytes);
+        p += head_bytes;
+      }
+      const Encoded& r = results[i * controls.size() + c];
+      *p++ = static_cast<unsigned char>(controls[c].rounding_mode);
+      *p++ = controls[c].saturating ? 1 : 0;
+      put(r.word, out_bytes_);
+      *p++ = r.status;
+    }
+  }
 }
 
 void AppendBinaryRecord(std::string& out, const std::vector<RecordField>& layout, const OpDef& op,

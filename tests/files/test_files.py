@@ -151,7 +151,7 @@ def compare_bin_json(test, bin_path, json_path, parsed):
 def as_e4m3_source(doc, dst, out):
     """Rewrites a tcvt fp32 -> e8m0 document as e4m3 -> dst with input 0x38 and output `out`."""
     doc.update(src="e4m3", dst=dst)
-    doc["slots"][0]["type"] = "e4m3"
+    doc["slots"][0].update(type="e4m3", bits=8)
     for vector in doc["vectors"]:
         vector.update({"in": ["0x38"], "out": out, "flags": "0x00"})
 
@@ -184,7 +184,10 @@ class GeneratedFilesTest(unittest.TestCase):
                                    ("fp32", 2000 * 14, "sampled")):
             header, records = read_vectors.read_vectors(self.path(f"tcvt_{src}_e8m0.bin"))
             self.assertEqual((header["count"], len(records), header["domain"]), (count, count, domain), src)
-            self.assertEqual(header["controls"], "all")
+            self.assertEqual(header["controls"], [{"rmode": m, "sat": s} for m in header["rmode_names"]
+                                                  for s in (False, True)])
+            self.assertEqual(header["inputs"] * 14, count)
+            self.assertEqual(([f["bits"] for f in header["fields"]]), [{"fp32": 32}.get(src, 16), 3, 1, 8, 5])
             rows = records.reshape(-1, 14)
             self.assertTrue((rows["rmode"] == np.repeat(np.arange(7), 2)).all(), f"{src}: mode-major")
             self.assertTrue((rows["sat"] == np.tile([0, 1], 7)).all(), f"{src}: Sat off, then on")

@@ -85,7 +85,7 @@ TEST(Writers, GeneratedBinaryFileHoldsTheOracleAnswers) {
   EXPECT_EQ(files[0].count, 917504u);
   const std::string bytes = ReadAll(dir / "tcvt_fp16_e8m0.bin");
   ASSERT_EQ(bytes.substr(0, 8), std::string(kBinaryMagic));
-  EXPECT_EQ(LittleEndian(bytes, 8, 2), 1u);    // version
+  EXPECT_EQ(LittleEndian(bytes, 8, 2), 2u);    // version
   EXPECT_EQ(LittleEndian(bytes, 10, 2), 6u);   // record size
   EXPECT_EQ(LittleEndian(bytes, 16, 8), 917504u);
   const std::uint64_t data = LittleEndian(bytes, 24, 8);
@@ -113,6 +113,60 @@ TEST(Writers, GeneratedBinaryFileHoldsTheOracleAnswers) {
   EXPECT_EQ(ReadAll(dir1 / "manifest.json"), ReadAll(dir / "manifest.json"));
   std::filesystem::remove_all(dir);
   std::filesystem::remove_all(dir1);
+}
+
+TEST(Shards, RangesAreContiguousCoverEveryInputAndDifferByAtMostOne) {
+  for (const std::uint64_t total : {0ULL, 1ULL, 7ULL, 100000ULL, 917504ULL, (1ULL << 40) + 3}) {
+    for (const std::uint64_t of : {1ULL, 2ULL, 3ULL, 8ULL, 1000ULL}) {
+      std::uint64_t next = 0;
+      for (std::uint64_t k = 0; k < of; ++k) {
+        const ShardRange r = ShardRange::Of(k, of, total);
+        EXPECT_EQ(r.first_input, next) << total << " " << k << "/" << of;
+        EXPECT_LE(r.inputs, total / of + 1);
+        EXPECT_GE(r.inputs, total / of);
+        next += r.inputs;
+      }
+      EXPECT_EQ(next, total) << total << " / " << of;
+    }
+  }
+  // 3000 inputs in 4 shards: 750 each; shard 2 starts at input 1500.
+  const ShardRange r = ShardRange::Of(2, 4, 3000);
+  EXPECT_EQ(r.first_input, 1500u);
+  EXPECT_EQ(r.inputs, 750u);
+}
+
+TEST(Shards, ParseAcceptsKOfNFromZeroOnly) {
+  EXPECT_EQ(ParseShardSelection("0/1"), (ShardSelection{0, 1}));
+  EXPECT_EQ(ParseShardSelection("3/4"), (ShardSelection{3, 4}));
+  EXPECT_EQ(ShardName(ParseShardSelection("17/4294967296")), "17/4294967296");
+  for (const char* bad : {"4/4", "0/0", "1", "/4", "1/", "-1/4", "1/4x", "a/b", "1/4294967297",
+                          "99999999999/99999999999"}) {
+    EXPECT_THROW(ParseShardSelection(bad), std::invalid_argument) << bad;
+  }
+  try {
+    ParseShardSelection("4/4");
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("--shard '4/4' is not K/N"), std::string::npos);
+  }
+}
+
+TEST(ControlFilters, SelectModesAndSatInTheOpsOrder) {
+  const OpDef& tcvt = *FindOp("tcvt");
+  const ControlFilter f = ParseControlFilter("RTZ,RNE,RTZ", "on");
+  EXPECT_EQ(f.Describe(), "RNE,RTZ; Sat on");
+  const auto controls = f.ControlsOf(tcvt);
+  ASSERT_EQ(controls.size(), 2u);
+  EXPECT_EQ(controls[0], (NumericExecutionControl{NumericRoundingMode::RNE, true}));
+  EXPECT_EQ(controls[1], (NumericExecutionControl{NumericRoundingMode::RTZ, true}));
+  EXPECT_EQ(ParseControlFilter("all", "both").ControlsOf(tcvt).size(), 14u);
+  EXPECT_TRUE(ParseControlFilter("RNE,RTM,RTP,RTZ,RNA,RTO,RHB", "both").all());
+  // An op without controls keeps its one, whatever the filter.
+  const auto shift = ParseControlFilter("RTP", "on").ControlsOf(*FindOp("shift"));
+  ASSERT_EQ(shift.size(), 1u);
+  EXPECT_EQ(shift[0], (NumericExecutionControl{NumericRoundingMode::RNE, false}));
+  EXPECT_THROW(ParseControlFilter("RNE,", "both"), std::invalid_argument);
+  EXPECT_THROW(ParseControlFilter("RNE,RNX", "both"), std::invalid_argument);
+  EXPECT_THROW(ParseControlFilter("all", "yes"), std::invalid_argument);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 
 #include "commands.hpp"
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/merge.hpp"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/generator/schema.hpp"
 #include "ptovec/generator/suite.hpp"
@@ -203,6 +204,9 @@ struct GenerateArgs {
   std::string out;  // default: vectors/default for the whole suite, else DefaultOutFor()
   std::uint64_t seed = 1;
   std::uint64_t samples = 100000;
+  std::string rmode = "all";
+  std::string sat = "both";
+  std::string shard;  // "K/N" or empty
   unsigned threads = 0;
   bool quiet = false;
 };
@@ -240,11 +244,19 @@ std::vector<Job> SelectJobs(const GenerateArgs& a) {
 // The default --out: the default suite's folder only for the whole default suite; a partial
 // generate goes to a folder named after its selection ("vectors/tcvt_fp32_e8m0",
 // "vectors/tcvt", "vectors/any_fp16_any"), so it never lands in vectors/default by accident.
-std::string DefaultOutFor(const GenerateArgs& a) {
-  if (a.op.empty() && a.src.empty() && a.dst.empty()) return "vectors/default";
-  if (a.src.empty() && a.dst.empty()) return "vectors/" + a.op;
+// A shard goes to its own folder: "<that folder>_shard<K>of<N>" ("vectors/default_shard0of4").
+std::string DefaultOutFor(const GenerateArgs& a, const std::optional<ShardSelection>& shard) {
   const auto part = [](const std::string& s) { return s.empty() ? std::string("any") : s; };
-  return "vectors/" + part(a.op) + "_" + part(a.src) + "_" + part(a.dst);
+  std::string out;
+  if (a.op.empty() && a.src.empty() && a.dst.empty()) {
+    out = "vectors/default";
+  } else if (a.src.empty() && a.dst.empty()) {
+    out = "vectors/" + a.op;
+  } else {
+    out = "vectors/" + part(a.op) + "_" + part(a.src) + "_" + part(a.dst);
+  }
+  if (shard) out += "_shard" + std::to_string(shard->index) + "of" + std::to_string(shard->of);
+  return out;
 }
 
 int RunGenerate(const GenerateArgs& a) {
@@ -259,8 +271,10 @@ int RunGenerate(const GenerateArgs& a) {
     return Fail("unknown --format '" + a.format + "' (accepted: bin, json, both)");
   }
   if (a.samples == 0) return Fail("--samples must be at least 1 (got 0)");
+  options.controls = ParseControlFilter(a.rmode, a.sat);
+  if (!a.shard.empty()) options.shard = ParseShardSelection(a.shard);
   const std::vector<Job> jobs = SelectJobs(a);
-  const std::string out = a.out.empty() ? DefaultOutFor(a) : a.out;
+  const std::string out = a.out.empty() ? DefaultOutFor(a, options.shard) : a.out;
   options.out_dir = out;
   options.sampling = {a.seed, a.samples};
   options.threads = a.threads;
@@ -279,6 +293,19 @@ int RunGenerate(const GenerateArgs& a) {
     std::cerr << " (the suite there now has " << listed << " files)";
   }
   std::cerr << "\n";
+  return 0;
+}
+
+// ---- merge ----
+
+int RunMerge(const std::vector<std::string>& folders, const std::string& out, bool quiet) {
+  if (out.empty()) return Fail("--out is required (a new or empty folder for the merged suite)");
+  std::vector<std::filesystem::path> paths(folders.begin(), folders.end());
+  const auto files = MergeShards(paths, out, !quiet && ProgressWanted());
+  std::uint64_t bytes = 0;
+  for (const auto& f : files) bytes += f.bytes;
+  std::cerr << "ptovec: merged " << folders.size() << " shard folders into " << files.size()
+            << " file(s), " << bytes << " bytes, and manifest.json in " << out << "\n";
   return 0;
 }
 
@@ -340,6 +367,14 @@ int main(int argc, char** argv) {
   generate->add_option("--samples", gen.samples,
                        "sampled input tuples per sampled pair (default 100000)")
       ->check(kSampleCount);
+  generate->add_option("--rmode", gen.rmode,
+                       "only these rounding modes, comma-separated (RNE,RTZ) or all (default "
+                       "all); ops without a mode keep their one control");
+  generate->add_option("--sat", gen.sat, "only Sat off, on, or both (default both)");
+  generate->add_option("--shard", gen.shard,
+                       "write only shard K/N (K from 0) of every file, into its own folder "
+                       "(default <out>_shard<K>of<N>); `ptovec merge` joins the N folders into "
+                       "the unsharded files, byte for byte");
   generate->add_option("--threads", gen.threads,
                        "worker threads (default: all cores; never changes the output)")
       ->check(kWholeNumber);
@@ -358,6 +393,16 @@ int main(int argc, char** argv) {
       "eval", "evaluate cases and print one JSON line each (--batch FILE or - for stdin)");
   AddEvalOptions(*eval, eval_args);
   eval->add_option("--batch", batch, "read one case per line (the arguments of eval) from FILE");
+
+  std::vector<std::string> merge_folders;
+  std::string merge_out;
+  bool merge_quiet = false;
+  CLI::App* merge = app.add_subcommand(
+      "merge", "join the N shard folders of `generate --shard K/N` into the unsharded suite, "
+               "byte for byte");
+  merge->add_option("shards", merge_folders, "the shard folders, in any order")->required();
+  merge->add_option("--out", merge_out, "output folder (new or empty)")->required();
+  merge->add_flag("--quiet", merge_quiet, "no progress on stderr");
 
   std::string schema_name;
   CLI::App* schema = app.add_subcommand(
@@ -384,6 +429,7 @@ int main(int argc, char** argv) {
     if (generate->parsed()) return RunGenerate(gen);
     if (list->parsed()) return RunList(list_json, {1, list_samples});
     if (schema->parsed()) return RunSchema(schema_name);
+    if (merge->parsed()) return RunMerge(merge_folders, merge_out, merge_quiet);
     for (const ptovec::cli::Command& c : commands) {
       if (c.app->parsed()) return c.run();
     }

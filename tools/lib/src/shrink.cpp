@@ -254,7 +254,8 @@ void WriteCounterexampleFile(const std::filesystem::path& path, const Counterexa
   spec.pair = c.pair;
   spec.domain = "sampled";
   spec.seed = seed;
-  spec.count = 1;
+  spec.controls = {c.control};  // one input under its own control: one record
+  spec.inputs = 1;
   std::string text;
   if (json) {
     text = generator::JsonPreamble(spec);

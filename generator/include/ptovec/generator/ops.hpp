@@ -107,6 +107,36 @@ struct InputSet {
 /// oracle::SeedAssertionFailure (or std::domain_error) for inputs outside the seed's domain.
 using EvaluateFn = std::function<Encoded(TypePair, const Inputs&, NumericExecutionControl)>;
 
+/// Evaluates n inputs under each of `controls`: out[i * controls.size() + c] is input i under
+/// control c. The same results as `EvaluateFn` called n * controls.size() times.
+using EvaluateBatchFn = std::function<void(TypePair, const Inputs* in, std::size_t n,
+                                           std::span<const NumericExecutionControl> controls,
+                                           Encoded* out)>;
+
+struct OpDef;
+
+/// A selection of controls (rounding modes and Sat values), as --rmode and --sat give it.
+struct ControlFilter {
+  std::vector<NumericRoundingMode> modes;  ///< the selected modes, in mode order; empty: all
+  std::vector<bool> sat;                   ///< the selected Sat values (false first); empty: both
+  bool all() const { return modes.empty() && sat.empty(); }
+  bool Accepts(NumericExecutionControl c) const;
+  /// The controls of `controls` it accepts, in their order.
+  std::vector<NumericExecutionControl> Apply(
+      const std::vector<NumericExecutionControl>& controls) const;
+  /// The controls a file of `op` holds under this filter: the accepted ones of ControlsFor(op)
+  /// for an op with controls; an op without controls keeps its one {RNE, off} (no mode applies
+  /// to it, so no filter narrows it).
+  std::vector<NumericExecutionControl> ControlsOf(const OpDef& op) const;
+  /// "all" or e.g. "RNE,RTZ; Sat off".
+  std::string Describe() const;
+  friend bool operator==(const ControlFilter&, const ControlFilter&) = default;
+};
+
+/// Parses --rmode (comma-separated mode names, or "all") and --sat ("off", "on" or "both").
+/// Throws std::invalid_argument with one line naming the bad value and what is accepted.
+ControlFilter ParseControlFilter(const std::string& rmodes, const std::string& sat);
+
 /// Checks inputs against the op's domain before evaluation: nullopt when accepted, otherwise a
 /// one-line message naming the bad value and what is accepted.
 using CheckDomainFn = std::function<std::optional<std::string>(TypePair, const Inputs&)>;
@@ -138,6 +168,8 @@ struct OpDef {
   std::vector<TypePair> default_suite_pairs;  ///< the pairs of the default suite
   EvaluateFn evaluate;            ///< the bulk path (may be a proven-equal fast path)
   EvaluateFn evaluate_reference;  ///< the literal seed transliteration
+  /// A faster batch form of `evaluate` (optional; EvaluateBatch falls back to `evaluate`).
+  EvaluateBatchFn evaluate_batch;
   CheckDomainFn check_domain;
   DomainFn domain;
   DomainCountFn domain_count;
@@ -159,6 +191,10 @@ std::string OpNamesList();
 
 /// True when `pair` is one of op.legal_pairs.
 bool IsLegalPair(const OpDef& op, TypePair pair);
+
+/// op.evaluate_batch when the op has one, else op.evaluate for every input and control.
+void EvaluateBatch(const OpDef& op, TypePair pair, const Inputs* in, std::size_t n,
+                   std::span<const NumericExecutionControl> controls, Encoded* out);
 
 /// The controls every input is evaluated under: all 7 modes x Sat off/on (mode-major, Sat off
 /// first) when op.uses_controls, else just {RNE, off}.

@@ -33,6 +33,13 @@ struct VectorFileInfo {
   const OpDef* op = nullptr;
   TypePair pair{};
   std::uint64_t count = 0;  ///< records the header announces (checked against the file)
+  int version = 0;          ///< the file's format version (kOldestFileFormatVersion..current)
+  /// The controls each input is evaluated under, in record order: record r has control
+  /// controls[r % controls.size()]. Version 1 files hold ControlsFor(op).
+  std::vector<NumericExecutionControl> controls;
+  /// Input tuples of the whole file (a shard file holds shard->inputs of them).
+  std::uint64_t inputs = 0;
+  std::optional<ShardRange> shard;  ///< set for a shard file (version 2)
   nlohmann::ordered_json header;
 };
 
@@ -73,6 +80,8 @@ class VectorReader {
   std::size_t ReadJson(std::vector<VectorRecord>& out, std::size_t max);
   bool NextLine(std::string& line);  // JSON: the next line without its '\n'; false at EOF
   void Finish();
+  /// "" when record `record` has the control its header's controls put there, else what differs.
+  std::string ControlProblem(std::uint64_t record, NumericExecutionControl control) const;
   [[noreturn]] void Fail(const std::string& what) const;
 
   VectorFileInfo info_;

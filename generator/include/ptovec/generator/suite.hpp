@@ -4,10 +4,12 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/writers.hpp"
 
 namespace ptovec::generator {
 
@@ -25,6 +27,11 @@ struct GenerateOptions {
   bool binary = true;
   bool json = false;
   SamplingOptions sampling;
+  /// The controls each file holds: controls.ControlsOf(op) (an op without controls keeps its
+  /// one control whatever the filter).
+  ControlFilter controls;
+  /// Write only this shard of every file (shard files; `ptovec merge` joins them).
+  std::optional<ShardSelection> shard;
   unsigned threads = 0;       ///< 0: one per hardware thread. Never changes the bytes written.
   bool progress = false;      ///< progress lines on stderr
 };
@@ -37,13 +44,20 @@ struct GeneratedFile {
   TypePair pair{};
   std::string domain;
   std::uint64_t seed = 0;
-  std::uint64_t count = 0;
+  std::uint64_t count = 0;   ///< records in the file
+  std::uint64_t inputs = 0;  ///< input tuples of the whole file
+  std::optional<ShardRange> shard;
+  std::vector<StrategyCount> strategies;
   std::uint64_t bytes = 0;
   std::string sha256;
 };
 
 /// The base file name of a job: "<op>_<src>_<dst>" ("tcvt_fp16_e8m0").
 std::string JobBaseName(const Job& job);
+
+/// The manifest's "controls" of a filter: {"rmodes": [names], "sat": [false, true]} (every
+/// selected value listed).
+nlohmann::ordered_json ControlFilterJson(const ControlFilter& filter);
 
 /// The number of vectors a job produces with these options (builds its input domain).
 std::uint64_t VectorCount(const Job& job, const SamplingOptions& sampling);

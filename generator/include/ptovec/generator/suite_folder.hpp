@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/writers.hpp"
 
 namespace ptovec::generator {
 
@@ -58,6 +59,8 @@ struct Manifest {
   std::uint64_t seed = 0;
   std::uint64_t samples = 0;
   std::vector<std::string> formats;  ///< "bin", "json"
+  ControlFilter controls;            ///< version 2 "controls" (version 1: all)
+  std::optional<ShardSelection> shard;  ///< version 2 "shard" of a shard folder
   std::vector<ManifestEntry> files;  ///< in manifest order; names unique
 };
 

@@ -29,6 +29,7 @@ std::string_view RoundingModeNamesList();
 struct NumericExecutionControl {
   NumericRoundingMode rounding_mode = NumericRoundingMode::RNE;
   bool saturating = false;
+  friend bool operator==(const NumericExecutionControl&, const NumericExecutionControl&) = default;
 };
 
 /// FloatingToInteger(x, mode): the integer x rounds to under `mode` (spec-notes section 2 table).

@@ -1,0 +1,222 @@
+// `ptovec merge` (merge.hpp): shard folders -> the unsharded suite, byte for byte.
+//
+// A shard file (writers.hpp ShardRange) holds a contiguous range of the whole file's inputs with
+// all their controls, so the whole file is the header of the unsharded run followed by the
+// shards' records in shard order. The whole header is the shard's header without "shard" and
+// with the whole record count (FileHeader writes every other key the same for every shard);
+// records are re-encoded by the same writers from the records the reader checked, so every
+// merged byte comes from the code that writes unsharded files.
+#include "ptovec/generator/merge.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+
+#include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/readers.hpp"
+#include "ptovec/generator/suite_folder.hpp"
+#include "ptovec/generator/writers.hpp"
+
+namespace ptovec::generator {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+struct Shard {
+  fs::path folder;
+  Manifest manifest;
+  Json json;  // the manifest as written
+};
+
+Shard ReadShard(const fs::path& folder) {
+  const fs::path manifest_path = folder / "manifest.json";
+  if (!fs::is_regular_file(manifest_path)) {
+    throw InputError("shard folder " + folder.string() +
+                     " has no manifest.json (give the --out folders of `generate --shard K/N`)");
+  }
+  Shard s{folder, ReadManifest(manifest_path), {}};
+  std::ifstream in(manifest_path);
+  s.json = Json::parse(in);  // ReadManifest has already parsed and checked it
+  if (!s.manifest.shard) {
+    throw InputError("folder " + folder.string() +
+                     " is not a shard folder (its manifest has no \"shard\"; it was generated "
+                     "without --shard)");
+  }
+  RefuseUnlistedVectorFiles(folder, &s.manifest, "shard folder",
+                            "a shard folder must hold only the files its manifest names");
+  return s;
+}
+
+// The manifest without what differs between shards: "shard" and each file's shard, count, bytes
+// and sha256.
+Json RunIdentity(const Json& manifest) {
+  Json j = manifest;
+  j.erase("shard");
+  for (auto& f : j["files"]) {
+    for (const char* key : {"shard", "count", "bytes", "sha256"}) f.erase(key);
+  }
+  return j;
+}
+
+std::string Describe(const Shard& s) {
+  return ShardName(*s.manifest.shard) + " (" + s.folder.string() + ")";
+}
+
+// Checks that the shards are one run's 0/N .. N-1/N; returns them in shard order.
+std::vector<const Shard*> Ordered(const std::vector<Shard>& shards) {
+  const Shard& first = shards.front();
+  const std::uint64_t of = first.manifest.shard->of;
+  const Json identity = RunIdentity(first.json);
+  std::map<std::uint64_t, const Shard*> by_index;
+  for (const Shard& s : shards) {
+    if (s.manifest.shard->of != of) {
+      throw InputError("mismatched shards: " + Describe(first) + " and " + Describe(s) +
+                       " split the work differently (every shard must come from --shard K/" +
+                       std::to_string(of) + ")");
+    }
+    if (RunIdentity(s.json) != identity) {
+      throw InputError("mismatched shards: " + Describe(s) + " is not from the same run as " +
+                       Describe(first) +
+                       " (its version, seed, samples, formats, controls or files differ)");
+    }
+    const auto [it, inserted] = by_index.emplace(s.manifest.shard->index, &s);
+    if (!inserted) {
+      throw InputError("overlapping shards: shard " + ShardName(*s.manifest.shard) +
+                       " is given twice (" + it->second->folder.string() + " and " +
+                       s.folder.string() + ")");
+    }
+  }
+  std::string missing;
+  for (std::uint64_t k = 0; k < of && missing.size() < 200; ++k) {
+    if (!by_index.contains(k)) {
+      missing += (missing.empty() ? "" : ", ") + ShardName({k, of});
+    }
+  }
+  if (!missing.empty()) {
+    throw InputError("missing shards: " + missing + " (give all " + std::to_string(of) +
+                     " shard folders of the run)");
+  }
+  std::vector<const Shard*> ordered;
+  for (const auto& [k, s] : by_index) ordered.push_back(s);
+  return ordered;
+}
+
+// Writes the whole file `name` from the shards' files of that name.
+MergedFile MergeFile(const std::vector<const Shard*>& shards, const ManifestEntry& entry,
+                     const fs::path& out) {
+  const fs::path target = out / entry.path;
+  AtomicFile file(target);
+  std::optional<std::vector<RecordField>> layout;
+  const bool binary = entry.format == "bin";
+  std::uint64_t written = 0;
+  std::vector<VectorRecord> records;
+  std::string buffer;
+  for (std::size_t k = 0; k < shards.size(); ++k) {
+    const fs::path path = shards[k]->folder / entry.path;
+    const auto listed = std::find_if(shards[k]->manifest.files.begin(),
+                                     shards[k]->manifest.files.end(),
+                                     [&](const ManifestEntry& e) { return e.path == entry.path; });
+    VectorReader reader(path);
+    const VectorFileInfo& info = reader.info();
+    if (!info.shard || info.shard->index != shards[k]->manifest.shard->index ||
+        info.shard->of != shards[k]->manifest.shard->of) {
+      throw InputError("vector file " + path.string() + " is not shard " +
+                       ShardName(*shards[k]->manifest.shard) + " as its folder's manifest says");
+    }
+    if (info.shard->first_input * info.controls.size() != written) {
+      throw InputError("vector file " + path.string() + " starts at record " +
+                       std::to_string(info.shard->first_input * info.controls.size()) +
+                       ", but the shards before it end at record " + std::to_string(written));
+    }
+    if (k == 0) {
+      Json header = info.header;
+      header.erase("shard");
+      header["count"] = info.inputs * info.controls.size();
+      if (binary) {
+        layout = RecordLayout(*info.op, info.pair);
+        buffer = BinaryPreambleOf(header, RecordSize(*layout), info.inputs * info.controls.size());
+      } else {
+        buffer = header.dump();
+        buffer.pop_back();
+        buffer += ",\"vectors\":[\n";
+      }
+    }
+    while (reader.Read(records, 1 << 16) > 0) {
+      for (const VectorRecord& r : records) {
+        if (binary) {
+          AppendBinaryRecord(buffer, *layout, *info.op, info.pair, r.c.in, r.c.control, r.expected);
+        } else {
+          AppendJsonRecord(buffer, *info.op, info.pair, r.c.in, r.c.control, r.expected,
+                           written == 0);
+        }
+        ++written;
+      }
+      file.Write(buffer);
+      buffer.clear();
+    }
+    if (reader.sha256() != listed->sha256) {
+      throw InputError("vector file " + path.string() + " has SHA-256 " + reader.sha256() +
+                       ", its manifest says " + listed->sha256 + " (changed since it was written)");
+    }
+  }
+  if (!binary) buffer += JsonTrailer();
+  file.Write(buffer);
+  MergedFile merged{entry.path, written, 0, ""};
+  merged.sha256 = file.Commit();
+  merged.bytes = file.bytes();
+  return merged;
+}
+
+}  // namespace
+
+std::vector<MergedFile> MergeShards(const std::vector<fs::path>& shard_folders,
+                                    const fs::path& out, bool progress) {
+  if (shard_folders.empty()) throw InputError("no shard folders given");
+  std::vector<Shard> shards;
+  for (const fs::path& folder : shard_folders) shards.push_back(ReadShard(folder));
+  const std::vector<const Shard*> ordered = Ordered(shards);
+
+  std::error_code error;
+  for (const Shard& s : shards) {
+    if (fs::exists(out) && fs::equivalent(out, s.folder, error)) {
+      throw InputError("--out " + out.string() + " is shard folder " + Describe(s) +
+                       " (give a new or empty folder)");
+    }
+  }
+  if (fs::exists(out / "manifest.json") || !VectorFileNamesIn(out).empty()) {
+    throw InputError("--out " + out.string() +
+                     " already holds a suite or vector files (give a new or empty folder)");
+  }
+  fs::create_directories(out, error);
+  if (error) throw InputError("cannot create --out " + out.string() + ": " + error.message());
+
+  Json manifest = ordered.front()->json;
+  manifest.erase("shard");
+  Json files = Json::array();
+  std::vector<MergedFile> merged;
+  const auto& entries = ordered.front()->manifest.files;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (progress) {
+      std::cerr << "ptovec merge: " << entries[i].path << " (" << i + 1 << "/" << entries.size()
+                << ")\n";
+    }
+    merged.push_back(MergeFile(ordered, entries[i], out));
+    Json entry = entries[i].json;
+    entry.erase("shard");
+    entry["count"] = merged.back().count;
+    entry["bytes"] = merged.back().bytes;
+    entry["sha256"] = merged.back().sha256;
+    files.push_back(entry);
+  }
+  manifest["files"] = files;
+  WriteFileAtomically(out / "manifest.json", manifest.dump(2) + "\n");
+  return merged;
+}
+
+}  // namespace ptovec::generator
