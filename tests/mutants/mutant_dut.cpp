@@ -56,4 +56,16 @@ __attribute__((visibility("default"))) int ptovec_dut_evaluate(const ptovec_dut_
   }
 }
 
+// Version 2: batches of the single-case form; thread-safe (a mutant is a pure function of the
+// case, like the oracle it alters).
+__attribute__((visibility("default"))) int ptovec_dut_evaluate_batch(const ptovec_dut_case* cases,
+                                                                     ptovec_dut_result* results,
+                                                                     uint8_t* status, uint64_t n) {
+  return ptovec::dut::EvaluateEach(cases, results, status, n, ptovec_dut_evaluate);
+}
+
+__attribute__((visibility("default"))) uint32_t ptovec_dut_properties(void) {
+  return PTOVEC_DUT_THREAD_SAFE;
+}
+
 }  // extern "C"

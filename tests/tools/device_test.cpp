@@ -222,7 +222,7 @@ TEST(LibraryDeviceErrors, MissingEvaluateSymbol) {
 TEST(LibraryDeviceErrors, AbiVersionMismatch) {
   EXPECT_EQ(ErrorOf([] { OpenLibraryDevice(TestDut("abi_mismatch")); }),
             "device " + TestDut("abi_mismatch") +
-                " implements DUT ABI version 7, this ptovec speaks version 1 (rebuild it "
+                " implements DUT ABI version 7, this ptovec speaks versions 1 and 2 (rebuild it "
                 "against ptovec_dut.h)");
 }
 
@@ -261,6 +261,61 @@ TEST(LibraryDeviceErrors, DeviceReportsError) {
   EXPECT_EQ(ErrorOf([&] { device->Evaluate(TwoCases(), answers); }),
             "device broken failed (PTOVEC_DUT_ERROR) on case: ptovec eval --op tcvt --src fp16 "
             "--dst e8m0 --rmode RNE 0x3c00");
+}
+
+TEST(LibraryDeviceErrors, Version2WithoutBatchEntryPoint) {
+  EXPECT_EQ(ErrorOf([] { OpenLibraryDevice(TestDut("v2_missing_batch")); }),
+            "device " + TestDut("v2_missing_batch") +
+                " does not export ptovec_dut_evaluate_batch (required by ptovec_dut.h)");
+}
+
+TEST(LibraryDeviceErrors, Version2BatchFaults) {
+  std::vector<DeviceAnswer> answers(2);
+  auto bad_status = OpenLibraryDevice(TestDut("batch_bad_status"));
+  EXPECT_FALSE(bad_status->ThreadSafe());  // no ptovec_dut_properties
+  EXPECT_EQ(ErrorOf([&] { bad_status->Evaluate(TwoCases(), answers); }),
+            "device broken returned 9 as a case's status from ptovec_dut_evaluate_batch "
+            "(accepted: 0 OK, 1 UNSUPPORTED, 2 ERROR) on case: ptovec eval --op tcvt --src fp16 "
+            "--dst e8m0 --rmode RTZ --sat 0x3e00");
+  auto unmarked = OpenLibraryDevice(TestDut("batch_error_unmarked"));
+  EXPECT_EQ(ErrorOf([&] { unmarked->Evaluate(TwoCases(), answers); }),
+            "device broken failed (PTOVEC_DUT_ERROR from ptovec_dut_evaluate_batch, no case "
+            "marked) on 2 cases starting with: ptovec eval --op tcvt --src fp16 --dst e8m0 "
+            "--rmode RNE 0x3c00");
+  auto second = OpenLibraryDevice(TestDut("batch_second_fails"));
+  EXPECT_EQ(ErrorOf([&] { second->Evaluate(TwoCases(), answers); }),
+            "device broken failed (PTOVEC_DUT_ERROR) on case: ptovec eval --op tcvt --src fp16 "
+            "--dst e8m0 --rmode RTZ --sat 0x3e00");
+  // One case at a time the same device answers (all-ones words, kept to E8M0's 8 bits).
+  std::vector<DeviceAnswer> one(1);
+  second->Evaluate(std::span<const Case>(TwoCases()).first(1), one);
+  EXPECT_TRUE(one[0].supported);
+  EXPECT_EQ(one[0].result.word, 0xFFu);
+}
+
+TEST(OracleDevice, Version2IsThreadSafeAndAgreesFromManyThreads) {
+  auto device = OpenLibraryDevice(PTOVEC_ORACLE_DUT);
+  ASSERT_TRUE(device->ThreadSafe());
+  const std::vector<Case>& cases = EveryOpCases(*generator::FindOp("encode"));
+  std::vector<std::vector<DeviceAnswer>> answers(4, std::vector<DeviceAnswer>(cases.size()));
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < answers.size(); ++t) {
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 20; ++round) device->Evaluate(cases, answers[t]);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Encoded want = generator::EvaluateCase(cases[i]);
+    for (const auto& a : answers) {
+      ASSERT_TRUE(a[i].supported);
+      ASSERT_EQ(a[i].result, want) << generator::EvalCommand(cases[i]);
+    }
+  }
+  // The F16C example is a version 1 device: accepted, never called from two threads.
+#ifdef PTOVEC_F16C_DUT
+  EXPECT_FALSE(OpenLibraryDevice(PTOVEC_F16C_DUT)->ThreadSafe());
+#endif
 }
 
 TEST(LibraryDeviceErrors, OracleRefusesOutOfDomainAndUnknownOps) {

@@ -34,4 +34,21 @@ int ToCase(const ptovec_dut_case& in, generator::Case& out, std::string* why = n
 /// the destination's element-width encoding, flags bits 4:0. Never throws (PTOVEC_DUT_ERROR).
 int OracleEvaluate(const ptovec_dut_case* c, ptovec_dut_result* r) noexcept;
 
+/// ptovec_dut_evaluate_batch (ABI version 2) from a single-case evaluate: status[i] =
+/// evaluate(&cases[i], &results[i]) for every i; returns PTOVEC_DUT_ERROR when any status is
+/// PTOVEC_DUT_ERROR, else PTOVEC_DUT_OK. Thread-safe when `evaluate` is.
+template <typename Evaluate>
+int EvaluateEach(const ptovec_dut_case* cases, ptovec_dut_result* results, uint8_t* status,
+                 uint64_t n, Evaluate evaluate) noexcept {
+  if (n > 0 && (cases == nullptr || results == nullptr || status == nullptr)) {
+    return PTOVEC_DUT_ERROR;
+  }
+  int rc = PTOVEC_DUT_OK;
+  for (uint64_t i = 0; i < n; ++i) {
+    status[i] = static_cast<uint8_t>(evaluate(&cases[i], &results[i]));
+    if (status[i] == PTOVEC_DUT_ERROR) rc = PTOVEC_DUT_ERROR;
+  }
+  return rc;
+}
+
 }  // namespace ptovec::dut

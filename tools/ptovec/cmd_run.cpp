@@ -25,6 +25,7 @@ struct RunArgs {
   std::string format = "bin";
   std::string junit;
   std::size_t max_report = 20;
+  unsigned threads = 0;
   bool quiet = false;
   bool generation_options = false;  // --seed, --samples or --work given
 };
@@ -124,6 +125,7 @@ int Run(const RunArgs& a) {
   }
   options.format = format;
   options.max_report = a.max_report;
+  options.threads = a.threads;
   options.progress = progress;
   // Open the device last: a bad argument never starts it.
   std::unique_ptr<tools::Device> device = OpenDevice(a.device);
@@ -172,6 +174,10 @@ Command AddRunCommand(CLI::App& app) {
                "also write a JUnit XML report to FILE (the results and JUnit files of an earlier "
                "run are removed first, so a failed run leaves none behind)");
   r.add_option("--max-report", args->max_report, "mismatches to print in full (default 20)")
+      ->check(kWholeNumber);
+  r.add_option("--threads", args->threads,
+               "threads evaluating at once when the device declares itself thread-safe (DUT ABI "
+               "version 2, PTOVEC_DUT_THREAD_SAFE; default: all cores; never changes the results)")
       ->check(kWholeNumber);
   r.add_flag("--quiet", args->quiet, "no progress on stderr");
   c.run = [args, seed, samples, work] {

@@ -1,17 +1,32 @@
 /*
- * ptovec device-under-test (DUT) ABI, version 1: the one header a device implements so that
- * `ptovec run --dut LIB.so` and `ptovec shrink --dut LIB.so` can drive it.
+ * ptovec device-under-test (DUT) ABI, versions 1 and 2: the one header a device implements so
+ * that `ptovec run --dut LIB.so` and `ptovec shrink --dut LIB.so` can drive it.
  *
  * A device is a shared library (C linkage) exporting:
- *   required  uint32_t ptovec_dut_abi_version(void);          returns PTOVEC_DUT_ABI_VERSION
- *   required  int      ptovec_dut_evaluate(const ptovec_dut_case *c, ptovec_dut_result *r);
- *   optional  const char *ptovec_dut_name(void);              a short name for reports
- *   optional  int      ptovec_dut_init(const char *arg);      called once after loading, with the
- *                                                             text of `--dut-arg` ("" if none);
- *                                                             non-zero refuses to start
+ *   required  uint32_t ptovec_dut_abi_version(void);  the version it implements: 1 or 2
+ *                                                     (PTOVEC_DUT_ABI_VERSION is 2)
+ *   version 1, required:
+ *             int ptovec_dut_evaluate(const ptovec_dut_case *c, ptovec_dut_result *r);
+ *   version 2, required (ptovec_dut_evaluate is then optional and unused):
+ *             int ptovec_dut_evaluate_batch(const ptovec_dut_case *cases,
+ *                                           ptovec_dut_result *results, uint8_t *status,
+ *                                           uint64_t n);
+ *   optional  const char *ptovec_dut_name(void);      a short name for reports
+ *   optional  int      ptovec_dut_init(const char *arg);  called once after loading, with the
+ *                                                     text of `--dut-arg` ("" if none);
+ *                                                     non-zero refuses to start
+ *   version 2, optional:
+ *             uint32_t ptovec_dut_properties(void);   PTOVEC_DUT_THREAD_SAFE (bit 0): ptovec may
+ *                                                     call ptovec_dut_evaluate_batch from several
+ *                                                     threads at once, on disjoint arrays
  *
- * ptovec calls ptovec_dut_evaluate from one thread at a time, once per case, in vector file order.
- * The device never sees expected results. Plain C99; usable from C, C++, Rust, Zig, ...
+ * Version 1: ptovec calls ptovec_dut_evaluate from one thread at a time, once per case, in vector
+ * file order. Version 2: ptovec passes n >= 1 consecutive cases of a vector file at a time; the
+ * device fills results[i] and status[i] for every i (status: PTOVEC_DUT_OK, PTOVEC_DUT_UNSUPPORTED
+ * or PTOVEC_DUT_ERROR, as ptovec_dut_evaluate would return for that case) and returns
+ * PTOVEC_DUT_OK, or PTOVEC_DUT_ERROR when it failed (ptovec stops and names the first case whose
+ * status is PTOVEC_DUT_ERROR). Without PTOVEC_DUT_THREAD_SAFE, calls come from one thread at a
+ * time. The device never sees expected results. Plain C99; usable from C, C++, Rust, Zig, ...
  *
  * A case is what one line of `ptovec eval` describes (see `ptovec list` for ops, slot order and
  * legal type pairs, and spec-notes section 1 for the type codes):
@@ -44,8 +59,9 @@
 extern "C" {
 #endif
 
-#define PTOVEC_DUT_ABI_VERSION 1u
+#define PTOVEC_DUT_ABI_VERSION 2u
 #define PTOVEC_DUT_MAX_INPUTS 4
+#define PTOVEC_DUT_THREAD_SAFE 0x1u
 
 enum {
   PTOVEC_DUT_OK = 0,
@@ -72,6 +88,9 @@ typedef struct ptovec_dut_result {
 
 uint32_t ptovec_dut_abi_version(void);
 int ptovec_dut_evaluate(const ptovec_dut_case *c, ptovec_dut_result *r);
+int ptovec_dut_evaluate_batch(const ptovec_dut_case *cases, ptovec_dut_result *results,
+                              uint8_t *status, uint64_t n);
+uint32_t ptovec_dut_properties(void);
 const char *ptovec_dut_name(void);
 int ptovec_dut_init(const char *arg);
 

@@ -2,9 +2,16 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <condition_variable>
+#include <exception>
+#include <functional>
 #include <iomanip>
 #include <iostream>
+#include <mutex>
+#include <optional>
 #include <sstream>
+#include <thread>
 
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/writers.hpp"
@@ -285,6 +292,84 @@ std::vector<Mismatch> ResultsMismatches(const generator::VectorSelection& vector
   return std::move(report.first);
 }
 
+namespace {
+
+// Runs job(k) for k = 0 .. n-1 at once, k = 0 on the calling thread and the others on n - 1
+// threads kept for the whole run (no thread or allocation per round). Rethrows the first
+// exception of a round (the lowest k that threw) after every part has finished.
+class ParallelRounds {
+ public:
+  explicit ParallelRounds(unsigned n) : errors_(n) {
+    for (unsigned k = 1; k < n; ++k) workers_.emplace_back([this, k] { Work(k); });
+  }
+  ParallelRounds(const ParallelRounds&) = delete;
+  ParallelRounds& operator=(const ParallelRounds&) = delete;
+  ~ParallelRounds() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    start_.notify_all();
+    for (std::thread& t : workers_) t.join();
+  }
+  unsigned size() const { return static_cast<unsigned>(errors_.size()); }
+
+  void Run(const std::function<void(unsigned)>& job) {
+    {
+      std::lock_guard lock(mutex_);
+      job_ = &job;
+      pending_ = size() - 1;
+      ++round_;
+    }
+    start_.notify_all();
+    Do(0);
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [this] { return pending_ == 0; });
+    for (std::exception_ptr& e : errors_) {
+      if (e) {
+        std::exception_ptr first = e;
+        for (std::exception_ptr& x : errors_) x = nullptr;
+        std::rethrow_exception(first);
+      }
+    }
+  }
+
+ private:
+  void Do(unsigned k) {
+    try {
+      (*job_)(k);
+    } catch (...) {
+      errors_[k] = std::current_exception();
+    }
+  }
+  void Work(unsigned k) {
+    std::uint64_t seen = 0;
+    while (true) {
+      {
+        std::unique_lock lock(mutex_);
+        start_.wait(lock, [&] { return stop_ || round_ != seen; });
+        if (stop_) return;
+        seen = round_;
+      }
+      Do(k);
+      std::lock_guard lock(mutex_);
+      if (--pending_ == 0) done_.notify_one();
+    }
+  }
+
+  std::vector<std::exception_ptr> errors_;
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable start_;
+  std::condition_variable done_;
+  const std::function<void(unsigned)>* job_ = nullptr;
+  std::uint64_t round_ = 0;
+  unsigned pending_ = 0;
+  bool stop_ = false;
+};
+
+}  // namespace
+
 CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
                       const RunOptions& options) {
   const std::vector<VectorSource> sources = generator::SelectVectorFiles(vectors);
@@ -305,18 +390,37 @@ CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
   std::vector<VectorRecord> records;
   std::vector<Case> cases;
   std::vector<DeviceAnswer> answers;
-  const std::size_t batch = options.batch == 0 ? 4096 : options.batch;
+  const std::size_t part = options.batch == 0 ? 4096 : options.batch;
+  // A thread-safe device gets `threads` parts of `part` cases at once, one per thread.
+  const unsigned threads = !device.ThreadSafe() ? 1
+                           : options.threads != 0
+                               ? options.threads
+                               : std::max(1U, std::thread::hardware_concurrency());
+  std::optional<ParallelRounds> pool;
+  if (threads > 1) pool.emplace(threads);
+  const std::size_t batch = part * threads;
+  std::size_t n = 0;
+  const std::function<void(unsigned)> evaluate_part = [&](unsigned k) {
+    const std::size_t begin = std::min(n, k * part);
+    const std::size_t end = std::min(n, begin + part);
+    device.Evaluate(std::span<const Case>(cases).subspan(begin, end - begin),
+                    std::span<DeviceAnswer>(answers).subspan(begin, end - begin));
+  };
   for (std::size_t s = 0; s < sources.size(); ++s) {
     auto vr = generator::OpenVectorSource(sources[s]);
     acc.BeginFile(sources[s].name, *vr->info().op, vr->info().pair, vr->info().count);
     std::uint64_t index = 0;
     while (!vr->done()) {
-      const std::size_t n = vr->Read(records, batch);
+      n = vr->Read(records, batch);
       if (n == 0) continue;
       cases.resize(n);
       for (std::size_t k = 0; k < n; ++k) cases[k] = records[k].c;
       answers.assign(n, DeviceAnswer{});
-      device.Evaluate(cases, answers);
+      if (pool && n > part) {
+        pool->Run(evaluate_part);
+      } else {
+        device.Evaluate(cases, answers);
+      }
       for (std::size_t k = 0; k < n; ++k) {
         if (answers[k].supported && (answers[k].result.status & 0xE0) != 0) {
           throw DeviceError("device " + device.Name() + " answered flags " +

@@ -113,6 +113,8 @@ std::string Shorten(std::string_view text, std::size_t max = 200) {
 
 using AbiVersionFn = uint32_t (*)();
 using EvaluateFn = int (*)(const ptovec_dut_case*, ptovec_dut_result*);
+using EvaluateBatchFn = int (*)(const ptovec_dut_case*, ptovec_dut_result*, uint8_t*, uint64_t);
+using PropertiesFn = uint32_t (*)();
 using NameFn = const char* (*)();
 using InitFn = int (*)(const char*);
 
@@ -138,13 +140,20 @@ class LibraryDevice final : public Device {
     }
     try {
       const auto version = reinterpret_cast<AbiVersionFn>(Symbol("ptovec_dut_abi_version", shown));
-      evaluate_ = reinterpret_cast<EvaluateFn>(Symbol("ptovec_dut_evaluate", shown));
       const std::uint32_t v = version();
-      if (v != PTOVEC_DUT_ABI_VERSION) {
+      if (v != 1 && v != 2) {
         throw DeviceError("device " + shown + " implements DUT ABI version " + std::to_string(v) +
-                          ", this ptovec speaks version " +
-                          std::to_string(PTOVEC_DUT_ABI_VERSION) + " (rebuild it against " +
+                          ", this ptovec speaks versions 1 and 2 (rebuild it against " +
                           "ptovec_dut.h)");
+      }
+      if (v == 1) {
+        evaluate_ = reinterpret_cast<EvaluateFn>(Symbol("ptovec_dut_evaluate", shown));
+      } else {
+        evaluate_batch_ =
+            reinterpret_cast<EvaluateBatchFn>(Symbol("ptovec_dut_evaluate_batch", shown));
+        if (auto properties = reinterpret_cast<PropertiesFn>(::dlsym(handle_, "ptovec_dut_properties"))) {
+          thread_safe_ = (properties() & PTOVEC_DUT_THREAD_SAFE) != 0;
+        }
       }
       name_ = library.filename().string();
       if (auto name_fn = reinterpret_cast<NameFn>(::dlsym(handle_, "ptovec_dut_name"))) {
@@ -168,16 +177,27 @@ class LibraryDevice final : public Device {
 
   const std::string& Name() const override { return name_; }
 
+  bool ThreadSafe() const override { return thread_safe_; }
+
   void Evaluate(std::span<const Case> cases, std::span<DeviceAnswer> answers) override {
     if (answers.size() != cases.size()) {
       throw DeviceError("device " + name_ + ": " + std::to_string(cases.size()) +
                         " cases but room for " + std::to_string(answers.size()) + " answers");
     }
-    ptovec_dut_case c{};
+    // Per-thread buffers, reused from call to call.
+    thread_local std::vector<ptovec_dut_case> in;
+    thread_local std::vector<ptovec_dut_result> out;
+    thread_local std::vector<std::uint8_t> status;
+    const std::size_t n = cases.size();
+    if (in.size() < n) {
+      in.resize(n);
+      out.resize(n);
+      status.resize(n);
+    }
     const OpDef* last_op = nullptr;
     TypePair last_pair{};
-    Word dst_mask = 0;
-    for (std::size_t i = 0; i < cases.size(); ++i) {
+    ptovec_dut_case c{};
+    for (std::size_t i = 0; i < n; ++i) {
       const Case& k = cases[i];
       if (k.op != last_op || !(k.pair == last_pair)) {
         last_op = k.op;
@@ -188,15 +208,50 @@ class LibraryDevice final : public Device {
         c.src_code = static_cast<std::uint8_t>(k.pair.src);
         c.dst_code = static_cast<std::uint8_t>(k.pair.dst);
         c.n_inputs = static_cast<std::uint32_t>(k.op->slots.size());
-        dst_mask = oracle::LowBits(~Word{0}, oracle::Format(k.pair.dst).width);
       }
       c.rmode = static_cast<std::uint8_t>(k.control.rounding_mode);
       c.sat = k.control.saturating ? 1 : 0;
       for (std::size_t s = 0; s < generator::kMaxSlots; ++s) c.inputs[s] = k.in[s];
-      ptovec_dut_result r{0, 0};
-      const int rc = evaluate_(&c, &r);
+      in[i] = c;
+      out[i] = {0, 0};
+    }
+    if (evaluate_batch_ != nullptr) {
+      std::fill_n(status.begin(), n, std::uint8_t{PTOVEC_DUT_OK});
+      const int rc = evaluate_batch_(in.data(), out.data(), status.data(), n);
+      if (rc != PTOVEC_DUT_OK && rc != PTOVEC_DUT_ERROR) {
+        throw DeviceError("device " + name_ + " returned " + std::to_string(rc) +
+                          " from ptovec_dut_evaluate_batch (accepted: 0 OK, 2 ERROR) on " +
+                          std::to_string(n) + " cases starting with: " + EvalCommand(cases[0]));
+      }
+      if (rc == PTOVEC_DUT_ERROR &&
+          std::find(status.begin(), status.begin() + static_cast<std::ptrdiff_t>(n),
+                    std::uint8_t{PTOVEC_DUT_ERROR}) == status.begin() + static_cast<std::ptrdiff_t>(n)) {
+        throw DeviceError("device " + name_ + " failed (PTOVEC_DUT_ERROR from " +
+                          "ptovec_dut_evaluate_batch, no case marked) on " + std::to_string(n) +
+                          " cases starting with: " + EvalCommand(cases[0]));
+      }
+    } else {
+      for (std::size_t i = 0; i < n; ++i) {
+        const int rc = evaluate_(&in[i], &out[i]);
+        if (rc < PTOVEC_DUT_OK || rc > PTOVEC_DUT_ERROR) {
+          throw DeviceError("device " + name_ + " returned " + std::to_string(rc) +
+                            " from ptovec_dut_evaluate (accepted: 0 OK, 1 UNSUPPORTED, 2 ERROR) " +
+                            "on case: " + EvalCommand(cases[i]));
+        }
+        status[i] = static_cast<std::uint8_t>(rc);
+      }
+    }
+    Word dst_mask = 0;
+    last_pair = {};
+    for (std::size_t i = 0; i < n; ++i) {
+      const Case& k = cases[i];
+      if (i == 0 || !(k.pair == last_pair)) {
+        last_pair = k.pair;
+        dst_mask = oracle::LowBits(~Word{0}, oracle::Format(k.pair.dst).width);
+      }
       DeviceAnswer& a = answers[i];
-      if (rc == PTOVEC_DUT_OK) {
+      const ptovec_dut_result& r = out[i];
+      if (status[i] == PTOVEC_DUT_OK) {
         if ((r.flags & ~kFlagsMask) != 0) {
           throw DeviceError("device " + name_ + " returned flags " + HexByte(r.flags) +
                             " with bits 7:5 set (only NV DZ OF UF NX, 0x00..0x1f) on case: " +
@@ -204,16 +259,16 @@ class LibraryDevice final : public Device {
         }
         a.supported = true;
         a.result = {r.word & dst_mask, r.flags};
-      } else if (rc == PTOVEC_DUT_UNSUPPORTED) {
+      } else if (status[i] == PTOVEC_DUT_UNSUPPORTED) {
         a.supported = false;
         a.result = {};
-      } else if (rc == PTOVEC_DUT_ERROR) {
+      } else if (status[i] == PTOVEC_DUT_ERROR) {
         throw DeviceError("device " + name_ + " failed (PTOVEC_DUT_ERROR) on case: " +
                           EvalCommand(k));
       } else {
-        throw DeviceError("device " + name_ + " returned " + std::to_string(rc) +
-                          " from ptovec_dut_evaluate (accepted: 0 OK, 1 UNSUPPORTED, 2 ERROR) " +
-                          "on case: " + EvalCommand(k));
+        throw DeviceError("device " + name_ + " returned " + std::to_string(status[i]) +
+                          " as a case's status from ptovec_dut_evaluate_batch (accepted: 0 OK, "
+                          "1 UNSUPPORTED, 2 ERROR) on case: " + EvalCommand(k));
       }
     }
   }
@@ -234,7 +289,9 @@ class LibraryDevice final : public Device {
   }
 
   void* handle_ = nullptr;
-  EvaluateFn evaluate_ = nullptr;
+  EvaluateFn evaluate_ = nullptr;             // version 1
+  EvaluateBatchFn evaluate_batch_ = nullptr;  // version 2
+  bool thread_safe_ = false;
   std::string name_;
 };
 

@@ -118,6 +118,9 @@ struct RunOptions {
   ResultsFormat format = ResultsFormat::Binary;
   std::size_t max_report = 20;
   std::size_t batch = 4096;  ///< cases per Device::Evaluate call
+  /// Threads calling Device::Evaluate at once when the device is ThreadSafe() (0: one per core);
+  /// the results file and report are the same whatever the count.
+  unsigned threads = 0;
   bool progress = false;     ///< a line per file on stderr
 };
 

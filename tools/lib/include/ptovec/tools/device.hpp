@@ -36,6 +36,9 @@ class Device {
   virtual const std::string& Name() const = 0;
   /// Evaluates cases[i] into answers[i] (same length), in order. Throws DeviceError.
   virtual void Evaluate(std::span<const Case> cases, std::span<DeviceAnswer> answers) = 0;
+  /// True when Evaluate may be called from several threads at once on disjoint spans (a DUT ABI
+  /// version 2 library declaring PTOVEC_DUT_THREAD_SAFE); `run` then evaluates on every core.
+  virtual bool ThreadSafe() const { return false; }
   /// Ends the session and checks how the device ended: a program device gets end of input, must
   /// write nothing more and exit with status 0 within its grace period. Throws DeviceError
   /// otherwise. Call it once after the last Evaluate; destroying a device without Close() ends
@@ -52,9 +55,11 @@ struct CommandDeviceOptions {
   double exit_grace = 10;
 };
 
-/// Loads a shared library device (dlopen), checks ptovec_dut_abi_version() and calls
-/// ptovec_dut_init(arg) when exported. Throws DeviceError (missing file, missing symbol, ABI
-/// version mismatch, init refused).
+/// Loads a shared library device (dlopen), checks ptovec_dut_abi_version() (1: one case per
+/// ptovec_dut_evaluate call; 2: ptovec_dut_evaluate_batch, and ptovec_dut_properties when
+/// exported) and calls ptovec_dut_init(arg) when exported. Evaluate reuses per-thread buffers
+/// (no allocation per call once warm). Throws DeviceError (missing file, missing symbol, ABI
+/// version not 1 or 2, init refused).
 std::unique_ptr<Device> OpenLibraryDevice(const std::filesystem::path& library,
                                           const std::string& arg = "");
 
