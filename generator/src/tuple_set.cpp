@@ -53,6 +53,20 @@ WordSet WordSet::Of(std::vector<Interval> intervals) {
     total = CheckedAdd(total, hi - lo + 1);
     s.prefix_.push_back(total);
   }
+  // About one bucket per interval: the bucket of index i narrows at()'s search to the intervals
+  // that overlap it (usually one or two).
+  const std::size_t n = s.intervals_.size();
+  if (n > 16 && n < (std::size_t{1} << 31)) {
+    while ((total >> s.shift_) > 2 * n) ++s.shift_;
+    const std::uint64_t buckets = (total >> s.shift_) + 1;
+    s.bucket_.resize(static_cast<std::size_t>(buckets) + 1);
+    std::size_t k = 0;
+    for (std::uint64_t b = 0; b < buckets; ++b) {
+      while (k + 1 < n && s.prefix_[k] <= (b << s.shift_)) ++k;  // holds index b << shift_
+      s.bucket_[static_cast<std::size_t>(b)] = static_cast<std::uint32_t>(k);
+    }
+    s.bucket_[static_cast<std::size_t>(buckets)] = static_cast<std::uint32_t>(n - 1);
+  }
   return s;
 }
 
@@ -70,8 +84,14 @@ WordSet WordSet::Points(const std::vector<Word>& words) {
 }
 
 Word WordSet::at(std::uint64_t i) const {
-  const auto k = static_cast<std::size_t>(
-      std::upper_bound(prefix_.begin(), prefix_.end(), i) - prefix_.begin());
+  auto first = prefix_.begin();
+  auto last = prefix_.end();
+  if (!bucket_.empty()) {  // the interval holding i is between those of the bucket ends
+    const auto b = static_cast<std::size_t>(i >> shift_);
+    first = prefix_.begin() + bucket_[b];
+    last = prefix_.begin() + bucket_[b + 1] + 1;
+  }
+  const auto k = static_cast<std::size_t>(std::upper_bound(first, last, i) - prefix_.begin());
   const std::uint64_t before = k == 0 ? 0 : prefix_[k - 1];
   return intervals_[k].first + (i - before);
 }

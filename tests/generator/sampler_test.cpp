@@ -26,6 +26,37 @@ TEST(WordSet, MergesSortsAndIndexes) {
   EXPECT_FALSE(s.contains(0));
 }
 
+TEST(WordSet, ManyIntervalsIndexBothWays) {
+  // Sets of many intervals of uneven lengths use a bucket index in at(): every index maps to the
+  // word a plain walk over the intervals gives, and back.
+  for (const std::uint64_t seed : {1u, 2u, 3u}) {
+    std::vector<WordSet::Interval> intervals;
+    Word next = seed;
+    for (int k = 0; k < 3000; ++k) {
+      const Word length = (next * 2654435761u >> 7) % (k % 7 == 0 ? 5000 : 9) + 1;
+      intervals.emplace_back(next, next + length - 1);
+      next += length + 1 + (next % 13);
+    }
+    const WordSet set = WordSet::Of(intervals);
+    ASSERT_EQ(set.intervals().size(), intervals.size());
+    std::uint64_t i = 0;
+    for (const auto& [lo, hi] : intervals) {
+      for (Word w = lo; w <= hi; ++w, ++i) {
+        ASSERT_EQ(set.at(i), w) << i;
+        ASSERT_EQ(set.index_of(w), i);
+      }
+    }
+    EXPECT_EQ(i, set.size());
+  }
+  // The last index of a set whose size is a power of two.
+  std::vector<WordSet::Interval> pairs;
+  for (Word k = 0; k < 32; ++k) pairs.emplace_back(10 * k, 10 * k + 1);
+  const WordSet even = WordSet::Of(pairs);
+  ASSERT_EQ(even.size(), 64u);
+  EXPECT_EQ(even.at(63), 311u);
+  EXPECT_EQ(even.at(0), 0u);
+}
+
 TEST(WordSet, SetAlgebraIsExact) {
   const WordSet a = WordSet::Of({{0, 9}, {20, 29}});
   const WordSet b = WordSet::Of({{5, 24}, {28, 40}});

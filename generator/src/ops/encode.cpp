@@ -60,6 +60,33 @@ Encoded EvaluateEncode(TypePair pair, const Inputs& in, NumericExecutionControl 
   return ToElement(oracle::FastMatrixIntegerEncoding(value, pair.dst, control), pair.dst);
 }
 
+// The batch form (OpDef::evaluate_batch): each source decoded once for all its controls, and,
+// into a floating destination, (mode, Sat on) taken from (mode, Sat off) when that raised no OF:
+// ReferenceMatrixFloatingEncoding reads Sat only where the rounded value overflows (seed 000:
+// FP32 lines 461-464, ReferenceBinary16Encoding's overflow results, ReferenceFP8Encoding lines
+// 354-362), and every such result has OF. Proven equal to `evaluate` by
+// tests/generator/encode_batch_test.cpp.
+void EvaluateEncodeBatch(TypePair pair, const Inputs* in, std::size_t n,
+                         std::span<const NumericExecutionControl> controls, Encoded* out) {
+  const bool floating = IsFloatDestination(pair.dst);
+  const std::size_t nc = controls.size();
+  for (std::size_t i = 0; i < n; ++i, out += nc) {
+    const oracle::Dyadic value = SourceDyadic(pair.src, in[i][0]);
+    for (std::size_t c = 0; c < nc; ++c) {
+      const NumericExecutionControl control = controls[c];
+      if (floating && c > 0 && control.saturating && !controls[c - 1].saturating &&
+          controls[c - 1].rounding_mode == control.rounding_mode &&
+          (out[c - 1].status & 0x04) == 0) {
+        out[c] = out[c - 1];
+        continue;
+      }
+      out[c] = ToElement(floating ? oracle::FastMatrixFloatingEncoding(value, pair.dst, control)
+                                  : oracle::FastMatrixIntegerEncoding(value, pair.dst, control),
+                         pair.dst);
+    }
+  }
+}
+
 Encoded EvaluateEncodeReference(TypePair pair, const Inputs& in,
                                 NumericExecutionControl control) {
   const oracle::Real value = SourceReal(pair.src, in[0]);
@@ -214,6 +241,7 @@ OpDef MakeEncodeOp() {
   }
   op.default_suite_pairs = op.legal_pairs;
   op.evaluate = EvaluateEncode;
+  op.evaluate_batch = EvaluateEncodeBatch;
   op.evaluate_reference = EvaluateEncodeReference;
   op.check_domain = CheckEncodeDomain;
   op.domain = [](TypePair pair, const SamplingOptions& options) {

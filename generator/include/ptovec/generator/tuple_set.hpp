@@ -66,6 +66,10 @@ class WordSet {
  private:
   std::vector<Interval> intervals_;
   std::vector<std::uint64_t> prefix_;  // prefix_[k]: words in intervals 0..k
+  // For sets of many intervals, a coarse index so at() searches a few intervals, not all:
+  // bucket_[b] is the interval holding word index b << shift_ (empty for small sets).
+  std::vector<std::uint32_t> bucket_;
+  unsigned shift_ = 0;
 };
 
 /// The most coordinates of a point of a Box: input slots, or a mapped strategy's axes.
