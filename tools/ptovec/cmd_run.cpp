@@ -7,6 +7,7 @@
 #include "ptovec/generator/suite.hpp"
 #include "ptovec/tools/check.hpp"
 #include "ptovec/tools/device.hpp"
+#include "ptovec/tools/exhaustive.hpp"
 
 namespace ptovec::cli {
 
@@ -26,6 +27,10 @@ struct RunArgs {
   std::string junit;
   std::size_t max_report = 20;
   unsigned threads = 0;
+  bool exhaustive = false;
+  std::string rmode;  // --exhaustive: "all" when empty
+  std::string sat;
+  std::string shard;
   bool quiet = false;
   bool generation_options = false;  // --seed, --samples or --work given
 };
@@ -56,9 +61,48 @@ std::vector<generator::Job> SelectJobs(const RunArgs& a) {
   return jobs;
 }
 
+// run --exhaustive: every input code of one pair, no vector file, no results file.
+int RunExhaustive(const RunArgs& a) {
+  using generator::InputError;
+  if (!a.vectors.empty() || a.generation_options || !a.results.empty() || a.format != "bin") {
+    throw InputError("--exhaustive takes its inputs from --op/--src/--dst and writes no results "
+                     "file (no --vectors, --seed, --samples, --work, --results or --format)");
+  }
+  if (a.op.empty() || a.src.empty() || a.dst.empty()) {
+    throw InputError("--exhaustive needs --op, --src and --dst (one pair; `ptovec list`)");
+  }
+  tools::ExhaustiveOptions options;
+  options.op = &generator::RequireOp(a.op);
+  options.pair = {generator::RequireType(a.src, "--src"), generator::RequireType(a.dst, "--dst")};
+  if (!generator::IsLegalPair(*options.op, options.pair)) {
+    throw InputError(options.op->name + " does not accept " + a.src + " -> " + a.dst +
+                     " (`ptovec list` shows every pair)");
+  }
+  tools::ExhaustiveCodeCount(*options.op, options.pair);  // refuses multi-input ops first
+  options.controls = generator::ParseControlFilter(a.rmode, a.sat);
+  if (!a.shard.empty()) options.shard = generator::ParseShardSelection(a.shard);
+  options.threads = a.threads;
+  options.max_report = a.max_report;
+  options.progress = !a.quiet && ProgressWanted();
+  if (!a.junit.empty()) {
+    const tools::OutputFile junit{"--junit", a.junit};
+    tools::CheckOutputFolder(junit);
+    tools::RemoveStaleOutput(junit);
+  }
+  std::unique_ptr<tools::Device> device = OpenDevice(a.device);
+  const tools::CheckReport report = tools::RunExhaustive(*device, options);
+  device->Close();
+  return FinishReport(report, a.junit, a.max_report);
+}
+
 int Run(const RunArgs& a) {
   using generator::InputError;
   CheckDeviceArgs(a.device);
+  if (a.exhaustive) return RunExhaustive(a);
+  if (!a.rmode.empty() || !a.sat.empty() || !a.shard.empty()) {
+    throw InputError("--rmode, --sat and --shard go with --exhaustive (to run part of a suite, "
+                     "generate it with them)");
+  }
   if (a.vectors.empty() && a.op.empty()) {
     throw InputError("give --vectors PATH (a suite folder or vector file), or --op OP to "
                      "generate that op's vectors first");
@@ -179,6 +223,14 @@ Command AddRunCommand(CLI::App& app) {
                "threads evaluating at once when the device declares itself thread-safe (DUT ABI "
                "version 2, PTOVEC_DUT_THREAD_SAFE; default: all cores; never changes the results)")
       ->check(kWholeNumber);
+  r.add_flag("--exhaustive", args->exhaustive,
+             "every input code of --op/--src/--dst (a one-input op; every FP32 word for fp32) "
+             "through the device, checked against the oracle as it goes: counts and mismatches "
+             "only, no vector or results file");
+  r.add_option("--rmode", args->rmode, "with --exhaustive: only these modes (RNE,RTZ or all)");
+  r.add_option("--sat", args->sat, "with --exhaustive: only Sat off, on or both");
+  r.add_option("--shard", args->shard,
+               "with --exhaustive: only shard K/N (K from 0) of the input codes");
   r.add_flag("--quiet", args->quiet, "no progress on stderr");
   c.run = [args, seed, samples, work] {
     try {

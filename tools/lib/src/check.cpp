@@ -1,4 +1,5 @@
 #include "ptovec/tools/check.hpp"
+#include "ptovec/tools/parallel_rounds.hpp"
 
 #include <unistd.h>
 
@@ -240,8 +241,13 @@ void CheckAccumulator::BeginFile(const std::string& file, const OpDef& op, TypeP
 
 void CheckAccumulator::Add(std::uint64_t index, const VectorRecord& expected,
                            const DeviceAnswer& got) {
+  Add(index, expected.c, expected.expected, got);
+}
+
+void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& expected,
+                           const DeviceAnswer& got) {
   FileTally& file = report_.per_file.back();
-  ControlTally& tally = file.controls[ControlIndex(expected.c)];
+  ControlTally& tally = file.controls[ControlIndex(c)];
   ++tally.total;
   ++report_.vectors;
   // Every Device and the results readers deliver words already within the destination's width
@@ -252,8 +258,8 @@ void CheckAccumulator::Add(std::uint64_t index, const VectorRecord& expected,
     ++tally.unsupported;
     ++report_.unsupported;
   } else {
-    const bool word = got.result.word != expected.expected.word;
-    const bool flags = got.result.status != expected.expected.status;
+    const bool word = got.result.word != expected.word;
+    const bool flags = got.result.status != expected.status;
     if (!word && !flags) {
       ++report_.matched;
       return;
@@ -270,13 +276,46 @@ void CheckAccumulator::Add(std::uint64_t index, const VectorRecord& expected,
   const bool keep_first = report_.first.size() < max_report_;
   const bool keep_example = tally.examples.size() < kJunitExamples;
   if (!keep_first && !keep_example) return;
-  Mismatch m{file.file, report_.per_file.size() - 1, index, expected.c, expected.expected, got,
-             kind};
+  Mismatch m{file.file, report_.per_file.size() - 1, index, c, expected, got, kind};
   if (keep_example) tally.examples.push_back(m);
   if (keep_first) report_.first.push_back(std::move(m));
 }
 
 CheckReport CheckAccumulator::Finish() { return std::move(report_); }
+
+void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report) {
+  total.vectors += part.vectors;
+  total.matched += part.matched;
+  total.mismatched += part.mismatched;
+  total.unsupported += part.unsupported;
+  total.word += part.word;
+  total.flags += part.flags;
+  total.both += part.both;
+  for (FileTally& f : part.per_file) {
+    auto it = std::find_if(total.per_file.begin(), total.per_file.end(),
+                           [&](const FileTally& t) { return t.file == f.file; });
+    if (it == total.per_file.end()) {
+      total.per_file.push_back(std::move(f));
+      ++total.files;
+      continue;
+    }
+    for (std::size_t c = 0; c < f.controls.size(); ++c) {
+      ControlTally& to = it->controls[c];
+      ControlTally& from = f.controls[c];
+      to.total += from.total;
+      to.word += from.word;
+      to.flags += from.flags;
+      to.both += from.both;
+      to.unsupported += from.unsupported;
+      for (Mismatch& m : from.examples) {
+        if (to.examples.size() < kJunitExamples) to.examples.push_back(std::move(m));
+      }
+    }
+  }
+  for (Mismatch& m : part.first) {
+    if (total.first.size() < max_report) total.first.push_back(std::move(m));
+  }
+}
 
 CheckReport CheckResults(const generator::VectorSelection& vectors,
                          const std::filesystem::path& results, std::size_t max_report,
@@ -291,84 +330,6 @@ std::vector<Mismatch> ResultsMismatches(const generator::VectorSelection& vector
   });
   return std::move(report.first);
 }
-
-namespace {
-
-// Runs job(k) for k = 0 .. n-1 at once, k = 0 on the calling thread and the others on n - 1
-// threads kept for the whole run (no thread or allocation per round). Rethrows the first
-// exception of a round (the lowest k that threw) after every part has finished.
-class ParallelRounds {
- public:
-  explicit ParallelRounds(unsigned n) : errors_(n) {
-    for (unsigned k = 1; k < n; ++k) workers_.emplace_back([this, k] { Work(k); });
-  }
-  ParallelRounds(const ParallelRounds&) = delete;
-  ParallelRounds& operator=(const ParallelRounds&) = delete;
-  ~ParallelRounds() {
-    {
-      std::lock_guard lock(mutex_);
-      stop_ = true;
-    }
-    start_.notify_all();
-    for (std::thread& t : workers_) t.join();
-  }
-  unsigned size() const { return static_cast<unsigned>(errors_.size()); }
-
-  void Run(const std::function<void(unsigned)>& job) {
-    {
-      std::lock_guard lock(mutex_);
-      job_ = &job;
-      pending_ = size() - 1;
-      ++round_;
-    }
-    start_.notify_all();
-    Do(0);
-    std::unique_lock lock(mutex_);
-    done_.wait(lock, [this] { return pending_ == 0; });
-    for (std::exception_ptr& e : errors_) {
-      if (e) {
-        std::exception_ptr first = e;
-        for (std::exception_ptr& x : errors_) x = nullptr;
-        std::rethrow_exception(first);
-      }
-    }
-  }
-
- private:
-  void Do(unsigned k) {
-    try {
-      (*job_)(k);
-    } catch (...) {
-      errors_[k] = std::current_exception();
-    }
-  }
-  void Work(unsigned k) {
-    std::uint64_t seen = 0;
-    while (true) {
-      {
-        std::unique_lock lock(mutex_);
-        start_.wait(lock, [&] { return stop_ || round_ != seen; });
-        if (stop_) return;
-        seen = round_;
-      }
-      Do(k);
-      std::lock_guard lock(mutex_);
-      if (--pending_ == 0) done_.notify_one();
-    }
-  }
-
-  std::vector<std::exception_ptr> errors_;
-  std::vector<std::thread> workers_;
-  std::mutex mutex_;
-  std::condition_variable start_;
-  std::condition_variable done_;
-  const std::function<void(unsigned)>* job_ = nullptr;
-  std::uint64_t round_ = 0;
-  unsigned pending_ = 0;
-  bool stop_ = false;
-};
-
-}  // namespace
 
 CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
                       const RunOptions& options) {

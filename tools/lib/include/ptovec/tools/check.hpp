@@ -87,6 +87,8 @@ class CheckAccumulator {
   /// Adds record `index` of the current file. The answer's word is compared in the low bits of
   /// the destination's width.
   void Add(std::uint64_t index, const generator::VectorRecord& expected, const DeviceAnswer& got);
+  /// The same for a case and its expected result given apart.
+  void Add(std::uint64_t index, const Case& c, const Encoded& expected, const DeviceAnswer& got);
   /// Mismatches kept so far (for an early stop).
   std::size_t kept() const { return report_.first.size(); }
   CheckReport Finish();
@@ -95,6 +97,11 @@ class CheckAccumulator {
   std::size_t max_report_;
   CheckReport report_;
 };
+
+/// Adds `part` (a report of later records of the same run) to `total`: counts summed, tallies of
+/// a file already in `total` merged (JUnit examples up to kJunitExamples), others appended,
+/// mismatches appended up to `max_report`.
+void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report);
 
 /// `ptovec check`: compares the results file `results` with the selected vector files of
 /// `vectors` (generator::SelectVectorFiles). The results file's sections must match the

@@ -1,0 +1,90 @@
+// ParallelRounds: a fixed set of threads running one job per thread per round, for `run` (a
+// thread-safe device on every core) and `run --exhaustive`.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ptovec::tools {
+
+/// Runs job(k) for k = 0 .. n-1 at once, k = 0 on the calling thread and the others on n - 1
+/// threads kept for the whole run (no thread or allocation per round). Rethrows the first
+/// exception of a round (the lowest k that threw) after every part has finished.
+class ParallelRounds {
+ public:
+  explicit ParallelRounds(unsigned n) : errors_(n) {
+    for (unsigned k = 1; k < n; ++k) workers_.emplace_back([this, k] { Work(k); });
+  }
+  ParallelRounds(const ParallelRounds&) = delete;
+  ParallelRounds& operator=(const ParallelRounds&) = delete;
+  ~ParallelRounds() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    start_.notify_all();
+    for (std::thread& t : workers_) t.join();
+  }
+  unsigned size() const { return static_cast<unsigned>(errors_.size()); }
+
+  void Run(const std::function<void(unsigned)>& job) {
+    {
+      std::lock_guard lock(mutex_);
+      job_ = &job;
+      pending_ = size() - 1;
+      ++round_;
+    }
+    start_.notify_all();
+    Do(0);
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [this] { return pending_ == 0; });
+    for (std::exception_ptr& e : errors_) {
+      if (e) {
+        std::exception_ptr first = e;
+        for (std::exception_ptr& x : errors_) x = nullptr;
+        std::rethrow_exception(first);
+      }
+    }
+  }
+
+ private:
+  void Do(unsigned k) {
+    try {
+      (*job_)(k);
+    } catch (...) {
+      errors_[k] = std::current_exception();
+    }
+  }
+  void Work(unsigned k) {
+    std::uint64_t seen = 0;
+    while (true) {
+      {
+        std::unique_lock lock(mutex_);
+        start_.wait(lock, [&] { return stop_ || round_ != seen; });
+        if (stop_) return;
+        seen = round_;
+      }
+      Do(k);
+      std::lock_guard lock(mutex_);
+      if (--pending_ == 0) done_.notify_one();
+    }
+  }
+
+  std::vector<std::exception_ptr> errors_;
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable start_;
+  std::condition_variable done_;
+  const std::function<void(unsigned)>* job_ = nullptr;
+  std::uint64_t round_ = 0;
+  unsigned pending_ = 0;
+  bool stop_ = false;
+};
+
+
+}  // namespace ptovec::tools

@@ -1,0 +1,166 @@
+// `ptovec run --exhaustive` (exhaustive.hpp): blocks of consecutive input codes, one block per
+// thread per round; each block's expected results come from the oracle's batch path, its answers
+// from the device (calls serialized unless the device is thread-safe), and its report is added to
+// the run's in block order, so the report is the same whatever the thread count.
+#include "ptovec/tools/exhaustive.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/suite.hpp"
+#include "ptovec/tools/parallel_rounds.hpp"
+
+namespace ptovec::tools {
+
+namespace {
+
+using generator::Inputs;
+using generator::InputError;
+using generator::NumericExecutionControl;
+
+constexpr std::uint64_t kBlockInputs = 8192;
+
+// One thread's buffers, reused block after block.
+struct Worker {
+  std::vector<Inputs> inputs;
+  std::vector<std::uint64_t> positions;  // each input's code position in the run
+  std::vector<Case> cases;
+  std::vector<Encoded> expected;
+  std::vector<DeviceAnswer> answers;
+  CheckReport report;
+};
+
+std::string Duration(double seconds) {
+  const auto s = static_cast<long long>(seconds);
+  char text[32];
+  std::snprintf(text, sizeof text, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+  return text;
+}
+
+}  // namespace
+
+std::uint64_t ExhaustiveCodeCount(const OpDef& op, TypePair pair) {
+  if (op.slots.size() != 1) {
+    throw InputError("--exhaustive enumerates ops of one input word (tcvt, encode); " + op.name +
+                     " takes " + std::to_string(op.slots.size()) +
+                     " inputs, whose product is sampled, not enumerated");
+  }
+  const unsigned width = oracle::Format(pair.src).width;
+  if (width > 32) {
+    throw InputError("--exhaustive enumerates sources of at most 32 bits; " +
+                     std::string(oracle::Format(pair.src).name) + " has " + std::to_string(width));
+  }
+  return std::uint64_t{1} << width;
+}
+
+CheckReport RunExhaustive(Device& device, const ExhaustiveOptions& options) {
+  const OpDef& op = *options.op;
+  const TypePair pair = options.pair;
+  const std::uint64_t codes = ExhaustiveCodeCount(op, pair);
+  const std::vector<NumericExecutionControl> controls = options.controls.ControlsOf(op);
+  const std::size_t nc = controls.size();
+  const generator::ShardRange range =
+      options.shard ? generator::ShardRange::Of(options.shard->index, options.shard->of, codes)
+                    : generator::ShardRange{0, 1, 0, codes};
+  const unsigned threads = options.threads != 0
+                               ? options.threads
+                               : std::max(1U, std::thread::hardware_concurrency());
+  const std::string name = generator::JobBaseName({&op, pair}) + " (exhaustive)";
+  const std::uint64_t blocks = (range.inputs + kBlockInputs - 1) / kBlockInputs;
+  const bool serial = !device.ThreadSafe();
+  std::mutex device_mutex;
+  std::vector<Worker> workers(threads);
+  std::uint64_t round_first = 0;  // the first block of the current round
+
+  const std::function<void(unsigned)> job = [&](unsigned k) {
+    Worker& w = workers[k];
+    w.report = {};
+    const std::uint64_t block = round_first + k;
+    if (block >= blocks) return;
+    const std::uint64_t first = block * kBlockInputs;
+    const std::uint64_t last = std::min(range.inputs, first + kBlockInputs);
+    w.inputs.clear();
+    w.positions.clear();
+    for (std::uint64_t p = first; p < last; ++p) {
+      const Inputs in{range.first_input + p, 0, 0, 0};
+      if (op.check_domain(pair, in)) continue;  // outside the op's domain (encode: NaN, Inf)
+      w.inputs.push_back(in);
+      w.positions.push_back(p);
+    }
+    const std::size_t n = w.inputs.size();
+    w.expected.resize(n * nc);
+    generator::EvaluateBatch(op, pair, w.inputs.data(), n, controls, w.expected.data());
+    w.cases.resize(n * nc);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t c = 0; c < nc; ++c) {
+        Case& x = w.cases[i * nc + c];
+        x.op = &op;
+        x.pair = pair;
+        x.control = controls[c];
+        x.in = w.inputs[i];
+      }
+    }
+    w.answers.assign(n * nc, DeviceAnswer{});
+    if (serial) {
+      const std::lock_guard lock(device_mutex);
+      device.Evaluate(w.cases, w.answers);
+    } else {
+      device.Evaluate(w.cases, w.answers);
+    }
+    CheckAccumulator acc(options.max_report);
+    acc.BeginFile(name, op, pair, 0);
+    for (std::size_t j = 0; j < n * nc; ++j) {
+      const DeviceAnswer& a = w.answers[j];
+      if (a.supported && (a.result.status & 0xE0) != 0) {
+        throw DeviceError("device " + device.Name() + " answered flags " +
+                          generator::HexStatus(a.result.status) + " for case: " +
+                          generator::EvalCommand(w.cases[j]) +
+                          " (only bits 4:0 NV DZ OF UF NX may be set)");
+      }
+      acc.Add(w.positions[j / nc] * nc + j % nc, w.cases[j], w.expected[j], a);
+    }
+    w.report = acc.Finish();
+  };
+
+  CheckReport total;
+  ParallelRounds pool(threads);
+  const auto start = std::chrono::steady_clock::now();
+  auto last_shown = start;
+  for (round_first = 0; round_first < blocks; round_first += threads) {
+    pool.Run(job);
+    for (Worker& w : workers) AppendReport(total, std::move(w.report), options.max_report);
+    const auto now = std::chrono::steady_clock::now();
+    if (options.progress && now - last_shown >= std::chrono::seconds(1)) {
+      last_shown = now;
+      const std::uint64_t done = std::min(blocks, round_first + threads) * kBlockInputs;
+      const double seconds = std::chrono::duration<double>(now - start).count();
+      const double fraction = static_cast<double>(std::min(done, range.inputs)) /
+                              static_cast<double>(range.inputs);
+      const double left = seconds / fraction - seconds;
+      const std::time_t finish = std::time(nullptr) + static_cast<std::time_t>(left);
+      char clock[16];
+      std::strftime(clock, sizeof clock, "%H:%M:%S", std::localtime(&finish));
+      std::cerr << "\rptovec: " << name << ": " << static_cast<int>(fraction * 1000) / 10.0
+                << "% of " << range.inputs << " inputs, "
+                << static_cast<std::uint64_t>(static_cast<double>(total.vectors) / seconds)
+                << " cases/s, finish in " << Duration(left) << " (at " << clock << ")   "
+                << std::flush;
+    }
+  }
+  if (options.progress) std::cerr << "\n";
+  if (total.vectors == 0) {
+    throw InputError("--exhaustive " + name + (options.shard ? " shard " + generator::ShardName(*options.shard) : "") +
+                     " has no input inside the op's domain (nothing to run)");
+  }
+  total.per_file.front().count = total.vectors;
+  total.device = device.Name();
+  return total;
+}
+
+}  // namespace ptovec::tools
