@@ -445,6 +445,27 @@ class EvalTest(unittest.TestCase):
         self.assertEqual(self.answer("bf16", "RNE", "0x7f80"), ("0xff", "0x14"))
         self.assertEqual(self.answer("fp16", "RNE", "0x0000"), ("0xff", "0x01"))
 
+    def test_raw_copy_pairs_say_so(self):
+        # tcvt to a type other than E8M0 copies bits: 449.0 (0x43e08000) into e4m3 is its low byte.
+        r = ptovec("eval", "--op", "tcvt", "--src", "fp32", "--dst", "e4m3", "0x43e08000")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(json.loads(r.stdout)["out"], "0x00")
+        self.assertIn("ptovec: note: tcvt to e4m3 copies the source word's bits", r.stderr)
+        self.assertIn("use --op encode", r.stderr)
+        r = ptovec("eval", "--op", "tcvt", "--src", "fp32", "--dst", "e8m0", "0x43e08000")
+        self.assertEqual(r.stderr, "")
+        # encode converts the value: 449 overflows E4M3 (largest 448) under every mode.
+        r = ptovec("eval", "--op", "encode", "--src", "fp32", "--dst", "e4m3", "0x43e08000")
+        self.assertEqual((json.loads(r.stdout)["out"], json.loads(r.stdout)["flags"]), ("0x7f", "0x14"))
+        listing = json.loads(ptovec("list", "--json").stdout)
+        tcvt = next(op for op in listing if op["op"] == "tcvt")
+        noted = {(p["src"], p["dst"]) for p in tcvt["pairs"] if "note" in p}
+        self.assertEqual(noted, {(p["src"], p["dst"]) for p in tcvt["pairs"] if p["dst"] != "e8m0"})
+        self.assertTrue(all("note" not in p for op in listing if op["op"] != "tcvt" for p in op["pairs"]))
+        self.assertIn("note: tcvt to any type but e8m0 copies the source word's bits",
+                      ptovec("list").stdout)
+        self.assertIn("use --op encode", ptovec("eval", "--help").stdout)
+
     def test_key_order_and_text(self):
         (line,) = self.eval_lines("--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "--rmode", "RTZ", "0x3c00")
         self.assertEqual(line, '{"op":"tcvt","src":"fp16","dst":"e8m0","rmode":"RTZ","sat":false,'

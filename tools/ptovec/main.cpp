@@ -159,10 +159,14 @@ int RunList(bool as_json, const SamplingOptions& sampling) {
     for (const TypePair& p : op.legal_pairs) {
       const bool in_default = std::find(op.default_suite_pairs.begin(), op.default_suite_pairs.end(),
                                         p) != op.default_suite_pairs.end();
-      pairs.push_back({{"src", oracle::Format(p.src).name},
-                       {"dst", oracle::Format(p.dst).name},
-                       {"default_suite", in_default},
-                       {"vectors", VectorCount({&op, p}, sampling)}});
+      nlohmann::ordered_json pair = {{"src", oracle::Format(p.src).name},
+                                     {"dst", oracle::Format(p.dst).name},
+                                     {"default_suite", in_default},
+                                     {"vectors", VectorCount({&op, p}, sampling)}};
+      if (op.pair_note) {
+        if (const std::string note = op.pair_note(p); !note.empty()) pair["note"] = note;
+      }
+      pairs.push_back(pair);
     }
     entry["pairs"] = pairs;
     out.push_back(entry);
@@ -182,11 +186,19 @@ int RunList(bool as_json, const SamplingOptions& sampling) {
     }
     std::cout << "; controls per input: " << entry["controls"].get<std::size_t>()
               << "\n    pairs (src -> dst: vectors; * = in the default suite):\n";
+    std::string note;  // one note per op, printed once after its pairs, each such pair marked
     for (const auto& p : entry["pairs"]) {
       const bool star = p["default_suite"].get<bool>();
       if (star) suite_total += p["vectors"].get<std::uint64_t>();
       std::cout << "     " << (star ? "* " : "  ") << p["src"].get<std::string>() << " -> "
-                << p["dst"].get<std::string>() << ": " << p["vectors"].get<std::uint64_t>() << "\n";
+                << p["dst"].get<std::string>() << ": " << p["vectors"].get<std::uint64_t>()
+                << (p.contains("note") ? "  (raw copy, see note)" : "") << "\n";
+      if (p.contains("note") && note.empty()) note = p["note"].get<std::string>();
+    }
+    if (!note.empty()) {
+      // The note names the first such destination; say it of all of them.
+      std::cout << "    note: " << entry["op"].get<std::string>() << " to any type but e8m0 "
+                << note.substr(note.find("copies ")) << "\n";
     }
   }
   std::cout << "default suite: " << suite_total << " vectors (--samples " << sampling.samples
@@ -390,7 +402,10 @@ int main(int argc, char** argv) {
   EvalArgs eval_args;
   std::string batch;
   CLI::App* eval = app.add_subcommand(
-      "eval", "evaluate cases and print one JSON line each (--batch FILE or - for stdin)");
+      "eval", "evaluate cases and print one JSON line each (--batch FILE or - for stdin). Note: "
+              "tcvt to any type but e8m0 copies the word's bits (TileProfileConvert's rule); "
+              "use --op encode to convert a value into fp32, fp16, bf16, e4m3, hif8 or an "
+              "integer type");
   AddEvalOptions(*eval, eval_args);
   eval->add_option("--batch", batch, "read one case per line (the arguments of eval) from FILE");
 
@@ -444,6 +459,12 @@ int main(int argc, char** argv) {
       std::vector<std::pair<Case, ptovec::oracle::Encoded>> results;
       for (const Case& c : CasesFromArgs(eval_args)) results.emplace_back(c, EvaluateCase(c));
       for (const auto& [c, r] : results) std::cout << CaseJson(c, r).dump() << "\n";
+      if (!results.empty() && results.front().first.op->pair_note) {
+        const Case& c = results.front().first;
+        if (const std::string note = c.op->pair_note(c.pair); !note.empty()) {
+          std::cerr << "ptovec: note: " << note << "\n";
+        }
+      }
       return 0;
     }
   } catch (const InputError& e) {

@@ -81,6 +81,13 @@ OpDef MakeTcvtOp() {
       "(integer destinations normalized), status 0";
   op.slots = {{"value", SlotRole::Source, TileDataType::FP32, "the source word (any code)"}};
   op.uses_controls = true;
+  op.pair_note = [](TypePair pair) -> std::string {
+    if (pair.dst == TileDataType::E8M0) return "";
+    return "tcvt to " + std::string(Format(pair.dst).name) +
+           " copies the source word's bits, it does not convert the value (TileProfileConvert's "
+           "raw-carrier rule, seed 001 lines 154-168; spec-notes section 5 item 9); for "
+           "conversion by value use --op encode";
+  };
   for (const FormatInfo& src : oracle::AllFormats()) {
     for (const FormatInfo& dst : oracle::AllFormats()) {
       if (src.tile_code < 0 || dst.tile_code < 0) continue;  // FP19 is not a tile data type

@@ -161,6 +161,9 @@ struct OpDef {
   std::string seed_function;  ///< "TileProfileConvert"
   std::string seed_source;    ///< "001_c13013f58bb35bbc.txt lines 154-168"
   std::string summary;        ///< one line for `list` and the schema
+  /// A caution shown wherever a pair is offered (`list`, `eval`) when the pair's behaviour reads
+  /// like a bug but is the seed's rule (tcvt to non-E8M0 types copies the word); "" for none.
+  std::function<std::string(TypePair)> pair_note;
   std::vector<Slot> slots;
   /// false: the op has no rounding mode and no Sat; its vectors record RNE and Sat off only.
   bool uses_controls = true;
