@@ -645,12 +645,23 @@ J ResultsHeaderSchema(bool binary) {
   h["additionalProperties"] = false;
   J p = J::object();
   p["format"] = {{"const", binary ? "ptovec-results-bin" : "ptovec-results-json"}};
-  p["version"] = {{"description", "results format version (bumped on any layout change)"},
-                  {"const", 1}};
+  p["version"] = {{"description",
+                   "results format version (bumped on any layout change): ptovec writes 2 and "
+                   "reads 1 and 2; version 1 has no \"controls\" or \"stopped\" and binary "
+                   "indices of 4 bytes"},
+                  {"enum", J::array({1, 2})}};
   p["tool_version"] = {{"description", "the ptovec version (or the vendor harness) that wrote it"},
                        {"type", "string"}};
   p["device"] = {{"description", "the device's name, for reports (may be empty)"},
                  {"type", "string"}};
+  p["stopped"] = {{"description",
+                   "version 2: the run stopped early (a device error): only the first `records` "
+                   "of the sections' records follow, and check reports the run as incomplete"},
+                  {"type", "object"},
+                  {"required", J::array({"reason", "records"})},
+                  {"additionalProperties", false},
+                  {"properties",
+                   {{"reason", {{"type", "string"}}}, {"records", {{"$ref", "#/$defs/uint64"}}}}}};
   J section_props = {
       {"file",
        {{"description", "the vector file's name (no folders), as in manifest.json's path"},
@@ -663,12 +674,28 @@ J ResultsHeaderSchema(bool binary) {
       {"op", {{"enum", Strings(OpNames())}}},
       {"src", {{"enum", Strings(PairTypeNames())}}},
       {"dst", {{"enum", Strings(PairTypeNames())}}},
-      {"count", {{"description", "records of the section = vectors of the file"}, {"$ref", "#/$defs/uint64"}}}};
+      {"count", {{"description", "records of the section: the vectors of the file, or those of "
+                                 "its controls"},
+                 {"$ref", "#/$defs/uint64"}}},
+      {"controls",
+       {{"description",
+         "version 2: the section answers only the file's records of these controls (a run "
+         "filtered by --rmode/--sat), in the file's order; record indices then skip the others"},
+        {"type", "array"},
+        {"minItems", 1},
+        {"maxItems", 14},
+        {"items",
+         {{"type", "object"},
+          {"required", J::array({"rmode", "sat"})},
+          {"additionalProperties", false},
+          {"properties",
+           {{"rmode", {{"enum", Strings(ModeNames())}}}, {"sat", {{"type", "boolean"}}}}}}}}}};
   J section_required = J::array({"file", "sha256", "op", "src", "dst", "count"});
   if (binary) {
     section_props["record_size"] = {
-        {"description", "bytes of one record: 4 (index) + dst storage bytes + 1 (flags)"},
-        {"enum", J::array({6, 7, 9, 13})}};
+        {"description", "bytes of one record: the index (version 2: 8 bytes; version 1: 4) + dst "
+                        "storage bytes + 1 (flags)"},
+        {"enum", J::array({6, 7, 9, 10, 11, 13, 17})}};
     section_required.push_back("record_size");
   }
   p["sections"] = {{"description", "one per vector file, in run order; records follow in the "
@@ -704,7 +731,9 @@ nlohmann::ordered_json ResultsSchema() {
        {{"s", {{"description", "section number (0-based) in the header's sections"},
                {"type", "integer"},
                {"minimum", 0}}},
-        {"i", {{"description", "record index within the section (0-based), consecutive"},
+        {"i", {{"description", "the record's index in its vector file (0-based): consecutive "
+                               "from 0, or, in a section with controls, increasing over the "
+                               "records of those controls"},
                {"$ref", "#/$defs/uint64"}}},
         {"out", {{"description", "the device's result word (bits above the destination's width "
                                  "are ignored)"},
@@ -721,8 +750,9 @@ nlohmann::ordered_json ResultsBinaryHeaderSchema() {
                  "the JSON header of a ptovec binary results file",
                  "The UTF-8 JSON text that follows the 32-byte fixed header of a binary results "
                  "file (magic PTOVEC\\0R, results-format.md), padded with spaces to the data "
-                 "offset. Records follow section by section: index (u32 LE, low 32 bits), out "
-                 "(dst storage bytes LE), flags (u8; 0x80 unsupported).");
+                 "offset. Records follow section by section: index (version 2: u64 LE; version "
+                 "1: u32 LE, low 32 bits), out (dst storage bytes LE), flags (u8; 0x80 "
+                 "unsupported).");
   J h = ResultsHeaderSchema(true);
   for (auto it = h.begin(); it != h.end(); ++it) s[it.key()] = it.value();
   J defs = J::object();

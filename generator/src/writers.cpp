@@ -326,6 +326,18 @@ void AtomicFile::Write(std::string_view bytes) {
   bytes_ += bytes.size();
 }
 
+void AtomicFile::Overwrite(std::uint64_t offset, std::string_view bytes) {
+  if (offset + bytes.size() > bytes_) {
+    throw std::logic_error("AtomicFile::Overwrite past the bytes written to " + temp_.string());
+  }
+  if (std::fflush(file_) != 0 || ::pwrite(fileno(file_), bytes.data(), bytes.size(),
+                                           static_cast<off_t>(offset)) !=
+                                     static_cast<ssize_t>(bytes.size())) {
+    throw std::runtime_error(SystemError("cannot write", temp_));
+  }
+  overwritten_ = true;
+}
+
 std::string AtomicFile::Commit() {
   const bool flushed = std::fflush(file_) == 0 && ::fsync(fileno(file_)) == 0;
   const bool closed = std::fclose(file_) == 0;
@@ -338,7 +350,7 @@ std::string AtomicFile::Commit() {
                              error.message());
   }
   committed_ = true;
-  return sha_.HexDigest();
+  return overwritten_ ? std::string() : sha_.HexDigest();
 }
 
 void WriteFileAtomically(const std::filesystem::path& path, std::string_view text) {

@@ -375,6 +375,77 @@ class GateRunTest(GateBase):
                 if line:
                     v.validate(json.loads(line))
 
+    @unittest.skipUnless(ORACLE_DUT, "no PTOVEC_ORACLE_DUT")
+    def test_a_filtered_run_lists_its_controls(self):
+        results, junit = self.path("filtered.jsonl"), self.path("filtered.xml")
+        r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", self.vectors, "--results", results,
+                   "--format", "json", "--rmode", "RTZ,RNE", "--sat", "off", "--junit", junit)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("100 vectors: 100 matched", r.stdout)  # 50 inputs x (RNE, RTZ) Sat off
+        with open(results) as f:
+            lines = [json.loads(line) for line in f if line.strip()]
+        v = schema_validator("results.schema.json")
+        for line in lines[:20]:
+            v.validate(line)
+        section = lines[0]["sections"][0]
+        self.assertEqual((lines[0]["version"], section["count"], section["controls"]),
+                         (2, 100, [{"rmode": "RNE", "sat": False}, {"rmode": "RTZ", "sat": False}]))
+        # Each index is the vector file's record: input k's RNE-off record is 14k, RTZ-off 14k + 6.
+        self.assertEqual([x["i"] for x in lines[1:7]], [0, 6, 14, 20, 28, 34])
+        root = ET.parse(junit).getroot()
+        self.assertEqual((root.get("tests"), root.get("failures")), ("2", "0"))
+        r = ptovec("check", "--vectors", self.vectors, "--results", results)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("100 vectors: 100 matched", r.stdout)
+        # An answer moved to another record of the file is refused.
+        with open(results) as f:
+            text = f.read()
+        bad = self.path("filtered-bad.jsonl")
+        with open(bad, "w") as f:
+            f.write(text.replace('{"s":0,"i":6,', '{"s":0,"i":7,', 1))
+        r = ptovec("check", "--vectors", self.vectors, "--results", bad)
+        self.assert_usage_error(r, "section 0 (tquant_fp32_s8.bin) answers record 7 where the "
+                                   "vector file's next record of its controls is 6")
+        # Binary results of a filtered run check too.
+        results = self.path("filtered.bin")
+        r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", self.vectors, "--results", results,
+                   "--sat", "on")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        r = ptovec("check", "--vectors", self.vectors, "--results", results)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("350 vectors: 350 matched", r.stdout)
+
+    @unittest.skipUnless(ORACLE_DEVICE, "no PTOVEC_ORACLE_DEVICE")
+    def test_a_run_that_stops_early_is_recorded_as_incomplete(self):
+        # 5600 vectors go to the device in batches of 4096. The device (through `sed -u 4097q`)
+        # answers its hello and the first batch, then falls silent: the run stops with an error
+        # at the second batch, and its results file keeps the 4096 answers, marked as stopped.
+        vectors = self.path("stop-vectors")
+        r = ptovec("generate", "--op", "tquant", "--src", "fp32", "--dst", "s8", "--samples", 400,
+                   "--out", vectors, "--quiet")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        results, junit = self.path("stopped.bin"), self.path("stopped.xml")
+        r = ptovec("run", "--dut-cmd", "sh -c '" + ORACLE_DEVICE + " | sed -u 4097q'",
+                   "--dut-timeout", 1, "--vectors", vectors, "--results", results)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("answer", r.stderr)
+        self.assertIn("case 4096", r.stderr)  # no answer in time, or exited (timing decides)
+        with open(results, "rb") as f:
+            fixed = f.read(32)
+            header = json.loads(f.read(struct.unpack("<I", fixed[12:16])[0]))
+        self.assertEqual(struct.unpack("<Q", fixed[16:24])[0], 4096)
+        self.assertEqual(header["stopped"]["records"], 4096)
+        self.assertIn("case 4096", header["stopped"]["reason"])
+        schema_validator("results-binary-header.schema.json").validate(header)
+        r = ptovec("check", "--vectors", vectors, "--results", results, "--junit", junit)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("4096 vectors: 4096 matched, 0 mismatched", r.stdout)
+        self.assertIn("INCOMPLETE: the run stopped after 4096 of 5600 records: device", r.stdout)
+        self.assertIn("FAIL: 0 mismatched, 0 unsupported of 4096 vectors checked (incomplete run)",
+                      r.stdout)
+        with open(junit) as f:
+            self.assertIn('failure type="incomplete"', f.read())
+
     @unittest.skipUnless(ORACLE_DEVICE, "no PTOVEC_ORACLE_DEVICE")
     def test_oracle_program_passes(self):
         self.run_and_check(["--dut-cmd", ORACLE_DEVICE], "bin")

@@ -208,7 +208,18 @@ TEST_F(Gate, FlagsAboveBitFourAreADeviceError) {
   } catch (const DeviceError& e) {
     EXPECT_NE(std::string(e.what()).find("qparam_fp32_u64.bin record 0"), std::string::npos);
   }
-  EXPECT_FALSE(std::filesystem::exists(options.results));  // atomic: nothing left
+  // The results file is kept, marked as a run that stopped early with no record answered.
+  ResultsReader reader(options.results);
+  ASSERT_TRUE(reader.stopped().has_value());
+  EXPECT_EQ(reader.stopped()->records, 0u);
+  EXPECT_NE(reader.stopped()->reason.find("answered flags 0x20 for qparam_fp32_u64.bin record 0"),
+            std::string::npos);
+  // check reads it as incomplete: it never passes.
+  const CheckReport report = CheckResults(dir_ / "qparam", options.results, 5);
+  EXPECT_FALSE(report.passed());
+  EXPECT_EQ(report.vectors, 0u);
+  EXPECT_NE(report.incomplete.find("the run stopped after 0 of"), std::string::npos);
+  EXPECT_EQ(ExitStatusFor(report), 1);
 }
 
 TEST_F(Gate, JunitReplacesWhatXmlDoesNotAllow) {

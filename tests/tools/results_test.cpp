@@ -251,12 +251,15 @@ TEST_F(GateFiles, ResultsRoundTripInBothFormats) {
   EXPECT_NE(text.find("\n{\"s\":0,\"i\":3,\"flags\":\"unsupported\"}\n"), std::string::npos);
   EXPECT_NE(text.find("{\"s\":1,\"i\":1,\"out\":\"0xffffffffffffffff\",\"flags\":\"0x0b\"}"),
             std::string::npos);
-  // Binary: 32 + header, then 10 records of 6 bytes and 3 of 13.
+  // Binary (version 2): 32 + header, then 10 records of 10 bytes (u64 index, S8 word, flags)
+  // and 3 of 17 (u64 index, U64 word, flags).
   const std::string bin = ReadAll(Scratch("r.bin"));
   EXPECT_EQ(bin.substr(0, 8), std::string("PTOVEC\0R", 8));
+  EXPECT_EQ(static_cast<unsigned char>(bin[8]), 2u);  // version
   const std::size_t data_offset = static_cast<unsigned char>(bin[24]) + 256u * static_cast<unsigned char>(bin[25]);
-  EXPECT_EQ(bin.size(), data_offset + 10 * 6 + 3 * 13);
-  EXPECT_EQ(static_cast<unsigned char>(bin[data_offset + 3 * 6 + 5]), kUnsupportedFlags);
+  EXPECT_EQ(bin.size(), data_offset + 10 * 10 + 3 * 17);
+  EXPECT_EQ(static_cast<unsigned char>(bin[data_offset + 3 * 10]), 3u);  // record 3's index
+  EXPECT_EQ(static_cast<unsigned char>(bin[data_offset + 3 * 10 + 9]), kUnsupportedFlags);
 }
 
 TEST_F(GateFiles, BrokenResultsFilesAreRefusedNamingSectionAndRecord) {
@@ -281,7 +284,7 @@ TEST_F(GateFiles, BrokenResultsFilesAreRefusedNamingSectionAndRecord) {
   EXPECT_EQ(ErrorOf([&] { read_all(j); }), "");
   const std::string bin = ReadAll(p);
   const auto bad = Scratch("bad.bin");
-  WriteAll(bad, bin.substr(0, bin.size() - 8));
+  WriteAll(bad, bin.substr(0, bin.size() - 12));
   std::string e = ErrorOf([&] { read_all(bad); });
   EXPECT_NE(e.find("is truncated: section 0 (a.bin) has 8 of 10 records and a partial record 8"),
             std::string::npos) << e;
@@ -290,16 +293,16 @@ TEST_F(GateFiles, BrokenResultsFilesAreRefusedNamingSectionAndRecord) {
   EXPECT_NE(e.find("has 1 extra bytes after the last record"), std::string::npos) << e;
   // Swap records 2 and 3.
   std::string swapped = bin;
-  const std::size_t base = bin.size() - 10 * 6;
-  std::swap_ranges(swapped.begin() + static_cast<std::ptrdiff_t>(base + 12),
-                   swapped.begin() + static_cast<std::ptrdiff_t>(base + 18),
-                   swapped.begin() + static_cast<std::ptrdiff_t>(base + 18));
+  const std::size_t base = bin.size() - 10 * 10;  // records of 10 bytes
+  std::swap_ranges(swapped.begin() + static_cast<std::ptrdiff_t>(base + 20),
+                   swapped.begin() + static_cast<std::ptrdiff_t>(base + 30),
+                   swapped.begin() + static_cast<std::ptrdiff_t>(base + 30));
   WriteAll(bad, swapped);
   e = ErrorOf([&] { read_all(bad); });
   EXPECT_NE(e.find("is out of order: section 0 (a.bin) record 2 carries index 3 (expected 2)"),
             std::string::npos) << e;
   std::string flags = bin;
-  flags[base + 5] = 0x21;
+  flags[base + 9] = 0x21;
   WriteAll(bad, flags);
   e = ErrorOf([&] { read_all(bad); });
   EXPECT_NE(e.find("record 0 has flags 0x21"), std::string::npos) << e;
@@ -396,7 +399,7 @@ TEST_F(GateFiles, JsonResultNumbersMustBeWholeInRangeIndices) {
   EXPECT_EQ(ErrorOf([&] { ResultsReader r(p); }),
             "results file " + p.string() +
                 " has a malformed header section 0: unknown key \"extra\" (accepted: file, sha256, "
-                "op, src, dst, count)");
+                "op, src, dst, count, controls)");
   text.replace(text.find("\"count\":10,\"extra\":1"), 20, "\"count\":10");
   text.replace(text.find("\"file\":\"a.bin\""), 14, "\"file\":7");
   WriteAll(p, text);

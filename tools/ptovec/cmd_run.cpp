@@ -99,9 +99,9 @@ int Run(const RunArgs& a) {
   using generator::InputError;
   CheckDeviceArgs(a.device);
   if (a.exhaustive) return RunExhaustive(a);
-  if (!a.rmode.empty() || !a.sat.empty() || !a.shard.empty()) {
-    throw InputError("--rmode, --sat and --shard go with --exhaustive (to run part of a suite, "
-                     "generate it with them)");
+  if (!a.shard.empty()) {
+    throw InputError("--shard goes with --exhaustive (to split a suite, generate it with --shard "
+                     "and run each shard folder)");
   }
   if (a.vectors.empty() && a.op.empty()) {
     throw InputError("give --vectors PATH (a suite folder or vector file), or --op OP to "
@@ -120,6 +120,7 @@ int Run(const RunArgs& a) {
     throw InputError("unknown --format '" + a.format + "' (accepted: bin, json)");
   }
   if (a.samples == 0) throw InputError("--samples must be at least 1 (got 0)");
+  const generator::ControlFilter controls = generator::ParseControlFilter(a.rmode, a.sat);
   const bool progress = !a.quiet && ProgressWanted();
 
   const bool generating = a.vectors.empty();
@@ -168,6 +169,7 @@ int Run(const RunArgs& a) {
     tools::RefuseOverwritingInputs(outputs, tools::VectorInputFiles(vectors));
   }
   options.format = format;
+  options.controls = controls;
   options.max_report = a.max_report;
   options.threads = a.threads;
   options.progress = progress;
@@ -227,8 +229,10 @@ Command AddRunCommand(CLI::App& app) {
              "every input code of --op/--src/--dst (a one-input op; every FP32 word for fp32) "
              "through the device, checked against the oracle as it goes: counts and mismatches "
              "only, no vector or results file");
-  r.add_option("--rmode", args->rmode, "with --exhaustive: only these modes (RNE,RTZ or all)");
-  r.add_option("--sat", args->sat, "with --exhaustive: only Sat off, on or both");
+  r.add_option("--rmode", args->rmode,
+               "only the vectors of these modes (RNE,RTZ or all); the results file's sections "
+               "say which, and check reads them so");
+  r.add_option("--sat", args->sat, "only the vectors of Sat off, on or both");
   r.add_option("--shard", args->shard,
                "with --exhaustive: only shard K/N (K from 0) of the input codes");
   r.add_flag("--quiet", args->quiet, "no progress on stderr");

@@ -139,7 +139,20 @@ void CheckSection(const ResultsSection& section, std::size_t s, const VectorSour
     refuse("types", TypeName(section.pair.src) + " -> " + TypeName(section.pair.dst),
            TypeName(info.pair.src) + " -> " + TypeName(info.pair.dst));
   }
-  if (section.count != info.count) refuse("count", Str(section.count), Str(info.count));
+  std::uint64_t expected = info.count;
+  if (!section.controls.empty()) {
+    std::uint64_t kept = 0;
+    for (const auto& c : section.controls) {
+      if (std::find(info.controls.begin(), info.controls.end(), c) == info.controls.end()) {
+        refuse("control", std::string(oracle::RoundingModeName(c.rounding_mode)) + " Sat " +
+                              (c.saturating ? "on" : "off"),
+               "no such control");
+      }
+      ++kept;
+    }
+    expected = info.count / info.controls.size() * kept;
+  }
+  if (section.count != expected) refuse("count", Str(section.count), Str(expected));
   if (source.sha256 && section.sha256 != *source.sha256) {
     refuse("SHA-256", section.sha256, *source.sha256);
   }
@@ -169,17 +182,42 @@ CheckReport Compare(const generator::VectorSelection& vectors,
   }
   CheckAccumulator acc(max_report);
   std::vector<VectorRecord> records;
+  std::vector<VectorRecord> selected;
+  std::vector<std::uint64_t> selected_index;
+  std::vector<std::uint64_t> indices;
   std::vector<DeviceAnswer> answers;
   for (std::size_t s = 0; s < sources.size(); ++s) {
     auto vr = generator::OpenVectorSource(sources[s]);
     CheckSection(sections[s], s, sources[s], vr->info());
-    acc.BeginFile(sources[s].name, *vr->info().op, vr->info().pair, vr->info().count);
+    acc.BeginFile(sources[s].name, *vr->info().op, vr->info().pair, sections[s].count);
+    const auto& controls = sections[s].controls;
+    std::uint64_t left = reader.RecordsIn(s);  // answers in the file (fewer after a stop)
     std::uint64_t index = 0;
     while (!vr->done()) {
       const std::size_t n = vr->Read(records, 4096);
-      answers.resize(n);
-      reader.Read(s, answers);
-      for (std::size_t k = 0; k < n; ++k) acc.Add(index + k, records[k], answers[k]);
+      selected.clear();
+      selected_index.clear();
+      for (std::size_t k = 0; k < n && selected.size() < left; ++k) {
+        if (!controls.empty() &&
+            std::find(controls.begin(), controls.end(), records[k].c.control) == controls.end()) {
+          continue;
+        }
+        selected.push_back(records[k]);
+        selected_index.push_back(index + k);
+      }
+      answers.resize(selected.size());
+      indices.resize(selected.size());
+      reader.Read(s, answers, indices);
+      for (std::size_t k = 0; k < selected.size(); ++k) {
+        if (indices[k] != selected_index[k]) {
+          throw InputError("results file " + results.string() + " section " + Str(s) + " (" +
+                           sections[s].file + ") answers record " + Str(indices[k]) +
+                           " where the vector file's next record of its controls is " +
+                           Str(selected_index[k]));
+        }
+        acc.Add(selected_index[k], selected[k], answers[k]);
+      }
+      left -= selected.size();
       index += n;
       if (stop(acc)) return acc.Finish();
     }
@@ -197,6 +235,16 @@ CheckReport Compare(const generator::VectorSelection& vectors,
   }
   reader.Finish();
   CheckReport report = acc.Finish();
+  if (reader.stopped()) {
+    report.incomplete = "the run stopped after " + Str(reader.stopped()->records) + " of " +
+                        Str([&] {
+                          std::uint64_t total = 0;
+                          for (const ResultsSection& x : sections) total += x.count;
+                          return total;
+                        }()) +
+                        " records: " + reader.stopped()->reason;
+    return report;
+  }
   if (report.vectors == 0) {
     throw InputError("--vectors " + vectors.Describe() + " holds zero vectors (nothing to check)");
   }
@@ -337,9 +385,22 @@ CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
   std::vector<ResultsSection> sections;
   for (const VectorSource& source : sources) {
     auto vr = generator::OpenVectorSource(source);
+    const generator::VectorFileInfo& info = vr->info();
     const std::string sha = source.sha256 ? *source.sha256 : generator::FileSha256(source.path);
-    sections.push_back(SectionFor(source.name, sha, *vr->info().op, vr->info().pair,
-                                  vr->info().count));
+    ResultsSection section = SectionFor(source.name, sha, *info.op, info.pair, info.count);
+    if (!options.controls.all() && info.op->uses_controls) {
+      // The file's controls the filter keeps, in the file's order.
+      for (const auto& c : info.controls) {
+        if (options.controls.Accepts(c)) section.controls.push_back(c);
+      }
+      if (section.controls.empty()) {
+        throw InputError("--rmode/--sat (" + options.controls.Describe() + ") keep none of the " +
+                         "controls of vector file " + source.path.string());
+      }
+      section.count = info.count / info.controls.size() * section.controls.size();
+      if (section.controls == info.controls) section.controls.clear();  // all of them
+    }
+    sections.push_back(std::move(section));
   }
   std::uint64_t total = 0;
   for (const ResultsSection& section : sections) total += section.count;
@@ -349,6 +410,8 @@ CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
   ResultsWriter writer(options.results, options.format, sections, device.Name());
   CheckAccumulator acc(options.max_report);
   std::vector<VectorRecord> records;
+  std::vector<VectorRecord> selected;
+  std::vector<std::uint64_t> indices;
   std::vector<Case> cases;
   std::vector<DeviceAnswer> answers;
   const std::size_t part = options.batch == 0 ? 4096 : options.batch;
@@ -367,43 +430,63 @@ CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
     device.Evaluate(std::span<const Case>(cases).subspan(begin, end - begin),
                     std::span<DeviceAnswer>(answers).subspan(begin, end - begin));
   };
-  for (std::size_t s = 0; s < sources.size(); ++s) {
-    auto vr = generator::OpenVectorSource(sources[s]);
-    acc.BeginFile(sources[s].name, *vr->info().op, vr->info().pair, vr->info().count);
-    std::uint64_t index = 0;
-    while (!vr->done()) {
-      n = vr->Read(records, batch);
-      if (n == 0) continue;
-      cases.resize(n);
-      for (std::size_t k = 0; k < n; ++k) cases[k] = records[k].c;
-      answers.assign(n, DeviceAnswer{});
-      if (pool && n > part) {
-        pool->Run(evaluate_part);
-      } else {
-        device.Evaluate(cases, answers);
-      }
-      for (std::size_t k = 0; k < n; ++k) {
-        if (answers[k].supported && (answers[k].result.status & 0xE0) != 0) {
-          throw DeviceError("device " + device.Name() + " answered flags " +
-                            generator::HexStatus(answers[k].result.status) + " for " +
-                            sources[s].name + " record " + Str(index + k) +
-                            " (only bits 4:0 NV DZ OF UF NX may be set)");
+  try {
+    for (std::size_t s = 0; s < sources.size(); ++s) {
+      auto vr = generator::OpenVectorSource(sources[s]);
+      acc.BeginFile(sources[s].name, *vr->info().op, vr->info().pair, sections[s].count);
+      const bool filtered = !sections[s].controls.empty();
+      std::uint64_t index = 0;
+      std::uint64_t run = 0;
+      while (!vr->done()) {
+        const std::size_t read = vr->Read(records, batch);
+        if (read == 0) continue;
+        selected.clear();
+        indices.clear();
+        for (std::size_t k = 0; k < read; ++k) {
+          if (filtered && !options.controls.Accepts(records[k].c.control)) continue;
+          selected.push_back(records[k]);
+          indices.push_back(index + k);
         }
-        acc.Add(index + k, records[k], answers[k]);
+        index += read;
+        n = selected.size();
+        if (n == 0) continue;
+        cases.resize(n);
+        for (std::size_t k = 0; k < n; ++k) cases[k] = selected[k].c;
+        answers.assign(n, DeviceAnswer{});
+        if (pool && n > part) {
+          pool->Run(evaluate_part);
+        } else {
+          device.Evaluate(cases, answers);
+        }
+        for (std::size_t k = 0; k < n; ++k) {
+          if (answers[k].supported && (answers[k].result.status & 0xE0) != 0) {
+            throw DeviceError("device " + device.Name() + " answered flags " +
+                              generator::HexStatus(answers[k].result.status) + " for " +
+                              sources[s].name + " record " + Str(indices[k]) +
+                              " (only bits 4:0 NV DZ OF UF NX may be set)");
+          }
+          acc.Add(indices[k], selected[k], answers[k]);
+        }
+        writer.Append(answers, filtered ? std::span<const std::uint64_t>(indices)
+                                        : std::span<const std::uint64_t>());
+        run += n;
       }
-      writer.Append(answers);
-      index += n;
+      generator::CheckSourceDigest(sources[s], *vr);
+      if (sections[s].sha256 != vr->sha256()) {
+        throw InputError("vector file " + sources[s].path.string() + " has SHA-256 " +
+                         vr->sha256() + ", expected " + sections[s].sha256 +
+                         " (it changed while being run)");
+      }
+      if (options.progress) {
+        std::cerr << "ptovec: [" << s + 1 << "/" << sources.size() << "] " << sources[s].name
+                  << ": " << run << " vectors run\n";
+      }
     }
-    generator::CheckSourceDigest(sources[s], *vr);
-    if (sections[s].sha256 != vr->sha256()) {
-      throw InputError("vector file " + sources[s].path.string() + " has SHA-256 " +
-                       vr->sha256() + ", expected " + sections[s].sha256 +
-                       " (it changed while being run)");
-    }
-    if (options.progress) {
-      std::cerr << "ptovec: [" << s + 1 << "/" << sources.size() << "] " << sources[s].name
-                << ": " << index << " vectors run\n";
-    }
+  } catch (const DeviceError& e) {
+    // Keep what was answered, marked as a run that stopped early (it can never pass a check).
+    writer.Stop(e.what());
+    writer.Commit();
+    throw;
   }
   writer.Commit();
   CheckReport report = acc.Finish();
@@ -442,11 +525,13 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
       out << "  " << MismatchText(r.first[i], "    ");
     }
   }
+  if (!r.incomplete.empty()) out << "INCOMPLETE: " << r.incomplete << "\n";
   if (r.passed()) {
     out << "PASS\n";
   } else {
     out << "FAIL: " << r.mismatched << " mismatched, " << r.unsupported << " unsupported of "
-        << r.vectors << " vectors\n";
+        << r.vectors << " vectors" << (r.incomplete.empty() ? "" : " checked (incomplete run)")
+        << "\n";
   }
 }
 
@@ -454,23 +539,35 @@ std::string JunitXml(const CheckReport& r) {
   std::ostringstream x;
   std::uint64_t tests = 0;
   std::uint64_t failures = 0;
+  // A control without vectors (a run filtered by --rmode/--sat) has no test case.
+  const auto listed = [](const FileTally& f, std::size_t c) {
+    return f.controls[c].total > 0 || f.count == 0;
+  };
   for (const FileTally& f : r.per_file) {
     for (std::size_t c = 0; c < (f.op->uses_controls ? 14U : 1U); ++c) {
+      if (!listed(f, c)) continue;
       ++tests;
       if (f.controls[c].failed() > 0) ++failures;
     }
   }
+  if (!r.incomplete.empty()) ++tests, ++failures;
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   x << "<testsuites name=\"ptovec\" tests=\"" << tests << "\" failures=\"" << failures
     << "\" errors=\"0\" time=\"0\">\n";
   for (const FileTally& f : r.per_file) {
     const std::size_t n = f.op->uses_controls ? 14U : 1U;
     std::uint64_t file_failures = 0;
-    for (std::size_t c = 0; c < n; ++c) file_failures += f.controls[c].failed() > 0 ? 1 : 0;
-    std::string stem = f.file.substr(0, f.file.rfind('.'));
-    x << "  <testsuite name=\"" << XmlEscape(f.file) << "\" tests=\"" << n << "\" failures=\""
-      << file_failures << "\" errors=\"0\" skipped=\"0\" time=\"0\">\n";
+    std::uint64_t file_tests = 0;
     for (std::size_t c = 0; c < n; ++c) {
+      if (!listed(f, c)) continue;
+      ++file_tests;
+      file_failures += f.controls[c].failed() > 0 ? 1 : 0;
+    }
+    std::string stem = f.file.substr(0, f.file.rfind('.'));
+    x << "  <testsuite name=\"" << XmlEscape(f.file) << "\" tests=\"" << file_tests
+      << "\" failures=\"" << file_failures << "\" errors=\"0\" skipped=\"0\" time=\"0\">\n";
+    for (std::size_t c = 0; c < n; ++c) {
+      if (!listed(f, c)) continue;
       const ControlTally& t = f.controls[c];
       const std::string name = f.op->uses_controls
                                    ? ModeName(c) + (c % 2 ? " sat=on" : " sat=off")
@@ -491,6 +588,13 @@ std::string JunitXml(const CheckReport& r) {
         << XmlEscape(message + "\n" + body) << "</failure>\n    </testcase>\n";
     }
     x << "  </testsuite>\n";
+  }
+  if (!r.incomplete.empty()) {
+    x << "  <testsuite name=\"run\" tests=\"1\" failures=\"1\" errors=\"0\" skipped=\"0\" "
+         "time=\"0\">\n    <testcase classname=\"ptovec.run\" name=\"complete\" time=\"0\">\n"
+         "      <failure type=\"incomplete\" message=\""
+      << XmlEscape(r.incomplete) << "\">" << XmlEscape(r.incomplete)
+      << "</failure>\n    </testcase>\n  </testsuite>\n";
   }
   x << "</testsuites>\n";
   return x.str();

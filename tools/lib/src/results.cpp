@@ -1,5 +1,6 @@
 #include "ptovec/tools/results.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <optional>
@@ -132,11 +133,13 @@ bool IsRegular(const std::filesystem::path& path) {
 
 }  // namespace
 
-unsigned ResultsRecordSize(TypePair pair) { return 4 + DstBytes(pair) + 1; }
+unsigned ResultsRecordSize(TypePair pair, int version) {
+  return (version == 1 ? 4 : 8) + DstBytes(pair) + 1;
+}
 
 ResultsSection SectionFor(const std::string& file, const std::string& sha256, const OpDef& op,
                           TypePair pair, std::uint64_t count) {
-  return {file, sha256, &op, pair, count};
+  return {file, sha256, &op, pair, count, {}};
 }
 
 J ResultsHeader(const std::vector<ResultsSection>& sections, ResultsFormat format,
@@ -155,6 +158,7 @@ J ResultsHeader(const std::vector<ResultsSection>& sections, ResultsFormat forma
     entry["src"] = oracle::Format(s.pair.src).name;
     entry["dst"] = oracle::Format(s.pair.dst).name;
     entry["count"] = s.count;
+    if (!s.controls.empty()) entry["controls"] = generator::ControlsJson(s.controls);
     if (format == ResultsFormat::Binary) entry["record_size"] = ResultsRecordSize(s.pair);
     list.push_back(entry);
   }
@@ -164,31 +168,52 @@ J ResultsHeader(const std::vector<ResultsSection>& sections, ResultsFormat forma
 
 // ---- writer ----
 
+// Spaces reserved at the end of the header (both formats) so that Stop() can rewrite it in place
+// with "stopped" added; the reason is shortened to fit.
+constexpr std::size_t kStopReserve = 512;
+constexpr std::size_t kStopReasonBytes = 300;
+
 struct ResultsWriter::Impl {
   generator::AtomicFile file;
   ResultsFormat format;
   std::vector<ResultsSection> sections;
+  std::string device;
   std::size_t section = 0;
-  std::uint64_t index = 0;
+  std::uint64_t in_section = 0;  // records written to the current section
+  std::uint64_t records = 0;     // records written in all
+  std::size_t header_bytes = 0;  // the header text's room (JSON: line 1 without its newline)
+  bool stopped = false;
   std::string buffer;
 
-  Impl(const std::filesystem::path& path, ResultsFormat f, std::vector<ResultsSection> s)
-      : file(path), format(f), sections(std::move(s)) {}
+  Impl(const std::filesystem::path& path, ResultsFormat f, std::vector<ResultsSection> s,
+       std::string d)
+      : file(path), format(f), sections(std::move(s)), device(std::move(d)) {}
 
   void SkipEmpty() {
-    while (section < sections.size() && index == sections[section].count) {
+    while (section < sections.size() && in_section == sections[section].count) {
       ++section;
-      index = 0;
+      in_section = 0;
     }
+  }
+
+  // The header text padded with spaces to `room` bytes (0: the natural size plus the reserve).
+  std::string HeaderText(const std::optional<ResultsStop>& stop, std::size_t room) const {
+    J header = ResultsHeader(sections, format, device);
+    if (stop) header["stopped"] = {{"reason", stop->reason}, {"records", stop->records}};
+    std::string text = Dump(header);  // names with invalid UTF-8 become U+FFFD, never throw
+    if (room == 0) room = text.size() + kStopReserve;
+    if (text.size() > room) throw std::logic_error("ResultsWriter: header outgrew its room");
+    text.append(room - text.size(), ' ');
+    return text;
   }
 };
 
 ResultsWriter::ResultsWriter(const std::filesystem::path& path, ResultsFormat format,
                              std::vector<ResultsSection> sections, const std::string& device_name)
-    : impl_(std::make_unique<Impl>(path, format, std::move(sections))) {
-  const J header = ResultsHeader(impl_->sections, format, device_name);
-  std::string text = Dump(header);  // names with invalid UTF-8 become U+FFFD, never throw
+    : impl_(std::make_unique<Impl>(path, format, std::move(sections), device_name)) {
+  std::string text = impl_->HeaderText(std::nullopt, 0);
   if (format == ResultsFormat::Json) {
+    impl_->header_bytes = text.size();
     impl_->file.Write(text + "\n");
   } else {
     std::uint64_t total = 0;
@@ -196,6 +221,7 @@ ResultsWriter::ResultsWriter(const std::filesystem::path& path, ResultsFormat fo
     const std::uint64_t unpadded = kResultsFixedHeaderBytes + text.size();
     const std::uint64_t data_offset = (unpadded + 7) / 8 * 8;
     text.append(static_cast<std::size_t>(data_offset - unpadded), ' ');
+    impl_->header_bytes = text.size();
     std::string out(kResultsMagic);
     PutLittleEndian(out, static_cast<std::uint64_t>(kResultsFormatVersion), 2);
     PutLittleEndian(out, 0, 2);
@@ -209,23 +235,33 @@ ResultsWriter::ResultsWriter(const std::filesystem::path& path, ResultsFormat fo
 
 ResultsWriter::~ResultsWriter() = default;
 
-void ResultsWriter::Append(std::span<const DeviceAnswer> answers) {
+void ResultsWriter::Append(std::span<const DeviceAnswer> answers,
+                           std::span<const std::uint64_t> indices) {
   Impl& w = *impl_;
+  if (w.stopped) throw std::logic_error("ResultsWriter: Append after Stop");
+  if (!indices.empty() && indices.size() != answers.size()) {
+    throw std::logic_error("ResultsWriter: indices and answers differ in number");
+  }
   std::string& out = w.buffer;
   out.clear();
-  for (const DeviceAnswer& a : answers) {
+  for (std::size_t k = 0; k < answers.size(); ++k) {
+    const DeviceAnswer& a = answers[k];
     w.SkipEmpty();
     if (w.section >= w.sections.size()) {
       throw std::logic_error("ResultsWriter: more answers than the sections hold");
     }
+    if (indices.empty() && !w.sections[w.section].controls.empty()) {
+      throw std::logic_error("ResultsWriter: a section with controls needs record indices");
+    }
+    const std::uint64_t index = indices.empty() ? w.in_section : indices[k];
     const TypePair pair = w.sections[w.section].pair;
     const Word word = oracle::LowBits(a.result.word, DstWidth(pair));
     if (w.format == ResultsFormat::Binary) {
-      PutLittleEndian(out, w.index & 0xFFFFFFFFu, 4);
+      PutLittleEndian(out, index, 8);
       PutLittleEndian(out, a.supported ? word : 0, DstBytes(pair));
       out.push_back(static_cast<char>(a.supported ? a.result.status : kUnsupportedFlags));
     } else {
-      out += "{\"s\":" + Str(w.section) + ",\"i\":" + Str(w.index);
+      out += "{\"s\":" + Str(w.section) + ",\"i\":" + Str(index);
       if (a.supported) {
         out += ",\"out\":\"" + generator::HexWord(word, pair.dst) + "\",\"flags\":\"" +
                generator::HexStatus(a.result.status) + "\"}\n";
@@ -233,16 +269,34 @@ void ResultsWriter::Append(std::span<const DeviceAnswer> answers) {
         out += ",\"flags\":\"unsupported\"}\n";
       }
     }
-    ++w.index;
+    ++w.in_section;
+    ++w.records;
   }
   w.file.Write(out);
 }
 
+void ResultsWriter::Stop(const std::string& reason) {
+  Impl& w = *impl_;
+  if (w.stopped) return;
+  w.stopped = true;
+  std::string shown = reason.substr(0, kStopReasonBytes);
+  std::replace(shown.begin(), shown.end(), '\n', ' ');
+  const std::string text = w.HeaderText(ResultsStop{shown, w.records}, w.header_bytes);
+  if (w.format == ResultsFormat::Json) {
+    w.file.Overwrite(0, text);
+  } else {
+    std::string total;
+    PutLittleEndian(total, w.records, 8);
+    w.file.Overwrite(16, total);
+    w.file.Overwrite(kResultsFixedHeaderBytes, text);
+  }
+}
+
 void ResultsWriter::Commit() {
   impl_->SkipEmpty();
-  if (impl_->section != impl_->sections.size()) {
+  if (!impl_->stopped && impl_->section != impl_->sections.size()) {
     throw std::logic_error("ResultsWriter: section " + Str(impl_->section) + " is incomplete (" +
-                           Str(impl_->index) + " of " +
+                           Str(impl_->in_section) + " of " +
                            Str(impl_->sections[impl_->section].count) + ")");
   }
   impl_->file.Commit();
@@ -255,9 +309,13 @@ struct ResultsReader::Impl {
   std::FILE* file = nullptr;
   std::string format;
   std::string device;
+  int version = 0;
+  std::optional<ResultsStop> stopped;
   std::vector<ResultsSection> sections;
+  std::vector<std::uint64_t> available;  // records of each section present in the file
   std::size_t section = 0;
-  std::uint64_t index = 0;
+  std::uint64_t index = 0;       // records of the current section read
+  std::uint64_t last_index = 0;  // the last record index read in the current section
   std::uint64_t line = 1;  // JSON: lines read
   std::string buffer;
   std::size_t buffer_pos = 0;
@@ -319,9 +377,34 @@ struct ResultsReader::Impl {
     if (text(h, "format") != expected_format) {
       Fail("has header format " + Dump(h["format"]) + " (expected \"" + expected_format + "\")");
     }
-    if (!h.contains("version") || h["version"] != kResultsFormatVersion) {
+    if (!h.contains("version") || !h["version"].is_number_unsigned() ||
+        h["version"].get<std::uint64_t>() < kOldestResultsFormatVersion ||
+        h["version"].get<std::uint64_t>() > kResultsFormatVersion) {
       Fail("has format version " + (h.contains("version") ? Dump(h["version"]) : "(none)") +
-           " (this ptovec reads version " + Str(kResultsFormatVersion) + ")");
+           " (this ptovec reads versions " + Str(kOldestResultsFormatVersion) + " to " +
+           Str(kResultsFormatVersion) + ")");
+    }
+    if (version != 0 && h["version"].get<std::uint64_t>() != static_cast<std::uint64_t>(version)) {
+      Fail("has a corrupt header: the fixed header says version " + Str(version) +
+           ", the JSON header " + Dump(h["version"]));
+    }
+    version = static_cast<int>(h["version"].get<std::uint64_t>());
+    for (const auto& item : h.items()) {
+      const std::string& key = item.key();
+      if (key != "format" && key != "version" && key != "tool_version" && key != "device" &&
+          key != "sections" && !(version >= 2 && key == "stopped")) {
+        Fail("has a malformed header: unknown key \"" + key + "\" (accepted: format, version, " +
+             "tool_version, device, sections" + (version >= 2 ? ", stopped)" : ")"));
+      }
+    }
+    if (h.contains("stopped")) {
+      where = "header \"stopped\"";
+      const J& st = h["stopped"];
+      if (!st.is_object() || st.size() != 2) {
+        Fail("has a malformed header: \"stopped\" must be {\"reason\": text, \"records\": n}");
+      }
+      stopped = ResultsStop{text(st, "reason"), whole(st, "records")};
+      where = "header";
     }
     if (h.contains("device")) device = text(h, "device");
     if (!h.contains("sections") || !h["sections"].is_array()) {
@@ -335,9 +418,11 @@ struct ResultsReader::Impl {
       for (const auto& item : s.items()) {
         const std::string& key = item.key();
         if (key != "file" && key != "sha256" && key != "op" && key != "src" && key != "dst" &&
-            key != "count" && !(binary && key == "record_size")) {
+            key != "count" && !(binary && key == "record_size") &&
+            !(version >= 2 && key == "controls")) {
           Fail("has a malformed " + where + ": unknown key \"" + key + "\" (accepted: file, " +
-               "sha256, op, src, dst, count" + (binary ? ", record_size)" : ")"));
+               "sha256, op, src, dst, count" + (version >= 2 ? ", controls" : "") +
+               (binary ? ", record_size)" : ")"));
         }
       }
       ResultsSection r;
@@ -360,19 +445,61 @@ struct ResultsReader::Impl {
         Fail("section " + Str(number) + " has a pair " + op + " does not accept");
       }
       r.count = whole(s, "count");
-      if (binary && whole(s, "record_size") != ResultsRecordSize(r.pair)) {
+      if (s.contains("controls")) {
+        // The op's controls, a subset in the op's order, each once.
+        const auto all = generator::ControlsFor(*r.op);
+        const J& list = s["controls"];
+        if (!list.is_array() || list.empty()) {
+          Fail("has a malformed " + where + ": \"controls\" must be a non-empty array");
+        }
+        std::size_t next = 0;
+        for (const J& c : list) {
+          std::optional<oracle::NumericRoundingMode> mode;
+          if (c.is_object() && c.size() == 2 && c.contains("rmode") && c["rmode"].is_string() &&
+              c.contains("sat") && c["sat"].is_boolean()) {
+            mode = oracle::ParseRoundingMode(c["rmode"].get<std::string>());
+          }
+          std::size_t k = next;
+          const generator::NumericExecutionControl control{
+              mode.value_or(oracle::NumericRoundingMode::RNE), c.value("sat", false)};
+          while (mode && k < all.size() && !(all[k] == control)) ++k;
+          if (!mode || k == all.size()) {
+            Fail("has a malformed " + where + ": control " + Dump(c) + " is not one of " + op +
+                 "'s, or is out of order or repeated (accepted: " +
+                 Dump(generator::ControlsJson(all)) + ", in that order)");
+          }
+          r.controls.push_back(control);
+          next = k + 1;
+        }
+      }
+      if (binary && whole(s, "record_size") != ResultsRecordSize(r.pair, version)) {
         Fail("section " + Str(number) + " has record_size " + Dump(s["record_size"]) +
-             " (expected " + Str(ResultsRecordSize(r.pair)) + ")");
+             " (expected " + Str(ResultsRecordSize(r.pair, version)) + ")");
       }
       sections.push_back(r);
       ++number;
     }
+    // The records present: every section's count, or, after a stop, the first stopped->records.
+    std::uint64_t sum = 0;
+    for (const ResultsSection& sec : sections) {
+      sum = sum + sec.count < sum ? UINT64_MAX : sum + sec.count;
+    }
+    if (stopped && stopped->records > sum) {
+      Fail("has a malformed header: \"stopped\" records " + Str(stopped->records) +
+           " exceeds the sections' " + Str(sum));
+    }
+    std::uint64_t left = stopped ? stopped->records : sum;
+    for (const ResultsSection& sec : sections) {
+      available.push_back(std::min(left, sec.count));
+      left -= available.back();
+    }
   }
 
   void SkipEmpty() {
-    while (section < sections.size() && index == sections[section].count) {
+    while (section < sections.size() && index == available[section]) {
       ++section;
       index = 0;
+      last_index = 0;
     }
   }
 };
@@ -397,10 +524,12 @@ ResultsReader::ResultsReader(const std::filesystem::path& path) : impl_(std::mak
     const std::uint64_t header_bytes = GetLittleEndian(fixed + 12, 4);
     const std::uint64_t total = GetLittleEndian(fixed + 16, 8);
     const std::uint64_t data_offset = GetLittleEndian(fixed + 24, 8);
-    if (version != static_cast<std::uint64_t>(kResultsFormatVersion)) {
-      r.Fail("has format version " + Str(version) + " (this ptovec reads version " +
-             Str(kResultsFormatVersion) + ")");
+    if (version < static_cast<std::uint64_t>(kOldestResultsFormatVersion) ||
+        version > static_cast<std::uint64_t>(kResultsFormatVersion)) {
+      r.Fail("has format version " + Str(version) + " (this ptovec reads versions " +
+             Str(kOldestResultsFormatVersion) + " to " + Str(kResultsFormatVersion) + ")");
     }
+    r.version = static_cast<int>(version);
     if (data_offset != kResultsFixedHeaderBytes + header_bytes || data_offset % 8 != 0) {
       r.Fail("has a corrupt fixed header: data offset " + Str(data_offset) + ", header bytes " +
              Str(header_bytes));
@@ -428,14 +557,15 @@ ResultsReader::ResultsReader(const std::filesystem::path& path) : impl_(std::mak
     std::uint64_t sum = 0;
     std::uint64_t expected = data_offset;
     bool too_big = false;  // the sections need more bytes than any file has (and may overflow)
-    for (const ResultsSection& s : r.sections) {
-      const std::uint64_t bytes = ResultsRecordSize(s.pair);
-      if (too_big || s.count > size / bytes || expected > size) {
+    for (std::size_t k = 0; k < r.sections.size(); ++k) {
+      const std::uint64_t bytes = ResultsRecordSize(r.sections[k].pair, r.version);
+      const std::uint64_t count = r.available[k];
+      if (too_big || count > size / bytes || expected > size) {
         too_big = true;
         continue;
       }
-      sum += s.count;
-      expected += s.count * bytes;
+      sum += count;
+      expected += count * bytes;
     }
     if (too_big) {
       r.Fail("is truncated: its header announces more records than its " + Str(size) +
@@ -449,15 +579,15 @@ ResultsReader::ResultsReader(const std::filesystem::path& path) : impl_(std::mak
       // Name the first record that is missing or partial.
       std::uint64_t at = data_offset;
       for (std::size_t s = 0; s < r.sections.size(); ++s) {
-        const std::uint64_t bytes = ResultsRecordSize(r.sections[s].pair);
-        if (size < at + r.sections[s].count * bytes) {
+        const std::uint64_t bytes = ResultsRecordSize(r.sections[s].pair, r.version);
+        if (size < at + r.available[s] * bytes) {
           const std::uint64_t whole = (size - at) / bytes;
           r.Fail("is truncated: " + SectionName(r.sections, s) + " has " + Str(whole) + " of " +
-                 Str(r.sections[s].count) + " records" +
+                 Str(r.available[s]) + " records" +
                  ((size - at) % bytes != 0 ? " and a partial record " + Str(whole) : "") +
                  " (file " + Str(size) + " bytes, expected " + Str(expected) + ")");
         }
-        at += r.sections[s].count * bytes;
+        at += r.available[s] * bytes;
       }
     }
     if (size > expected) {
@@ -489,35 +619,61 @@ ResultsReader::~ResultsReader() = default;
 const std::vector<ResultsSection>& ResultsReader::sections() const { return impl_->sections; }
 const std::string& ResultsReader::format() const { return impl_->format; }
 const std::string& ResultsReader::device() const { return impl_->device; }
+int ResultsReader::version() const { return impl_->version; }
+const std::optional<ResultsStop>& ResultsReader::stopped() const { return impl_->stopped; }
+std::uint64_t ResultsReader::RecordsIn(std::size_t section) const {
+  return impl_->available.at(section);
+}
 
-void ResultsReader::Read(std::size_t section, std::span<DeviceAnswer> out) {
+void ResultsReader::Read(std::size_t section, std::span<DeviceAnswer> out,
+                         std::span<std::uint64_t> indices) {
   Impl& r = *impl_;
   if (out.empty()) return;
+  if (!indices.empty() && indices.size() != out.size()) {
+    throw std::logic_error("ResultsReader::Read: indices and answers differ in number");
+  }
   r.SkipEmpty();
-  if (section != r.section || r.index + out.size() > r.sections[section].count) {
+  if (section != r.section || r.index + out.size() > r.available[section]) {
     throw std::logic_error("ResultsReader::Read: sections must be read in order");
   }
+  const bool filtered = !r.sections[section].controls.empty();
+  // Checks record k's index: consecutive from 0 (version 1 keeps the low 32 bits in binary), or
+  // increasing in a section of some controls. Returns a message, "" when right.
+  const auto index_problem = [&](std::uint64_t expected, std::uint64_t index) -> std::string {
+    if (!filtered) {
+      const std::uint64_t want =
+          r.version == 1 && r.format == "bin" ? expected & 0xFFFFFFFFu : expected;
+      return index == want ? "" : " (expected " + Str(want) + ")";
+    }
+    if (expected > 0 && index <= r.last_index) {
+      return " (expected more than the previous record's " + Str(r.last_index) + ")";
+    }
+    return "";
+  };
   const TypePair pair = r.sections[section].pair;
   const unsigned width = DstWidth(pair);
   const auto name = [&] { return SectionName(r.sections, section); };
   if (r.format == "bin") {
-    const unsigned bytes = ResultsRecordSize(pair);
+    const unsigned bytes = ResultsRecordSize(pair, r.version);
+    const unsigned index_bytes = r.version == 1 ? 4 : 8;
     const unsigned dst_bytes = DstBytes(pair);
     r.buffer.resize(out.size() * bytes);
     const std::size_t got = std::fread(r.buffer.data(), 1, r.buffer.size(), r.file);
     if (got != r.buffer.size()) {
       r.Fail("is truncated: " + name() + " ends at record " + Str(r.index + got / bytes) +
-             " of " + Str(r.sections[section].count));
+             " of " + Str(r.available[section]));
     }
     const auto* p = reinterpret_cast<const unsigned char*>(r.buffer.data());
     for (std::size_t k = 0; k < out.size(); ++k, p += bytes) {
       const std::uint64_t expected = r.index + k;
-      const std::uint64_t index = GetLittleEndian(p, 4);
-      if (index != (expected & 0xFFFFFFFFu)) {
+      const std::uint64_t index = GetLittleEndian(p, index_bytes);
+      if (const std::string problem = index_problem(expected, index); !problem.empty()) {
         r.Fail("is out of order: " + name() + " record " + Str(expected) + " carries index " +
-               Str(index) + " (expected " + Str(expected & 0xFFFFFFFFu) + ")");
+               Str(index) + problem);
       }
-      const unsigned flags = p[4 + dst_bytes];
+      r.last_index = index;
+      if (!indices.empty()) indices[k] = filtered ? index : expected;
+      const unsigned flags = p[index_bytes + dst_bytes];
       DeviceAnswer& a = out[k];
       if (flags == kUnsupportedFlags) {
         a = DeviceAnswer{false, {}};
@@ -528,7 +684,7 @@ void ResultsReader::Read(std::size_t section, std::span<DeviceAnswer> out) {
           return std::string(t);
         }() + " (accepted: 0x00..0x1f, or 0x80 unsupported)");
       } else {
-        a = DeviceAnswer{true, {oracle::LowBits(GetLittleEndian(p + 4, dst_bytes), width),
+        a = DeviceAnswer{true, {oracle::LowBits(GetLittleEndian(p + index_bytes, dst_bytes), width),
                                 static_cast<Status>(flags)}};
       }
     }
@@ -540,7 +696,7 @@ void ResultsReader::Read(std::size_t section, std::span<DeviceAnswer> out) {
     const std::uint64_t expected = r.index;
     if (!r.NextLine(text)) {
       r.Fail("is truncated: " + name() + " ends at record " + Str(expected) + " of " +
-             Str(r.sections[section].count));
+             Str(r.available[section]));
     }
     DeviceAnswer& a = out[k];
     try {
@@ -555,7 +711,7 @@ void ResultsReader::Read(std::size_t section, std::span<DeviceAnswer> out) {
           }
         }
         line.s = WholeBelow(j, "s", r.sections.size());
-        line.i = WholeBelow(j, "i", r.sections[section].count);
+        line.i = WholeBelow(j, "i", filtered ? UINT64_MAX : r.sections[section].count);
         if (!j.contains("flags") || !j["flags"].is_string()) {
           throw InputError("\"flags\" must be text (0x00..0x1f or \"unsupported\")");
         }
@@ -565,11 +721,13 @@ void ResultsReader::Read(std::size_t section, std::span<DeviceAnswer> out) {
           line.out = j["out"].get<std::string>();
         }
       }
-      if (line.s != section || line.i != expected) {
+      if (line.s != section || !index_problem(expected, line.i).empty()) {
         r.Fail("is out of order: line " + Str(r.line) + " holds section " + Str(line.s) +
-               " record " + Str(line.i) + " (expected " + name() + " record " + Str(expected) +
-               ")");
+               " record " + Str(line.i) + " (expected " + name() + " record " +
+               (filtered ? "index above " + Str(r.last_index) : Str(expected)) + ")");
       }
+      r.last_index = line.i;
+      if (!indices.empty()) indices[k] = line.i;
       if (line.flags == "unsupported") {
         a = DeviceAnswer{false, {}};
       } else {

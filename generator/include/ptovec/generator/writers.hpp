@@ -169,7 +169,11 @@ class AtomicFile {
   ~AtomicFile();
 
   void Write(std::string_view bytes);
-  /// Flushes, closes and renames into place. Returns the SHA-256 (lower-case hex).
+  /// Replaces bytes already written, at `offset` (same length; a header rewritten in place).
+  /// Throws std::logic_error past the bytes written, std::runtime_error on a write error.
+  void Overwrite(std::uint64_t offset, std::string_view bytes);
+  /// Flushes, closes and renames into place. Returns the SHA-256 (lower-case hex), or "" when
+  /// Overwrite() was used (the digest of the streamed bytes no longer describes the file).
   std::string Commit();
   std::uint64_t bytes() const { return bytes_; }
   const std::filesystem::path& path() const { return path_; }
@@ -181,6 +185,7 @@ class AtomicFile {
   Sha256 sha_;
   std::uint64_t bytes_ = 0;
   bool committed_ = false;
+  bool overwritten_ = false;
 };
 
 /// Writes `text` to `path` atomically (temporary name, then rename).

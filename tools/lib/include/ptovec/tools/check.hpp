@@ -74,7 +74,12 @@ struct CheckReport {
   std::uint64_t word = 0, flags = 0, both = 0;  ///< mismatched by kind
   std::vector<FileTally> per_file;  ///< in run order
   std::vector<Mismatch> first;      ///< the first max_report mismatches, in run order
-  bool passed() const { return files > 0 && vectors > 0 && mismatched == 0 && unsupported == 0; }
+  /// Set when the results file records a run that stopped early: why, and where ("" otherwise).
+  /// An incomplete run never passes.
+  std::string incomplete;
+  bool passed() const {
+    return files > 0 && vectors > 0 && mismatched == 0 && unsupported == 0 && incomplete.empty();
+  }
 };
 
 /// Tallies answers against expected vectors, file by file, in run order.
@@ -125,6 +130,8 @@ struct RunOptions {
   ResultsFormat format = ResultsFormat::Binary;
   std::size_t max_report = 20;
   std::size_t batch = 4096;  ///< cases per Device::Evaluate call
+  /// Only the records of these controls (--rmode/--sat); results sections then list them.
+  generator::ControlFilter controls;
   /// Threads calling Device::Evaluate at once when the device is ThreadSafe() (0: one per core);
   /// the results file and report are the same whatever the count.
   unsigned threads = 0;
@@ -132,9 +139,11 @@ struct RunOptions {
 };
 
 /// `ptovec run`: streams every selected vector file of `vectors` through `device` in batches, writes the
-/// results file (atomically) and returns the report `check` would give for it. Throws
-/// generator::InputError for vector file problems and DeviceError when the device fails or
-/// answers flags with bits 7:5 set.
+/// results file (atomically) and returns the report `check` would give for it. With a control
+/// filter only the records of the kept controls go to the device, and each section lists its
+/// controls. Throws generator::InputError for vector file problems and DeviceError when the
+/// device fails or answers flags with bits 7:5 set; then the results file is still written,
+/// marked as stopped early (results-format.md), with the answers so far.
 CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
                       const RunOptions& options);
 

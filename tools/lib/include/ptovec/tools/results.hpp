@@ -1,8 +1,8 @@
 // Results files: what a device answered for every vector of a suite, keyed to the vector files
 // (name, SHA-256, op, types, count per section; the record index in every record) so a results
 // file of another suite, another file version, another order or a truncated one is refused.
-// Two formats, version 1, documented in schemas/results-format.md: binary (`PTOVEC\0R`) and JSON
-// lines. Schemas: `ptovec schema results`, `ptovec schema results-binary-header`.
+// Two formats, version 2 (version 1 still read), documented in schemas/results-format.md: binary
+// (`PTOVEC\0R`) and JSON lines. Schemas: `ptovec schema results`, `ptovec schema results-binary-header`.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -23,8 +24,11 @@ namespace ptovec::tools {
 using generator::OpDef;
 using generator::TypePair;
 
-/// Version of both results formats (bump on any layout change).
-inline constexpr int kResultsFormatVersion = 1;
+/// Version of both results formats that this ptovec writes (bump on any layout change). Version
+/// 2 added 64-bit record indices (binary), sections of some controls only ("controls") and the
+/// mark of a run that stopped early ("stopped"); the reader still reads version 1.
+inline constexpr int kResultsFormatVersion = 2;
+inline constexpr int kOldestResultsFormatVersion = 1;
 /// The 8 magic bytes that open a binary results file.
 inline constexpr std::string_view kResultsMagic{"PTOVEC\0R", 8};
 /// Bytes of the binary results file's fixed header (before the JSON header text).
@@ -38,14 +42,25 @@ struct ResultsSection {
   std::string sha256;  ///< the vector file's SHA-256 (64 lower-case hex digits)
   const OpDef* op = nullptr;
   TypePair pair{};
-  std::uint64_t count = 0;  ///< records (= the vector file's count)
+  std::uint64_t count = 0;  ///< records (the vector file's, or those of `controls`)
+  /// Version 2: the controls whose records the section answers, in the vector file's order
+  /// (a run filtered by --rmode/--sat); empty: every record of the vector file.
+  std::vector<generator::NumericExecutionControl> controls;
   friend bool operator==(const ResultsSection&, const ResultsSection&) = default;
+};
+
+/// A run that stopped before answering every record (version 2 "stopped"): the records written
+/// are the first `records` of the sections' records, in order.
+struct ResultsStop {
+  std::string reason;        ///< one line: why it stopped (the device error)
+  std::uint64_t records = 0;  ///< records answered before the stop
 };
 
 enum class ResultsFormat { Binary, Json };
 
-/// Bytes of one binary results record of `pair`: index (u32) + out (dst storage bytes) + flags (u8).
-unsigned ResultsRecordSize(TypePair pair);
+/// Bytes of one binary results record of `pair` in format `version`: index (version 1: u32, the
+/// low 32 bits; version 2: u64) + out (dst storage bytes) + flags (u8).
+unsigned ResultsRecordSize(TypePair pair, int version = kResultsFormatVersion);
 
 /// The JSON header both formats carry: {"format","version","tool_version","device","sections":
 /// [{"file","sha256","op","src","dst","count"}, ...]}; the binary one adds "record_size" to each
@@ -65,9 +80,16 @@ class ResultsWriter {
   ResultsWriter& operator=(const ResultsWriter&) = delete;
 
   /// Appends the next answers in order. An answer's word is masked to the destination's width.
+  /// `indices` gives each answer's record index in its vector file (required for a section with
+  /// controls, whose indices skip the other controls' records; empty: consecutive from 0).
   /// Throws std::logic_error when more answers come than the sections hold.
-  void Append(std::span<const DeviceAnswer> answers);
-  /// Checks every section is complete (std::logic_error otherwise) and renames into place.
+  void Append(std::span<const DeviceAnswer> answers, std::span<const std::uint64_t> indices = {});
+  /// Marks the file as a run that stopped early (`reason`, one line, shortened to 300 bytes):
+  /// the header is rewritten in place with "stopped", and Commit() then accepts unfinished
+  /// sections.
+  void Stop(const std::string& reason);
+  /// Checks every section is complete unless stopped (std::logic_error otherwise) and renames
+  /// into place.
   void Commit();
 
  private:
@@ -92,9 +114,20 @@ class ResultsReader {
   const std::string& format() const;
   /// The device name the header records ("" when none).
   const std::string& device() const;
+  /// The file's format version (1 or 2).
+  int version() const;
+  /// Set when the run stopped early: then only stopped()->records records follow, the first of
+  /// the sections' records in order.
+  const std::optional<ResultsStop>& stopped() const;
+  /// Records of section `section` present in the file (its count, or fewer after a stop).
+  std::uint64_t RecordsIn(std::size_t section) const;
   /// Reads the next out.size() answers of section `section`, which must be the current one
   /// (sections are read in order, each completely). Words are masked to the destination's width.
-  void Read(std::size_t section, std::span<DeviceAnswer> out);
+  /// `indices` (same size, when given) receives each record's index in its vector file: for a
+  /// section without controls they are checked to be consecutive from 0, for one with controls
+  /// to increase (the caller checks them against the vector file).
+  void Read(std::size_t section, std::span<DeviceAnswer> out,
+            std::span<std::uint64_t> indices = {});
   /// Checks that nothing follows the last record of the last section.
   void Finish();
 
