@@ -178,6 +178,55 @@ class FormatV2Test(unittest.TestCase):
         self.assertEqual((mismatch, errors), ([], []))
         self.assertEqual(whole, self.generate_manifest("merged"))
 
+    def test_results_of_shard_runs_merge_to_the_unsharded_runs(self):
+        if shutil.which("parallel") is None:
+            self.skipTest("GNU parallel is not installed (Debian: parallel)")
+        if not ORACLE_DUT:
+            self.skipTest("PTOVEC_ORACLE_DUT is not set")
+        selection = ["--op", "tcvt", "--dst", "e8m0", "--samples", 2000, "--seed", 4]
+        self.generate("whole", *selection)
+        for fmt, name in (("bin", "results.bin"), ("json", "results.jsonl")):
+            for folder in ["whole"] + [f"shard{k}" for k in range(3)]:
+                path = self.path(folder, name)
+                if os.path.exists(path):
+                    os.remove(path)
+            r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", self.path("whole"), "--format",
+                       fmt, "--rmode", "RNE,RHB", "--quiet")
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            # Generate and run each shard in its own process, as a job array would.
+            command = [shutil.which("parallel"), "--will-cite", "--halt", "now,fail=1", "-j", "3",
+                       f"'{PTOVEC}' generate {' '.join(map(str, selection))} --quiet --shard {{}}/3 "
+                       f"--out '{self.path('shard')}{{}}' && '{PTOVEC}' run --dut '{ORACLE_DUT}' "
+                       f"--vectors '{self.path('shard')}{{}}' --format {fmt} --rmode RNE,RHB "
+                       f"--quiet", ":::", "0", "1", "2"]
+            r = subprocess.run(command, capture_output=True, text=True, timeout=600,
+                               env=dict(os.environ, CI="1"))
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            shutil.rmtree(self.path("merged"), ignore_errors=True)
+            r = ptovec("merge", *[self.path(f"shard{k}") for k in (2, 0, 1)], "--out",
+                       self.path("merged"))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("and their results in", r.stderr)
+            self.assertTrue(filecmp.cmp(self.path("whole", name), self.path("merged", name),
+                                        shallow=False), fmt)
+            r = ptovec("check", "--vectors", self.path("merged"), "--results",
+                       self.path("merged", name))
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            # FP16 and BF16 every code, FP32 2000 samples; RNE and RHB, Sat off and on.
+            self.assertIn("3 file(s), 532288 vectors: 532288 matched", r.stdout)
+            for k in range(3):
+                shutil.rmtree(self.path(f"shard{k}"))
+        # A shard without results while the others have theirs is refused before writing.
+        for k in range(2):
+            self.generate(f"s{k}", *selection, "--shard", f"{k}/2")
+        r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", self.path("s0"), "--quiet")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = ptovec("merge", self.path("s0"), self.path("s1"), "--out", self.path("m"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("shard folder " + self.path("s1") + " has no results file while others do",
+                      r.stderr)
+        self.assertFalse(os.path.exists(self.path("m", "manifest.json")))
+
     def generate_manifest(self, folder):
         with open(self.path(folder, "manifest.json")) as f:
             return json.load(f)

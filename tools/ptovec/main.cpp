@@ -19,6 +19,7 @@
 #include "ptovec/generator/schema.hpp"
 #include "ptovec/generator/suite.hpp"
 #include "ptovec/generator/suite_folder.hpp"
+#include "ptovec/tools/merge_results.hpp"
 
 namespace {
 
@@ -313,11 +314,20 @@ int RunGenerate(const GenerateArgs& a) {
 int RunMerge(const std::vector<std::string>& folders, const std::string& out, bool quiet) {
   if (out.empty()) return Fail("--out is required (a new or empty folder for the merged suite)");
   std::vector<std::filesystem::path> paths(folders.begin(), folders.end());
+  // Results files of runs of the shards are checked for presence first, so a merge that could
+  // not join them writes nothing.
+  const auto results = ptovec::tools::ShardResultsFiles(paths);
   const auto files = MergeShards(paths, out, !quiet && ProgressWanted());
   std::uint64_t bytes = 0;
   for (const auto& f : files) bytes += f.bytes;
   std::cerr << "ptovec: merged " << folders.size() << " shard folders into " << files.size()
-            << " file(s), " << bytes << " bytes, and manifest.json in " << out << "\n";
+            << " file(s), " << bytes << " bytes, and manifest.json in " << out;
+  if (results) {
+    const std::filesystem::path target = std::filesystem::path(out) / results->front().filename();
+    ptovec::tools::MergeShardResults(paths, *results, out, target);
+    std::cerr << ", and their results in " << target.string();
+  }
+  std::cerr << "\n";
   return 0;
 }
 
@@ -414,7 +424,8 @@ int main(int argc, char** argv) {
   bool merge_quiet = false;
   CLI::App* merge = app.add_subcommand(
       "merge", "join the N shard folders of `generate --shard K/N` into the unsharded suite, "
-               "byte for byte");
+               "byte for byte, and the results files of runs of them (one per folder) into the "
+               "results of a run of that suite");
   merge->add_option("shards", merge_folders, "the shard folders, in any order")->required();
   merge->add_option("--out", merge_out, "output folder (new or empty)")->required();
   merge->add_flag("--quiet", merge_quiet, "no progress on stderr");
