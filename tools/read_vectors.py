@@ -7,7 +7,11 @@ Script: read_vectors.py FILE [-n N] [--json]   # exit 2 on a bad or truncated fi
 Reads format versions 1 and 2 (version 2 gives each field's "bits" and lists the controls).
 """
 import argparse, json, os, struct, sys
-import numpy as np
+
+try:
+    import numpy as np
+except ImportError:  # one clear line instead of a traceback
+    sys.exit("read_vectors.py: needs numpy (Debian: apt install python3-numpy; PyPI: pip install numpy)")
 
 MAGIC, VERSIONS = b"PTOVEC\0B", (1, 2)
 FIXED = struct.Struct("<8sHHIQQ")  # magic, version, record_size, header_bytes, count, data_offset
@@ -88,8 +92,12 @@ def main(argv=None):
     if not args.json:
         print(" ".join(f"{k}={header[k]}" for k in ("op", "src", "dst", "domain", "seed", "inputs",
                                                      "count", "record_size") if k in header))
-    for i, line in enumerate(json_lines(header, shown)):
-        print(line if args.json else '{"index":%d,%s' % (i, line[1:]))
+    try:
+        for i, line in enumerate(json_lines(header, shown)):
+            print(line if args.json else '{"index":%d,%s' % (i, line[1:]))
+        sys.stdout.flush()
+    except BrokenPipeError:  # `read_vectors.py FILE --json | head`: the reader stopped, so do we
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 

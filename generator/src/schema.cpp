@@ -768,7 +768,7 @@ std::vector<std::string> SchemaNames() {
 std::optional<nlohmann::ordered_json> SchemaByName(std::string_view name) {
   if (name == "vectors") return VectorsSchema();
   if (name == "manifest") return ManifestSchema();
-  if (name == "eval") return EvalLineSchema();
+  if (name == "eval" || name == "eval-line") return EvalLineSchema();
   if (name == "binary-header") return BinaryHeaderSchema();
   if (name == "results") return ResultsSchema();
   if (name == "results-binary-header") return ResultsBinaryHeaderSchema();
@@ -778,7 +778,7 @@ std::optional<nlohmann::ordered_json> SchemaByName(std::string_view name) {
 std::string SchemaFileName(std::string_view name) {
   if (name == "vectors") return "vectors.schema.json";
   if (name == "manifest") return "manifest.schema.json";
-  if (name == "eval") return "eval-line.schema.json";
+  if (name == "eval" || name == "eval-line") return "eval-line.schema.json";
   if (name == "binary-header") return "binary-header.schema.json";
   if (name == "results") return "results.schema.json";
   if (name == "results-binary-header") return "results-binary-header.schema.json";

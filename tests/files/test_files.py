@@ -313,6 +313,17 @@ class GeneratedFilesTest(unittest.TestCase):
         r = subprocess.run([sys.executable, READER, "--json", path], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout.splitlines(), vector_lines(self.path("tcvt_fp32_e8m0.json")))
+        # `--json | head -n 2`: the reader stops quietly when the pipe closes.
+        r = subprocess.run(f"'{sys.executable}' '{READER}' --json '{path}' | head -n 2", shell=True,
+                           capture_output=True, text=True)
+        self.assertEqual((len(r.stdout.splitlines()), r.stderr), (2, ""))
+        # Without numpy: one line saying what to install, exit status 1, no traceback.
+        r = subprocess.run([sys.executable, "-c", "import sys; sys.modules['numpy'] = None; "
+                            "sys.argv = ['read_vectors.py', 'x']; "
+                            f"exec(open('{READER}').read())"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stderr.strip(), "read_vectors.py: needs numpy (Debian: apt install "
+                                           "python3-numpy; PyPI: pip install numpy)")
 
     def test_reader_refuses_truncated_and_foreign_files(self):
         source = self.path("tcvt_fp32_e8m0.bin")
@@ -406,6 +417,19 @@ class CliErrorsTest(unittest.TestCase):
         self.check(ev + ["0x10000"], "'0x10000'", "fp16")
         self.check(ev + ["0x3c00", "0xzz"], "'0xzz'")  # a bad word prints nothing, not even the good one
         self.check(ev, "input")
+
+    def test_list_filters_by_op_and_types(self):
+        r = ptovec("list", "--op", "tcvt", "--dst", "e8m0")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        pairs = [l.strip() for l in r.stdout.splitlines() if l.strip().startswith(("*", "fp", "bf"))]
+        self.assertEqual(pairs, ["* fp32 -> e8m0: 1400000", "* fp16 -> e8m0: 917504",
+                                 "* bf16 -> e8m0: 917504"])  # TCVT converts to E8M0 from these
+        self.assertNotIn("encode", r.stdout)
+        listing = json.loads(ptovec("list", "--json", "--src", "s32").stdout)
+        self.assertTrue(all(p["src"] == "s32" for op in listing for p in op["pairs"]))
+        self.assertIn("encode", [op["op"] for op in listing])
+        self.check(["list", "--op", "tcvtx"], "'tcvtx'")
+        self.check(["list", "--op", "shift", "--dst", "e8m0"], "no legal pair matches")
 
     def test_eval_controls_of_an_op_without_controls(self):
         """An op whose vectors are all RNE, Sat off refuses another --rmode or --sat."""

@@ -188,7 +188,7 @@ class GateCheckTest(GateBase):
         self.assertIn("by kind: wrong word 50, wrong flags 0, both 0, unsupported 50", r.stdout)
         self.assertRegex(r.stdout, r"tquant +fp32 +s8 +RTZ +on +50 +50 +0 +0 +0")
         self.assertRegex(r.stdout, r"tquant +fp32 +s8 +RNE +off +50 +0 +0 +0 +50")
-        self.assertIn("first 3 of 100 mismatches:", r.stdout)
+        self.assertIn("first 3 of 100 failed vectors (mismatched or unsupported):", r.stdout)
         self.assertIn("ptovec eval --op tquant --src fp32 --dst s8 --rmode RTZ --sat 0x", r.stdout)
         self.assertTrue(r.stdout.rstrip().endswith("FAIL: 50 mismatched, 50 unsupported of 700 vectors"))
         # The eval command of the first wrong word reproduces the expected answer.
@@ -197,6 +197,11 @@ class GateCheckTest(GateBase):
         self.assertEqual(e.returncode, 0, e.stderr)
         root = ET.parse(junit).getroot()
         self.assertEqual((root.get("tests"), root.get("failures")), ("14", "2"))
+        # --max-report 0: the table and the verdict, no "first 0 of ..." line.
+        quiet = ptovec("check", "--vectors", self.vectors, "--results", results, "--max-report", 0)
+        self.assertEqual(quiet.returncode, 1)
+        self.assertNotIn("first 0", quiet.stdout)
+        self.assertNotIn("ptovec eval", quiet.stdout)
         failures = root.findall("./testsuite/testcase/failure")
         self.assertEqual(len(failures), 2)
         self.assertEqual(failures[0].get("message"),
@@ -348,6 +353,36 @@ class GateErrorsTest(GateBase):
                           for n in (1, 2)])
 
 
+class SmallEdgesTest(GateBase):
+    """The first-hour issue's small edges: each message says what to do."""
+
+    def test_a_section_naming_a_path_says_to_use_the_bare_name(self):
+        results = self.path("fullpath.jsonl")
+        vendor_results_jsonl(self.vectors, results)
+        with open(results) as f:
+            lines = f.read().split("\n")
+        header = json.loads(lines[0])
+        header["sections"][0]["file"] = os.path.join(self.vectors, "tquant_fp32_s8.bin")
+        with open(results, "w") as f:
+            f.write("\n".join([json.dumps(header)] + lines[1:]))
+        r = ptovec("check", "--vectors", self.vectors, "--results", results)
+        self.assert_usage_error(r, "(a section names its vector file by its bare name, as "
+                                   "manifest.json's path does)")
+
+    def test_schema_takes_the_file_names_too(self):
+        a, b = ptovec("schema", "eval"), ptovec("schema", "eval-line")
+        self.assertEqual((a.returncode, b.returncode), (0, 0))
+        self.assertEqual(a.stdout, b.stdout)
+
+    def test_a_device_that_does_not_flush_is_told_so(self):
+        # Says its hello only when its input ends (as a device whose stdout is block-buffered).
+        r = ptovec("run", "--dut-cmd", "sh -c 'cat >/dev/null; echo ptovec-dut 1 lazy'",
+                   "--dut-timeout", "0.5", "--vectors", self.vectors,
+                   "--results", self.path("lazy.bin"))
+        self.assert_usage_error(r, "sent no hello line within 0.5 s (--dut-timeout; a device must "
+                                   "flush stdout after each line it writes)")
+
+
 @unittest.skipUnless(ORACLE_DUT or ORACLE_DEVICE, "no oracle device built (PTOVEC_ORACLE_DUT)")
 class GateRunTest(GateBase):
     def run_and_check(self, device_args, fmt):
@@ -467,7 +502,8 @@ class GateRunTest(GateBase):
                    "--dut-timeout", 1, "--vectors", self.vectors, "--results",
                    self.path("hang.bin"), timeout=30)
         self.assert_usage_error(r, "device hang gave no answer to case 0 (ptovec eval --op tquant",
-                                "within 1 s (--dut-timeout)", "killed it")
+                                "within 1 s (--dut-timeout; does the device flush stdout after "
+                                "its answers?)", "killed it")
 
     @unittest.skipUnless(ORACLE_DEVICE, "no PTOVEC_ORACLE_DEVICE")
     def test_shrink_from_a_selection_the_results_do_not_hold(self):

@@ -121,8 +121,9 @@ def cmd_run(a):
         (subset / f).symlink_to((vectors / f).resolve())
     results = work / ("results-all.bin" if a.all else "results.bin")
     cpu0, wall0 = children_cpu(), time.time()
+    # One thread: ctest already runs the mutants side by side on every core.
     p = run_command([a.ptovec, "run", "--dut", a.dut, "--vectors", subset, "--results", results,
-                     "--max-report", "1", "--quiet"])
+                     "--max-report", "1", "--threads", "1", "--quiet"])
     cpu, wall = children_cpu() - cpu0, time.time() - wall0
     sys.stdout.write(p.stdout)
     sys.stderr.write(p.stderr)

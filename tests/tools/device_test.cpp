@@ -522,7 +522,8 @@ TEST(CommandDeviceErrors, AnswerTimeoutNamesTheCase) {
   const auto start = std::chrono::steady_clock::now();
   EXPECT_EQ(ErrorOf([&] { device->Evaluate(TwoCases(), answers); }),
             "device hanger gave no answer to case 1 (ptovec eval --op tcvt --src fp16 --dst e8m0 "
-            "--rmode RTZ --sat 0x3e00) within 0.3 s (--dut-timeout) (1 of 2 answers of this "
+            "--rmode RTZ --sat 0x3e00) within 0.3 s (--dut-timeout; does the device flush stdout "
+            "after its answers?) (1 of 2 answers of this "
             "batch received); killed it; it was killed by signal 9");
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
@@ -531,7 +532,8 @@ TEST(CommandDeviceErrors, HelloTimeout) {
   CommandDeviceOptions options;
   options.answer_timeout = 0.2;
   EXPECT_EQ(ErrorOf([&] { OpenCommandDevice("/bin/sh -c 'exec sleep 30'", options); }),
-            "device /bin/sh sent no hello line within 0.2 s (--dut-timeout); killed it; it was "
+            "device /bin/sh sent no hello line within 0.2 s (--dut-timeout; a device must flush "
+            "stdout after each line it writes); killed it; it was "
             "killed by signal 9");
 }
 

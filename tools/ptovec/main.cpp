@@ -138,9 +138,20 @@ int RunEvalBatch(const std::string& path) {
 
 // ---- list ----
 
-int RunList(bool as_json, const SamplingOptions& sampling) {
+// The ops and pairs `list` shows: --op, --src and --dst narrow them (each checked by name).
+struct ListFilter {
+  std::string op, src, dst;
+};
+
+int RunList(bool as_json, const SamplingOptions& sampling, const ListFilter& filter) {
+  if (!filter.op.empty()) RequireOp(filter.op);
+  std::optional<TileDataType> src;
+  std::optional<TileDataType> dst;
+  if (!filter.src.empty()) src = RequireType(filter.src, "--src");
+  if (!filter.dst.empty()) dst = RequireType(filter.dst, "--dst");
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const OpDef& op : AllOps()) {
+    if (!filter.op.empty() && op.name != filter.op) continue;
     nlohmann::ordered_json entry;
     entry["op"] = op.name;
     entry["instruction"] = op.instruction;
@@ -158,6 +169,7 @@ int RunList(bool as_json, const SamplingOptions& sampling) {
     entry["controls"] = ControlsFor(op).size();
     nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
     for (const TypePair& p : op.legal_pairs) {
+      if ((src && p.src != *src) || (dst && p.dst != *dst)) continue;
       const bool in_default = std::find(op.default_suite_pairs.begin(), op.default_suite_pairs.end(),
                                         p) != op.default_suite_pairs.end();
       nlohmann::ordered_json pair = {{"src", oracle::Format(p.src).name},
@@ -170,7 +182,11 @@ int RunList(bool as_json, const SamplingOptions& sampling) {
       pairs.push_back(pair);
     }
     entry["pairs"] = pairs;
-    out.push_back(entry);
+    if (!pairs.empty()) out.push_back(entry);
+  }
+  if (out.empty()) {
+    return Fail("no legal pair matches --op '" + filter.op + "' --src '" + filter.src +
+                "' --dst '" + filter.dst + "' (`ptovec list` shows every pair)");
   }
   if (as_json) {
     std::cout << out.dump(2) << "\n";
@@ -202,8 +218,10 @@ int RunList(bool as_json, const SamplingOptions& sampling) {
                 << note.substr(note.find("copies ")) << "\n";
     }
   }
-  std::cout << "default suite: " << suite_total << " vectors (--samples " << sampling.samples
-            << ")\n";
+  std::cout << (filter.op.empty() && filter.src.empty() && filter.dst.empty()
+                    ? "default suite: "
+                    : "default-suite pairs shown: ")
+            << suite_total << " vectors (--samples " << sampling.samples << ")\n";
   return 0;
 }
 
@@ -406,6 +424,10 @@ int main(int argc, char** argv) {
   std::uint64_t list_samples = 100000;
   CLI::App* list = app.add_subcommand("list", "ops, legal type pairs and vector counts");
   list->add_flag("--json", list_json, "machine-readable output");
+  ListFilter list_filter;
+  list->add_option("--op", list_filter.op, "only this op");
+  list->add_option("--src", list_filter.src, "only pairs from this source type");
+  list->add_option("--dst", list_filter.dst, "only pairs to this destination type");
   list->add_option("--samples", list_samples, "samples assumed for sampled pairs (default 100000)")
       ->check(kSampleCount);
 
@@ -453,7 +475,7 @@ int main(int argc, char** argv) {
 
   try {
     if (generate->parsed()) return RunGenerate(gen);
-    if (list->parsed()) return RunList(list_json, {1, list_samples});
+    if (list->parsed()) return RunList(list_json, {1, list_samples}, list_filter);
     if (schema->parsed()) return RunSchema(schema_name);
     if (merge->parsed()) return RunMerge(merge_folders, merge_out, merge_quiet);
     for (const ptovec::cli::Command& c : commands) {

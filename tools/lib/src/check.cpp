@@ -129,7 +129,13 @@ void CheckSection(const ResultsSection& section, std::size_t s, const VectorSour
                      " in the results, " + in_vectors + " in " + source.path.string() +
                      " (results of another suite, file or order?)");
   };
-  if (section.file != source.name) refuse("file", section.file, source.name);
+  if (section.file != source.name) {
+    refuse("file", section.file + (section.file.find('/') != std::string::npos
+                                       ? " (a section names its vector file by its bare name, as "
+                                         "manifest.json's path does)"
+                                       : ""),
+           source.name);
+  }
   if (section.op != info.op) {
     refuse("op", section.op->name + " " + TypeName(section.pair.src) + " -> " +
                      TypeName(section.pair.dst),
@@ -520,7 +526,10 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
       }
     }
     const std::size_t shown = std::min(max_report, r.first.size());
-    out << "first " << shown << " of " << r.mismatched + r.unsupported << " mismatches:\n";
+    if (shown > 0) {
+      out << "first " << shown << " of " << r.mismatched + r.unsupported
+          << " failed vectors (mismatched or unsupported):\n";
+    }
     for (std::size_t i = 0; i < shown; ++i) {
       out << "  " << MismatchText(r.first[i], "    ");
     }

@@ -623,7 +623,8 @@ class CommandDevice final : public Device {
     bool unterminated = false;
     if (!reader_->Next(line, unterminated)) {
       if (reader_->timed_out()) {
-        Fail("sent no hello line within " + Seconds(options_.answer_timeout) + " s (--dut-timeout)",
+        Fail("sent no hello line within " + Seconds(options_.answer_timeout) +
+                 " s (--dut-timeout; a device must flush stdout after each line it writes)",
              0, 0, true);
       }
       Fail("exited before its hello line", 0, 0);
@@ -747,7 +748,8 @@ class CommandDevice final : public Device {
       if (!reader_->Next(line, unterminated)) {
         if (reader_->timed_out()) {
           Fail("gave no answer to case " + std::to_string(base + i) + " (" + EvalCommand(k) +
-                   ") within " + Seconds(options_.answer_timeout) + " s (--dut-timeout)",
+                   ") within " + Seconds(options_.answer_timeout) +
+                   " s (--dut-timeout; does the device flush stdout after its answers?)",
                i, cases.size(), true);
         }
         Fail("exited before answering case " + std::to_string(base + i) + ": " + EvalCommand(k),
