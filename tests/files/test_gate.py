@@ -197,6 +197,13 @@ class GateCheckTest(GateBase):
         self.assertEqual(e.returncode, 0, e.stderr)
         root = ET.parse(junit).getroot()
         self.assertEqual((root.get("tests"), root.get("failures")), ("14", "2"))
+        # --allow-unsupported does not pass wrong words: still FAIL, the unsupported-only test
+        # case is skipped.
+        allowed = ptovec("check", "--vectors", self.vectors, "--results", results,
+                         "--allow-unsupported", "--junit", self.path("allowed.xml"))
+        self.assertEqual(allowed.returncode, 1)
+        root_allowed = ET.parse(self.path("allowed.xml")).getroot()
+        self.assertEqual((root_allowed.get("failures"), root_allowed.get("skipped")), ("1", "1"))
         # --max-report 0: the table and the verdict, no "first 0 of ..." line.
         quiet = ptovec("check", "--vectors", self.vectors, "--results", results, "--max-report", 0)
         self.assertEqual(quiet.returncode, 1)

@@ -108,6 +108,22 @@ class RunExhaustiveTest(unittest.TestCase):
         self.assertEqual(one.stdout, two.stdout)
         self.assertEqual(totals(one.stdout), (1048576 * 14, 1048576 * 8, 0, 1048576 * 6))
         self.assertEqual(one.returncode, 1)
+        # A device that implements some modes only: --allow-unsupported gates what it implements
+        # and says how much it skipped (JUnit: skipped test cases, not failures).
+        tmp = tempfile.mkdtemp(prefix="ptovec-exhaustive-")
+        try:
+            junit = os.path.join(tmp, "junit.xml")
+            r = exhaustive(F16C, "encode", "fp32", "fp16", "--shard", "3/4096",
+                           "--allow-unsupported", "--junit", junit)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertIn("PASS with 6291456 unsupported vectors skipped (--allow-unsupported): "
+                          "8388608 of 14680064 vectors checked and matched", r.stdout)
+            with open(junit) as f:
+                xml = f.read()
+            self.assertIn('tests="14" failures="0" errors="0" skipped="6"', xml)
+            self.assertEqual(xml.count("<skipped message="), 6)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
 
     def test_bad_combinations_are_one_line_errors(self):
         for args, expected in (

@@ -16,6 +16,7 @@ struct CheckArgs {
   std::string results;
   std::string junit;
   std::size_t max_report = 20;
+  bool allow_unsupported = false;
   bool quiet = false;
 };
 
@@ -50,6 +51,8 @@ Command AddCheckCommand(CLI::App& app) {
   c.app->add_option("--max-report", args->max_report,
                     "mismatches to print in full (default 20)")
       ->check(kWholeNumber);
+  c.app->add_flag("--allow-unsupported", args->allow_unsupported,
+                  "unsupported vectors (a device that implements only some pairs, modes or Sat values) do not fail the gate; the report and JUnit (skipped) say how many");
   c.app->add_flag("--quiet", args->quiet, "no progress on stderr");
   c.run = [args] {
     try {
@@ -67,8 +70,9 @@ Command AddCheckCommand(CLI::App& app) {
         inputs.emplace_back(args->results);
         tools::RefuseOverwritingInputs({junit}, inputs);
       }
-      const tools::CheckReport report = tools::CheckResults(
+      tools::CheckReport report = tools::CheckResults(
           vectors, args->results, args->max_report, !args->quiet && ProgressWanted());
+      report.allow_unsupported = args->allow_unsupported;
       return FinishReport(report, args->junit, args->max_report);
     } catch (const std::exception& e) {
       return Fail(e.what());

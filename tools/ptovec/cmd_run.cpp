@@ -28,6 +28,7 @@ struct RunArgs {
   std::size_t max_report = 20;
   unsigned threads = 0;
   bool exhaustive = false;
+  bool allow_unsupported = false;
   std::string rmode;  // --exhaustive: "all" when empty
   std::string sat;
   std::string shard;
@@ -90,7 +91,8 @@ int RunExhaustive(const RunArgs& a) {
     tools::RemoveStaleOutput(junit);
   }
   std::unique_ptr<tools::Device> device = OpenDevice(a.device);
-  const tools::CheckReport report = tools::RunExhaustive(*device, options);
+  tools::CheckReport report = tools::RunExhaustive(*device, options);
+  report.allow_unsupported = a.allow_unsupported;
   device->Close();
   return FinishReport(report, a.junit, a.max_report);
 }
@@ -175,7 +177,8 @@ int Run(const RunArgs& a) {
   options.progress = progress;
   // Open the device last: a bad argument never starts it.
   std::unique_ptr<tools::Device> device = OpenDevice(a.device);
-  const tools::CheckReport report = tools::RunDevice(*device, vectors, options);
+  tools::CheckReport report = tools::RunDevice(*device, vectors, options);
+  report.allow_unsupported = a.allow_unsupported;
   try {
     device->Close();  // a program device must exit 0 after its last answer
   } catch (const tools::DeviceError&) {
@@ -235,6 +238,8 @@ Command AddRunCommand(CLI::App& app) {
   r.add_option("--sat", args->sat, "only the vectors of Sat off, on or both");
   r.add_option("--shard", args->shard,
                "with --exhaustive: only shard K/N (K from 0) of the input codes");
+  r.add_flag("--allow-unsupported", args->allow_unsupported,
+             "unsupported vectors (a device that implements only some pairs, modes or Sat values) do not fail the gate; the report and JUnit (skipped) say how many");
   r.add_flag("--quiet", args->quiet, "no progress on stderr");
   c.run = [args, seed, samples, work] {
     try {

@@ -535,7 +535,10 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
     }
   }
   if (!r.incomplete.empty()) out << "INCOMPLETE: " << r.incomplete << "\n";
-  if (r.passed()) {
+  if (r.passed() && r.unsupported > 0) {
+    out << "PASS with " << r.unsupported << " unsupported vectors skipped (--allow-unsupported): "
+        << r.matched << " of " << r.vectors << " vectors checked and matched\n";
+  } else if (r.passed()) {
     out << "PASS\n";
   } else {
     out << "FAIL: " << r.mismatched << " mismatched, " << r.unsupported << " unsupported of "
@@ -560,21 +563,37 @@ std::string JunitXml(const CheckReport& r) {
     }
   }
   if (!r.incomplete.empty()) ++tests, ++failures;
+  // With --allow-unsupported a test case whose only failures are unsupported vectors is skipped.
+  const auto skipped = [&r](const ControlTally& t) {
+    return r.allow_unsupported && t.unsupported > 0 && t.failed() == t.unsupported;
+  };
+  std::uint64_t skips = 0;
+  for (const FileTally& f : r.per_file) {
+    for (std::size_t c = 0; c < (f.op->uses_controls ? 14U : 1U); ++c) {
+      if (listed(f, c) && skipped(f.controls[c])) ++skips, --failures;
+    }
+  }
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   x << "<testsuites name=\"ptovec\" tests=\"" << tests << "\" failures=\"" << failures
-    << "\" errors=\"0\" time=\"0\">\n";
+    << "\" errors=\"0\" skipped=\"" << skips << "\" time=\"0\">\n";
   for (const FileTally& f : r.per_file) {
     const std::size_t n = f.op->uses_controls ? 14U : 1U;
     std::uint64_t file_failures = 0;
     std::uint64_t file_tests = 0;
+    std::uint64_t file_skips = 0;
     for (std::size_t c = 0; c < n; ++c) {
       if (!listed(f, c)) continue;
       ++file_tests;
-      file_failures += f.controls[c].failed() > 0 ? 1 : 0;
+      if (skipped(f.controls[c])) {
+        ++file_skips;
+      } else if (f.controls[c].failed() > 0) {
+        ++file_failures;
+      }
     }
     std::string stem = f.file.substr(0, f.file.rfind('.'));
     x << "  <testsuite name=\"" << XmlEscape(f.file) << "\" tests=\"" << file_tests
-      << "\" failures=\"" << file_failures << "\" errors=\"0\" skipped=\"0\" time=\"0\">\n";
+      << "\" failures=\"" << file_failures << "\" errors=\"0\" skipped=\"" << file_skips
+      << "\" time=\"0\">\n";
     for (std::size_t c = 0; c < n; ++c) {
       if (!listed(f, c)) continue;
       const ControlTally& t = f.controls[c];
@@ -585,6 +604,13 @@ std::string JunitXml(const CheckReport& r) {
         << XmlEscape(name) << "\" time=\"0\"";
       if (t.failed() == 0) {
         x << "/>\n";
+        continue;
+      }
+      if (skipped(t)) {
+        x << ">\n      <skipped message=\""
+          << XmlEscape(Str(t.unsupported) + " of " + Str(t.total) +
+                       " vectors unsupported by the device (--allow-unsupported)")
+          << "\"/>\n    </testcase>\n";
         continue;
       }
       const std::string message = Str(t.failed()) + " of " + Str(t.total) +

@@ -77,8 +77,12 @@ struct CheckReport {
   /// Set when the results file records a run that stopped early: why, and where ("" otherwise).
   /// An incomplete run never passes.
   std::string incomplete;
+  /// --allow-unsupported: unsupported vectors do not fail the gate; reports say how many were
+  /// skipped (JUnit `skipped`), never silently.
+  bool allow_unsupported = false;
   bool passed() const {
-    return files > 0 && vectors > 0 && mismatched == 0 && unsupported == 0 && incomplete.empty();
+    return files > 0 && vectors > 0 && mismatched == 0 &&
+           (unsupported == 0 || allow_unsupported) && incomplete.empty();
   }
 };
 
