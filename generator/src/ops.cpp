@@ -73,6 +73,37 @@ void EvaluateBatch(const OpDef& op, TypePair pair, const Inputs* in, std::size_t
   }
 }
 
+std::size_t VectorClass::index() const { return input * kOutcomes + outcome; }
+
+std::uint8_t DefaultInputClass(const OpDef& op, TypePair pair, const Inputs& in) {
+  const TileDataType type = op.slots.front().TypeFor(pair);
+  const oracle::FormatInfo& f = oracle::Format(type);
+  if (!f.IsFloating()) {
+    const Word w = oracle::LowBits(in[0], f.width);
+    if (w == 0) return 11;
+    const bool negative = oracle::TileDataTypeIsSigned(type) && ((w >> (f.width - 1)) & 1) != 0;
+    return negative ? 13 : 12;
+  }
+  return static_cast<std::uint8_t>(oracle::TileNumericValueClass(type, in[0]));
+}
+
+VectorClass ClassOf(const OpDef& op, TypePair pair, const Inputs& in, Encoded expected) {
+  VectorClass c;
+  c.input = op.input_class ? op.input_class(pair, in) : DefaultInputClass(op, pair, in);
+  const Status s = expected.status;
+  c.outcome = (s & 0x01) ? 1 : (s & 0x04) ? 2 : (s & 0x08) ? 3 : (s & 0x10) ? 4 : 0;
+  return c;
+}
+
+std::string VectorClassName(std::size_t index) {
+  static constexpr const char* kInputs[kInputClasses] = {
+      "invalid-encoding", "+zero", "-zero", "+subnormal", "-subnormal", "+normal", "-normal",
+      "+inf",             "-inf",  "qnan",  "snan",       "zero",       "+int",    "-int"};
+  static constexpr const char* kOutcomeNames[kOutcomes] = {"exact", "invalid", "overflow",
+                                                           "underflow", "inexact"};
+  return std::string(kInputs[index / kOutcomes]) + " " + kOutcomeNames[index % kOutcomes];
+}
+
 bool ControlFilter::Accepts(NumericExecutionControl c) const {
   const bool mode_ok =
       modes.empty() || std::find(modes.begin(), modes.end(), c.rounding_mode) != modes.end();

@@ -2,6 +2,7 @@
 // known cases; refusal of results from another suite or file version; the text and JUnit reports.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "gate_test_support.hpp"
@@ -291,6 +292,63 @@ TEST(GateNames, FlagNamesAndKinds) {
   EXPECT_EQ(FlagNames(0x1F), "NV|DZ|OF|UF|NX");
   EXPECT_EQ(MismatchKindName(MismatchKind::Both), "both");
   EXPECT_FALSE(CheckReport{}.passed());  // zero vectors never pass
+}
+
+}  // namespace
+}  // namespace ptovec::tools
+
+namespace ptovec::tools {
+namespace {
+
+// A device wrong on every positive subnormal FP16 input (codes 0x0001..0x03ff) of TCVT to E8M0:
+// the report's class table shows both +subnormal rows failing in full, and --mismatches lists
+// each failing vector once, in order, with its class.
+TEST(MismatchClasses, EverySubnormalWrongIsVisibleAndExported) {
+  const auto dir = testing::TempDir("classes");
+  generator::GenerateOptions generate;
+  generate.out_dir = dir;
+  generator::GenerateSuite({{generator::FindOp("tcvt"), {TileDataType::FP16, TileDataType::E8M0}}},
+                           generate);
+  TestDevice device([](const Case& c, DeviceAnswer& a) {
+    if (c.in[0] >= 0x0001 && c.in[0] <= 0x03FF) a.result.word ^= 1;
+  });
+  RunOptions options;
+  options.results = dir / "r.bin";
+  options.mismatches = dir / "mismatches.jsonl";
+  const CheckReport r = RunDevice(device, dir, options);
+  EXPECT_EQ(r.mismatched, 1023u * 14);
+  const auto& classes = r.per_file.at(0).classes;
+  std::uint64_t failed = 0;
+  for (std::size_t k = 0; k < classes.size(); ++k) {
+    const std::string name = generator::VectorClassName(k);
+    failed += classes[k][1];
+    if (name.starts_with("+subnormal ")) {
+      EXPECT_EQ(classes[k][1], classes[k][0]) << name;  // every one
+    } else {
+      EXPECT_EQ(classes[k][1], 0u) << name;
+    }
+  }
+  EXPECT_EQ(failed, 1023u * 14);
+  // 2^-24 .. 2^-15 (ten powers of two) are exact in E8M0 under every control: 140 vectors.
+  const std::size_t subnormal_exact = generator::VectorClass{3, 0}.index();
+  EXPECT_EQ(classes[subnormal_exact][0], 140u);
+  std::ostringstream text;
+  PrintReport(text, r, 0);
+  EXPECT_NE(text.str().find("+subnormal exact                 140         140  (every one)"),
+            std::string::npos)
+      << text.str();
+  const std::string lines = ReadAll(options.mismatches);
+  EXPECT_EQ(static_cast<std::uint64_t>(std::count(lines.begin(), lines.end(), '\n')), 1023u * 14);
+  EXPECT_EQ(lines.substr(0, lines.find('\n')),
+            R"({"file":"tcvt_fp16_e8m0.bin","record":14,"op":"tcvt","src":"fp16","dst":"e8m0",)"
+            R"("rmode":"RNE","sat":false,"in":["0x0001"],"class":"+subnormal exact",)"
+            R"("expected":{"out":"0x67","flags":"0x00"},"got":{"out":"0x66","flags":"0x00"},)"
+            R"("kind":"wrong word"})");
+  // check writes the same file from the results.
+  const auto again = dir / "again.jsonl";
+  CheckResults(dir, options.results, 5, false, again);
+  EXPECT_EQ(ReadAll(again), lines);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

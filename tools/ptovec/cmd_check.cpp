@@ -15,6 +15,7 @@ struct CheckArgs {
   std::string op, src, dst;
   std::string results;
   std::string junit;
+  std::string mismatches;
   std::size_t max_report = 20;
   bool allow_unsupported = false;
   bool quiet = false;
@@ -51,6 +52,7 @@ Command AddCheckCommand(CLI::App& app) {
   c.app->add_option("--max-report", args->max_report,
                     "mismatches to print in full (default 20)")
       ->check(kWholeNumber);
+  c.app->add_option("--mismatches", args->mismatches, "write every mismatched or unsupported vector to FILE as JSON lines (inputs, mode, Sat, input class, expected, got, kind)");
   c.app->add_flag("--allow-unsupported", args->allow_unsupported,
                   "unsupported vectors (a device that implements only some pairs, modes or Sat values) do not fail the gate; the report and JUnit (skipped) say how many");
   c.app->add_flag("--quiet", args->quiet, "no progress on stderr");
@@ -61,17 +63,20 @@ Command AddCheckCommand(CLI::App& app) {
       vectors.op = args->op;
       vectors.src = args->src;
       vectors.dst = args->dst;
-      if (!args->junit.empty()) {
+      std::vector<tools::OutputFile> outputs;
+      if (!args->junit.empty()) outputs.emplace_back("--junit", args->junit);
+      if (!args->mismatches.empty()) outputs.emplace_back("--mismatches", args->mismatches);
+      if (!outputs.empty()) {
         // Before any work: never print a verdict and then fail to write the report, never
         // overwrite an input.
-        const tools::OutputFile junit{"--junit", args->junit};
-        tools::CheckOutputFolder(junit);
         std::vector<std::filesystem::path> inputs = tools::VectorInputFiles(vectors);
         inputs.emplace_back(args->results);
-        tools::RefuseOverwritingInputs({junit}, inputs);
+        tools::RefuseOverwritingInputs(outputs, inputs);
+        for (const tools::OutputFile& output : outputs) tools::CheckOutputFolder(output);
       }
-      tools::CheckReport report = tools::CheckResults(
-          vectors, args->results, args->max_report, !args->quiet && ProgressWanted());
+      tools::CheckReport report =
+          tools::CheckResults(vectors, args->results, args->max_report,
+                              !args->quiet && ProgressWanted(), args->mismatches);
       report.allow_unsupported = args->allow_unsupported;
       return FinishReport(report, args->junit, args->max_report);
     } catch (const std::exception& e) {

@@ -25,6 +25,7 @@ struct RunArgs {
   std::string results;
   std::string format = "bin";
   std::string junit;
+  std::string mismatches;
   std::size_t max_report = 20;
   unsigned threads = 0;
   bool exhaustive = false;
@@ -71,6 +72,10 @@ int RunExhaustive(const RunArgs& a) {
   }
   if (a.op.empty() || a.src.empty() || a.dst.empty()) {
     throw InputError("--exhaustive needs --op, --src and --dst (one pair; `ptovec list`)");
+  }
+  if (!a.mismatches.empty()) {
+    throw InputError("--mismatches goes with runs of vector files; --exhaustive reports the "
+                     "first --max-report mismatches (raise it, or shrink --from them)");
   }
   tools::ExhaustiveOptions options;
   options.op = &generator::RequireOp(a.op);
@@ -147,6 +152,8 @@ int Run(const RunArgs& a) {
                         : std::filesystem::path(a.results);
   std::vector<tools::OutputFile> outputs{{"--results", options.results}};
   if (!a.junit.empty()) outputs.emplace_back("--junit", a.junit);
+  if (!a.mismatches.empty()) outputs.emplace_back("--mismatches", a.mismatches);
+  options.mismatches = a.mismatches;
   tools::RefuseOverwritingInputs(outputs, {});  // the two outputs differ
   if (!generating) {
     for (const tools::OutputFile& output : outputs) tools::CheckOutputFolder(output);
@@ -238,6 +245,7 @@ Command AddRunCommand(CLI::App& app) {
   r.add_option("--sat", args->sat, "only the vectors of Sat off, on or both");
   r.add_option("--shard", args->shard,
                "with --exhaustive: only shard K/N (K from 0) of the input codes");
+  r.add_option("--mismatches", args->mismatches, "write every mismatched or unsupported vector to FILE as JSON lines (inputs, mode, Sat, input class, expected, got, kind)");
   r.add_flag("--allow-unsupported", args->allow_unsupported,
              "unsupported vectors (a device that implements only some pairs, modes or Sat values) do not fail the gate; the report and JUnit (skipped) say how many");
   r.add_flag("--quiet", args->quiet, "no progress on stderr");

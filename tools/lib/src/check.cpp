@@ -166,10 +166,39 @@ void CheckSection(const ResultsSection& section, std::size_t s, const VectorSour
 
 // The shared loop of check and ResultsMismatches. Stops early (without the end-of-file checks)
 // when stop() says so.
+// The --mismatches file: one JSON line per failed vector, committed when asked.
+class MismatchFile {
+ public:
+  explicit MismatchFile(const std::filesystem::path& path) {
+    if (!path.empty()) file_.emplace(path);
+  }
+  std::function<void(const Mismatch&)> Sink() {
+    if (!file_) return {};
+    return [this](const Mismatch& m) {
+      buffer_ += MismatchJsonLine(m);
+      buffer_ += '\n';
+      if (buffer_.size() > (1 << 20)) Flush();
+    };
+  }
+  void Commit() {
+    if (!file_) return;
+    Flush();
+    file_->Commit();
+  }
+
+ private:
+  void Flush() {
+    file_->Write(buffer_);
+    buffer_.clear();
+  }
+  std::optional<generator::AtomicFile> file_;
+  std::string buffer_;
+};
+
 template <typename Stop>
 CheckReport Compare(const generator::VectorSelection& vectors,
                     const std::filesystem::path& results, std::size_t max_report, bool progress,
-                    Stop stop) {
+                    Stop stop, const std::filesystem::path& mismatches = {}) {
   const std::vector<VectorSource> sources = generator::SelectVectorFiles(vectors);
   ResultsReader reader(results);
   const auto& sections = reader.sections();
@@ -186,7 +215,8 @@ CheckReport Compare(const generator::VectorSelection& vectors,
                      " section(s) but " + vectors.Describe() + " holds " +
                      Str(sources.size()) + " vector file(s) (" + hint + ")");
   }
-  CheckAccumulator acc(max_report);
+  MismatchFile export_file(mismatches);
+  CheckAccumulator acc(max_report, export_file.Sink());
   std::vector<VectorRecord> records;
   std::vector<VectorRecord> selected;
   std::vector<std::uint64_t> selected_index;
@@ -240,6 +270,7 @@ CheckReport Compare(const generator::VectorSelection& vectors,
     }
   }
   reader.Finish();
+  export_file.Commit();
   CheckReport report = acc.Finish();
   if (reader.stopped()) {
     report.incomplete = "the run stopped after " + Str(reader.stopped()->records) + " of " +
@@ -270,6 +301,34 @@ std::string_view MismatchKindName(MismatchKind kind) {
   return "?";
 }
 
+std::string MismatchJsonLine(const Mismatch& m) {
+  const Case& c = m.c;
+  nlohmann::ordered_json j;
+  j["file"] = m.file;
+  j["record"] = m.index;
+  j["op"] = c.op->name;
+  j["src"] = TypeName(c.pair.src);
+  j["dst"] = TypeName(c.pair.dst);
+  j["rmode"] = oracle::RoundingModeName(c.control.rounding_mode);
+  j["sat"] = c.control.saturating;
+  nlohmann::ordered_json in = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
+    in.push_back(generator::HexWord(c.in[i], c.op->slots[i].TypeFor(c.pair)));
+  }
+  j["in"] = in;
+  j["class"] = generator::VectorClassName(m.vector_class);
+  j["expected"] = {{"out", generator::HexWord(m.expected.word, c.pair.dst)},
+                   {"flags", generator::HexStatus(m.expected.status)}};
+  if (m.got.supported) {
+    j["got"] = {{"out", generator::HexWord(m.got.result.word, c.pair.dst)},
+                {"flags", generator::HexStatus(m.got.result.status)}};
+  } else {
+    j["got"] = "unsupported";
+  }
+  j["kind"] = MismatchKindName(m.kind);
+  return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
 std::string FlagNames(Status status) {
   static constexpr const char* kNames[] = {"NV", "DZ", "OF", "UF", "NX"};
   std::string out;
@@ -280,7 +339,9 @@ std::string FlagNames(Status status) {
   return out.empty() ? "-" : out;
 }
 
-CheckAccumulator::CheckAccumulator(std::size_t max_report) : max_report_(max_report) {}
+CheckAccumulator::CheckAccumulator(std::size_t max_report,
+                                   std::function<void(const Mismatch&)> every)
+    : max_report_(max_report), every_(std::move(every)) {}
 
 void CheckAccumulator::BeginFile(const std::string& file, const OpDef& op, TypePair pair,
                                  std::uint64_t count) {
@@ -304,6 +365,8 @@ void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& ex
   ControlTally& tally = file.controls[ControlIndex(c)];
   ++tally.total;
   ++report_.vectors;
+  const std::size_t vector_class = generator::ClassOf(*c.op, c.pair, c.in, expected).index();
+  ++file.classes[vector_class][0];
   // Every Device and the results readers deliver words already within the destination's width
   // (device.hpp), so the word compares as it is.
   MismatchKind kind;
@@ -327,10 +390,12 @@ void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& ex
       kind = MismatchKind::Flags, ++tally.flags, ++report_.flags;
     }
   }
+  ++file.classes[vector_class][1];
   const bool keep_first = report_.first.size() < max_report_;
   const bool keep_example = tally.examples.size() < kJunitExamples;
-  if (!keep_first && !keep_example) return;
-  Mismatch m{file.file, report_.per_file.size() - 1, index, c, expected, got, kind};
+  if (!keep_first && !keep_example && !every_) return;
+  Mismatch m{file.file, report_.per_file.size() - 1, index, c, expected, got, kind, vector_class};
+  if (every_) every_(m);
   if (keep_example) tally.examples.push_back(m);
   if (keep_first) report_.first.push_back(std::move(m));
 }
@@ -353,6 +418,10 @@ void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report
       ++total.files;
       continue;
     }
+    for (std::size_t k = 0; k < f.classes.size(); ++k) {
+      it->classes[k][0] += f.classes[k][0];
+      it->classes[k][1] += f.classes[k][1];
+    }
     for (std::size_t c = 0; c < f.controls.size(); ++c) {
       ControlTally& to = it->controls[c];
       ControlTally& from = f.controls[c];
@@ -373,8 +442,10 @@ void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report
 
 CheckReport CheckResults(const generator::VectorSelection& vectors,
                          const std::filesystem::path& results, std::size_t max_report,
-                         bool progress) {
-  return Compare(vectors, results, max_report, progress, [](const CheckAccumulator&) { return false; });
+                         bool progress, const std::filesystem::path& mismatches) {
+  return Compare(
+      vectors, results, max_report, progress, [](const CheckAccumulator&) { return false; },
+      mismatches);
 }
 
 std::vector<Mismatch> ResultsMismatches(const generator::VectorSelection& vectors,
@@ -414,7 +485,8 @@ CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
     throw InputError("--vectors " + vectors.Describe() + " holds zero vectors (nothing to run)");
   }
   ResultsWriter writer(options.results, options.format, sections, device.Name());
-  CheckAccumulator acc(options.max_report);
+  MismatchFile export_file(options.mismatches);
+  CheckAccumulator acc(options.max_report, export_file.Sink());
   std::vector<VectorRecord> records;
   std::vector<VectorRecord> selected;
   std::vector<std::uint64_t> indices;
@@ -492,9 +564,11 @@ CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
     // Keep what was answered, marked as a run that stopped early (it can never pass a check).
     writer.Stop(e.what());
     writer.Commit();
+    export_file.Commit();
     throw;
   }
   writer.Commit();
+  export_file.Commit();
   CheckReport report = acc.Finish();
   report.device = device.Name();
   return report;
@@ -523,6 +597,18 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
             << (f.op->uses_controls ? (c % 2 ? "on" : "off") : "-") << std::right << std::setw(12)
             << t.total << std::setw(12) << t.word << std::setw(12) << t.flags << std::setw(12)
             << t.both << std::setw(12) << t.unsupported << "\n";
+      }
+    }
+    out << "by input class and outcome (the first input's value class; the expected flags):\n";
+    out << "  " << std::left << std::setw(26) << "file" << std::setw(24) << "class" << std::right
+        << std::setw(12) << "vectors" << std::setw(12) << "failed" << "\n";
+    for (const FileTally& f : r.per_file) {
+      for (std::size_t k = 0; k < f.classes.size(); ++k) {
+        if (f.classes[k][1] == 0) continue;
+        out << "  " << std::left << std::setw(26) << f.file.substr(0, f.file.rfind('.'))
+            << std::setw(24) << generator::VectorClassName(k) << std::right << std::setw(12)
+            << f.classes[k][0] << std::setw(12) << f.classes[k][1]
+            << (f.classes[k][1] == f.classes[k][0] ? "  (every one)" : "") << "\n";
       }
     }
     const std::size_t shown = std::min(max_report, r.first.size());

@@ -161,6 +161,9 @@ struct OpDef {
   std::string seed_function;  ///< "TileProfileConvert"
   std::string seed_source;    ///< "001_c13013f58bb35bbc.txt lines 154-168"
   std::string summary;        ///< one line for `list` and the schema
+  /// The class of an input tuple for reports (VectorClass::value): by default the value class
+  /// of slot 0 (DefaultInputClass); an op may define its own.
+  std::function<std::uint8_t(TypePair, const Inputs&)> input_class;
   /// A caution shown wherever a pair is offered (`list`, `eval`) when the pair's behaviour reads
   /// like a bug but is the seed's rule (tcvt to non-E8M0 types copies the word); "" for none.
   std::function<std::string(TypePair)> pair_note;
@@ -194,6 +197,27 @@ std::string OpNamesList();
 
 /// True when `pair` is one of op.legal_pairs.
 bool IsLegalPair(const OpDef& op, TypePair pair);
+
+/// How a vector is classed in reports ("every subnormal is wrong"): the class of its input (by
+/// default the value class of the first input, sign included: +zero, -subnormal, +inf, qnan, or
+/// for an integer input zero, +int, -int) and the outcome its expected status says (invalid for
+/// NV, overflow for OF, underflow for UF, inexact for NX, else exact; the first that applies).
+struct VectorClass {
+  std::uint8_t input = 0;    ///< 0 .. kInputClasses - 1
+  std::uint8_t outcome = 0;  ///< 0 .. kOutcomes - 1
+  std::size_t index() const;  ///< input * kOutcomes + outcome
+};
+inline constexpr std::size_t kInputClasses = 14;
+inline constexpr std::size_t kOutcomes = 5;
+inline constexpr std::size_t kVectorClasses = kInputClasses * kOutcomes;
+/// The input class of slot 0's word: NumericValueClass order for floating types (0 invalid
+/// encoding .. 10 signaling NaN: qnan, snan), 11 zero, 12 +int, 13 -int for
+/// integer types.
+std::uint8_t DefaultInputClass(const OpDef& op, TypePair pair, const Inputs& in);
+/// The class of a case with its expected result (op.input_class or DefaultInputClass).
+VectorClass ClassOf(const OpDef& op, TypePair pair, const Inputs& in, Encoded expected);
+/// "+subnormal inexact", "zero exact", "nan invalid", ...
+std::string VectorClassName(std::size_t index);
 
 /// op.evaluate_batch when the op has one, else op.evaluate for every input and control.
 void EvaluateBatch(const OpDef& op, TypePair pair, const Inputs* in, std::size_t n,

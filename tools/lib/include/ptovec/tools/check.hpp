@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <filesystem>
 #include <iosfwd>
 #include <string>
@@ -38,7 +39,13 @@ struct Mismatch {
   Encoded expected{};        ///< the oracle's word (element width) and status
   DeviceAnswer got{};        ///< the device's answer (word masked to the destination width)
   MismatchKind kind = MismatchKind::Word;
+  std::size_t vector_class = 0;  ///< generator::ClassOf(...).index()
 };
+
+/// One mismatch as a line of a --mismatches file: {"file","record","op","src","dst","rmode",
+/// "sat","in":[words],"class","expected":{"out","flags"},"got":{"out","flags"} or
+/// "unsupported","kind"} (JSON, one object, no newline).
+std::string MismatchJsonLine(const Mismatch& m);
 
 /// Counts of one (file, mode, Sat).
 struct ControlTally {
@@ -61,6 +68,8 @@ struct FileTally {
   TypePair pair{};
   std::uint64_t count = 0;
   std::array<ControlTally, 14> controls{};
+  /// Per vector class (generator::VectorClass index): {vectors, failed}.
+  std::array<std::array<std::uint64_t, 2>, generator::kVectorClasses> classes{};
 };
 
 /// The outcome of a check or run.
@@ -89,8 +98,10 @@ struct CheckReport {
 /// Tallies answers against expected vectors, file by file, in run order.
 class CheckAccumulator {
  public:
-  /// Keeps the first `max_report` mismatches in CheckReport::first.
-  explicit CheckAccumulator(std::size_t max_report);
+  /// Keeps the first `max_report` mismatches in CheckReport::first; `every` (when given) is
+  /// called with each mismatch and unsupported vector, in order (--mismatches).
+  explicit CheckAccumulator(std::size_t max_report,
+                            std::function<void(const Mismatch&)> every = {});
   /// Starts the next file (section).
   void BeginFile(const std::string& file, const OpDef& op, TypePair pair, std::uint64_t count);
   /// Adds record `index` of the current file. The answer's word is compared in the low bits of
@@ -104,6 +115,7 @@ class CheckAccumulator {
 
  private:
   std::size_t max_report_;
+  std::function<void(const Mismatch&)> every_;
   CheckReport report_;
 };
 
@@ -118,9 +130,12 @@ void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report
 /// record is compared. Throws generator::InputError (one line) for any file problem: unreadable,
 /// malformed, truncated, extra bytes, out-of-order records, sections of another suite or file.
 /// Progress lines (per file) go to stderr when `progress`.
+/// With `mismatches` (a path), every mismatched or unsupported vector is written to it as a
+/// line of MismatchJsonLine, in order (the file is written under a temporary name and renamed
+/// when the check completes).
 CheckReport CheckResults(const generator::VectorSelection& vectors,
                          const std::filesystem::path& results, std::size_t max_report,
-                         bool progress = false);
+                         bool progress = false, const std::filesystem::path& mismatches = {});
 
 /// For `ptovec shrink --from`: the first `limit` mismatches (any kind, unsupported included) of a
 /// results file against its vectors, each with its generator::Case, the expected Encoded, the
@@ -139,6 +154,9 @@ struct RunOptions {
   /// Threads calling Device::Evaluate at once when the device is ThreadSafe() (0: one per core);
   /// the results file and report are the same whatever the count.
   unsigned threads = 0;
+  /// When set, every mismatched or unsupported vector as a line of MismatchJsonLine (JSON lines),
+  /// written under a temporary name and renamed at the end (also after an early stop).
+  std::filesystem::path mismatches;
   bool progress = false;     ///< a line per file on stderr
 };
 
