@@ -265,6 +265,34 @@ TEST(ShrinkProperty, SameSeedSameRunAnotherSeedItsOwn) {
   EXPECT_NE(CounterexampleJson(*other.original).dump(), CounterexampleJson(*ra.original).dump());
 }
 
+TEST(ShrinkProperty, AControlFilterDrawsAndShrinksWithinIt) {
+  // Rounds up only under RTZ: a filter without RTZ finds nothing; one with RTZ and RTP finds it
+  // and shrinks within the filter (RTZ, Sat off), never to RNE.
+  const auto up_under_rtz = [](Case& c) {
+    if (c.control.rounding_mode == NumericRoundingMode::RTZ) {
+      c.control.rounding_mode = NumericRoundingMode::RTP;
+    }
+  };
+  FaultyOracle device(up_under_rtz);
+  ShrinkOptions options;
+  options.op = FindOp("tcvt");
+  options.pair = generator::TypePair{T::FP16, T::E8M0};
+  options.tests = 3000;
+  options.controls = generator::ParseControlFilter("RNE,RTP", "both");
+  EXPECT_FALSE(ShrinkProperty(device, options).failed);
+  options.controls = generator::ParseControlFilter("RTP,RTZ", "off");
+  const ShrinkResult r = ShrinkProperty(device, options);
+  ASSERT_TRUE(r.failed);
+  EXPECT_EQ(r.minimal->c.control.rounding_mode, NumericRoundingMode::RTZ);
+  EXPECT_FALSE(r.minimal->c.control.saturating);
+  // The shrunk input is one where RTZ and RTP differ (a value that is not a power of two).
+  Case rtp = r.minimal->c;
+  rtp.control.rounding_mode = NumericRoundingMode::RTP;
+  EXPECT_NE(generator::EvaluateCase(r.minimal->c), generator::EvaluateCase(rtp));
+  EXPECT_TRUE(r.local_minimum);
+  EXPECT_GT(r.minimal_candidates, 0u);
+}
+
 TEST(ShrinkProperty, AnyPairShrinksTowardTheFirstLegalPair) {
   FaultyOracle device(AlwaysUp);
   ShrinkOptions options;

@@ -32,6 +32,8 @@ struct ShrinkArgs {
   bool json = false;
   std::string from;
   std::string vectors;
+  std::string rmode;
+  std::string sat;
 };
 
 // Writes the counterexample file of a result; returns its path ("" when nothing was found).
@@ -82,12 +84,14 @@ int RunProperty(const ShrinkArgs& a, bool json_file) {
   const generator::OpDef& op = generator::RequireOp(a.op);
   const std::optional<generator::TypePair> pair = SelectedPair(a, op);
   if (a.tests == 0) throw InputError("--tests must be at least 1 (got 0)");
+  const generator::ControlFilter controls = generator::ParseControlFilter(a.rmode, a.sat);
   std::unique_ptr<tools::Device> device = OpenDevice(a.device);
   tools::ShrinkOptions options;
   options.op = &op;
   options.pair = pair;
   options.seed = a.seed;
   options.tests = a.tests;
+  options.controls = controls;
   const tools::ShrinkResult r = tools::ShrinkProperty(*device, options);
   device->Close();  // a device that fails at its end is an error, whatever it answered
   const std::string file = WriteResultFile(r, a.out, json_file, a.seed);
@@ -249,7 +253,13 @@ int Shrink(const ShrinkArgs& a) {
   } else if (a.format != "bin") {
     throw InputError("unknown --format '" + a.format + "' (accepted: bin, json)");
   }
-  if (!a.from.empty()) return RunFrom(a, json_file);
+  if (!a.from.empty()) {
+    if (!a.rmode.empty() || !a.sat.empty()) {
+      throw InputError("--rmode/--sat select what the property draws; --from shrinks the "
+                       "recorded mismatches as they are (run --rmode/--sat to record only those)");
+    }
+    return RunFrom(a, json_file);
+  }
   if (!a.vectors.empty()) throw InputError("--vectors goes with --from RESULTS only");
   if (a.op.empty()) {
     throw InputError("--op is required without --from (accepted: " + generator::OpNamesList() +
@@ -273,6 +283,9 @@ Command AddShrinkCommand(CLI::App& app) {
   s.add_option("--src", args->src, "source type (with --dst; default: any legal pair)");
   s.add_option("--dst", args->dst, "destination type (with --src)");
   s.add_option("--seed", args->seed, "RapidCheck seed (default 1)")->check(kWholeNumber);
+  s.add_option("--rmode", args->rmode,
+               "only these rounding modes, comma-separated (default all; not with --from)");
+  s.add_option("--sat", args->sat, "only Sat off, on or both (default both; not with --from)");
   s.add_option("--tests", args->tests, "tests before the property passes (default 10000)")
       ->check(kWholeNumber);
   s.add_option("--out", args->out,

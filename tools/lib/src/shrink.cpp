@@ -21,7 +21,6 @@ using generator::HexWord;
 using oracle::NumericRoundingMode;
 using oracle::Word;
 
-constexpr int kModes = 7;  // RNE RTM RTP RTZ RNA RTO RHB
 
 std::string TypeName(oracle::TileDataType t) { return std::string(oracle::Format(t).name); }
 
@@ -169,12 +168,19 @@ rc::Shrinkable<Case> ShrinkableCase(const Case& c) {
   return rc::shrinkable::shrinkRecur(c, [](const Case& x) { return ShrinkCase(x); });
 }
 
-rc::Gen<Case> CaseGen(const OpDef& op, std::optional<TypePair> pair) {
+rc::Gen<Case> CaseGen(const OpDef& op, std::optional<TypePair> pair,
+                      const generator::ControlFilter& filter) {
   const OpDef* op_ptr = &op;
+  // The drawable modes and Sat values, in order: inRange over their positions shrinks toward the
+  // first (RNE, Sat off when kept).
+  auto modes = std::make_shared<std::vector<NumericRoundingMode>>(filter.modes);
+  if (modes->empty()) modes->assign(oracle::kAllRoundingModes.begin(), oracle::kAllRoundingModes.end());
+  auto sats = std::make_shared<std::vector<bool>>(filter.sat);
+  if (sats->empty()) *sats = {false, true};
   // One pair: inputs from the op's input space (its own shrink tree: generator::ShrinkInputs),
   // then the mode (inRange shrinks toward RNE) and Sat (toward off). rc::gen::tuple shrinks the
   // inputs first, then the mode, then Sat: the same tree as ShrinkableCase.
-  const auto for_pair = [op_ptr](TypePair p) -> rc::Gen<Case> {
+  const auto for_pair = [op_ptr, modes, sats](TypePair p) -> rc::Gen<Case> {
     const rc::Gen<generator::Inputs> inputs = op_ptr->input_space(p);
     if (!op_ptr->uses_controls) {
       return rc::gen::map(inputs, [op_ptr, p](const generator::Inputs& in) {
@@ -182,11 +188,12 @@ rc::Gen<Case> CaseGen(const OpDef& op, std::optional<TypePair> pair) {
       });
     }
     return rc::gen::map(
-        rc::gen::tuple(inputs, rc::gen::inRange(0, kModes), rc::gen::inRange(0, 2)),
-        [op_ptr, p](const std::tuple<generator::Inputs, int, int>& t) {
+        rc::gen::tuple(inputs, rc::gen::inRange(0, static_cast<int>(modes->size())),
+                       rc::gen::inRange(0, static_cast<int>(sats->size()))),
+        [op_ptr, p, modes, sats](const std::tuple<generator::Inputs, int, int>& t) {
           Case c{op_ptr, p, {}, std::get<0>(t)};
-          c.control.rounding_mode = static_cast<NumericRoundingMode>(std::get<1>(t));
-          c.control.saturating = std::get<2>(t) != 0;
+          c.control.rounding_mode = (*modes)[static_cast<std::size_t>(std::get<1>(t))];
+          c.control.saturating = (*sats)[static_cast<std::size_t>(std::get<2>(t))];
           return c;
         });
   };
@@ -211,7 +218,7 @@ ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options) {
                                 " -> " + TypeName(options.pair->dst));
   }
   const std::size_t batch = std::max<std::size_t>(1, options.batch);
-  const rc::Gen<Case> gen = CaseGen(op, options.pair);
+  const rc::Gen<Case> gen = CaseGen(op, options.pair, options.controls);
   rc::Random random(options.seed);
   ShrinkResult result;
   while (result.tests < options.tests) {

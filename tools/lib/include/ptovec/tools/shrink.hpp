@@ -38,6 +38,9 @@ struct ShrinkOptions {
   std::uint64_t tests = 10000;      ///< successful tests before the property counts as passed
   std::size_t batch = 256;          ///< cases per Device::Evaluate call (never changes the result)
   std::uint64_t max_shrink_steps = 100000;  ///< safety cap on accepted shrinks
+  /// Only these modes and Sat values are drawn (and shrunk toward the first of them); ops
+  /// without controls ignore it.
+  generator::ControlFilter controls;
 };
 
 /// The outcome of a property run or of a descent from a given case.
