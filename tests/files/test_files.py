@@ -507,15 +507,24 @@ class EvalTest(unittest.TestCase):
                         "--op tcvt --src fp16 --dst e8m0 0xzz\n"
                         "\n"
                         "--op tcvt --src e4m3 --dst e8m0 0x38\n"
-                        "--op tcvt --src bf16 --dst e8m0 --sat 0x7f80\n")
+                        "--op tcvt --src bf16 --dst e8m0 --sat 0x7f80\n"
+                        "  # a comment, skipped\n"
+                        "    ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RTZ 0x3e00\n"
+                        "build/tools/ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode all 0x3e00\n")
             lines = [json.loads(x) for x in self.eval_lines("--batch", batch, code=1)]
-        self.assertEqual(len(lines), 5)
-        self.assertEqual((lines[0]["out"], lines[4]["out"], lines[4]["flags"]), ("0x7f", "0xfe", "0x14"))
-        self.assertEqual([x.get("line") for x in lines], [None, 2, 3, 4, None])
+        # Blank and comment lines are skipped; a report's reproduce line (with or without a path
+        # before ptovec) is a case; --rmode all gives one line per mode.
+        self.assertEqual(len(lines), 4 + 1 + 7)
+        self.assertEqual((lines[0]["out"], lines[3]["out"], lines[3]["flags"]), ("0x7f", "0xfe", "0x14"))
+        self.assertEqual([x.get("line") for x in lines[:4]], [None, 2, 4, None])
         self.assertIn("'0xzz'", lines[1]["error"])
-        self.assertIn("e4m3", lines[3]["error"])
-        for x in lines[1:4]:
+        self.assertIn("e4m3", lines[2]["error"])
+        for x in lines[1:3]:
             self.assertEqual(list(x), ["line", "error"])
+        self.assertEqual((lines[4]["rmode"], lines[4]["out"]), ("RTZ", "0x7f"))
+        self.assertEqual([(x["rmode"], x["out"]) for x in lines[5:]],
+                         [("RNE", "0x80"), ("RTM", "0x7f"), ("RTP", "0x80"), ("RTZ", "0x7f"),
+                          ("RNA", "0x80"), ("RTO", "0x80"), ("RHB", "0x80")])
 
     def test_eval_agrees_with_files(self):
         """A few records of the exhaustive FP16 file, re-evaluated by `ptovec eval --batch`."""

@@ -352,7 +352,8 @@ class GateErrorsTest(GateBase):
         for source in (empty, "/dev/null"):
             r = ptovec("eval", "--batch", source)
             self.assert_usage_error(r, "no cases in --batch " + source +
-                                    " (expected one line of eval arguments per case)")
+                                    " (expected one line of eval arguments per case; blank and # "
+                                    "lines are skipped)")
         r = ptovec("eval", "--batch", self.tmp)
         self.assert_usage_error(r, "--batch " + self.tmp + " is a directory")
         lines = self.write("help.txt", ["--help", "-h"])

@@ -58,7 +58,9 @@ void AddEvalOptions(CLI::App& app, EvalArgs& a) {
   app.add_option("--op", a.op, "op name (" + OpNamesList() + ")");
   app.add_option("--src", a.src, "source type (e.g. fp16)");
   app.add_option("--dst", a.dst, "destination type (e.g. e8m0)");
-  app.add_option("--rmode", a.rmode, "rounding mode: RNE RTM RTP RTZ RNA RTO RHB (default RNE)");
+  app.add_option("--rmode", a.rmode,
+                 "rounding mode: RNE RTM RTP RTZ RNA RTO RHB, or all (one line per mode; "
+                 "default RNE)");
   app.add_flag("--sat", a.sat, "saturate (Sat = 1)");
   app.add_option("inputs", a.inputs, "input words in slot order, hex with 0x (e.g. 0x3c00)");
 }
@@ -74,11 +76,23 @@ std::vector<Case> CasesFromArgs(const EvalArgs& a) {
     // MakeCase names the slots and the count in its message.
     MakeCase(a.op, a.src, a.dst, a.rmode, a.sat, a.inputs);
   }
+  // --rmode all: each input under every mode, in mode order (the op must have controls).
+  std::vector<std::string> modes = {a.rmode};
+  if (a.rmode == "all") {
+    if (!RequireOp(a.op).uses_controls) {
+      throw InputError(a.op + " has no rounding mode (its vectors are RNE, Sat off): --rmode all "
+                       "does not apply");
+    }
+    modes.clear();
+    for (const auto m : oracle::kAllRoundingModes) modes.emplace_back(oracle::RoundingModeName(m));
+  }
   std::vector<Case> cases;
   for (std::size_t i = 0; i < a.inputs.size(); i += slots) {
     const std::vector<std::string> group(a.inputs.begin() + static_cast<std::ptrdiff_t>(i),
                                          a.inputs.begin() + static_cast<std::ptrdiff_t>(i + slots));
-    cases.push_back(MakeCase(a.op, a.src, a.dst, a.rmode, a.sat, group));
+    for (const std::string& mode : modes) {
+      cases.push_back(MakeCase(a.op, a.src, a.dst, mode, a.sat, group));
+    }
   }
   return cases;
 }
@@ -99,12 +113,19 @@ int RunEvalBatch(const std::string& path) {
   bool any_failed = false;
   std::string line;
   std::uint64_t number = 0;
+  std::uint64_t cases = 0;
   while (std::getline(*in, line)) {
     ++number;
+    // Blank lines and # comments are skipped; a reproduce line of a report ("ptovec eval --op
+    // ...", with any path before ptovec) is taken as its arguments.
+    const std::size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;
+    if (const std::size_t at = line.find("ptovec eval "); at != std::string::npos &&
+        line.find_first_of(" \t", first) >= at) {
+      line.erase(0, at + std::string("ptovec eval ").size());
+    }
+    ++cases;
     try {
-      if (line.find_first_not_of(" \t\r") == std::string::npos) {
-        throw InputError("empty line (expected the arguments of `ptovec eval`)");
-      }
       EvalArgs args;
       CLI::App parser{"eval line"};
       AddEvalOptions(parser, args);
@@ -129,9 +150,9 @@ int RunEvalBatch(const std::string& path) {
                 << "\n";
     }
   }
-  if (number == 0) {
+  if (cases == 0) {
     return Fail("no cases in --batch " + (path == "-" ? std::string("stdin") : path) +
-                " (expected one line of eval arguments per case)");
+                " (expected one line of eval arguments per case; blank and # lines are skipped)");
   }
   return any_failed ? kExitMismatch : 0;
 }
