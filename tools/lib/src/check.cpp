@@ -402,6 +402,17 @@ void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& ex
 
 CheckReport CheckAccumulator::Finish() { return std::move(report_); }
 
+void ControlTally::Add(ControlTally&& later) {
+  total += later.total;
+  word += later.word;
+  flags += later.flags;
+  both += later.both;
+  unsupported += later.unsupported;
+  for (Mismatch& m : later.examples) {
+    if (examples.size() < kJunitExamples) examples.push_back(std::move(m));
+  }
+}
+
 void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report) {
   total.vectors += part.vectors;
   total.matched += part.matched;
@@ -422,18 +433,7 @@ void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report
       it->classes[k][0] += f.classes[k][0];
       it->classes[k][1] += f.classes[k][1];
     }
-    for (std::size_t c = 0; c < f.controls.size(); ++c) {
-      ControlTally& to = it->controls[c];
-      ControlTally& from = f.controls[c];
-      to.total += from.total;
-      to.word += from.word;
-      to.flags += from.flags;
-      to.both += from.both;
-      to.unsupported += from.unsupported;
-      for (Mismatch& m : from.examples) {
-        if (to.examples.size() < kJunitExamples) to.examples.push_back(std::move(m));
-      }
-    }
+    for (std::size_t c = 0; c < f.controls.size(); ++c) it->controls[c].Add(std::move(f.controls[c]));
   }
   for (Mismatch& m : part.first) {
     if (total.first.size() < max_report) total.first.push_back(std::move(m));

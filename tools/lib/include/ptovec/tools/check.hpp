@@ -56,6 +56,9 @@ struct ControlTally {
   std::uint64_t unsupported = 0;
   std::vector<Mismatch> examples;  ///< the first few (kJunitExamples), for JUnit
   std::uint64_t failed() const { return word + flags + both + unsupported; }
+  /// Adds the counts of `later` (a tally of later records of the same control) and its examples
+  /// while fewer than kJunitExamples are kept.
+  void Add(ControlTally&& later);
 };
 
 /// Examples kept per (file, mode, Sat) for the JUnit failure text.
