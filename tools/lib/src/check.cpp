@@ -343,8 +343,16 @@ CheckAccumulator::CheckAccumulator(std::size_t max_report,
                                    std::function<void(const Mismatch&)> every)
     : max_report_(max_report), every_(std::move(every)) {}
 
+void CheckAccumulator::EndFile() {
+  if (report_.per_file.empty()) return;
+  report_.per_file.back().seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - file_start_).count();
+}
+
 void CheckAccumulator::BeginFile(const std::string& file, const OpDef& op, TypePair pair,
                                  std::uint64_t count) {
+  EndFile();
+  file_start_ = std::chrono::steady_clock::now();
   FileTally t;
   t.file = file;
   t.op = &op;
@@ -400,7 +408,10 @@ void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& ex
   if (keep_first) report_.first.push_back(std::move(m));
 }
 
-CheckReport CheckAccumulator::Finish() { return std::move(report_); }
+CheckReport CheckAccumulator::Finish() {
+  EndFile();
+  return std::move(report_);
+}
 
 void ControlTally::Add(ControlTally&& later) {
   total += later.total;
@@ -429,6 +440,7 @@ void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report
       ++total.files;
       continue;
     }
+    it->seconds += f.seconds;
     for (std::size_t k = 0; k < f.classes.size(); ++k) {
       it->classes[k][0] += f.classes[k][0];
       it->classes[k][1] += f.classes[k][1];
@@ -633,6 +645,17 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
   }
 }
 
+namespace {
+
+// JUnit's time attribute: seconds with millisecond digits.
+std::string Seconds(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f", seconds);
+  return text;
+}
+
+}  // namespace
+
 std::string JunitXml(const CheckReport& r) {
   std::ostringstream x;
   std::uint64_t tests = 0;
@@ -661,7 +684,11 @@ std::string JunitXml(const CheckReport& r) {
   }
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   x << "<testsuites name=\"ptovec\" tests=\"" << tests << "\" failures=\"" << failures
-    << "\" errors=\"0\" skipped=\"" << skips << "\" time=\"0\">\n";
+    << "\" errors=\"0\" skipped=\"" << skips << "\" time=\"" << Seconds([&r] {
+         double total = 0;
+         for (const FileTally& f : r.per_file) total += f.seconds;
+         return total;
+       }()) << "\">\n";
   for (const FileTally& f : r.per_file) {
     const std::size_t n = f.op->uses_controls ? 14U : 1U;
     std::uint64_t file_failures = 0;
@@ -679,7 +706,7 @@ std::string JunitXml(const CheckReport& r) {
     std::string stem = f.file.substr(0, f.file.rfind('.'));
     x << "  <testsuite name=\"" << XmlEscape(f.file) << "\" tests=\"" << file_tests
       << "\" failures=\"" << file_failures << "\" errors=\"0\" skipped=\"" << file_skips
-      << "\" time=\"0\">\n";
+      << "\" time=\"" << Seconds(f.seconds) << "\">\n";
     for (std::size_t c = 0; c < n; ++c) {
       if (!listed(f, c)) continue;
       const ControlTally& t = f.controls[c];
@@ -687,7 +714,11 @@ std::string JunitXml(const CheckReport& r) {
                                    ? ModeName(c) + (c % 2 ? " sat=on" : " sat=off")
                                    : std::string("RNE sat=off (no controls)");
       x << "    <testcase classname=\"ptovec." << XmlEscape(stem) << "\" name=\""
-        << XmlEscape(name) << "\" time=\"0\"";
+        << XmlEscape(name) << "\" time=\""
+        << Seconds(f.count == 0 ? 0.0
+                                : f.seconds * static_cast<double>(t.total) /
+                                      static_cast<double>(f.count))
+        << "\"";
       if (t.failed() == 0) {
         x << "/>\n";
         continue;

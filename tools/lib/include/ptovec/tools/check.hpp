@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <functional>
 #include <filesystem>
 #include <iosfwd>
@@ -71,6 +72,7 @@ struct FileTally {
   TypePair pair{};
   std::uint64_t count = 0;
   std::array<ControlTally, 14> controls{};
+  double seconds = 0;  ///< wall time spent on this file (JUnit `time`)
   /// Per vector class (generator::VectorClass index): {vectors, failed}.
   std::array<std::array<std::uint64_t, 2>, generator::kVectorClasses> classes{};
 };
@@ -117,9 +119,11 @@ class CheckAccumulator {
   CheckReport Finish();
 
  private:
+  void EndFile();  // sets the current file's seconds
   std::size_t max_report_;
   std::function<void(const Mismatch&)> every_;
   CheckReport report_;
+  std::chrono::steady_clock::time_point file_start_{};
 };
 
 /// Adds `part` (a report of later records of the same run) to `total`: counts summed, tallies of
