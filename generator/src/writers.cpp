@@ -80,8 +80,8 @@ nlohmann::ordered_json StrategiesJson(const std::vector<StrategyCount>& strategi
 ShardSelection ParseShardSelection(const std::string& text) {
   const auto bad = [&text]() {
     return std::invalid_argument("--shard '" + text +
-                                 "' is not K/N (accepted: K/N with 0 <= K < N <= 4294967296, K "
-                                 "counted from 0, e.g. 0/4 .. 3/4)");
+                                 "' is not K/N (accepted: whole numbers K/N with K from 0 to "
+                                 "N-1 and N from 1 to 2^32, e.g. 0/4 .. 3/4)");
   };
   const std::size_t slash = text.find('/');
   if (slash == std::string::npos) throw bad();
@@ -93,7 +93,11 @@ ShardSelection ParseShardSelection(const std::string& text) {
     }
   }
   const ShardSelection shard{std::stoull(k), std::stoull(n)};
-  if (shard.of == 0 || shard.of > (std::uint64_t{1} << 32) || shard.index >= shard.of) throw bad();
+  if (shard.of == 0 || shard.of > (std::uint64_t{1} << 32)) throw bad();
+  if (shard.index >= shard.of) {
+    throw std::invalid_argument("--shard '" + text + "': K must be below N (K counts from 0: " +
+                                "0/" + n + " .. " + std::to_string(shard.of - 1) + "/" + n + ")");
+  }
   return shard;
 }
 

@@ -118,7 +118,7 @@ class FormatV2Test(unittest.TestCase):
         for args, expected in (
                 (["--rmode", "RTZ,RNX"], "unknown --rmode 'RNX' (accepted: RNE RTM RTP RTZ RNA RTO RHB"),
                 (["--sat", "maybe"], "unknown --sat 'maybe' (accepted: off, on, both)"),
-                (["--shard", "4/4"], "--shard '4/4' is not K/N (accepted: K/N with 0 <= K < N"),
+                (["--shard", "4/4"], "--shard '4/4': K must be below N (K counts from 0: 0/4 .. 3/4)"),
                 (["--shard", "1"], "--shard '1' is not K/N"),
                 (["--shard", "0/0"], "--shard '0/0' is not K/N")):
             r = ptovec("generate", "--op", "shift", "--out", self.path("bad"), *args)
@@ -243,7 +243,7 @@ class FormatV2Test(unittest.TestCase):
         def merge_error(*folders):
             r = ptovec("merge", *folders, "--out", self.path("out"))
             self.assertEqual(r.returncode, 2, r.stderr)
-            self.assertFalse(os.path.exists(self.path("out", "manifest.json")))
+            self.assertFalse(os.path.exists(self.path("out")))  # not even an empty folder
             return error_of(r)
 
         self.assertIn("missing shards: 1/3 (give all 3 shard folders of the run)",
@@ -253,6 +253,8 @@ class FormatV2Test(unittest.TestCase):
         self.assertIn("is not from the same run as", merge_error(s[0], self.path("other"), s[2]))
         self.assertIn("split the work differently", merge_error(s[0], self.path("four"), s[2]))
         self.assertIn("is not a shard folder", merge_error(s[0], self.path("plain")))
+        self.assertIn("shard folder " + self.path("nowhere") + " does not exist",
+                      merge_error(s[0], s[1], self.path("nowhere")))
         # A corrupted shard file: one expected word changed, size unchanged.
         path = os.path.join(s[1], "tcvt_fp32_e8m0.bin")
         fixed, header = read_bin_header(path)

@@ -380,6 +380,17 @@ class SmallEdgesTest(GateBase):
         self.assert_usage_error(r, "(a section names its vector file by its bare name, as "
                                    "manifest.json's path does)")
 
+    def test_check_takes_its_controls_from_the_results(self):
+        results = self.path("controls.jsonl")
+        vendor_results_jsonl(self.vectors, results)
+        r = ptovec("check", "--vectors", self.vectors, "--results", results, "--rmode", "RTZ")
+        self.assert_usage_error(r, "check takes no --rmode/--sat: it compares the controls each "
+                                   "results section lists")
+
+    def test_several_vector_paths_need_a_results_file(self):
+        r = ptovec("run", "--dut", self.path("missing.so"), "--vectors", self.vectors, self.other)
+        self.assert_usage_error(r, "several --vectors paths: give --results FILE")
+
     def test_schema_takes_the_file_names_too(self):
         a, b = ptovec("schema", "eval"), ptovec("schema", "eval-line")
         self.assertEqual((a.returncode, b.returncode), (0, 0))

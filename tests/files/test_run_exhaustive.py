@@ -133,7 +133,7 @@ class RunExhaustiveTest(unittest.TestCase):
                 (["--op", "tcvt", "--src", "fp32", "--dst", "e8m0", "--vectors", "x"],
                  "--exhaustive takes its inputs from --op/--src/--dst and writes no results file"),
                 (["--op", "tcvt", "--src", "fp32", "--dst", "e8m0", "--shard", "2/2"],
-                 "--shard '2/2' is not K/N"),
+                 "--shard '2/2': K must be below N"),
                 (["--op", "encode", "--src", "fp32", "--dst", "e8m0"],
                  "encode does not accept fp32 -> e8m0")):
             r = ptovec("run", "--exhaustive", "--dut", ORACLE, *args)

@@ -146,7 +146,8 @@ TEST(Shards, ParseAcceptsKOfNFromZeroOnly) {
   try {
     ParseShardSelection("4/4");
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("--shard '4/4' is not K/N"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("--shard '4/4': K must be below N (K counts from 0: 0/4 .. 3/4)"),
+              std::string::npos);
   }
 }
 

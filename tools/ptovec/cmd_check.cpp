@@ -16,6 +16,7 @@ struct CheckArgs {
   std::string results;
   std::string junit;
   std::string mismatches;
+  std::string rmode, sat;
   std::size_t max_report = 20;
   bool allow_unsupported = false;
   bool quiet = false;
@@ -52,12 +53,18 @@ Command AddCheckCommand(CLI::App& app) {
   c.app->add_option("--max-report", args->max_report,
                     "mismatches to print in full (default 20)")
       ->check(kWholeNumber);
+  c.app->add_option("--rmode", args->rmode, "(not for check: it follows the results file)");
+  c.app->add_option("--sat", args->sat, "(not for check: it follows the results file)");
   c.app->add_option("--mismatches", args->mismatches, "write every mismatched or unsupported vector to FILE as JSON lines (inputs, mode, Sat, input class, expected, got, kind)");
   c.app->add_flag("--allow-unsupported", args->allow_unsupported,
                   "unsupported vectors (a device that implements only some pairs, modes or Sat values) do not fail the gate; the report and JUnit (skipped) say how many");
   c.app->add_flag("--quiet", args->quiet, "no progress on stderr");
   c.run = [args] {
     try {
+      if (!args->rmode.empty() || !args->sat.empty()) {
+        throw generator::InputError("check takes no --rmode/--sat: it compares the controls each results "
+                         "section lists (those the run was given)");
+      }
       generator::VectorSelection vectors;
       for (const std::string& v : args->vectors) vectors.paths.emplace_back(v);
       vectors.op = args->op;

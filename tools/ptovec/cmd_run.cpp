@@ -145,6 +145,10 @@ int Run(const RunArgs& a) {
     folder = a.work;
     vectors.paths = {a.work};
   }
+  if (a.results.empty() && a.vectors.size() > 1) {
+    throw InputError("several --vectors paths: give --results FILE (a results file of them all "
+                     "belongs in no one of their folders)");
+  }
   tools::RunOptions options;
   options.results = a.results.empty()
                         ? folder / (format == tools::ResultsFormat::Binary ? "results.bin"

@@ -354,8 +354,18 @@ int RunMerge(const std::vector<std::string>& folders, const std::string& out, bo
   if (out.empty()) return Fail("--out is required (a new or empty folder for the merged suite)");
   std::vector<std::filesystem::path> paths(folders.begin(), folders.end());
   // Results files of runs of the shards are checked for presence first, so a merge that could
-  // not join them writes nothing.
+  // not join them writes nothing; a merge that fails later removes the --out folder it made.
   const auto results = ptovec::tools::ShardResultsFiles(paths);
+  std::error_code error;
+  const bool made_out = !std::filesystem::exists(out, error);
+  struct RemoveOnFailure {
+    std::filesystem::path folder;
+    bool armed;
+    ~RemoveOnFailure() {
+      std::error_code ignored;
+      if (armed) std::filesystem::remove_all(folder, ignored);
+    }
+  } guard{out, made_out};
   const auto files = MergeShards(paths, out, !quiet && ProgressWanted());
   std::uint64_t bytes = 0;
   for (const auto& f : files) bytes += f.bytes;
@@ -366,6 +376,7 @@ int RunMerge(const std::vector<std::string>& folders, const std::string& out, bo
     ptovec::tools::MergeShardResults(paths, *results, out, target);
     std::cerr << ", and their results in " << target.string();
   }
+  guard.armed = false;
   std::cerr << "\n";
   return 0;
 }

@@ -26,6 +26,9 @@ std::optional<std::vector<fs::path>> ShardResultsFiles(const std::vector<fs::pat
   for (const fs::path& folder : folders) {
     std::vector<fs::path> here;
     std::error_code error;
+    if (!fs::is_directory(folder, error)) {
+      throw InputError("shard folder " + folder.string() + " does not exist or is not a folder");
+    }
     for (const auto& entry : fs::directory_iterator(folder, error)) {
       const std::string name = entry.path().filename().string();
       if (name.find(".tmp-") != std::string::npos) continue;
