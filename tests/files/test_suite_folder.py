@@ -227,7 +227,8 @@ class SuiteFolderTest(unittest.TestCase):
         self.assertIn("3 file(s), 1836008 vectors: 1836008 matched", r.stdout)
         r = ptovec("check", "--vectors", v, other, "--results", self.path("two.bin"))
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", v, v)
+        r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", v, v, "--results",
+                   self.path("twice.bin"))
         self.assert_refused(r, "is given twice")
 
     @unittest.skipUnless(ORACLE_DUT, "no PTOVEC_ORACLE_DUT")
