@@ -33,11 +33,7 @@ using M = NumericRoundingMode;
 using T = TileDataType;
 
 
-std::string Hex(Word w) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "0x%llx", static_cast<unsigned long long>(w));
-  return buffer;
-}
+using test_support::Hex;
 std::string Show(const Encoded& e) { return Hex(e.word) + "/" + Hex(e.status); }
 
 NumericExecutionControl Control(M mode, bool sat) { return {mode, sat}; }

@@ -21,6 +21,7 @@
 #include "ptovec/oracle/fast_e8m0_conversion.hpp"
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/rounding.hpp"
+#include "test_support.hpp"
 
 namespace ptovec::oracle {
 namespace {
@@ -28,11 +29,7 @@ namespace {
 using M = NumericRoundingMode;
 using T = TileDataType;
 
-std::string Hex(Word w) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "0x%llx", static_cast<unsigned long long>(w));
-  return buffer;
-}
+using test_support::Hex;
 std::string Show(const Encoded& e) { return Hex(e.word) + "/" + Hex(e.status); }
 
 // The 14 controls: 7 modes x {Sat off, Sat on}.

@@ -40,11 +40,7 @@ struct ValueRow {
   Real expected;
 };
 
-std::string Hex(Word w) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "0x%llx", static_cast<unsigned long long>(w));
-  return buffer;
-}
+using test_support::Hex;
 
 // ---------------------------------------------------------------------------------------------
 // The table itself.

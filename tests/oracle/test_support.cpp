@@ -13,6 +13,12 @@ Real Pow2(int e) {
 
 Real Q(long long n, long long d) { return Real(Integer(n), Integer(d)); }
 
+std::string Hex(Word w) {
+  std::ostringstream out;
+  out << "0x" << std::hex << w;
+  return out.str();
+}
+
 std::string Show(const Encoded& e) {
   std::ostringstream out;
   out << "{0x" << std::hex << e.word << ", 0x" << static_cast<int>(e.status) << "}";

@@ -17,6 +17,9 @@ Real Pow2(int e);
 /// The rational n / d.
 Real Q(long long n, long long d = 1);
 
+/// "0x" and the lower-case hex digits of w, without padding.
+std::string Hex(Word w);
+
 /// "{0x<word>, 0x<status>}".
 std::string Show(const Encoded& e);
 
