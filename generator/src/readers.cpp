@@ -183,27 +183,13 @@ void CheckCommonHeader(const nlohmann::ordered_json& h, std::string_view format,
     return;
   }
   // Version 2: the controls listed, a subset of the op's in the op's order.
-  if (!h.contains("controls") || !h["controls"].is_array() || h["controls"].empty()) {
+  if (!h.contains("controls")) {
     fail("has no \"controls\" list in its header (version 2 lists {\"rmode\", \"sat\"} pairs)");
   }
-  std::size_t next = 0;
-  for (const auto& c : h["controls"]) {
-    if (!c.is_object() || c.size() != 2 || !c.contains("rmode") || !c["rmode"].is_string() ||
-        !c.contains("sat") || !c["sat"].is_boolean()) {
-      fail("has a malformed control " + c.dump() + " (accepted: {\"rmode\": \"RNE\", \"sat\": false})");
-    }
-    const auto mode = oracle::ParseRoundingMode(c["rmode"].get<std::string>());
-    const NumericExecutionControl control{mode.value_or(NumericRoundingMode::RNE),
-                                          c["sat"].get<bool>()};
-    std::size_t k = next;
-    while (mode && k < all.size() && !(all[k] == control)) ++k;
-    if (!mode || k == all.size()) {
-      fail("has control " + c.dump() + ", which is not one of " + info.op->name +
-           "'s or is listed out of order or twice (accepted: " + ControlsJson(all).dump() +
-           ", in that order)");
-    }
-    info.controls.push_back(control);
-    next = k + 1;
+  try {
+    info.controls = ParseControlsJson(h["controls"], *info.op);
+  } catch (const std::invalid_argument& e) {
+    fail(std::string("has a malformed header: ") + e.what());
   }
   if (!h.contains("inputs") || !h["inputs"].is_number_unsigned()) {
     fail("has no \"inputs\" count in its header");

@@ -68,6 +68,36 @@ nlohmann::ordered_json ControlsJson(const std::vector<NumericExecutionControl>& 
   return out;
 }
 
+std::vector<NumericExecutionControl> ParseControlsJson(const nlohmann::ordered_json& list,
+                                                       const OpDef& op) {
+  const std::vector<NumericExecutionControl> all = ControlsFor(op);
+  if (!list.is_array() || list.empty()) {
+    throw std::invalid_argument("\"controls\" must be a non-empty array of {\"rmode\", \"sat\"}");
+  }
+  std::vector<NumericExecutionControl> out;
+  std::size_t next = 0;  // the first of the op's controls still allowed
+  for (const auto& c : list) {
+    std::optional<NumericRoundingMode> mode;
+    if (c.is_object() && c.size() == 2 && c.contains("rmode") && c["rmode"].is_string() &&
+        c.contains("sat") && c["sat"].is_boolean()) {
+      mode = oracle::ParseRoundingMode(c["rmode"].get<std::string>());
+    }
+    const NumericExecutionControl control{mode.value_or(NumericRoundingMode::RNE),
+                                          c.is_object() && c.value("sat", false)};
+    std::size_t k = next;
+    while (mode && k < all.size() && !(all[k] == control)) ++k;
+    if (!mode || k == all.size()) {
+      throw std::invalid_argument(
+          "control " + c.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+          " is not one of " + op.name + "'s, or is out of order or repeated (accepted: " +
+          ControlsJson(all).dump() + ", in that order)");
+    }
+    out.push_back(control);
+    next = k + 1;
+  }
+  return out;
+}
+
 nlohmann::ordered_json StrategiesJson(const std::vector<StrategyCount>& strategies) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const StrategyCount& s : strategies) {

@@ -170,5 +170,35 @@ TEST(ControlFilters, SelectModesAndSatInTheOpsOrder) {
   EXPECT_THROW(ParseControlFilter("all", "yes"), std::invalid_argument);
 }
 
+TEST(ControlFilters, ControlsJsonReadsBackAndRefusesWhatNoWriterWrites) {
+  const OpDef& tcvt = *FindOp("tcvt");
+  const auto some = ParseControlFilter("RTZ,RNE", "on").ControlsOf(tcvt);
+  EXPECT_EQ(ParseControlsJson(ControlsJson(some), tcvt), some);
+  EXPECT_EQ(ParseControlsJson(ControlsJson(ControlsFor(tcvt)), tcvt).size(), 14u);
+  const auto bad = [&](const char* text) {
+    try {
+      ParseControlsJson(nlohmann::ordered_json::parse(text), tcvt);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(bad(R"([{"rmode":"RTZ","sat":false},{"rmode":"RNE","sat":false}])")
+                .find("is not one of tcvt's, or is out of order or repeated"),
+            std::string::npos);  // out of order
+  EXPECT_NE(bad(R"([{"rmode":"RNE","sat":false},{"rmode":"RNE","sat":false}])"), "");  // twice
+  EXPECT_NE(bad(R"([{"rmode":"RNX","sat":false}])"), "");
+  EXPECT_NE(bad(R"([{"rmode":"RNE"}])"), "");
+  EXPECT_NE(bad(R"([])").find("non-empty array"), std::string::npos);
+  // An op without controls has only {RNE, off}.
+  EXPECT_THROW(ParseControlsJson(nlohmann::ordered_json::parse(R"([{"rmode":"RNE","sat":true}])"),
+                                 *FindOp("shift")),
+               std::invalid_argument);
+  EXPECT_NE(ParseControlsJson(nlohmann::ordered_json::parse(R"([{"rmode":"RNE","sat":false}])"),
+                              *FindOp("shift"))
+                .size(),
+            0u);
+}
+
 }  // namespace
 }  // namespace ptovec::generator

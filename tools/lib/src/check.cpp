@@ -166,6 +166,26 @@ void CheckSection(const ResultsSection& section, std::size_t s, const VectorSour
 
 // The shared loop of check and ResultsMismatches. Stops early (without the end-of-file checks)
 // when stop() says so.
+// Keeps in `records`, in place and in order, those a results section answers (every record, or
+// those of `controls` when it lists some), at most `limit`; positions gets each kept record's
+// index in its file, `first` being the index of records[0]. Nothing is copied when all are kept.
+void KeepSectionRecords(std::vector<VectorRecord>& records, std::uint64_t first,
+                        const std::vector<generator::NumericExecutionControl>& controls,
+                        std::uint64_t limit, std::vector<std::uint64_t>& positions) {
+  positions.clear();
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < records.size() && kept < limit; ++k) {
+    if (!controls.empty() &&
+        std::find(controls.begin(), controls.end(), records[k].c.control) == controls.end()) {
+      continue;
+    }
+    if (kept != k) records[kept] = records[k];
+    positions.push_back(first + k);
+    ++kept;
+  }
+  records.resize(kept);
+}
+
 // The --mismatches file: one JSON line per failed vector, committed when asked.
 class MismatchFile {
  public:
@@ -218,8 +238,7 @@ CheckReport Compare(const generator::VectorSelection& vectors,
   MismatchFile export_file(mismatches);
   CheckAccumulator acc(max_report, export_file.Sink());
   std::vector<VectorRecord> records;
-  std::vector<VectorRecord> selected;
-  std::vector<std::uint64_t> selected_index;
+  std::vector<std::uint64_t> positions;
   std::vector<std::uint64_t> indices;
   std::vector<DeviceAnswer> answers;
   for (std::size_t s = 0; s < sources.size(); ++s) {
@@ -231,29 +250,20 @@ CheckReport Compare(const generator::VectorSelection& vectors,
     std::uint64_t index = 0;
     while (!vr->done()) {
       const std::size_t n = vr->Read(records, 4096);
-      selected.clear();
-      selected_index.clear();
-      for (std::size_t k = 0; k < n && selected.size() < left; ++k) {
-        if (!controls.empty() &&
-            std::find(controls.begin(), controls.end(), records[k].c.control) == controls.end()) {
-          continue;
-        }
-        selected.push_back(records[k]);
-        selected_index.push_back(index + k);
-      }
-      answers.resize(selected.size());
-      indices.resize(selected.size());
+      KeepSectionRecords(records, index, controls, left, positions);
+      answers.resize(records.size());
+      indices.resize(records.size());
       reader.Read(s, answers, indices);
-      for (std::size_t k = 0; k < selected.size(); ++k) {
-        if (indices[k] != selected_index[k]) {
+      for (std::size_t k = 0; k < records.size(); ++k) {
+        if (indices[k] != positions[k]) {
           throw InputError("results file " + results.string() + " section " + Str(s) + " (" +
                            sections[s].file + ") answers record " + Str(indices[k]) +
                            " where the vector file's next record of its controls is " +
-                           Str(selected_index[k]));
+                           Str(positions[k]));
         }
-        acc.Add(selected_index[k], selected[k], answers[k]);
+        acc.Add(positions[k], records[k], answers[k]);
       }
-      left -= selected.size();
+      left -= records.size();
       index += n;
       if (stop(acc)) return acc.Finish();
     }
@@ -500,7 +510,6 @@ CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
   MismatchFile export_file(options.mismatches);
   CheckAccumulator acc(options.max_report, export_file.Sink());
   std::vector<VectorRecord> records;
-  std::vector<VectorRecord> selected;
   std::vector<std::uint64_t> indices;
   std::vector<Case> cases;
   std::vector<DeviceAnswer> answers;
@@ -530,18 +539,12 @@ CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
       while (!vr->done()) {
         const std::size_t read = vr->Read(records, batch);
         if (read == 0) continue;
-        selected.clear();
-        indices.clear();
-        for (std::size_t k = 0; k < read; ++k) {
-          if (filtered && !options.controls.Accepts(records[k].c.control)) continue;
-          selected.push_back(records[k]);
-          indices.push_back(index + k);
-        }
+        KeepSectionRecords(records, index, sections[s].controls, UINT64_MAX, indices);
         index += read;
-        n = selected.size();
+        n = records.size();
         if (n == 0) continue;
         cases.resize(n);
-        for (std::size_t k = 0; k < n; ++k) cases[k] = selected[k].c;
+        for (std::size_t k = 0; k < n; ++k) cases[k] = records[k].c;
         answers.assign(n, DeviceAnswer{});
         if (pool && n > part) {
           pool->Run(evaluate_part);
@@ -555,7 +558,7 @@ CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
                               sources[s].name + " record " + Str(indices[k]) +
                               " (only bits 4:0 NV DZ OF UF NX may be set)");
           }
-          acc.Add(indices[k], selected[k], answers[k]);
+          acc.Add(indices[k], records[k], answers[k]);
         }
         writer.Append(answers, filtered ? std::span<const std::uint64_t>(indices)
                                         : std::span<const std::uint64_t>());

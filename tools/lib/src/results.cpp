@@ -446,30 +446,10 @@ struct ResultsReader::Impl {
       }
       r.count = whole(s, "count");
       if (s.contains("controls")) {
-        // The op's controls, a subset in the op's order, each once.
-        const auto all = generator::ControlsFor(*r.op);
-        const J& list = s["controls"];
-        if (!list.is_array() || list.empty()) {
-          Fail("has a malformed " + where + ": \"controls\" must be a non-empty array");
-        }
-        std::size_t next = 0;
-        for (const J& c : list) {
-          std::optional<oracle::NumericRoundingMode> mode;
-          if (c.is_object() && c.size() == 2 && c.contains("rmode") && c["rmode"].is_string() &&
-              c.contains("sat") && c["sat"].is_boolean()) {
-            mode = oracle::ParseRoundingMode(c["rmode"].get<std::string>());
-          }
-          std::size_t k = next;
-          const generator::NumericExecutionControl control{
-              mode.value_or(oracle::NumericRoundingMode::RNE), c.value("sat", false)};
-          while (mode && k < all.size() && !(all[k] == control)) ++k;
-          if (!mode || k == all.size()) {
-            Fail("has a malformed " + where + ": control " + Dump(c) + " is not one of " + op +
-                 "'s, or is out of order or repeated (accepted: " +
-                 Dump(generator::ControlsJson(all)) + ", in that order)");
-          }
-          r.controls.push_back(control);
-          next = k + 1;
+        try {
+          r.controls = generator::ParseControlsJson(s["controls"], *r.op);
+        } catch (const std::invalid_argument& e) {
+          Fail("has a malformed " + where + ": " + e.what());
         }
       }
       if (binary && whole(s, "record_size") != ResultsRecordSize(r.pair, version)) {

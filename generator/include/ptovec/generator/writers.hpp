@@ -93,6 +93,11 @@ unsigned RecordSize(const std::vector<RecordField>& layout);
 nlohmann::ordered_json FieldsJson(const std::vector<RecordField>& layout, int version);
 /// The "controls" array of a version-2 header: [{"rmode":"RNE","sat":false}, ...].
 nlohmann::ordered_json ControlsJson(const std::vector<NumericExecutionControl>& controls);
+/// The inverse, checked: a non-empty array of {"rmode": name, "sat": bool}, each one of
+/// ControlsFor(op), in that order, none twice (vector headers and results sections). Throws
+/// std::invalid_argument naming the bad entry and what is accepted.
+std::vector<NumericExecutionControl> ParseControlsJson(const nlohmann::ordered_json& list,
+                                                       const OpDef& op);
 
 /// The "strategies" array of a sampled file's header and manifest entry: [{"name", "weight",
 /// "available", "tuples"}, ...] (StrategyCount's fields).
