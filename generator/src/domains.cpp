@@ -238,7 +238,8 @@ std::vector<oracle::Real> DestinationAnchors(TileDataType dst) {
     const auto d = oracle::TileNumericFiniteDecomposition(dst, code);
     if (d.available && !d.negative) values.push_back(oracle::TileNumericFiniteValue(dst, code));
   }
-  std::sort(values.begin(), values.end());
+  // Codes of the usual formats come in increasing value already (no rational sort then).
+  if (!std::is_sorted(values.begin(), values.end())) std::sort(values.begin(), values.end());
   values.erase(std::unique(values.begin(), values.end()), values.end());
   for (std::size_t i = 0; i < values.size(); ++i) {
     anchors.push_back(values[i]);
@@ -257,8 +258,7 @@ WordSet Fp32AroundAnchors(const std::vector<oracle::Real>& anchors, int max_step
   std::vector<WordSet::Interval> words;
   for (const oracle::Real& a : anchors) {
     const auto [lo, hi] = Fp32Bracket(a);
-    const WordSet near = Fp32OrdinalRange(Fp32Ordinal(lo) - max_steps, Fp32Ordinal(hi) + max_steps);
-    words.insert(words.end(), near.intervals().begin(), near.intervals().end());
+    AppendFp32OrdinalRange(Fp32Ordinal(lo) - max_steps, Fp32Ordinal(hi) + max_steps, words);
   }
   const WordSet set = WordSet::Of(std::move(words));
   return signed_anchors ? WithBothSigns(set) : set;

@@ -73,8 +73,6 @@ void EvaluateBatch(const OpDef& op, TypePair pair, const Inputs* in, std::size_t
   }
 }
 
-std::size_t VectorClass::index() const { return input * kOutcomes + outcome; }
-
 std::uint8_t DefaultInputClass(const OpDef& op, TypePair pair, const Inputs& in) {
   const TileDataType type = op.slots.front().TypeFor(pair);
   const oracle::FormatInfo& f = oracle::Format(type);
@@ -87,12 +85,16 @@ std::uint8_t DefaultInputClass(const OpDef& op, TypePair pair, const Inputs& in)
   return static_cast<std::uint8_t>(oracle::TileNumericValueClass(type, in[0]));
 }
 
+std::uint8_t InputClassOf(const OpDef& op, TypePair pair, const Inputs& in) {
+  return op.input_class ? op.input_class(pair, in) : DefaultInputClass(op, pair, in);
+}
+
+std::uint8_t OutcomeOf(Status s) {
+  return (s & 0x01) ? 1 : (s & 0x04) ? 2 : (s & 0x08) ? 3 : (s & 0x10) ? 4 : 0;
+}
+
 VectorClass ClassOf(const OpDef& op, TypePair pair, const Inputs& in, Encoded expected) {
-  VectorClass c;
-  c.input = op.input_class ? op.input_class(pair, in) : DefaultInputClass(op, pair, in);
-  const Status s = expected.status;
-  c.outcome = (s & 0x01) ? 1 : (s & 0x04) ? 2 : (s & 0x08) ? 3 : (s & 0x10) ? 4 : 0;
-  return c;
+  return {InputClassOf(op, pair, in), OutcomeOf(expected.status)};
 }
 
 std::string VectorClassName(std::size_t index) {

@@ -125,11 +125,22 @@ Sample::Sample(std::vector<SampleStrategy> strategies, std::uint64_t seed, std::
     Part& part = parts_[s];
     if (set.is_boxes() && !mapped_before) {
       part.set = set.boxes().Minus(earlier);
-      earlier = s == 0 ? set.boxes() : Boxes::DisjointUnion({earlier, part.set.boxes()});
+      if (s + 1 < n) {  // what the parts after this one must leave out (one box for one slot)
+        const Boxes& mine = part.set.boxes();
+        if (s == 0) {
+          earlier = set.boxes();
+        } else if (earlier.boxes().size() == 1 && mine.boxes().size() == 1 &&
+                   earlier.slot_count() == 1 && mine.slot_count() == 1) {
+          earlier = Boxes::Words(earlier.boxes()[0].slots[0].Union(mine.boxes()[0].slots[0]));
+        } else {
+          earlier = Boxes::DisjointUnion({earlier, mine});
+        }
+      }
     } else {
       part.set = set;
       part.walk = true;
     }
+    part.set.BuildLookupIndex();
     mapped_before = mapped_before || !set.is_boxes();
     part.permutation = IndexPermutation(part.set.size(), Mix(seed ^ Mix(s + 1)));
   }
@@ -208,7 +219,14 @@ void Sample::Fill(std::uint64_t begin, std::uint64_t n, Inputs* out) const {
     const std::uint64_t j = begin - part.first;
     const std::uint64_t here = std::min(n, part.taken - j);
     if (!part.walk) {
-      for (std::uint64_t k = 0; k < here; ++k) *out++ = part.set.at(part.permutation(j + k));
+      constexpr std::uint64_t kGroup = 256;
+      Index index[kGroup];
+      for (std::uint64_t g = 0; g < here; g += kGroup) {
+        const std::uint64_t m = std::min(kGroup, here - g);
+        for (std::uint64_t k = 0; k < m; ++k) index[k] = part.permutation(j + g + k);
+        part.set.AtMany(index, static_cast<std::size_t>(m), out);
+        out += m;
+      }
     } else {
       // From the nearest checkpoint, or from where this thread's last call on this part ended
       // (so reading a walked part in order, even one tuple at a time, walks it once).

@@ -20,7 +20,8 @@ namespace ptovec::generator {
 
 namespace {
 
-constexpr std::uint64_t kChunkInputs = 2048;
+// Records per chunk of work (a chunk holds whole inputs, every control of each).
+constexpr std::uint64_t kChunkRecords = 32768;
 
 struct ChunkOutput {
   std::string binary;
@@ -32,6 +33,13 @@ struct ChunkOutput {
 void ForEachChunkInOrder(std::uint64_t chunks, unsigned threads,
                          const std::function<ChunkOutput(std::uint64_t)>& produce,
                          const std::function<void(std::uint64_t, ChunkOutput&)>& consume) {
+  if (threads <= 1) {  // no hand-off between threads: produce and consume in turn
+    for (std::uint64_t chunk = 0; chunk < chunks; ++chunk) {
+      ChunkOutput out = produce(chunk);
+      consume(chunk, out);
+    }
+    return;
+  }
   const std::uint64_t window = 4 * static_cast<std::uint64_t>(threads);
   std::mutex mutex;
   std::condition_variable ready;  // a chunk finished, or the consumer advanced
@@ -296,17 +304,21 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
       json->Write(JsonPreamble(spec));
     }
 
-    const std::uint64_t chunks = (input_count + kChunkInputs - 1) / kChunkInputs;
+    const std::uint64_t chunk_inputs = std::max<std::uint64_t>(1, kChunkRecords / std::max<std::size_t>(nc, 1));
+    const std::uint64_t chunks = (input_count + chunk_inputs - 1) / chunk_inputs;
     Progress progress(options.progress, base, spec.count());
     ForEachChunkInOrder(
         chunks, threads,
         [&](std::uint64_t chunk) {
           ChunkOutput out;
-          const std::uint64_t begin = chunk * kChunkInputs;
-          const auto n = static_cast<std::size_t>(std::min(input_count, begin + kChunkInputs) - begin);
-          std::vector<Inputs> in(n);
+          const std::uint64_t begin = chunk * chunk_inputs;
+          const auto n = static_cast<std::size_t>(std::min(input_count, begin + chunk_inputs) - begin);
+          // Per-thread scratch kept from chunk to chunk (no allocation per chunk).
+          thread_local std::vector<Inputs> in;
+          thread_local std::vector<Encoded> results;
+          in.resize(n);
           inputs.Fill(first_input + begin, n, in.data());
-          std::vector<Encoded> results(n * nc);
+          results.resize(n * nc);
           EvaluateBatch(op, pair, in.data(), n, spec.controls, results.data());
           if (binary) {
             out.binary.reserve(n * nc * packer.record_size());
@@ -325,7 +337,7 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
         [&](std::uint64_t chunk, ChunkOutput& out) {
           if (binary) binary->Write(out.binary);
           if (json) json->Write(out.json);
-          const std::uint64_t end = std::min(input_count, (chunk + 1) * kChunkInputs);
+          const std::uint64_t end = std::min(input_count, (chunk + 1) * chunk_inputs);
           progress.Update(end * nc);
         });
     if (chunks == 0) progress.Update(0);

@@ -34,8 +34,33 @@ Index CheckedAdd(Index a, Index b) {
 
 // ---- WordSet ----
 
+namespace {
+
+// Sorts `v`; a vector made of a few sorted runs (the usual case: sets built piece by piece in
+// order) is merged run by run instead.
+template <typename T>
+void SortRuns(std::vector<T>& v) {
+  std::vector<std::size_t> ends;
+  for (std::size_t k = 1; k < v.size(); ++k) {
+    if (v[k] < v[k - 1]) {
+      ends.push_back(k);
+      if (ends.size() > 8) {
+        std::sort(v.begin(), v.end());
+        return;
+      }
+    }
+  }
+  ends.push_back(v.size());
+  for (std::size_t r = 0; r + 1 < ends.size(); ++r) {  // runs before ends[r] are merged already
+    std::inplace_merge(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(ends[r]),
+                       v.begin() + static_cast<std::ptrdiff_t>(ends[r + 1]));
+  }
+}
+
+}  // namespace
+
 WordSet WordSet::Of(std::vector<Interval> intervals) {
-  std::sort(intervals.begin(), intervals.end());
+  SortRuns(intervals);
   WordSet s;
   for (const auto& [lo, hi] : intervals) {
     if (lo > hi) continue;
@@ -48,26 +73,32 @@ WordSet WordSet::Of(std::vector<Interval> intervals) {
     }
   }
   std::uint64_t total = 0;
+  s.prefix_.reserve(s.intervals_.size());
   for (const auto& [lo, hi] : s.intervals_) {
     if (hi - lo == kMaxSize) throw std::overflow_error("word set of 2^64 words");
     total = CheckedAdd(total, hi - lo + 1);
     s.prefix_.push_back(total);
   }
+  return s;
+}
+
+void WordSet::BuildLookupIndex() {
   // About one bucket per interval: the bucket of index i narrows at()'s search to the intervals
   // that overlap it (usually one or two).
-  const std::size_t n = s.intervals_.size();
-  if (n > 16 && n < (std::size_t{1} << 31)) {
-    while ((total >> s.shift_) > 2 * n) ++s.shift_;
-    const std::uint64_t buckets = (total >> s.shift_) + 1;
-    s.bucket_.resize(static_cast<std::size_t>(buckets) + 1);
-    std::size_t k = 0;
-    for (std::uint64_t b = 0; b < buckets; ++b) {
-      while (k + 1 < n && s.prefix_[k] <= (b << s.shift_)) ++k;  // holds index b << shift_
-      s.bucket_[static_cast<std::size_t>(b)] = static_cast<std::uint32_t>(k);
-    }
-    s.bucket_[static_cast<std::size_t>(buckets)] = static_cast<std::uint32_t>(n - 1);
+  const std::size_t n = intervals_.size();
+  if (n <= 16 || n >= (std::size_t{1} << 31) || !bucket_.empty()) return;
+  const std::uint64_t total = size();
+  while ((total >> shift_) > 2 * n) ++shift_;
+  const std::uint64_t buckets = (total >> shift_) + 1;
+  bucket_.resize(static_cast<std::size_t>(buckets) + 1);
+  std::size_t k = 0;
+  for (std::uint64_t b = 0; b < buckets; ++b) {
+    while (k + 1 < n && prefix_[k] <= (b << shift_)) ++k;  // holds index b << shift_
+    bucket_[static_cast<std::size_t>(b)] = static_cast<std::uint32_t>(k);
   }
-  return s;
+  bucket_[static_cast<std::size_t>(buckets)] = static_cast<std::uint32_t>(n - 1);
+  entries_.resize(n);
+  for (std::size_t e = 0; e < n; ++e) entries_[e] = {e == 0 ? 0 : prefix_[e - 1], intervals_[e].first};
 }
 
 WordSet WordSet::Range(Word lo, Word hi) { return Of({{lo, hi}}); }
@@ -84,14 +115,15 @@ WordSet WordSet::Points(const std::vector<Word>& words) {
 }
 
 Word WordSet::at(std::uint64_t i) const {
-  auto first = prefix_.begin();
-  auto last = prefix_.end();
   if (!bucket_.empty()) {  // the interval holding i is between those of the bucket ends
     const auto b = static_cast<std::size_t>(i >> shift_);
-    first = prefix_.begin() + bucket_[b];
-    last = prefix_.begin() + bucket_[b + 1] + 1;
+    std::size_t k = bucket_[b];
+    const std::size_t last = bucket_[b + 1];
+    while (k < last && entries_[k + 1].start <= i) ++k;
+    return entries_[k].lo + (i - entries_[k].start);
   }
-  const auto k = static_cast<std::size_t>(std::upper_bound(first, last, i) - prefix_.begin());
+  const auto k = static_cast<std::size_t>(std::upper_bound(prefix_.begin(), prefix_.end(), i) -
+                                          prefix_.begin());
   const std::uint64_t before = k == 0 ? 0 : prefix_[k - 1];
   return intervals_[k].first + (i - before);
 }
@@ -263,12 +295,15 @@ Boxes::Boxes(std::vector<Box> boxes) {
     boxes_.push_back(std::move(b));
   }
   // The slot-0 index, when slot 0 alone separates the boxes (then they are disjoint).
-  for (std::size_t k = 0; k < boxes_.size(); ++k) {
+  // Each box's intervals are sorted already: merge the runs instead of sorting them all. (One
+  // box needs no index: Find() tries it directly.)
+  for (std::size_t k = 0; k < boxes_.size() && boxes_.size() > 1; ++k) {
+    const auto middle = static_cast<std::ptrdiff_t>(slot0_.size());
     for (const WordSet::Interval& interval : boxes_[k].slots[0].intervals()) {
       slot0_.emplace_back(interval, k);
     }
+    std::inplace_merge(slot0_.begin(), slot0_.begin() + middle, slot0_.end());
   }
-  std::sort(slot0_.begin(), slot0_.end());
   bool separated = true;
   for (std::size_t k = 1; k < slot0_.size() && separated; ++k) {
     separated = slot0_[k].first.first > slot0_[k - 1].first.second;
@@ -317,6 +352,12 @@ Point Boxes::at(Index i) const {
   return boxes_[k].at(i - (k == 0 ? 0 : prefix_[k - 1]));
 }
 
+void Boxes::BuildLookupIndex() {
+  for (Box& b : boxes_) {
+    for (WordSet& w : b.slots) w.BuildLookupIndex();
+  }
+}
+
 bool Boxes::contains(const Point& t) const { return Find(t) < boxes_.size(); }
 
 Index Boxes::index_of(const Point& t) const {
@@ -363,6 +404,27 @@ TupleSet TupleSet::Mapped(Boxes axes, AssembleFn assemble, InvertFn invert, Boxe
   return s;
 }
 
+void TupleSet::BuildLookupIndex() { axes_.BuildLookupIndex(); }
+
+void TupleSet::AtMany(const Index* index, std::size_t n, Inputs* out) const {
+  if (assemble_ || axes_.boxes().size() != 1 || axes_.slot_count() != 1) {
+    for (std::size_t k = 0; k < n; ++k) out[k] = at(index[k]);
+    return;
+  }
+  // One slot of one box: three passes over a group, so each word's bucket and interval are
+  // fetched from memory while the others' are (at() is a chain of dependent loads otherwise).
+  const WordSet& words = axes_.boxes()[0].slots[0];
+  constexpr std::size_t kGroup = 64;
+  for (std::size_t g = 0; g < n; g += kGroup) {
+    const std::size_t m = std::min(kGroup, n - g);
+    for (std::size_t k = 0; k < m; ++k) words.Prefetch(static_cast<std::uint64_t>(index[g + k]), 0);
+    for (std::size_t k = 0; k < m; ++k) words.Prefetch(static_cast<std::uint64_t>(index[g + k]), 1);
+    for (std::size_t k = 0; k < m; ++k) {
+      out[g + k] = Inputs{words.at(static_cast<std::uint64_t>(index[g + k])), 0, 0, 0};
+    }
+  }
+}
+
 bool TupleSet::contains(const Inputs& t) const {
   if (!assemble_) return axes_.contains(PointOf(t));
   if (superset_.size() != 0 && !superset_.contains(PointOf(t))) return false;
@@ -390,18 +452,22 @@ bool TupleSet::IsCanonical(Index i, const Inputs& t) const {
 // ---- FP32 words ----
 
 WordSet Fp32OrdinalRange(std::int64_t lo, std::int64_t hi) {
+  std::vector<WordSet::Interval> out;
+  AppendFp32OrdinalRange(lo, hi, out);
+  return WordSet::Of(std::move(out));
+}
+
+void AppendFp32OrdinalRange(std::int64_t lo, std::int64_t hi, std::vector<WordSet::Interval>& out) {
   constexpr std::int64_t kInf = 0x7F800000;
   lo = std::max<std::int64_t>(lo, -kInf - 1);
   hi = std::min<std::int64_t>(hi, kInf);
-  if (lo > hi) return {};
-  std::vector<WordSet::Interval> out;
+  if (lo > hi) return;
   if (hi >= 0) out.emplace_back(Fp32FromOrdinal(std::max<std::int64_t>(lo, 0)), Fp32FromOrdinal(hi));
   if (lo < 0) {
     // Negative ordinals -1 (-0) .. -n map to words 0x80000000 .. 0x80000000 + n - 1, reversed.
     const std::int64_t top = std::min<std::int64_t>(hi, -1);
     out.emplace_back(Fp32FromOrdinal(top), Fp32FromOrdinal(lo));
   }
-  return WordSet::Of(std::move(out));
 }
 
 WordSet WithBothSigns(const WordSet& words) {

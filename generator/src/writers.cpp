@@ -237,10 +237,17 @@ void RecordPacker::Pack(const Inputs* in, std::size_t n,
   const std::size_t before = out.size();
   out.resize(before + n * controls.size() * size_);
   auto* p = reinterpret_cast<unsigned char*>(out.data() + before);
-  // Little-endian stores of the low `bytes` bytes of a word.
+  // Little-endian stores of the low `bytes` bytes of a word (fixed-size copies for the usual
+  // widths, so no library call per field).
   const auto put = [&p](Word w, unsigned bytes) {
     if constexpr (std::endian::native == std::endian::little) {
-      std::memcpy(p, &w, bytes);
+      switch (bytes) {
+        case 1: *p = static_cast<unsigned char>(w); break;
+        case 2: std::memcpy(p, &w, 2); break;
+        case 4: std::memcpy(p, &w, 4); break;
+        case 8: std::memcpy(p, &w, 8); break;
+        default: std::memcpy(p, &w, bytes); break;
+      }
     } else {
       for (unsigned b = 0; b < bytes; ++b) p[b] = static_cast<unsigned char>(w >> (8 * b));
     }
@@ -248,14 +255,16 @@ void RecordPacker::Pack(const Inputs* in, std::size_t n,
   };
   for (std::size_t i = 0; i < n; ++i) {
     // The input part of the record is the same for every control: written once, then copied.
-    unsigned char head[4 * 8];
     unsigned char* const record_start = p;
     for (std::size_t k = 0; k < slot_bytes_.size(); ++k) put(in[i][k], slot_bytes_[k]);
     const auto head_bytes = static_cast<std::size_t>(p - record_start);
-    std::memcpy(head, record_start, head_bytes);
     for (std::size_t c = 0; c < controls.size(); ++c) {
       if (c > 0) {
-        std::memcpy(p, head, head_bytes);
+        if (head_bytes == 4) {
+          std::memcpy(p, record_start, 4);
+        } else {
+          std::memcpy(p, record_start, head_bytes);
+        }
         p += head_bytes;
       }
       const Encoded& r = results[i * controls.size() + c];

@@ -134,4 +134,29 @@ Encoded FastTileProfileConvert(Word value, TileDataType source_type, TileDataTyp
   return {value, 0};
 }
 
+void FastTileProfileConvertControls(Word value, TileDataType source_type,
+                                    TileDataType destination_type,
+                                    const NumericExecutionControl* controls, std::size_t n,
+                                    Encoded* out) {
+  if (destination_type != TileDataType::E8M0) {
+    for (std::size_t k = 0; k < n; ++k) {
+      out[k] = FastTileProfileConvert(value, source_type, destination_type, controls[k]);
+    }
+    return;
+  }
+  const auto each = [&](auto convert) {
+    for (std::size_t k = 0; k < n; ++k) out[k] = convert(value, controls[k]);
+  };
+  switch (source_type) {
+    case TileDataType::FP32:
+      return each(Convert<23, 8, 127>);
+    case TileDataType::BF16:
+      return each(Convert<7, 8, 127>);
+    case TileDataType::FP16:
+      return each(Convert<10, 5, 15>);
+    default:
+      UnsupportedSource();
+  }
+}
+
 }  // namespace ptovec::oracle

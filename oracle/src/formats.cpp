@@ -49,9 +49,24 @@ NumericValueClass Signed(bool negative, NumericValueClass positive, NumericValue
 
 std::span<const FormatInfo> AllFormats() { return kFormats; }
 
+namespace {
+
+// kFormats indexed by type code (codes are below 64; -1: not modelled), built at compile time.
+constexpr std::array<std::int8_t, 64> kFormatIndex = [] {
+  std::array<std::int8_t, 64> index{};
+  for (auto& i : index) i = -1;
+  for (std::size_t k = 0; k < kFormats.size(); ++k) {
+    index[static_cast<std::size_t>(kFormats[k].type)] = static_cast<std::int8_t>(k);
+  }
+  return index;
+}();
+
+}  // namespace
+
 const FormatInfo& Format(TileDataType type) {
-  for (const auto& f : kFormats) {
-    if (f.type == type) return f;
+  const auto code = static_cast<std::size_t>(type);
+  if (code < kFormatIndex.size() && kFormatIndex[code] >= 0) {
+    return kFormats[static_cast<std::size_t>(kFormatIndex[code])];
   }
   throw std::invalid_argument("data type code " + std::to_string(static_cast<int>(type)) +
                               " is not modelled by ptovec (accepted: " + FormatNamesList() + ")");

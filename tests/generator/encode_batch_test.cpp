@@ -1,6 +1,6 @@
 // Batch evaluation (OpDef::evaluate_batch, EvaluateBatch) equals `evaluate` called once per input
 // and control: exhaustively for encode from every 8- and 16-bit source code into every
-// destination, and on sampled inputs of every op and default-suite pair, under all 14 controls
+// destination and for tcvt from every 16-bit-or-narrower source code, and on sampled inputs of every op and default-suite pair, under all 14 controls
 // and under a filtered subset in another order of Sat.
 #include <gtest/gtest.h>
 
@@ -48,6 +48,21 @@ TEST(EncodeBatch, EqualsEvaluateOnEveryNarrowSourceCode) {
   }
   // Every finite E4M3 (254) and HiF8 code, every finite FP16 and BF16 code, into 13 types each.
   EXPECT_GT(checked, 13u * (63488 + 65280));
+}
+
+TEST(TcvtBatch, EqualsEvaluateOnEveryNarrowSourceCode) {
+  const OpDef& op = *FindOp("tcvt");
+  std::uint64_t checked = 0;
+  for (const TypePair& pair : op.legal_pairs) {
+    const unsigned width = oracle::Format(pair.src).width;
+    if (width > 16) continue;
+    std::vector<Inputs> inputs;
+    for (Word code = 0; code < (Word{1} << width); ++code) inputs.push_back(Inputs{code, 0, 0, 0});
+    EXPECT_EQ(BatchDifferences(op, pair, inputs, ControlsFor(op)), 0u);
+    checked += inputs.size();
+  }
+  // FP16 and BF16 into E8M0 at least: every code of each.
+  EXPECT_GE(checked, 2u * 65536);
 }
 
 TEST(EvaluateBatch, EqualsEvaluateOnSampledInputsOfEveryOp) {

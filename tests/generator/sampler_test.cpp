@@ -27,8 +27,9 @@ TEST(WordSet, MergesSortsAndIndexes) {
 }
 
 TEST(WordSet, ManyIntervalsIndexBothWays) {
-  // Sets of many intervals of uneven lengths use a bucket index in at(): every index maps to the
-  // word a plain walk over the intervals gives, and back.
+  // Sets of many intervals of uneven lengths (with and without the bucket index of
+  // BuildLookupIndex): every index maps to the word a plain walk over the intervals gives, and
+  // back.
   for (const std::uint64_t seed : {1u, 2u, 3u}) {
     std::vector<WordSet::Interval> intervals;
     Word next = seed;
@@ -38,15 +39,38 @@ TEST(WordSet, ManyIntervalsIndexBothWays) {
       next += length + 1 + (next % 13);
     }
     const WordSet set = WordSet::Of(intervals);
+    WordSet indexed = set;
+    indexed.BuildLookupIndex();
+    EXPECT_TRUE(indexed == set);
     ASSERT_EQ(set.intervals().size(), intervals.size());
     std::uint64_t i = 0;
     for (const auto& [lo, hi] : intervals) {
       for (Word w = lo; w <= hi; ++w, ++i) {
         ASSERT_EQ(set.at(i), w) << i;
+        ASSERT_EQ(indexed.at(i), w) << i;
         ASSERT_EQ(set.index_of(w), i);
       }
     }
     EXPECT_EQ(i, set.size());
+    // The same intervals given in pieces out of order (a few sorted runs, merged; many runs,
+    // sorted) make the same set.
+    std::vector<WordSet::Interval> runs(intervals.begin() + 2000, intervals.end());
+    runs.insert(runs.end(), intervals.begin() + 1000, intervals.begin() + 2000);
+    runs.insert(runs.end(), intervals.begin(), intervals.begin() + 1000);
+    EXPECT_TRUE(WordSet::Of(runs) == set);
+    std::vector<WordSet::Interval> shuffled = intervals;
+    for (std::size_t k = 0; k + 1 < shuffled.size(); k += 2) std::swap(shuffled[k], shuffled[k + 1]);
+    EXPECT_TRUE(WordSet::Of(shuffled) == set);
+    // A one-slot set of boxes looks words up in pipelined groups: the same words as at().
+    TupleSet tuples(Boxes::Words(set));
+    tuples.BuildLookupIndex();
+    std::vector<Index> index;
+    for (std::uint64_t k = 0; k < 1000; ++k) index.push_back((k * 7919 + seed) % set.size());
+    std::vector<Inputs> got(index.size());
+    tuples.AtMany(index.data(), index.size(), got.data());
+    for (std::size_t k = 0; k < index.size(); ++k) {
+      ASSERT_EQ(got[k], (Inputs{set.at(static_cast<std::uint64_t>(index[k])), 0, 0, 0})) << k;
+    }
   }
   // The last index of a set whose size is a power of two.
   std::vector<WordSet::Interval> pairs;

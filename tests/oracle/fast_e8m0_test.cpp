@@ -387,6 +387,70 @@ TEST(FastFloatToE8M0, FP32NeighboursOfEveryPowerAndSqrt2Boundary) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// FastTileProfileConvertControls: one word under several controls, equal to FastTileProfileConvert
+// control by control (which the tests above prove equal to the literal function).
+
+// The differences between the controls form and FastTileProfileConvert for word w.
+int ControlsFormDifferences(Word w, T src, T dst,
+                            const std::vector<NumericExecutionControl>& controls) {
+  std::vector<Encoded> batch(controls.size());
+  FastTileProfileConvertControls(w, src, dst, controls.data(), controls.size(), batch.data());
+  int differences = 0;
+  for (std::size_t k = 0; k < controls.size(); ++k) {
+    if (batch[k] != FastTileProfileConvert(w, src, dst, controls[k])) {
+      ADD_FAILURE() << Where(src, w, controls[k]) << " into " << Format(dst).spec_name;
+      ++differences;
+    }
+  }
+  return differences;
+}
+
+TEST(FastTileProfileConvertControls, EveryFP16AndBF16CodeEveryControlInAnyOrder) {
+  const std::vector<NumericExecutionControl> all(kControls.begin(), kControls.end());
+  const std::vector<NumericExecutionControl> reversed(kControls.rbegin(), kControls.rend());
+  const std::vector<NumericExecutionControl> one = {{M::RTO, true}};
+  int differences = 0;
+  for (const T src : {T::FP16, T::BF16}) {
+    for (Word w = 0; w < 0x10000; ++w) {
+      differences += ControlsFormDifferences(w, src, T::E8M0, all);
+      differences += ControlsFormDifferences(w, src, T::E8M0, reversed);
+      differences += ControlsFormDifferences(w, src, T::E8M0, one);
+      if (differences > 0) return;
+    }
+  }
+  // Known answers through the controls form: FP32 1.5 (0x3FC00000) is 0x80 under RNE, 0x7F
+  // under RTM; FP16 65504 (0x7BFF) is 0x8E under RTZ.
+  Encoded out[2];
+  const NumericExecutionControl rne_rtm[2] = {{M::RNE, false}, {M::RTM, true}};
+  FastTileProfileConvertControls(0x3FC00000, T::FP32, T::E8M0, rne_rtm, 2, out);
+  EXPECT_EQ(out[0], Encoded({0x80, 0x10}));
+  EXPECT_EQ(out[1], Encoded({0x7F, 0x10}));
+  const NumericExecutionControl rtz{M::RTZ, false};
+  FastTileProfileConvertControls(0x7BFF, T::FP16, T::E8M0, &rtz, 1, out);
+  EXPECT_EQ(out[0], Encoded({0x8E, 0x10}));
+  EXPECT_EQ(differences, 0);
+}
+
+TEST(FastTileProfileConvertControls, RawCopyPairsAndIllegalSources) {
+  const std::vector<NumericExecutionControl> all(kControls.begin(), kControls.end());
+  for (const Word w : {Word{0}, Word{0x80}, Word{0x1FF}, Word{0x123456789ABCDEF0}}) {
+    EXPECT_EQ(ControlsFormDifferences(w, T::FP32, T::S8, all), 0);
+    EXPECT_EQ(ControlsFormDifferences(w, T::FP32, T::U8, all), 0);
+    EXPECT_EQ(ControlsFormDifferences(w, T::FP32, T::FP16, all), 0);
+  }
+  Encoded out[1];
+  EXPECT_THROW(FastTileProfileConvertControls(0x3C00, T::E4M3, T::E8M0, kControls.data(), 1, out),
+               SeedAssertionFailure);
+}
+
+RC_GTEST_PROP(FastTileProfileConvertControls, RandomAndTargetedFP32WordsEveryControl, ()) {
+  const std::vector<NumericExecutionControl> all(kControls.begin(), kControls.end());
+  const auto words = *rc::gen::container<std::vector<std::uint32_t>>(
+      500, rc::gen::oneOf(GenTargetedFP32(), rc::gen::arbitrary<std::uint32_t>()));
+  for (const std::uint32_t w : words) RC_ASSERT(ControlsFormDifferences(w, T::FP32, T::E8M0, all) == 0);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Every FP32 word (long; disabled by default).
 
 class FastFloatToE8M0Long : public testing::TestWithParam<int> {};
@@ -401,13 +465,17 @@ TEST_P(FastFloatToE8M0Long, DISABLED_EveryFP32WordEveryControl) {
   long mismatches = 0;
   long compared = 0;
   for (Word w = begin; w < end; ++w) {
-    for (const NumericExecutionControl c : kControls) {
+    Encoded batch[14];
+    FastTileProfileConvertControls(w, T::FP32, T::E8M0, kControls.data(), kControls.size(),
+                                   batch);
+    for (std::size_t k = 0; k < kControls.size(); ++k) {
+      const NumericExecutionControl c = kControls[k];
       const Encoded literal = ReferenceFloatToE8M0(w, T::FP32, c);
       const Encoded fast = FastFloatToE8M0(w, T::FP32, c);
       ++compared;
-      if (fast != literal && ++mismatches <= 20) {
-        ADD_FAILURE() << Where(T::FP32, w, c) << ": fast " << Show(fast) << " literal "
-                      << Show(literal);
+      if ((fast != literal || batch[k] != literal) && ++mismatches <= 20) {
+        ADD_FAILURE() << Where(T::FP32, w, c) << ": fast " << Show(fast) << " controls form "
+                      << Show(batch[k]) << " literal " << Show(literal);
       }
       if (c.rounding_mode == M::RNE && !c.saturating) Count(counts, literal.status);
     }

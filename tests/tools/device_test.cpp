@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include <dlfcn.h>
 #include <sys/wait.h>
 
 #include <csignal>
@@ -21,6 +22,7 @@
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/tools/device.hpp"
+#include "ptovec_dut.h"
 
 #if !defined(PTOVEC_ORACLE_DUT) || !defined(PTOVEC_ORACLE_DEVICE) || \
     !defined(PTOVEC_SHIFT_EXAMPLE) || !defined(PTOVEC_TEST_DUT_DIR)
@@ -316,6 +318,123 @@ TEST(OracleDevice, Version2IsThreadSafeAndAgreesFromManyThreads) {
 #ifdef PTOVEC_F16C_DUT
   EXPECT_FALSE(OpenLibraryDevice(PTOVEC_F16C_DUT)->ThreadSafe());
 #endif
+}
+
+TEST(OracleDevice, BatchEntryPointAnswersLikeTheSingleCaseOne) {
+  // The oracle library's ptovec_dut_evaluate_batch evaluates a run of one input's controls
+  // together; case by case it must answer as ptovec_dut_evaluate does, also where a run is broken
+  // by a bad control, a bad input count, another op text at another address, an unknown op, an
+  // illegal pair or an input outside the op's domain.
+  void* handle = ::dlopen(PTOVEC_ORACLE_DUT, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(handle, nullptr) << ::dlerror();
+  using One = int (*)(const ptovec_dut_case*, ptovec_dut_result*);
+  using Batch = int (*)(const ptovec_dut_case*, ptovec_dut_result*, uint8_t*, uint64_t);
+  const auto one = reinterpret_cast<One>(::dlsym(handle, "ptovec_dut_evaluate"));
+  const auto batch = reinterpret_cast<Batch>(::dlsym(handle, "ptovec_dut_evaluate_batch"));
+  ASSERT_TRUE(one != nullptr && batch != nullptr);
+  static const char kTcvt[] = "tcvt";
+  static const char kTcvtElsewhere[] = "tcvt";  // equal text at another address
+  static const char kEncode[] = "encode";
+  const auto make = [](const char* op, T src, T dst, int rmode, int sat, uint64_t in) {
+    ptovec_dut_case c{};
+    c.op = op;
+    c.src_code = static_cast<uint8_t>(src);
+    c.dst_code = static_cast<uint8_t>(dst);
+    c.rmode = static_cast<uint8_t>(rmode);
+    c.sat = static_cast<uint8_t>(sat);
+    c.n_inputs = 1;
+    c.inputs[0] = in;
+    return c;
+  };
+  std::vector<ptovec_dut_case> cases;
+  for (int m = 0; m < 7; ++m) {
+    for (int sat = 0; sat < 2; ++sat) cases.push_back(make(kTcvt, T::FP32, T::E8M0, m, sat, 0x3FC00000));
+  }
+  cases.push_back(make(kTcvt, T::FP32, T::E8M0, 7, 0, 0x3FC00000));          // rmode 7: ERROR
+  cases.push_back(make(kTcvt, T::FP32, T::E8M0, 1, 0, 0x3FC00000));
+  cases.push_back(make(kTcvt, T::FP32, T::E8M0, 1, 2, 0x3FC00000));          // sat 2: ERROR
+  cases.push_back(make(kTcvtElsewhere, T::FP32, T::E8M0, 2, 0, 0x3FC00000));
+  cases.push_back(make(kTcvtElsewhere, T::FP16, T::E8M0, 2, 0, 0x7BFF));
+  cases.push_back(make(kTcvt, T::FP16, T::E8M0, 3, 1, 0x7BFF));
+  ptovec_dut_case two = make(kTcvt, T::FP16, T::E8M0, 3, 1, 0x7BFF);
+  two.n_inputs = 2;                                                          // ERROR
+  cases.push_back(two);
+  cases.push_back(make(kTcvt, T::FP16, T::E8M0, 3, 1, 0x17BFF));             // too wide: ERROR
+  cases.push_back(make("nosuchop", T::FP16, T::E8M0, 0, 0, 0x3C00));         // UNSUPPORTED
+  cases.push_back(make(kEncode, T::FP16, T::E8M0, 0, 0, 0x3C00));            // illegal pair
+  cases.push_back(make(kEncode, T::FP16, T::E4M3, 0, 0, 0x7E00));            // NaN: ERROR
+  cases.push_back(make(kEncode, T::FP16, T::E4M3, 0, 0, 0x5F08));
+  cases.push_back(make(kEncode, T::FP16, T::E4M3, 0, 1, 0x5F08));
+  std::vector<ptovec_dut_result> got(cases.size(), {0xDEAD, 0xFF});
+  std::vector<uint8_t> status(cases.size(), 0xFF);
+  EXPECT_EQ(batch(cases.data(), got.data(), status.data(), cases.size()), PTOVEC_DUT_ERROR);
+  std::map<int, int> by_status;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    ptovec_dut_result want{0, 0};
+    const int want_status = one(&cases[i], &want);
+    ASSERT_EQ(status[i], want_status) << "case " << i;
+    ++by_status[want_status];
+    if (want_status == PTOVEC_DUT_OK) {
+      EXPECT_EQ(got[i].word, want.word) << "case " << i;
+      EXPECT_EQ(got[i].flags, want.flags) << "case " << i;
+    }
+  }
+  EXPECT_EQ(by_status, (std::map<int, int>{{PTOVEC_DUT_OK, 20}, {PTOVEC_DUT_UNSUPPORTED, 2},
+                                           {PTOVEC_DUT_ERROR, 5}}));
+  // Known answers: FP32 1.5 into E8M0 is 0x80 under RNE, 0x7F under RTM; FP16 65504 (0x7BFF)
+  // is 0x8E under RTZ; FP16 450 (0x5F08) into E4M3 overflows: 0x7F (NaN) without Sat, 0x7E
+  // (448) with it, OF|NX either way.
+  EXPECT_EQ(got[0].word, 0x80u);
+  EXPECT_EQ(got[2].word, 0x7Fu);
+  EXPECT_EQ(got[19].word, 0x8Eu);
+  EXPECT_EQ(got[25].word, 0x7Fu);
+  EXPECT_EQ(got[26].word, 0x7Eu);
+  EXPECT_EQ(got[26].flags, 0x14u);
+  EXPECT_EQ(batch(nullptr, nullptr, nullptr, 0), PTOVEC_DUT_OK);
+  EXPECT_EQ(batch(nullptr, got.data(), status.data(), 1), PTOVEC_DUT_ERROR);
+  ::dlclose(handle);
+}
+
+TEST(OracleDevice, ProductEvaluationEqualsCaseByCase) {
+  // Device::EvaluateProduct (every input under every control, the exhaustive runs' call): the
+  // library device fills its ABI cases directly, a program device goes through the default
+  // (cases built, then Evaluate); both answer as Evaluate does for the same cases in that order.
+  const OpDef& op = *generator::FindOp("encode");
+  const TypePair pair{T::FP16, T::E4M3};
+  std::vector<generator::Inputs> inputs;
+  for (Word w = 0x5E00; w < 0x5F40; w += 3) inputs.push_back({w, 0, 0, 0});
+  const std::vector<generator::NumericExecutionControl> controls = generator::ControlsFor(op);
+  std::vector<Case> cases;
+  for (const auto& in : inputs) {
+    for (const auto& control : controls) {
+      Case c;
+      c.op = &op;
+      c.pair = pair;
+      c.in = in;
+      c.control = control;
+      cases.push_back(c);
+    }
+  }
+  auto library = OpenLibraryDevice(PTOVEC_ORACLE_DUT);
+  auto program = OpenCommandDevice(std::string("'") + PTOVEC_ORACLE_DEVICE + "'");
+  for (Device* device : {library.get(), program.get()}) {
+    std::vector<DeviceAnswer> product(cases.size());
+    std::vector<DeviceAnswer> each(cases.size());
+    device->EvaluateProduct(op, pair, inputs, controls, product);
+    device->Evaluate(cases, each);
+    std::size_t overflowed = 0;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      ASSERT_TRUE(product[i].supported && each[i].supported);
+      ASSERT_EQ(product[i].result, each[i].result) << generator::EvalCommand(cases[i]);
+      ASSERT_EQ(product[i].result, generator::EvaluateCase(cases[i]));
+      if (product[i].result.status == 0x14) ++overflowed;
+    }
+    EXPECT_GT(overflowed, 0u) << device->Name();  // 449 and up overflow E4M3 in every mode
+    std::vector<DeviceAnswer> short_answers(cases.size() - 1);
+    EXPECT_NE(ErrorOf([&] { device->EvaluateProduct(op, pair, inputs, controls, short_answers); }),
+              "");
+  }
+  program->Close();
 }
 
 TEST(LibraryDeviceErrors, OracleRefusesOutOfDomainAndUnknownOps) {

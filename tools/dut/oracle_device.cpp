@@ -13,12 +13,12 @@ __attribute__((visibility("default"))) int ptovec_dut_evaluate(const ptovec_dut_
   return ptovec::dut::OracleEvaluate(c, r);
 }
 
-// Version 2: batches, from several threads at once (the oracle keeps no shared mutable state;
-// ResolvePair's cache is per thread).
+// Version 2: batches (a run of one input's controls evaluated together), from several threads
+// at once (the oracle keeps no shared mutable state; ResolvePair's cache is per thread).
 __attribute__((visibility("default"))) int ptovec_dut_evaluate_batch(const ptovec_dut_case* cases,
                                                                      ptovec_dut_result* results,
                                                                      uint8_t* status, uint64_t n) {
-  return ptovec::dut::EvaluateEach(cases, results, status, n, ptovec::dut::OracleEvaluate);
+  return ptovec::dut::OracleEvaluateBatch(cases, results, status, n);
 }
 
 __attribute__((visibility("default"))) uint32_t ptovec_dut_properties(void) {

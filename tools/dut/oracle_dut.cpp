@@ -69,6 +69,10 @@ int ToCase(const ptovec_dut_case& in, Case& out, std::string* why) {
   ResolvedPair r;
   const int rc = ResolvePair(in.op == nullptr ? "" : in.op, in.src_code, in.dst_code, r, why);
   if (rc != PTOVEC_DUT_OK) return rc;
+  return CheckCase(in, r, out, why);
+}
+
+int CheckCase(const ptovec_dut_case& in, const ResolvedPair& r, Case& out, std::string* why) {
   const auto fail = [&](std::string reason) {
     if (why != nullptr) *why = std::move(reason);
     return PTOVEC_DUT_ERROR;
@@ -92,6 +96,88 @@ int ToCase(const ptovec_dut_case& in, Case& out, std::string* why) {
   }
   if (auto problem = r.op->check_domain(r.pair, out.in)) return fail(*problem);
   return PTOVEC_DUT_OK;
+}
+
+namespace {
+
+// Whether case b is case a under another control: same op text, codes and inputs.
+bool SameInputs(const ptovec_dut_case& a, const ptovec_dut_case& b) {
+  if (a.op != b.op || a.src_code != b.src_code || a.dst_code != b.dst_code ||
+      a.n_inputs != b.n_inputs || a.n_inputs > PTOVEC_DUT_MAX_INPUTS) {
+    return false;
+  }
+  for (std::uint32_t k = 0; k < a.n_inputs; ++k) {
+    if (a.inputs[k] != b.inputs[k]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int OracleEvaluateBatch(const ptovec_dut_case* cases, ptovec_dut_result* results,
+                        uint8_t* status, uint64_t n) noexcept {
+  if (n > 0 && (cases == nullptr || results == nullptr || status == nullptr)) {
+    return PTOVEC_DUT_ERROR;
+  }
+  constexpr std::size_t kMaxRun = 64;
+  generator::NumericExecutionControl controls[kMaxRun];
+  oracle::Encoded out[kMaxRun];
+  int rc = PTOVEC_DUT_OK;
+  ResolvedPair pair;
+  int pair_rc = -1;  // none resolved yet
+  const ptovec_dut_case* pair_case = nullptr;
+  uint64_t i = 0;
+  while (i < n) {
+    const ptovec_dut_case& first = cases[i];
+    // The same op text (pointer) and codes as the last resolved case: the same pair.
+    if (pair_case == nullptr || first.op != pair_case->op ||
+        first.src_code != pair_case->src_code || first.dst_code != pair_case->dst_code) {
+      try {
+        pair_rc = ResolvePair(first.op == nullptr ? "" : first.op, first.src_code,
+                              first.dst_code, pair);
+      } catch (const std::exception&) {
+        pair_rc = PTOVEC_DUT_ERROR;
+      }
+      pair_case = &first;
+    }
+    if (pair_rc != PTOVEC_DUT_OK) {
+      status[i++] = static_cast<uint8_t>(pair_rc);
+      if (pair_rc == PTOVEC_DUT_ERROR) rc = PTOVEC_DUT_ERROR;
+      continue;
+    }
+    Case k;
+    int case_rc = PTOVEC_DUT_ERROR;
+    try {
+      case_rc = CheckCase(first, pair, k);
+    } catch (const std::exception&) {
+    }
+    if (case_rc != PTOVEC_DUT_OK) {
+      status[i++] = static_cast<uint8_t>(case_rc);
+      if (case_rc == PTOVEC_DUT_ERROR) rc = PTOVEC_DUT_ERROR;
+      continue;
+    }
+    // The run of cases after it with the same inputs and a valid control: one batch call.
+    std::size_t run = 0;
+    controls[run++] = k.control;
+    while (run < kMaxRun && i + run < n && SameInputs(first, cases[i + run]) &&
+           cases[i + run].rmode <= 6 && cases[i + run].sat <= 1) {
+      const ptovec_dut_case& c = cases[i + run];
+      controls[run++] = {static_cast<oracle::NumericRoundingMode>(c.rmode), c.sat != 0};
+    }
+    try {
+      generator::EvaluateBatch(*pair.op, pair.pair, &k.in, 1, {controls, run}, out);
+      const unsigned width = oracle::Format(pair.pair.dst).width;
+      for (std::size_t j = 0; j < run; ++j) {
+        results[i + j] = {oracle::LowBits(out[j].word, width), out[j].status};
+        status[i + j] = PTOVEC_DUT_OK;
+      }
+    } catch (const std::exception&) {
+      for (std::size_t j = 0; j < run; ++j) status[i + j] = PTOVEC_DUT_ERROR;
+      rc = PTOVEC_DUT_ERROR;
+    }
+    i += run;
+  }
+  return rc;
 }
 
 int OracleEvaluate(const ptovec_dut_case* c, ptovec_dut_result* r) noexcept {

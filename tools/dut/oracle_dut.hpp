@@ -30,6 +30,17 @@ int ResolvePair(std::string_view op, int src_code, int dst_code, ResolvedPair& o
 /// PTOVEC_DUT_ERROR (bad input count, width, mode, Sat or domain); `why` gets a one-line reason.
 int ToCase(const ptovec_dut_case& in, generator::Case& out, std::string* why = nullptr);
 
+/// ToCase's checks of one ABI case against its already resolved pair `r`.
+int CheckCase(const ptovec_dut_case& in, const ResolvedPair& r, generator::Case& out,
+              std::string* why = nullptr);
+
+/// The oracle device's ptovec_dut_evaluate_batch: the same answers as OracleEvaluate case by
+/// case, but the pair is resolved once per change of (op text, codes) and each run of cases
+/// that differ only in their control (up to 64) is checked once and evaluated by the registry's
+/// batch path (EvaluateBatch: an input decoded once for all its controls). Thread-safe.
+int OracleEvaluateBatch(const ptovec_dut_case* cases, ptovec_dut_result* results,
+                        uint8_t* status, uint64_t n) noexcept;
+
 /// The oracle device's evaluate: ToCase, then the registry's bulk path op.evaluate. The word is
 /// the destination's element-width encoding, flags bits 4:0. Never throws (PTOVEC_DUT_ERROR).
 int OracleEvaluate(const ptovec_dut_case* c, ptovec_dut_result* r) noexcept;

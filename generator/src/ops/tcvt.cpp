@@ -28,6 +28,19 @@ Encoded EvaluateTcvt(TypePair pair, const Inputs& in, NumericExecutionControl co
   return {oracle::LowBits(r.word, Format(pair.dst).width), r.status};
 }
 
+// The batch form of EvaluateTcvt: the carrier and source layout once per input
+// (FastTileProfileConvertControls), the width once per batch.
+void EvaluateTcvtBatch(TypePair pair, const Inputs* in, std::size_t n,
+                       std::span<const NumericExecutionControl> controls, Encoded* out) {
+  const unsigned width = Format(pair.dst).width;
+  const std::size_t nc = controls.size();
+  for (std::size_t i = 0; i < n; ++i, out += nc) {
+    oracle::FastTileProfileConvertControls(TcvtCarrier(pair, in[i]), pair.src, pair.dst,
+                                           controls.data(), nc, out);
+    for (std::size_t c = 0; c < nc; ++c) out[c].word = oracle::LowBits(out[c].word, width);
+  }
+}
+
 // The literal seed function.
 Encoded EvaluateTcvtReference(TypePair pair, const Inputs& in, NumericExecutionControl control) {
   const Encoded r = oracle::TileProfileConvert(TcvtCarrier(pair, in), pair.src, pair.dst, control);
@@ -100,6 +113,7 @@ OpDef MakeTcvtOp() {
                             {TileDataType::BF16, TileDataType::E8M0},
                             {TileDataType::FP32, TileDataType::E8M0}};
   op.evaluate = EvaluateTcvt;
+  op.evaluate_batch = EvaluateTcvtBatch;
   op.evaluate_reference = EvaluateTcvtReference;
   op.check_domain = [](TypePair, const Inputs&) -> std::optional<std::string> {
     return std::nullopt;  // every code of the source type is in TCVT's domain

@@ -383,7 +383,14 @@ void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& ex
   ControlTally& tally = file.controls[ControlIndex(c)];
   ++tally.total;
   ++report_.vectors;
-  const std::size_t vector_class = generator::ClassOf(*c.op, c.pair, c.in, expected).index();
+  if (c.op != class_op_ || !(c.pair == class_pair_) || c.in != class_in_) {
+    class_op_ = c.op;
+    class_pair_ = c.pair;
+    class_in_ = c.in;
+    input_class_ = generator::InputClassOf(*c.op, c.pair, c.in);
+  }
+  const std::size_t vector_class =
+      generator::VectorClass{input_class_, generator::OutcomeOf(expected.status)}.index();
   ++file.classes[vector_class][0];
   // Every Device and the results readers deliver words already within the destination's width
   // (device.hpp), so the word compares as it is.
@@ -416,6 +423,51 @@ void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& ex
   if (every_) every_(m);
   if (keep_example) tally.examples.push_back(m);
   if (keep_first) report_.first.push_back(std::move(m));
+}
+
+void CheckAccumulator::AddProduct(const OpDef& op, TypePair pair,
+                                  std::span<const generator::Inputs> inputs,
+                                  std::span<const std::uint64_t> positions,
+                                  std::span<const generator::NumericExecutionControl> controls,
+                                  const Encoded* expected, const DeviceAnswer* got) {
+  const std::size_t nc = controls.size();
+  FileTally& file = report_.per_file.back();
+  std::size_t tally_of[2 * 7] = {};
+  for (std::size_t c = 0; c < nc && c < 14; ++c) {
+    Case k;
+    k.op = &op;
+    k.control = controls[c];
+    tally_of[c] = ControlIndex(k);
+  }
+  // Matched cases are counted here and added to the tallies at the end.
+  std::uint64_t matched_of[2 * 7] = {};
+  std::uint64_t class_of[generator::kVectorClasses] = {};
+  std::uint64_t matched = 0;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const std::uint8_t input_class = generator::InputClassOf(op, pair, inputs[i]);
+    for (std::size_t c = 0; c < nc; ++c) {
+      const std::size_t j = i * nc + c;
+      const DeviceAnswer& a = got[j];
+      if (c < 14 && a.supported && a.result.word == expected[j].word &&
+          a.result.status == expected[j].status) {
+        ++matched_of[c];
+        ++matched;
+        ++class_of[generator::VectorClass{input_class, generator::OutcomeOf(expected[j].status)}
+                       .index()];
+        continue;
+      }
+      Case k;
+      k.op = &op;
+      k.pair = pair;
+      k.in = inputs[i];
+      k.control = controls[c];
+      Add(positions[i] * nc + c, k, expected[j], a);
+    }
+  }
+  for (std::size_t c = 0; c < nc && c < 14; ++c) file.controls[tally_of[c]].total += matched_of[c];
+  for (std::size_t k = 0; k < generator::kVectorClasses; ++k) file.classes[k][0] += class_of[k];
+  report_.vectors += matched;
+  report_.matched += matched;
 }
 
 CheckReport CheckAccumulator::Finish() {

@@ -184,16 +184,8 @@ class LibraryDevice final : public Device {
       throw DeviceError("device " + name_ + ": " + std::to_string(cases.size()) +
                         " cases but room for " + std::to_string(answers.size()) + " answers");
     }
-    // Per-thread buffers, reused from call to call.
-    thread_local std::vector<ptovec_dut_case> in;
-    thread_local std::vector<ptovec_dut_result> out;
-    thread_local std::vector<std::uint8_t> status;
     const std::size_t n = cases.size();
-    if (in.size() < n) {
-      in.resize(n);
-      out.resize(n);
-      status.resize(n);
-    }
+    Buffers& b = BuffersFor(n);
     const OpDef* last_op = nullptr;
     TypePair last_pair{};
     ptovec_dut_case c{};
@@ -202,60 +194,126 @@ class LibraryDevice final : public Device {
       if (k.op != last_op || !(k.pair == last_pair)) {
         last_op = k.op;
         last_pair = k.pair;
-        c.op = k.op->name.c_str();
-        c.src = TypeNameCString(k.pair.src);
-        c.dst = TypeNameCString(k.pair.dst);
-        c.src_code = static_cast<std::uint8_t>(k.pair.src);
-        c.dst_code = static_cast<std::uint8_t>(k.pair.dst);
-        c.n_inputs = static_cast<std::uint32_t>(k.op->slots.size());
+        c = PairCase(*k.op, k.pair);
       }
       c.rmode = static_cast<std::uint8_t>(k.control.rounding_mode);
       c.sat = k.control.saturating ? 1 : 0;
       for (std::size_t s = 0; s < generator::kMaxSlots; ++s) c.inputs[s] = k.in[s];
-      in[i] = c;
-      out[i] = {0, 0};
+      b.in[i] = c;
     }
+    CallAndCollect(n, answers, [&](std::size_t i) { return cases[i]; });
+  }
+
+  void EvaluateProduct(const OpDef& op, TypePair pair, std::span<const Inputs> inputs,
+                       std::span<const NumericExecutionControl> controls,
+                       std::span<DeviceAnswer> answers) override {
+    const std::size_t nc = controls.size();
+    const std::size_t n = inputs.size() * nc;
+    if (answers.size() != n) {
+      throw DeviceError("device " + name_ + ": " + std::to_string(n) + " cases but room for " +
+                        std::to_string(answers.size()) + " answers");
+    }
+    ptovec_dut_case* const in = BuffersFor(n).in.data();
+    ptovec_dut_case c = PairCase(op, pair);
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      for (std::size_t s = 0; s < generator::kMaxSlots; ++s) c.inputs[s] = inputs[i][s];
+      for (std::size_t k = 0; k < nc; ++k) {
+        c.rmode = static_cast<std::uint8_t>(controls[k].rounding_mode);
+        c.sat = controls[k].saturating ? 1 : 0;
+        in[i * nc + k] = c;
+      }
+    }
+    CallAndCollect(n, answers, [&](std::size_t j) {
+      Case k;
+      k.op = &op;
+      k.pair = pair;
+      k.in = inputs[j / nc];
+      k.control = controls[j % nc];
+      return k;
+    });
+  }
+
+ private:
+  // Per-thread ABI buffers, reused from call to call.
+  struct Buffers {
+    std::vector<ptovec_dut_case> in;
+    std::vector<ptovec_dut_result> out;
+    std::vector<std::uint8_t> status;
+  };
+  static Buffers& BuffersFor(std::size_t n) {
+    thread_local Buffers b;
+    if (b.in.size() < n) {
+      b.in.resize(n);
+      b.out.resize(n);
+      b.status.resize(n);
+    }
+    return b;
+  }
+
+  // An ABI case of op and pair with its inputs, mode and Sat still to set.
+  static ptovec_dut_case PairCase(const OpDef& op, TypePair pair) {
+    ptovec_dut_case c{};
+    c.op = op.name.c_str();
+    c.src = TypeNameCString(pair.src);
+    c.dst = TypeNameCString(pair.dst);
+    c.src_code = static_cast<std::uint8_t>(pair.src);
+    c.dst_code = static_cast<std::uint8_t>(pair.dst);
+    c.n_inputs = static_cast<std::uint32_t>(op.slots.size());
+    return c;
+  }
+
+  // Calls the device on the first n ABI cases of this thread's buffers and turns its results
+  // into answers; case_at(i) gives case i (for error messages and the destination width).
+  template <typename CaseAt>
+  void CallAndCollect(std::size_t n, std::span<DeviceAnswer> answers, const CaseAt& case_at) {
+    Buffers& b = BuffersFor(n);
+    std::fill_n(b.out.begin(), n, ptovec_dut_result{0, 0});
     if (evaluate_batch_ != nullptr) {
-      std::fill_n(status.begin(), n, std::uint8_t{PTOVEC_DUT_OK});
-      const int rc = evaluate_batch_(in.data(), out.data(), status.data(), n);
+      std::fill_n(b.status.begin(), n, std::uint8_t{PTOVEC_DUT_OK});
+      const int rc = evaluate_batch_(b.in.data(), b.out.data(), b.status.data(), n);
       if (rc != PTOVEC_DUT_OK && rc != PTOVEC_DUT_ERROR) {
         throw DeviceError("device " + name_ + " returned " + std::to_string(rc) +
                           " from ptovec_dut_evaluate_batch (accepted: 0 OK, 2 ERROR) on " +
-                          std::to_string(n) + " cases starting with: " + EvalCommand(cases[0]));
+                          std::to_string(n) + " cases starting with: " + EvalCommand(case_at(0)));
       }
       if (rc == PTOVEC_DUT_ERROR &&
-          std::find(status.begin(), status.begin() + static_cast<std::ptrdiff_t>(n),
-                    std::uint8_t{PTOVEC_DUT_ERROR}) == status.begin() + static_cast<std::ptrdiff_t>(n)) {
+          std::find(b.status.begin(), b.status.begin() + static_cast<std::ptrdiff_t>(n),
+                    std::uint8_t{PTOVEC_DUT_ERROR}) ==
+              b.status.begin() + static_cast<std::ptrdiff_t>(n)) {
         throw DeviceError("device " + name_ + " failed (PTOVEC_DUT_ERROR from " +
                           "ptovec_dut_evaluate_batch, no case marked) on " + std::to_string(n) +
-                          " cases starting with: " + EvalCommand(cases[0]));
+                          " cases starting with: " + EvalCommand(case_at(0)));
       }
     } else {
       for (std::size_t i = 0; i < n; ++i) {
-        const int rc = evaluate_(&in[i], &out[i]);
+        const int rc = evaluate_(&b.in[i], &b.out[i]);
         if (rc < PTOVEC_DUT_OK || rc > PTOVEC_DUT_ERROR) {
           throw DeviceError("device " + name_ + " returned " + std::to_string(rc) +
                             " from ptovec_dut_evaluate (accepted: 0 OK, 1 UNSUPPORTED, 2 ERROR) " +
-                            "on case: " + EvalCommand(cases[i]));
+                            "on case: " + EvalCommand(case_at(i)));
         }
-        status[i] = static_cast<std::uint8_t>(rc);
+        b.status[i] = static_cast<std::uint8_t>(rc);
       }
     }
     Word dst_mask = 0;
-    last_pair = {};
+    int mask_code = -1;
+    const ptovec_dut_case* const in = b.in.data();
+    const ptovec_dut_result* const out = b.out.data();
+    const std::uint8_t* const status = b.status.data();
+    DeviceAnswer* const answer = answers.data();
     for (std::size_t i = 0; i < n; ++i) {
-      const Case& k = cases[i];
-      if (i == 0 || !(k.pair == last_pair)) {
-        last_pair = k.pair;
-        dst_mask = oracle::LowBits(~Word{0}, oracle::Format(k.pair.dst).width);
+      if (in[i].dst_code != mask_code) {
+        mask_code = in[i].dst_code;
+        dst_mask = oracle::LowBits(
+            ~Word{0}, oracle::Format(static_cast<TileDataType>(in[i].dst_code)).width);
       }
-      DeviceAnswer& a = answers[i];
+      DeviceAnswer& a = answer[i];
       const ptovec_dut_result& r = out[i];
       if (status[i] == PTOVEC_DUT_OK) {
         if ((r.flags & ~kFlagsMask) != 0) {
           throw DeviceError("device " + name_ + " returned flags " + HexByte(r.flags) +
                             " with bits 7:5 set (only NV DZ OF UF NX, 0x00..0x1f) on case: " +
-                            EvalCommand(k));
+                            EvalCommand(case_at(i)));
         }
         a.supported = true;
         a.result = {r.word & dst_mask, r.flags};
@@ -264,16 +322,15 @@ class LibraryDevice final : public Device {
         a.result = {};
       } else if (status[i] == PTOVEC_DUT_ERROR) {
         throw DeviceError("device " + name_ + " failed (PTOVEC_DUT_ERROR) on case: " +
-                          EvalCommand(k));
+                          EvalCommand(case_at(i)));
       } else {
         throw DeviceError("device " + name_ + " returned " + std::to_string(status[i]) +
                           " as a case's status from ptovec_dut_evaluate_batch (accepted: 0 OK, "
-                          "1 UNSUPPORTED, 2 ERROR) on case: " + EvalCommand(k));
+                          "1 UNSUPPORTED, 2 ERROR) on case: " + EvalCommand(case_at(i)));
       }
     }
   }
 
- private:
   static std::string HexByte(unsigned v) {
     static constexpr char kDigits[] = "0123456789abcdef";
     return std::string("0x") + kDigits[(v >> 4) & 0xF] + kDigits[v & 0xF];
@@ -976,5 +1033,23 @@ std::unique_ptr<Device> OpenCommandDevice(const std::string& command_line,
 }
 
 std::string SanitizeDeviceText(std::string_view text) { return Sanitize(text, '?'); }
+
+void Device::EvaluateProduct(const OpDef& op, TypePair pair, std::span<const Inputs> inputs,
+                             std::span<const NumericExecutionControl> controls,
+                             std::span<DeviceAnswer> answers) {
+  thread_local std::vector<Case> cases;
+  cases.clear();
+  for (const Inputs& in : inputs) {
+    for (const NumericExecutionControl& control : controls) {
+      Case k;
+      k.op = &op;
+      k.pair = pair;
+      k.in = in;
+      k.control = control;
+      cases.push_back(k);
+    }
+  }
+  Evaluate(cases, answers);
+}
 
 }  // namespace ptovec::tools

@@ -24,13 +24,14 @@ using generator::Inputs;
 using generator::InputError;
 using generator::NumericExecutionControl;
 
-constexpr std::uint64_t kBlockInputs = 8192;
+// Inputs per block (one thread's share of a round), and per part of a block (see the job).
+constexpr std::uint64_t kBlockInputs = 16384;
+constexpr std::uint64_t kPartInputs = 256;
 
 // One thread's buffers, reused block after block.
 struct Worker {
   std::vector<Inputs> inputs;
   std::vector<std::uint64_t> positions;  // each input's code position in the run
-  std::vector<Case> cases;
   std::vector<Encoded> expected;
   std::vector<DeviceAnswer> answers;
   CheckReport report;
@@ -83,47 +84,49 @@ CheckReport RunExhaustive(Device& device, const ExhaustiveOptions& options) {
     w.report = {};
     const std::uint64_t block = round_first + k;
     if (block >= blocks) return;
-    const std::uint64_t first = block * kBlockInputs;
-    const std::uint64_t last = std::min(range.inputs, first + kBlockInputs);
-    w.inputs.clear();
-    w.positions.clear();
-    for (std::uint64_t p = first; p < last; ++p) {
-      const Inputs in{range.first_input + p, 0, 0, 0};
-      if (op.check_domain(pair, in)) continue;  // outside the op's domain (encode: NaN, Inf)
-      w.inputs.push_back(in);
-      w.positions.push_back(p);
-    }
-    const std::size_t n = w.inputs.size();
-    w.expected.resize(n * nc);
-    generator::EvaluateBatch(op, pair, w.inputs.data(), n, controls, w.expected.data());
-    w.cases.resize(n * nc);
-    for (std::size_t i = 0; i < n; ++i) {
-      for (std::size_t c = 0; c < nc; ++c) {
-        Case& x = w.cases[i * nc + c];
-        x.op = &op;
-        x.pair = pair;
-        x.control = controls[c];
-        x.in = w.inputs[i];
-      }
-    }
-    w.answers.assign(n * nc, DeviceAnswer{});
-    if (serial) {
-      const std::lock_guard lock(device_mutex);
-      device.Evaluate(w.cases, w.answers);
-    } else {
-      device.Evaluate(w.cases, w.answers);
-    }
+    const std::uint64_t block_first = block * kBlockInputs;
+    const std::uint64_t block_last = std::min(range.inputs, block_first + kBlockInputs);
     CheckAccumulator acc(options.max_report);
     acc.BeginFile(name, op, pair, 0);
-    for (std::size_t j = 0; j < n * nc; ++j) {
-      const DeviceAnswer& a = w.answers[j];
-      if (a.supported && (a.result.status & 0xE0) != 0) {
-        throw DeviceError("device " + device.Name() + " answered flags " +
-                          generator::HexStatus(a.result.status) + " for case: " +
-                          generator::EvalCommand(w.cases[j]) +
-                          " (only bits 4:0 NV DZ OF UF NX may be set)");
+    // The block in parts small enough that a part's cases, answers and expected results stay in
+    // cache between the oracle, the device and the tally.
+    for (std::uint64_t first = block_first; first < block_last; first += kPartInputs) {
+      const std::uint64_t last = std::min(block_last, first + kPartInputs);
+      w.inputs.clear();
+      w.positions.clear();
+      for (std::uint64_t p = first; p < last; ++p) {
+        const Inputs in{range.first_input + p, 0, 0, 0};
+        if (op.check_domain(pair, in)) continue;  // outside the op's domain (encode: NaN, Inf)
+        w.inputs.push_back(in);
+        w.positions.push_back(p);
       }
-      acc.Add(w.positions[j / nc] * nc + j % nc, w.cases[j], w.expected[j], a);
+      const std::size_t n = w.inputs.size();
+      w.expected.resize(n * nc);
+      generator::EvaluateBatch(op, pair, w.inputs.data(), n, controls, w.expected.data());
+      w.answers.assign(n * nc, DeviceAnswer{});
+      const std::span<const Inputs> inputs(w.inputs.data(), n);
+      if (serial) {
+        const std::lock_guard lock(device_mutex);
+        device.EvaluateProduct(op, pair, inputs, controls, w.answers);
+      } else {
+        device.EvaluateProduct(op, pair, inputs, controls, w.answers);
+      }
+      for (std::size_t j = 0; j < n * nc; ++j) {
+        const DeviceAnswer& a = w.answers[j];
+        if (a.supported && (a.result.status & 0xE0) != 0) {
+          Case x;
+          x.op = &op;
+          x.pair = pair;
+          x.in = w.inputs[j / nc];
+          x.control = controls[j % nc];
+          throw DeviceError("device " + device.Name() + " answered flags " +
+                            generator::HexStatus(a.result.status) + " for case: " +
+                            generator::EvalCommand(x) +
+                            " (only bits 4:0 NV DZ OF UF NX may be set)");
+        }
+      }
+      acc.AddProduct(op, pair, inputs, w.positions, controls, w.expected.data(),
+                     w.answers.data());
     }
     w.report = acc.Finish();
   };

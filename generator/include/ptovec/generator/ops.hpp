@@ -210,11 +210,16 @@ struct VectorClass {
 inline constexpr std::size_t kInputClasses = 14;
 inline constexpr std::size_t kOutcomes = 5;
 inline constexpr std::size_t kVectorClasses = kInputClasses * kOutcomes;
+inline std::size_t VectorClass::index() const { return input * kOutcomes + outcome; }
 /// The input class of slot 0's word: NumericValueClass order for floating types (0 invalid
 /// encoding .. 10 signaling NaN: qnan, snan), 11 zero, 12 +int, 13 -int for
 /// integer types.
 std::uint8_t DefaultInputClass(const OpDef& op, TypePair pair, const Inputs& in);
-/// The class of a case with its expected result (op.input_class or DefaultInputClass).
+/// The input class of a case: op.input_class, or DefaultInputClass.
+std::uint8_t InputClassOf(const OpDef& op, TypePair pair, const Inputs& in);
+/// The outcome class of an expected status (see VectorClass).
+std::uint8_t OutcomeOf(Status status);
+/// The class of a case with its expected result: {InputClassOf, OutcomeOf(expected.status)}.
 VectorClass ClassOf(const OpDef& op, TypePair pair, const Inputs& in, Encoded expected);
 /// "+subnormal inexact", "zero exact", "nan invalid", ...
 std::string VectorClassName(std::size_t index);

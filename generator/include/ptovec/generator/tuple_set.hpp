@@ -52,6 +52,20 @@ class WordSet {
   bool empty() const { return intervals_.empty(); }
   /// The i-th word in increasing order (i < size()).
   Word at(std::uint64_t i) const;
+  /// Builds the index that makes at() of a set of many intervals a bucket lookup instead of a
+  /// binary search (the sampler does this for the sets it reads; results are the same).
+  void BuildLookupIndex();
+  /// Hints for a pipelined at(i) of a large set (no effect on results): Prefetch(i, 0) asks for
+  /// i's bucket, Prefetch(i, 1) (once that arrived) for its interval.
+  void Prefetch(std::uint64_t i, int stage) const {
+    if (bucket_.empty()) return;
+    const auto b = static_cast<std::size_t>(i >> shift_);
+    if (stage == 0) {
+      __builtin_prefetch(&bucket_[b]);
+    } else {
+      __builtin_prefetch(&entries_[bucket_[b]]);
+    }
+  }
   bool contains(Word w) const;
   /// The position of `w` in increasing order; w must be contained.
   std::uint64_t index_of(Word w) const;
@@ -66,10 +80,17 @@ class WordSet {
  private:
   std::vector<Interval> intervals_;
   std::vector<std::uint64_t> prefix_;  // prefix_[k]: words in intervals 0..k
-  // For sets of many intervals, a coarse index so at() searches a few intervals, not all:
-  // bucket_[b] is the interval holding word index b << shift_ (empty for small sets).
+  // BuildLookupIndex(), for sets of many intervals: a coarse index so at() searches a few
+  // intervals, not all: bucket_[b] is the interval holding word index b << shift_.
   std::vector<std::uint32_t> bucket_;
   unsigned shift_ = 0;
+  // With the bucket index: each interval's first word index and first word, side by side, so
+  // at() touches one bucket and (usually) one cache line of entries.
+  struct Entry {
+    std::uint64_t start = 0;
+    Word lo = 0;
+  };
+  std::vector<Entry> entries_;
 };
 
 /// The most coordinates of a point of a Box: input slots, or a mapped strategy's axes.
@@ -110,6 +131,8 @@ class Boxes {
   Point at(Index i) const;
   bool contains(const Point& t) const;
   Index index_of(const Point& t) const;
+  /// WordSet::BuildLookupIndex() of every slot of every box.
+  void BuildLookupIndex();
   /// this \ other (exact; a disjoint union of boxes again).
   Boxes Minus(const Boxes& other) const;
   bool Intersects(const Boxes& other) const;
@@ -150,6 +173,11 @@ class TupleSet {
   Inputs at(Index i) const {
     return assemble_ ? assemble_(axes_.at(i)) : InputsOf(axes_.at(i));
   }
+  /// out[k] = at(index[k]) for k < n; for a one-slot set of boxes the lookups are pipelined
+  /// (memory latency overlapped), the results the same.
+  void AtMany(const Index* index, std::size_t n, Inputs* out) const;
+  /// WordSet::BuildLookupIndex() of every set of the boxes (or axes).
+  void BuildLookupIndex();
   bool contains(const Inputs& t) const;
   /// True unless a smaller index gives the same tuple t = at(i) (always true for boxes).
   bool IsCanonical(Index i, const Inputs& t) const;
@@ -169,6 +197,8 @@ class TupleSet {
 /// The FP32 words whose value-order ordinals (domains.hpp Fp32Ordinal) lie in lo .. hi,
 /// clamped to -Inf .. +Inf.
 WordSet Fp32OrdinalRange(std::int64_t lo, std::int64_t hi);
+/// Fp32OrdinalRange(lo, hi)'s intervals appended to `out` (for building a union in one go).
+void AppendFp32OrdinalRange(std::int64_t lo, std::int64_t hi, std::vector<WordSet::Interval>& out);
 /// `words` and their negations (sign bit flipped).
 WordSet WithBothSigns(const WordSet& words);
 /// Every finite FP32 word (both signs).

@@ -14,6 +14,8 @@
 // controls that is disabled by default (ctest label `long`, option PTOVEC_LONG_TESTS).
 #pragma once
 
+#include <cstddef>
+
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/rounding.hpp"
 
@@ -45,5 +47,12 @@ Encoded FastFloatToE8M0(Word value, TileDataType source_type, NumericExecutionCo
 /// status 0.
 Encoded FastTileProfileConvert(Word value, TileDataType source_type, TileDataType destination_type,
                                NumericExecutionControl control);
+
+/// out[k] = FastTileProfileConvert(value, source, destination, controls[k]) for k < n: one word
+/// under several controls, the source layout chosen once (the exhaustive runs' batch form).
+void FastTileProfileConvertControls(Word value, TileDataType source_type,
+                                    TileDataType destination_type,
+                                    const NumericExecutionControl* controls, std::size_t n,
+                                    Encoded* out);
 
 }  // namespace ptovec::oracle

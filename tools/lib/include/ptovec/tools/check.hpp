@@ -114,6 +114,14 @@ class CheckAccumulator {
   void Add(std::uint64_t index, const generator::VectorRecord& expected, const DeviceAnswer& got);
   /// The same for a case and its expected result given apart.
   void Add(std::uint64_t index, const Case& c, const Encoded& expected, const DeviceAnswer& got);
+  /// The same for every input of one op and pair under every control (Device::EvaluateProduct's
+  /// order): case (i, c) is record positions[i] * controls.size() + c, its expected result
+  /// expected[i * controls.size() + c] and its answer got[same]. The input class is computed
+  /// once per input and a matched case only counted.
+  void AddProduct(const OpDef& op, TypePair pair, std::span<const generator::Inputs> inputs,
+                  std::span<const std::uint64_t> positions,
+                  std::span<const generator::NumericExecutionControl> controls,
+                  const Encoded* expected, const DeviceAnswer* got);
   /// Mismatches kept so far (for an early stop).
   std::size_t kept() const { return report_.first.size(); }
   CheckReport Finish();
@@ -121,6 +129,11 @@ class CheckAccumulator {
  private:
   void EndFile();  // sets the current file's seconds
   std::size_t max_report_;
+  // The input class of the last case added (a record's controls share their input).
+  const generator::OpDef* class_op_ = nullptr;
+  generator::TypePair class_pair_{};
+  generator::Inputs class_in_{};
+  std::uint8_t input_class_ = 0;
   std::function<void(const Mismatch&)> every_;
   CheckReport report_;
   std::chrono::steady_clock::time_point file_start_{};

@@ -14,6 +14,10 @@
 namespace ptovec::tools {
 
 using generator::Case;
+using generator::Inputs;
+using generator::NumericExecutionControl;
+using generator::OpDef;
+using generator::TypePair;
 using oracle::Encoded;
 
 /// A device failed (could not load, crashed, broke the protocol, returned PTOVEC_DUT_ERROR).
@@ -36,6 +40,13 @@ class Device {
   virtual const std::string& Name() const = 0;
   /// Evaluates cases[i] into answers[i] (same length), in order. Throws DeviceError.
   virtual void Evaluate(std::span<const Case> cases, std::span<DeviceAnswer> answers) = 0;
+  /// Evaluates every input under every control of one op and pair: answers[i * controls.size()
+  /// + c] for inputs[i] under controls[c] (answers.size() == inputs.size() * controls.size()),
+  /// as Evaluate would for those cases in that order. The default builds the cases and calls
+  /// Evaluate; a library device fills its ABI cases directly. Throws DeviceError.
+  virtual void EvaluateProduct(const OpDef& op, TypePair pair, std::span<const Inputs> inputs,
+                               std::span<const NumericExecutionControl> controls,
+                               std::span<DeviceAnswer> answers);
   /// True when Evaluate may be called from several threads at once on disjoint spans (a DUT ABI
   /// version 2 library declaring PTOVEC_DUT_THREAD_SAFE); `run` then evaluates on every core.
   virtual bool ThreadSafe() const { return false; }
