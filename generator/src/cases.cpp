@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "ptovec/generator/writers.hpp"
+#include "ptovec/oracle/matrix_quantization.hpp"
 
 namespace ptovec::generator {
 
@@ -35,6 +36,213 @@ Word ParseWord(std::string_view text, TileDataType type, std::string_view slot_n
                      ")");
   }
   return value;
+}
+
+namespace {
+
+using oracle::Integer;
+using oracle::NumericValueClass;
+using oracle::Real;
+
+// A decimal number split as sign, digits and a power of ten: text = sign * digits * 10^exponent.
+struct DecimalParts {
+  bool negative = false;
+  Integer digits = 0;
+  int exponent = 0;
+};
+
+// [+-]digits[.digits][e[+-]digits] (or .digits); nullopt for anything else.
+std::optional<DecimalParts> SplitDecimal(std::string_view t) {
+  DecimalParts d;
+  std::size_t i = 0;
+  if (i < t.size() && (t[i] == '+' || t[i] == '-')) d.negative = t[i++] == '-';
+  bool any = false;
+  bool point = false;
+  for (; i < t.size(); ++i) {
+    const char ch = t[i];
+    if (ch >= '0' && ch <= '9') {
+      d.digits = d.digits * 10 + (ch - '0');
+      if (point) --d.exponent;
+      any = true;
+    } else if (ch == '.' && !point) {
+      point = true;
+    } else {
+      break;
+    }
+  }
+  if (!any) return std::nullopt;
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    bool minus = false;
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) minus = t[i++] == '-';
+    if (i == t.size()) return std::nullopt;
+    int e = 0;
+    for (; i < t.size(); ++i) {
+      if (t[i] < '0' || t[i] > '9' || e > 100000) return std::nullopt;
+      e = e * 10 + (t[i] - '0');
+    }
+    d.exponent += minus ? -e : e;
+  }
+  if (i != t.size()) return std::nullopt;
+  return d;
+}
+
+Integer PowerOfTen(int n) {
+  Integer p = 1;
+  for (int k = 0; k < n; ++k) p *= 10;
+  return p;
+}
+
+// The one code of `type` in class `c`, when there is exactly one (infinities, negative zero).
+std::optional<Word> CodeOfClass(TileDataType type, NumericValueClass c) {
+  const unsigned width = oracle::Format(type).width;
+  if (type == TileDataType::FP32) {
+    if (c == NumericValueClass::PositiveInfinity) return 0x7F800000;
+    if (c == NumericValueClass::NegativeInfinity) return 0xFF800000;
+    if (c == NumericValueClass::NegativeZero) return 0x80000000;
+    return std::nullopt;
+  }
+  std::optional<Word> found;
+  for (Word w = 0; w < (Word{1} << width); ++w) {
+    if (oracle::TileNumericValueClass(type, w) == c) {
+      if (found) return std::nullopt;
+      found = w;
+    }
+  }
+  return found;
+}
+
+// m * 2^e (m > 0) as an exact decimal, or "m*2^e" (m odd) past 30 significant digits.
+std::string ExactText(bool negative, Integer m, int e) {
+  while (m != 0 && (m & 1) == 0 && e < 0) {
+    m >>= 1;
+    ++e;
+  }
+  std::string sign = negative ? "-" : "";
+  if (e >= 0) return sign + Integer(m << e).str();
+  // m / 2^k = m * 5^k / 10^k.
+  const int k = -e;
+  Integer scaled = m;
+  for (int i = 0; i < k; ++i) scaled *= 5;
+  std::string digits = scaled.str();
+  std::size_t significant = digits.size();
+  if (significant > 30) {
+    std::string odd = m.str();
+    return sign + (odd == "1" ? "" : odd + "*") + "2^" + std::to_string(e);
+  }
+  if (digits.size() <= static_cast<std::size_t>(k)) {
+    digits = std::string(static_cast<std::size_t>(k) + 1 - digits.size(), '0') + digits;
+  }
+  digits.insert(digits.size() - static_cast<std::size_t>(k), ".");
+  return sign + digits;
+}
+
+}  // namespace
+
+std::optional<DecimalInput> ParseDecimalInput(std::string_view text, TileDataType type,
+                                              std::string_view slot_name) {
+  const oracle::FormatInfo& f = oracle::Format(type);
+  const std::string quoted = Quoted(text);
+  std::string lower(text);
+  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const bool infinity = lower == "inf" || lower == "+inf" || lower == "-inf";
+  const std::optional<DecimalParts> d = infinity ? std::nullopt : SplitDecimal(text);
+  if (!infinity && !d) return std::nullopt;
+  const std::string what = std::string(slot_name) + " " + quoted;
+  if (type == TileDataType::E8M0 || type == TileDataType::FP19) {
+    throw InputError(what + ": " + std::string(f.name) +
+                     " words are given in hex (0x...), not as decimal values");
+  }
+  if (infinity) {
+    const auto c = lower[0] == '-' ? NumericValueClass::NegativeInfinity
+                                   : NumericValueClass::PositiveInfinity;
+    const std::optional<Word> code = f.IsFloating() ? CodeOfClass(type, c) : std::nullopt;
+    if (!code) throw InputError(what + ": " + std::string(f.name) + " has no infinity");
+    return DecimalInput{*code, true};
+  }
+  if (d->exponent > 400 || d->exponent < -400) {
+    throw InputError(what + " has an exponent outside -400..400");
+  }
+  if (!f.IsFloating()) {
+    Integer v = d->digits;
+    if (d->exponent >= 0) {
+      v *= PowerOfTen(d->exponent);
+    } else {
+      const Integer p = PowerOfTen(-d->exponent);
+      if (v % p != 0) throw InputError(what + " is not an integer (" + std::string(f.name) + ")");
+      v /= p;
+    }
+    if (d->negative) v = -v;
+    const bool is_signed = oracle::TileDataTypeIsSigned(type);
+    const Integer lo = is_signed ? -(Integer(1) << (f.width - 1)) : Integer(0);
+    const Integer hi = is_signed ? (Integer(1) << (f.width - 1)) - 1 : (Integer(1) << f.width) - 1;
+    if (v < lo || v > hi) {
+      throw InputError(what + " is outside " + std::string(f.name) + "'s range " + lo.str() +
+                       ".." + hi.str());
+    }
+    if (v < 0) v += Integer(1) << f.width;
+    return DecimalInput{static_cast<Word>(v), true};
+  }
+  if (d->digits == 0) {
+    if (!d->negative) return DecimalInput{0, true};
+    const std::optional<Word> code = CodeOfClass(type, NumericValueClass::NegativeZero);
+    if (!code) throw InputError(what + ": " + std::string(f.name) + " has no negative zero");
+    return DecimalInput{*code, true};
+  }
+  Real value = d->exponent >= 0 ? Real(d->digits * PowerOfTen(d->exponent))
+                                : Real(d->digits) / Real(PowerOfTen(-d->exponent));
+  if (d->negative) value = -value;
+  const Encoded e = oracle::ReferenceMatrixFloatingEncoding(
+      value, type, {oracle::NumericRoundingMode::RNE, false});
+  const Word code = oracle::LowBits(e.word, f.width);
+  const auto c = oracle::TileNumericValueClass(type, code);
+  if ((e.status & 0x04) != 0 || oracle::NumericValueClassIsNaN(c) ||
+      oracle::NumericValueClassIsInfinity(c)) {
+    throw InputError(what + " is beyond " + std::string(f.name) +
+                     "'s finite range (write inf or a hex word for non-finite codes)");
+  }
+  const bool exact = !oracle::NumericValueClassIsZero(c) &&
+                     oracle::TileNumericFiniteValue(type, code) == value;
+  return DecimalInput{code, exact};
+}
+
+Word ParseInputWord(std::string_view text, TileDataType type, std::string_view slot_name) {
+  if (text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    return ParseWord(text, type, slot_name);
+  }
+  if (const auto d = ParseDecimalInput(text, type, slot_name)) return d->code;
+  return ParseWord(text, type, slot_name);  // malformed: ParseWord's message
+}
+
+std::string ValueText(TileDataType type, Word word) {
+  const oracle::FormatInfo& f = oracle::Format(type);
+  word = oracle::LowBits(word, f.width);
+  if (!f.IsFloating()) {
+    Integer v = word;
+    if (oracle::TileDataTypeIsSigned(type) && ((word >> (f.width - 1)) & 1) != 0) {
+      v -= Integer(1) << f.width;
+    }
+    return v.str();
+  }
+  switch (oracle::TileNumericValueClass(type, word)) {
+    case NumericValueClass::PositiveZero:
+      return "0";
+    case NumericValueClass::NegativeZero:
+      return "-0";
+    case NumericValueClass::PositiveInfinity:
+      return "+Inf";
+    case NumericValueClass::NegativeInfinity:
+      return "-Inf";
+    case NumericValueClass::QuietNaN:
+    case NumericValueClass::SignalingNaN:
+      return "NaN";
+    case NumericValueClass::InvalidEncoding:
+      return "invalid";
+    default:
+      break;
+  }
+  const oracle::FiniteDecomposition d = oracle::TileNumericFiniteDecomposition(type, word);
+  return ExactText(d.negative, Integer(d.significand), d.exponent);
 }
 
 const OpDef& RequireOp(std::string_view name) {
@@ -106,7 +314,7 @@ Case MakeCase(std::string_view op_name, std::string_view src, std::string_view d
                      std::to_string(inputs.size()));
   }
   for (std::size_t i = 0; i < slots.size(); ++i) {
-    c.in[i] = ParseWord(inputs[i], slots[i].TypeFor(c.pair), slots[i].name);
+    c.in[i] = ParseInputWord(inputs[i], slots[i].TypeFor(c.pair), slots[i].name);
   }
   if (auto problem = c.op->check_domain(c.pair, c.in)) throw InputError(*problem);
   return c;
@@ -134,6 +342,18 @@ nlohmann::ordered_json CaseJson(const Case& c, Encoded result) {
   j["in"] = in;
   j["out"] = HexWord(result.word, c.pair.dst);
   j["flags"] = HexStatus(result.status);
+  return j;
+}
+
+nlohmann::ordered_json EvalLineJson(const Case& c, Encoded result) {
+  nlohmann::ordered_json j = CaseJson(c, result);
+  nlohmann::ordered_json values = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
+    values.push_back(ValueText(c.op->slots[i].TypeFor(c.pair), c.in[i]));
+  }
+  j["in_value"] = values;
+  j["out_value"] = ValueText(c.pair.dst, result.word);
+  j["flag_names"] = FlagNames(result.status);
   return j;
 }
 

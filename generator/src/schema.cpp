@@ -555,14 +555,21 @@ nlohmann::ordered_json ManifestSchema() {
 nlohmann::ordered_json EvalLineSchema() {
   J s = Document("eval-line.schema.json", "one line of `ptovec eval` output",
                  "Each line is one JSON object: a result, with its keys in the order op, src, "
-                 "dst, rmode, sat, in, out, flags; or, with --batch, an error for one input line "
-                 "(then the exit status is 1).");
+                 "dst, rmode, sat, in, out, flags, in_value, out_value, flag_names; or, with "
+                 "--batch, an error for one input line (then the exit status is 1).");
   s["oneOf"] = J::array({{{"$ref", "#/$defs/result"}}, {{"$ref", "#/$defs/error"}}});
   J defs = CommonDefs();
   J result = J::object();
   result["type"] = "object";
-  result["required"] = J::array({"op", "src", "dst", "rmode", "sat", "in", "out", "flags"});
+  result["required"] = J::array({"op", "src", "dst", "rmode", "sat", "in", "out", "flags",
+                                  "in_value", "out_value", "flag_names"});
   result["additionalProperties"] = false;
+  const J value = {{"description",
+                    "the exact value a word denotes: a decimal (\"1.5\", \"-0.000122\", \"-0\", "
+                    "\"-126\"), \"m*2^e\" or \"2^e\" past 30 significant digits (m odd), "
+                    "\"+Inf\", \"-Inf\" or \"NaN\""},
+                   {"type", "string"},
+                   {"pattern", "^(-?[0-9]+(\\.[0-9]+)?|-?([0-9]+\\*)?2\\^-?[0-9]+|[+-]Inf|NaN|invalid)$"}};
   result["properties"] = {
       {"op", {{"enum", Strings(OpNames())}}},
       {"src", {{"enum", Strings(PairTypeNames())}}},
@@ -572,7 +579,13 @@ nlohmann::ordered_json EvalLineSchema() {
       {"in",
        {{"type", "array"}, {"minItems", 1}, {"maxItems", kMaxSlots}, {"items", {{"$ref", "#/$defs/word"}}}}},
       {"out", {{"$ref", "#/$defs/word"}}},
-      {"flags", {{"$ref", "#/$defs/flags"}}}};
+      {"flags", {{"$ref", "#/$defs/flags"}}},
+      {"in_value", {{"type", "array"}, {"minItems", 1}, {"maxItems", kMaxSlots}, {"items", value}}},
+      {"out_value", value},
+      {"flag_names",
+       {{"description", "the flags by name in bit order, NV|DZ|OF|UF|NX, or - for none"},
+        {"type", "string"},
+        {"pattern", "^(-|(NV|DZ|OF|UF|NX)(\\|(DZ|OF|UF|NX))*)$"}}}};
   result["allOf"] = OpBlocks(Doc::EvalResult);
   defs["result"] = result;
   defs["error"] = {{"description", "--batch: input line `line` (1-based) could not be evaluated"},

@@ -156,6 +156,16 @@ std::string HexStatus(Status status) {
   return std::string("0x") + kDigits[(status >> 4) & 0xF] + kDigits[status & 0xF];
 }
 
+std::string FlagNames(Status status) {
+  static constexpr const char* kNames[] = {"NV", "DZ", "OF", "UF", "NX"};
+  std::string out;
+  for (unsigned bit = 0; bit < 5; ++bit) {
+    if ((status >> bit) & 1U) out += (out.empty() ? "" : "|") + std::string(kNames[bit]);
+  }
+  if ((status & 0xE0) != 0) out += (out.empty() ? "" : "|") + std::string("bits7:5");
+  return out.empty() ? "-" : out;
+}
+
 nlohmann::ordered_json FileHeader(const FileSpec& spec, std::string_view format_name) {
   const OpDef& op = *spec.op;
   nlohmann::ordered_json h;

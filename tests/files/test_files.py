@@ -493,11 +493,69 @@ class EvalTest(unittest.TestCase):
     def test_key_order_and_text(self):
         (line,) = self.eval_lines("--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "--rmode", "RTZ", "0x3c00")
         self.assertEqual(line, '{"op":"tcvt","src":"fp16","dst":"e8m0","rmode":"RTZ","sat":false,'
-                               '"in":["0x3c00"],"out":"0x7f","flags":"0x00"}')
+                               '"in":["0x3c00"],"out":"0x7f","flags":"0x00","in_value":["1"],'
+                               '"out_value":"1","flag_names":"-"}')
         keys = json.loads(line, object_pairs_hook=lambda pairs: [k for k, _ in pairs])
-        self.assertEqual(keys, ["op", "src", "dst", "rmode", "sat", "in", "out", "flags"])
+        self.assertEqual(keys, ["op", "src", "dst", "rmode", "sat", "in", "out", "flags",
+                                "in_value", "out_value", "flag_names"])
         lines = self.eval_lines("--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "0x3C00", "0x1", "0xffff")
         self.assertEqual([json.loads(x)["in"] for x in lines], [["0x3c00"], ["0x0001"], ["0xffff"]])
+
+    def test_decimal_inputs_decoded_values_and_flag_names(self):
+        def one(*args):
+            (line,) = self.eval_lines(*args)
+            return json.loads(line)
+        # 449 into E4M3 overflows under every mode: NaN without Sat, 448 with it.
+        r = one("--op", "encode", "--src", "fp32", "--dst", "e4m3", "449")
+        self.assertEqual((r["in"], r["in_value"], r["out"], r["out_value"], r["flag_names"]),
+                         (["0x43e08000"], ["449"], "0x7f", "NaN", "OF|NX"))
+        # E8M0 RTZ of 0.75 is 1.0 (toward exponent 0); RTM 0.5.
+        r = one("--op", "tcvt", "--src", "fp32", "--dst", "e8m0", "--rmode", "RTZ", "0.75")
+        self.assertEqual((r["in"], r["out_value"], r["flag_names"]), (["0x3f400000"], "1", "NX"))
+        # Integers, negative zero, infinity, exponents; an exact value past 30 digits as m*2^e.
+        self.assertEqual(one("--op", "encode", "--src", "s32", "--dst", "s8", "-300")["in"], ["0xfffffed4"])
+        self.assertEqual(one("--op", "encode", "--src", "s32", "--dst", "s8", "-1.5e2")["in_value"], ["-150"])
+        self.assertEqual(one("--op", "encode", "--src", "fp16", "--dst", "e4m3", "-0")["in"], ["0x8000"])
+        self.assertEqual(one("--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "inf")["in_value"], ["+Inf"])
+        self.assertEqual(one("--op", "tcvt", "--src", "fp32", "--dst", "e8m0", "0x00000003")["in_value"],
+                         ["3*2^-149"])
+        self.assertEqual(one("--op", "tcvt", "--src", "fp32", "--dst", "e8m0", "0x00000001")["in_value"],
+                         ["2^-149"])
+        self.assertEqual(one("--op", "encode", "--src", "fp16", "--dst", "fp32", "0x0001")["in_value"],
+                         ["0.000000059604644775390625"])
+        # A decimal that is no code's value: the nearest code (RNE), and a note on stderr.
+        r = ptovec("eval", "--op", "encode", "--src", "fp16", "--dst", "e4m3", "0.1")
+        self.assertEqual(json.loads(r.stdout)["in"], ["0x2e66"])
+        self.assertIn("note: 0.1 is not exactly a value of fp16; it is taken as the nearest (RNE) "
+                      "0x2e66 = 0.0999755859375", r.stderr)
+        self.assertNotIn("note", ptovec("eval", "--op", "encode", "--src", "fp16", "--dst", "e4m3", "0.5").stderr)
+        # Values a type cannot hold are refused with one line.
+        for args, message in [
+                (("--src", "fp16", "--dst", "e4m3", "1e6"), "value '1e6' is beyond fp16's finite range"),
+                (("--src", "e4m3", "--dst", "fp16", "inf"), "value 'inf': e4m3 has no infinity"),
+                (("--src", "s32", "--dst", "s8", "0.5"), "value '0.5' is not an integer (s32)"),
+                (("--src", "s32", "--dst", "s8", "3000000000"), "outside s32's range -2147483648..2147483647"),
+                (("--src", "fp16", "--dst", "e4m3", "1.2.3"), "malformed value word '1.2.3'")]:
+            r = ptovec("eval", "--op", "encode", *args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn(message, r.stderr)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+
+    def test_sat_both_and_every_mode(self):
+        lines = [json.loads(x) for x in self.eval_lines(
+            "--op", "encode", "--src", "fp32", "--dst", "e4m3", "--sat", "both", "449")]
+        self.assertEqual([(x["sat"], x["out"]) for x in lines], [(False, "0x7f"), (True, "0x7e")])
+        lines = [json.loads(x) for x in self.eval_lines(
+            "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "--rmode", "all", "--sat", "both", "1.5")]
+        self.assertEqual([(x["rmode"], x["sat"]) for x in lines],
+                         [(m, s) for m in ["RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB"] for s in (False, True)])
+        self.assertEqual([x["out"] for x in lines][::2], ["0x80", "0x7f", "0x80", "0x7f", "0x80", "0x80", "0x80"])
+        lines = [json.loads(x) for x in self.eval_lines(
+            "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "--sat", "off", "1.5")]
+        self.assertEqual([x["sat"] for x in lines], [False])
+        r = ptovec("eval", "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "both", "1.5")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("'both' is a Sat value, not an input word: write --sat both", r.stderr)
 
     def test_batch_error_lines(self):
         with tempfile.TemporaryDirectory(prefix="ptovec-batch-") as tmp:

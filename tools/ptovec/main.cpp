@@ -61,16 +61,35 @@ void AddEvalOptions(CLI::App& app, EvalArgs& a) {
   app.add_option("--rmode", a.rmode,
                  "rounding mode: RNE RTM RTP RTZ RNA RTO RHB, or all (one line per mode; "
                  "default RNE)");
-  app.add_flag("--sat", a.sat, "saturate (Sat = 1)");
-  app.add_option("inputs", a.inputs, "input words in slot order, hex with 0x (e.g. 0x3c00)");
+  app.add_flag("--sat", a.sat,
+                "saturate (Sat = 1); --sat both: one line for Sat off, then Sat on (with --rmode "
+                "all: every mode, each with both)");
+  app.add_option("inputs", a.inputs,
+                 "input words in slot order: hex with 0x (0x3c00), or a decimal value (449, "
+                 "-0.75, 1e-3, -0, inf) rounded to the nearest code of the slot's type (RNE; "
+                 "a note on stderr says when that is not the value exactly)");
 }
 
 // The cases of one eval invocation: the positional words, taken slots.size() at a time.
-std::vector<Case> CasesFromArgs(const EvalArgs& a) {
+std::vector<Case> CasesFromArgs(EvalArgs a) {
   if (a.op.empty()) throw InputError("--op is required (accepted: " + OpNamesList() + ")");
   if (a.src.empty()) throw InputError("--src is required (`ptovec list` shows the pairs)");
   if (a.dst.empty()) throw InputError("--dst is required (`ptovec list` shows the pairs)");
-  if (a.inputs.empty()) throw InputError("no input words given (hex words such as 0x3c00)");
+  // --sat takes no value of its own, so `--sat both` (or on, off) leaves the word among the
+  // inputs, where no input can be such a word.
+  std::vector<bool> sats = {a.sat};
+  for (auto it = a.inputs.begin(); it != a.inputs.end(); ++it) {
+    if (*it != "both" && *it != "on" && *it != "off") continue;
+    if (!a.sat) {
+      throw InputError("'" + *it + "' is a Sat value, not an input word: write --sat " + *it);
+    }
+    sats = *it == "both" ? std::vector<bool>{false, true} : std::vector<bool>{*it == "on"};
+    a.inputs.erase(it);
+    break;
+  }
+  if (a.inputs.empty()) {
+    throw InputError("no input words given (hex words such as 0x3c00, or decimal values)");
+  }
   const std::size_t slots = RequireOp(a.op).slots.size();
   if (a.inputs.size() % slots != 0) {
     // MakeCase names the slots and the count in its message.
@@ -91,7 +110,7 @@ std::vector<Case> CasesFromArgs(const EvalArgs& a) {
     const std::vector<std::string> group(a.inputs.begin() + static_cast<std::ptrdiff_t>(i),
                                          a.inputs.begin() + static_cast<std::ptrdiff_t>(i + slots));
     for (const std::string& mode : modes) {
-      cases.push_back(MakeCase(a.op, a.src, a.dst, mode, a.sat, group));
+      for (const bool sat : sats) cases.push_back(MakeCase(a.op, a.src, a.dst, mode, sat, group));
     }
   }
   return cases;
@@ -139,7 +158,7 @@ int RunEvalBatch(const std::string& path) {
         throw InputError(e.what());
       }
       for (const Case& c : CasesFromArgs(args)) {
-        std::cout << CaseJson(c, EvaluateCase(c)).dump() << "\n";
+        std::cout << EvalLineJson(c, EvaluateCase(c)).dump() << "\n";
       }
     } catch (const std::exception& e) {
       any_failed = true;
@@ -523,7 +542,25 @@ int main(int argc, char** argv) {
       // Every case is checked before anything is printed: a bad word prints nothing.
       std::vector<std::pair<Case, ptovec::oracle::Encoded>> results;
       for (const Case& c : CasesFromArgs(eval_args)) results.emplace_back(c, EvaluateCase(c));
-      for (const auto& [c, r] : results) std::cout << CaseJson(c, r).dump() << "\n";
+      for (const auto& [c, r] : results) std::cout << EvalLineJson(c, r).dump() << "\n";
+      // Decimal inputs that are not a code's value exactly: say which code stands for them.
+      if (!results.empty()) {
+        const Case& c = results.front().first;
+        std::size_t k = 0;
+        for (const std::string& text : eval_args.inputs) {
+          const std::size_t slot = k % c.op->slots.size();
+          if (text == "both" || text == "on" || text == "off") continue;
+          ++k;
+          const TileDataType type = c.op->slots[slot].TypeFor(c.pair);
+          const auto d = ptovec::generator::ParseDecimalInput(text, type, c.op->slots[slot].name);
+          if (d && !d->exact) {
+            std::cerr << "ptovec: note: " << text << " is not exactly a value of "
+                      << ptovec::oracle::Format(type).name << "; it is taken as the nearest (RNE) "
+                      << HexWord(d->code, type) << " = "
+                      << ptovec::generator::ValueText(type, d->code) << "\n";
+          }
+        }
+      }
       if (!results.empty() && results.front().first.op->pair_note) {
         const Case& c = results.front().first;
         if (const std::string note = c.op->pair_note(c.pair); !note.empty()) {

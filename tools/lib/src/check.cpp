@@ -339,16 +339,6 @@ std::string MismatchJsonLine(const Mismatch& m) {
   return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
-std::string FlagNames(Status status) {
-  static constexpr const char* kNames[] = {"NV", "DZ", "OF", "UF", "NX"};
-  std::string out;
-  for (unsigned bit = 0; bit < 5; ++bit) {
-    if ((status >> bit) & 1U) out += (out.empty() ? "" : "|") + std::string(kNames[bit]);
-  }
-  if ((status & 0xE0) != 0) out += (out.empty() ? "" : "|") + std::string("bits7:5");
-  return out.empty() ? "-" : out;
-}
-
 CheckAccumulator::CheckAccumulator(std::size_t max_report,
                                    std::function<void(const Mismatch&)> every)
     : max_report_(max_report), every_(std::move(every)) {}

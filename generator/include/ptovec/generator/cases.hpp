@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -22,6 +23,30 @@ class InputError : public std::invalid_argument {
 /// malformed text or a word wider than the type ("0x10000 is too wide for fp16 ...").
 Word ParseWord(std::string_view text, TileDataType type, std::string_view slot_name);
 
+/// An input word given as a decimal value: the code of `type` nearest to it and whether it is
+/// that code's value exactly.
+struct DecimalInput {
+  Word code = 0;
+  bool exact = true;
+};
+
+/// Parses a decimal value ("449", "-0.75", "1e-3", "-0", "inf", "-inf"; at most 400 in the
+/// exponent) into a code of `type`: for floating types (FP32, FP16, BF16, E4M3, HiF8) the nearest
+/// code under RNE (ReferenceMatrixFloatingEncoding, Sat off), for integer types the value itself
+/// (it must be an integer in range). nullopt when `text` is not decimal syntax (then it is hex or
+/// malformed). Throws InputError for a value the type cannot hold (beyond the largest finite,
+/// not an integer, out of range) or a type without decimal input (E8M0, FP19).
+std::optional<DecimalInput> ParseDecimalInput(std::string_view text, TileDataType type,
+                                              std::string_view slot_name);
+
+/// ParseWord, or a decimal value by ParseDecimalInput (what `eval` accepts). Throws InputError.
+Word ParseInputWord(std::string_view text, TileDataType type, std::string_view slot_name);
+
+/// The value a word of `type` denotes, exactly: "1.5", "-0.000122", "-0", "+Inf", "NaN", or for
+/// a value with more than 30 significant decimal digits "m*2^e" (m odd: "3*2^-150", "2^-149");
+/// integers in decimal ("-126"). Only the low Format(type).width bits of `word` are read.
+std::string ValueText(TileDataType type, Word word);
+
 /// Looks up an op / type / rounding mode by name. Throws InputError listing the accepted names.
 const OpDef& RequireOp(std::string_view name);
 TileDataType RequireType(std::string_view name, std::string_view option);
@@ -35,8 +60,9 @@ struct Case {
   Inputs in{};
 };
 
-/// Builds a case from names and input texts, checking the pair's legality, the input count, each
-/// word's width and the op's domain. Throws InputError.
+/// Builds a case from names and input texts (ParseInputWord: hex, or decimal values), checking
+/// the pair's legality, the input count, each word's width and the op's domain. Throws
+/// InputError.
 Case MakeCase(std::string_view op, std::string_view src, std::string_view dst,
               std::string_view rmode, bool sat, const std::vector<std::string>& inputs);
 
@@ -45,6 +71,11 @@ Encoded EvaluateCase(const Case& c);
 
 /// The eval line: {"op","src","dst","rmode","sat","in","out","flags"} in that order.
 nlohmann::ordered_json CaseJson(const Case& c, Encoded result);
+
+/// What `ptovec eval` prints: CaseJson followed by the decoded values and flag names,
+/// {"in_value": [ValueText of each input], "out_value": ValueText of out, "flag_names":
+/// FlagNames of flags}.
+nlohmann::ordered_json EvalLineJson(const Case& c, Encoded result);
 
 /// The `ptovec eval` command that reproduces a case.
 std::string EvalCommand(const Case& c);

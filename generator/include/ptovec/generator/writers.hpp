@@ -112,6 +112,9 @@ nlohmann::ordered_json FileHeader(const FileSpec& spec, std::string_view format_
 std::string HexWord(Word word, TileDataType type);
 /// "0x" + two lower-case hex digits of a status.
 std::string HexStatus(Status status);
+/// The status bits by name, "OF|NX", in bit order NV DZ OF UF NX ("bits7:5" when any of those is
+/// set); "-" for none.
+std::string FlagNames(Status status);
 
 /// Packs binary records of one (op, pair) fast: no allocation per record.
 class RecordPacker {

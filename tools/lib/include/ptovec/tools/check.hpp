@@ -28,8 +28,8 @@ enum class MismatchKind { Word, Flags, Both, Unsupported };
 /// "wrong word", "wrong flags", "both", "unsupported".
 std::string_view MismatchKindName(MismatchKind kind);
 
-/// Status bits by name, "OF|NX" (bit 0 NV .. bit 4 NX); "-" for none.
-std::string FlagNames(Status status);
+/// Status bits by name (generator/writers.hpp).
+using generator::FlagNames;
 
 /// One vector the device got wrong (or did not support).
 struct Mismatch {
