@@ -197,66 +197,133 @@ std::uint32_t Fp32Step(std::uint32_t word, std::int64_t steps) {
 
 bool Fp32IsFinite(std::uint32_t word) { return (word & 0x7F800000U) != 0x7F800000U; }
 
-std::pair<std::uint32_t, std::uint32_t> Fp32Bracket(const oracle::Real& x) {
+namespace {
+
+using oracle::Dyadic;
+using U128 = oracle::DyadicSignificand;
+__extension__ typedef __int128 I128;
+
+int BitLength(U128 m) {
+  const auto high = static_cast<std::uint64_t>(m >> 64);
+  if (high != 0) return 128 - __builtin_clzll(high);
+  const auto low = static_cast<std::uint64_t>(m);
+  return low == 0 ? 0 : 64 - __builtin_clzll(low);
+}
+
+// The exponent of the leading bit of a non-zero dyadic (2^E <= |x| < 2^(E+1)).
+int Leading(const Dyadic& d) { return d.exponent + BitLength(d.significand) - 1; }
+
+// Non-negative dyadics a, b with leading exponents at most 60 apart (or a zero) as integers at
+// one exponent: a = A * 2^e, b = B * 2^e.
+struct Aligned {
+  U128 a;
+  U128 b;
+  int e;
+};
+Aligned Align(const Dyadic& a, const Dyadic& b) {
+  if (a.significand == 0) return {0, b.significand, b.exponent};
+  if (b.significand == 0) return {a.significand, 0, a.exponent};
+  const int e = std::min(a.exponent, b.exponent);
+  return {a.significand << (a.exponent - e), b.significand << (b.exponent - e), e};
+}
+
+// a < b for non-negative dyadics.
+bool Below(const Dyadic& a, const Dyadic& b) {
+  if (a.significand == 0 || b.significand == 0) return a.significand == 0 && b.significand != 0;
+  if (Leading(a) != Leading(b)) return Leading(a) < Leading(b);
+  const Aligned x = Align(a, b);
+  return x.a < x.b;
+}
+
+}  // namespace
+
+std::pair<std::uint32_t, std::uint32_t> Fp32Bracket(const oracle::Dyadic& x) {
   // At and beyond 2^128 the seed's encoder gives Inf in every mode; the neighbours in value order
   // are the largest finite and Inf.
-  const oracle::Real limit = oracle::PowerOfTwo(128);
-  if (x >= limit) return {0x7F7FFFFFU, 0x7F800000U};
-  if (x <= -limit) return {0xFF800000U, 0xFF7FFFFFU};
-  const auto d = oracle::DyadicFromReal(x);
-  if (!d) throw std::invalid_argument("Fp32Bracket: the anchor is not a dyadic rational");
+  if (x.significand != 0 && Leading(x) >= 128) {
+    return x.negative ? std::pair<std::uint32_t, std::uint32_t>{0xFF800000U, 0xFF7FFFFFU}
+                      : std::pair<std::uint32_t, std::uint32_t>{0x7F7FFFFFU, 0x7F800000U};
+  }
   const auto lo = static_cast<std::uint32_t>(
-      oracle::FastFP32FiniteEncoding(*d, NumericRoundingMode::RTM).word);
+      oracle::FastFP32FiniteEncoding(x, NumericRoundingMode::RTM).word);
   const auto hi = static_cast<std::uint32_t>(
-      oracle::FastFP32FiniteEncoding(*d, NumericRoundingMode::RTP).word);
+      oracle::FastFP32FiniteEncoding(x, NumericRoundingMode::RTP).word);
   return {lo, hi};
 }
 
-std::vector<oracle::Real> DestinationAnchors(TileDataType dst) {
-  using oracle::Real;
+std::pair<std::uint32_t, std::uint32_t> Fp32Bracket(const oracle::Real& x) {
+  const auto d = oracle::DyadicFromReal(x);
+  if (!d) {
+    // Beyond 2^128 a dyadic may not fit a Dyadic's 128-bit significand: bracket by the limit.
+    static const oracle::Real limit = oracle::PowerOfTwo(128);
+    if (x >= limit) return {0x7F7FFFFFU, 0x7F800000U};
+    if (x <= -limit) return {0xFF800000U, 0xFF7FFFFFU};
+    throw std::invalid_argument("Fp32Bracket: the anchor is not a dyadic rational");
+  }
+  return Fp32Bracket(*d);
+}
+
+std::vector<oracle::Dyadic> DestinationAnchors(TileDataType dst) {
   const oracle::FormatInfo& f = oracle::Format(dst);
-  std::vector<Real> anchors;
+  std::vector<Dyadic> anchors;
   if (!f.IsFloating()) {
-    const oracle::Integer lo = oracle::ReferenceIntegerValue(oracle::TileIntegerMinimum(dst), dst);
-    const oracle::Integer hi = oracle::ReferenceIntegerValue(oracle::TileIntegerMaximum(dst), dst);
-    const Real half(1, 2);
-    for (const oracle::Integer& edge : {lo, hi, oracle::Integer(0)}) {
+    const auto wide = [](const oracle::Integer& v) {  // |v| < 2^64
+      return v < 0 ? -static_cast<I128>(static_cast<std::uint64_t>(-v))
+                   : static_cast<I128>(static_cast<std::uint64_t>(v));
+    };
+    const I128 lo = wide(oracle::ReferenceIntegerValue(oracle::TileIntegerMinimum(dst), dst));
+    const I128 hi = wide(oracle::ReferenceIntegerValue(oracle::TileIntegerMaximum(dst), dst));
+    // Each edge + k and edge + k + 1/2 (= (2(edge + k) + 1) / 2), sorted and without repeats.
+    std::vector<I128> halves;  // anchors in units of 1/2
+    for (const I128 edge : {lo, hi, I128{0}}) {
       for (int k = -2; k <= 2; ++k) {
-        anchors.push_back(Real(edge + k));
-        anchors.push_back(Real(edge + k) + half);
+        halves.push_back(2 * (edge + k));
+        halves.push_back(2 * (edge + k) + 1);
       }
     }
-    std::sort(anchors.begin(), anchors.end());
-    anchors.erase(std::unique(anchors.begin(), anchors.end()), anchors.end());
+    std::sort(halves.begin(), halves.end());
+    halves.erase(std::unique(halves.begin(), halves.end()), halves.end());
+    for (const I128 h : halves) {
+      anchors.push_back({h < 0, static_cast<U128>(h < 0 ? -h : h), -1});
+    }
     return anchors;
   }
   if (f.width > 16) {
     throw std::invalid_argument(std::string(f.name) + " has no finite anchor table");
   }
-  std::vector<Real> values;
+  std::vector<Dyadic> values;
   for (Word code = 0; code < (Word{1} << f.width); ++code) {
     const auto d = oracle::TileNumericFiniteDecomposition(dst, code);
-    if (d.available && !d.negative) values.push_back(oracle::TileNumericFiniteValue(dst, code));
+    if (d.available && !d.negative) values.push_back({false, d.significand, d.exponent});
   }
-  // Codes of the usual formats come in increasing value already (no rational sort then).
-  if (!std::is_sorted(values.begin(), values.end())) std::sort(values.begin(), values.end());
-  values.erase(std::unique(values.begin(), values.end()), values.end());
+  // Codes of the usual formats come in increasing value already (no sort then).
+  if (!std::is_sorted(values.begin(), values.end(), Below)) {
+    std::stable_sort(values.begin(), values.end(), Below);
+  }
+  values.erase(std::unique(values.begin(), values.end(),
+                           [](const Dyadic& a, const Dyadic& b) {
+                             return !Below(a, b) && !Below(b, a);
+                           }),
+               values.end());
   for (std::size_t i = 0; i < values.size(); ++i) {
     anchors.push_back(values[i]);
-    if (i + 1 < values.size()) anchors.push_back((values[i] + values[i + 1]) / 2);
+    if (i + 1 < values.size()) {  // the midpoint (a + b) / 2
+      const Aligned x = Align(values[i], values[i + 1]);
+      anchors.push_back({false, x.a + x.b, x.e - 1});
+    }
   }
-  // Overflow: the largest finite plus half its ulp (the nearest-mode threshold) and one ulp.
-  const Real max = values.back();
-  const Real ulp = max - values[values.size() - 2];
-  anchors.push_back(max + ulp / 2);
-  anchors.push_back(max + ulp);
+  // Overflow: the largest finite plus half its ulp (the nearest-mode threshold) and one ulp,
+  // (3 max - previous) / 2 and 2 max - previous.
+  const Aligned x = Align(values.back(), values[values.size() - 2]);
+  anchors.push_back({false, 3 * x.a - x.b, x.e - 1});
+  anchors.push_back({false, 2 * x.a - x.b, x.e});
   return anchors;
 }
 
-WordSet Fp32AroundAnchors(const std::vector<oracle::Real>& anchors, int max_steps,
+WordSet Fp32AroundAnchors(const std::vector<oracle::Dyadic>& anchors, int max_steps,
                           bool signed_anchors) {
   std::vector<WordSet::Interval> words;
-  for (const oracle::Real& a : anchors) {
+  for (const Dyadic& a : anchors) {
     const auto [lo, hi] = Fp32Bracket(a);
     AppendFp32OrdinalRange(Fp32Ordinal(lo) - max_steps, Fp32Ordinal(hi) + max_steps, words);
   }
@@ -264,15 +331,25 @@ WordSet Fp32AroundAnchors(const std::vector<oracle::Real>& anchors, int max_step
   return signed_anchors ? WithBothSigns(set) : set;
 }
 
-WordSet S32AroundAnchors(const std::vector<oracle::Real>& anchors, int max_steps,
+WordSet S32AroundAnchors(const std::vector<oracle::Dyadic>& anchors, int max_steps,
                          bool signed_anchors) {
-  const oracle::Integer lo = INT32_MIN;
-  const oracle::Integer hi = INT32_MAX;
   std::vector<WordSet::Interval> words;
   bool any = false;
-  for (const oracle::Real& a : anchors) {
-    const oracle::Integer f = oracle::RoundDown(a);
-    if (f < lo - 1 || f > hi) continue;
+  for (const Dyadic& a : anchors) {
+    // floor(a), when it is within INT32_MIN - 1 .. INT32_MAX (|a| < 2^40 at least).
+    if (a.significand != 0 && Leading(a) >= 40) continue;
+    I128 magnitude_floor = 0;
+    bool fraction = false;
+    if (a.exponent >= 0) {
+      magnitude_floor = static_cast<I128>(a.significand << a.exponent);
+    } else if (a.exponent > -128) {
+      magnitude_floor = static_cast<I128>(a.significand >> -a.exponent);
+      fraction = (a.significand & ((U128{1} << -a.exponent) - 1)) != 0;
+    } else {
+      fraction = a.significand != 0;
+    }
+    const I128 f = a.negative ? -magnitude_floor - (fraction ? 1 : 0) : magnitude_floor;
+    if (f < I128{INT32_MIN} - 1 || f > INT32_MAX) continue;
     any = true;
     const auto v = static_cast<std::int64_t>(f);
     std::vector<std::pair<std::int64_t, std::int64_t>> ranges = {{v - max_steps, v + max_steps + 1}};

@@ -31,11 +31,14 @@ struct ChunkOutput {
 // Evaluates chunks of a job's inputs on `threads` workers and hands them to `consume` in chunk
 // order. At most `window` chunks are held at once, so memory stays bounded whatever the count.
 void ForEachChunkInOrder(std::uint64_t chunks, unsigned threads,
-                         const std::function<ChunkOutput(std::uint64_t)>& produce,
+                         const std::function<void(std::uint64_t, ChunkOutput&)>& produce,
                          const std::function<void(std::uint64_t, ChunkOutput&)>& consume) {
-  if (threads <= 1) {  // no hand-off between threads: produce and consume in turn
+  if (threads <= 1) {  // no hand-off between threads: produce and consume in turn, one buffer
+    ChunkOutput out;
     for (std::uint64_t chunk = 0; chunk < chunks; ++chunk) {
-      ChunkOutput out = produce(chunk);
+      out.binary.clear();
+      out.json.clear();
+      produce(chunk, out);
       consume(chunk, out);
     }
     return;
@@ -61,7 +64,8 @@ void ForEachChunkInOrder(std::uint64_t chunks, unsigned threads,
         chunk = next_to_claim++;
       }
       try {
-        ChunkOutput out = produce(chunk);
+        ChunkOutput out;
+        produce(chunk, out);
         std::lock_guard lock(mutex);
         done.emplace(chunk, std::move(out));
       } catch (...) {
@@ -309,8 +313,7 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
     Progress progress(options.progress, base, spec.count());
     ForEachChunkInOrder(
         chunks, threads,
-        [&](std::uint64_t chunk) {
-          ChunkOutput out;
+        [&](std::uint64_t chunk, ChunkOutput& out) {
           const std::uint64_t begin = chunk * chunk_inputs;
           const auto n = static_cast<std::size_t>(std::min(input_count, begin + chunk_inputs) - begin);
           // Per-thread scratch kept from chunk to chunk (no allocation per chunk).
@@ -332,7 +335,6 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
               }
             }
           }
-          return out;
         },
         [&](std::uint64_t chunk, ChunkOutput& out) {
           if (binary) binary->Write(out.binary);

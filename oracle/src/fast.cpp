@@ -534,39 +534,68 @@ Encoded FastTileProfileDequantize(Word value, Word scale, Word zero_point,
 // is zero"; rounded < 0 (line 204) cannot happen.
 Encoded FastBinary16Encoding(const Dyadic& value, TileDataType destination_type,
                              NumericExecutionControl control) {
+  Encoded r;
+  FastBinary16EncodingControls(value, destination_type, &control, 1, &r);
+  return r;
+}
+
+// The derivation above, with the split (line 194 or 210) made once for every control: only
+// MatrixRoundMagnitude (RoundedMagnitude) and the Sat choice of the overflow results depend on
+// the control.
+void FastBinary16EncodingControls(const Dyadic& value, TileDataType destination_type,
+                                  const NumericExecutionControl* controls, std::size_t n,
+                                  Encoded* out) {
   SeedAssert(destination_type == TileDataType::FP16 || destination_type == TileDataType::BF16,
              "ReferenceBinary16Encoding destination_type is FP16 or BF16");
   const U128 m = value.significand;
-  if (m == 0) return {0, 0};  // line 158
+  if (m == 0) {  // line 158
+    for (std::size_t k = 0; k < n; ++k) out[k] = {0, 0};
+    return;
+  }
   const bool bf16 = destination_type == TileDataType::BF16;
   const int fraction_bits = bf16 ? 7 : 10;              // lines 175-181
   const U128 fraction_scale = U128{1} << fraction_bits;
   const int bias = bf16 ? 127 : 15;
   const int minimum_subnormal_exponent = bf16 ? -133 : -24;
   const Word sign = value.negative ? 0x8000 : 0;  // line 182
-  const Word overflow = control.saturating ? (bf16 ? 0x7f7f : 0x7bff) : (bf16 ? 0x7f80 : 0x7c00);
+  const auto overflow = [&](std::size_t k) -> Encoded {  // lines 184-191, 220-227
+    return {sign + (controls[k].saturating ? (bf16 ? 0x7f7f : 0x7bff) : (bf16 ? 0x7f80 : 0x7c00)),
+            0x14};
+  };
   const int bits = BitLength(m);
   const std::int64_t e = LeadingExponent(value, bits);
-  if (e > bias) return {sign + overflow, 0x14};  // lines 184-191
-  if (e < 1 - bias) {                            // lines 193-208
+  if (e > bias) {  // lines 184-191
+    for (std::size_t k = 0; k < n; ++k) out[k] = overflow(k);
+    return;
+  }
+  if (e < 1 - bias) {  // lines 193-208
     const Split s = SplitAt(
         m, static_cast<std::int64_t>(minimum_subnormal_exponent) - value.exponent);
-    const U128 rounded = RoundedMagnitude(value.negative, s, control.rounding_mode);
     const Status flags = s.fraction == Fraction::Zero ? 0 : 0x18;
-    if (rounded >= fraction_scale) return {sign + static_cast<Word>(fraction_scale), flags};
-    return {sign + static_cast<Word>(rounded), flags};
+    for (std::size_t k = 0; k < n; ++k) {
+      const U128 rounded = RoundedMagnitude(value.negative, s, controls[k].rounding_mode);
+      out[k] = {sign + static_cast<Word>(rounded >= fraction_scale ? fraction_scale : rounded),
+                flags};
+    }
+    return;
   }
   const Split s = SplitAt(m, bits - 1 - fraction_bits);  // line 210
-  U128 rounded = RoundedMagnitude(value.negative, s, control.rounding_mode);
-  std::int64_t encoded_exponent = e + bias;  // line 213
-  if (rounded == 2 * fraction_scale) {       // lines 214-219
-    rounded = fraction_scale;
-    encoded_exponent = encoded_exponent + 1;
+  const Status flags = s.fraction == Fraction::Zero ? 0 : 0x10;
+  for (std::size_t k = 0; k < n; ++k) {
+    U128 rounded = RoundedMagnitude(value.negative, s, controls[k].rounding_mode);
+    std::int64_t encoded_exponent = e + bias;  // line 213
+    if (rounded == 2 * fraction_scale) {       // lines 214-219
+      rounded = fraction_scale;
+      encoded_exponent = encoded_exponent + 1;
+    }
+    if (encoded_exponent >= 2 * bias + 1) {  // lines 220-227
+      out[k] = overflow(k);
+      continue;
+    }
+    const Word encoded = static_cast<Word>(encoded_exponent) * static_cast<Word>(fraction_scale) +
+                         static_cast<Word>(rounded - fraction_scale);  // lines 228-229
+    out[k] = {sign + encoded, flags};
   }
-  if (encoded_exponent >= 2 * bias + 1) return {sign + overflow, 0x14};  // lines 220-227
-  const Word encoded = static_cast<Word>(encoded_exponent) * static_cast<Word>(fraction_scale) +
-                       static_cast<Word>(rounded - fraction_scale);  // lines 228-229
-  return {sign + encoded, static_cast<Status>(s.fraction == Fraction::Zero ? 0 : 0x10)};
 }
 
 // ReferenceFP8Encoding, seed 000 lines 343-452, on the sorted candidate table (FP8Table).

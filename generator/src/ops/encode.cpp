@@ -65,11 +65,19 @@ Encoded EvaluateEncode(TypePair pair, const Inputs& in, NumericExecutionControl 
 // ReferenceMatrixFloatingEncoding reads Sat only where the rounded value overflows (seed 000:
 // FP32 lines 461-464, ReferenceBinary16Encoding's overflow results, ReferenceFP8Encoding lines
 // 354-362), and every such result has OF. Proven equal to `evaluate` by
-// tests/generator/encode_batch_test.cpp.
+// tests/generator/encode_batch_test.cpp. Into FP16 and BF16 every control of an input comes from
+// one split (FastBinary16EncodingControls).
 void EvaluateEncodeBatch(TypePair pair, const Inputs* in, std::size_t n,
                          std::span<const NumericExecutionControl> controls, Encoded* out) {
   const bool floating = IsFloatDestination(pair.dst);
   const std::size_t nc = controls.size();
+  if (pair.dst == T::FP16 || pair.dst == T::BF16) {  // codes of 16 bits: no LowBits needed
+    for (std::size_t i = 0; i < n; ++i, out += nc) {
+      oracle::FastBinary16EncodingControls(SourceDyadic(pair.src, in[i][0]), pair.dst,
+                                           controls.data(), nc, out);
+    }
+    return;
+  }
   for (std::size_t i = 0; i < n; ++i, out += nc) {
     const oracle::Dyadic value = SourceDyadic(pair.src, in[i][0]);
     for (std::size_t c = 0; c < nc; ++c) {
@@ -181,14 +189,14 @@ std::vector<SampleStrategy> EncodeStrategies(TypePair pair) {
     return s;
   }
   // Anchors of the destination: every value and tie (floating), range ends and .5 ties (integer).
-  const std::vector<oracle::Real> anchors = DestinationAnchors(pair.dst);
+  const std::vector<oracle::Dyadic> anchors = DestinationAnchors(pair.dst);
   const bool floating = IsFloatDestination(pair.dst);
   if (fp32) {
     const WordSet around = Fp32AroundAnchors(anchors, 2, floating).Intersect(Fp32FiniteWords());
     if (floating) {
       // A part for the overflow edge (the largest finite value, the nearest-mode threshold half
       // an ulp above it and one ulp above), which is 3 anchors among thousands.
-      const std::vector<oracle::Real> edge(anchors.end() - 3, anchors.end());
+      const std::vector<oracle::Dyadic> edge(anchors.end() - 3, anchors.end());
       const WordSet overflow = Fp32AroundAnchors(edge, 2, true).Intersect(Fp32FiniteWords());
       s.push_back({"fp32_at_and_around_destination_values_and_ties", 8,
                    std::vector<WeightedSet>{{1, OneSlot(overflow)}, {7, OneSlot(around)}}});

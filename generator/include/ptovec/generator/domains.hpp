@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/oracle/fast.hpp"
 #include "ptovec/generator/sampler.hpp"
 #include "ptovec/generator/tuple_set.hpp"
 
@@ -80,6 +81,7 @@ std::uint32_t Fp32FromOrdinal(std::int64_t ordinal);
 std::uint32_t Fp32Step(std::uint32_t word, std::int64_t steps);
 /// The largest FP32 word <= x and the smallest FP32 word >= x (equal when x is an FP32 value;
 /// +/-Inf beyond the finite range). Exact (via FastFP32FiniteEncoding); x must be dyadic.
+std::pair<std::uint32_t, std::uint32_t> Fp32Bracket(const oracle::Dyadic& x);
 std::pair<std::uint32_t, std::uint32_t> Fp32Bracket(const oracle::Real& x);
 /// True for a finite FP32 word.
 bool Fp32IsFinite(std::uint32_t word);
@@ -88,16 +90,18 @@ bool Fp32IsFinite(std::uint32_t word);
 /// value >= 0 and every midpoint between neighbours (ties), the overflow threshold (largest
 /// finite plus half its ulp) and one ulp above; for integer types the range ends, one beyond,
 /// and the .5 ties around them and around zero. Sorted, non-negative values only for floating
-/// types (strategies add the sign). Throws std::invalid_argument for FP32 (no finite anchors).
-std::vector<oracle::Real> DestinationAnchors(TileDataType dst);
+/// types (strategies add the sign). Exact dyadics (computed without rationals: values from
+/// TileNumericFiniteDecomposition, midpoints and edges by integer arithmetic). Throws
+/// std::invalid_argument for FP32 (no finite anchors).
+std::vector<oracle::Dyadic> DestinationAnchors(TileDataType dst);
 
 /// The FP32 words at, and up to max_steps ulps around, the FP32 neighbours of every anchor (both
 /// signs when `signed_anchors`, else the anchors' own sign).
-WordSet Fp32AroundAnchors(const std::vector<oracle::Real>& anchors, int max_steps,
+WordSet Fp32AroundAnchors(const std::vector<oracle::Dyadic>& anchors, int max_steps,
                           bool signed_anchors);
 /// The S32 words from floor(anchor) - max_steps to floor(anchor) + max_steps + 1 for every
 /// anchor (negated too when `signed_anchors`), clamped to the S32 range.
-WordSet S32AroundAnchors(const std::vector<oracle::Real>& anchors, int max_steps,
+WordSet S32AroundAnchors(const std::vector<oracle::Dyadic>& anchors, int max_steps,
                          bool signed_anchors);
 
 // ---- B.FPATR offsets (shared by qparam and affine) ----

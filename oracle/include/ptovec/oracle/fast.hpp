@@ -12,6 +12,8 @@
 // Integers only: no float or double (unsigned __int128 for the significands).
 #pragma once
 
+#include <cstddef>
+
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -77,6 +79,12 @@ Encoded FastTileProfileDequantize(Word value, Word scale, Word zero_point,
 /// SeedAssertionFailure for another destination type.
 Encoded FastBinary16Encoding(const Dyadic& value, TileDataType destination_type,
                              NumericExecutionControl control);
+
+/// out[k] = FastBinary16Encoding(value, T, controls[k]) for k < n: the one value under several
+/// controls, split once (FastBinary16Encoding is this with n = 1).
+void FastBinary16EncodingControls(const Dyadic& value, TileDataType destination_type,
+                                  const NumericExecutionControl* controls, std::size_t n,
+                                  Encoded* out);
 
 /// FastFP8Encoding(value, T, control) == ReferenceFP8Encoding(ToReal(value), T, control)
 /// (seed 000 lines 343-452): E4M3 or HiF8 code (bits 7:0) and status, by binary search in a
