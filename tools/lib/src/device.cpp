@@ -186,6 +186,7 @@ class LibraryDevice final : public Device {
     }
     const std::size_t n = cases.size();
     Buffers& b = BuffersFor(n);
+    b.layout.filled = 0;  // these cases overwrite EvaluateProduct's layout
     const OpDef* last_op = nullptr;
     TypePair last_pair{};
     ptovec_dut_case c{};
@@ -213,14 +214,32 @@ class LibraryDevice final : public Device {
       throw DeviceError("device " + name_ + ": " + std::to_string(n) + " cases but room for " +
                         std::to_string(answers.size()) + " answers");
     }
-    ptovec_dut_case* const in = BuffersFor(n).in.data();
-    ptovec_dut_case c = PairCase(op, pair);
+    Buffers& b = BuffersFor(n);
+    ptovec_dut_case* const in = b.in.data();
+    // The cases of one op, pair and control list differ only in their inputs: the other fields
+    // stay in the buffer from the last such call, and only the inputs are written.
+    ProductLayout& layout = b.layout;
+    if (layout.op != &op || !(layout.pair == pair) || layout.controls.size() != nc ||
+        !std::equal(controls.begin(), controls.end(), layout.controls.begin())) {
+      layout.op = &op;
+      layout.pair = pair;
+      layout.controls.assign(controls.begin(), controls.end());
+      layout.filled = 0;
+    }
+    if (layout.filled < n) {
+      ptovec_dut_case c = PairCase(op, pair);
+      for (std::size_t j = layout.filled; j < n; ++j) {
+        c.rmode = static_cast<std::uint8_t>(controls[j % nc].rounding_mode);
+        c.sat = controls[j % nc].saturating ? 1 : 0;
+        in[j] = c;
+      }
+      layout.filled = n;
+    }
+    const std::size_t slots = op.slots.size();
     for (std::size_t i = 0; i < inputs.size(); ++i) {
-      for (std::size_t s = 0; s < generator::kMaxSlots; ++s) c.inputs[s] = inputs[i][s];
+      ptovec_dut_case* const row = in + i * nc;
       for (std::size_t k = 0; k < nc; ++k) {
-        c.rmode = static_cast<std::uint8_t>(controls[k].rounding_mode);
-        c.sat = controls[k].saturating ? 1 : 0;
-        in[i * nc + k] = c;
+        for (std::size_t s = 0; s < slots; ++s) row[k].inputs[s] = inputs[i][s];
       }
     }
     CallAndCollect(n, answers, [&](std::size_t j) {
@@ -234,11 +253,20 @@ class LibraryDevice final : public Device {
   }
 
  private:
+  // What EvaluateProduct left in the first `filled` ABI cases besides their inputs: op, pair
+  // and the control of case j (controls[j % controls.size()]), inputs beyond the op's slots 0.
+  struct ProductLayout {
+    const OpDef* op = nullptr;
+    TypePair pair{};
+    std::vector<NumericExecutionControl> controls;
+    std::size_t filled = 0;
+  };
   // Per-thread ABI buffers, reused from call to call.
   struct Buffers {
     std::vector<ptovec_dut_case> in;
     std::vector<ptovec_dut_result> out;
     std::vector<std::uint8_t> status;
+    ProductLayout layout;
   };
   static Buffers& BuffersFor(std::size_t n) {
     thread_local Buffers b;
@@ -246,6 +274,7 @@ class LibraryDevice final : public Device {
       b.in.resize(n);
       b.out.resize(n);
       b.status.resize(n);
+      b.layout.filled = 0;  // the cases may have moved
     }
     return b;
   }
