@@ -380,12 +380,28 @@ class SmallEdgesTest(GateBase):
         self.assert_usage_error(r, "(a section names its vector file by its bare name, as "
                                    "manifest.json's path does)")
 
-    def test_check_takes_its_controls_from_the_results(self):
+    def test_check_can_gate_some_controls_of_a_full_results_file(self):
+        # A device wrong only under RTM with Sat on: a full results file fails, its RTZ part and
+        # its Sat-off part pass and say what they left out, its RTM part fails.
+        def rtm_sat_wrong(v, out_word, flags):
+            if v["rmode"] == "RTM" and v["sat"]:
+                return out_word, "0x1f"
+            return out_word, flags
         results = self.path("controls.jsonl")
-        vendor_results_jsonl(self.vectors, results)
-        r = ptovec("check", "--vectors", self.vectors, "--results", results, "--rmode", "RTZ")
-        self.assert_usage_error(r, "check takes no --rmode/--sat: it compares the controls each "
-                                   "results section lists")
+        vendor_results_jsonl(self.vectors, results, rtm_sat_wrong)
+        check = ["check", "--vectors", self.vectors, "--results", results]
+        self.assertEqual(ptovec(*check).returncode, 1)
+        r = ptovec(*check, "--rmode", "RTZ")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("ptovec: 1 file(s), 100 vectors: 100 matched", r.stdout)
+        self.assertIn("scope: checked only the vectors of RTZ; Sat off and on (600 answers of other "
+                      "controls in the results file were not compared)", r.stdout)
+        self.assertEqual(ptovec(*check, "--sat", "off").returncode, 0)
+        r = ptovec(*check, "--rmode", "RTM,RNE")
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn("FAIL: 50 mismatched, 0 unsupported of 200 vectors", r.stdout)
+        r = ptovec(*check, "--rmode", "RTX")
+        self.assert_usage_error(r, "unknown --rmode 'RTX'")
 
     def test_several_vector_paths_need_a_results_file(self):
         r = ptovec("run", "--dut", self.path("missing.so"), "--vectors", self.vectors, self.other)

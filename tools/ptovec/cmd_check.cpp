@@ -53,18 +53,18 @@ Command AddCheckCommand(CLI::App& app) {
   c.app->add_option("--max-report", args->max_report,
                     "mismatches to print in full (default 20)")
       ->check(kWholeNumber);
-  c.app->add_option("--rmode", args->rmode, "(not for check: it follows the results file)");
-  c.app->add_option("--sat", args->sat, "(not for check: it follows the results file)");
+  c.app->add_option("--rmode", args->rmode,
+                    "check only the vectors of these rounding modes (RNE,RTZ or all) of the "
+                    "results file; the report says what was left out");
+  c.app->add_option("--sat", args->sat, "check only the vectors of Sat off, on or both");
   c.app->add_option("--mismatches", args->mismatches, "write every mismatched or unsupported vector to FILE as JSON lines (inputs, mode, Sat, input class, expected, got, kind)");
   c.app->add_flag("--allow-unsupported", args->allow_unsupported,
                   "unsupported vectors (a device that implements only some pairs, modes or Sat values) do not fail the gate; the report and JUnit (skipped) say how many");
   c.app->add_flag("--quiet", args->quiet, "no progress on stderr");
   c.run = [args] {
     try {
-      if (!args->rmode.empty() || !args->sat.empty()) {
-        throw generator::InputError("check takes no --rmode/--sat: it compares the controls each results "
-                         "section lists (those the run was given)");
-      }
+      const generator::ControlFilter controls = generator::ParseControlFilter(
+          args->rmode.empty() ? "all" : args->rmode, args->sat.empty() ? "both" : args->sat);
       generator::VectorSelection vectors;
       for (const std::string& v : args->vectors) vectors.paths.emplace_back(v);
       vectors.op = args->op;
@@ -83,7 +83,7 @@ Command AddCheckCommand(CLI::App& app) {
       }
       tools::CheckReport report =
           tools::CheckResults(vectors, args->results, args->max_report,
-                              !args->quiet && ProgressWanted(), args->mismatches);
+                              !args->quiet && ProgressWanted(), args->mismatches, controls);
       report.allow_unsupported = args->allow_unsupported;
       return FinishReport(report, args->junit, args->max_report);
     } catch (const std::exception& e) {

@@ -218,7 +218,9 @@ class MismatchFile {
 template <typename Stop>
 CheckReport Compare(const generator::VectorSelection& vectors,
                     const std::filesystem::path& results, std::size_t max_report, bool progress,
-                    Stop stop, const std::filesystem::path& mismatches = {}) {
+                    Stop stop, const std::filesystem::path& mismatches = {},
+                    const generator::ControlFilter& filter = {}) {
+  std::uint64_t left_out = 0;  // answers of controls the filter drops
   const std::vector<VectorSource> sources = generator::SelectVectorFiles(vectors);
   ResultsReader reader(results);
   const auto& sections = reader.sections();
@@ -261,6 +263,11 @@ CheckReport Compare(const generator::VectorSelection& vectors,
                            " where the vector file's next record of its controls is " +
                            Str(positions[k]));
         }
+        if (!filter.all() && records[k].c.op->uses_controls &&
+            !filter.Accepts(records[k].c.control)) {
+          ++left_out;
+          continue;
+        }
         acc.Add(positions[k], records[k], answers[k]);
       }
       left -= records.size();
@@ -292,8 +299,16 @@ CheckReport Compare(const generator::VectorSelection& vectors,
                         " records: " + reader.stopped()->reason;
     return report;
   }
+  if (report.vectors == 0 && left_out > 0) {
+    throw InputError("--rmode/--sat (" + filter.Describe() + ") keep none of the " +
+                     Str(left_out) + " answers of results file " + results.string());
+  }
   if (report.vectors == 0) {
     throw InputError("--vectors " + vectors.Describe() + " holds zero vectors (nothing to check)");
+  }
+  if (!filter.all()) {
+    report.scope = "checked only the vectors of " + filter.Describe() + " (" + Str(left_out) +
+                   " answers of other controls in the results file were not compared)";
   }
   report.device = reader.device();
   return report;
@@ -506,10 +521,11 @@ void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report
 
 CheckReport CheckResults(const generator::VectorSelection& vectors,
                          const std::filesystem::path& results, std::size_t max_report,
-                         bool progress, const std::filesystem::path& mismatches) {
+                         bool progress, const std::filesystem::path& mismatches,
+                         const generator::ControlFilter& controls) {
   return Compare(
       vectors, results, max_report, progress, [](const CheckAccumulator&) { return false; },
-      mismatches);
+      mismatches, controls);
 }
 
 std::vector<Mismatch> ResultsMismatches(const generator::VectorSelection& vectors,
@@ -678,6 +694,7 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
     }
   }
   if (!r.incomplete.empty()) out << "INCOMPLETE: " << r.incomplete << "\n";
+  if (!r.scope.empty()) out << "scope: " << r.scope << "\n";
   if (r.passed() && r.unsupported > 0) {
     out << "PASS with " << r.unsupported << " unsupported vectors skipped (--allow-unsupported): "
         << r.matched << " of " << r.vectors << " vectors checked and matched\n";

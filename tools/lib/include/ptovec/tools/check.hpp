@@ -91,6 +91,9 @@ struct CheckReport {
   /// Set when the results file records a run that stopped early: why, and where ("" otherwise).
   /// An incomplete run never passes.
   std::string incomplete;
+  /// Set when only some controls were checked (check --rmode/--sat): which, and how many answers
+  /// of other controls the results file holds that were not compared ("" otherwise).
+  std::string scope;
   /// --allow-unsupported: unsupported vectors do not fail the gate; reports say how many were
   /// skipped (JUnit `skipped`), never silently.
   bool allow_unsupported = false;
@@ -153,9 +156,13 @@ void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report
 /// With `mismatches` (a path), every mismatched or unsupported vector is written to it as a
 /// line of MismatchJsonLine, in order (the file is written under a temporary name and renamed
 /// when the check completes).
+/// With a `controls` filter (not all()), only the records of the controls it accepts are
+/// compared (ops without controls: all of theirs); the others are still read and their order
+/// checked, counted in report.scope. Throws InputError when the filter keeps no record.
 CheckReport CheckResults(const generator::VectorSelection& vectors,
                          const std::filesystem::path& results, std::size_t max_report,
-                         bool progress = false, const std::filesystem::path& mismatches = {});
+                         bool progress = false, const std::filesystem::path& mismatches = {},
+                         const generator::ControlFilter& controls = {});
 
 /// For `ptovec shrink --from`: the first `limit` mismatches (any kind, unsupported included) of a
 /// results file against its vectors, each with its generator::Case, the expected Encoded, the
