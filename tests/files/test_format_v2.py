@@ -227,6 +227,35 @@ class FormatV2Test(unittest.TestCase):
                       r.stderr)
         self.assertFalse(os.path.exists(self.path("m", "manifest.json")))
 
+    def test_run_of_one_shard_generates_and_runs_it(self):
+        # `run --op ... --shard K/N` as a job array's one command: each shard generated into
+        # <work>_shard<K>of<N> and run there; merged, the folders give the unsharded run's files.
+        if not ORACLE_DUT:
+            self.skipTest("PTOVEC_ORACLE_DUT is not set")
+        selection = ["--op", "tcvt", "--src", "fp32", "--dst", "e8m0", "--samples", 3000,
+                     "--seed", 5, "--rmode", "RTZ"]
+        r = ptovec("run", "--dut", ORACLE_DUT, *selection, "--work", self.path("one"), "--quiet")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        for k in range(2):
+            r = ptovec("run", "--dut", ORACLE_DUT, *selection, "--shard", f"{k}/2", "--quiet",
+                       cwd=self.tmp)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertIn(f"1 file(s), {1500 * 2} vectors: {1500 * 2} matched", r.stdout)
+        folders = [os.path.join(self.tmp, f"ptovec-run_shard{k}of2") for k in range(2)]
+        r = ptovec("merge", *folders, "--out", self.path("joined"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for name in ("tcvt_fp32_e8m0.bin", "manifest.json", "results.bin"):
+            self.assertTrue(filecmp.cmp(self.path("one", name), self.path("joined", name),
+                                        shallow=False), name)
+        # --work names the shard's folder itself; --vectors and --shard do not go together.
+        r = ptovec("run", "--dut", ORACLE_DUT, *selection, "--shard", "1/2", "--work",
+                   self.path("mine"), "--quiet")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(os.path.exists(self.path("mine", "results.bin")))
+        r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", self.path("mine"), "--shard", "1/2")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--vectors of a shard folder already run just that shard", r.stderr)
+
     def generate_manifest(self, folder):
         with open(self.path(folder, "manifest.json")) as f:
             return json.load(f)

@@ -35,6 +35,7 @@ struct RunArgs {
   std::string shard;
   bool quiet = false;
   bool generation_options = false;  // --seed, --samples or --work given
+  bool work_given = false;
 };
 
 // The jobs of --op [--src] [--dst], as `ptovec generate` selects them.
@@ -106,9 +107,9 @@ int Run(const RunArgs& a) {
   using generator::InputError;
   CheckDeviceArgs(a.device);
   if (a.exhaustive) return RunExhaustive(a);
-  if (!a.shard.empty()) {
-    throw InputError("--shard goes with --exhaustive (to split a suite, generate it with --shard "
-                     "and run each shard folder)");
+  if (!a.shard.empty() && !a.vectors.empty()) {
+    throw InputError("--shard goes with --op (generate shard K/N and run it) or --exhaustive; "
+                     "--vectors of a shard folder already run just that shard");
   }
   if (a.vectors.empty() && a.op.empty()) {
     throw InputError("give --vectors PATH (a suite folder or vector file), or --op OP to "
@@ -143,7 +144,12 @@ int Run(const RunArgs& a) {
     folder = std::filesystem::is_directory(first, error) ? first : first.parent_path();
   } else {
     folder = a.work;
-    vectors.paths = {a.work};
+    // A shard goes to its own folder, "<work>_shard<K>of<N>", unless --work names one.
+    if (!a.shard.empty() && !a.work_given) {
+      const generator::ShardSelection shard = generator::ParseShardSelection(a.shard);
+      folder += "_shard" + std::to_string(shard.index) + "of" + std::to_string(shard.of);
+    }
+    vectors.paths = {folder};
   }
   if (a.results.empty() && a.vectors.size() > 1) {
     throw InputError("several --vectors paths: give --results FILE (a results file of them all "
@@ -170,8 +176,9 @@ int Run(const RunArgs& a) {
     // --op/--src/--dst from it.
     const std::vector<generator::Job> jobs = SelectJobs(a);
     generator::GenerateOptions generate;
-    generate.out_dir = a.work;
+    generate.out_dir = folder;
     generate.sampling = {a.seed, a.samples};
+    if (!a.shard.empty()) generate.shard = generator::ParseShardSelection(a.shard);
     generate.progress = progress;
     generator::GenerateSuite(jobs, generate);
     if (jobs.size() == 1) {  // exactly the pair generated, also when it is not a default one
@@ -248,7 +255,10 @@ Command AddRunCommand(CLI::App& app) {
                "say which, and check reads them so");
   r.add_option("--sat", args->sat, "only the vectors of Sat off, on or both");
   r.add_option("--shard", args->shard,
-               "with --exhaustive: only shard K/N (K from 0) of the input codes");
+               "only shard K/N (K from 0): with --op, generate that shard of the files (into "
+               "<work>_shard<K>of<N> unless --work is given) and run it (`ptovec merge` joins "
+               "the N folders, results files too, into the unsharded run's); with --exhaustive, "
+               "that shard of the input codes");
   r.add_option("--mismatches", args->mismatches, "write every mismatched or unsupported vector to FILE as JSON lines (inputs, mode, Sat, input class, expected, got, kind)");
   r.add_flag("--allow-unsupported", args->allow_unsupported,
              "unsupported vectors (a device that implements only some pairs, modes or Sat values) do not fail the gate; the report and JUnit (skipped) say how many");
@@ -256,6 +266,7 @@ Command AddRunCommand(CLI::App& app) {
   c.run = [args, seed, samples, work] {
     try {
       args->generation_options = seed->count() + samples->count() + work->count() > 0;
+      args->work_given = work->count() > 0;
       return Run(*args);
     } catch (const std::exception& e) {
       return Fail(e.what());
