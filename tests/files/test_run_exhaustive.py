@@ -139,9 +139,10 @@ class RunExhaustiveTest(unittest.TestCase):
             r = ptovec("run", "--exhaustive", "--dut", ORACLE, *args)
             self.assertEqual(r.returncode, 2, args)
             self.assertIn(expected, r.stderr.strip().splitlines()[-1])
-        r = ptovec("run", "--dut", ORACLE, "--op", "tcvt", "--shard", "0/2")
+        r = ptovec("run", "--dut", ORACLE, "--vectors", "x", "--shard", "0/2")
         self.assertEqual(r.returncode, 2)
-        self.assertIn("--shard goes with --exhaustive", r.stderr)
+        self.assertIn("--shard goes with --op (generate shard K/N and run it) or --exhaustive",
+                      r.stderr)
 
 
 if __name__ == "__main__":

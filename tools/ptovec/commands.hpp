@@ -1,5 +1,5 @@
-// Subcommands that live in their own files (check, run, shrink): each adds itself to the CLI11 app
-// and returns the function main() calls when it was the one parsed.
+// The subcommands, one file each (cmd_*.cpp): each adds itself to the CLI11 app and returns the
+// function main() calls when it was the one parsed.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -29,6 +29,8 @@ bool ProgressWanted();
 
 /// A whole number without a sign (CLI11 would otherwise wrap "-1" into an unsigned option).
 extern const CLI::Validator kWholeNumber;
+/// --samples: 1 .. 2^32 (more distinct tuples than that is not a sample any more).
+extern const CLI::Validator kSampleCount;
 
 /// Prints a check report on stdout (the first max_report mismatches in full), writes the JUnit
 /// file when `junit` is not empty, and returns kExitOk (all match) or kExitMismatch
@@ -57,6 +59,11 @@ struct Command {
   std::function<int()> run;  ///< called after parsing when app->parsed()
 };
 
+Command AddGenerateCommand(CLI::App& app);  // cmd_generate.cpp
+Command AddListCommand(CLI::App& app);      // cmd_list.cpp
+Command AddEvalCommand(CLI::App& app);      // cmd_eval.cpp
+Command AddMergeCommand(CLI::App& app);     // cmd_merge.cpp
+Command AddSchemaCommand(CLI::App& app);    // cmd_schema.cpp
 Command AddCheckCommand(CLI::App& app);
 Command AddRunCommand(CLI::App& app);
 Command AddShrinkCommand(CLI::App& app);

@@ -1,0 +1,169 @@
+// ptovec generate: vector files and manifest.json of the default suite or a selection.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/suite.hpp"
+#include "ptovec/generator/suite_folder.hpp"
+
+namespace {
+
+using namespace ptovec::generator;
+namespace oracle = ptovec::oracle;
+
+using ptovec::cli::Fail;
+using ptovec::cli::kExitMismatch;
+using ptovec::cli::kExitUsage;
+using ptovec::cli::kSampleCount;
+using ptovec::cli::kWholeNumber;
+using ptovec::cli::ProgressWanted;
+
+struct GenerateArgs {
+  std::string op;
+  std::string src;
+  std::string dst;
+  std::string format = "bin";
+  std::string out;  // default: vectors/default for the whole suite, else DefaultOutFor()
+  std::uint64_t seed = 1;
+  std::uint64_t samples = 100000;
+  std::string rmode = "all";
+  std::string sat = "both";
+  std::string shard;  // "K/N" or empty
+  unsigned threads = 0;
+  bool quiet = false;
+};
+
+std::vector<Job> SelectJobs(const GenerateArgs& a) {
+  std::optional<TileDataType> src;
+  std::optional<TileDataType> dst;
+  if (!a.src.empty()) src = RequireType(a.src, "--src");
+  if (!a.dst.empty()) dst = RequireType(a.dst, "--dst");
+  std::vector<Job> jobs;
+  if (!a.op.empty()) {
+    const OpDef& op = RequireOp(a.op);
+    if (src && dst) {
+      if (!IsLegalPair(op, {*src, *dst})) {
+        throw InputError(op.name + " does not accept " + a.src + " -> " + a.dst +
+                         " (`ptovec list` shows every pair)");
+      }
+      return {{&op, {*src, *dst}}};
+    }
+    for (const TypePair& p : op.default_suite_pairs) {
+      if ((!src || p.src == *src) && (!dst || p.dst == *dst)) jobs.push_back({&op, p});
+    }
+  } else {
+    for (const Job& j : DefaultSuite()) {
+      if ((!src || j.pair.src == *src) && (!dst || j.pair.dst == *dst)) jobs.push_back(j);
+    }
+  }
+  if (jobs.empty()) {
+    throw InputError("no pair of the default suite matches --src '" + a.src + "' --dst '" + a.dst +
+                     "' (give both --src and --dst to pick any legal pair; `ptovec list`)");
+  }
+  return jobs;
+}
+
+// The default --out: the default suite's folder only for the whole default suite; a partial
+// generate goes to a folder named after its selection ("vectors/tcvt_fp32_e8m0",
+// "vectors/tcvt", "vectors/any_fp16_any"), so it never lands in vectors/default by accident.
+// A shard goes to its own folder: "<that folder>_shard<K>of<N>" ("vectors/default_shard0of4").
+std::string DefaultOutFor(const GenerateArgs& a, const std::optional<ShardSelection>& shard) {
+  const auto part = [](const std::string& s) { return s.empty() ? std::string("any") : s; };
+  std::string out;
+  if (a.op.empty() && a.src.empty() && a.dst.empty()) {
+    out = "vectors/default";
+  } else if (a.src.empty() && a.dst.empty()) {
+    out = "vectors/" + a.op;
+  } else {
+    out = "vectors/" + part(a.op) + "_" + part(a.src) + "_" + part(a.dst);
+  }
+  if (shard) out += "_shard" + std::to_string(shard->index) + "of" + std::to_string(shard->of);
+  return out;
+}
+
+int RunGenerate(const GenerateArgs& a) {
+  GenerateOptions options;
+  if (a.format == "bin") {
+    options.binary = true, options.json = false;
+  } else if (a.format == "json") {
+    options.binary = false, options.json = true;
+  } else if (a.format == "both") {
+    options.binary = true, options.json = true;
+  } else {
+    return Fail("unknown --format '" + a.format + "' (accepted: bin, json, both)");
+  }
+  if (a.samples == 0) return Fail("--samples must be at least 1 (got 0)");
+  options.controls = ParseControlFilter(a.rmode, a.sat);
+  if (!a.shard.empty()) options.shard = ParseShardSelection(a.shard);
+  const std::vector<Job> jobs = SelectJobs(a);
+  const std::string out = a.out.empty() ? DefaultOutFor(a, options.shard) : a.out;
+  options.out_dir = out;
+  options.sampling = {a.seed, a.samples};
+  options.threads = a.threads;
+  options.progress = !a.quiet && ProgressWanted();
+  const auto files = GenerateSuite(jobs, options);
+  std::uint64_t vectors = 0;
+  std::uint64_t bytes = 0;
+  for (const auto& f : files) {
+    bytes += f.bytes;
+    if (f.format == (options.binary ? "bin" : "json")) vectors += f.count;
+  }
+  std::cerr << "ptovec: wrote " << files.size() << " file(s), " << vectors << " vectors, " << bytes
+            << " bytes, and manifest.json to " << out;
+  const std::size_t listed = ReadManifest(options.out_dir / "manifest.json").files.size();
+  if (listed > files.size()) {
+    std::cerr << " (the suite there now has " << listed << " files)";
+  }
+  std::cerr << "\n";
+  return 0;
+}
+
+}  // namespace
+
+namespace ptovec::cli {
+
+Command AddGenerateCommand(CLI::App& app) {
+  auto gen = std::make_shared<GenerateArgs>();
+  CLI::App* generate = app.add_subcommand(
+      "generate", "write vector files and manifest.json (with no --op: the whole default suite)");
+  generate->add_option("--op", gen->op, "only this op (" + OpNamesList() + ")");
+  generate->add_option("--src", gen->src, "only this source type");
+  generate->add_option("--dst", gen->dst, "only this destination type");
+  generate->add_option("--format", gen->format, "bin, json or both (default bin)");
+  generate->add_option("--out", gen->out,
+                       "output folder (default vectors/default for the whole default suite, "
+                       "else vectors/<op>_<src>_<dst> of the selection); a folder holding a "
+                       "suite is added to, never narrowed");
+  generate->add_option("--seed", gen->seed, "sampling seed (default 1)")->check(kWholeNumber);
+  generate->add_option("--samples", gen->samples,
+                       "sampled input tuples per sampled pair (default 100000)")
+      ->check(kSampleCount);
+  generate->add_option("--rmode", gen->rmode,
+                       "only these rounding modes, comma-separated (RNE,RTZ) or all (default "
+                       "all); ops without a mode keep their one control");
+  generate->add_option("--sat", gen->sat, "only Sat off, on, or both (default both)");
+  generate->add_option("--shard", gen->shard,
+                       "write only shard K/N (K from 0) of every file, into its own folder "
+                       "(default <out>_shard<K>of<N>); `ptovec merge` joins the N folders into "
+                       "the unsharded files, byte for byte");
+  generate->add_option("--threads", gen->threads,
+                       "worker threads (default: all cores; never changes the output)")
+      ->check(kWholeNumber);
+  generate->add_flag("--quiet", gen->quiet, "no progress on stderr");
+  Command c;
+  c.app = generate;
+  c.run = [gen] {
+    try {
+      return RunGenerate(*gen);
+    } catch (const std::exception& e) {
+      return Fail(e.what());
+    }
+  };
+  return c;
+}
+
+}  // namespace ptovec::cli

@@ -1,0 +1,138 @@
+// ptovec list: the ops, their legal type pairs and vector counts, from the op registry.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/suite.hpp"
+
+namespace {
+
+using namespace ptovec::generator;
+namespace oracle = ptovec::oracle;
+
+using ptovec::cli::Fail;
+using ptovec::cli::kExitMismatch;
+using ptovec::cli::kExitUsage;
+using ptovec::cli::kSampleCount;
+using ptovec::cli::kWholeNumber;
+using ptovec::cli::ProgressWanted;
+
+// The ops and pairs `list` shows: --op, --src and --dst narrow them (each checked by name).
+struct ListFilter {
+  std::string op, src, dst;
+};
+
+int RunList(bool as_json, const SamplingOptions& sampling, const ListFilter& filter) {
+  if (!filter.op.empty()) RequireOp(filter.op);
+  std::optional<TileDataType> src;
+  std::optional<TileDataType> dst;
+  if (!filter.src.empty()) src = RequireType(filter.src, "--src");
+  if (!filter.dst.empty()) dst = RequireType(filter.dst, "--dst");
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const OpDef& op : AllOps()) {
+    if (!filter.op.empty() && op.name != filter.op) continue;
+    nlohmann::ordered_json entry;
+    entry["op"] = op.name;
+    entry["instruction"] = op.instruction;
+    entry["seed_function"] = op.seed_function;
+    entry["seed_source"] = op.seed_source;
+    entry["summary"] = op.summary;
+    nlohmann::ordered_json slots = nlohmann::ordered_json::array();
+    for (const Slot& s : op.slots) {
+      std::string type = s.role == SlotRole::Source        ? "src"
+                         : s.role == SlotRole::Destination ? "dst"
+                                                           : std::string(oracle::Format(s.fixed_type).name);
+      slots.push_back({{"name", s.name}, {"type", type}, {"description", s.description}});
+    }
+    entry["slots"] = slots;
+    entry["controls"] = ControlsFor(op).size();
+    nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
+    for (const TypePair& p : op.legal_pairs) {
+      if ((src && p.src != *src) || (dst && p.dst != *dst)) continue;
+      const bool in_default = std::find(op.default_suite_pairs.begin(), op.default_suite_pairs.end(),
+                                        p) != op.default_suite_pairs.end();
+      nlohmann::ordered_json pair = {{"src", oracle::Format(p.src).name},
+                                     {"dst", oracle::Format(p.dst).name},
+                                     {"default_suite", in_default},
+                                     {"vectors", VectorCount({&op, p}, sampling)}};
+      if (op.pair_note) {
+        if (const std::string note = op.pair_note(p); !note.empty()) pair["note"] = note;
+      }
+      pairs.push_back(pair);
+    }
+    entry["pairs"] = pairs;
+    if (!pairs.empty()) out.push_back(entry);
+  }
+  if (out.empty()) {
+    return Fail("no legal pair matches --op '" + filter.op + "' --src '" + filter.src +
+                "' --dst '" + filter.dst + "' (`ptovec list` shows every pair)");
+  }
+  if (as_json) {
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  std::uint64_t suite_total = 0;
+  for (const auto& entry : out) {
+    std::cout << entry["op"].get<std::string>() << "  (" << entry["instruction"].get<std::string>()
+              << "; " << entry["seed_function"].get<std::string>() << ", seed "
+              << entry["seed_source"].get<std::string>() << ")\n    "
+              << entry["summary"].get<std::string>() << "\n    inputs:";
+    for (const auto& s : entry["slots"]) {
+      std::cout << " " << s["name"].get<std::string>() << ":" << s["type"].get<std::string>();
+    }
+    std::cout << "; controls per input: " << entry["controls"].get<std::size_t>()
+              << "\n    pairs (src -> dst: vectors; * = in the default suite):\n";
+    std::string note;  // one note per op, printed once after its pairs, each such pair marked
+    for (const auto& p : entry["pairs"]) {
+      const bool star = p["default_suite"].get<bool>();
+      if (star) suite_total += p["vectors"].get<std::uint64_t>();
+      std::cout << "     " << (star ? "* " : "  ") << p["src"].get<std::string>() << " -> "
+                << p["dst"].get<std::string>() << ": " << p["vectors"].get<std::uint64_t>()
+                << (p.contains("note") ? "  (raw copy, see note)" : "") << "\n";
+      if (p.contains("note") && note.empty()) note = p["note"].get<std::string>();
+    }
+    if (!note.empty()) {
+      // The note names the first such destination; say it of all of them.
+      std::cout << "    note: " << entry["op"].get<std::string>() << " to any type but e8m0 "
+                << note.substr(note.find("copies ")) << "\n";
+    }
+  }
+  std::cout << (filter.op.empty() && filter.src.empty() && filter.dst.empty()
+                    ? "default suite: "
+                    : "default-suite pairs shown: ")
+            << suite_total << " vectors (--samples " << sampling.samples << ")\n";
+  return 0;
+}
+
+}  // namespace
+
+namespace ptovec::cli {
+
+Command AddListCommand(CLI::App& app) {
+  auto list_json = std::make_shared<bool>(false);
+  auto list_samples = std::make_shared<std::uint64_t>(100000);
+  CLI::App* list = app.add_subcommand("list", "ops, legal type pairs and vector counts");
+  list->add_flag("--json", *list_json, "machine-readable output");
+  auto list_filter = std::make_shared<ListFilter>();
+  list->add_option("--op", list_filter->op, "only this op");
+  list->add_option("--src", list_filter->src, "only pairs from this source type");
+  list->add_option("--dst", list_filter->dst, "only pairs to this destination type");
+  list->add_option("--samples", *list_samples, "samples assumed for sampled pairs (default 100000)")
+      ->check(kSampleCount);
+  Command c;
+  c.app = list;
+  c.run = [list_json, list_samples, list_filter] {
+    try {
+      return RunList(*list_json, {1, *list_samples}, *list_filter);
+    } catch (const std::exception& e) {
+      return Fail(e.what());
+    }
+  };
+  return c;
+}
+
+}  // namespace ptovec::cli

@@ -1,0 +1,55 @@
+// ptovec schema: print the JSON Schema of a file format.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/schema.hpp"
+
+namespace {
+
+using namespace ptovec::generator;
+namespace oracle = ptovec::oracle;
+
+using ptovec::cli::Fail;
+using ptovec::cli::kExitMismatch;
+using ptovec::cli::kExitUsage;
+using ptovec::cli::kWholeNumber;
+using ptovec::cli::ProgressWanted;
+
+int RunSchema(const std::string& name) {
+  const auto schema = SchemaByName(name);
+  if (!schema) {
+    std::string names;
+    for (const std::string& n : SchemaNames()) names += (names.empty() ? "" : ", ") + n;
+    return Fail("unknown schema '" + name + "' (accepted: " + names + ")");
+  }
+  std::cout << schema->dump(2) << "\n";
+  return 0;
+}
+
+}  // namespace
+
+namespace ptovec::cli {
+
+Command AddSchemaCommand(CLI::App& app) {
+  auto schema_name = std::make_shared<std::string>();
+  CLI::App* schema = app.add_subcommand(
+      "schema", "print the JSON Schema of a file format (schemas/*.schema.json are copies)");
+  schema->add_option("name", *schema_name, "vectors, manifest, eval, binary-header, results or results-binary-header")->required();
+  Command c;
+  c.app = schema;
+  c.run = [schema_name] {
+    try {
+      return RunSchema(*schema_name);
+    } catch (const std::exception& e) {
+      return Fail(e.what());
+    }
+  };
+  return c;
+}
+
+}  // namespace ptovec::cli
