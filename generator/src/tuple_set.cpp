@@ -269,12 +269,22 @@ void BoxMinus(const Box& a, const Box& b, std::vector<Box>& out) {
     out.push_back(a);
     return;
   }
-  Box prefix = a;
-  for (std::size_t k = 0; k < a.slots.size(); ++k) {
-    Box piece = prefix;
-    piece.slots[k] = a.slots[k].Minus(b.slots[k]);
-    if (!piece.slots[k].empty()) out.push_back(std::move(piece));
-    prefix.slots[k] = a.slots[k].Intersect(b.slots[k]);
+  // Piece k: slots before k in both (a's ∩ b's), slot k in a only (a's \ b's), slots after k
+  // a's; each intersection is made once, and none for the last slot.
+  const std::size_t n = a.slots.size();
+  std::vector<WordSet> both;
+  for (std::size_t k = 0; k < n; ++k) {
+    WordSet only = a.slots[k].Minus(b.slots[k]);
+    if (!only.empty()) {
+      Box piece;
+      piece.slots.reserve(n);
+      piece.slots.insert(piece.slots.end(), both.begin(), both.end());
+      piece.slots.push_back(std::move(only));
+      piece.slots.insert(piece.slots.end(), a.slots.begin() + static_cast<std::ptrdiff_t>(k + 1),
+                         a.slots.end());
+      out.push_back(std::move(piece));
+    }
+    if (k + 1 < n) both.push_back(a.slots[k].Intersect(b.slots[k]));
   }
 }
 
@@ -335,7 +345,11 @@ std::size_t Boxes::Find(const Point& t) const {
   return boxes_.size();
 }
 
-Boxes Boxes::Words(const WordSet& words) { return Boxes({Box{{words}}}); }
+Boxes Boxes::Words(WordSet words) {
+  std::vector<Box> one(1);
+  one[0].slots.push_back(std::move(words));
+  return Boxes(std::move(one));
+}
 
 Boxes Boxes::Product(std::vector<WordSet> slots) { return Boxes({Box{std::move(slots)}}); }
 
@@ -369,11 +383,13 @@ Index Boxes::index_of(const Point& t) const {
 Boxes Boxes::Minus(const Boxes& other) const {
   if (boxes_.empty() || other.boxes_.empty()) return *this;
   if (other.slots_ != slots_) throw std::invalid_argument("Boxes::Minus: slot counts differ");
-  std::vector<Box> pieces = boxes_;
+  std::vector<Box> pieces;
+  bool first = true;  // the first round reads this set's boxes without copying them
   for (const Box& b : other.boxes_) {
     std::vector<Box> next;
-    for (const Box& p : pieces) BoxMinus(p, b, next);
+    for (const Box& p : first ? boxes_ : pieces) BoxMinus(p, b, next);
     pieces = std::move(next);
+    first = false;
   }
   return Boxes(std::move(pieces));
 }

@@ -41,7 +41,7 @@ rc::Gen<Inputs> StrategyGen(const TupleSet& set);
 rc::Gen<Inputs> StrategyGen(const SampleStrategy& strategy);
 
 /// A one-slot set of words.
-inline TupleSet OneSlot(const WordSet& words) { return Boxes::Words(words); }
+inline TupleSet OneSlot(WordSet words) { return Boxes::Words(std::move(words)); }
 
 // ---- FP32 word strategies (shared by every op with an FP32 input) ----
 

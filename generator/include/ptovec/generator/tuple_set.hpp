@@ -120,7 +120,7 @@ class Boxes {
   /// dropped.
   explicit Boxes(std::vector<Box> boxes);
   /// A one-slot set.
-  static Boxes Words(const WordSet& words);
+  static Boxes Words(WordSet words);
   /// The product of one set per slot.
   static Boxes Product(std::vector<WordSet> slots);
   /// The disjoint union of several Boxes (throws std::invalid_argument when they overlap).
