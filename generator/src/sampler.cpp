@@ -114,6 +114,8 @@ Sample::Sample(std::vector<SampleStrategy> strategies, std::uint64_t seed, std::
     counts_.push_back({strategies[s].name, strategies[s].weight, 0, 0});
   }
   const std::size_t n = sets_.size();
+  // Walked parts ask every earlier set whether it holds a tuple: index them for contains().
+  for (TupleSet& set : sets_) set.BuildLookupIndex();
 
   // What each part owns: boxes minus every earlier part's boxes, while no mapped part came
   // before; otherwise its whole set, walked with skips.

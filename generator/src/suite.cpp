@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <exception>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -274,10 +275,20 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
                                : std::max(1U, std::thread::hardware_concurrency());
   std::vector<GeneratedFile> written;
 
-  for (const Job& job : jobs) {
+  // With several threads, the next file's input set (its strategy sets: tens of milliseconds
+  // for a sampled pair) is built while this file is generated; with one thread, in turn. Either
+  // way the same sets, so the same files.
+  const auto domain_of = [&](std::size_t j) {
+    return jobs[j].op->domain(jobs[j].pair, options.sampling);
+  };
+  std::future<InputSet> next;
+  if (threads > 1 && !jobs.empty()) next = std::async(std::launch::async, domain_of, 0);
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const Job& job = jobs[j];
     const OpDef& op = *job.op;
     const TypePair pair = job.pair;
-    const InputSet inputs = op.domain(pair, options.sampling);
+    const InputSet inputs = threads > 1 ? next.get() : domain_of(j);
+    if (threads > 1 && j + 1 < jobs.size()) next = std::async(std::launch::async, domain_of, j + 1);
     FileSpec spec;
     spec.op = &op;
     spec.pair = pair;

@@ -99,6 +99,19 @@ void WordSet::BuildLookupIndex() {
   bucket_[static_cast<std::size_t>(buckets)] = static_cast<std::uint32_t>(n - 1);
   entries_.resize(n);
   for (std::size_t e = 0; e < n; ++e) entries_[e] = {e == 0 ? 0 : prefix_[e - 1], intervals_[e].first};
+  // By word value, for contains(): vbucket_[b] is the first interval ending at or after word
+  // b << vshift_ (about one bucket per interval again; the last bucket's end is n - 1).
+  const Word top = intervals_.back().second;
+  while ((top >> vshift_) > 2 * n) ++vshift_;
+  const std::size_t vbuckets = static_cast<std::size_t>(top >> vshift_) + 1;
+  vbucket_.resize(vbuckets + 1);
+  std::size_t v = 0;
+  for (std::size_t b = 0; b < vbuckets; ++b) {
+    const Word first_word = static_cast<Word>(b) << vshift_;
+    while (v < n && intervals_[v].second < first_word) ++v;
+    vbucket_[b] = static_cast<std::uint32_t>(v);
+  }
+  vbucket_[vbuckets] = static_cast<std::uint32_t>(n - 1);
 }
 
 WordSet WordSet::Range(Word lo, Word hi) { return Of({{lo, hi}}); }
@@ -129,6 +142,14 @@ Word WordSet::at(std::uint64_t i) const {
 }
 
 bool WordSet::contains(Word w) const {
+  if (!vbucket_.empty()) {  // the interval that may hold w is between those of w's bucket ends
+    if (w > intervals_.back().second) return false;
+    const auto b = static_cast<std::size_t>(w >> vshift_);
+    std::size_t k = vbucket_[b];
+    const std::size_t end = vbucket_[b + 1];
+    while (k < end && intervals_[k].second < w) ++k;
+    return intervals_[k].first <= w;
+  }
   const auto it = std::upper_bound(intervals_.begin(), intervals_.end(), Interval{w, ~Word{0}});
   return it != intervals_.begin() && std::prev(it)->second >= w;
 }
@@ -420,7 +441,10 @@ TupleSet TupleSet::Mapped(Boxes axes, AssembleFn assemble, InvertFn invert, Boxe
   return s;
 }
 
-void TupleSet::BuildLookupIndex() { axes_.BuildLookupIndex(); }
+void TupleSet::BuildLookupIndex() {
+  axes_.BuildLookupIndex();
+  superset_.BuildLookupIndex();
+}
 
 void TupleSet::AtMany(const Index* index, std::size_t n, Inputs* out) const {
   if (assemble_ || axes_.boxes().size() != 1 || axes_.slot_count() != 1) {

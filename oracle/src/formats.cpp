@@ -49,28 +49,23 @@ NumericValueClass Signed(bool negative, NumericValueClass positive, NumericValue
 
 std::span<const FormatInfo> AllFormats() { return kFormats; }
 
-namespace {
+namespace detail {
 
-// kFormats indexed by type code (codes are below 64; -1: not modelled), built at compile time.
-constexpr std::array<std::int8_t, 64> kFormatIndex = [] {
-  std::array<std::int8_t, 64> index{};
-  for (auto& i : index) i = -1;
-  for (std::size_t k = 0; k < kFormats.size(); ++k) {
-    index[static_cast<std::size_t>(kFormats[k].type)] = static_cast<std::int8_t>(k);
-  }
-  return index;
+// kFormats by type code, built at compile time (constant-initialized: usable from any static
+// initializer).
+constexpr std::array<const FormatInfo*, kFormatCodes> kFormatByCodeTable = [] {
+  std::array<const FormatInfo*, kFormatCodes> rows{};
+  for (const FormatInfo& f : kFormats) rows[static_cast<std::size_t>(f.type)] = &f;
+  return rows;
 }();
+const std::array<const FormatInfo*, kFormatCodes>& kFormatByCode = kFormatByCodeTable;
 
-}  // namespace
-
-const FormatInfo& Format(TileDataType type) {
-  const auto code = static_cast<std::size_t>(type);
-  if (code < kFormatIndex.size() && kFormatIndex[code] >= 0) {
-    return kFormats[static_cast<std::size_t>(kFormatIndex[code])];
-  }
+void UnmodelledFormat(TileDataType type) {
   throw std::invalid_argument("data type code " + std::to_string(static_cast<int>(type)) +
                               " is not modelled by ptovec (accepted: " + FormatNamesList() + ")");
 }
+
+}  // namespace detail
 
 std::optional<TileDataType> ParseTileDataType(std::string_view name) {
   const std::string lower = Lower(name);

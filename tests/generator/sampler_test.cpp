@@ -52,6 +52,16 @@ TEST(WordSet, ManyIntervalsIndexBothWays) {
       }
     }
     EXPECT_EQ(i, set.size());
+    // contains() by the value index: every interval's ends, the words just outside them, and
+    // beyond the last word.
+    for (const auto& [lo, hi] : intervals) {
+      for (const Word w : {lo - 1, lo, hi, hi + 1}) {
+        ASSERT_EQ(indexed.contains(w), set.contains(w)) << w;
+      }
+      ASSERT_TRUE(indexed.contains(lo));
+    }
+    EXPECT_FALSE(indexed.contains(intervals.back().second + 1));
+    EXPECT_FALSE(indexed.contains(~Word{0}));
     // The same intervals given in pieces out of order (a few sorted runs, merged; many runs,
     // sorted) make the same set.
     std::vector<WordSet::Interval> runs(intervals.begin() + 2000, intervals.end());

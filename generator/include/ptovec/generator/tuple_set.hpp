@@ -52,8 +52,9 @@ class WordSet {
   bool empty() const { return intervals_.empty(); }
   /// The i-th word in increasing order (i < size()).
   Word at(std::uint64_t i) const;
-  /// Builds the index that makes at() of a set of many intervals a bucket lookup instead of a
-  /// binary search (the sampler does this for the sets it reads; results are the same).
+  /// Builds the indexes that make at() and contains() of a set of many intervals bucket lookups
+  /// instead of binary searches (the sampler does this for the sets it reads; results are the
+  /// same).
   void BuildLookupIndex();
   /// Hints for a pipelined at(i) of a large set (no effect on results): Prefetch(i, 0) asks for
   /// i's bucket, Prefetch(i, 1) (once that arrived) for its interval.
@@ -91,6 +92,8 @@ class WordSet {
     Word lo = 0;
   };
   std::vector<Entry> entries_;
+  std::vector<std::uint32_t> vbucket_;  // by word value (see BuildLookupIndex)
+  unsigned vshift_ = 0;
 };
 
 /// The most coordinates of a point of a Box: input slots, or a mapped strategy's axes.

@@ -5,6 +5,8 @@
 // sections 1 and 4 (definitions the seeds call but do not contain).
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <optional>
 #include <span>
 #include <string>
@@ -59,9 +61,23 @@ struct FormatInfo {
 /// Every type ptovec models (FP32 FP16 BF16 E4M3 HiF8 E8M0 FP19 and the integer types).
 std::span<const FormatInfo> AllFormats();
 
-/// The row of `type`. Throws std::invalid_argument for a type the table does not model
-/// (FP64, TF32, HF32, E5M2, E3M2, E2M3, E2M1X2, E1M2X2, HiF4X2).
-const FormatInfo& Format(TileDataType type);
+namespace detail {
+inline constexpr std::size_t kFormatCodes = 64;  // type codes are below this
+/// The format table's rows by type code (nullptr: not modelled).
+extern const std::array<const FormatInfo*, kFormatCodes>& kFormatByCode;
+[[noreturn]] void UnmodelledFormat(TileDataType type);
+}  // namespace detail
+
+/// The row of `type` (a table lookup, inline: it is on every hot path). Throws
+/// std::invalid_argument for a type the table does not model (FP64, TF32, HF32, E5M2, E3M2,
+/// E2M3, E2M1X2, E1M2X2, HiF4X2).
+inline const FormatInfo& Format(TileDataType type) {
+  const auto code = static_cast<std::size_t>(type);
+  if (code < detail::kFormatCodes && detail::kFormatByCode[code] != nullptr) {
+    return *detail::kFormatByCode[code];
+  }
+  detail::UnmodelledFormat(type);
+}
 
 /// Parses a type name, case-insensitive ("fp16", "FP16", "hif8"); nullopt when unknown.
 std::optional<TileDataType> ParseTileDataType(std::string_view name);
