@@ -18,9 +18,6 @@ namespace oracle = ptovec::oracle;
 
 using ptovec::cli::Fail;
 using ptovec::cli::kExitMismatch;
-using ptovec::cli::kExitUsage;
-using ptovec::cli::kWholeNumber;
-using ptovec::cli::ProgressWanted;
 
 struct EvalArgs {
   std::string op;
@@ -208,13 +205,7 @@ Command AddEvalCommand(CLI::App& app) {
   eval->add_option("--batch", *batch, "read one case per line (the arguments of eval) from FILE");
   Command c;
   c.app = eval;
-  c.run = [eval_args, batch] {
-    try {
-      return RunEval(*eval_args, *batch);
-    } catch (const std::exception& e) {
-      return Fail(e.what());
-    }
-  };
+  c.run = Guarded([eval_args, batch] { return RunEval(*eval_args, *batch); });
   return c;
 }
 

@@ -13,11 +13,8 @@
 namespace {
 
 using namespace ptovec::generator;
-namespace oracle = ptovec::oracle;
 
 using ptovec::cli::Fail;
-using ptovec::cli::kExitMismatch;
-using ptovec::cli::kExitUsage;
 using ptovec::cli::kSampleCount;
 using ptovec::cli::kWholeNumber;
 using ptovec::cli::ProgressWanted;
@@ -156,13 +153,7 @@ Command AddGenerateCommand(CLI::App& app) {
   generate->add_flag("--quiet", gen->quiet, "no progress on stderr");
   Command c;
   c.app = generate;
-  c.run = [gen] {
-    try {
-      return RunGenerate(*gen);
-    } catch (const std::exception& e) {
-      return Fail(e.what());
-    }
-  };
+  c.run = Guarded([gen] { return RunGenerate(*gen); });
   return c;
 }
 

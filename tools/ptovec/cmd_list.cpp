@@ -15,11 +15,7 @@ using namespace ptovec::generator;
 namespace oracle = ptovec::oracle;
 
 using ptovec::cli::Fail;
-using ptovec::cli::kExitMismatch;
-using ptovec::cli::kExitUsage;
 using ptovec::cli::kSampleCount;
-using ptovec::cli::kWholeNumber;
-using ptovec::cli::ProgressWanted;
 
 // The ops and pairs `list` shows: --op, --src and --dst narrow them (each checked by name).
 struct ListFilter {
@@ -125,13 +121,9 @@ Command AddListCommand(CLI::App& app) {
       ->check(kSampleCount);
   Command c;
   c.app = list;
-  c.run = [list_json, list_samples, list_filter] {
-    try {
-      return RunList(*list_json, {1, *list_samples}, *list_filter);
-    } catch (const std::exception& e) {
-      return Fail(e.what());
-    }
-  };
+  c.run = Guarded([list_json, list_samples, list_filter] {
+    return RunList(*list_json, {1, *list_samples}, *list_filter);
+  });
   return c;
 }
 

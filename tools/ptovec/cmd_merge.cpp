@@ -14,12 +14,8 @@
 namespace {
 
 using namespace ptovec::generator;
-namespace oracle = ptovec::oracle;
 
 using ptovec::cli::Fail;
-using ptovec::cli::kExitMismatch;
-using ptovec::cli::kExitUsage;
-using ptovec::cli::kWholeNumber;
 using ptovec::cli::ProgressWanted;
 
 int RunMerge(const std::vector<std::string>& folders, const std::string& out, bool quiet) {
@@ -70,13 +66,9 @@ Command AddMergeCommand(CLI::App& app) {
   merge->add_flag("--quiet", *merge_quiet, "no progress on stderr");
   Command c;
   c.app = merge;
-  c.run = [merge_folders, merge_out, merge_quiet] {
-    try {
-      return RunMerge(*merge_folders, *merge_out, *merge_quiet);
-    } catch (const std::exception& e) {
-      return Fail(e.what());
-    }
-  };
+  c.run = Guarded([merge_folders, merge_out, merge_quiet] {
+    return RunMerge(*merge_folders, *merge_out, *merge_quiet);
+  });
   return c;
 }
 

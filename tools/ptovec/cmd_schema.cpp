@@ -12,13 +12,8 @@
 namespace {
 
 using namespace ptovec::generator;
-namespace oracle = ptovec::oracle;
 
 using ptovec::cli::Fail;
-using ptovec::cli::kExitMismatch;
-using ptovec::cli::kExitUsage;
-using ptovec::cli::kWholeNumber;
-using ptovec::cli::ProgressWanted;
 
 int RunSchema(const std::string& name) {
   const auto schema = SchemaByName(name);
@@ -42,13 +37,7 @@ Command AddSchemaCommand(CLI::App& app) {
   schema->add_option("name", *schema_name, "vectors, manifest, eval, binary-header, results or results-binary-header")->required();
   Command c;
   c.app = schema;
-  c.run = [schema_name] {
-    try {
-      return RunSchema(*schema_name);
-    } catch (const std::exception& e) {
-      return Fail(e.what());
-    }
-  };
+  c.run = Guarded([schema_name] { return RunSchema(*schema_name); });
   return c;
 }
 

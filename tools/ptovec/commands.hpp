@@ -54,6 +54,9 @@ void CheckDeviceArgs(const DeviceArgs& args);
 /// Opens the device the options name. Throws tools::DeviceError.
 std::unique_ptr<tools::Device> OpenDevice(const DeviceArgs& args);
 
+/// `run` wrapped so that an exception it throws becomes Fail(its message): one line, exit 2.
+std::function<int()> Guarded(std::function<int()> run);
+
 struct Command {
   CLI::App* app = nullptr;
   std::function<int()> run;  ///< called after parsing when app->parsed()

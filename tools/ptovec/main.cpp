@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <exception>
+#include <functional>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -18,6 +20,16 @@ namespace ptovec::cli {
 int Fail(const std::string& message) {
   std::cerr << "ptovec: error: " << message << "\n";
   return kExitUsage;
+}
+
+std::function<int()> Guarded(std::function<int()> run) {
+  return [run = std::move(run)] {
+    try {
+      return run();
+    } catch (const std::exception& e) {
+      return Fail(e.what());
+    }
+  };
 }
 
 bool ProgressWanted() {
