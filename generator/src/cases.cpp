@@ -119,7 +119,16 @@ std::string ExactText(bool negative, Integer m, int e) {
     ++e;
   }
   std::string sign = negative ? "-" : "";
-  if (e >= 0) return sign + Integer(m << e).str();
+  if (e >= 0) {
+    const std::string whole = Integer(m << e).str();
+    if (whole.size() <= 30 || e == 0) return sign + whole;
+    while ((m & 1) == 0) {
+      m >>= 1;
+      ++e;
+    }
+    const std::string odd = m.str();
+    return sign + (odd == "1" ? "" : odd + "*") + "2^" + std::to_string(e);
+  }
   // m / 2^k = m * 5^k / 10^k.
   const int k = -e;
   Integer scaled = m;

@@ -161,7 +161,34 @@ std::vector<ManifestEntry> EntriesToKeep(const std::vector<Job>& jobs,
   for (const ManifestEntry& e : old.files) {
     if (std::find(writing.begin(), writing.end(), e.path) == writing.end()) keep.push_back(e);
   }
-  if (keep.empty()) return keep;  // every file of the old suite is rewritten: a new suite
+  if (keep.empty()) {
+    // Every file of the old suite is rewritten: a new suite replaces it (another seed, format or
+    // ptovec version), but never a smaller one without a word: fewer samples, a shard, or fewer
+    // controls.
+    const auto narrower = [&](const std::string& what, const std::string& theirs,
+                              const std::string& ours) {
+      throw InputError("--out " + out.string() + " holds a suite of " +
+                       std::to_string(old.files.size()) + " file(s) made with " + what + " " +
+                       theirs + ", this run has " + what + " " + ours +
+                       ", which would replace it by a smaller one (give another --out, or delete "
+                       "the folder first)");
+    };
+    if (options.sampling.samples < old.samples) {
+      narrower("--samples", std::to_string(old.samples), std::to_string(options.sampling.samples));
+    }
+    if (options.shard && old.shard != options.shard) {
+      narrower("--shard", old.shard ? ShardName(*old.shard) : std::string("none"),
+               ShardName(*options.shard));
+    }
+    for (const NumericRoundingMode m : oracle::kAllRoundingModes) {
+      for (const bool sat : {false, true}) {
+        if (old.controls.Accepts({m, sat}) && !options.controls.Accepts({m, sat})) {
+          narrower("--rmode/--sat", old.controls.Describe(), options.controls.Describe());
+        }
+      }
+    }
+    return keep;
+  }
   std::vector<std::string> formats;
   if (options.binary) formats.push_back("bin");
   if (options.json) formats.push_back("json");

@@ -521,6 +521,10 @@ class EvalTest(unittest.TestCase):
                          ["3*2^-149"])
         self.assertEqual(one("--op", "tcvt", "--src", "fp32", "--dst", "e8m0", "0x00000001")["in_value"],
                          ["2^-149"])
+        self.assertEqual(one("--op", "encode", "--src", "fp32", "--dst", "bf16", "0x7f400000")["in_value"],
+                         ["3*2^126"])  # 1.5 * 2^127: 39 digits
+        self.assertEqual(one("--op", "encode", "--src", "fp32", "--dst", "bf16", "65504")["in_value"],
+                         ["65504"])
         self.assertEqual(one("--op", "encode", "--src", "fp16", "--dst", "fp32", "0x0001")["in_value"],
                          ["0.000000059604644775390625"])
         # A decimal that is no code's value: the nearest code (RNE), and a note on stderr.

@@ -122,6 +122,38 @@ class SuiteFolderTest(unittest.TestCase):
         self.assertEqual(manifest["seed"], 9)
         self.assertEqual([e["path"] for e in manifest["files"]], ["shift_s32_s16.bin"])
 
+    def test_rewriting_every_file_never_replaces_it_by_a_smaller_suite(self):
+        # Fewer samples, a shard or fewer controls over a whole suite would leave a gate that
+        # passes while checking less: refused, the folder untouched.
+        v = self.path("v")
+        self.generate(v, *SHIFT)
+        before = snapshot(v)
+        with open(os.path.join(v, "manifest.json")) as f:
+            samples = json.load(f)["samples"]
+        for args, text in [
+            (["--samples", samples // 10], f"made with --samples {samples}, this run has "
+                                           f"--samples {samples // 10}, which would replace it "
+                                           "by a smaller one"),
+            (["--samples", samples, "--shard", "0/2"],
+             "made with --shard none, this run has --shard 0/2, which would replace it"),
+        ]:
+            r = ptovec("generate", "--out", v, *SHIFT, *args)
+            self.assert_refused(r, "--out " + v + " holds a suite of 1 file(s) " + text)
+            self.assertEqual(snapshot(v), before)
+        t = self.path("t")
+        r = ptovec("generate", "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "--out", t,
+                   "--quiet")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        before = snapshot(t)
+        r = ptovec("generate", "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "--out", t,
+                   "--rmode", "RNE", "--sat", "off")
+        self.assert_refused(r, "this run has --rmode/--sat RNE; Sat off, which would replace it "
+                               "by a smaller one")
+        self.assertEqual(snapshot(t), before)
+        # More samples, or the same suite again, replace it.
+        r = ptovec("generate", "--out", v, *SHIFT, "--samples", samples * 2, "--quiet")
+        self.assertEqual(r.returncode, 0, r.stderr)
+
     def test_unlisted_vector_files_are_refused_by_run_check_and_generate(self):
         v = self.path("v")
         self.generate(v, *FP16_E8M0)
