@@ -207,6 +207,8 @@ class GateCheckTest(GateBase):
         self.assertEqual(allowed.returncode, 1)
         root_allowed = ET.parse(self.path("allowed.xml")).getroot()
         self.assertEqual((root_allowed.get("failures"), root_allowed.get("skipped")), ("1", "1"))
+        self.assertIn("first 20 of 100 vectors not matched (mismatched, or unsupported and skipped "
+                      "by --allow-unsupported):", allowed.stdout)
         # --max-report 0: the table and the verdict, no "first 0 of ..." line.
         quiet = ptovec("check", "--vectors", self.vectors, "--results", results, "--max-report", 0)
         self.assertEqual(quiet.returncode, 1)

@@ -673,12 +673,12 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
       }
     }
     out << "by input class and outcome (the first input's value class; the expected flags):\n";
-    out << "  " << std::left << std::setw(26) << "file" << std::setw(24) << "class" << std::right
+    out << "  " << std::left << std::setw(27) << "file" << std::setw(24) << "class" << std::right
         << std::setw(12) << "vectors" << std::setw(12) << "failed" << "\n";
     for (const FileTally& f : r.per_file) {
       for (std::size_t k = 0; k < f.classes.size(); ++k) {
         if (f.classes[k][1] == 0) continue;
-        out << "  " << std::left << std::setw(26) << f.file.substr(0, f.file.rfind('.'))
+        out << "  " << std::left << std::setw(26) << f.file.substr(0, f.file.rfind('.')) << " "
             << std::setw(24) << generator::VectorClassName(k) << std::right << std::setw(12)
             << f.classes[k][0] << std::setw(12) << f.classes[k][1]
             << (f.classes[k][1] == f.classes[k][0] ? "  (every one)" : "") << "\n";
@@ -687,7 +687,10 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
     const std::size_t shown = std::min(max_report, r.first.size());
     if (shown > 0) {
       out << "first " << shown << " of " << r.mismatched + r.unsupported
-          << " failed vectors (mismatched or unsupported):\n";
+          << (r.allow_unsupported && r.unsupported > 0
+                  ? " vectors not matched (mismatched, or unsupported and skipped by "
+                    "--allow-unsupported):\n"
+                  : " failed vectors (mismatched or unsupported):\n");
     }
     for (std::size_t i = 0; i < shown; ++i) {
       out << "  " << MismatchText(r.first[i], "    ");
