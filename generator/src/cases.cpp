@@ -4,6 +4,7 @@
 
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
+#include "ptovec/oracle/reference_quantization.hpp"
 
 namespace ptovec::generator {
 
@@ -87,11 +88,7 @@ std::optional<DecimalParts> SplitDecimal(std::string_view t) {
   return d;
 }
 
-Integer PowerOfTen(int n) {
-  Integer p = 1;
-  for (int k = 0; k < n; ++k) p *= 10;
-  return p;
-}
+Integer PowerOfTen(int n) { return boost::multiprecision::pow(Integer(10), static_cast<unsigned>(n)); }
 
 // The one code of `type` in class `c`, when there is exactly one (infinities, negative zero).
 std::optional<Word> CodeOfClass(TileDataType type, NumericValueClass c) {
@@ -114,36 +111,24 @@ std::optional<Word> CodeOfClass(TileDataType type, NumericValueClass c) {
 
 // m * 2^e (m > 0) as an exact decimal, or "m*2^e" (m odd) past 30 significant digits.
 std::string ExactText(bool negative, Integer m, int e) {
-  while (m != 0 && (m & 1) == 0 && e < 0) {
+  while ((m & 1) == 0) {  // m odd: the value is m * 2^e in lowest terms
     m >>= 1;
     ++e;
   }
-  std::string sign = negative ? "-" : "";
-  if (e >= 0) {
-    const std::string whole = Integer(m << e).str();
-    if (whole.size() <= 30 || e == 0) return sign + whole;
-    while ((m & 1) == 0) {
-      m >>= 1;
-      ++e;
-    }
-    const std::string odd = m.str();
-    return sign + (odd == "1" ? "" : odd + "*") + "2^" + std::to_string(e);
+  const std::string sign = negative ? "-" : "";
+  // Integer digits, with the point k places from the right: m * 2^e, or m * 5^k / 10^k for
+  // e = -k.
+  const int k = e < 0 ? -e : 0;
+  const std::string digits =
+      (e >= 0 ? Integer(m << e) : Integer(m * boost::multiprecision::pow(Integer(5), k))).str();
+  if (digits.size() > 30) {
+    return sign + (m == 1 ? "" : m.str() + "*") + "2^" + std::to_string(e);
   }
-  // m / 2^k = m * 5^k / 10^k.
-  const int k = -e;
-  Integer scaled = m;
-  for (int i = 0; i < k; ++i) scaled *= 5;
-  std::string digits = scaled.str();
-  std::size_t significant = digits.size();
-  if (significant > 30) {
-    std::string odd = m.str();
-    return sign + (odd == "1" ? "" : odd + "*") + "2^" + std::to_string(e);
-  }
-  if (digits.size() <= static_cast<std::size_t>(k)) {
-    digits = std::string(static_cast<std::size_t>(k) + 1 - digits.size(), '0') + digits;
-  }
-  digits.insert(digits.size() - static_cast<std::size_t>(k), ".");
-  return sign + digits;
+  if (k == 0) return sign + digits;
+  const std::string padded =
+      std::string(digits.size() <= static_cast<std::size_t>(k) ? k + 1 - digits.size() : 0, '0') +
+      digits;
+  return sign + padded.substr(0, padded.size() - k) + "." + padded.substr(padded.size() - k);
 }
 
 }  // namespace
@@ -182,9 +167,8 @@ std::optional<DecimalInput> ParseDecimalInput(std::string_view text, TileDataTyp
       v /= p;
     }
     if (d->negative) v = -v;
-    const bool is_signed = oracle::TileDataTypeIsSigned(type);
-    const Integer lo = is_signed ? -(Integer(1) << (f.width - 1)) : Integer(0);
-    const Integer hi = is_signed ? (Integer(1) << (f.width - 1)) - 1 : (Integer(1) << f.width) - 1;
+    const Integer lo = oracle::ReferenceIntegerValue(oracle::TileIntegerMinimum(type), type);
+    const Integer hi = oracle::ReferenceIntegerValue(oracle::TileIntegerMaximum(type), type);
     if (v < lo || v > hi) {
       throw InputError(what + " is outside " + std::string(f.name) + "'s range " + lo.str() +
                        ".." + hi.str());
@@ -226,13 +210,7 @@ Word ParseInputWord(std::string_view text, TileDataType type, std::string_view s
 std::string ValueText(TileDataType type, Word word) {
   const oracle::FormatInfo& f = oracle::Format(type);
   word = oracle::LowBits(word, f.width);
-  if (!f.IsFloating()) {
-    Integer v = word;
-    if (oracle::TileDataTypeIsSigned(type) && ((word >> (f.width - 1)) & 1) != 0) {
-      v -= Integer(1) << f.width;
-    }
-    return v.str();
-  }
+  if (!f.IsFloating()) return oracle::ReferenceIntegerValue(word, type).str();
   switch (oracle::TileNumericValueClass(type, word)) {
     case NumericValueClass::PositiveZero:
       return "0";

@@ -203,15 +203,8 @@ using oracle::Dyadic;
 using U128 = oracle::DyadicSignificand;
 __extension__ typedef __int128 I128;
 
-int BitLength(U128 m) {
-  const auto high = static_cast<std::uint64_t>(m >> 64);
-  if (high != 0) return 128 - __builtin_clzll(high);
-  const auto low = static_cast<std::uint64_t>(m);
-  return low == 0 ? 0 : 64 - __builtin_clzll(low);
-}
-
 // The exponent of the leading bit of a non-zero dyadic (2^E <= |x| < 2^(E+1)).
-int Leading(const Dyadic& d) { return d.exponent + BitLength(d.significand) - 1; }
+int Leading(const Dyadic& d) { return d.exponent + oracle::BitLength(d.significand) - 1; }
 
 // Non-negative dyadics a, b with leading exponents at most 60 apart (or a zero) as integers at
 // one exponent: a = A * 2^e, b = B * 2^e.

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <bit>
 #include <stdexcept>
+
+#include "ptovec/oracle/fast.hpp"
 
 namespace ptovec::generator {
 
@@ -21,18 +22,12 @@ std::uint64_t NextSerial() {
   return next.fetch_add(1);
 }
 
-unsigned BitWidth(Index n) {
-  const auto high = static_cast<std::uint64_t>(n >> 64);
-  if (high != 0) return 64 + static_cast<unsigned>(std::bit_width(high));
-  return static_cast<unsigned>(std::bit_width(static_cast<std::uint64_t>(n)));
-}
-
 }  // namespace
 
 // ---- IndexPermutation ----
 
 IndexPermutation::IndexPermutation(Index n, std::uint64_t key) : n_(n) {
-  const unsigned bits = n <= 1 ? 0 : BitWidth(n - 1);
+  const unsigned bits = n <= 1 ? 0 : static_cast<unsigned>(oracle::BitLength(n - 1));
   half_bits_ = (bits + 1) / 2;
   for (int r = 0; r < 4; ++r) {
     keys_[r] = Mix(key + 0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(r + 1));
@@ -114,8 +109,6 @@ Sample::Sample(std::vector<SampleStrategy> strategies, std::uint64_t seed, std::
     counts_.push_back({strategies[s].name, strategies[s].weight, 0, 0});
   }
   const std::size_t n = sets_.size();
-  // Walked parts ask every earlier set whether it holds a tuple: index them for contains().
-  for (TupleSet& set : sets_) set.BuildLookupIndex();
 
   // What each part owns: boxes minus every earlier part's boxes, while no mapped part came
   // before; otherwise its whole set, walked with skips.
@@ -127,16 +120,8 @@ Sample::Sample(std::vector<SampleStrategy> strategies, std::uint64_t seed, std::
     Part& part = parts_[s];
     if (set.is_boxes() && !mapped_before) {
       part.set = set.boxes().Minus(earlier);
-      if (s + 1 < n) {  // what the parts after this one must leave out (one box for one slot)
-        const Boxes& mine = part.set.boxes();
-        if (s == 0) {
-          earlier = set.boxes();
-        } else if (earlier.boxes().size() == 1 && mine.boxes().size() == 1 &&
-                   earlier.slot_count() == 1 && mine.slot_count() == 1) {
-          earlier = Boxes::Words(earlier.boxes()[0].slots[0].Union(mine.boxes()[0].slots[0]));
-        } else {
-          earlier = Boxes::DisjointUnion({earlier, mine});
-        }
+      if (s + 1 < n) {  // what the parts after this one must leave out
+        earlier = s == 0 ? set.boxes() : Boxes::DisjointUnion(earlier, part.set.boxes());
       }
     } else {
       part.set = set;
@@ -146,6 +131,12 @@ Sample::Sample(std::vector<SampleStrategy> strategies, std::uint64_t seed, std::
     mapped_before = mapped_before || !set.is_boxes();
     part.permutation = IndexPermutation(part.set.size(), Mix(seed ^ Mix(s + 1)));
   }
+  // A walked part asks every earlier set whether it holds a tuple: index those for contains().
+  std::size_t asked = 0;
+  for (std::size_t s = 0; s < n; ++s) {
+    if (parts_[s].walk) asked = s;
+  }
+  for (std::size_t e = 0; e < asked; ++e) sets_[e].BuildLookupIndex();
 
   // Take up to the quota, then hand what is left on to the parts with tuples left, in order. A
   // walked part is walked (in permutation order) only as far as it is needed.

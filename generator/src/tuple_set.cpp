@@ -328,12 +328,14 @@ Boxes::Boxes(std::vector<Box> boxes) {
   // The slot-0 index, when slot 0 alone separates the boxes (then they are disjoint).
   // Each box's intervals are sorted already: merge the runs instead of sorting them all. (One
   // box needs no index: Find() tries it directly.)
-  for (std::size_t k = 0; k < boxes_.size() && boxes_.size() > 1; ++k) {
-    const auto middle = static_cast<std::ptrdiff_t>(slot0_.size());
-    for (const WordSet::Interval& interval : boxes_[k].slots[0].intervals()) {
-      slot0_.emplace_back(interval, k);
+  if (boxes_.size() > 1) {
+    for (std::size_t k = 0; k < boxes_.size(); ++k) {
+      const auto middle = static_cast<std::ptrdiff_t>(slot0_.size());
+      for (const WordSet::Interval& interval : boxes_[k].slots[0].intervals()) {
+        slot0_.emplace_back(interval, k);
+      }
+      std::inplace_merge(slot0_.begin(), slot0_.begin() + middle, slot0_.end());
     }
-    std::inplace_merge(slot0_.begin(), slot0_.begin() + middle, slot0_.end());
   }
   bool separated = true;
   for (std::size_t k = 1; k < slot0_.size() && separated; ++k) {
@@ -378,6 +380,16 @@ Boxes Boxes::DisjointUnion(const std::vector<Boxes>& parts) {
   std::vector<Box> all;
   for (const Boxes& p : parts) all.insert(all.end(), p.boxes_.begin(), p.boxes_.end());
   return Boxes(std::move(all));
+}
+
+Boxes Boxes::DisjointUnion(const Boxes& a, const Boxes& b) {
+  if (a.boxes_.size() != 1 || b.boxes_.size() != 1 || a.slots_ != 1 || b.slots_ != 1) {
+    return DisjointUnion(std::vector<Boxes>{a, b});
+  }
+  const WordSet& x = a.boxes_[0].slots[0];
+  const WordSet& y = b.boxes_[0].slots[0];
+  if (x.Intersects(y)) throw std::invalid_argument("Boxes: overlapping boxes");
+  return Words(x.Union(y));
 }
 
 Point Boxes::at(Index i) const {

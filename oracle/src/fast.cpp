@@ -19,15 +19,6 @@ namespace {
 using U128 = DyadicSignificand;
 __extension__ typedef __int128 I128;
 
-/// Number of significant bits of m (0 for 0).
-int BitLength(U128 m) {
-  const auto high = static_cast<std::uint64_t>(m >> 64);
-  if (high != 0) return 128 - __builtin_clzll(high);
-  const auto low = static_cast<std::uint64_t>(m);
-  if (low != 0) return 64 - __builtin_clzll(low);
-  return 0;
-}
-
 /// Number of trailing zero bits of a non-zero m.
 int TrailingZeros(U128 m) {
   const auto low = static_cast<std::uint64_t>(m);

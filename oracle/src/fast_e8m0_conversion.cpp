@@ -109,19 +109,31 @@ Encoded Convert(Word value, NumericExecutionControl control) {
   return {floor_code + (ceiling ? 1 : 0), 0x10};
 }
 
-}  // namespace
-
-Encoded FastFloatToE8M0(Word value, TileDataType source_type, NumericExecutionControl control) {
+// Convert<...> of `value` under each control, for the binary layout of `source_type` (chosen
+// once for all of them).
+void FloatToE8M0Controls(Word value, TileDataType source_type,
+                         const NumericExecutionControl* controls, std::size_t n, Encoded* out) {
+  const auto each = [&](auto convert) {
+    for (std::size_t k = 0; k < n; ++k) out[k] = convert(value, controls[k]);
+  };
   switch (source_type) {
     case TileDataType::FP32:
-      return Convert<23, 8, 127>(value, control);
+      return each(Convert<23, 8, 127>);
     case TileDataType::BF16:
-      return Convert<7, 8, 127>(value, control);
+      return each(Convert<7, 8, 127>);
     case TileDataType::FP16:
-      return Convert<10, 5, 15>(value, control);
+      return each(Convert<10, 5, 15>);
     default:
       UnsupportedSource();
   }
+}
+
+}  // namespace
+
+Encoded FastFloatToE8M0(Word value, TileDataType source_type, NumericExecutionControl control) {
+  Encoded r;
+  FloatToE8M0Controls(value, source_type, &control, 1, &r);
+  return r;
 }
 
 Encoded FastTileProfileConvert(Word value, TileDataType source_type, TileDataType destination_type,
@@ -144,19 +156,7 @@ void FastTileProfileConvertControls(Word value, TileDataType source_type,
     }
     return;
   }
-  const auto each = [&](auto convert) {
-    for (std::size_t k = 0; k < n; ++k) out[k] = convert(value, controls[k]);
-  };
-  switch (source_type) {
-    case TileDataType::FP32:
-      return each(Convert<23, 8, 127>);
-    case TileDataType::BF16:
-      return each(Convert<7, 8, 127>);
-    case TileDataType::FP16:
-      return each(Convert<10, 5, 15>);
-    default:
-      UnsupportedSource();
-  }
+  FloatToE8M0Controls(value, source_type, controls, n, out);
 }
 
 }  // namespace ptovec::oracle

@@ -135,6 +135,23 @@ TEST(Boxes, DifferenceIsExactOnASmallGrid) {
                std::invalid_argument);
 }
 
+TEST(Boxes, DisjointUnionOfTwoOneSlotSetsIsOneBox) {
+  const Boxes a = Boxes::Words(WordSet::Of({{1, 3}, {20, 30}}));
+  const Boxes b = Boxes::Words(WordSet::Of({{5, 9}}));
+  const Boxes u = Boxes::DisjointUnion(a, b);
+  ASSERT_EQ(u.boxes().size(), 1u);
+  EXPECT_EQ(u.boxes()[0].slots[0].intervals(),
+            (std::vector<WordSet::Interval>{{1, 3}, {5, 9}, {20, 30}}));
+  EXPECT_EQ(u.size(), Index{3 + 5 + 11});
+  EXPECT_THROW(Boxes::DisjointUnion(a, Boxes::Words(WordSet::Of({{9, 21}}))),
+               std::invalid_argument);
+  // Two slots: the boxes side by side, as the list form gives them.
+  const Boxes p = Boxes::Product({WordSet::Range(0, 1), WordSet::Range(0, 1)});
+  const Boxes q = Boxes::Product({WordSet::Range(2, 3), WordSet::Range(0, 1)});
+  EXPECT_EQ(Boxes::DisjointUnion(p, q).boxes().size(), 2u);
+  EXPECT_THROW(Boxes::DisjointUnion(p, p), std::invalid_argument);
+}
+
 TEST(IndexPermutation, IsABijectionForEverySmallSize) {
   for (std::uint64_t n : {1ull, 2ull, 3ull, 4ull, 5ull, 17ull, 255ull, 256ull, 1000ull, 4097ull}) {
     const IndexPermutation pi(n, 12345);

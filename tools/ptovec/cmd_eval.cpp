@@ -45,7 +45,14 @@ void AddEvalOptions(CLI::App& app, EvalArgs& a) {
 }
 
 // The cases of one eval invocation: the positional words, taken slots.size() at a time.
-std::vector<Case> CasesFromArgs(EvalArgs a) {
+// The cases of one eval invocation, and a note for each decimal input that is not exactly a code's
+// value (which code stands for it).
+struct EvalCases {
+  std::vector<Case> cases;
+  std::vector<std::string> notes;
+};
+
+EvalCases CasesFromArgs(EvalArgs a) {
   if (a.op.empty()) throw InputError("--op is required (accepted: " + OpNamesList() + ")");
   if (a.src.empty()) throw InputError("--src is required (`ptovec list` shows the pairs)");
   if (a.dst.empty()) throw InputError("--dst is required (`ptovec list` shows the pairs)");
@@ -79,15 +86,28 @@ std::vector<Case> CasesFromArgs(EvalArgs a) {
     modes.clear();
     for (const auto m : oracle::kAllRoundingModes) modes.emplace_back(oracle::RoundingModeName(m));
   }
-  std::vector<Case> cases;
+  EvalCases out;
   for (std::size_t i = 0; i < a.inputs.size(); i += slots) {
     const std::vector<std::string> group(a.inputs.begin() + static_cast<std::ptrdiff_t>(i),
                                          a.inputs.begin() + static_cast<std::ptrdiff_t>(i + slots));
     for (const std::string& mode : modes) {
-      for (const bool sat : sats) cases.push_back(MakeCase(a.op, a.src, a.dst, mode, sat, group));
+      for (const bool sat : sats) {
+        out.cases.push_back(MakeCase(a.op, a.src, a.dst, mode, sat, group));
+      }
+    }
+    const Case& c = out.cases.back();
+    for (std::size_t k = 0; k < slots; ++k) {
+      const TileDataType type = c.op->slots[k].TypeFor(c.pair);
+      const auto d = ParseDecimalInput(group[k], type, c.op->slots[k].name);
+      if (d && !d->exact) {
+        out.notes.push_back(group[k] + " is not exactly a value of " +
+                            std::string(oracle::Format(type).name) +
+                            "; it is taken as the nearest (RNE) " + HexWord(d->code, type) +
+                            " = " + ValueText(type, d->code));
+      }
     }
   }
-  return cases;
+  return out;
 }
 
 int RunEvalBatch(const std::string& path) {
@@ -131,8 +151,12 @@ int RunEvalBatch(const std::string& path) {
       } catch (const CLI::ParseError& e) {
         throw InputError(e.what());
       }
-      for (const Case& c : CasesFromArgs(args)) {
+      const EvalCases parsed = CasesFromArgs(args);
+      for (const Case& c : parsed.cases) {
         std::cout << EvalLineJson(c, EvaluateCase(c)).dump() << "\n";
+      }
+      for (const std::string& note : parsed.notes) {
+        std::cerr << "ptovec: note: line " << number << ": " << note << "\n";
       }
     } catch (const std::exception& e) {
       any_failed = true;
@@ -159,27 +183,11 @@ int RunEval(const EvalArgs& eval_args, const std::string& batch) {
     return RunEvalBatch(batch);
   }
   // Every case is checked before anything is printed: a bad word prints nothing.
+  const EvalCases parsed = CasesFromArgs(eval_args);
   std::vector<std::pair<Case, ptovec::oracle::Encoded>> results;
-  for (const Case& c : CasesFromArgs(eval_args)) results.emplace_back(c, EvaluateCase(c));
+  for (const Case& c : parsed.cases) results.emplace_back(c, EvaluateCase(c));
   for (const auto& [c, r] : results) std::cout << EvalLineJson(c, r).dump() << "\n";
-  // Decimal inputs that are not a code's value exactly: say which code stands for them.
-  if (!results.empty()) {
-    const Case& c = results.front().first;
-    std::size_t k = 0;
-    for (const std::string& text : eval_args.inputs) {
-      const std::size_t slot = k % c.op->slots.size();
-      if (text == "both" || text == "on" || text == "off") continue;
-      ++k;
-      const TileDataType type = c.op->slots[slot].TypeFor(c.pair);
-      const auto d = ptovec::generator::ParseDecimalInput(text, type, c.op->slots[slot].name);
-      if (d && !d->exact) {
-        std::cerr << "ptovec: note: " << text << " is not exactly a value of "
-                  << ptovec::oracle::Format(type).name << "; it is taken as the nearest (RNE) "
-                  << HexWord(d->code, type) << " = "
-                  << ptovec::generator::ValueText(type, d->code) << "\n";
-      }
-    }
-  }
+  for (const std::string& note : parsed.notes) std::cerr << "ptovec: note: " << note << "\n";
   if (!results.empty() && results.front().first.op->pair_note) {
     const Case& c = results.front().first;
     if (const std::string note = c.op->pair_note(c.pair); !note.empty()) {

@@ -430,11 +430,11 @@ void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& ex
   if (keep_first) report_.first.push_back(std::move(m));
 }
 
-void CheckAccumulator::AddProduct(const OpDef& op, TypePair pair,
-                                  std::span<const generator::Inputs> inputs,
-                                  std::span<const std::uint64_t> positions,
-                                  std::span<const generator::NumericExecutionControl> controls,
-                                  const Encoded* expected, const DeviceAnswer* got) {
+std::uint64_t CheckAccumulator::AddProduct(const OpDef& op, TypePair pair,
+                                           std::span<const generator::Inputs> inputs,
+                                           std::span<const std::uint64_t> positions,
+                                           std::span<const generator::NumericExecutionControl> controls,
+                                           const Encoded* expected, const DeviceAnswer* got) {
   const std::size_t nc = controls.size();
   FileTally& file = report_.per_file.back();
   std::size_t tally_of[2 * 7] = {};
@@ -473,6 +473,7 @@ void CheckAccumulator::AddProduct(const OpDef& op, TypePair pair,
   for (std::size_t k = 0; k < generator::kVectorClasses; ++k) file.classes[k][0] += class_of[k];
   report_.vectors += matched;
   report_.matched += matched;
+  return inputs.size() * nc - matched;
 }
 
 CheckReport CheckAccumulator::Finish() {

@@ -128,6 +128,9 @@ class Boxes {
   static Boxes Product(std::vector<WordSet> slots);
   /// The disjoint union of several Boxes (throws std::invalid_argument when they overlap).
   static Boxes DisjointUnion(const std::vector<Boxes>& parts);
+  /// The same for two. Two one-box sets of one slot make one box of the union of their words
+  /// (so membership is one search, and nothing is copied but the words).
+  static Boxes DisjointUnion(const Boxes& a, const Boxes& b);
 
   Index size() const { return prefix_.empty() ? 0 : prefix_.back(); }
   std::size_t slot_count() const { return slots_; }

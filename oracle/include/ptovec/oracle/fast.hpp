@@ -26,6 +26,14 @@ namespace ptovec::oracle {
 /// The significand type of a Dyadic: an unsigned 128-bit integer (a GCC/Clang extension).
 __extension__ typedef unsigned __int128 DyadicSignificand;
 
+/// The number of significant bits of m (0 for 0): the bit width of a 128-bit word.
+inline int BitLength(DyadicSignificand m) {
+  const auto high = static_cast<std::uint64_t>(m >> 64);
+  if (high != 0) return 128 - __builtin_clzll(high);
+  const auto low = static_cast<std::uint64_t>(m);
+  return low == 0 ? 0 : 64 - __builtin_clzll(low);
+}
+
 /// An exact dyadic rational: (-1)^negative * significand * 2^exponent. Every finite code of every
 /// floating format ptovec models, every integer up to 128 bits and every product of two of them
 /// is a Dyadic. A zero significand is the value 0 whatever `negative` and `exponent` say.

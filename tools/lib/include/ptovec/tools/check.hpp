@@ -120,8 +120,8 @@ class CheckAccumulator {
   /// The same for every input of one op and pair under every control (Device::EvaluateProduct's
   /// order): case (i, c) is record positions[i] * controls.size() + c, its expected result
   /// expected[i * controls.size() + c] and its answer got[same]. The input class is computed
-  /// once per input and a matched case only counted.
-  void AddProduct(const OpDef& op, TypePair pair, std::span<const generator::Inputs> inputs,
+  /// once per input and a matched case only counted. Returns how many cases did not match.
+  std::uint64_t AddProduct(const OpDef& op, TypePair pair, std::span<const generator::Inputs> inputs,
                   std::span<const std::uint64_t> positions,
                   std::span<const generator::NumericExecutionControl> controls,
                   const Encoded* expected, const DeviceAnswer* got);
