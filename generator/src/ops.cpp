@@ -1,5 +1,7 @@
 #include "ptovec/generator/ops.hpp"
 
+#include "ptovec/generator/domains.hpp"
+
 #include <algorithm>
 #include <cctype>
 
@@ -24,6 +26,9 @@ const std::vector<OpDef>& AllOps() {
     v.push_back(MakeTquantOp());
     v.push_back(MakeTdequantOp());
     v.push_back(MakeAffineOp());
+    // The domain functions of each op derive from its plan, bound to the op's own entry (the
+    // vector's elements keep their addresses when it is moved into `ops`).
+    for (OpDef& op : v) DeriveFromPlan(op);
     return v;
   }();
   return ops;

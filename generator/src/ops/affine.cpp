@@ -633,6 +633,22 @@ std::vector<SampleStrategy> AffineStrategies(TypePair pair) {
   };
 }
 
+// Uniform over the domain: any finite FP32 / any S32 value, any positive normal FP19 scale, a
+// uniform width and an offset uniform in its range.
+rc::Gen<Inputs> UniformAffine(TypePair pair) {
+  const bool fp32 = pair.src == TileDataType::FP32;
+  return rc::gen::apply(
+      [fp32](std::uint64_t value, std::uint32_t exponent, std::uint32_t fraction,
+             std::pair<std::uint32_t, std::uint32_t> ow) {
+        Word v = value;
+        if (fp32 && !Fp32IsFinite(static_cast<std::uint32_t>(v))) v &= 0xFF7FFFFFU;
+        return Inputs{v, Word{exponent} << 10 | fraction, ow.first, ow.second};
+      },
+      rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << 32),
+      rc::gen::inRange<std::uint32_t>(1, 255), rc::gen::inRange<std::uint32_t>(0, 1024),
+      UniformOffsetAndWidth());
+}
+
 }  // namespace
 
 OpDef MakeAffineOp() {
@@ -666,29 +682,8 @@ OpDef MakeAffineOp() {
   op.evaluate = EvaluateAffine;
   op.evaluate_reference = EvaluateAffineReference;
   op.check_domain = CheckAffineDomain;
-  op.domain = [](TypePair pair, const SamplingOptions& options) {
-    const std::uint64_t seed = DerivedSeed(options.seed, *FindOp("affine"), pair);
-    return SampledSet(AffineStrategies(pair), seed, options.samples);
-  };
-  op.domain_count = [](TypePair, const SamplingOptions& options) -> std::uint64_t {
-    return options.samples;
-  };
-  op.strategies = AffineStrategies;
-  op.input_space = [](TypePair pair) {
-    // Uniform over the domain: any finite FP32 / any S32 value, any positive normal FP19 scale,
-    // a uniform width and an offset uniform in its range.
-    const bool fp32 = pair.src == TileDataType::FP32;
-    const rc::Gen<Inputs> uniform = rc::gen::apply(
-        [fp32](std::uint64_t value, std::uint32_t exponent, std::uint32_t fraction,
-               std::pair<std::uint32_t, std::uint32_t> ow) {
-          Word v = value;
-          if (fp32 && !Fp32IsFinite(static_cast<std::uint32_t>(v))) v &= 0xFF7FFFFFU;
-          return Inputs{v, Word{exponent} << 10 | fraction, ow.first, ow.second};
-        },
-        rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << 32),
-        rc::gen::inRange<std::uint32_t>(1, 255), rc::gen::inRange<std::uint32_t>(0, 1024),
-        UniformOffsetAndWidth());
-    return InputSpace(*FindOp("affine"), pair, StrategyGens(AffineStrategies(pair)), uniform);
+  op.plan = [](TypePair pair) {
+    return DomainPlan::Sampled(AffineStrategies(pair), [pair] { return UniformAffine(pair); });
   };
   return op;
 }

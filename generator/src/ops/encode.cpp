@@ -215,18 +215,12 @@ std::vector<SampleStrategy> EncodeStrategies(TypePair pair) {
   return s;
 }
 
-InputSet EncodeDomain(TypePair pair, const SamplingOptions& options, const OpDef& op) {
+// Every finite code of an 8/16-bit source; the strategies for FP32 and S32.
+DomainPlan EncodePlan(TypePair pair) {
   if (pair.src != T::FP32 && pair.src != T::S32) {
-    return ExhaustiveCodes(pair.src, [&](Word w) { return IsFiniteCode(pair.src, w); });
+    return DomainPlan::Exhaustive([src = pair.src](Word w) { return IsFiniteCode(src, w); });
   }
-  return SampledSet(EncodeStrategies(pair), DerivedSeed(options.seed, op, pair), options.samples);
-}
-
-std::uint64_t EncodeDomainCount(TypePair pair, const SamplingOptions& options) {
-  if (pair.src == T::FP32 || pair.src == T::S32) return options.samples;
-  std::uint64_t n = 0;
-  for (Word w = 0; w < (Word{1} << Format(pair.src).width); ++w) n += IsFiniteCode(pair.src, w);
-  return n;
+  return DomainPlan::Sampled(EncodeStrategies(pair));
 }
 
 }  // namespace
@@ -252,19 +246,7 @@ OpDef MakeEncodeOp() {
   op.evaluate_batch = EvaluateEncodeBatch;
   op.evaluate_reference = EvaluateEncodeReference;
   op.check_domain = CheckEncodeDomain;
-  op.domain = [](TypePair pair, const SamplingOptions& options) {
-    return EncodeDomain(pair, options, *FindOp("encode"));
-  };
-  op.domain_count = EncodeDomainCount;
-  op.strategies = [](TypePair pair) -> std::vector<SampleStrategy> {
-    if (pair.src != T::FP32 && pair.src != T::S32) return {};
-    return EncodeStrategies(pair);
-  };
-  op.input_space = [](TypePair pair) {
-    const OpDef& self = *FindOp("encode");
-    if (pair.src != T::FP32 && pair.src != T::S32) return InputSpace(self, pair, {});
-    return InputSpace(self, pair, StrategyGens(EncodeStrategies(pair)));
-  };
+  op.plan = EncodePlan;
   return op;
 }
 

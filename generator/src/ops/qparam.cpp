@@ -43,6 +43,15 @@ std::vector<SampleStrategy> QparamStrategies() {
           {"fp32_uniform_bits", 4, WithOffsetAndWidth(Fp32UniformBits(), false)}};
 }
 
+// Uniform over the domain: any FP32 scale, a uniform width and an offset uniform in its range.
+rc::Gen<Inputs> UniformQparam() {
+  return rc::gen::apply(
+      [](std::uint64_t s, std::pair<std::uint32_t, std::uint32_t> ow) {
+        return Inputs{s, ow.first, ow.second, 0};
+      },
+      rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << 32), UniformOffsetAndWidth());
+}
+
 }  // namespace
 
 OpDef MakeQparamOp() {
@@ -67,22 +76,7 @@ OpDef MakeQparamOp() {
   op.evaluate = EvaluateQparam;
   op.evaluate_reference = EvaluateQparam;  // literal seed functions, integer arithmetic only
   op.check_domain = [](TypePair, const Inputs& in) { return CheckOffsetAndWidth(in[1], in[2]); };
-  op.domain = [](TypePair pair, const SamplingOptions& options) {
-    return SampledSet(QparamStrategies(), DerivedSeed(options.seed, *FindOp("qparam"), pair),
-                      options.samples);
-  };
-  op.domain_count = [](TypePair, const SamplingOptions& options) { return options.samples; };
-  op.strategies = [](TypePair) { return QparamStrategies(); };
-  op.input_space = [](TypePair pair) {
-    const std::vector<Strategy> strategies = StrategyGens(QparamStrategies());
-    // Uniform over the domain: any FP32 scale, a uniform width and an offset uniform in its range.
-    const rc::Gen<Inputs> uniform = rc::gen::apply(
-        [](std::uint64_t s, std::pair<std::uint32_t, std::uint32_t> ow) {
-          return Inputs{s, ow.first, ow.second, 0};
-        },
-        rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << 32), UniformOffsetAndWidth());
-    return InputSpace(*FindOp("qparam"), pair, strategies, uniform);
-  };
+  op.plan = [](TypePair) { return DomainPlan::Sampled(QparamStrategies(), UniformQparam); };
   return op;
 }
 

@@ -79,15 +79,7 @@ OpDef MakeShiftOp() {
   op.evaluate = EvaluateShift;
   op.evaluate_reference = EvaluateShift;  // the literal seed function is integer arithmetic
   op.check_domain = CheckShiftDomain;
-  op.domain = [](TypePair pair, const SamplingOptions& options) {
-    return SampledSet(ShiftStrategies(), DerivedSeed(options.seed, *FindOp("shift"), pair),
-                      options.samples);
-  };
-  op.domain_count = [](TypePair, const SamplingOptions& options) { return options.samples; };
-  op.strategies = [](TypePair) { return ShiftStrategies(); };
-  op.input_space = [](TypePair pair) {
-    return InputSpace(*FindOp("shift"), pair, StrategyGens(ShiftStrategies()));
-  };
+  op.plan = [](TypePair) { return DomainPlan::Sampled(ShiftStrategies()); };
   return op;
 }
 

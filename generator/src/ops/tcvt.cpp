@@ -71,14 +71,13 @@ std::vector<SampleStrategy> WideRawStrategies(const FormatInfo& src) {
   };
 }
 
-InputSet TcvtDomain(TypePair pair, const SamplingOptions& options, const OpDef& op) {
+// Every code of an 8/16-bit source; FP32 to E8M0 by its strategies, other wide sources by raw
+// bits.
+DomainPlan TcvtPlan(TypePair pair) {
   const FormatInfo& src = Format(pair.src);
-  if (src.width <= 16) return ExhaustiveCodes(pair.src);
-  const std::uint64_t seed = DerivedSeed(options.seed, op, pair);
-  if (pair.dst == TileDataType::E8M0) {
-    return SampledSet(Fp32ToE8M0Strategies(), seed, options.samples);
-  }
-  return SampledSet(WideRawStrategies(src), seed, options.samples);
+  if (src.width <= 16) return DomainPlan::Exhaustive();
+  if (pair.dst == TileDataType::E8M0) return DomainPlan::Sampled(Fp32ToE8M0Strategies());
+  return DomainPlan::Sampled(WideRawStrategies(src));
 }
 
 }  // namespace
@@ -118,26 +117,7 @@ OpDef MakeTcvtOp() {
   op.check_domain = [](TypePair, const Inputs&) -> std::optional<std::string> {
     return std::nullopt;  // every code of the source type is in TCVT's domain
   };
-  op.domain = [](TypePair pair, const SamplingOptions& options) {
-    return TcvtDomain(pair, options, *FindOp("tcvt"));
-  };
-  op.domain_count = [](TypePair pair, const SamplingOptions& options) -> std::uint64_t {
-    const unsigned width = Format(pair.src).width;
-    return width <= 16 ? (std::uint64_t{1} << width) : options.samples;
-  };
-  op.strategies = [](TypePair pair) -> std::vector<SampleStrategy> {
-    if (Format(pair.src).width <= 16) return {};
-    if (pair.dst == TileDataType::E8M0) return Fp32ToE8M0Strategies();
-    return WideRawStrategies(Format(pair.src));
-  };
-  op.input_space = [](TypePair pair) {
-    const OpDef& self = *FindOp("tcvt");
-    if (Format(pair.src).width <= 16) return InputSpace(self, pair, {});
-    if (pair.dst == TileDataType::E8M0) {
-      return InputSpace(self, pair, StrategyGens(Fp32ToE8M0Strategies()));
-    }
-    return InputSpace(self, pair, StrategyGens(WideRawStrategies(Format(pair.src))));
-  };
+  op.plan = TcvtPlan;
   return op;
 }
 

@@ -119,8 +119,7 @@ std::vector<std::uint32_t> ScaleSet(std::uint64_t seed) {
   return scales;
 }
 
-InputSet TdequantDomain(TypePair pair, const SamplingOptions& options) {
-  const OpDef& op = *FindOp("tdequant");
+InputSet TdequantDomain(const OpDef& op, TypePair pair, const SamplingOptions& options) {
   auto scales =
       std::make_shared<const std::vector<std::uint32_t>>(ScaleSet(DerivedSeed(options.seed, op, pair)));
   InputSet set;
@@ -188,14 +187,7 @@ OpDef MakeTdequantOp() {
     if (auto problem = quantization::CheckScale("tdequant", in[1])) return problem;
     return quantization::CheckByteWord("tdequant", "zero_point", in[2], pair.src);
   };
-  op.domain = TdequantDomain;
-  op.domain_count = [](TypePair pair, const SamplingOptions& options) -> std::uint64_t {
-    return TdequantDomain(pair, options).count;  // builds only the 12-scale set
-  };
-  op.strategies = [](TypePair) { return std::vector<SampleStrategy>{}; };
-  op.input_space = [](TypePair pair) {
-    return InputSpace(*FindOp("tdequant"), pair, TdequantStrategies());
-  };
+  op.plan = [](TypePair) { return DomainPlan::Custom(TdequantDomain, TdequantStrategies); };
   return op;
 }
 

@@ -287,12 +287,6 @@ std::vector<SampleStrategy> TquantStrategies(TileDataType dst) {
   };
 }
 
-InputSet TquantDomain(TypePair pair, const SamplingOptions& options) {
-  const OpDef& op = *FindOp("tquant");
-  return SampledSet(TquantStrategies(pair.dst), DerivedSeed(options.seed, op, pair),
-                    options.samples);
-}
-
 }  // namespace
 
 OpDef MakeTquantOp() {
@@ -321,14 +315,7 @@ OpDef MakeTquantOp() {
     if (auto problem = quantization::CheckScale("tquant", in[1])) return problem;
     return quantization::CheckByteWord("tquant", "zero_point", in[2], pair.dst);
   };
-  op.domain = TquantDomain;
-  op.strategies = [](TypePair pair) { return TquantStrategies(pair.dst); };
-  op.input_space = [](TypePair pair) {
-    return InputSpace(*FindOp("tquant"), pair, StrategyGens(TquantStrategies(pair.dst)));
-  };
-  op.domain_count = [](TypePair, const SamplingOptions& options) -> std::uint64_t {
-    return options.samples;  // SampleUnique reaches it: the strategies' domain is far larger
-  };
+  op.plan = [](TypePair pair) { return DomainPlan::Sampled(TquantStrategies(pair.dst)); };
   return op;
 }
 

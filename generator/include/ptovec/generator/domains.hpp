@@ -173,4 +173,39 @@ std::vector<Strategy> StrategyGens(const std::vector<SampleStrategy>& strategies
 rc::Gen<Inputs> InputSpace(const OpDef& op, TypePair pair, std::vector<Strategy> strategies,
                            std::optional<rc::Gen<Inputs>> uniform = std::nullopt);
 
+// ---- The domain plan: what an op declares, and what derives from it ----
+
+/// How the inputs of one (op, pair) are chosen (OpDef::plan). One of three kinds:
+/// - Exhaustive: every code of the source type (8 or 16 bits wide) that `keep` accepts (every
+///   code when `keep` is empty), in code order;
+/// - Sampled: `samples` distinct tuples of the named `strategies` (SampledSet), seeded by
+///   DerivedSeed; `uniform` (when set) is the input space's uniform over the whole domain
+///   (default UniformDomain);
+/// - Custom: `build` makes the set (tdequant: every value x zero point x 12 sampled scales) and
+///   `space` gives the input space's strategies.
+struct DomainPlan {
+  enum class Kind : std::uint8_t { Exhaustive, Sampled, Custom };
+  Kind kind = Kind::Exhaustive;
+  std::function<bool(Word)> keep;
+  std::vector<SampleStrategy> strategies;
+  std::function<rc::Gen<Inputs>()> uniform;
+  std::function<InputSet(const OpDef&, TypePair, const SamplingOptions&)> build;
+  std::function<std::vector<Strategy>()> space;
+
+  static DomainPlan Exhaustive(std::function<bool(Word)> keep = {});
+  static DomainPlan Sampled(std::vector<SampleStrategy> strategies,
+                            std::function<rc::Gen<Inputs>()> uniform = {});
+  static DomainPlan Custom(
+      std::function<InputSet(const OpDef&, TypePair, const SamplingOptions&)> build,
+      std::function<std::vector<Strategy>()> space);
+};
+
+/// Sets op.domain, op.domain_count, op.strategies and op.input_space from op.plan, each bound to
+/// `op` itself (which must stay where it is: the registry calls this once its list is built).
+/// Exhaustive: the source codes `keep` accepts, their count, no strategies, InputSpace without
+/// strategies. Sampled: SampledSet of the strategies, --samples, the strategies, InputSpace of
+/// their RapidCheck forms and `uniform`. Custom: `build`, its count, no strategies, InputSpace of
+/// `space`. Throws std::logic_error when op.plan is empty.
+void DeriveFromPlan(OpDef& op);
+
 }  // namespace ptovec::generator

@@ -24,6 +24,7 @@ class Gen;  // rapidcheck/Gen.h; OpDef::input_space returns one (include domains
 namespace ptovec::generator {
 
 struct SampleStrategy;  // sampler.hpp: a named, weighted sampling strategy
+struct DomainPlan;      // domains.hpp: how one pair's inputs are chosen
 
 using oracle::Encoded;
 using oracle::NumericExecutionControl;
@@ -141,6 +142,9 @@ ControlFilter ParseControlFilter(const std::string& rmodes, const std::string& s
 /// one-line message naming the bad value and what is accepted.
 using CheckDomainFn = std::function<std::optional<std::string>(TypePair, const Inputs&)>;
 
+/// The domain plan of one pair (domains.hpp DomainPlan): every source code, or named strategies.
+using DomainPlanFn = std::function<DomainPlan(TypePair)>;
+
 /// Builds the default input domain of one pair.
 using DomainFn = std::function<InputSet(TypePair, const SamplingOptions&)>;
 
@@ -177,6 +181,10 @@ struct OpDef {
   /// A faster batch form of `evaluate` (optional; EvaluateBatch falls back to `evaluate`).
   EvaluateBatchFn evaluate_batch;
   CheckDomainFn check_domain;
+  /// What the op declares about its inputs: one plan per pair (domains.hpp DomainPlan). The four
+  /// members below derive from it when the registry is built (DeriveFromPlan); an op sets
+  /// none of them itself.
+  DomainPlanFn plan;
   DomainFn domain;
   DomainCountFn domain_count;
   InputSpaceFn input_space;  ///< the whole input space with RapidCheck shrinking (see above)
