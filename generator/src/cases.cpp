@@ -189,7 +189,7 @@ std::optional<DecimalInput> ParseDecimalInput(std::string_view text, TileDataTyp
       value, type, {oracle::NumericRoundingMode::RNE, false});
   const Word code = oracle::LowBits(e.word, f.width);
   const auto c = oracle::TileNumericValueClass(type, code);
-  if ((e.status & 0x04) != 0 || oracle::NumericValueClassIsNaN(c) ||
+  if ((e.status & oracle::kStatusOF) != 0 || oracle::NumericValueClassIsNaN(c) ||
       oracle::NumericValueClassIsInfinity(c)) {
     throw InputError(what + " is beyond " + std::string(f.name) +
                      "'s finite range (write inf or a hex word for non-finite codes)");

@@ -95,7 +95,8 @@ std::uint8_t InputClassOf(const OpDef& op, TypePair pair, const Inputs& in) {
 }
 
 std::uint8_t OutcomeOf(Status s) {
-  return (s & 0x01) ? 1 : (s & 0x04) ? 2 : (s & 0x08) ? 3 : (s & 0x10) ? 4 : 0;
+  using namespace oracle;  // kStatus*
+  return (s & kStatusNV) ? 1 : (s & kStatusOF) ? 2 : (s & kStatusUF) ? 3 : (s & kStatusNX) ? 4 : 0;
 }
 
 VectorClass ClassOf(const OpDef& op, TypePair pair, const Inputs& in, Encoded expected) {

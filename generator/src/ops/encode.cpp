@@ -84,7 +84,7 @@ void EvaluateEncodeBatch(TypePair pair, const Inputs* in, std::size_t n,
       const NumericExecutionControl control = controls[c];
       if (floating && c > 0 && control.saturating && !controls[c - 1].saturating &&
           controls[c - 1].rounding_mode == control.rounding_mode &&
-          (out[c - 1].status & 0x04) == 0) {
+          (out[c - 1].status & oracle::kStatusOF) == 0) {
         out[c] = out[c - 1];
         continue;
       }
