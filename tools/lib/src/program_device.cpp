@@ -196,6 +196,8 @@ class CommandDevice final : public Device {
     if (n == 3 && !t[2].empty()) name_ = SanitizeDeviceText(t[2]);
   }
 
+  // Reads one answer line per case into answers, in order, checking index, word width and
+  // flags; any other line, a missing answer or a timeout ends the device through Fail.
   void ReadAnswers(std::span<const Case> cases, std::span<DeviceAnswer> answers,
                    std::uint64_t base) {
     for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -310,6 +312,8 @@ class CommandDevice final : public Device {
     return exited_;
   }
 
+  // The stderr thread: keeps the device's last 3 stderr lines (300 bytes each) for Fail's
+  // message, until end of stderr or a byte on the stop pipe (Cleanup).
   void CollectStderr() {
     std::string partial;
     char buf[4096];

@@ -106,8 +106,9 @@ class CheckAccumulator {
                             std::function<void(const Mismatch&)> every = {});
   /// Starts the next file (section).
   void BeginFile(const std::string& file, const OpDef& op, TypePair pair, std::uint64_t count);
-  /// Adds record `index` of the current file. The answer's word is compared in the low bits of
-  /// the destination's width.
+  /// Adds record `index` of the current file. The answer's word must already be within the
+  /// destination's width (as every Device and the results readers deliver it): it is compared
+  /// as it is.
   void Add(std::uint64_t index, const generator::VectorRecord& expected, const DeviceAnswer& got);
   /// The same for a case and its expected result given apart.
   void Add(std::uint64_t index, const Case& c, const Encoded& expected, const DeviceAnswer& got);
