@@ -371,7 +371,9 @@ void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report
       it->classes[k][0] += f.classes[k][0];
       it->classes[k][1] += f.classes[k][1];
     }
-    for (std::size_t c = 0; c < f.controls.size(); ++c) it->controls[c].Add(std::move(f.controls[c]));
+    for (std::size_t c = 0; c < f.controls.size(); ++c) {
+      it->controls[c].Add(std::move(f.controls[c]));
+    }
   }
   for (Mismatch& m : part.first) {
     if (total.first.size() < max_report) total.first.push_back(std::move(m));

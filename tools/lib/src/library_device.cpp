@@ -51,7 +51,8 @@ class LibraryDevice final : public Device {
       throw DeviceError("cannot load device " + shown + ": no such file");
     }
     if (std::filesystem::is_directory(library, ec)) {
-      throw DeviceError("cannot load device " + shown + ": it is a directory, not a shared library");
+      throw DeviceError("cannot load device " + shown +
+                        ": it is a directory, not a shared library");
     }
     // dlopen searches the library path for a name without '/': make it a path.
     const std::string path = std::filesystem::absolute(library, ec).string();
@@ -75,7 +76,8 @@ class LibraryDevice final : public Device {
       } else {
         evaluate_batch_ =
             reinterpret_cast<EvaluateBatchFn>(Symbol("ptovec_dut_evaluate_batch", shown));
-        if (auto properties = reinterpret_cast<PropertiesFn>(::dlsym(handle_, "ptovec_dut_properties"))) {
+        if (auto properties =
+                reinterpret_cast<PropertiesFn>(::dlsym(handle_, "ptovec_dut_properties"))) {
           thread_safe_ = (properties() & PTOVEC_DUT_THREAD_SAFE) != 0;
         }
       }

@@ -240,7 +240,9 @@ class CommandDevice final : public Device {
                  "): " + ShortenDeviceText(n == 3 ? t[2] : std::string_view("(no reason given)")),
              i, cases.size());
       }
-      if (n != 3) bad("expected '<index> <out> <flags>', '<index> unsupported' or '<index> error TEXT'");
+      if (n != 3) {
+        bad("expected '<index> <out> <flags>', '<index> unsupported' or '<index> error TEXT'");
+      }
       Word word = 0;
       Word flags = 0;
       if (!ParseHexWord(t[1], word)) bad("malformed word (expected 0x and 1 to 16 hex digits)");
@@ -356,7 +358,9 @@ class CommandDevice final : public Device {
       stderr_cv_.wait_for(lock, std::chrono::seconds(1), [this] { return stderr_done_; });
     }
     std::string out;
-    for (const std::string& l : stderr_tail_) out += (out.empty() ? "" : " | ") + ShortenDeviceText(l);
+    for (const std::string& l : stderr_tail_) {
+      out += (out.empty() ? "" : " | ") + ShortenDeviceText(l);
+    }
     return out;
   }
 
