@@ -8,6 +8,8 @@
 
 #include "gate_test_support.hpp"
 #include "ptovec/tools/check.hpp"
+#include "ptovec/tools/check_outputs.hpp"
+#include "ptovec/tools/check_report.hpp"
 
 namespace ptovec::tools {
 namespace {

@@ -8,19 +8,25 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "device_protocol.hpp"
 #include "oracle_dut.hpp"
 #include "ptovec/oracle/rounding.hpp"
 
 namespace {
 
 using ptovec::dut::ResolvedPair;
+using ptovec::tools::AppendHex;
+using ptovec::tools::kHelloWord;
+using ptovec::tools::kProtocolVersion;
+using ptovec::tools::ParseDecimal;
+using ptovec::tools::ParseHexWord;
+using ptovec::tools::Tokens;
 
 [[noreturn]] void Die(const std::string& message) {
   std::fprintf(stderr, "ptovec-oracle-device: error: %s\n", message.c_str());
@@ -42,34 +48,6 @@ void WriteAll(std::string& out) {
   out.clear();
 }
 
-// Splits on spaces and tabs.
-std::size_t Split(std::string_view line, std::string_view* tokens, std::size_t max) {
-  std::size_t n = 0;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    if (i >= line.size()) break;
-    std::size_t j = i;
-    while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
-    if (n == max) return max + 1;
-    tokens[n++] = line.substr(i, j - i);
-    i = j;
-  }
-  return n;
-}
-
-bool ParseHex(std::string_view t, std::uint64_t& value) {
-  if (t.size() < 3 || t[0] != '0' || (t[1] != 'x' && t[1] != 'X')) return false;
-  const auto [end, ec] = std::from_chars(t.data() + 2, t.data() + t.size(), value, 16);
-  return ec == std::errc() && end == t.data() + t.size();
-}
-
-void AppendHex(std::string& out, std::uint64_t word, unsigned digits) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  out += "0x";
-  for (unsigned i = digits; i-- > 0;) out.push_back(kDigits[(word >> (4 * i)) & 0xF]);
-}
-
 class Server {
  public:
   explicit Server(std::string name) : name_(std::move(name)) {}
@@ -80,24 +58,26 @@ class Server {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (!hello_done_) {
       std::string_view t[3];
-      const std::size_t n = Split(line, t, 2);
-      if (n != 2 || t[0] != "ptovec-dut") Die("expected the hello line 'ptovec-dut 1', got '" +
-                                               std::string(line) + "'");
-      if (t[1] != "1") Die("protocol version " + std::string(t[1]) + " is not supported (1 is)");
-      out += "ptovec-dut 1 " + name_ + "\n";
+      const std::size_t n = Tokens(line, t, 3);  // 3: more than the two words of the hello
+      if (n != 2 || t[0] != kHelloWord) {
+        Die("expected the hello line 'ptovec-dut 1', got '" + std::string(line) + "'");
+      }
+      if (t[1] != kProtocolVersion) {
+        Die("protocol version " + std::string(t[1]) + " is not supported (1 is)");
+      }
+      out += std::string(kHelloWord) + " " + std::string(kProtocolVersion) + " " + name_ + "\n";
       hello_done_ = true;
       return;
     }
-    std::string_view t[6 + ptovec::generator::kMaxSlots + 1];
-    const std::size_t n = Split(line, t, 6 + ptovec::generator::kMaxSlots);
+    // One token more than a case line has: n == kMaxTokens + 1 means too many fields.
+    constexpr std::size_t kMaxTokens = 6 + ptovec::generator::kMaxSlots;
+    std::string_view t[kMaxTokens + 1];
+    const std::size_t n = Tokens(line, t, kMaxTokens + 1);
     if (n == 0) Die("line " + std::to_string(line_number_) + " is empty");
     std::uint64_t index = 0;
-    {
-      const auto [end, ec] = std::from_chars(t[0].data(), t[0].data() + t[0].size(), index);
-      if (ec != std::errc() || end != t[0].data() + t[0].size()) {
-        Die("line " + std::to_string(line_number_) + ": malformed index '" + std::string(t[0]) +
-            "'");
-      }
+    if (!ParseDecimal(t[0], index)) {
+      Die("line " + std::to_string(line_number_) + ": malformed index '" + std::string(t[0]) +
+          "'");
     }
     const auto error = [&](const std::string& why) {
       out.append(t[0]);
@@ -105,7 +85,7 @@ class Server {
       out += why;
       out += '\n';
     };
-    if (n < 7 || n > 6 + ptovec::generator::kMaxSlots) {
+    if (n < 7 || n > kMaxTokens) {
       return error("expected <index> <op> <src> <dst> <rmode> <sat> <inputs...>");
     }
     // op src dst: cached as one text.
@@ -137,7 +117,7 @@ class Server {
     c.sat = t[5] == "1" ? 1 : 0;
     c.n_inputs = static_cast<std::uint32_t>(n - 6);
     for (std::size_t i = 6; i < n; ++i) {
-      if (!ParseHex(t[i], c.inputs[i - 6])) {
+      if (!ParseHexWord(t[i], c.inputs[i - 6])) {
         return error("malformed input word '" + std::string(t[i]) + "'");
       }
     }

@@ -5,6 +5,8 @@
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/tools/check.hpp"
+#include "ptovec/tools/check_outputs.hpp"
+#include "ptovec/tools/check_report.hpp"
 
 namespace ptovec::cli {
 

@@ -6,6 +6,7 @@
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/suite.hpp"
 #include "ptovec/tools/check.hpp"
+#include "ptovec/tools/check_outputs.hpp"
 #include "ptovec/tools/device.hpp"
 #include "ptovec/tools/exhaustive.hpp"
 

@@ -7,11 +7,12 @@
 
 #include "commands.hpp"
 #include "ptovec/generator/cases.hpp"
-#include "ptovec/generator/schema.hpp"
+#include "ptovec/tools/schemas.hpp"
 
 namespace {
 
-using namespace ptovec::generator;
+using ptovec::tools::SchemaByName;
+using ptovec::tools::SchemaNames;
 
 using ptovec::cli::Fail;
 

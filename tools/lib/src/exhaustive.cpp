@@ -117,7 +117,7 @@ CheckReport RunExhaustive(Device& device, const ExhaustiveOptions& options) {
       // something did not match.
       for (std::size_t j = 0; unmatched > 0 && j < n * nc; ++j) {
         const DeviceAnswer& a = w.answers[j];
-        if (a.supported && (a.result.status & 0xE0) != 0) {
+        if (a.supported && (a.result.status & ~kStatusBits) != 0) {
           Case x;
           x.op = &op;
           x.pair = pair;

@@ -1,15 +1,15 @@
-// JSON Schemas (draft 2020-12) of ptovec's file formats, derived from the op registry and the
-// format table, so they change exactly when an op, a slot, a legal pair or a type changes.
-// `ptovec schema NAME` prints them; schemas/*.schema.json are their committed copies (a ctest
-// test fails when a copy drifts from the registry).
+// JSON Schemas (draft 2020-12) of the generator's file formats (vector files, manifests, eval
+// lines, binary headers), derived from the op registry and the format table, so they change
+// exactly when an op, a slot, a legal pair or a type changes. The results files' schemas are in
+// ptovec/tools/results_schema.hpp, built from the blocks below. `ptovec schema NAME` prints them
+// all (ptovec/tools/schemas.hpp); schemas/*.schema.json are their committed copies (a ctest test,
+// tests/files/check_schemas.cmake, fails when a copy drifts from the registry).
 #pragma once
 
 #include <nlohmann/json.hpp>
 
-#include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace ptovec::generator {
 
@@ -29,23 +29,28 @@ nlohmann::ordered_json EvalLineSchema();
 /// record layout ("record_size", "fields") and "rmode_names".
 nlohmann::ordered_json BinaryHeaderSchema();
 
-/// One line of a JSON lines results file (tools/results.hpp, schemas/results-format.md): the
-/// header line {"format":"ptovec-results-json","version","tool_version","device","sections"} or a
-/// result line {"s","i","out","flags"} ("flags":"unsupported" for a case the device did not
-/// implement, "out" then optional).
-nlohmann::ordered_json ResultsSchema();
+/// Building blocks for the schemas of formats defined elsewhere (the results files,
+/// tools/lib/src/results_schema.cpp), so every schema shares one head and one set of definitions:
 
-/// The JSON header of a binary results file (`PTOVEC\0R`): the sections with "record_size".
-nlohmann::ordered_json ResultsBinaryHeaderSchema();
+/// A schema document's head: "$schema" (draft 2020-12), "$id"
+/// (https://ptovec.invalid/schemas/ + `file`), "title", "description".
+nlohmann::ordered_json SchemaDocument(std::string_view file, std::string_view title,
+                                      std::string_view description);
 
-/// The names `ptovec schema` accepts, in order: "vectors", "manifest", "eval", "binary-header",
-/// "results", "results-binary-header".
-std::vector<std::string> SchemaNames();
+/// The "$defs" the documents share: "uint64", "type_name" (every format-table name), "word"
+/// (0x + lower-case hex), "rmode" (the mode names) and "flags" (0x00..0x1f, bits 4:0).
+nlohmann::ordered_json CommonSchemaDefs();
 
-/// The schema called `name` (one of SchemaNames()), or nullopt.
-std::optional<nlohmann::ordered_json> SchemaByName(std::string_view name);
+/// An unsigned 64-bit integer: {"type":"integer","minimum":0,"maximum":2^64 - 1}.
+nlohmann::ordered_json Uint64Schema();
 
-/// The committed file of schema `name` under schemas/ ("vectors.schema.json"); "" when unknown.
-std::string SchemaFileName(std::string_view name);
+/// The op names of the registry, in registry order (a JSON array for "enum").
+nlohmann::ordered_json SchemaOpNames();
+
+/// Every type that is the src or dst of some legal pair, in format-table order (a JSON array).
+nlohmann::ordered_json SchemaPairTypeNames();
+
+/// The rounding mode names, RNE .. RHB (spec-notes section 2; a JSON array).
+nlohmann::ordered_json SchemaModeNames();
 
 }  // namespace ptovec::generator

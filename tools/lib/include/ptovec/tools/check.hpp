@@ -1,16 +1,15 @@
 // The conformance gate: compare a device's answers with the expected vectors (from a results
-// file, `ptovec check`, or live from a Device, `ptovec run`), tally mismatches by op, types, mode,
-// Sat and kind, and report them as text and JUnit XML.
+// file, `ptovec check`, or live from a Device, `ptovec run`) and tally mismatches by op, types,
+// mode, Sat and kind. The reports (text, JUnit XML) are in check_report.hpp; the output files
+// (--results, --junit, --mismatches) in check_outputs.hpp.
 #pragma once
 
 #include <array>
 #include <chrono>
 #include <functional>
 #include <filesystem>
-#include <iosfwd>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "ptovec/generator/readers.hpp"
@@ -42,11 +41,6 @@ struct Mismatch {
   MismatchKind kind = MismatchKind::Word;
   std::size_t vector_class = 0;  ///< generator::ClassOf(...).index()
 };
-
-/// One mismatch as a line of a --mismatches file: {"file","record","op","src","dst","rmode",
-/// "sat","in":[words],"class","expected":{"out","flags"},"got":{"out","flags"} or
-/// "unsupported","kind"} (JSON, one object, no newline).
-std::string MismatchJsonLine(const Mismatch& m);
 
 /// Counts of one (file, mode, Sat).
 struct ControlTally {
@@ -87,7 +81,7 @@ struct CheckReport {
   std::uint64_t unsupported = 0;
   std::uint64_t word = 0, flags = 0, both = 0;  ///< mismatched by kind
   std::vector<FileTally> per_file;  ///< in run order
-  std::vector<Mismatch> first;      ///< the first max_report mismatches, in run order
+  std::vector<Mismatch> first;  ///< the first max_report mismatches (unsupported included)
   /// Set when the results file records a run that stopped early: why, and where ("" otherwise).
   /// An incomplete run never passes.
   std::string incomplete;
@@ -112,8 +106,9 @@ class CheckAccumulator {
                             std::function<void(const Mismatch&)> every = {});
   /// Starts the next file (section).
   void BeginFile(const std::string& file, const OpDef& op, TypePair pair, std::uint64_t count);
-  /// Adds record `index` of the current file. The answer's word is compared in the low bits of
-  /// the destination's width.
+  /// Adds record `index` of the current file. The answer's word must already be within the
+  /// destination's width (as every Device and the results readers deliver it): it is compared
+  /// as it is.
   void Add(std::uint64_t index, const generator::VectorRecord& expected, const DeviceAnswer& got);
   /// The same for a case and its expected result given apart.
   void Add(std::uint64_t index, const Case& c, const Encoded& expected, const DeviceAnswer& got);
@@ -196,39 +191,7 @@ struct RunOptions {
 CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
                       const RunOptions& options);
 
-/// Writes the text report: totals; mismatches by kind; a table by op, src, dst, mode and Sat;
-/// the first `max_report` mismatches with inputs, expected, got (hex and flag names) and the
-/// `ptovec eval` command; a last line "PASS" or "FAIL ...".
-void PrintReport(std::ostream& out, const CheckReport& report, std::size_t max_report);
-
-/// JUnit XML: <testsuites> with one <testsuite> per vector file and one <testcase> per (mode,
-/// Sat) of it (one per file for ops without controls); a failing testcase has a <failure> with
-/// counts and the first few mismatches. Text is XML-escaped.
-std::string JunitXml(const CheckReport& report);
-
 /// 0 when the report passed, 1 otherwise (cli::kExitOk / kExitMismatch).
 int ExitStatusFor(const CheckReport& report);
-
-/// An output file of check or run: the option that names it ("--results", "--junit") and its path.
-using OutputFile = std::pair<std::string, std::filesystem::path>;
-
-/// The files a check or run reads from `vectors`: every selected vector file
-/// (generator::SelectVectorFiles) and, for each folder, its manifest.json. Throws as
-/// SelectVectorFiles does.
-std::vector<std::filesystem::path> VectorInputFiles(const generator::VectorSelection& vectors);
-
-/// Throws generator::InputError when an output is one of `inputs` or an earlier output (the same
-/// file by std::filesystem::equivalent, or the same absolute normalized path), so no command
-/// overwrites what it reads.
-void RefuseOverwritingInputs(const std::vector<OutputFile>& outputs,
-                             const std::vector<std::filesystem::path>& inputs);
-
-/// Throws generator::InputError unless the output's folder exists and is writable and the path
-/// is not a folder (checked before any work, so a report is never printed for an unwritable file).
-void CheckOutputFolder(const OutputFile& output);
-
-/// Removes an existing output file (a regular file or symlink) so that a run that fails cannot
-/// leave the previous report behind. Throws generator::InputError when it cannot be removed.
-void RemoveStaleOutput(const OutputFile& output);
 
 }  // namespace ptovec::tools

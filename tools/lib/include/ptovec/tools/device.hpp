@@ -27,6 +27,12 @@ class DeviceError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The status bits a device may answer, bits 4:0 (NV DZ OF UF NX, spec-notes section 3); an
+/// answer with any of bits 7:5 set is a device error.
+inline constexpr oracle::Status kStatusBits = oracle::kStatusNV | oracle::kStatusDZ |
+                                              oracle::kStatusOF | oracle::kStatusUF |
+                                              oracle::kStatusNX;
+
 /// What a device said about one case.
 struct DeviceAnswer {
   bool supported = true;  ///< false: the device does not implement this case (a gate failure)

@@ -1,0 +1,64 @@
+// The output files of check and run: the --mismatches file (one JSON line per failed vector),
+// and the rules every output path follows (--results, --junit, --mismatches): never one of the
+// command's inputs or another output, its folder checked before any work, a stale file removed
+// first so a failed command never leaves an old report behind.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ptovec/generator/writers.hpp"
+#include "ptovec/tools/check.hpp"
+
+namespace ptovec::tools {
+
+/// One mismatch as a line of a --mismatches file: {"file","record","op","src","dst","rmode",
+/// "sat","in":[words],"class","expected":{"out","flags"},"got":{"out","flags"} or
+/// "unsupported","kind"} (JSON, one object, no newline).
+std::string MismatchJsonLine(const Mismatch& m);
+
+/// The --mismatches file: MismatchJsonLine lines, written under a temporary name
+/// (generator::AtomicFile) and renamed into place by Commit(). Without a path it does nothing.
+class MismatchesFile {
+ public:
+  /// `path` empty: no file. Throws std::runtime_error when the temporary cannot be opened.
+  explicit MismatchesFile(const std::filesystem::path& path);
+  /// A CheckAccumulator callback appending each mismatch as one line; empty without a file.
+  std::function<void(const Mismatch&)> Sink();
+  /// Writes what is buffered and renames the file into place (after a complete run or an early
+  /// stop alike). Throws std::runtime_error on a write error.
+  void Commit();
+
+ private:
+  void Flush();
+  std::optional<generator::AtomicFile> file_;
+  std::string buffer_;
+};
+
+/// An output file of check or run: the option that names it ("--results", "--junit") and its path.
+using OutputFile = std::pair<std::string, std::filesystem::path>;
+
+/// The files a check or run reads from `vectors`: every selected vector file
+/// (generator::SelectVectorFiles) and, for each folder, its manifest.json. Throws as
+/// SelectVectorFiles does.
+std::vector<std::filesystem::path> VectorInputFiles(const generator::VectorSelection& vectors);
+
+/// Throws generator::InputError when an output is one of `inputs` or an earlier output (the same
+/// file by std::filesystem::equivalent, or the same absolute normalized path), so no command
+/// overwrites what it reads.
+void RefuseOverwritingInputs(const std::vector<OutputFile>& outputs,
+                             const std::vector<std::filesystem::path>& inputs);
+
+/// Throws generator::InputError unless the output's folder exists and is writable and the path
+/// is not a folder (checked before any work, so a report is never printed for an unwritable file).
+void CheckOutputFolder(const OutputFile& output);
+
+/// Removes an existing output file (a regular file or symlink) so that a run that fails cannot
+/// leave the previous report behind. Throws generator::InputError when it cannot be removed.
+void RemoveStaleOutput(const OutputFile& output);
+
+}  // namespace ptovec::tools

@@ -1,0 +1,123 @@
+// The device line protocol, version 1: see device_protocol.hpp and schemas/dut-protocol.md.
+#include "device_protocol.hpp"
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+
+namespace ptovec::tools {
+
+void AppendHex(std::string& out, oracle::Word word, unsigned digits) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  out += "0x";
+  for (unsigned i = digits; i-- > 0;) out.push_back(kDigits[(word >> (4 * i)) & 0xF]);
+}
+
+void CaseFormatter::Append(std::string& out, std::uint64_t index, const generator::Case& k) {
+  if (k.op != op_ || !(k.pair == pair_)) {
+    op_ = k.op;
+    pair_ = k.pair;
+    prefix_ = " " + k.op->name + " " + std::string(oracle::Format(k.pair.src).name) + " " +
+              std::string(oracle::Format(k.pair.dst).name) + " ";
+    digits_.clear();
+    for (const generator::Slot& s : k.op->slots) {
+      digits_.push_back(oracle::Format(s.TypeFor(k.pair)).HexDigits());
+    }
+  }
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, index);
+  out.append(buf, r.ptr);
+  out += prefix_;
+  out += oracle::RoundingModeName(k.control.rounding_mode);
+  out += k.control.saturating ? " 1" : " 0";
+  for (std::size_t s = 0; s < digits_.size(); ++s) {
+    out += ' ';
+    AppendHex(out, k.in[s], digits_[s]);
+  }
+  out += '\n';
+}
+
+bool LineReader::Next(std::string_view& line, bool& unterminated) {
+  unterminated = false;
+  timed_out_ = false;
+  for (;;) {
+    if (const void* nl = std::memchr(buffer_.data() + start_, '\n', end_ - start_)) {
+      const std::size_t e = static_cast<std::size_t>(static_cast<const char*>(nl) -
+                                                     buffer_.data());
+      line = std::string_view(buffer_.data() + start_, e - start_);
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      start_ = e + 1;
+      return true;
+    }
+    if (start_ > 0) {
+      std::memmove(buffer_.data(), buffer_.data() + start_, end_ - start_);
+      end_ -= start_;
+      start_ = 0;
+    }
+    if (end_ == buffer_.size()) {
+      line = std::string_view(buffer_.data(), 200);
+      unterminated = true;  // too long
+      return true;
+    }
+    if (timeout_ms_ >= 0) {
+      pollfd pfd{fd_, POLLIN, 0};
+      const int r = ::poll(&pfd, 1, timeout_ms_);
+      if (r < 0 && errno == EINTR) continue;
+      if (r == 0) {
+        timed_out_ = true;
+        return false;
+      }
+    }
+    const ssize_t n = ::read(fd_, buffer_.data() + end_, buffer_.size() - end_);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    if (n == 0) {
+      if (end_ > start_) {  // a last line without newline: report it as such
+        line = std::string_view(buffer_.data() + start_, end_ - start_);
+        start_ = end_;
+        unterminated = true;
+        return true;
+      }
+      return false;
+    }
+    end_ += static_cast<std::size_t>(n);
+  }
+}
+
+std::size_t Tokens(std::string_view line, std::string_view* out, std::size_t max) {
+  std::size_t n = 0;
+  std::size_t i = 0;
+  while (i < line.size() && n < max) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    if (i >= line.size()) break;
+    std::size_t j = i;
+    if (n + 1 == max) {
+      j = line.size();
+      while (j > i && (line[j - 1] == ' ' || line[j - 1] == '\t')) --j;
+    } else {
+      while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
+    }
+    out[n++] = line.substr(i, j - i);
+    i = j;
+  }
+  return n;
+}
+
+bool ParseDecimal(std::string_view t, std::uint64_t& v) {
+  if (t.empty()) return false;
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  return ec == std::errc() && end == t.data() + t.size();
+}
+
+bool ParseHexWord(std::string_view t, oracle::Word& v) {
+  if (t.size() < 3 || t.size() > 18 || t[0] != '0' || (t[1] != 'x' && t[1] != 'X')) return false;
+  const auto [end, ec] = std::from_chars(t.data() + 2, t.data() + t.size(), v, 16);
+  return ec == std::errc() && end == t.data() + t.size();
+}
+
+}  // namespace ptovec::tools
