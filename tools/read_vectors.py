@@ -17,7 +17,8 @@ except ImportError:
     sys.exit("read_vectors.py: needs numpy (Debian: apt install python3-numpy; PyPI: pip install numpy)")
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-from ptovec.files import VectorFileError, field_bits, hex_word, json_lines, read_vectors  # noqa: E402,F401
+from ptovec.files import (VectorFileError, field_bits, hex_word, json_lines,  # noqa: E402,F401
+                          read_vectors)
 
 
 def main(argv=None):

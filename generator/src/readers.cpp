@@ -323,7 +323,8 @@ void VectorReader::OpenJson() {
   }
   try {
     info_.header =
-        nlohmann::ordered_json::parse(std::string(line.substr(0, line.size() - kOpen.size())) + "}");
+        nlohmann::ordered_json::parse(std::string(line.substr(0, line.size() - kOpen.size())) +
+                                      "}");
   } catch (const nlohmann::json::exception&) {
     Fail("has a header (line 1) that does not parse");
   }
@@ -402,7 +403,8 @@ std::size_t VectorReader::ReadJson(std::vector<VectorRecord>& out, std::size_t m
       }
       rec.expected.status = static_cast<Status>(std::stoul(flags.substr(2), nullptr, 16));
     } catch (const std::exception& e) {
-      Fail("line " + Str(lines_->line_number()) + " (vector " + Str(position_) + ") is malformed: " + e.what());
+      Fail("line " + Str(lines_->line_number()) + " (vector " + Str(position_) +
+           ") is malformed: " + e.what());
     }
     out.push_back(rec);
     ++position_;
@@ -431,7 +433,9 @@ void VectorReader::Finish() {
   if (info_.format == "json") {
     std::string_view rest;
     while (NextLine(rest)) {
-      if (!rest.empty()) Fail("has text after the closing ]} at line " + Str(lines_->line_number()));
+      if (!rest.empty()) {
+        Fail("has text after the closing ]} at line " + Str(lines_->line_number()));
+      }
     }
   } else {
     char extra = 0;

@@ -97,14 +97,16 @@ def read_vectors(path):
         text = f.read(header_bytes)
     expected = data_offset + count * record_size
     if size != expected:
-        raise VectorFileError(f"{path}: {size} bytes, expected {expected} (data offset {data_offset}"
-                              f" + {count} records x {record_size} bytes): truncated or corrupt")
+        raise VectorFileError(f"{path}: {size} bytes, expected {expected} (data offset "
+                              f"{data_offset} + {count} records x {record_size} bytes): "
+                              "truncated or corrupt")
     header = json.loads(text.decode("utf-8"))
     fields = header["fields"]
-    if (header["version"], header["count"], header["record_size"]) != (version, count, record_size) \
-            or sum(f["bytes"] for f in fields) != record_size:
+    announced = (header["version"], header["count"], header["record_size"])
+    if announced != (version, count, record_size) or sum(f["bytes"] for f in fields) != record_size:
         raise VectorFileError(f"{path}: the JSON header disagrees with the fixed header")
-    dtype = np.dtype({"names": [f["name"] for f in fields], "offsets": [f["offset"] for f in fields],
+    dtype = np.dtype({"names": [f["name"] for f in fields],
+                      "offsets": [f["offset"] for f in fields],
                       "formats": ["<u%d" % f["bytes"] for f in fields], "itemsize": record_size})
     records = (np.memmap(path, dtype=dtype, mode="r", offset=data_offset, shape=(count,)) if count
                else np.zeros(0, dtype))
@@ -282,7 +284,8 @@ def _read_results_json(path, f):
             flags = UNSUPPORTED if r["flags"] == "unsupported" else int(r["flags"], 16)
             rows[r["s"]].append((r["i"], int(r.get("out", "0x0"), 16), flags))
     if [len(r) for r in rows] != counts:
-        raise ResultsFileError(f"{path}: {[len(r) for r in rows]} records, the header says {counts}")
+        raise ResultsFileError(f"{path}: {[len(r) for r in rows]} records, the header says "
+                               f"{counts}")
     return header, [np.array(r, RESULT_RECORD) for r in rows]
 
 

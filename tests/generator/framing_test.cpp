@@ -123,7 +123,8 @@ TEST(Framing, LineReaderOverAFileGrowsAndDigests) {
 TEST(Framing, LineReaderOverAPipeLimitsStripsAndTimesOut) {
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
-  LineReader reader(fds[0], {.max_line_bytes = 8, .strip_cr = true, .timeout_ms = 50, .on_read = {}});
+  LineReader reader(fds[0],
+                    {.max_line_bytes = 8, .strip_cr = true, .timeout_ms = 50, .on_read = {}});
   std::string_view line;
   LineReader::Ending ending{};
   EXPECT_FALSE(reader.Next(line, &ending));  // nothing written yet
@@ -141,7 +142,8 @@ TEST(Framing, LineReaderOverAPipeLimitsStripsAndTimesOut) {
   reader.SetTimeout(-1);
   int fds2[2];
   ASSERT_EQ(::pipe(fds2), 0);
-  LineReader tail(fds2[0], {.max_line_bytes = 8, .strip_cr = false, .timeout_ms = -1, .on_read = {}});
+  LineReader tail(fds2[0],
+                  {.max_line_bytes = 8, .strip_cr = false, .timeout_ms = -1, .on_read = {}});
   ASSERT_EQ(::write(fds2[1], "x\r", 2), 2);
   ::close(fds2[1]);
   ASSERT_TRUE(tail.Next(line, &ending));

@@ -313,7 +313,9 @@ struct ResultsReader::Impl {
 
   // JSON: the next line without its '\n' (valid until the next call); false at the end.
   bool NextLine(std::string_view& out) {
-    if (!lines) lines = std::make_unique<generator::LineReader>(file, generator::LineReader::Options{});
+    if (!lines) {
+      lines = std::make_unique<generator::LineReader>(file, generator::LineReader::Options{});
+    }
     return lines->Next(out);
   }
   // JSON: the number of the line last read.
@@ -599,7 +601,8 @@ void ResultsReader::Read(std::size_t section, std::span<DeviceAnswer> out,
           return std::string(t);
         }() + " (accepted: 0x00..0x1f, or 0x80 unsupported)");
       } else {
-        a = DeviceAnswer{true, {oracle::LowBits(generator::LoadLittleEndian(p + index_bytes, dst_bytes), width),
+        const Word word = generator::LoadLittleEndian(p + index_bytes, dst_bytes);
+        a = DeviceAnswer{true, {oracle::LowBits(word, width),
                                 static_cast<Status>(flags)}};
       }
     }
@@ -653,7 +656,8 @@ void ResultsReader::Read(std::size_t section, std::span<DeviceAnswer> out,
       }
     } catch (const InputError& e) {
       if (std::string_view(e.what()).starts_with("results file")) throw;
-      r.Fail("line " + Str(r.line()) + " (" + name() + " record " + Str(expected) + "): " + e.what());
+      r.Fail("line " + Str(r.line()) + " (" + name() + " record " + Str(expected) + "): " +
+             e.what());
     } catch (const std::exception& e) {
       r.Fail("line " + Str(r.line()) + " (" + name() + " record " + Str(expected) +
              ") is malformed: " + e.what());
