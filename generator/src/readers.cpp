@@ -15,12 +15,6 @@ namespace {
 
 constexpr std::size_t kChunkBytes = 1 << 20;
 
-std::uint64_t LittleEndian(const unsigned char* p, unsigned bytes) {
-  std::uint64_t v = 0;
-  for (unsigned i = bytes; i-- > 0;) v = (v << 8) | p[i];
-  return v;
-}
-
 std::string Str(std::uint64_t v) { return std::to_string(v); }
 
 // The fields of one JSON vector line.
@@ -98,13 +92,11 @@ VectorReader::VectorReader(const std::filesystem::path& path) {
     throw InputError("cannot read vector file " + path.string() + ": " + std::strerror(errno));
   }
   sha_ = std::make_unique<Sha256>();
-  unsigned char magic[8] = {};
-  const std::size_t got = std::fread(magic, 1, 8, file_);
-  std::rewind(file_);
-  if (got == 8 && std::string_view(reinterpret_cast<const char*>(magic), 8) == kBinaryMagic) {
+  const std::string start = PeekStart(file_, kBinaryMagic.size());
+  if (start == kBinaryMagic) {
     info_.format = "bin";
     OpenBinary();
-  } else if (got >= 1 && magic[0] == '{') {
+  } else if (start.starts_with('{')) {
     info_.format = "json";
     OpenJson();
   } else {
@@ -233,44 +225,18 @@ void CheckCommonHeader(const nlohmann::ordered_json& h, std::string_view format,
 }  // namespace
 
 void VectorReader::OpenBinary() {
-  unsigned char fixed[kBinaryFixedHeaderBytes];
-  if (std::fread(fixed, 1, sizeof fixed, file_) != sizeof fixed) {
-    Fail("is truncated: shorter than the " + Str(kBinaryFixedHeaderBytes) + "-byte fixed header");
-  }
-  sha_->Update(fixed, sizeof fixed);
-  const std::uint64_t version = LittleEndian(fixed + 8, 2);
-  const std::uint64_t record_size = LittleEndian(fixed + 10, 2);
-  const std::uint64_t header_bytes = LittleEndian(fixed + 12, 4);
-  const std::uint64_t count = LittleEndian(fixed + 16, 8);
-  const std::uint64_t data_offset = LittleEndian(fixed + 24, 8);
-  if (version < static_cast<std::uint64_t>(kOldestFileFormatVersion) ||
-      version > static_cast<std::uint64_t>(kFileFormatVersion)) {
-    Fail("has format version " + Str(version) + " (this ptovec reads versions " +
-         Str(kOldestFileFormatVersion) + " to " + Str(kFileFormatVersion) + ")");
-  }
-  if (data_offset != kBinaryFixedHeaderBytes + header_bytes || data_offset % 8 != 0) {
-    Fail("has a corrupt fixed header: data offset " + Str(data_offset) + " (expected 32 + " +
-         "header bytes " + Str(header_bytes) + ", a multiple of 8)");
-  }
-  std::error_code error;
-  const std::uint64_t size = std::filesystem::file_size(info_.path, error);
-  if (error) Fail("cannot be sized: " + error.message());
-  if (header_bytes > kMaxVectorHeaderBytes) {
-    Fail("has a corrupt fixed header: header bytes " + Str(header_bytes) + " (accepted: at most " +
-         Str(kMaxVectorHeaderBytes) + ")");
-  }
-  if (size < data_offset) {
-    Fail("is truncated: its header needs " + Str(data_offset) + " bytes but the file has " +
-         Str(size));
-  }
-  std::string text(static_cast<std::size_t>(header_bytes), '\0');
-  if (std::fread(text.data(), 1, text.size(), file_) != text.size()) Fail("cannot be read");
-  sha_->Update(text.data(), text.size());
-  try {
-    info_.header = nlohmann::ordered_json::parse(text);
-  } catch (const nlohmann::json::exception&) {
-    Fail("has a JSON header that does not parse (corrupt header)");
-  }
+  static constexpr FramedFileKind kKind{"vector file", kBinaryMagic, kOldestFileFormatVersion,
+                                        kFileFormatVersion, kMaxVectorHeaderBytes,
+                                        FramedFileKind::Wording::Vectors};
+  FramedHeader framed = ReadFramedHeader(file_, info_.path, kKind);
+  sha_->Update(framed.fixed_bytes.data(), framed.fixed_bytes.size());
+  sha_->Update(framed.text.data(), framed.text.size());
+  info_.header = std::move(framed.json);
+  const std::uint64_t version = framed.fixed.version;
+  const std::uint64_t record_size = framed.fixed.record_size;
+  const std::uint64_t count = framed.fixed.count;
+  const std::uint64_t data_offset = framed.fixed.data_offset;
+  const std::uint64_t size = framed.file_size;
   const auto fail = [this](const std::string& what) { Fail(what); };
   CheckCommonHeader(info_.header, "ptovec-vectors-bin", info_, fail);
   if (info_.count != count) {
@@ -324,11 +290,11 @@ std::size_t VectorReader::ReadBinary(std::vector<VectorRecord>& out, std::size_t
     rec.c.op = &op;
     rec.c.pair = info_.pair;
     for (std::size_t i = 0; i < slots; ++i) {
-      rec.c.in[i] = LittleEndian(p + layout_[i].offset, layout_[i].bytes);
+      rec.c.in[i] = LoadLittleEndian(p + layout_[i].offset, layout_[i].bytes);
     }
     const unsigned rmode = p[layout_[slots].offset];
     const unsigned sat = p[layout_[slots + 1].offset];
-    rec.expected.word = LittleEndian(p + layout_[slots + 2].offset, layout_[slots + 2].bytes);
+    rec.expected.word = LoadLittleEndian(p + layout_[slots + 2].offset, layout_[slots + 2].bytes);
     rec.expected.status = p[layout_[slots + 3].offset];
     if (rmode > 6 || sat > 1 || (!op.uses_controls && (rmode != 0 || sat != 0)) ||
         rec.expected.status > 0x1F) {
@@ -348,7 +314,7 @@ std::size_t VectorReader::ReadBinary(std::vector<VectorRecord>& out, std::size_t
 }
 
 void VectorReader::OpenJson() {
-  std::string line;
+  std::string_view line;
   if (!NextLine(line)) Fail("is empty");
   constexpr std::string_view kOpen = ",\"vectors\":[";
   if (line.size() < kOpen.size() || line.compare(line.size() - kOpen.size(), kOpen.size(), kOpen) != 0) {
@@ -357,7 +323,8 @@ void VectorReader::OpenJson() {
   }
   try {
     info_.header =
-        nlohmann::ordered_json::parse(line.substr(0, line.size() - kOpen.size()) + "}");
+        nlohmann::ordered_json::parse(std::string(line.substr(0, line.size() - kOpen.size())) +
+                                      "}");
   } catch (const nlohmann::json::exception&) {
     Fail("has a header (line 1) that does not parse");
   }
@@ -365,38 +332,20 @@ void VectorReader::OpenJson() {
   CheckCommonHeader(info_.header, "ptovec-vectors-json", info_, fail);
 }
 
-bool VectorReader::NextLine(std::string& line) {
-  line.clear();
-  while (true) {
-    const std::size_t nl = buffer_.find('\n', buffer_pos_);
-    if (nl != std::string::npos) {
-      line.assign(buffer_, buffer_pos_, nl - buffer_pos_);
-      buffer_pos_ = nl + 1;
-      ++line_;
-      return true;
-    }
-    if (eof_) {
-      if (buffer_pos_ >= buffer_.size()) return false;
-      line.assign(buffer_, buffer_pos_, std::string::npos);
-      buffer_pos_ = buffer_.size();
-      ++line_;
-      return true;
-    }
-    buffer_.erase(0, buffer_pos_);
-    buffer_pos_ = 0;
-    const std::size_t old = buffer_.size();
-    buffer_.resize(old + kChunkBytes);
-    const std::size_t got = std::fread(buffer_.data() + old, 1, kChunkBytes, file_);
-    buffer_.resize(old + got);
-    sha_->Update(buffer_.data() + old, got);
-    if (got == 0) eof_ = true;
+bool VectorReader::NextLine(std::string_view& line) {
+  if (!lines_) {
+    lines_ = std::make_unique<LineReader>(
+        file_, LineReader::Options{.on_read = [this](std::string_view bytes) {
+          sha_->Update(bytes.data(), bytes.size());
+        }});
   }
+  return lines_->Next(line);
 }
 
 std::size_t VectorReader::ReadJson(std::vector<VectorRecord>& out, std::size_t max) {
   const OpDef& op = *info_.op;
   const std::size_t slots = op.slots.size();
-  std::string line;
+  std::string_view line;
   std::size_t n = 0;
   while (n < max && !done_) {
     if (!NextLine(line)) {
@@ -414,7 +363,7 @@ std::size_t VectorReader::ReadJson(std::vector<VectorRecord>& out, std::size_t m
     }
     if (position_ == info_.count) {
       Fail("has extra vectors: the header announces " + Str(info_.count) + " but line " +
-           Str(line_) + " holds another (expected the closing ]})");
+           Str(lines_->line_number()) + " holds another (expected the closing ]})");
     }
     std::string_view body = line;
     if (!body.empty() && body.back() == ',') body.remove_suffix(1);
@@ -454,7 +403,8 @@ std::size_t VectorReader::ReadJson(std::vector<VectorRecord>& out, std::size_t m
       }
       rec.expected.status = static_cast<Status>(std::stoul(flags.substr(2), nullptr, 16));
     } catch (const std::exception& e) {
-      Fail("line " + Str(line_) + " (vector " + Str(position_) + ") is malformed: " + e.what());
+      Fail("line " + Str(lines_->line_number()) + " (vector " + Str(position_) +
+           ") is malformed: " + e.what());
     }
     out.push_back(rec);
     ++position_;
@@ -481,9 +431,11 @@ std::size_t VectorReader::Read(std::vector<VectorRecord>& out, std::size_t max) 
 
 void VectorReader::Finish() {
   if (info_.format == "json") {
-    std::string rest;
+    std::string_view rest;
     while (NextLine(rest)) {
-      if (!rest.empty()) Fail("has text after the closing ]} at line " + Str(line_));
+      if (!rest.empty()) {
+        Fail("has text after the closing ]} at line " + Str(lines_->line_number()));
+      }
     }
   } else {
     char extra = 0;

@@ -4,19 +4,12 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <bit>
 #include <cstring>
 #include <stdexcept>
 
 namespace ptovec::generator {
 
 namespace {
-
-void AppendLittleEndian(std::string& out, Word value, unsigned bytes) {
-  for (unsigned i = 0; i < bytes; ++i) {
-    out.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
-  }
-}
 
 std::string SystemError(const std::string& what, const std::filesystem::path& path) {
   return what + " " + path.string() + ": " + std::strerror(errno);
@@ -217,19 +210,9 @@ std::string BinaryPreamble(const FileSpec& spec) {
 
 std::string BinaryPreambleOf(const nlohmann::ordered_json& header, unsigned record_size,
                              std::uint64_t count) {
-  std::string text = header.dump();
-  const std::uint64_t unpadded = kBinaryFixedHeaderBytes + text.size();
-  const std::uint64_t data_offset = (unpadded + 7) / 8 * 8;
-  text.append(static_cast<std::size_t>(data_offset - unpadded), ' ');
-
-  std::string out(kBinaryMagic);
-  AppendLittleEndian(out, static_cast<Word>(header.value("version", kFileFormatVersion)), 2);
-  AppendLittleEndian(out, record_size, 2);
-  AppendLittleEndian(out, text.size(), 4);
-  AppendLittleEndian(out, count, 8);
-  AppendLittleEndian(out, data_offset, 8);
-  out += text;
-  return out;
+  return FramedPreamble(kBinaryMagic,
+                        static_cast<unsigned>(header.value("version", kFileFormatVersion)),
+                        record_size, count, header.dump());
 }
 
 RecordPacker::RecordPacker(const OpDef& op, TypePair pair) {
@@ -247,20 +230,8 @@ void RecordPacker::Pack(const Inputs* in, std::size_t n,
   const std::size_t before = out.size();
   out.resize(before + n * controls.size() * size_);
   auto* p = reinterpret_cast<unsigned char*>(out.data() + before);
-  // Little-endian stores of the low `bytes` bytes of a word (fixed-size copies for the usual
-  // widths, so no library call per field).
   const auto put = [&p](Word w, unsigned bytes) {
-    if constexpr (std::endian::native == std::endian::little) {
-      switch (bytes) {
-        case 1: *p = static_cast<unsigned char>(w); break;
-        case 2: std::memcpy(p, &w, 2); break;
-        case 4: std::memcpy(p, &w, 4); break;
-        case 8: std::memcpy(p, &w, 8); break;
-        default: std::memcpy(p, &w, bytes); break;
-      }
-    } else {
-      for (unsigned b = 0; b < bytes; ++b) p[b] = static_cast<unsigned char>(w >> (8 * b));
-    }
+    StoreLittleEndian(p, w, bytes);
     p += bytes;
   };
   for (std::size_t i = 0; i < n; ++i) {

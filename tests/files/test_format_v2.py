@@ -31,6 +31,7 @@ ORACLE_DUT = os.environ.get("PTOVEC_ORACLE_DUT")
 import sys  # noqa: E402  (read_vectors lives in tools/)
 sys.path.insert(0, os.path.join(SOURCE, "tools"))
 import read_vectors  # noqa: E402
+from ptovec import files  # noqa: E402  (python/ptovec/files.py, which read_vectors put on the path)
 
 FIXED = struct.Struct("<8sHHIQQ")
 MODES = ["RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB"]
@@ -326,6 +327,22 @@ class FormatV2Test(unittest.TestCase):
         old_header, old_records = read_vectors.read_vectors(self.path("v1", "tcvt_bf16_e8m0.bin"))
         self.assertEqual(old_header["version"], 1)
         self.assertEqual(len(old_records), 65536 * 14)
+        # Its words have no "bits": their widths come from `ptovec list --types --json`, and
+        # the JSON lines are those of the version 2 file.
+        widths = files.type_widths(PTOVEC)
+        self.assertEqual((widths["bf16"], widths["e8m0"], widths["fp19"], widths["s4x2"]),
+                         (16, 8, 19, 4))
+        new_header, new_records = read_vectors.read_vectors(path)
+        self.assertEqual(list(read_vectors.json_lines(old_header, old_records[:40], widths)),
+                         list(read_vectors.json_lines(new_header, new_records[:40])))
+        # A JSON vector file reads as the same records as its binary twin.
+        self.generate("vj", "--op", "tquant", "--src", "fp32", "--dst", "s8", "--samples", 50,
+                      "--format", "both")
+        bin_header, bin_records = files.read_vector_file(self.path("vj", "tquant_fp32_s8.bin"))
+        json_header, json_records = files.read_vector_file(self.path("vj", "tquant_fp32_s8.json"))
+        self.assertEqual((json_header["count"], len(json_records)), (bin_header["count"], 700))
+        for name in bin_records.dtype.names:
+            self.assertTrue((json_records[name] == bin_records[name]).all(), name)
         if ORACLE_DUT:
             r = ptovec("run", "--dut", ORACLE_DUT, "--vectors",
                        self.path("v1", "tcvt_bf16_e8m0.bin"), "--results", self.path("r.bin"),

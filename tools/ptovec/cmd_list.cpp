@@ -22,6 +22,46 @@ struct ListFilter {
   std::string op, src, dst;
 };
 
+// `list --types`: the format table (oracle/src/formats.cpp), one type a row: its name, its code
+// (the TileDataType value a device gets as src_code/dst_code: the spec's 5-bit tile data type
+// code, FP19 32), the spec's tile code (null for FP19, which has none), the bits of one element,
+// the bytes of one word in binary files and the hex digits of one word in JSON files.
+int RunListTypes(bool as_json) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const oracle::FormatInfo& f : oracle::AllFormats()) {
+    nlohmann::ordered_json type;
+    type["name"] = f.name;
+    type["spec_name"] = f.spec_name;
+    type["code"] = static_cast<unsigned>(f.type);
+    type["tile_code"] = f.tile_code >= 0 ? nlohmann::ordered_json(f.tile_code) : nullptr;
+    type["width"] = f.width;
+    type["storage_bytes"] = f.StorageBytes();
+    type["hex_digits"] = f.HexDigits();
+    type["floating"] = f.IsFloating();
+    type["signed"] = oracle::TileDataTypeIsSigned(f.type);
+    out.push_back(type);
+  }
+  if (as_json) {
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  // Right-aligned columns under "code  width  bytes  hex digits".
+  const auto column = [](unsigned value, std::size_t width) {
+    const std::string text = std::to_string(value);
+    return std::string(width - std::min(width, text.size()), ' ') + text;
+  };
+  std::cout << "type  code  width  bytes  hex digits\n";
+  for (const auto& t : out) {
+    const std::string name = t["name"].get<std::string>();
+    std::cout << name << std::string(6 - std::min<std::size_t>(6, name.size()), ' ')
+              << column(t["code"].get<unsigned>(), 4) << column(t["width"].get<unsigned>(), 7)
+              << column(t["storage_bytes"].get<unsigned>(), 7)
+              << column(t["hex_digits"].get<unsigned>(), 12)
+              << (t["tile_code"].is_null() ? "  (no tile code)" : "") << "\n";
+  }
+  return 0;
+}
+
 int RunList(bool as_json, const SamplingOptions& sampling, const ListFilter& filter) {
   if (!filter.op.empty()) RequireOp(filter.op);
   std::optional<TileDataType> src;
@@ -113,15 +153,21 @@ Command AddListCommand(CLI::App& app) {
   auto list_samples = std::make_shared<std::uint64_t>(100000);
   CLI::App* list = app.add_subcommand("list", "ops, legal type pairs and vector counts");
   list->add_flag("--json", *list_json, "machine-readable output");
+  auto list_types = std::make_shared<bool>(false);
+  CLI::Option* types =
+      list->add_flag("--types", *list_types,
+                     "the data types instead: name, code, bits, bytes in binary files, hex digits");
   auto list_filter = std::make_shared<ListFilter>();
-  list->add_option("--op", list_filter->op, "only this op");
-  list->add_option("--src", list_filter->src, "only pairs from this source type");
-  list->add_option("--dst", list_filter->dst, "only pairs to this destination type");
+  list->add_option("--op", list_filter->op, "only this op")->excludes(types);
+  list->add_option("--src", list_filter->src, "only pairs from this source type")->excludes(types);
+  list->add_option("--dst", list_filter->dst, "only pairs to this destination type")
+      ->excludes(types);
   list->add_option("--samples", *list_samples, "samples assumed for sampled pairs (default 100000)")
       ->check(kSampleCount);
   Command c;
   c.app = list;
-  c.run = Guarded([list_json, list_samples, list_filter] {
+  c.run = Guarded([list_json, list_samples, list_filter, list_types] {
+    if (*list_types) return RunListTypes(*list_json);
     return RunList(*list_json, {1, *list_samples}, *list_filter);
   });
   return c;

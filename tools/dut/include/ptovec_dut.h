@@ -29,13 +29,12 @@
  * time. The device never sees expected results. Plain C99; usable from C, C++, Rust, Zig, ...
  *
  * A case is what one line of `ptovec eval` describes (see `ptovec list` for ops, slot order and
- * legal type pairs, and spec-notes section 1 for the type codes):
+ * legal type pairs, `ptovec list --types` for the types, and spec-notes section 1 for the codes):
  *   op        "tcvt", "encode", "shift", "qparam", "tquant", "tdequant", "affine" (lower case)
- *   src, dst  type names as `ptovec list` prints them: "fp32" "fp16" "bf16" "hif8" "e4m3"
- *             "e8m0" "fp19" "s64" "s32" "s16" "s8" "s4x2" "u64" "u32" "u16" "u8" "u4x2"
- *   src_code, dst_code  the spec's 5-bit tile data type codes of src and dst (FP32 1, FP16 4,
- *             BF16 5, HiF8 6, E4M3 7, E8M0 13, S64 16, S32 17, S16 18, S8 19, S4X2 20, U64 24,
- *             U32 25, U16 26, U8 27, U4X2 28; FP19, ptovec's own, 32)
+ *   src, dst  type names as `ptovec list --types` prints them ("fp16", "e8m0", "s4x2", ...)
+ *   src_code, dst_code  the spec's 5-bit tile data type codes of src and dst, FP19 (ptovec's
+ *             own, no tile code) 32: the PTOVEC_DUT_TYPE_* constants below, the "code" column
+ *             of `ptovec list --types`
  *   rmode     0 RNE, 1 RTM, 2 RTP, 3 RTZ, 4 RNA, 5 RTO, 6 RHB (NumericRoundingMode order)
  *   sat       0 or 1 (NumericExecutionControl.saturating)
  *   inputs    n_inputs element-width words in the op's slot order (e.g. tquant: value, scale,
@@ -67,6 +66,28 @@ enum {
   PTOVEC_DUT_OK = 0,
   PTOVEC_DUT_UNSUPPORTED = 1,
   PTOVEC_DUT_ERROR = 2
+};
+
+/* The type codes of src_code and dst_code, one per type of `ptovec list --types` (a test,
+ * tests/tools/dut_header_test.cpp, checks them against ptovec's format table). */
+enum {
+  PTOVEC_DUT_TYPE_FP32 = 1,
+  PTOVEC_DUT_TYPE_FP16 = 4,
+  PTOVEC_DUT_TYPE_BF16 = 5,
+  PTOVEC_DUT_TYPE_HIF8 = 6,
+  PTOVEC_DUT_TYPE_E4M3 = 7,
+  PTOVEC_DUT_TYPE_E8M0 = 13,
+  PTOVEC_DUT_TYPE_S64 = 16,
+  PTOVEC_DUT_TYPE_S32 = 17,
+  PTOVEC_DUT_TYPE_S16 = 18,
+  PTOVEC_DUT_TYPE_S8 = 19,
+  PTOVEC_DUT_TYPE_S4X2 = 20,
+  PTOVEC_DUT_TYPE_U64 = 24,
+  PTOVEC_DUT_TYPE_U32 = 25,
+  PTOVEC_DUT_TYPE_U16 = 26,
+  PTOVEC_DUT_TYPE_U8 = 27,
+  PTOVEC_DUT_TYPE_U4X2 = 28,
+  PTOVEC_DUT_TYPE_FP19 = 32
 };
 
 typedef struct ptovec_dut_case {

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/framing.hpp"
 #include "ptovec/generator/writers.hpp"
 
 namespace ptovec::tools {
@@ -21,16 +22,6 @@ using oracle::Word;
 using J = nlohmann::ordered_json;
 
 std::string Str(std::uint64_t v) { return std::to_string(v); }
-
-void PutLittleEndian(std::string& out, std::uint64_t value, unsigned bytes) {
-  for (unsigned i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
-}
-
-std::uint64_t GetLittleEndian(const unsigned char* p, unsigned bytes) {
-  std::uint64_t v = 0;
-  for (unsigned i = bytes; i-- > 0;) v = (v << 8) | p[i];
-  return v;
-}
 
 // One JSON result line's fields.
 struct ResultLine {
@@ -218,17 +209,10 @@ ResultsWriter::ResultsWriter(const std::filesystem::path& path, ResultsFormat fo
   } else {
     std::uint64_t total = 0;
     for (const ResultsSection& s : impl_->sections) total += s.count;
-    const std::uint64_t unpadded = kResultsFixedHeaderBytes + text.size();
-    const std::uint64_t data_offset = (unpadded + 7) / 8 * 8;
-    text.append(static_cast<std::size_t>(data_offset - unpadded), ' ');
-    impl_->header_bytes = text.size();
-    std::string out(kResultsMagic);
-    PutLittleEndian(out, static_cast<std::uint64_t>(kResultsFormatVersion), 2);
-    PutLittleEndian(out, 0, 2);
-    PutLittleEndian(out, text.size(), 4);
-    PutLittleEndian(out, total, 8);
-    PutLittleEndian(out, data_offset, 8);
-    impl_->file.Write(out + text);
+    const std::string preamble = generator::FramedPreamble(kResultsMagic, kResultsFormatVersion,
+                                                           0, total, text);
+    impl_->header_bytes = preamble.size() - kResultsFixedHeaderBytes;
+    impl_->file.Write(preamble);
   }
   impl_->SkipEmpty();
 }
@@ -257,8 +241,8 @@ void ResultsWriter::Append(std::span<const DeviceAnswer> answers,
     const TypePair pair = w.sections[w.section].pair;
     const Word word = oracle::LowBits(a.result.word, DstWidth(pair));
     if (w.format == ResultsFormat::Binary) {
-      PutLittleEndian(out, index, 8);
-      PutLittleEndian(out, a.supported ? word : 0, DstBytes(pair));
+      generator::AppendLittleEndian(out, index, 8);
+      generator::AppendLittleEndian(out, a.supported ? word : 0, DstBytes(pair));
       out.push_back(static_cast<char>(a.supported ? a.result.status : kUnsupportedFlags));
     } else {
       out += "{\"s\":" + Str(w.section) + ",\"i\":" + Str(index);
@@ -286,8 +270,8 @@ void ResultsWriter::Stop(const std::string& reason) {
     w.file.Overwrite(0, text);
   } else {
     std::string total;
-    PutLittleEndian(total, w.records, 8);
-    w.file.Overwrite(16, total);
+    generator::AppendLittleEndian(total, w.records, 8);
+    w.file.Overwrite(generator::kFixedHeaderCountOffset, total);
     w.file.Overwrite(kResultsFixedHeaderBytes, text);
   }
 }
@@ -316,10 +300,8 @@ struct ResultsReader::Impl {
   std::size_t section = 0;
   std::uint64_t index = 0;       // records of the current section read
   std::uint64_t last_index = 0;  // the last record index read in the current section
-  std::uint64_t line = 1;  // JSON: lines read
-  std::string buffer;
-  std::size_t buffer_pos = 0;
-  bool eof = false;
+  std::unique_ptr<generator::LineReader> lines;  // JSON
+  std::string buffer;                             // binary: records
 
   ~Impl() {
     if (file != nullptr) std::fclose(file);
@@ -329,32 +311,15 @@ struct ResultsReader::Impl {
     throw InputError("results file " + path.string() + " " + what);
   }
 
-  bool NextLine(std::string& out) {
-    out.clear();
-    while (true) {
-      const std::size_t nl = buffer.find('\n', buffer_pos);
-      if (nl != std::string::npos) {
-        out.assign(buffer, buffer_pos, nl - buffer_pos);
-        buffer_pos = nl + 1;
-        ++line;
-        return true;
-      }
-      if (eof) {
-        if (buffer_pos >= buffer.size()) return false;
-        out.assign(buffer, buffer_pos, std::string::npos);
-        buffer_pos = buffer.size();
-        ++line;
-        return true;
-      }
-      buffer.erase(0, buffer_pos);
-      buffer_pos = 0;
-      const std::size_t old = buffer.size();
-      buffer.resize(old + (1 << 20));
-      const std::size_t got = std::fread(buffer.data() + old, 1, 1 << 20, file);
-      buffer.resize(old + got);
-      if (got == 0) eof = true;
+  // JSON: the next line without its '\n' (valid until the next call); false at the end.
+  bool NextLine(std::string_view& out) {
+    if (!lines) {
+      lines = std::make_unique<generator::LineReader>(file, generator::LineReader::Options{});
     }
+    return lines->Next(out);
   }
+  // JSON: the number of the line last read.
+  std::uint64_t line() const { return lines ? lines->line_number() : 0; }
 
   void ParseHeader(const J& h, const std::string& expected_format) {
     std::string where = "header";
@@ -495,44 +460,18 @@ ResultsReader::ResultsReader(const std::filesystem::path& path) : impl_(std::mak
   if (r.file == nullptr) {
     throw InputError("cannot read results file " + path.string() + ": " + std::strerror(errno));
   }
-  unsigned char fixed[kResultsFixedHeaderBytes] = {};
-  const std::size_t got = std::fread(fixed, 1, sizeof fixed, r.file);
-  if (got >= 8 && std::string_view(reinterpret_cast<const char*>(fixed), 8) == kResultsMagic) {
+  const std::string start = generator::PeekStart(r.file, kResultsMagic.size());
+  if (start == kResultsMagic) {
     r.format = "bin";
-    if (got != sizeof fixed) r.Fail("is truncated: shorter than its 32-byte fixed header");
-    const std::uint64_t version = GetLittleEndian(fixed + 8, 2);
-    const std::uint64_t header_bytes = GetLittleEndian(fixed + 12, 4);
-    const std::uint64_t total = GetLittleEndian(fixed + 16, 8);
-    const std::uint64_t data_offset = GetLittleEndian(fixed + 24, 8);
-    if (version < static_cast<std::uint64_t>(kOldestResultsFormatVersion) ||
-        version > static_cast<std::uint64_t>(kResultsFormatVersion)) {
-      r.Fail("has format version " + Str(version) + " (this ptovec reads versions " +
-             Str(kOldestResultsFormatVersion) + " to " + Str(kResultsFormatVersion) + ")");
-    }
-    r.version = static_cast<int>(version);
-    if (data_offset != kResultsFixedHeaderBytes + header_bytes || data_offset % 8 != 0) {
-      r.Fail("has a corrupt fixed header: data offset " + Str(data_offset) + ", header bytes " +
-             Str(header_bytes));
-    }
-    std::error_code error;
-    const std::uint64_t size = std::filesystem::file_size(path, error);
-    if (error) r.Fail("cannot be sized: " + error.message());
-    if (header_bytes > kMaxHeaderBytes) {
-      r.Fail("has a corrupt fixed header: header bytes " + Str(header_bytes) + " (accepted: at " +
-             "most " + Str(kMaxHeaderBytes) + ")");
-    }
-    if (size < data_offset) {
-      r.Fail("is truncated inside its header: header bytes " + Str(header_bytes) + " need " +
-             Str(data_offset) + " bytes but the file has " + Str(size));
-    }
-    std::string text(static_cast<std::size_t>(header_bytes), '\0');
-    if (std::fread(text.data(), 1, text.size(), r.file) != text.size()) r.Fail("cannot be read");
-    J header;
-    try {
-      header = J::parse(text);
-    } catch (const std::exception&) {
-      r.Fail("has a JSON header that does not parse (corrupt header)");
-    }
+    static constexpr generator::FramedFileKind kKind{
+        "results file", kResultsMagic, kOldestResultsFormatVersion, kResultsFormatVersion,
+        kMaxHeaderBytes, generator::FramedFileKind::Wording::Results};
+    const generator::FramedHeader framed = generator::ReadFramedHeader(r.file, path, kKind);
+    r.version = framed.fixed.version;
+    const std::uint64_t total = framed.fixed.count;
+    const std::uint64_t data_offset = framed.fixed.data_offset;
+    const std::uint64_t size = framed.file_size;
+    const J& header = framed.json;
     r.ParseHeader(header, "ptovec-results-bin");
     std::uint64_t sum = 0;
     std::uint64_t expected = data_offset;
@@ -574,15 +513,13 @@ ResultsReader::ResultsReader(const std::filesystem::path& path) : impl_(std::mak
       r.Fail("has " + Str(size - expected) + " extra bytes after the last record (expected " +
              Str(expected) + " bytes in all)");
     }
-  } else if (got >= 1 && fixed[0] == '{') {
+  } else if (start.starts_with('{')) {
     r.format = "json";
-    std::rewind(r.file);
-    r.line = 0;
-    std::string first;
+    std::string_view first;
     r.NextLine(first);
     J header;
     try {
-      header = J::parse(first);
+      header = J::parse(std::string(first));
     } catch (const std::exception&) {
       r.Fail("line 1 is not a JSON header (expected {\"format\":\"ptovec-results-json\",...})");
     }
@@ -646,7 +583,7 @@ void ResultsReader::Read(std::size_t section, std::span<DeviceAnswer> out,
     const auto* p = reinterpret_cast<const unsigned char*>(r.buffer.data());
     for (std::size_t k = 0; k < out.size(); ++k, p += bytes) {
       const std::uint64_t expected = r.index + k;
-      const std::uint64_t index = GetLittleEndian(p, index_bytes);
+      const std::uint64_t index = generator::LoadLittleEndian(p, index_bytes);
       if (const std::string problem = index_problem(expected, index); !problem.empty()) {
         r.Fail("is out of order: " + name() + " record " + Str(expected) + " carries index " +
                Str(index) + problem);
@@ -664,14 +601,15 @@ void ResultsReader::Read(std::size_t section, std::span<DeviceAnswer> out,
           return std::string(t);
         }() + " (accepted: 0x00..0x1f, or 0x80 unsupported)");
       } else {
-        a = DeviceAnswer{true, {oracle::LowBits(GetLittleEndian(p + index_bytes, dst_bytes), width),
+        const Word word = generator::LoadLittleEndian(p + index_bytes, dst_bytes);
+        a = DeviceAnswer{true, {oracle::LowBits(word, width),
                                 static_cast<Status>(flags)}};
       }
     }
     r.index += out.size();
     return;
   }
-  std::string text;
+  std::string_view text;
   for (std::size_t k = 0; k < out.size(); ++k) {
     const std::uint64_t expected = r.index;
     if (!r.NextLine(text)) {
@@ -702,7 +640,7 @@ void ResultsReader::Read(std::size_t section, std::span<DeviceAnswer> out,
         }
       }
       if (line.s != section || !index_problem(expected, line.i).empty()) {
-        r.Fail("is out of order: line " + Str(r.line) + " holds section " + Str(line.s) +
+        r.Fail("is out of order: line " + Str(r.line()) + " holds section " + Str(line.s) +
                " record " + Str(line.i) + " (expected " + name() + " record " +
                (filtered ? "index above " + Str(r.last_index) : Str(expected)) + ")");
       }
@@ -718,9 +656,10 @@ void ResultsReader::Read(std::size_t section, std::span<DeviceAnswer> out,
       }
     } catch (const InputError& e) {
       if (std::string_view(e.what()).starts_with("results file")) throw;
-      r.Fail("line " + Str(r.line) + " (" + name() + " record " + Str(expected) + "): " + e.what());
+      r.Fail("line " + Str(r.line()) + " (" + name() + " record " + Str(expected) + "): " +
+             e.what());
     } catch (const std::exception& e) {
-      r.Fail("line " + Str(r.line) + " (" + name() + " record " + Str(expected) +
+      r.Fail("line " + Str(r.line()) + " (" + name() + " record " + Str(expected) +
              ") is malformed: " + e.what());
     }
     ++r.index;
@@ -738,10 +677,10 @@ void ResultsReader::Finish() {
     if (std::fread(&extra, 1, 1, r.file) != 0) r.Fail("has extra bytes after the last record");
     return;
   }
-  std::string text;
+  std::string_view text;
   while (r.NextLine(text)) {
     if (text.find_first_not_of(" \t\r") != std::string::npos) {
-      r.Fail("has extra lines: line " + Str(r.line) + " follows the last record of the last " +
+      r.Fail("has extra lines: line " + Str(r.line()) + " follows the last record of the last " +
              "section");
     }
   }

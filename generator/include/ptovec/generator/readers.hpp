@@ -78,7 +78,8 @@ class VectorReader {
   void OpenJson();
   std::size_t ReadBinary(std::vector<VectorRecord>& out, std::size_t max);
   std::size_t ReadJson(std::vector<VectorRecord>& out, std::size_t max);
-  bool NextLine(std::string& line);  // JSON: the next line without its '\n'; false at EOF
+  // JSON: the next line without its '\n' (valid until the next call); false at the end.
+  bool NextLine(std::string_view& line);
   void Finish();
   /// "" when record `record` has the control its header's controls put there, else what differs.
   std::string ControlProblem(std::uint64_t record, NumericExecutionControl control) const;
@@ -92,10 +93,8 @@ class VectorReader {
   std::uint64_t position_ = 0;
   bool done_ = false;
   std::string sha256_;
-  std::string buffer_;           // binary: records; JSON: unread bytes
-  std::size_t buffer_pos_ = 0;   // JSON
-  bool eof_ = false;             // JSON
-  std::uint64_t line_ = 0;       // JSON: lines read
+  std::string buffer_;                  // binary: records
+  std::unique_ptr<LineReader> lines_;   // JSON (digesting what it reads)
   bool trailer_seen_ = false;    // JSON
 };
 

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ptovec/generator/framing.hpp"
 #include "ptovec/generator/ops.hpp"
 
 namespace ptovec::generator {
@@ -25,8 +26,8 @@ inline constexpr int kFileFormatVersion = 2;
 inline constexpr int kOldestFileFormatVersion = 1;
 /// The 8 magic bytes that open a binary vector file.
 inline constexpr std::string_view kBinaryMagic{"PTOVEC\0B", 8};
-/// Bytes of the binary file's fixed header (before the JSON header text).
-inline constexpr unsigned kBinaryFixedHeaderBytes = 32;
+/// Bytes of the binary file's fixed header (before the JSON header text; framing.hpp).
+inline constexpr unsigned kBinaryFixedHeaderBytes = kFixedHeaderBytes;
 
 /// Which part of a whole file a shard file holds: shard `index` of `of` (0-based) takes inputs
 /// floor(index * inputs / of) up to floor((index + 1) * inputs / of) of the whole file, with all
