@@ -1,12 +1,8 @@
 // The device line protocol, version 1: see device_protocol.hpp and schemas/dut-protocol.md.
 #include "device_protocol.hpp"
 
-#include <poll.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <charconv>
-#include <cstring>
+#include <utility>
 
 namespace ptovec::tools {
 
@@ -40,53 +36,21 @@ void CaseFormatter::Append(std::string& out, std::uint64_t index, const generato
   out += '\n';
 }
 
-bool LineReader::Next(std::string_view& line, bool& unterminated) {
-  unterminated = false;
-  timed_out_ = false;
-  for (;;) {
-    if (const void* nl = std::memchr(buffer_.data() + start_, '\n', end_ - start_)) {
-      const std::size_t e = static_cast<std::size_t>(static_cast<const char*>(nl) -
-                                                     buffer_.data());
-      line = std::string_view(buffer_.data() + start_, e - start_);
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      start_ = e + 1;
-      return true;
-    }
-    if (start_ > 0) {
-      std::memmove(buffer_.data(), buffer_.data() + start_, end_ - start_);
-      end_ -= start_;
-      start_ = 0;
-    }
-    if (end_ == buffer_.size()) {
-      line = std::string_view(buffer_.data(), 200);
-      unterminated = true;  // too long
-      return true;
-    }
-    if (timeout_ms_ >= 0) {
-      pollfd pfd{fd_, POLLIN, 0};
-      const int r = ::poll(&pfd, 1, timeout_ms_);
-      if (r < 0 && errno == EINTR) continue;
-      if (r == 0) {
-        timed_out_ = true;
-        return false;
-      }
-    }
-    const ssize_t n = ::read(fd_, buffer_.data() + end_, buffer_.size() - end_);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    if (n == 0) {
-      if (end_ > start_) {  // a last line without newline: report it as such
-        line = std::string_view(buffer_.data() + start_, end_ - start_);
-        start_ = end_;
-        unterminated = true;
-        return true;
-      }
-      return false;
-    }
-    end_ += static_cast<std::size_t>(n);
-  }
+generator::LineReader DeviceLineReader(int fd, int timeout_ms) {
+  generator::LineReader::Options options;
+  options.max_line_bytes = std::size_t{1} << 20;
+  options.strip_cr = true;
+  options.timeout_ms = timeout_ms;
+  return generator::LineReader(fd, std::move(options));
+}
+
+bool NextDeviceLine(generator::LineReader& reader, std::string_view& line, bool& unterminated) {
+  using Ending = generator::LineReader::Ending;
+  Ending ending = Ending::Newline;
+  if (!reader.Next(line, &ending)) return false;
+  unterminated = ending != Ending::Newline;
+  if (ending == Ending::TooLong) line = line.substr(0, 200);
+  return true;
 }
 
 std::size_t Tokens(std::string_view line, std::string_view* out, std::size_t max) {

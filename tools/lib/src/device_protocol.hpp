@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/framing.hpp"
 
 namespace ptovec::tools {
 
@@ -38,28 +39,14 @@ class CaseFormatter {
   std::vector<unsigned> digits_;
 };
 
-/// Reads lines from a file descriptor with a 1 MiB buffer.
-class LineReader {
- public:
-  /// `timeout_ms` < 0: wait for input without limit.
-  LineReader(int fd, int timeout_ms) : fd_(fd), timeout_ms_(timeout_ms), buffer_(1 << 20) {}
-  /// The next line without its newline (a trailing CR is dropped); false at end of input, or
-  /// when nothing arrived within the timeout (timed_out() is then true). A line that does not
-  /// fit the buffer or lacks its newline at end of input comes with `unterminated`.
-  bool Next(std::string_view& line, bool& unterminated);
-  /// Sets the timeout of the following Next() calls (< 0: none).
-  void SetTimeout(int timeout_ms) { timeout_ms_ = timeout_ms; }
-  /// The last Next() returned false because nothing arrived within the timeout.
-  bool timed_out() const { return timed_out_; }
+/// The device's answer stream (generator::LineReader over a descriptor): lines of at most 1 MiB
+/// with their newline, a CR before the newline dropped, `timeout_ms` (< 0: none) per Next.
+generator::LineReader DeviceLineReader(int fd, int timeout_ms);
 
- private:
-  int fd_;
-  int timeout_ms_;
-  bool timed_out_ = false;
-  std::vector<char> buffer_;
-  std::size_t start_ = 0;
-  std::size_t end_ = 0;
-};
+/// The next answer line of `reader` (see generator::LineReader::Next): `unterminated` when the
+/// line lacks its newline at the end of the input or exceeds 1 MiB (then only its first 200
+/// bytes are returned, for the error message). False at the end of input or on a timeout.
+bool NextDeviceLine(generator::LineReader& reader, std::string_view& line, bool& unterminated);
 
 /// Splits `line` on blanks (spaces and tabs) into at most `max` (>= 1) tokens in out[0..max):
 /// the last one keeps the rest of the line (without trailing blanks). Returns the count; a

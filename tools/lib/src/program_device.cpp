@@ -61,7 +61,7 @@ class CommandDevice final : public Device {
     stop_read_ = stop[0];
     stop_write_ = stop[1];
     stderr_thread_ = std::thread([this] { CollectStderr(); });
-    reader_ = std::make_unique<LineReader>(from_device_, AnswerTimeoutMs());
+    reader_ = std::make_unique<generator::LineReader>(DeviceLineReader(from_device_, AnswerTimeoutMs()));
     try {
       Hello();
     } catch (...) {
@@ -100,7 +100,7 @@ class CommandDevice final : public Device {
     const std::string last =
         next_index_ == 0 ? std::string("no case was sent")
                          : "the last case was " + std::to_string(next_index_ - 1);
-    if (reader_->Next(line, unterminated)) {
+    if (NextDeviceLine(*reader_, line, unterminated)) {
       Fail("wrote '" + ShortenDeviceText(line) + "' after its last answer (" + last +
                "; nothing may follow the last answer)",
            0, 0);
@@ -173,7 +173,7 @@ class CommandDevice final : public Device {
     WriteAll(to_device_, hello.data(), hello.size());  // an EPIPE shows up as EOF below
     std::string_view line;
     bool unterminated = false;
-    if (!reader_->Next(line, unterminated)) {
+    if (!NextDeviceLine(*reader_, line, unterminated)) {
       if (reader_->timed_out()) {
         Fail("sent no hello line within " + Seconds(options_.answer_timeout) +
                  " s (--dut-timeout; a device must flush stdout after each line it writes)",
@@ -204,7 +204,7 @@ class CommandDevice final : public Device {
       const Case& k = cases[i];
       std::string_view line;
       bool unterminated = false;
-      if (!reader_->Next(line, unterminated)) {
+      if (!NextDeviceLine(*reader_, line, unterminated)) {
         if (reader_->timed_out()) {
           Fail("gave no answer to case " + std::to_string(base + i) + " (" + EvalCommand(k) +
                    ") within " + Seconds(options_.answer_timeout) +
@@ -411,7 +411,7 @@ class CommandDevice final : public Device {
   std::thread writer_;                     // the current batch's writer, when it needs one
   std::atomic<bool> write_failed_{false};  // the device stopped reading (EPIPE)
   CaseFormatter formatter_;
-  std::unique_ptr<LineReader> reader_;
+  std::unique_ptr<generator::LineReader> reader_;
   std::thread stderr_thread_;
   std::mutex stderr_mutex_;
   std::condition_variable stderr_cv_;
