@@ -29,10 +29,14 @@
 //    the assertion of line 98 only on a tie, rounds like the nearest modes here as there.)
 //  * Line 147's assertion always holds: the rounded exponent is in -127..127 (floor >= -127 and
 //    floor == 127 only for a power of two).
+// The layouts (F, B, E) and the E8M0 codes (NaN 0xFF, largest finite 0xFE, bias 127) are read
+// from the format table (formats.hpp).
 #include "ptovec/oracle/fast_e8m0_conversion.hpp"
 
 #include <bit>
 #include <cstdint>
+
+#include "ptovec/oracle/e8m0_conversion.hpp"
 
 namespace ptovec::oracle {
 
@@ -43,49 +47,63 @@ constexpr Word kSqrt2Floor = 0xB504F3;
 static_assert(kSqrt2Floor * kSqrt2Floor < (Word{1} << 47));
 static_assert((kSqrt2Floor + 1) * (kSqrt2Floor + 1) > (Word{1} << 47));
 
-constexpr Encoded kInvalid{0xff, 0x01};
-
 [[noreturn, gnu::cold, gnu::noinline]] void UnsupportedSource() {
   SeedAssert(false, "FastFloatToE8M0: HardwareTCVTE8M0SourceTypeSupported(source_type)");
   __builtin_unreachable();
 }
 
-// The conversion for one binary layout: FractionBits F, ExponentBits, Bias B (see the top).
-template <unsigned FractionBits, unsigned ExponentBits, int Bias>
-Encoded Convert(Word value, NumericExecutionControl control) {
-  constexpr unsigned kWidth = 1 + ExponentBits + FractionBits;
-  constexpr Word kAllOnes = (Word{1} << ExponentBits) - 1;
-  constexpr Word kFractionMask = (Word{1} << FractionBits) - 1;
-  const Word bits = value & ((Word{1} << kWidth) - 1);
-  const Word fraction = bits & kFractionMask;
-  const Word sign_and_exponent = bits >> FractionBits;  // the sign is the bit above the exponent
+// What the conversion reads of the format table: the source's binary layout (F fraction bits,
+// all-ones exponent field E, bias B; see the top) and the E8M0 codes of the results.
+struct Layout {
+  unsigned fraction_bits;  // F (at most 23 for every supported source)
+  Word width_mask;         // the source's code bits
+  Word all_ones;           // E
+  int bias;                // B
+  Word nan;                // E8M0 NaN (0xFF)
+  Word largest;            // E8M0 largest finite (0xFE, 2^127)
+  int e8m0_bias;           // 127: code c is 2^(c - 127), code 0 is 2^-127
+};
 
-  if (sign_and_exponent >= kAllOnes) {  // negative (any), or +Inf / positive NaN
-    if (sign_and_exponent == kAllOnes && fraction == 0) {
-      return {control.saturating ? Word{0xfe} : Word{0xff}, 0x14};  // +Inf
+Layout LayoutOf(TileDataType source_type) {
+  if (!HardwareTCVTE8M0SourceTypeSupported(source_type)) UnsupportedSource();  // line 108
+  const FormatInfo& s = Format(source_type);
+  const FormatInfo& e8m0 = Format(TileDataType::E8M0);
+  return {s.fraction_bits, LowBits(~Word{0}, s.width), (Word{1} << s.exponent_bits) - 1, s.bias,
+          e8m0.nan_code, e8m0.largest_finite_code, e8m0.bias};
+}
+
+// The conversion of one word of the source layout `l` (see the top).
+Encoded Convert(Word value, NumericExecutionControl control, const Layout& l) {
+  const Word bits = value & l.width_mask;
+  const Word fraction = LowBits(bits, l.fraction_bits);
+  const Word sign_and_exponent = bits >> l.fraction_bits;  // the sign is the bit above E
+
+  if (sign_and_exponent >= l.all_ones) {  // negative (any), or +Inf / positive NaN
+    if (sign_and_exponent == l.all_ones && fraction == 0) {  // +Inf
+      return {control.saturating ? l.largest : l.nan, kStatusOFNX};
     }
-    return kInvalid;
+    return {l.nan, kStatusNV};
   }
 
   int floor_exponent;
   Word normalized;  // the significand scaled to [2^23, 2^24)
   if (sign_and_exponent != 0) {
-    floor_exponent = static_cast<int>(sign_and_exponent) - Bias;
-    normalized = ((Word{1} << FractionBits) | fraction) << (23 - FractionBits);
+    floor_exponent = static_cast<int>(sign_and_exponent) - l.bias;
+    normalized = ((Word{1} << l.fraction_bits) | fraction) << (23 - l.fraction_bits);
   } else {
-    if (fraction == 0) return kInvalid;  // +0
+    if (fraction == 0) return {l.nan, kStatusNV};  // +0
     const int highest = 63 - std::countl_zero(fraction);
-    floor_exponent = 1 - Bias - static_cast<int>(FractionBits) + highest;
+    floor_exponent = 1 - l.bias - static_cast<int>(l.fraction_bits) + highest;
     normalized = fraction << (23 - highest);
   }
 
-  if (floor_exponent < -127) {
-    return {control.saturating ? Word{0x00} : Word{0xff}, 0x18};
+  if (floor_exponent < -l.e8m0_bias) {  // below 2^-127, the smallest code 0x00
+    return {control.saturating ? Word{0} : l.nan, kStatusUFNX};
   }
-  const Word floor_code = static_cast<Word>(floor_exponent + 127);
-  if (normalized == (Word{1} << 23)) return {floor_code, 0x00};  // exact power of two
-  if (floor_exponent == 127) {
-    return {control.saturating ? Word{0xfe} : Word{0xff}, 0x14};
+  const Word floor_code = static_cast<Word>(floor_exponent + l.e8m0_bias);
+  if (normalized == (Word{1} << 23)) return {floor_code, 0};  // exact power of two
+  if (floor_code == l.largest) {  // floor exponent 127, not a power of two
+    return {control.saturating ? l.largest : l.nan, kStatusOFNX};
   }
 
   bool ceiling;
@@ -106,26 +124,14 @@ Encoded Convert(Word value, NumericExecutionControl control) {
       ceiling = normalized > kSqrt2Floor;
       break;
   }
-  return {floor_code + (ceiling ? 1 : 0), 0x10};
+  return {floor_code + (ceiling ? 1 : 0), kStatusNX};
 }
 
-// Convert<...> of `value` under each control, for the binary layout of `source_type` (chosen
-// once for all of them).
+// Convert of `value` under each control, the layout of `source_type` read once for all of them.
 void FloatToE8M0Controls(Word value, TileDataType source_type,
                          const NumericExecutionControl* controls, std::size_t n, Encoded* out) {
-  const auto each = [&](auto convert) {
-    for (std::size_t k = 0; k < n; ++k) out[k] = convert(value, controls[k]);
-  };
-  switch (source_type) {
-    case TileDataType::FP32:
-      return each(Convert<23, 8, 127>);
-    case TileDataType::BF16:
-      return each(Convert<7, 8, 127>);
-    case TileDataType::FP16:
-      return each(Convert<10, 5, 15>);
-    default:
-      UnsupportedSource();
-  }
+  const Layout layout = LayoutOf(source_type);
+  for (std::size_t k = 0; k < n; ++k) out[k] = Convert(value, controls[k], layout);
 }
 
 }  // namespace

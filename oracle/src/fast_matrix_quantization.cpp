@@ -26,11 +26,11 @@ namespace {
 /// table gives it (TileNumericFiniteDecomposition; the tests check it equals
 /// ReferenceFP8FiniteValue on every such code) in units of 2^-scale_bits, sorted by value.
 /// Equal values keep only the first (lowest) code: the table build checks that the only equal
-/// values are E4M3's 0x00 and 0x80 (+0 and -0), and a later equal even code can never replace
+/// values are +0 and -0 (E4M3's 0x00 and 0x80), and a later equal even code can never replace
 /// an earlier one in the scan (see FastFP8Encoding).
 struct FP8Table {
-  int scale_bits = 0;
-  std::int64_t maximum = 0;         ///< 448 or 32768 (line 352-353), in units
+  int scale_bits = 0;               ///< -(the smallest exponent of a candidate): E4M3 9, HiF8 22
+  std::int64_t maximum = 0;         ///< the largest finite (448 or 32768, lines 352-353), in units
   int maximum_exponent = 0;         ///< floor(log2(maximum))
   std::int64_t minimum_normal = 0;  ///< 2^-6 or 2^-15 (lines 444-445), in units
   std::vector<std::int64_t> value;  ///< ascending, distinct
@@ -39,18 +39,15 @@ struct FP8Table {
   std::vector<int> odd_below;       ///< nearest index below with an odd code, or -1
 };
 
+/// The candidate table of an 8-bit floating format, from the format table alone: the codes'
+/// classes and decompositions, and the row's largest finite code.
 FP8Table BuildFP8Table(TileDataType type) {
-  FP8Table t;
-  const bool e4m3 = type == TileDataType::E4M3;
-  t.scale_bits = e4m3 ? 9 : 22;
-  t.maximum = e4m3 ? std::int64_t{448} << 9 : std::int64_t{32768} << 22;
-  t.maximum_exponent = e4m3 ? 8 : 15;
-  t.minimum_normal = e4m3 ? std::int64_t{1} << 3 : std::int64_t{1} << 7;
-  struct Entry {
-    std::int64_t value;
+  const FormatInfo& f = Format(type);
+  struct Candidate {
+    FiniteDecomposition d;
     int code;
   };
-  std::vector<Entry> entries;
+  std::vector<Candidate> candidates;
   for (int code = 0; code <= 255; ++code) {
     const NumericValueClass c = TileNumericValueClass(type, static_cast<Word>(code));
     // The seed's RTO scan (lines 420-423) skips only NaN and Inf, the main scan also
@@ -60,16 +57,35 @@ FP8Table BuildFP8Table(TileDataType type) {
     }
     if (NumericValueClassIsNaN(c) || NumericValueClassIsInfinity(c)) continue;
     const FiniteDecomposition d = TileNumericFiniteDecomposition(type, static_cast<Word>(code));
-    const int shift = d.exponent + t.scale_bits;
-    if (!d.available || shift < 0) throw std::logic_error("FP8 table: unexpected decomposition");
-    const auto magnitude = static_cast<std::int64_t>(d.significand << shift);
-    entries.push_back({d.negative ? -magnitude : magnitude, code});
+    if (!d.available) throw std::logic_error("FP8 table: unexpected decomposition");
+    candidates.push_back({d, code});
+  }
+  FP8Table t;
+  for (const Candidate& c : candidates) t.scale_bits = std::max(t.scale_bits, -c.d.exponent);
+  const auto units = [&t](const FiniteDecomposition& d) {  // |value| * 2^scale_bits
+    return static_cast<std::int64_t>(d.significand << (d.exponent + t.scale_bits));
+  };
+  t.maximum = units(TileNumericFiniteDecomposition(type, f.largest_finite_code));
+  t.maximum_exponent = BitLength(static_cast<DyadicSignificand>(t.maximum)) - 1 - t.scale_bits;
+  t.minimum_normal = t.maximum;
+  struct Entry {
+    std::int64_t value;
+    int code;
+  };
+  std::vector<Entry> entries;
+  for (const Candidate& c : candidates) {
+    const std::int64_t magnitude = units(c.d);
+    const NumericValueClass k = TileNumericValueClass(type, static_cast<Word>(c.code));
+    if (k == NumericValueClass::PositiveNormal) {
+      t.minimum_normal = std::min(t.minimum_normal, magnitude);
+    }
+    entries.push_back({c.d.negative ? -magnitude : magnitude, c.code});
   }
   std::stable_sort(entries.begin(), entries.end(),
                    [](const Entry& a, const Entry& b) { return a.value < b.value; });
   for (const Entry& e : entries) {
     if (!t.value.empty() && t.value.back() == e.value) {
-      if (e.value != 0 || e.code % 2 != 0) {
+      if (e.value != 0 || !f.negative_zero || e.code % 2 != 0) {
         throw std::logic_error("FP8 table: equal candidates other than +0/-0");
       }
       continue;  // a later equal candidate (-0 after +0)
@@ -78,7 +94,7 @@ FP8Table BuildFP8Table(TileDataType type) {
     t.code.push_back(static_cast<std::uint8_t>(e.code));
   }
   if (t.value.back() != t.maximum || t.value.front() != -t.maximum) {
-    throw std::logic_error("FP8 table: largest finite differs from the seed's constant");
+    throw std::logic_error("FP8 table: the row's largest finite is not the largest candidate");
   }
   const int n = static_cast<int>(t.value.size());
   t.odd_above.assign(t.value.size(), -1);
@@ -139,15 +155,15 @@ void FastBinary16EncodingControls(const Dyadic& value, TileDataType destination_
     for (std::size_t k = 0; k < n; ++k) out[k] = {0, 0};
     return;
   }
-  const bool bf16 = destination_type == TileDataType::BF16;
-  const int fraction_bits = bf16 ? 7 : 10;              // lines 175-181
+  const FormatInfo& f = Format(destination_type);  // lines 175-181, from the format table
+  const int fraction_bits = static_cast<int>(f.fraction_bits);
   const U128 fraction_scale = U128{1} << fraction_bits;
-  const int bias = bf16 ? 127 : 15;
-  const int minimum_subnormal_exponent = bf16 ? -133 : -24;
-  const Word sign = value.negative ? 0x8000 : 0;  // line 182
+  const int bias = f.bias;
+  const int minimum_subnormal_exponent = 1 - bias - fraction_bits;
+  const Word sign = value.negative ? f.SignBit() : 0;  // line 182
   const auto overflow = [&](std::size_t k) -> Encoded {  // lines 184-191, 220-227
-    return {sign + (controls[k].saturating ? (bf16 ? 0x7f7f : 0x7bff) : (bf16 ? 0x7f80 : 0x7c00)),
-            0x14};
+    return {sign + (controls[k].saturating ? f.largest_finite_code : f.infinity_code),
+            kStatusOFNX};
   };
   const int bits = BitLength(m);
   const std::int64_t e = LeadingExponent(value, bits);
@@ -158,7 +174,7 @@ void FastBinary16EncodingControls(const Dyadic& value, TileDataType destination_
   if (e < 1 - bias) {  // lines 193-208
     const Split s = SplitAt(
         m, static_cast<std::int64_t>(minimum_subnormal_exponent) - value.exponent);
-    const Status flags = s.fraction == Fraction::Zero ? 0 : 0x18;
+    const Status flags = s.fraction == Fraction::Zero ? Status{0} : kStatusUFNX;
     for (std::size_t k = 0; k < n; ++k) {
       const U128 rounded = RoundedMagnitude(value.negative, s, controls[k].rounding_mode);
       out[k] = {sign + static_cast<Word>(rounded >= fraction_scale ? fraction_scale : rounded),
@@ -167,7 +183,7 @@ void FastBinary16EncodingControls(const Dyadic& value, TileDataType destination_
     return;
   }
   const Split s = SplitAt(m, bits - 1 - fraction_bits);  // line 210
-  const Status flags = s.fraction == Fraction::Zero ? 0 : 0x10;
+  const Status flags = s.fraction == Fraction::Zero ? Status{0} : kStatusNX;
   for (std::size_t k = 0; k < n; ++k) {
     U128 rounded = RoundedMagnitude(value.negative, s, controls[k].rounding_mode);
     std::int64_t encoded_exponent = e + bias;  // line 213
@@ -212,15 +228,16 @@ Encoded FastFP8Encoding(const Dyadic& value, TileDataType destination_type,
   const U128 m = value.significand;
   if (m == 0) return {0, 0};  // line 349
   const bool negative = value.negative;
-  const bool e4m3 = destination_type == TileDataType::E4M3;
+  const FormatInfo& f = Format(destination_type);
   const FP8Table& table = TableOf(destination_type);
-  const auto overflowed = [&]() -> Encoded {  // lines 354-362
-    const Word result = control.saturating ? (e4m3 ? (negative ? 0xfe : 0x7e)
-                                                   : (negative ? 0xee : 0x6e))
-                        : e4m3             ? 0x7f
-                        : negative         ? 0xef
-                                           : 0x6f;
-    return {result, 0x14};
+  // Lines 354-362: Sat gives the largest finite of the value's sign; otherwise the infinity of
+  // that sign, or, without infinities (E4M3), the NaN code 0x7f whatever the sign.
+  const auto overflowed = [&]() -> Encoded {
+    const Word sign = negative ? f.SignBit() : 0;
+    const Word result = control.saturating  ? sign | f.largest_finite_code
+                        : f.HasInfinities() ? sign | f.infinity_code
+                                            : f.nan_code;
+    return {result, kStatusOFNX};
   };
   const int bits = BitLength(m);
   if (LeadingExponent(value, bits) > table.maximum_exponent) return overflowed();
@@ -281,16 +298,17 @@ Encoded FastFP8Encoding(const Dyadic& value, TileDataType destination_type,
     }
   }
   const bool underflow = !exact && magnitude < 4 * table.minimum_normal;
-  return {table.code[best], static_cast<Status>(underflow ? 0x18 : !exact ? 0x10 : 0)};
+  return {table.code[best], underflow ? kStatusUFNX : !exact ? kStatusNX : Status{0}};
 }
 
 // ReferenceMatrixFloatingEncoding, seed 000 lines 454-472, with each branch's fast form.
 Encoded FastMatrixFloatingEncoding(const Dyadic& value, TileDataType destination_type,
                                    NumericExecutionControl control) {
-  if (destination_type == TileDataType::FP32) {
+  if (destination_type == TileDataType::FP32) {  // lines 458-465
     const Encoded r = FastFP32FiniteEncoding(value, control.rounding_mode);
-    if (control.saturating && (r.status & 4) != 0) {
-      return {(r.word & 0x80000000) | 0x7f7fffff, r.status};
+    if (control.saturating && (r.status & kStatusOF) != 0) {  // the largest finite of r's sign
+      const FormatInfo& fp32 = Format(TileDataType::FP32);
+      return {(r.word & fp32.SignBit()) | fp32.largest_finite_code, r.status};
     }
     return r;
   }
@@ -327,7 +345,9 @@ std::pair<std::int64_t, Status> FastMatrixRoundAndSaturateSigned(
   } else if (selected > maximum) {
     selected = maximum;
   }
-  const Status flags = overflow ? 0x14 : x.fraction != Fraction::Zero ? 0x10 : 0;  // 85-87
+  const Status flags = overflow                         ? kStatusOFNX  // lines 85-87
+                       : x.fraction != Fraction::Zero ? kStatusNX
+                                                      : Status{0};
   return {static_cast<std::int64_t>(selected), flags};
 }
 

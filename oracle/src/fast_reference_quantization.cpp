@@ -23,13 +23,13 @@ Encoded FastFP32FiniteEncoding(const Dyadic& value, NumericRoundingMode rounding
   const int bits = BitLength(m);
   const std::int64_t e = LeadingExponent(value, bits);
   const Word sign = value.negative ? 0x80000000 : 0;  // line 63
-  if (e > 127) return {sign + 0x7f800000, 0x14};      // lines 64-68
-  if (e < -126) {                                     // lines 70-81
+  if (e > 127) return {sign + 0x7f800000, kStatusOFNX};  // lines 64-68
+  if (e < -126) {                                        // lines 70-81
     const Split s = SplitAt(m, -(static_cast<std::int64_t>(value.exponent) + 149));
     const U128 magnitude = RoundedMagnitude(value.negative, s, rounding_mode);
-    if (magnitude == 0) return {sign, 0x18};
+    if (magnitude == 0) return {sign, kStatusUFNX};
     return {sign + static_cast<Word>(magnitude),
-            static_cast<Status>(s.fraction == Fraction::Zero ? 0 : 0x18)};
+            s.fraction == Fraction::Zero ? Status{0} : kStatusUFNX};
   }
   const Split s = SplitAt(m, bits - 24);  // lines 83-86
   U128 magnitude = RoundedMagnitude(value.negative, s, rounding_mode);
@@ -38,10 +38,10 @@ Encoded FastFP32FiniteEncoding(const Dyadic& value, NumericRoundingMode rounding
     magnitude = 0x800000;
     encoded_exponent = encoded_exponent + 1;
   }
-  if (encoded_exponent >= 255) return {sign + 0x7f800000, 0x14};  // lines 94-98
+  if (encoded_exponent >= 255) return {sign + 0x7f800000, kStatusOFNX};  // lines 94-98
   return {sign + static_cast<Word>(encoded_exponent) * 0x800000 +
               (static_cast<Word>(magnitude) - 0x800000),
-          static_cast<Status>(s.fraction == Fraction::Zero ? 0 : 0x10)};  // lines 99-102
+          s.fraction == Fraction::Zero ? Status{0} : kStatusNX};  // lines 99-102
 }
 
 // TileProfileQuantize, seed 003 lines 105-149: the same assertions in the same order; then
@@ -61,12 +61,12 @@ Encoded FastTileProfileQuantize(Word value, Word scale, Word zero_point,
              "TileProfileQuantize scale is not infinite");
   SeedAssert(!NumericValueClassIsZero(scale_class), "TileProfileQuantize scale is not zero");
   const IntegerRange range = RangeOf(destination_type);
-  if (NumericValueClassIsNaN(source_class)) return {0, 1};  // lines 124-125
-  if (NumericValueClassIsInfinity(source_class)) {          // lines 126-133
+  if (NumericValueClassIsNaN(source_class)) return {0, kStatusNV};  // lines 124-125
+  if (NumericValueClassIsInfinity(source_class)) {                  // lines 126-133
     const I128 saturated = ((value >> 31) & 1) == 1 ? range.minimum : range.maximum;
     return {NormalizeTileInteger(static_cast<std::uint64_t>(static_cast<U128>(saturated)),
                                  destination_type),
-            0x14};
+            kStatusOFNX};
   }
   const Dyadic product = DyadicProduct(DyadicFromFiniteCode(TileDataType::FP32, value),
                                        DyadicFromFiniteCode(TileDataType::FP32, scale));
@@ -77,7 +77,7 @@ Encoded FastTileProfileQuantize(Word value, Word scale, Word zero_point,
   FloorSplit affine = FloorOf(product);  // lines 134-136
   affine.floor = Add(affine.floor, zero);
   const Wide rounded = RoundFloorSplit(affine, control.rounding_mode);  // line 137
-  const Status flags = affine.fraction == Fraction::Zero ? 0 : 0x10;    // lines 139-140
+  const Status flags = affine.fraction == Fraction::Zero ? Status{0} : kStatusNX;  // lines 139-140
   std::uint64_t selected = rounded.low;
   if (control.saturating) {  // lines 141-145
     if (rounded.value < range.minimum) {

@@ -226,13 +226,14 @@ inline Encoded EncodeRoundedInteger(const Wide& rounded, bool exact,
     selected = static_cast<std::uint64_t>(static_cast<U128>(
         rounded.value < range.minimum ? range.minimum : range.maximum));
   }
-  const Status flags = overflow ? 0x14 : exact ? 0 : 0x10;                     // lines 124-126
+  const Status flags = overflow ? kStatusOFNX : exact ? Status{0} : kStatusNX;  // lines 124-126
   return {NormalizeTileInteger(selected, destination_type), flags};           // lines 127-130
 }
 
-/// Bits of the significand and exponent of the leading bit of a non-zero Dyadic: 2^E <= |x| <
-/// 2^(E+1). The seeds' normalisation loops (seed 003 lines 50-61, seed 000 lines 162-173) leave
-/// `exponent` = min(max(E, -149), 128) and `normalized` = |x| / 2^exponent.
+/// E, the exponent of the leading bit of a non-zero Dyadic x whose significand has `bits` bits
+/// (BitLength): 2^E <= |x| < 2^(E+1). The seeds' normalisation loops (seed 003 lines 50-61,
+/// seed 000 lines 162-173) leave `exponent` = min(max(E, -149), 128) and `normalized` =
+/// |x| / 2^exponent.
 inline std::int64_t LeadingExponent(const Dyadic& x, int bits) {
   return static_cast<std::int64_t>(x.exponent) + bits - 1;
 }
