@@ -33,8 +33,10 @@
 // from the format table (formats.hpp).
 #include "ptovec/oracle/fast_e8m0_conversion.hpp"
 
+#include <array>
 #include <bit>
 #include <cstdint>
+#include <optional>
 
 #include "ptovec/oracle/e8m0_conversion.hpp"
 
@@ -64,12 +66,25 @@ struct Layout {
   int e8m0_bias;           // 127: code c is 2^(c - 127), code 0 is 2^-127
 };
 
-Layout LayoutOf(TileDataType source_type) {
-  if (!HardwareTCVTE8M0SourceTypeSupported(source_type)) UnsupportedSource();  // line 108
-  const FormatInfo& s = Format(source_type);
+// The Layout of each supported source, by type code, read from the table once.
+using Layouts = std::array<std::optional<Layout>, detail::kFormatCodes>;
+Layouts BuildLayouts() {
+  Layouts layouts;
   const FormatInfo& e8m0 = Format(TileDataType::E8M0);
-  return {s.fraction_bits, LowBits(~Word{0}, s.width), (Word{1} << s.exponent_bits) - 1, s.bias,
-          e8m0.nan_code, e8m0.largest_finite_code, e8m0.bias};
+  for (const FormatInfo& s : AllFormats()) {
+    if (!HardwareTCVTE8M0SourceTypeSupported(s.type)) continue;
+    layouts[static_cast<std::size_t>(s.type)] =
+        Layout{s.fraction_bits, LowBits(~Word{0}, s.width), (Word{1} << s.exponent_bits) - 1,
+               s.bias, e8m0.nan_code, e8m0.largest_finite_code, e8m0.bias};
+  }
+  return layouts;
+}
+
+const Layout& LayoutOf(TileDataType source_type) {
+  static const Layouts kLayouts = BuildLayouts();
+  const auto code = static_cast<std::size_t>(source_type);
+  if (code >= kLayouts.size() || !kLayouts[code]) UnsupportedSource();  // line 108
+  return *kLayouts[code];
 }
 
 // The conversion of one word of the source layout `l` (see the top).
@@ -130,7 +145,7 @@ Encoded Convert(Word value, NumericExecutionControl control, const Layout& l) {
 // Convert of `value` under each control, the layout of `source_type` read once for all of them.
 void FloatToE8M0Controls(Word value, TileDataType source_type,
                          const NumericExecutionControl* controls, std::size_t n, Encoded* out) {
-  const Layout layout = LayoutOf(source_type);
+  const Layout& layout = LayoutOf(source_type);
   for (std::size_t k = 0; k < n; ++k) out[k] = Convert(value, controls[k], layout);
 }
 

@@ -128,13 +128,15 @@ std::int64_t QuarterCode(const Split& s) {
 
 }  // namespace
 
-// ReferenceBinary16Encoding, seed 000 lines 152-233. With E as in FastFP32FiniteEncoding (the
-// loops of lines 160-173 are those of seed 003): line 184 (exponent > 15 / 127) is E > bias;
-// line 193 (exponent < -14 / -126) is E < 1 - bias, and then line 194's scaled is
-// m * 2^(e - minimum_subnormal_exponent); otherwise line 210's scaled = normalized *
-// fraction_scale = m * 2^(fraction_bits + 1 - L). MatrixRoundMagnitude of scaled is
+// ReferenceBinary16Encoding, seed 000 lines 152-233. With E as in FastFP32FiniteEncoding
+// (fast_reference_quantization.cpp; the loops of lines 160-173 are those of seed 003): line 184
+// (exponent > 15 / 127) is E > bias; line 193 (exponent < -14 / -126) is E < 1 - bias, and then
+// line 194's scaled is m * 2^(e - minimum_subnormal_exponent); otherwise line 210's scaled =
+// normalized * fraction_scale = m * 2^(fraction_bits + 1 - L). MatrixRoundMagnitude of scaled is
 // RoundedMagnitude (see MagnitudeRoundsUp). Exactness (Real(rounded) == scaled) is "the fraction
-// is zero"; rounded < 0 (line 204) cannot happen.
+// is zero"; rounded < 0 (line 204) cannot happen. The seed's constants of lines 175-191 and
+// 220-227 are the FP16 and BF16 rows of the format table: fraction bits, bias, minimum subnormal
+// exponent 1 - bias - fraction bits, largest finite (Sat) and infinity (non-Sat) codes.
 Encoded FastBinary16Encoding(const Dyadic& value, TileDataType destination_type,
                              NumericExecutionControl control) {
   Encoded r;
