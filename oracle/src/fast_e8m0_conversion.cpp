@@ -36,7 +36,6 @@
 #include <array>
 #include <bit>
 #include <cstdint>
-#include <optional>
 
 #include "ptovec/oracle/e8m0_conversion.hpp"
 
@@ -66,25 +65,39 @@ struct Layout {
   int e8m0_bias;           // 127: code c is 2^(c - 127), code 0 is 2^-127
 };
 
-// The Layout of each supported source, by type code, read from the table once.
-using Layouts = std::array<std::optional<Layout>, detail::kFormatCodes>;
-Layouts BuildLayouts() {
-  Layouts layouts;
+Layout LayoutFrom(const FormatInfo& source) {
   const FormatInfo& e8m0 = Format(TileDataType::E8M0);
-  for (const FormatInfo& s : AllFormats()) {
-    if (!HardwareTCVTE8M0SourceTypeSupported(s.type)) continue;
-    layouts[static_cast<std::size_t>(s.type)] =
-        Layout{s.fraction_bits, LowBits(~Word{0}, s.width), (Word{1} << s.exponent_bits) - 1,
-               s.bias, e8m0.nan_code, e8m0.largest_finite_code, e8m0.bias};
-  }
-  return layouts;
+  return {source.fraction_bits, LowBits(~Word{0}, source.width),
+          (Word{1} << source.exponent_bits) - 1, source.bias, e8m0.nan_code,
+          e8m0.largest_finite_code, e8m0.bias};
 }
 
-const Layout& LayoutOf(TileDataType source_type) {
-  static const Layouts kLayouts = BuildLayouts();
-  const auto code = static_cast<std::size_t>(source_type);
-  if (code >= kLayouts.size() || !kLayouts[code]) UnsupportedSource();  // line 108
-  return *kLayouts[code];
+// The Layout of each source by type code, read from the table once; `supported` false for the
+// types HardwareTCVTE8M0SourceTypeSupported refuses.
+struct Layouts {
+  std::array<Layout, detail::kFormatCodes> layout{};
+  std::array<bool, detail::kFormatCodes> supported{};
+};
+
+Layouts BuildLayouts() {
+  Layouts l;
+  for (const FormatInfo& s : AllFormats()) {
+    if (!HardwareTCVTE8M0SourceTypeSupported(s.type)) continue;
+    l.supported[static_cast<std::size_t>(s.type)] = true;
+    l.layout[static_cast<std::size_t>(s.type)] = LayoutFrom(s);
+  }
+  return l;
+}
+
+// Built before main from constant-initialized data only (the format table); a namespace-scope
+// object rather than a function-local static, whose guard costs the one-word conversion about a
+// nanosecond. A call from another file's static initializer that runs first finds it empty and
+// takes the slow path below, which gives the same result.
+const Layouts kLayouts = BuildLayouts();
+
+[[gnu::cold, gnu::noinline]] Layout LayoutOfSlow(TileDataType source_type) {
+  if (!HardwareTCVTE8M0SourceTypeSupported(source_type)) UnsupportedSource();  // line 108
+  return LayoutFrom(Format(source_type));
 }
 
 // The conversion of one word of the source layout `l` (see the top).
@@ -145,7 +158,9 @@ Encoded Convert(Word value, NumericExecutionControl control, const Layout& l) {
 // Convert of `value` under each control, the layout of `source_type` read once for all of them.
 void FloatToE8M0Controls(Word value, TileDataType source_type,
                          const NumericExecutionControl* controls, std::size_t n, Encoded* out) {
-  const Layout& layout = LayoutOf(source_type);
+  const auto code = static_cast<std::size_t>(source_type);
+  const bool built = code < kLayouts.supported.size() && kLayouts.supported[code];
+  const Layout& layout = built ? kLayouts.layout[code] : LayoutOfSlow(source_type);
   for (std::size_t k = 0; k < n; ++k) out[k] = Convert(value, controls[k], layout);
 }
 
