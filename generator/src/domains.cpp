@@ -400,19 +400,12 @@ Boxes WithOffsetAndWidth(const WordSet& first, bool edges_only) {
 
 namespace {
 
-// Exponent and fraction field widths of the floating types whose words split into sign,
-// exponent and fraction (HiF8's tapered layout does not); {0, 0} for the others.
+// Every value of a RapidCheck sequence, in order.
 template <typename T>
 std::vector<T> Drain(rc::Seq<T> seq) {
   std::vector<T> out;
   while (auto v = seq.next()) out.push_back(std::move(*v));
   return out;
-}
-
-std::pair<unsigned, unsigned> ExponentAndFractionBits(const oracle::FormatInfo& f) {
-  if (f.kind == oracle::FormatKind::Binary) return {f.exponent_bits, f.fraction_bits};
-  if (f.kind == oracle::FormatKind::E4M3) return {4, 3};
-  return {0, 0};
 }
 
 }  // namespace
@@ -424,47 +417,40 @@ std::vector<Word> ShrinkWord(TileDataType type, Word word) {
   const auto add = [&out, word](Word w) {
     if (w != word && std::find(out.begin(), out.end(), w) == out.end()) out.push_back(w);
   };
-  switch (f.kind) {
-    case oracle::FormatKind::SignedInteger: {
-      const auto value = static_cast<std::int64_t>(oracle::SignExtend(word, width));
-      for (const std::int64_t& v : Drain(rc::shrink::integral(value))) {
-        add(oracle::LowBits(static_cast<Word>(v), width));
-      }
-      break;
+  if (f.kind == oracle::FormatKind::SignedInteger) {
+    const auto value = static_cast<std::int64_t>(oracle::SignExtend(word, width));
+    for (const std::int64_t& v : Drain(rc::shrink::integral(value))) {
+      add(oracle::LowBits(static_cast<Word>(v), width));
     }
-    case oracle::FormatKind::UnsignedInteger:
-    case oracle::FormatKind::E8M0:
-      for (const Word& v : Drain(rc::shrink::towards<Word>(word, 0))) add(v);
-      for (unsigned bit = width; bit-- > 0;) {
-        if ((word >> bit) & 1) add(word & ~(Word{1} << bit));
+  } else if (f.SignBit() == 0) {  // unsigned integers, E8M0
+    for (const Word& v : Drain(rc::shrink::towards<Word>(word, 0))) add(v);
+    for (unsigned bit = width; bit-- > 0;) {
+      if ((word >> bit) & 1) add(word & ~(Word{1} << bit));
+    }
+  } else {  // sign-magnitude floating types
+    const Word sign = word & f.SignBit();
+    const Word magnitude = word & oracle::LowBits(~Word{0}, width - 1);
+    add(0);
+    if (sign != 0) add(magnitude);
+    for (const Word& m : Drain(rc::shrink::towards<Word>(magnitude, 0))) {
+      add(sign | m);
+    }
+    // One set bit of the magnitude cleared, from the top: keeps the low bits that make a tie
+    // or an edge while the rest simplifies.
+    for (unsigned bit = width - 1; bit-- > 0;) {
+      if ((magnitude >> bit) & 1) add(sign | (magnitude & ~(Word{1} << bit)));
+    }
+    if (f.HasSignExponentFraction()) {  // the exponent and the fraction fields, each on its own
+      const unsigned fraction_bits = f.fraction_bits;
+      const Word fraction_mask = oracle::LowBits(~Word{0}, fraction_bits);
+      const Word exponent = magnitude >> fraction_bits;
+      const Word fraction = magnitude & fraction_mask;
+      for (const Word& e : Drain(rc::shrink::towards<Word>(exponent, 0))) {
+        add(sign | (e << fraction_bits) | fraction);
       }
-      break;
-    default: {  // sign-magnitude floating types
-      const Word sign = word & (Word{1} << (width - 1));
-      const Word magnitude = word & oracle::LowBits(~Word{0}, width - 1);
-      add(0);
-      if (sign != 0) add(magnitude);
-      for (const Word& m : Drain(rc::shrink::towards<Word>(magnitude, 0))) {
-        add(sign | m);
+      for (const Word& m : Drain(rc::shrink::towards<Word>(fraction, 0))) {
+        add(sign | (exponent << fraction_bits) | m);
       }
-      // One set bit of the magnitude cleared, from the top: keeps the low bits that make a tie
-      // or an edge while the rest simplifies.
-      for (unsigned bit = width - 1; bit-- > 0;) {
-        if ((magnitude >> bit) & 1) add(sign | (magnitude & ~(Word{1} << bit)));
-      }
-      const auto [exponent_bits, fraction_bits] = ExponentAndFractionBits(f);
-      if (exponent_bits != 0) {
-        const Word fraction_mask = oracle::LowBits(~Word{0}, fraction_bits);
-        const Word exponent = magnitude >> fraction_bits;
-        const Word fraction = magnitude & fraction_mask;
-        for (const Word& e : Drain(rc::shrink::towards<Word>(exponent, 0))) {
-          add(sign | (e << fraction_bits) | fraction);
-        }
-        for (const Word& m : Drain(rc::shrink::towards<Word>(fraction, 0))) {
-          add(sign | (exponent << fraction_bits) | m);
-        }
-      }
-      break;
     }
   }
   return out;
@@ -507,11 +493,8 @@ std::vector<Word> InterestingCodes(TileDataType type) {
     std::sort(out.begin(), out.end());
     return out;
   }
-  const auto [exponent_bits, fraction_bits] = ExponentAndFractionBits(f);
   Word one = count;  // none
-  if (exponent_bits != 0) {
-    one = static_cast<Word>((Word{1} << (exponent_bits - 1)) - 1) << fraction_bits;  // bias << f
-  }
+  if (f.HasSignExponentFraction()) one = static_cast<Word>(f.bias) << f.fraction_bits;  // 1.0
   for (Word w = 0; w < count; ++w) {
     const auto c = oracle::TileNumericValueClass(type, w);
     const bool first = w == 0 || oracle::TileNumericValueClass(type, w - 1) != c;

@@ -2,12 +2,12 @@
 // Read side by side with the seed: the statements follow it one for one; comments give seed lines.
 #include "ptovec/oracle/e8m0_conversion.hpp"
 
+#include "asl.hpp"
+
 namespace ptovec::oracle {
 
-namespace {
-// ASL `x MOD 2` for a possibly negative x: the result is 0 or 1.
-int Mod2(int x) { return ((x % 2) + 2) % 2; }
-}  // namespace
+using asl::LSL;
+using asl::Mod2;
 
 // Seed 001 lines 14-20.
 bool HardwareTCVTE8M0SourceTypeSupported(TileDataType source_type) {
@@ -41,7 +41,7 @@ std::pair<int, bool> ReferenceE8M0RoundExponent(Word significand, int exponent,
   SeedAssert(-149 <= floor_candidate && floor_candidate <= 127,
              "ReferenceE8M0RoundExponent: -149 <= floor_candidate <= 127");  // line 52
   const int floor_exponent = floor_candidate;
-  const bool exact_power = significand == (Word{1} << highest);  // lines 54-55
+  const bool exact_power = significand == LSL(1, static_cast<unsigned>(highest));  // lines 54-55
   if (exact_power) {
     return {floor_exponent, true};
   }
@@ -65,11 +65,11 @@ std::pair<int, bool> ReferenceE8M0RoundExponent(Word significand, int exponent,
     }
   }
 
-  const Word square = significand * significand;  // line 77: MultiplyWord, 64-bit wrapping
+  const Word square = asl::MultiplyWord(significand, significand);  // line 77
   const int boundary_shift = 2 * highest + 1;
   SeedAssert(boundary_shift <= 127, "ReferenceE8M0RoundExponent: boundary_shift <= 127");
   // line 80: LSL(Zeros{64} + 1, boundary_shift) in a 64-bit Word: 0 when the shift is >= 64.
-  const Word boundary = boundary_shift >= 64 ? 0 : (Word{1} << boundary_shift);
+  const Word boundary = LSL(1, static_cast<unsigned>(boundary_shift));
   if (square < boundary) {  // lines 83-100
     return {floor_exponent, false};
   } else if (square > boundary) {
@@ -116,7 +116,7 @@ Encoded ReferenceFloatToE8M0(Word value, TileDataType source_type,
   SeedAssert(-149 <= floor_candidate && floor_candidate <= 127,
              "ReferenceFloatToE8M0: -149 <= floor_candidate <= 127");
   const int floor_exponent = floor_candidate;
-  const bool exact_power = d.significand == (Word{1} << highest);  // lines 131-132
+  const bool exact_power = d.significand == LSL(1, static_cast<unsigned>(highest));  // 131-132
   if (floor_exponent < -127) {                                      // lines 133-137
     return {control.saturating ? Word{0} : Word{0xff}, 0x18};
   } else if (floor_exponent == 127 && !exact_power) {  // lines 138-142

@@ -29,10 +29,15 @@
 //    the assertion of line 98 only on a tie, rounds like the nearest modes here as there.)
 //  * Line 147's assertion always holds: the rounded exponent is in -127..127 (floor >= -127 and
 //    floor == 127 only for a power of two).
+// The layouts (F, B, E) and the E8M0 codes (NaN 0xFF, largest finite 0xFE, bias 127) are read
+// from the format table (formats.hpp).
 #include "ptovec/oracle/fast_e8m0_conversion.hpp"
 
+#include <array>
 #include <bit>
 #include <cstdint>
+
+#include "ptovec/oracle/e8m0_conversion.hpp"
 
 namespace ptovec::oracle {
 
@@ -43,49 +48,90 @@ constexpr Word kSqrt2Floor = 0xB504F3;
 static_assert(kSqrt2Floor * kSqrt2Floor < (Word{1} << 47));
 static_assert((kSqrt2Floor + 1) * (kSqrt2Floor + 1) > (Word{1} << 47));
 
-constexpr Encoded kInvalid{0xff, 0x01};
-
 [[noreturn, gnu::cold, gnu::noinline]] void UnsupportedSource() {
   SeedAssert(false, "FastFloatToE8M0: HardwareTCVTE8M0SourceTypeSupported(source_type)");
   __builtin_unreachable();
 }
 
-// The conversion for one binary layout: FractionBits F, ExponentBits, Bias B (see the top).
-template <unsigned FractionBits, unsigned ExponentBits, int Bias>
-Encoded Convert(Word value, NumericExecutionControl control) {
-  constexpr unsigned kWidth = 1 + ExponentBits + FractionBits;
-  constexpr Word kAllOnes = (Word{1} << ExponentBits) - 1;
-  constexpr Word kFractionMask = (Word{1} << FractionBits) - 1;
-  const Word bits = value & ((Word{1} << kWidth) - 1);
-  const Word fraction = bits & kFractionMask;
-  const Word sign_and_exponent = bits >> FractionBits;  // the sign is the bit above the exponent
+// What the conversion reads of the format table: the source's binary layout (F fraction bits,
+// all-ones exponent field E, bias B; see the top) and the E8M0 codes of the results.
+struct Layout {
+  unsigned fraction_bits;  // F (at most 23 for every supported source)
+  Word width_mask;         // the source's code bits
+  Word all_ones;           // E
+  int bias;                // B
+  Word nan;                // E8M0 NaN (0xFF)
+  Word largest;            // E8M0 largest finite (0xFE, 2^127)
+  int e8m0_bias;           // 127: code c is 2^(c - 127), code 0 is 2^-127
+};
 
-  if (sign_and_exponent >= kAllOnes) {  // negative (any), or +Inf / positive NaN
-    if (sign_and_exponent == kAllOnes && fraction == 0) {
-      return {control.saturating ? Word{0xfe} : Word{0xff}, 0x14};  // +Inf
+Layout LayoutFrom(const FormatInfo& source) {
+  const FormatInfo& e8m0 = Format(TileDataType::E8M0);
+  return {source.fraction_bits, LowBits(~Word{0}, source.width),
+          (Word{1} << source.exponent_bits) - 1, source.bias, e8m0.nan_code,
+          e8m0.largest_finite_code, e8m0.bias};
+}
+
+// The Layout of each source by type code, read from the table once; `supported` false for the
+// types HardwareTCVTE8M0SourceTypeSupported refuses.
+struct Layouts {
+  std::array<Layout, detail::kFormatCodes> layout{};
+  std::array<bool, detail::kFormatCodes> supported{};
+};
+
+Layouts BuildLayouts() {
+  Layouts l;
+  for (const FormatInfo& s : AllFormats()) {
+    if (!HardwareTCVTE8M0SourceTypeSupported(s.type)) continue;
+    l.supported[static_cast<std::size_t>(s.type)] = true;
+    l.layout[static_cast<std::size_t>(s.type)] = LayoutFrom(s);
+  }
+  return l;
+}
+
+// Built before main from constant-initialized data only (the format table); a namespace-scope
+// object rather than a function-local static, whose guard costs the one-word conversion about a
+// nanosecond. A call from another file's static initializer that runs first finds it empty and
+// takes the slow path below, which gives the same result.
+const Layouts kLayouts = BuildLayouts();
+
+[[gnu::cold, gnu::noinline]] Layout LayoutOfSlow(TileDataType source_type) {
+  if (!HardwareTCVTE8M0SourceTypeSupported(source_type)) UnsupportedSource();  // line 108
+  return LayoutFrom(Format(source_type));
+}
+
+// The conversion of one word of the source layout `l` (see the top).
+Encoded Convert(Word value, NumericExecutionControl control, const Layout& l) {
+  const Word bits = value & l.width_mask;
+  const Word fraction = LowBits(bits, l.fraction_bits);
+  const Word sign_and_exponent = bits >> l.fraction_bits;  // the sign is the bit above E
+
+  if (sign_and_exponent >= l.all_ones) {  // negative (any), or +Inf / positive NaN
+    if (sign_and_exponent == l.all_ones && fraction == 0) {  // +Inf
+      return {control.saturating ? l.largest : l.nan, kStatusOFNX};
     }
-    return kInvalid;
+    return {l.nan, kStatusNV};
   }
 
   int floor_exponent;
   Word normalized;  // the significand scaled to [2^23, 2^24)
   if (sign_and_exponent != 0) {
-    floor_exponent = static_cast<int>(sign_and_exponent) - Bias;
-    normalized = ((Word{1} << FractionBits) | fraction) << (23 - FractionBits);
+    floor_exponent = static_cast<int>(sign_and_exponent) - l.bias;
+    normalized = ((Word{1} << l.fraction_bits) | fraction) << (23 - l.fraction_bits);
   } else {
-    if (fraction == 0) return kInvalid;  // +0
+    if (fraction == 0) return {l.nan, kStatusNV};  // +0
     const int highest = 63 - std::countl_zero(fraction);
-    floor_exponent = 1 - Bias - static_cast<int>(FractionBits) + highest;
+    floor_exponent = 1 - l.bias - static_cast<int>(l.fraction_bits) + highest;
     normalized = fraction << (23 - highest);
   }
 
-  if (floor_exponent < -127) {
-    return {control.saturating ? Word{0x00} : Word{0xff}, 0x18};
+  if (floor_exponent < -l.e8m0_bias) {  // below 2^-127, the smallest code 0x00
+    return {control.saturating ? Word{0} : l.nan, kStatusUFNX};
   }
-  const Word floor_code = static_cast<Word>(floor_exponent + 127);
-  if (normalized == (Word{1} << 23)) return {floor_code, 0x00};  // exact power of two
-  if (floor_exponent == 127) {
-    return {control.saturating ? Word{0xfe} : Word{0xff}, 0x14};
+  const Word floor_code = static_cast<Word>(floor_exponent + l.e8m0_bias);
+  if (normalized == (Word{1} << 23)) return {floor_code, 0};  // exact power of two
+  if (floor_code == l.largest) {  // floor exponent 127, not a power of two
+    return {control.saturating ? l.largest : l.nan, kStatusOFNX};
   }
 
   bool ceiling;
@@ -106,26 +152,16 @@ Encoded Convert(Word value, NumericExecutionControl control) {
       ceiling = normalized > kSqrt2Floor;
       break;
   }
-  return {floor_code + (ceiling ? 1 : 0), 0x10};
+  return {floor_code + (ceiling ? 1 : 0), kStatusNX};
 }
 
-// Convert<...> of `value` under each control, for the binary layout of `source_type` (chosen
-// once for all of them).
+// Convert of `value` under each control, the layout of `source_type` read once for all of them.
 void FloatToE8M0Controls(Word value, TileDataType source_type,
                          const NumericExecutionControl* controls, std::size_t n, Encoded* out) {
-  const auto each = [&](auto convert) {
-    for (std::size_t k = 0; k < n; ++k) out[k] = convert(value, controls[k]);
-  };
-  switch (source_type) {
-    case TileDataType::FP32:
-      return each(Convert<23, 8, 127>);
-    case TileDataType::BF16:
-      return each(Convert<7, 8, 127>);
-    case TileDataType::FP16:
-      return each(Convert<10, 5, 15>);
-    default:
-      UnsupportedSource();
-  }
+  const auto code = static_cast<std::size_t>(source_type);
+  const bool built = code < kLayouts.supported.size() && kLayouts.supported[code];
+  const Layout& layout = built ? kLayouts.layout[code] : LayoutOfSlow(source_type);
+  for (std::size_t k = 0; k < n; ++k) out[k] = Convert(value, controls[k], layout);
 }
 
 }  // namespace

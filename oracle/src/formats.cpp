@@ -12,27 +12,48 @@ namespace {
 using K = FormatKind;
 using T = TileDataType;
 
-// The format table (spec-notes sections 1 and 4). Binary rows carry exponent bits, fraction bits
-// and bias; the other kinds are decoded by their own rules below.
+constexpr Word kNo = kNoCode;
+
+// The format table (spec-notes sections 1 and 4): layout, non-finite codes and largest finite of
+// every modelled type. Columns: type, name, spec name, tile code, width, kind, exponent bits,
+// fraction bits, bias, negative zero, NaN code, +Inf code, largest finite code.
 constexpr std::array<FormatInfo, 17> kFormats = {{
-    {T::FP32, "fp32", "FP32", 1, 32, K::Binary, 8, 23, 127},
-    {T::FP16, "fp16", "FP16", 4, 16, K::Binary, 5, 10, 15},
-    {T::BF16, "bf16", "BF16", 5, 16, K::Binary, 8, 7, 127},
-    {T::HiF8, "hif8", "HiF8", 6, 8, K::HiF8, 0, 0, 0},
-    {T::E4M3, "e4m3", "E4M3", 7, 8, K::E4M3, 4, 3, 7},
-    {T::E8M0, "e8m0", "E8M0", 13, 8, K::E8M0, 8, 0, 127},
-    {T::FP19, "fp19", "FP19", -1, 19, K::Binary, 8, 10, 127},
-    {T::S64, "s64", "S64", 16, 64, K::SignedInteger, 0, 0, 0},
-    {T::S32, "s32", "S32", 17, 32, K::SignedInteger, 0, 0, 0},
-    {T::S16, "s16", "S16", 18, 16, K::SignedInteger, 0, 0, 0},
-    {T::S8, "s8", "S8", 19, 8, K::SignedInteger, 0, 0, 0},
-    {T::S4X2, "s4x2", "S4X2", 20, 4, K::SignedInteger, 0, 0, 0},
-    {T::U64, "u64", "U64", 24, 64, K::UnsignedInteger, 0, 0, 0},
-    {T::U32, "u32", "U32", 25, 32, K::UnsignedInteger, 0, 0, 0},
-    {T::U16, "u16", "U16", 26, 16, K::UnsignedInteger, 0, 0, 0},
-    {T::U8, "u8", "U8", 27, 8, K::UnsignedInteger, 0, 0, 0},
-    {T::U4X2, "u4x2", "U4X2", 28, 4, K::UnsignedInteger, 0, 0, 0},
+    {T::FP32, "fp32", "FP32", 1, 32, K::Binary, 8, 23, 127, true, kNo, 0x7F800000, 0x7F7FFFFF},
+    {T::FP16, "fp16", "FP16", 4, 16, K::Binary, 5, 10, 15, true, kNo, 0x7C00, 0x7BFF},
+    {T::BF16, "bf16", "BF16", 5, 16, K::Binary, 8, 7, 127, true, kNo, 0x7F80, 0x7F7F},
+    {T::HiF8, "hif8", "HiF8", 6, 8, K::HiF8, 0, 0, 0, false, 0x80, 0x6F, 0x6E},
+    {T::E4M3, "e4m3", "E4M3", 7, 8, K::BinaryFN, 4, 3, 7, true, 0x7F, kNo, 0x7E},
+    {T::E8M0, "e8m0", "E8M0", 13, 8, K::E8M0, 8, 0, 127, false, 0xFF, kNo, 0xFE},
+    {T::FP19, "fp19", "FP19", -1, 19, K::Binary, 8, 10, 127, true, kNo, 0x3FC00, 0x3FBFF},
+    {T::S64, "s64", "S64", 16, 64, K::SignedInteger, 0, 0, 0, false, kNo, kNo, kNo},
+    {T::S32, "s32", "S32", 17, 32, K::SignedInteger, 0, 0, 0, false, kNo, kNo, kNo},
+    {T::S16, "s16", "S16", 18, 16, K::SignedInteger, 0, 0, 0, false, kNo, kNo, kNo},
+    {T::S8, "s8", "S8", 19, 8, K::SignedInteger, 0, 0, 0, false, kNo, kNo, kNo},
+    {T::S4X2, "s4x2", "S4X2", 20, 4, K::SignedInteger, 0, 0, 0, false, kNo, kNo, kNo},
+    {T::U64, "u64", "U64", 24, 64, K::UnsignedInteger, 0, 0, 0, false, kNo, kNo, kNo},
+    {T::U32, "u32", "U32", 25, 32, K::UnsignedInteger, 0, 0, 0, false, kNo, kNo, kNo},
+    {T::U16, "u16", "U16", 26, 16, K::UnsignedInteger, 0, 0, 0, false, kNo, kNo, kNo},
+    {T::U8, "u8", "U8", 27, 8, K::UnsignedInteger, 0, 0, 0, false, kNo, kNo, kNo},
+    {T::U4X2, "u4x2", "U4X2", 28, 4, K::UnsignedInteger, 0, 0, 0, false, kNo, kNo, kNo},
 }};
+
+// The field formats' rows agree with their layout: 1 + exponent + fraction bits fill the width;
+// Binary: +Inf is the all-ones exponent field, the largest finite the code below it; BinaryFN:
+// the NaN magnitude is all ones, the largest finite the code below it, no infinities.
+constexpr bool FieldRowConsistent(const FormatInfo& f) {
+  if (!f.HasSignExponentFraction()) return true;
+  const Word all_ones_exponent = ((Word{1} << f.exponent_bits) - 1) << f.fraction_bits;
+  const bool layout = f.width == 1 + f.exponent_bits + f.fraction_bits &&
+                      f.bias == (1 << (f.exponent_bits - 1)) - 1 && f.negative_zero;
+  if (f.kind == K::Binary) {
+    return layout && f.nan_code == kNoCode && f.infinity_code == all_ones_exponent &&
+           f.largest_finite_code == all_ones_exponent - 1;
+  }
+  const Word all_ones = (Word{1} << (f.width - 1)) - 1;
+  return layout && f.nan_code == all_ones && !f.HasInfinities() &&
+         f.largest_finite_code == all_ones - 1;
+}
+static_assert(std::all_of(kFormats.begin(), kFormats.end(), FieldRowConsistent));
 
 std::string Lower(std::string_view s) {
   std::string out(s);
@@ -41,8 +62,46 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
-NumericValueClass Signed(bool negative, NumericValueClass positive, NumericValueClass negative_class) {
+using C = NumericValueClass;
+
+C Signed(bool negative, C positive, C negative_class) {
   return negative ? negative_class : positive;
+}
+
+// TileNumericValueClass of a Binary or BinaryFN code (`bits`: the low f.width bits).
+C FieldsValueClass(const FormatInfo& f, Word bits) {
+  const bool negative = (bits & f.SignBit()) != 0;
+  const Word magnitude = bits & ~f.SignBit();
+  const Word exponent = magnitude >> f.fraction_bits;
+  const Word fraction = LowBits(bits, f.fraction_bits);
+  if (f.HasInfinities() && magnitude >= f.infinity_code) {  // the all-ones exponent field
+    if (magnitude == f.infinity_code) {
+      return Signed(negative, C::PositiveInfinity, C::NegativeInfinity);
+    }
+    const bool quiet = ((fraction >> (f.fraction_bits - 1)) & 1) != 0;
+    return quiet ? C::QuietNaN : C::SignalingNaN;
+  }
+  if (magnitude == f.nan_code) return C::QuietNaN;
+  if (exponent == 0) {
+    if (fraction == 0) {
+      return Signed(negative && f.negative_zero, C::PositiveZero, C::NegativeZero);
+    }
+    return Signed(negative, C::PositiveSubnormal, C::NegativeSubnormal);
+  }
+  return Signed(negative, C::PositiveNormal, C::NegativeNormal);
+}
+
+// TileNumericValueClass of a HiF8 code: the row's NaN and infinity codes, then the layout's own
+// rule (spec-notes section 4): body 0 is the only zero (the sign bit with it is the NaN), bodies
+// 1..7 are subnormal, the rest normal.
+C HiF8ValueClass(const FormatInfo& f, Word bits) {
+  if (bits == f.nan_code) return C::QuietNaN;
+  const bool negative = (bits & f.SignBit()) != 0;
+  const Word body = bits & ~f.SignBit();
+  if (body == f.infinity_code) return Signed(negative, C::PositiveInfinity, C::NegativeInfinity);
+  if (body == 0) return Signed(negative && f.negative_zero, C::PositiveZero, C::NegativeZero);
+  if (body <= 7) return Signed(negative, C::PositiveSubnormal, C::NegativeSubnormal);
+  return Signed(negative, C::PositiveNormal, C::NegativeNormal);
 }
 
 }  // namespace
@@ -103,49 +162,16 @@ std::string_view NumericValueClassName(NumericValueClass c) {
 }
 
 NumericValueClass TileNumericValueClass(TileDataType type, Word value) {
-  using C = NumericValueClass;
   const FormatInfo& f = Format(type);
   const Word bits = LowBits(value, f.width);
   switch (f.kind) {
-    case K::Binary: {
-      const bool negative = ((bits >> (f.width - 1)) & 1) != 0;
-      const Word exponent = (bits >> f.fraction_bits) & ((Word{1} << f.exponent_bits) - 1);
-      const Word fraction = LowBits(bits, f.fraction_bits);
-      const Word max_exponent = (Word{1} << f.exponent_bits) - 1;
-      if (exponent == max_exponent) {
-        if (fraction == 0) return Signed(negative, C::PositiveInfinity, C::NegativeInfinity);
-        const bool quiet = ((fraction >> (f.fraction_bits - 1)) & 1) != 0;
-        return quiet ? C::QuietNaN : C::SignalingNaN;
-      }
-      if (exponent == 0) {
-        if (fraction == 0) return Signed(negative, C::PositiveZero, C::NegativeZero);
-        return Signed(negative, C::PositiveSubnormal, C::NegativeSubnormal);
-      }
-      return Signed(negative, C::PositiveNormal, C::NegativeNormal);
-    }
-    case K::E4M3: {
-      const bool negative = (bits & 0x80) != 0;
-      if ((bits & 0x7F) == 0x7F) return C::QuietNaN;
-      const Word exponent = (bits >> 3) & 0xF;
-      const Word fraction = bits & 0x7;
-      if (exponent == 0) {
-        if (fraction == 0) return Signed(negative, C::PositiveZero, C::NegativeZero);
-        return Signed(negative, C::PositiveSubnormal, C::NegativeSubnormal);
-      }
-      return Signed(negative, C::PositiveNormal, C::NegativeNormal);
-    }
-    case K::HiF8: {
-      if (bits == 0x00) return C::PositiveZero;
-      if (bits == 0x80) return C::QuietNaN;
-      if (bits == 0x6F) return C::PositiveInfinity;
-      if (bits == 0xEF) return C::NegativeInfinity;
-      const bool negative = (bits & 0x80) != 0;
-      const Word body = bits & 0x7F;
-      if (body <= 7) return Signed(negative, C::PositiveSubnormal, C::NegativeSubnormal);
-      return Signed(negative, C::PositiveNormal, C::NegativeNormal);
-    }
+    case K::Binary:
+    case K::BinaryFN:
+      return FieldsValueClass(f, bits);
+    case K::HiF8:
+      return HiF8ValueClass(f, bits);
     case K::E8M0:
-      return bits == 0xFF ? C::QuietNaN : C::PositiveNormal;
+      return bits == f.nan_code ? C::QuietNaN : C::PositiveNormal;
     case K::SignedInteger:
     case K::UnsignedInteger:
       return C::InvalidEncoding;
@@ -163,10 +189,11 @@ FiniteDecomposition TileNumericFiniteDecomposition(TileDataType type, Word value
   const Word bits = LowBits(value, f.width);
   FiniteDecomposition d;
   d.available = true;
+  d.negative = (bits & f.SignBit()) != 0;
   switch (f.kind) {
-    case K::Binary: {
-      d.negative = ((bits >> (f.width - 1)) & 1) != 0;
-      const Word exponent = (bits >> f.fraction_bits) & ((Word{1} << f.exponent_bits) - 1);
+    case K::Binary:
+    case K::BinaryFN: {  // subnormal f * 2^(1-bias-F), normal (2^F + f) * 2^(e-bias-F)
+      const Word exponent = (bits & ~f.SignBit()) >> f.fraction_bits;
       const Word fraction = LowBits(bits, f.fraction_bits);
       const int fraction_bits = static_cast<int>(f.fraction_bits);
       if (exponent == 0) {
@@ -178,22 +205,8 @@ FiniteDecomposition TileNumericFiniteDecomposition(TileDataType type, Word value
       }
       return d;
     }
-    case K::E4M3: {
-      d.negative = (bits & 0x80) != 0;
-      const Word exponent = (bits >> 3) & 0xF;
-      const Word fraction = bits & 0x7;
-      if (exponent == 0) {
-        d.significand = fraction;  // f * 2^-9
-        d.exponent = -9;
-      } else {
-        d.significand = 8 + fraction;  // (8 + f) * 2^(e-10)
-        d.exponent = static_cast<int>(exponent) - 10;
-      }
-      return d;
-    }
     case K::HiF8: {
-      d.negative = (bits & 0x80) != 0;
-      const Word body = bits & 0x7F;
+      const Word body = bits & ~f.SignBit();
       const auto bit = [&](unsigned i) { return static_cast<int>((bits >> i) & 1); };
       if (body == 0) {
         d.significand = 0;
@@ -226,9 +239,9 @@ FiniteDecomposition TileNumericFiniteDecomposition(TileDataType type, Word value
       }
       return d;
     }
-    case K::E8M0:
+    case K::E8M0:  // 2^(c-bias)
       d.significand = 1;
-      d.exponent = static_cast<int>(bits) - 127;
+      d.exponent = static_cast<int>(bits) - f.bias;
       return d;
     case K::SignedInteger:
     case K::UnsignedInteger:

@@ -3,37 +3,18 @@
 // Read side by side with the seed: the statements follow it one for one; comments give seed lines.
 #include "ptovec/oracle/matrix_quantization.hpp"
 
-#include "ptovec/oracle/reference_quantization.hpp"
-
 #include <array>
+
+#include "ptovec/oracle/reference_quantization.hpp"
+#include "asl.hpp"
 
 namespace ptovec::oracle {
 
 namespace {
 
-// ASL `bits[hi:lo]` of a word, as an unsigned value (UInt).
-Word Field(Word word, unsigned hi, unsigned lo) { return LowBits(word >> lo, hi - lo + 1); }
-
-// ASL `SInt(bits[hi:lo])`.
-Integer SIntField(Word word, unsigned hi, unsigned lo) {
-  const unsigned width = hi - lo + 1;
-  return Integer(static_cast<std::int64_t>(SignExtend(Field(word, hi, lo), width)));
-}
-
-// ASL `x MOD 2` for a non-negative code.
-int Mod2(int x) { return ((x % 2) + 2) % 2; }
-
-// ASL `ASR(value, shift)` of a bits(32): the 32-bit result, sign bits shifted in.
-Word ASR32(Word value, int shift) {
-  const Word bits = LowBits(value, 32);
-  const Word shifted = bits >> shift;
-  if (((bits >> 31) & 1) == 0) return shifted;
-  const Word fill = LowBits(~Word{0} << (32 - shift), 32);  // the `shift` top bits of 32
-  return shifted | fill;
-}
-
-// ASL `Zeros{64} + i` for an integer i (two's complement low 64 bits).
-Word Carrier(const Integer& i) { return WordOf(i); }
+using asl::Field;
+using asl::Mod2;
+using asl::SIntField;
 
 bool IsQuantWidth(int width) { return width == 0 || width == 5 || width == 9 || width == 17; }
 
@@ -181,14 +162,14 @@ std::pair<Integer, Status> MatrixRoundAndSaturateSigned(const Real& value, int w
 // Seed 000 lines 93-106.
 Encoded MatrixShiftS32ToS16(Word value, int shift) {
   SeedAssert(1 <= shift && shift <= 16, "MatrixShiftS32ToS16: shift in 1..16");
-  const Word asr = ASR32(value, shift);  // line 96: SInt(ASR(value, shift))
+  const Word asr = asl::ASR32(value, static_cast<unsigned>(shift));  // line 96: SInt(ASR(...))
   const std::int64_t shifted = static_cast<std::int64_t>(SignExtend(asr, 32));
   if (shifted < -32768) {  // lines 97-99
     return {0xffffffffffff8000, 0x14};
   } else if (shifted > 32767) {  // lines 100-101
     return {0x7fff, 0x14};
   }
-  return {SignExtend(LowBits(Carrier(Integer(shifted)), 16), 16),  // lines 103-105
+  return {SignExtend(LowBits(WordOf(Integer(shifted)), 16), 16),  // lines 103-105
           0};
 }
 
@@ -212,7 +193,7 @@ Encoded ReferenceMatrixIntegerEncoding(const Real& value, TileDataType destinati
   const Status flags = overflow                     ? Status{0x14}  // lines 124-126
                        : Real(rounded) != value ? Status{0x10}
                                                 : Status{0};
-  return {NormalizeTileInteger(Carrier(selected), destination_type),  // lines 127-130
+  return {NormalizeTileInteger(WordOf(selected), destination_type),  // lines 127-130
           flags};
 }
 
@@ -281,7 +262,7 @@ Encoded ReferenceBinary16Encoding(const Real& value, TileDataType destination_ty
               Real(rounded) == scaled ? Status{0} : Status{0x18}};
     }
     if (rounded < 0) rounded = 0;
-    return {sign + Carrier(rounded), Real(rounded) == scaled ? Status{0} : Status{0x18}};
+    return {sign + WordOf(rounded), Real(rounded) == scaled ? Status{0} : Status{0x18}};
   }
 
   const Real scaled = normalized * Real(fraction_scale);  // line 210
@@ -299,7 +280,7 @@ Encoded ReferenceBinary16Encoding(const Real& value, TileDataType destination_ty
   }
   const Integer fraction = rounded - fraction_scale;                         // line 228
   const Integer encoded = Integer(encoded_exponent) * fraction_scale + fraction;  // line 229
-  return {sign + Carrier(encoded),  // lines 230-232
+  return {sign + WordOf(encoded),  // lines 230-232
           Real(rounded) == scaled ? Status{0} : Status{0x10}};
 }
 

@@ -4,7 +4,11 @@
 
 #include <array>
 
+#include "asl.hpp"
+
 namespace ptovec::oracle {
+
+using asl::Field;
 
 namespace {
 
@@ -28,7 +32,9 @@ const Real& ReferencePowerOfTwo(int exponent) {
   SeedAssert(-149 <= exponent && exponent <= 127, "ReferencePowerOfTwo exponent in -149..127");
   static const std::array<Real, 277> kResults = [] {
     std::array<Real, 277> results;
-    for (int e = -149; e <= 127; ++e) results[static_cast<std::size_t>(e + 149)] = ReferencePowerOfTwoBody(e);
+    for (int e = -149; e <= 127; ++e) {
+      results[static_cast<std::size_t>(e + 149)] = ReferencePowerOfTwoBody(e);
+    }
     return results;
   }();
   return kResults[static_cast<std::size_t>(exponent + 149)];
@@ -36,8 +42,8 @@ const Real& ReferencePowerOfTwo(int exponent) {
 
 // Seed 003 lines 17-32.
 Real ReferenceFP32FiniteValue(Word value) {
-  const Word exponent = (value >> 23) & 0xFF;  // line 19
-  const Word fraction = value & 0x7FFFFF;      // line 20
+  const Word exponent = Field(value, 30, 23);  // line 19
+  const Word fraction = Field(value, 22, 0);   // line 20
   SeedAssert(exponent != 255, "ReferenceFP32FiniteValue exponent != 255");  // line 21
   Real magnitude = 0;
   if (exponent == 0) {
@@ -46,7 +52,7 @@ Real ReferenceFP32FiniteValue(Word value) {
     const Real significand = Real(Integer(0x800000 + fraction)) / Real(0x800000);  // line 26
     magnitude = significand * ReferencePowerOfTwo(static_cast<int>(exponent) - 127);
   }
-  if (((value >> 31) & 1) == 1) return -magnitude;  // line 30
+  if (Field(value, 31, 31) == 1) return -magnitude;  // line 30
   return magnitude;
 }
 
@@ -127,11 +133,11 @@ Encoded TileProfileQuantize(Word value, Word scale, Word zero_point, TileDataTyp
   if (NumericValueClassIsNaN(source_class)) {  // lines 124-125
     return {0, 1};
   } else if (NumericValueClassIsInfinity(source_class)) {  // lines 126-133
-    const Integer saturated = ((value >> 31) & 1) == 1 ? minimum : maximum;
+    const Integer saturated = Field(value, 31, 31) == 1 ? minimum : maximum;
     return {NormalizeTileInteger(WordOf(saturated), destination_type), 0x14};
   }
-  const Real affine = ReferenceFP32FiniteValue(value & 0xFFFFFFFF) *  // lines 134-136
-                          ReferenceFP32FiniteValue(scale & 0xFFFFFFFF) +
+  const Real affine = ReferenceFP32FiniteValue(Field(value, 31, 0)) *  // lines 134-136
+                          ReferenceFP32FiniteValue(Field(scale, 31, 0)) +
                       Real(ReferenceIntegerValue(zero_point, destination_type));
   const Integer rounded = FloatingToInteger(affine, control.rounding_mode);
   Integer selected = rounded;
@@ -161,7 +167,7 @@ Encoded TileProfileDequantize(Word value, Word scale, Word zero_point, TileDataT
   const Integer source_value = ReferenceIntegerValue(value, source_type);
   const Integer zero_value = ReferenceIntegerValue(zero_point, source_type);
   const Real dequantized =
-      Real(source_value - zero_value) * ReferenceFP32FiniteValue(scale & 0xFFFFFFFF);
+      Real(source_value - zero_value) * ReferenceFP32FiniteValue(Field(scale, 31, 0));
   return ReferenceFP32FiniteEncoding(dequantized, control.rounding_mode);
 }
 

@@ -107,6 +107,72 @@ TEST(FormatTable, RowsCodesWidthsAndNames) {
   EXPECT_EQ(Format(T::FP32).HexDigits(), 8U);
 }
 
+// The non-finite codes, negative zero and largest finite of each floating row, written out by
+// hand from spec-notes section 4, and checked against the value classes: the row's codes have
+// the classes they claim, and (for formats of at most 19 bits, every code) no other code is an
+// infinity, and no finite code is larger than the largest finite.
+TEST(FormatTable, NonFiniteCodesNegativeZeroAndLargestFinite) {
+  struct Row {
+    T type;
+    FormatKind kind;
+    Word sign_bit;
+    bool negative_zero;
+    Word nan_code;
+    Word infinity_code;
+    Word largest_finite_code;
+  };
+  const std::vector<Row> rows = {
+      {T::FP32, FormatKind::Binary, 0x80000000, true, kNoCode, 0x7F800000, 0x7F7FFFFF},
+      {T::FP16, FormatKind::Binary, 0x8000, true, kNoCode, 0x7C00, 0x7BFF},
+      {T::BF16, FormatKind::Binary, 0x8000, true, kNoCode, 0x7F80, 0x7F7F},
+      {T::FP19, FormatKind::Binary, 0x40000, true, kNoCode, 0x3FC00, 0x3FBFF},
+      {T::E4M3, FormatKind::BinaryFN, 0x80, true, 0x7F, kNoCode, 0x7E},
+      {T::HiF8, FormatKind::HiF8, 0x80, false, 0x80, 0x6F, 0x6E},
+      {T::E8M0, FormatKind::E8M0, 0, false, 0xFF, kNoCode, 0xFE},
+  };
+  for (const Row& r : rows) {
+    const FormatInfo& f = Format(r.type);
+    const std::string name(f.name);
+    EXPECT_EQ(f.kind, r.kind) << name;
+    EXPECT_EQ(f.SignBit(), r.sign_bit) << name;
+    EXPECT_EQ(f.negative_zero, r.negative_zero) << name;
+    EXPECT_EQ(f.nan_code, r.nan_code) << name;
+    EXPECT_EQ(f.infinity_code, r.infinity_code) << name;
+    EXPECT_EQ(f.HasInfinities(), r.infinity_code != kNoCode) << name;
+    EXPECT_EQ(f.largest_finite_code, r.largest_finite_code) << name;
+    EXPECT_EQ(f.HasSignExponentFraction(),
+              r.kind == FormatKind::Binary || r.kind == FormatKind::BinaryFN)
+        << name;
+    if (r.nan_code != kNoCode) {
+      EXPECT_EQ(TileNumericValueClass(r.type, r.nan_code), C::QuietNaN) << name;
+    }
+    if (r.kind == FormatKind::BinaryFN) {  // S.1..1.1..1 with either sign
+      EXPECT_EQ(TileNumericValueClass(r.type, r.sign_bit | r.nan_code), C::QuietNaN) << name;
+    }
+    if (r.infinity_code != kNoCode) {
+      EXPECT_EQ(TileNumericValueClass(r.type, r.infinity_code), C::PositiveInfinity) << name;
+      EXPECT_EQ(TileNumericValueClass(r.type, r.sign_bit | r.infinity_code),
+                C::NegativeInfinity)
+          << name;
+    }
+    if (r.sign_bit != 0) {
+      const C zero_with_sign = TileNumericValueClass(r.type, r.sign_bit);
+      EXPECT_EQ(zero_with_sign == C::NegativeZero, r.negative_zero) << name;
+    }
+    const Real largest = TileNumericFiniteValue(r.type, r.largest_finite_code);
+    if (f.width > 19) continue;
+    for (Word code = 0; code < (Word{1} << f.width); ++code) {
+      const C c = TileNumericValueClass(r.type, code);
+      if (NumericValueClassIsInfinity(c)) {
+        EXPECT_TRUE(code == r.infinity_code || code == (r.sign_bit | r.infinity_code))
+            << name << " " << code;
+      } else if (!NumericValueClassIsNaN(c)) {
+        EXPECT_LE(TileNumericFiniteValue(r.type, code), largest) << name << " " << code;
+      }
+    }
+  }
+}
+
 TEST(FormatTable, TileDataTypeIsFloatingForEveryTileCode) {
   // Answered for every tile data type, modelled or not (seed 001 TileProfileConvert needs it).
   for (int code = 0; code <= 14; ++code) {

@@ -27,17 +27,28 @@ enum class TileDataType : std::uint8_t {
   FP19 = 32,
 };
 
-/// How a format's codes are read.
+/// How a format's codes are read: which decoder, and which rule marks the non-finite codes (the
+/// codes themselves are in the row, FormatInfo).
 enum class FormatKind : std::uint8_t {
-  Binary,           ///< IEEE-like sign / exponent / fraction, all-ones exponent Inf and NaN
-  E4M3,             ///< OCP E4M3FN: no infinities, S.1111.111 NaN
-  HiF8,             ///< tapered prefix-coded layout (spec-notes section 4)
-  E8M0,             ///< unsigned exponent, bias 127, 0xFF NaN
+  /// Sign, exponent and fraction fields (IEEE-like: FP32, FP16, BF16, FP19). The codes above
+  /// +Inf in magnitude (an all-ones exponent field with a non-zero fraction) are NaN, quiet when
+  /// the fraction's top bit is set, else signaling.
+  Binary,
+  /// Sign, exponent and fraction fields, OCP "FN" (finite and NaN: E4M3): no infinities; the
+  /// magnitude nan_code (all-ones exponent and fraction) is quiet NaN with either sign, the rest
+  /// of the all-ones exponent field is normal.
+  BinaryFN,
+  HiF8,             ///< tapered prefix-coded layout (spec-notes section 4); NaN and Inf as listed
+  E8M0,             ///< exponent only: no sign, no fraction, no zero; nan_code is the NaN
   SignedInteger,    ///< two's complement
   UnsignedInteger,  ///< unsigned
 };
 
-/// One row of the format table. Widths are in bits of the element-width encoding.
+/// A code field of FormatInfo that the format does not have (no infinities, no single NaN code).
+inline constexpr Word kNoCode = ~Word{0};
+
+/// One row of the format table. Widths are in bits of the element-width encoding; codes are the
+/// low `width` bits, positive ones (a negative one adds SignBit()).
 struct FormatInfo {
   TileDataType type;
   std::string_view name;       ///< ptovec's lower-case name ("fp16", "s4x2")
@@ -45,17 +56,35 @@ struct FormatInfo {
   int tile_code;               ///< 5-bit tile data type code, -1 for FP19
   unsigned width;              ///< bits of one element (S4X2 and U4X2: 4, one lane)
   FormatKind kind;
-  unsigned exponent_bits;  ///< Binary only
-  unsigned fraction_bits;  ///< Binary only
-  int bias;                ///< Binary and E8M0
+  unsigned exponent_bits;  ///< the exponent field (Binary, BinaryFN; E8M0: all 8 bits), else 0
+  unsigned fraction_bits;  ///< the fraction field below it (Binary, BinaryFN), else 0
+  int bias;                ///< value exponent = field - bias (Binary, BinaryFN, E8M0), else 0
+  bool negative_zero;      ///< whether SignBit() with a zero magnitude is -0 (HiF8: it is NaN)
+  Word nan_code;             ///< BinaryFN: the NaN magnitude; HiF8, E8M0: the NaN; else kNoCode
+  Word infinity_code;        ///< +Inf (-Inf adds SignBit()); kNoCode without infinities
+  Word largest_finite_code;  ///< the largest finite value; kNoCode for integer types
 
-  bool IsFloating() const {
+  constexpr bool IsFloating() const {
     return kind != FormatKind::SignedInteger && kind != FormatKind::UnsignedInteger;
   }
+  /// Whether the codes split into sign, exponent and fraction fields (Binary, BinaryFN).
+  constexpr bool HasSignExponentFraction() const {
+    return kind == FormatKind::Binary || kind == FormatKind::BinaryFN;
+  }
+  /// The sign bit (two's complement for signed integers), 0 for E8M0 and unsigned integers.
+  constexpr Word SignBit() const {
+    return kind == FormatKind::E8M0 || kind == FormatKind::UnsignedInteger
+               ? 0
+               : Word{1} << (width - 1);
+  }
+  /// Whether the format has +/-Inf codes.
+  constexpr bool HasInfinities() const { return infinity_code != kNoCode; }
   /// Bytes of one element in ptovec's binary files (1, 2, 4 or 8).
-  unsigned StorageBytes() const { return width <= 8 ? 1 : width <= 16 ? 2 : width <= 32 ? 4 : 8; }
+  constexpr unsigned StorageBytes() const {
+    return width <= 8 ? 1 : width <= 16 ? 2 : width <= 32 ? 4 : 8;
+  }
   /// Hex digits of one element in ptovec's JSON ("0x3c00": 4 for FP16, 1 for S4X2).
-  unsigned HexDigits() const { return (width + 3) / 4; }
+  constexpr unsigned HexDigits() const { return (width + 3) / 4; }
 };
 
 /// Every type ptovec models (FP32 FP16 BF16 E4M3 HiF8 E8M0 FP19 and the integer types).

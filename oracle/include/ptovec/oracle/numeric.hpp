@@ -8,10 +8,12 @@
 
 #include <boost/multiprecision/cpp_int.hpp>
 
-#include "ptovec/oracle/exact_rational.hpp"
-
 #include <compare>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "ptovec/oracle/exact_rational.hpp"
 
 namespace ptovec::oracle {
 
@@ -32,6 +34,9 @@ inline constexpr Status kStatusDZ = 0x02;  ///< divide by zero
 inline constexpr Status kStatusOF = 0x04;  ///< overflow
 inline constexpr Status kStatusUF = 0x08;  ///< underflow
 inline constexpr Status kStatusNX = 0x10;  ///< inexact
+/// The two combinations the seeds produce besides single flags (spec-notes section 3).
+inline constexpr Status kStatusOFNX = kStatusOF | kStatusNX;  ///< 0x14: overflow, inexact
+inline constexpr Status kStatusUFNX = kStatusUF | kStatusNX;  ///< 0x18: underflow, inexact
 
 /// A seed function's result `(Word, bits(5))`: the result word in the carrier and its status.
 struct Encoded {
@@ -64,13 +69,6 @@ constexpr Word SignExtend(Word word, unsigned width) {
   return (low & sign) ? (low | ~((Word{1} << width) - 1)) : low;
 }
 
-}  // namespace ptovec::oracle
-
-#include <stdexcept>
-#include <string>
-
-namespace ptovec::oracle {
-
 /// Thrown when a seed's `assert` fails: the input is outside the seed function's domain.
 class SeedAssertionFailure : public std::domain_error {
  public:
@@ -81,10 +79,6 @@ class SeedAssertionFailure : public std::domain_error {
 inline void SeedAssert(bool condition, const char* what) {
   if (!condition) throw SeedAssertionFailure(std::string("seed assertion failed: ") + what);
 }
-
-}  // namespace ptovec::oracle
-
-namespace ptovec::oracle {
 
 /// The low 64 bits of an integer in two's complement (ASL `Zeros{64} + i`).
 inline Word WordOf(const Integer& i) {

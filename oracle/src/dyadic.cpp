@@ -1,0 +1,91 @@
+// Dyadic (see dyadic.hpp): conversions to and from ASL reals, codes and integers, and the exact
+// product.
+#include "ptovec/oracle/dyadic.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace ptovec::oracle {
+
+namespace {
+
+/// Number of trailing zero bits of a non-zero m.
+int TrailingZeros(DyadicSignificand m) {
+  const auto low = static_cast<std::uint64_t>(m);
+  if (low != 0) return __builtin_ctzll(low);
+  return 64 + __builtin_ctzll(static_cast<std::uint64_t>(m >> 64));
+}
+
+}  // namespace
+
+Real ToReal(const Dyadic& d) {
+  if (d.significand == 0) return Real(0);
+  Integer m = static_cast<std::uint64_t>(d.significand >> 64);
+  m <<= 64;
+  m += static_cast<std::uint64_t>(d.significand);
+  Real r = Real(m) * PowerOfTwo(d.exponent);
+  if (d.negative) r = -r;
+  return r;
+}
+
+Dyadic DyadicFromInteger(std::int64_t value) {
+  Dyadic d;
+  d.negative = value < 0;
+  const auto bits = static_cast<std::uint64_t>(value);
+  d.significand = d.negative ? std::uint64_t{0} - bits : bits;
+  return d;
+}
+
+Dyadic DyadicFromFiniteCode(TileDataType type, Word code) {
+  const FiniteDecomposition f = TileNumericFiniteDecomposition(type, code);
+  if (!f.available) {
+    throw std::domain_error(std::string(Format(type).name) + " code is not finite");
+  }
+  Dyadic d;
+  d.negative = f.negative;
+  d.significand = f.significand;
+  d.exponent = f.exponent;
+  return d;
+}
+
+std::optional<Dyadic> DyadicFromReal(const Real& value) {
+  if (value == 0) return Dyadic{};
+  const Integer n = numerator(value);
+  const Integer den = denominator(value);
+  const auto den_msb = boost::multiprecision::msb(den);
+  if (boost::multiprecision::lsb(den) != den_msb) return std::nullopt;
+  Integer magnitude = n < 0 ? Integer(-n) : n;
+  const auto zeros = boost::multiprecision::lsb(magnitude);  // non-zero only when den == 1
+  magnitude >>= zeros;
+  if (boost::multiprecision::msb(magnitude) >= 128) return std::nullopt;
+  const Integer mask = (Integer(1) << 64) - 1;
+  Dyadic d;
+  d.negative = n < 0;
+  const auto high = static_cast<std::uint64_t>(magnitude >> 64);
+  d.significand = (static_cast<DyadicSignificand>(high) << 64) |
+                  static_cast<std::uint64_t>(magnitude & mask);
+  d.exponent = static_cast<int>(zeros) - static_cast<int>(den_msb);
+  return d;
+}
+
+Dyadic DyadicProduct(const Dyadic& a, const Dyadic& b) {
+  if (a.significand == 0 || b.significand == 0) return Dyadic{};
+  const int za = TrailingZeros(a.significand);
+  const int zb = TrailingZeros(b.significand);
+  const DyadicSignificand ma = a.significand >> za;
+  const DyadicSignificand mb = b.significand >> zb;
+  if (BitLength(ma) + BitLength(mb) > 128) {
+    throw std::overflow_error("DyadicProduct: significand beyond 128 bits");
+  }
+  const std::int64_t exponent = static_cast<std::int64_t>(a.exponent) + za + b.exponent + zb;
+  if (exponent > (std::int64_t{1} << 30) || exponent < -(std::int64_t{1} << 30)) {
+    throw std::overflow_error("DyadicProduct: exponent beyond +/-2^30");
+  }
+  Dyadic d;
+  d.negative = a.negative != b.negative;
+  d.significand = ma * mb;
+  d.exponent = static_cast<int>(exponent);
+  return d;
+}
+
+}  // namespace ptovec::oracle
