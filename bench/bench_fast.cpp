@@ -49,8 +49,9 @@ const RealInputs& FP32Products() {
     RealInputs in;
     Stream s;
     for (std::size_t i = 0; i < kInputs; ++i) {
-      const Dyadic d = DyadicProduct(DyadicFromFiniteCode(TileDataType::FP32, RandomFP32(s, 1, 254)),
-                                     DyadicFromFiniteCode(TileDataType::FP32, RandomFP32(s, 64, 190)));
+      const Dyadic d =
+          DyadicProduct(DyadicFromFiniteCode(TileDataType::FP32, RandomFP32(s, 1, 254)),
+                        DyadicFromFiniteCode(TileDataType::FP32, RandomFP32(s, 64, 190)));
       in.dyadics.push_back(d);
       in.reals.push_back(ToReal(d));
     }
@@ -173,8 +174,8 @@ void FastTDEQUANT(benchmark::State& state) {
   const auto& in = DequantInputs();
   Loop(state, in.size(), [&](std::size_t i) {
     const auto& x = in[i];
-    return FastTileProfileDequantize(x.value, x.scale, x.zero_point, x.source,
-                                     TileDataType::FP32, {x.mode, false});
+    return FastTileProfileDequantize(x.value, x.scale, x.zero_point, x.source, TileDataType::FP32,
+                                     {x.mode, false});
   });
 }
 
@@ -188,9 +189,8 @@ void LiteralFloating(benchmark::State& state) {
 template <TileDataType Source, TileDataType Destination>
 void FastFloating(benchmark::State& state) {
   const auto& in = Codes16(Source);
-  Loop(state, in.dyadics.size(), [&](std::size_t i) {
-    return FastMatrixFloatingEncoding(in.dyadics[i], Destination, kRNE);
-  });
+  Loop(state, in.dyadics.size(),
+       [&](std::size_t i) { return FastMatrixFloatingEncoding(in.dyadics[i], Destination, kRNE); });
 }
 
 void LiteralFP32ToS8(benchmark::State& state) {

@@ -24,7 +24,8 @@ Word ParseWord(std::string_view text, TileDataType type, std::string_view slot_n
   if (text.size() < 3 || text[0] != '0' || (text[1] != 'x' && text[1] != 'X')) throw malformed();
   const std::string_view digits = text.substr(2);
   Word value = 0;
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value, 16);
+  const auto [end, error] =
+      std::from_chars(digits.data(), digits.data() + digits.size(), value, 16);
   if (error == std::errc::result_out_of_range) {
     throw InputError(std::string(slot_name) + " word " + Quoted(text) + " is too wide for " +
                      std::string(f.name) + " (" + std::to_string(f.width) + " bits: " + accepted +
@@ -88,7 +89,9 @@ std::optional<DecimalParts> SplitDecimal(std::string_view t) {
   return d;
 }
 
-Integer PowerOfTen(int n) { return boost::multiprecision::pow(Integer(10), static_cast<unsigned>(n)); }
+Integer PowerOfTen(int n) {
+  return boost::multiprecision::pow(Integer(10), static_cast<unsigned>(n));
+}
 
 // The one code of `type` in class `c`, when there is exactly one (infinities, negative zero).
 std::optional<Word> CodeOfClass(TileDataType type, NumericValueClass c) {
@@ -148,8 +151,8 @@ std::optional<DecimalInput> ParseDecimalInput(std::string_view text, TileDataTyp
                      " words are given in hex (0x...), not as decimal values");
   }
   if (infinity) {
-    const auto c = lower[0] == '-' ? NumericValueClass::NegativeInfinity
-                                   : NumericValueClass::PositiveInfinity;
+    const auto c =
+        lower[0] == '-' ? NumericValueClass::NegativeInfinity : NumericValueClass::PositiveInfinity;
     const std::optional<Word> code = f.IsFloating() ? CodeOfClass(type, c) : std::nullopt;
     if (!code) throw InputError(what + ": " + std::string(f.name) + " has no infinity");
     return DecimalInput{*code, true};
@@ -170,8 +173,8 @@ std::optional<DecimalInput> ParseDecimalInput(std::string_view text, TileDataTyp
     const Integer lo = oracle::ReferenceIntegerValue(oracle::TileIntegerMinimum(type), type);
     const Integer hi = oracle::ReferenceIntegerValue(oracle::TileIntegerMaximum(type), type);
     if (v < lo || v > hi) {
-      throw InputError(what + " is outside " + std::string(f.name) + "'s range " + lo.str() +
-                       ".." + hi.str());
+      throw InputError(what + " is outside " + std::string(f.name) + "'s range " + lo.str() + ".." +
+                       hi.str());
     }
     if (v < 0) v += Integer(1) << f.width;
     return DecimalInput{static_cast<Word>(v), true};
@@ -194,8 +197,8 @@ std::optional<DecimalInput> ParseDecimalInput(std::string_view text, TileDataTyp
     throw InputError(what + " is beyond " + std::string(f.name) +
                      "'s finite range (write inf or a hex word for non-finite codes)");
   }
-  const bool exact = !oracle::NumericValueClassIsZero(c) &&
-                     oracle::TileNumericFiniteValue(type, code) == value;
+  const bool exact =
+      !oracle::NumericValueClassIsZero(c) && oracle::TileNumericFiniteValue(type, code) == value;
   return DecimalInput{code, exact};
 }
 
@@ -252,8 +255,8 @@ TileDataType RequireType(std::string_view name, std::string_view option) {
 NumericRoundingMode RequireRoundingMode(std::string_view name) {
   const auto mode = oracle::ParseRoundingMode(name);
   if (!mode) {
-    throw InputError("unknown rounding mode " + Quoted(name) + " (accepted: " +
-                     std::string(oracle::RoundingModeNamesList()) + ")");
+    throw InputError("unknown rounding mode " + Quoted(name) +
+                     " (accepted: " + std::string(oracle::RoundingModeNamesList()) + ")");
   }
   return *mode;
 }

@@ -84,7 +84,8 @@ void DeriveFromPlan(OpDef& op) {
       case DomainPlan::Kind::Exhaustive:
         return InputSpace(*self, pair, {});
       case DomainPlan::Kind::Sampled:
-        if (plan.uniform) return InputSpace(*self, pair, StrategyGens(plan.strategies), plan.uniform());
+        if (plan.uniform)
+          return InputSpace(*self, pair, StrategyGens(plan.strategies), plan.uniform());
         return InputSpace(*self, pair, StrategyGens(plan.strategies));
       case DomainPlan::Kind::Custom:
         return InputSpace(*self, pair, plan.space());

@@ -1,14 +1,13 @@
 #include "ptovec/generator/domains.hpp"
 
-#include <boost/multiprecision/cpp_int.hpp>
-
 #include <algorithm>
 #include <array>
+#include <boost/multiprecision/cpp_int.hpp>
 #include <memory>
 #include <stdexcept>
 
-#include "ptovec/oracle/fast.hpp"
 #include "ptovec/generator/writers.hpp"
+#include "ptovec/oracle/fast.hpp"
 #include "ptovec/oracle/numeric.hpp"
 #include "ptovec/oracle/reference_quantization.hpp"
 
@@ -139,9 +138,8 @@ WordSet Fp32Sqrt2Boundaries(bool positive_only) {
   const auto fraction = static_cast<std::uint32_t>(FloorSqrt2Scaled(23) - (std::uint64_t{1} << 23));
   for (int k = -149; k <= 127; ++k) {
     // Subnormal: sqrt(2) * 2^k = f * 2^-149 with f = sqrt(2) * 2^(k+149), k + 149 in 0..22.
-    const std::uint32_t nearest =
-        k >= -126 ? (static_cast<std::uint32_t>(k + 127) << 23) | fraction
-                  : static_cast<std::uint32_t>(FloorSqrt2Scaled(k + 149));
+    const std::uint32_t nearest = k >= -126 ? (static_cast<std::uint32_t>(k + 127) << 23) | fraction
+                                            : static_cast<std::uint32_t>(FloorSqrt2Scaled(k + 149));
     const WordSet near = Around(nearest, 4);
     words.insert(words.end(), near.intervals().begin(), near.intervals().end());
   }
@@ -237,10 +235,10 @@ std::pair<std::uint32_t, std::uint32_t> Fp32Bracket(const oracle::Dyadic& x) {
     return x.negative ? std::pair<std::uint32_t, std::uint32_t>{0xFF800000U, 0xFF7FFFFFU}
                       : std::pair<std::uint32_t, std::uint32_t>{0x7F7FFFFFU, 0x7F800000U};
   }
-  const auto lo = static_cast<std::uint32_t>(
-      oracle::FastFP32FiniteEncoding(x, NumericRoundingMode::RTM).word);
-  const auto hi = static_cast<std::uint32_t>(
-      oracle::FastFP32FiniteEncoding(x, NumericRoundingMode::RTP).word);
+  const auto lo =
+      static_cast<std::uint32_t>(oracle::FastFP32FiniteEncoding(x, NumericRoundingMode::RTM).word);
+  const auto hi =
+      static_cast<std::uint32_t>(oracle::FastFP32FiniteEncoding(x, NumericRoundingMode::RTP).word);
   return {lo, hi};
 }
 
@@ -293,11 +291,10 @@ std::vector<oracle::Dyadic> DestinationAnchors(TileDataType dst) {
   if (!std::is_sorted(values.begin(), values.end(), Below)) {
     std::stable_sort(values.begin(), values.end(), Below);
   }
-  values.erase(std::unique(values.begin(), values.end(),
-                           [](const Dyadic& a, const Dyadic& b) {
-                             return !Below(a, b) && !Below(b, a);
-                           }),
-               values.end());
+  values.erase(
+      std::unique(values.begin(), values.end(),
+                  [](const Dyadic& a, const Dyadic& b) { return !Below(a, b) && !Below(b, a); }),
+      values.end());
   for (std::size_t i = 0; i < values.size(); ++i) {
     anchors.push_back(values[i]);
     if (i + 1 < values.size()) {  // the midpoint (a + b) / 2
@@ -345,7 +342,8 @@ WordSet S32AroundAnchors(const std::vector<oracle::Dyadic>& anchors, int max_ste
     if (f < I128{INT32_MIN} - 1 || f > INT32_MAX) continue;
     any = true;
     const auto v = static_cast<std::int64_t>(f);
-    std::vector<std::pair<std::int64_t, std::int64_t>> ranges = {{v - max_steps, v + max_steps + 1}};
+    std::vector<std::pair<std::int64_t, std::int64_t>> ranges = {
+        {v - max_steps, v + max_steps + 1}};
     if (signed_anchors) ranges.emplace_back(-(v + max_steps + 1), -(v - max_steps));
     for (const auto& [a_lo, a_hi] : ranges) {
       const WordSet near = S32Range(a_lo, a_hi);
@@ -493,7 +491,7 @@ std::vector<Word> InterestingCodes(TileDataType type) {
     std::sort(out.begin(), out.end());
     return out;
   }
-  Word one = count;  // none
+  Word one = count;                                                                     // none
   if (f.HasSignExponentFraction()) one = static_cast<Word>(f.bias) << f.fraction_bits;  // 1.0
   for (Word w = 0; w < count; ++w) {
     const auto c = oracle::TileNumericValueClass(type, w);
@@ -560,14 +558,13 @@ rc::Gen<Inputs> InputSpace(const OpDef& op, TypePair pair, std::vector<Strategy>
   int total = 0;
   for (const Strategy& s : strategies) total += s.weight;
   auto shared = std::make_shared<const std::vector<Strategy>>(std::move(strategies));
-  const rc::Gen<Inputs> mix = rc::gen::mapcat(
-      rc::gen::inRange(0, total), [shared](int ticket) {
-        for (const Strategy& s : *shared) {
-          if (ticket < s.weight) return s.gen;
-          ticket -= s.weight;
-        }
-        return shared->back().gen;
-      });
+  const rc::Gen<Inputs> mix = rc::gen::mapcat(rc::gen::inRange(0, total), [shared](int ticket) {
+    for (const Strategy& s : *shared) {
+      if (ticket < s.weight) return s.gen;
+      ticket -= s.weight;
+    }
+    return shared->back().gen;
+  });
   const OpDef* op_ptr = &op;
   return rc::Gen<Inputs>([op_ptr, pair, mix](const rc::Random& random, int size) {
     rc::Random r = random;

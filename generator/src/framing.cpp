@@ -101,9 +101,9 @@ FramedHeader ReadFramedHeader(std::FILE* file, const std::filesystem::path& path
          " (accepted: at most " + Str(kind.max_header_bytes) + ")");
   }
   if (h.file_size < f.data_offset) {
-    fail((vectors ? "is truncated: its header needs "
-                  : "is truncated inside its header: header bytes " + Str(f.header_bytes) +
-                        " need ") +
+    fail((vectors
+              ? "is truncated: its header needs "
+              : "is truncated inside its header: header bytes " + Str(f.header_bytes) + " need ") +
          Str(f.data_offset) + " bytes but the file has " + Str(h.file_size));
   }
   h.text.assign(f.header_bytes, '\0');

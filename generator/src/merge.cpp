@@ -8,12 +8,11 @@
 // merged byte comes from the code that writes unsharded files.
 #include "ptovec/generator/merge.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 
 #include "ptovec/generator/cases.hpp"
@@ -119,9 +118,9 @@ MergedFile MergeFile(const std::vector<const Shard*>& shards, const ManifestEntr
   std::string buffer;
   for (std::size_t k = 0; k < shards.size(); ++k) {
     const fs::path path = shards[k]->folder / entry.path;
-    const auto listed = std::find_if(shards[k]->manifest.files.begin(),
-                                     shards[k]->manifest.files.end(),
-                                     [&](const ManifestEntry& e) { return e.path == entry.path; });
+    const auto listed =
+        std::find_if(shards[k]->manifest.files.begin(), shards[k]->manifest.files.end(),
+                     [&](const ManifestEntry& e) { return e.path == entry.path; });
     VectorReader reader(path);
     const VectorFileInfo& info = reader.info();
     if (!info.shard || info.shard->index != shards[k]->manifest.shard->index ||
@@ -175,8 +174,8 @@ MergedFile MergeFile(const std::vector<const Shard*>& shards, const ManifestEntr
 
 }  // namespace
 
-std::vector<MergedFile> MergeShards(const std::vector<fs::path>& shard_folders,
-                                    const fs::path& out, bool progress) {
+std::vector<MergedFile> MergeShards(const std::vector<fs::path>& shard_folders, const fs::path& out,
+                                    bool progress) {
   if (shard_folders.empty()) throw InputError("no shard folders given");
   std::vector<Shard> shards;
   for (const fs::path& folder : shard_folders) shards.push_back(ReadShard(folder));

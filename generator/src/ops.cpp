@@ -1,9 +1,9 @@
 #include "ptovec/generator/ops.hpp"
 
-#include "ptovec/generator/domains.hpp"
-
 #include <algorithm>
 #include <cctype>
+
+#include "ptovec/generator/domains.hpp"
 
 namespace ptovec::generator {
 
@@ -104,9 +104,20 @@ VectorClass ClassOf(const OpDef& op, TypePair pair, const Inputs& in, Encoded ex
 }
 
 std::string VectorClassName(std::size_t index) {
-  static constexpr const char* kInputs[kInputClasses] = {
-      "invalid-encoding", "+zero", "-zero", "+subnormal", "-subnormal", "+normal", "-normal",
-      "+inf",             "-inf",  "qnan",  "snan",       "zero",       "+int",    "-int"};
+  static constexpr const char* kInputs[kInputClasses] = {"invalid-encoding",
+                                                         "+zero",
+                                                         "-zero",
+                                                         "+subnormal",
+                                                         "-subnormal",
+                                                         "+normal",
+                                                         "-normal",
+                                                         "+inf",
+                                                         "-inf",
+                                                         "qnan",
+                                                         "snan",
+                                                         "zero",
+                                                         "+int",
+                                                         "-int"};
   static constexpr const char* kOutcomeNames[kOutcomes] = {"exact", "invalid", "overflow",
                                                            "underflow", "inexact"};
   return std::string(kInputs[index / kOutcomes]) + " " + kOutcomeNames[index % kOutcomes];

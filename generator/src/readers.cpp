@@ -36,7 +36,8 @@ bool ParseCanonicalVector(std::string_view t, JsonVector& v) {
   };
   const auto string = [&](std::string& out) {
     const std::size_t close = t.find('"');
-    if (close == std::string_view::npos || t.substr(0, close).find('\\') != std::string_view::npos) {
+    if (close == std::string_view::npos ||
+        t.substr(0, close).find('\\') != std::string_view::npos) {
       return false;
     }
     out.assign(t.substr(0, close));
@@ -100,8 +101,9 @@ VectorReader::VectorReader(const std::filesystem::path& path) {
     info_.format = "json";
     OpenJson();
   } else {
-    Fail("is not a ptovec vector file (expected the binary magic PTOVEC\\0B or a JSON vector "
-         "file starting with '{')");
+    Fail(
+        "is not a ptovec vector file (expected the binary magic PTOVEC\\0B or a JSON vector "
+        "file starting with '{')");
   }
 }
 
@@ -163,8 +165,9 @@ void CheckCommonHeader(const nlohmann::ordered_json& h, std::string_view format,
   if (info.version == 1) {
     const char* expected = info.op->uses_controls ? "all" : "none";
     if (!h.contains("controls") || h["controls"] != expected) {
-      fail(std::string("has \"controls\" ") + (h.contains("controls") ? h["controls"].dump() : "(none)") +
-           " (a version 1 " + info.op->name + " file says \"" + expected + "\")");
+      fail(std::string("has \"controls\" ") +
+           (h.contains("controls") ? h["controls"].dump() : "(none)") + " (a version 1 " +
+           info.op->name + " file says \"" + expected + "\")");
     }
     info.controls = all;
     if (info.count % all.size() != 0) {
@@ -225,9 +228,9 @@ void CheckCommonHeader(const nlohmann::ordered_json& h, std::string_view format,
 }  // namespace
 
 void VectorReader::OpenBinary() {
-  static constexpr FramedFileKind kKind{"vector file", kBinaryMagic, kOldestFileFormatVersion,
-                                        kFileFormatVersion, kMaxVectorHeaderBytes,
-                                        FramedFileKind::Wording::Vectors};
+  static constexpr FramedFileKind kKind{
+      "vector file",      kBinaryMagic,          kOldestFileFormatVersion,
+      kFileFormatVersion, kMaxVectorHeaderBytes, FramedFileKind::Wording::Vectors};
   FramedHeader framed = ReadFramedHeader(file_, info_.path, kKind);
   sha_->Update(framed.fixed_bytes.data(), framed.fixed_bytes.size());
   sha_->Update(framed.text.data(), framed.text.size());
@@ -267,9 +270,9 @@ void VectorReader::OpenBinary() {
   const std::uint64_t expected = data_offset + count * record_size_;
   if (size != expected) {
     const std::uint64_t whole = (size - data_offset) / record_size_;
-    Fail(std::string(size < expected ? "is truncated" : "has extra bytes") + ": the header announces " +
-         Str(count) + " records (" + Str(expected) + " bytes) but the file has " + Str(size) +
-         " bytes (" + Str(whole) + " whole records" +
+    Fail(std::string(size < expected ? "is truncated" : "has extra bytes") +
+         ": the header announces " + Str(count) + " records (" + Str(expected) +
+         " bytes) but the file has " + Str(size) + " bytes (" + Str(whole) + " whole records" +
          ((size - data_offset) % record_size_ != 0 ? " and a partial one)" : ")"));
   }
 }
@@ -303,7 +306,8 @@ std::size_t VectorReader::ReadBinary(std::vector<VectorRecord>& out, std::size_t
            " (accepted: rmode 0..6, sat 0..1, flags 0x00..0x1f; RNE, Sat off for " + op.name + ")");
     }
     rec.c.control = {static_cast<NumericRoundingMode>(rmode), sat == 1};
-    if (const std::string problem = ControlProblem(position_ + r, rec.c.control); !problem.empty()) {
+    if (const std::string problem = ControlProblem(position_ + r, rec.c.control);
+        !problem.empty()) {
       Fail("record " + Str(position_ + r) + " " + problem);
     }
     out.push_back(rec);
@@ -317,14 +321,15 @@ void VectorReader::OpenJson() {
   std::string_view line;
   if (!NextLine(line)) Fail("is empty");
   constexpr std::string_view kOpen = ",\"vectors\":[";
-  if (line.size() < kOpen.size() || line.compare(line.size() - kOpen.size(), kOpen.size(), kOpen) != 0) {
-    Fail("line 1 is not a ptovec JSON vector header (expected a header ending in "
-         "\"vectors\":[ on the first line)");
+  if (line.size() < kOpen.size() ||
+      line.compare(line.size() - kOpen.size(), kOpen.size(), kOpen) != 0) {
+    Fail(
+        "line 1 is not a ptovec JSON vector header (expected a header ending in "
+        "\"vectors\":[ on the first line)");
   }
   try {
-    info_.header =
-        nlohmann::ordered_json::parse(std::string(line.substr(0, line.size() - kOpen.size())) +
-                                      "}");
+    info_.header = nlohmann::ordered_json::parse(
+        std::string(line.substr(0, line.size() - kOpen.size())) + "}");
   } catch (const nlohmann::json::exception&) {
     Fail("has a header (line 1) that does not parse");
   }
@@ -456,8 +461,8 @@ std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path) {
                      "a folder of them)");
   }
   if (!std::filesystem::is_directory(path, error)) {
-    return {{path, path.filename().string(), std::nullopt, std::nullopt, std::nullopt,
-             std::nullopt}};
+    return {
+        {path, path.filename().string(), std::nullopt, std::nullopt, std::nullopt, std::nullopt}};
   }
   // Of a file stored in both formats, the binary one is read.
   const auto prefer_binary = [](std::vector<std::pair<std::string, std::string>> names) {
@@ -491,14 +496,14 @@ std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path) {
     }
     for (const VectorSource& s : sources) {
       if (!std::filesystem::is_regular_file(s.path, error)) {
-        throw InputError("vector file " + s.path.string() + " listed in " +
-                         manifest_path.string() + " is missing");
+        throw InputError("vector file " + s.path.string() + " listed in " + manifest_path.string() +
+                         " is missing");
       }
       const std::uint64_t size = std::filesystem::file_size(s.path, error);
       if (size != *s.bytes) {
         throw InputError("vector file " + s.path.string() + " has " + std::to_string(size) +
-                         " bytes, " + manifest_path.string() + " says " +
-                         std::to_string(*s.bytes) + (size < *s.bytes ? " (truncated)" : ""));
+                         " bytes, " + manifest_path.string() + " says " + std::to_string(*s.bytes) +
+                         (size < *s.bytes ? " (truncated)" : ""));
       }
     }
     if (sources.empty()) {
@@ -577,10 +582,9 @@ std::unique_ptr<VectorReader> OpenVectorSource(const VectorSource& source) {
   }
   if (source.kind) {
     const VectorFileInfo& info = reader->info();
-    const std::array<std::string, 4> actual{info.op->name,
-                                            std::string(oracle::Format(info.pair.src).name),
-                                            std::string(oracle::Format(info.pair.dst).name),
-                                            info.format};
+    const std::array<std::string, 4> actual{
+        info.op->name, std::string(oracle::Format(info.pair.src).name),
+        std::string(oracle::Format(info.pair.dst).name), info.format};
     static constexpr const char* kKeys[] = {"op", "src", "dst", "format"};
     for (std::size_t k = 0; k < actual.size(); ++k) {
       if ((*source.kind)[k] != actual[k]) {

@@ -88,7 +88,8 @@ Sample::Sample(std::vector<SampleStrategy> strategies, std::uint64_t seed, std::
   std::vector<std::uint64_t> weights;
   for (const SampleStrategy& s : strategies) {
     if (s.weight < 1 || s.parts.empty()) {
-      throw std::invalid_argument("Sample: strategy " + s.name + " has no parts or a weight below 1");
+      throw std::invalid_argument("Sample: strategy " + s.name +
+                                  " has no parts or a weight below 1");
     }
     weights.push_back(static_cast<std::uint64_t>(s.weight));
   }
@@ -98,7 +99,9 @@ Sample::Sample(std::vector<SampleStrategy> strategies, std::uint64_t seed, std::
   for (std::size_t s = 0; s < strategies.size(); ++s) {
     std::vector<std::uint64_t> part_weights;
     for (const WeightedSet& p : strategies[s].parts) {
-      if (p.weight < 1) throw std::invalid_argument("Sample: a part weight of " + strategies[s].name + " is below 1");
+      if (p.weight < 1)
+        throw std::invalid_argument("Sample: a part weight of " + strategies[s].name +
+                                    " is below 1");
       part_weights.push_back(static_cast<std::uint64_t>(p.weight));
     }
     for (std::uint64_t q : Share(strategy_quota[s], part_weights)) quota.push_back(q);

@@ -101,8 +101,8 @@ J PairAlternatives(const OpDef& op) {
     for (const TypePair& p : op.legal_pairs) {
       if (p.src == src) dsts.push_back(TypeName(p.dst));
     }
-    auto it = std::find_if(groups.begin(), groups.end(),
-                           [&](const auto& g) { return g.second == dsts; });
+    auto it =
+        std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.second == dsts; });
     if (it == groups.end()) {
       groups.push_back({{TypeName(src)}, dsts});
     } else {
@@ -130,9 +130,8 @@ J IfProperties(const std::vector<std::pair<std::string, std::string>>& consts) {
 J Block(J condition, J then) { return {{"if", std::move(condition)}, {"then", std::move(then)}}; }
 
 J Uint64() {
-  return {{"type", "integer"},
-          {"minimum", 0},
-          {"maximum", std::numeric_limits<std::uint64_t>::max()}};
+  return {
+      {"type", "integer"}, {"minimum", 0}, {"maximum", std::numeric_limits<std::uint64_t>::max()}};
 }
 
 J CommonDefs() {
@@ -187,10 +186,11 @@ J HeaderProperties(std::string_view format_name) {
                   {"properties",
                    {{"name", {{"type", "string"}, {"pattern", "^[a-z][a-z0-9_]*$"}}},
                     {"type", {{"$ref", "#/$defs/type_name"}}},
-                    {"bits", {{"description", "the type's width in bits"},
-                              {"type", "integer"},
-                              {"minimum", 1},
-                              {"maximum", 64}}},
+                    {"bits",
+                     {{"description", "the type's width in bits"},
+                      {"type", "integer"},
+                      {"minimum", 1},
+                      {"maximum", 64}}},
                     {"description", {{"type", "string"}}}}}}}};
   p["controls"] = {
       {"description",
@@ -207,11 +207,13 @@ J HeaderProperties(std::string_view format_name) {
                  {"enum", J::array({"exhaustive", "sampled"})}};
   p["seed"] = {{"description", "the sampling seed derived for this (op, src, dst)"},
                {"$ref", "#/$defs/uint64"}};
-  p["inputs"] = {{"description", "input tuples of the whole file (a shard file holds "
-                                 "shard.inputs of them)"},
+  p["inputs"] = {{"description",
+                  "input tuples of the whole file (a shard file holds "
+                  "shard.inputs of them)"},
                  {"$ref", "#/$defs/uint64"}};
-  p["count"] = {{"description", "the number of vectors (records) in this file: inputs (or "
-                                "shard.inputs) x len(controls)"},
+  p["count"] = {{"description",
+                 "the number of vectors (records) in this file: inputs (or "
+                 "shard.inputs) x len(controls)"},
                 {"$ref", "#/$defs/uint64"}};
   p["strategies"] = {{"description", "a sampled file's strategies, in sampling order"},
                      {"type", "array"},
@@ -223,11 +225,15 @@ J HeaderProperties(std::string_view format_name) {
        "whole inputs / of); its records are records first_record .. of the whole file's "
        "total_records"},
       {"type", "object"},
-      {"required", J::array({"index", "of", "first_input", "inputs", "first_record", "total_records"})},
+      {"required",
+       J::array({"index", "of", "first_input", "inputs", "first_record", "total_records"})},
       {"additionalProperties", false},
       {"properties",
        {{"index", {{"$ref", "#/$defs/uint64"}}},
-        {"of", {{"type", "integer"}, {"minimum", 1}, {"maximum", std::numeric_limits<std::uint64_t>::max()}}},
+        {"of",
+         {{"type", "integer"},
+          {"minimum", 1},
+          {"maximum", std::numeric_limits<std::uint64_t>::max()}}},
         {"first_input", {{"$ref", "#/$defs/uint64"}}},
         {"inputs", {{"$ref", "#/$defs/uint64"}}},
         {"first_record", {{"$ref", "#/$defs/uint64"}}},
@@ -237,12 +243,13 @@ J HeaderProperties(std::string_view format_name) {
 
 // The definitions HeaderProperties refers to, added to a header document's $defs.
 void AddHeaderDefs(J& defs) {
-  defs["control"] = {{"description", "one control: a rounding mode and the Sat flag"},
-                     {"type", "object"},
-                     {"required", J::array({"rmode", "sat"})},
-                     {"additionalProperties", false},
-                     {"properties",
-                      {{"rmode", {{"enum", Strings(ModeNames())}}}, {"sat", {{"type", "boolean"}}}}}};
+  defs["control"] = {
+      {"description", "one control: a rounding mode and the Sat flag"},
+      {"type", "object"},
+      {"required", J::array({"rmode", "sat"})},
+      {"additionalProperties", false},
+      {"properties",
+       {{"rmode", {{"enum", Strings(ModeNames())}}}, {"sat", {{"type", "boolean"}}}}}};
   defs["strategy"] = {
       {"description",
        "one sampling strategy: its weight, the distinct tuples it owns (not in an earlier "
@@ -356,7 +363,8 @@ J OpBlocks(Doc doc) {
           AddPrefix(slots, n, [&](std::size_t i) {
             return op.slots[i].role == role
                        ? J{{"properties",
-                            {{"type", {{"const", name}}}, {"bits", {{"const", oracle::Format(type).width}}}}}}
+                            {{"type", {{"const", name}}},
+                             {"bits", {{"const", oracle::Format(type).width}}}}}}
                        : J();
           });
           p["slots"] = slots;
@@ -383,7 +391,8 @@ J OpBlocks(Doc doc) {
           AddPrefix(in, n, [&](std::size_t i) {
             const Slot& s = op.slots[i];
             if (s.role == role) return J{{"pattern", HexPattern(type)}};
-            if (!is_src && s.role == SlotRole::Fixed) return J{{"pattern", HexPattern(s.fixed_type)}};
+            if (!is_src && s.role == SlotRole::Fixed)
+              return J{{"pattern", HexPattern(s.fixed_type)}};
             return J();
           });
           rp["in"] = in;
@@ -423,7 +432,8 @@ nlohmann::ordered_json VectorsSchema() {
   J s = Document("vectors.schema.json", "ptovec JSON vector file",
                  "One (op, src, dst): the header of writers.cpp's FileHeader and every vector. "
                  "count equals the number of vectors; they are ordered input by input, each "
-                 "input repeated under every control of \"controls\", in that order. Words are element-width encodings (see "
+                 "input repeated under every control of \"controls\", in that order. Words are "
+                 "element-width encodings (see "
                  "binary-format.md). Derived from the op registry by `ptovec schema vectors`.");
   s["type"] = "object";
   J required = HeaderRequired();
@@ -443,7 +453,10 @@ nlohmann::ordered_json VectorsSchema() {
       {"additionalProperties", false},
       {"properties",
        {{"in",
-         {{"type", "array"}, {"minItems", 1}, {"maxItems", kMaxSlots}, {"items", {{"$ref", "#/$defs/word"}}}}},
+         {{"type", "array"},
+          {"minItems", 1},
+          {"maxItems", kMaxSlots},
+          {"items", {{"$ref", "#/$defs/word"}}}}},
         {"rmode", {{"$ref", "#/$defs/rmode"}}},
         {"sat", {{"type", "boolean"}}},
         {"out", {{"$ref", "#/$defs/word"}}},
@@ -457,9 +470,8 @@ nlohmann::ordered_json ManifestSchema() {
                  "Written last by `ptovec generate` into its output folder: the options and one "
                  "entry per vector file, with its size and SHA-256.");
   s["type"] = "object";
-  s["required"] =
-      J::array({"format", "version", "tool", "tool_version", "seed", "samples", "formats", "controls",
-                "files"});
+  s["required"] = J::array({"format", "version", "tool", "tool_version", "seed", "samples",
+                            "formats", "controls", "files"});
   s["additionalProperties"] = false;
   J p = J::object();
   p["format"] = {{"const", "ptovec-manifest"}};
@@ -476,26 +488,36 @@ nlohmann::ordered_json ManifestSchema() {
                   {"maxItems", 2},
                   {"uniqueItems", true},
                   {"items", {{"enum", J::array({"bin", "json"})}}}};
-  p["controls"] = {
-      {"description", "the --rmode and --sat given to generate: the modes and Sat values kept "
-                      "(every file holds those of its op's controls, in the op's order)"},
-      {"type", "object"},
-      {"required", J::array({"rmodes", "sat"})},
-      {"additionalProperties", false},
-      {"properties",
-       {{"rmodes", {{"type", "array"}, {"minItems", 1}, {"uniqueItems", true},
-                    {"items", {{"enum", Strings(ModeNames())}}}}},
-        {"sat", {{"type", "array"}, {"minItems", 1}, {"maxItems", 2}, {"uniqueItems", true},
-                 {"items", {{"type", "boolean"}}}}}}}};
-  p["shard"] = {{"description", "set in a shard folder (generate --shard K/N, K from 0): every "
-                                "file holds only that shard; `ptovec merge` joins the shards"},
+  p["controls"] = {{"description",
+                    "the --rmode and --sat given to generate: the modes and Sat values kept "
+                    "(every file holds those of its op's controls, in the op's order)"},
+                   {"type", "object"},
+                   {"required", J::array({"rmodes", "sat"})},
+                   {"additionalProperties", false},
+                   {"properties",
+                    {{"rmodes",
+                      {{"type", "array"},
+                       {"minItems", 1},
+                       {"uniqueItems", true},
+                       {"items", {{"enum", Strings(ModeNames())}}}}},
+                     {"sat",
+                      {{"type", "array"},
+                       {"minItems", 1},
+                       {"maxItems", 2},
+                       {"uniqueItems", true},
+                       {"items", {{"type", "boolean"}}}}}}}};
+  p["shard"] = {{"description",
+                 "set in a shard folder (generate --shard K/N, K from 0): every "
+                 "file holds only that shard; `ptovec merge` joins the shards"},
                 {"type", "object"},
                 {"required", J::array({"index", "of"})},
                 {"additionalProperties", false},
                 {"properties",
                  {{"index", {{"$ref", "#/$defs/uint64"}}},
-                  {"of", {{"type", "integer"}, {"minimum", 1},
-                          {"maximum", std::numeric_limits<std::uint64_t>::max()}}}}}};
+                  {"of",
+                   {{"type", "integer"},
+                    {"minimum", 1},
+                    {"maximum", std::numeric_limits<std::uint64_t>::max()}}}}}};
   p["files"] = {{"type", "array"}, {"items", {{"$ref", "#/$defs/file"}}}};
   s["properties"] = p;
 
@@ -529,19 +551,24 @@ nlohmann::ordered_json ManifestSchema() {
         {"src", {{"enum", Strings(PairTypeNames())}}},
         {"dst", {{"enum", Strings(PairTypeNames())}}},
         {"domain", {{"enum", J::array({"exhaustive", "sampled"})}}},
-        {"seed", {{"description", "the derived seed in the file's header"}, {"$ref", "#/$defs/uint64"}}},
-        {"inputs", {{"description", "input tuples of the whole file (its header's inputs)"},
-                    {"$ref", "#/$defs/uint64"}}},
+        {"seed",
+         {{"description", "the derived seed in the file's header"}, {"$ref", "#/$defs/uint64"}}},
+        {"inputs",
+         {{"description", "input tuples of the whole file (its header's inputs)"},
+          {"$ref", "#/$defs/uint64"}}},
         {"count", {{"description", "vectors in the file"}, {"$ref", "#/$defs/uint64"}}},
-        {"strategies", {{"description", "a sampled file's strategies (as in its header)"},
-                        {"type", "array"},
-                        {"items", {{"$ref", "#/$defs/strategy"}}}}},
-        {"shard", {{"description", "in a shard folder: the inputs of the whole file this one holds"},
-                   {"type", "object"},
-                   {"required", J::array({"first_input", "inputs"})},
-                   {"additionalProperties", false},
-                   {"properties", {{"first_input", {{"$ref", "#/$defs/uint64"}}},
-                                   {"inputs", {{"$ref", "#/$defs/uint64"}}}}}}},
+        {"strategies",
+         {{"description", "a sampled file's strategies (as in its header)"},
+          {"type", "array"},
+          {"items", {{"$ref", "#/$defs/strategy"}}}}},
+        {"shard",
+         {{"description", "in a shard folder: the inputs of the whole file this one holds"},
+          {"type", "object"},
+          {"required", J::array({"first_input", "inputs"})},
+          {"additionalProperties", false},
+          {"properties",
+           {{"first_input", {{"$ref", "#/$defs/uint64"}}},
+            {"inputs", {{"$ref", "#/$defs/uint64"}}}}}}},
         {"bytes", {{"description", "file size in bytes"}, {"$ref", "#/$defs/uint64"}}},
         {"sha256",
          {{"description", "SHA-256 of the whole file, lower-case hex"},
@@ -562,14 +589,15 @@ nlohmann::ordered_json EvalLineSchema() {
   J result = J::object();
   result["type"] = "object";
   result["required"] = J::array({"op", "src", "dst", "rmode", "sat", "in", "out", "flags",
-                                  "in_value", "out_value", "flag_names"});
+                                 "in_value", "out_value", "flag_names"});
   result["additionalProperties"] = false;
-  const J value = {{"description",
-                    "the exact value a word denotes: a decimal (\"1.5\", \"-0.000122\", \"-0\", "
-                    "\"-126\"), \"m*2^e\" or \"2^e\" past 30 significant digits (m odd), "
-                    "\"+Inf\", \"-Inf\" or \"NaN\""},
-                   {"type", "string"},
-                   {"pattern", "^(-?[0-9]+(\\.[0-9]+)?|-?([0-9]+\\*)?2\\^-?[0-9]+|[+-]Inf|NaN|invalid)$"}};
+  const J value = {
+      {"description",
+       "the exact value a word denotes: a decimal (\"1.5\", \"-0.000122\", \"-0\", "
+       "\"-126\"), \"m*2^e\" or \"2^e\" past 30 significant digits (m odd), "
+       "\"+Inf\", \"-Inf\" or \"NaN\""},
+      {"type", "string"},
+      {"pattern", "^(-?[0-9]+(\\.[0-9]+)?|-?([0-9]+\\*)?2\\^-?[0-9]+|[+-]Inf|NaN|invalid)$"}};
   result["properties"] = {
       {"op", {{"enum", Strings(OpNames())}}},
       {"src", {{"enum", Strings(PairTypeNames())}}},
@@ -577,7 +605,10 @@ nlohmann::ordered_json EvalLineSchema() {
       {"rmode", {{"$ref", "#/$defs/rmode"}}},
       {"sat", {{"type", "boolean"}}},
       {"in",
-       {{"type", "array"}, {"minItems", 1}, {"maxItems", kMaxSlots}, {"items", {{"$ref", "#/$defs/word"}}}}},
+       {{"type", "array"},
+        {"minItems", 1},
+        {"maxItems", kMaxSlots},
+        {"items", {{"$ref", "#/$defs/word"}}}}},
       {"out", {{"$ref", "#/$defs/word"}}},
       {"flags", {{"$ref", "#/$defs/flags"}}},
       {"in_value", {{"type", "array"}, {"minItems", 1}, {"maxItems", kMaxSlots}, {"items", value}}},
@@ -625,17 +656,20 @@ nlohmann::ordered_json BinaryHeaderSchema() {
         {"required", J::array({"name", "offset", "bytes", "bits"})},
         {"additionalProperties", false},
         {"properties",
-         {{"name", {{"type", "string"}, {"pattern", "^(in\\.[a-z][a-z0-9_]*|rmode|sat|out|flags)$"}}},
+         {{"name",
+           {{"type", "string"}, {"pattern", "^(in\\.[a-z][a-z0-9_]*|rmode|sat|out|flags)$"}}},
           {"offset", {{"type", "integer"}, {"minimum", 0}}},
           {"bytes", {{"enum", J::array({1, 2, 4, 8})}}},
           {"bits",
-           {{"description", "the bits used, from bit 0 (the rest are zero): the type's width for "
-                            "words, 3 for rmode, 1 for sat, 5 for flags"},
+           {{"description",
+             "the bits used, from bit 0 (the rest are zero): the type's width for "
+             "words, 3 for rmode, 1 for sat, 5 for flags"},
             {"type", "integer"},
             {"minimum", 1},
             {"maximum", 64}}},
           {"type",
-           {{"description", "the data type of a word field (in.*, out); absent for rmode, sat, flags"},
+           {{"description",
+             "the data type of a word field (in.*, out); absent for rmode, sat, flags"},
             {"$ref", "#/$defs/type_name"}}}}}}}};
   props["rmode_names"] = {{"description", "rmode byte value i means rmode_names[i]"},
                           {"const", Strings(ModeNames())}};

@@ -194,11 +194,10 @@ std::vector<ManifestEntry> EntriesToKeep(const std::vector<Job>& jobs,
   if (options.json) formats.push_back("json");
   const auto refuse = [&](const std::string& what, const std::string& theirs,
                           const std::string& ours) {
-    throw InputError("--out " + out.string() + " holds a suite of " +
-                     std::to_string(old.files.size()) + " file(s) made with " + what + " " +
-                     theirs + ", this run has " + what + " " + ours +
-                     "; adding to it would mix two suites (give another --out, or the suite's " +
-                     what + ")");
+    throw InputError(
+        "--out " + out.string() + " holds a suite of " + std::to_string(old.files.size()) +
+        " file(s) made with " + what + " " + theirs + ", this run has " + what + " " + ours +
+        "; adding to it would mix two suites (give another --out, or the suite's " + what + ")");
   };
   const auto list = [](const std::vector<std::string>& v) {
     std::string text;
@@ -225,7 +224,8 @@ std::vector<ManifestEntry> EntriesToKeep(const std::vector<Job>& jobs,
   const auto shard_name = [](const std::optional<ShardSelection>& s) {
     return s ? ShardName(*s) : std::string("none");
   };
-  if (old.shard != options.shard) refuse("--shard", shard_name(old.shard), shard_name(options.shard));
+  if (old.shard != options.shard)
+    refuse("--shard", shard_name(old.shard), shard_name(options.shard));
   return keep;
 }
 
@@ -286,7 +286,8 @@ nlohmann::ordered_json ControlFilterJson(const ControlFilter& filter) {
   }
   nlohmann::ordered_json sat = nlohmann::ordered_json::array();
   for (const bool value : {false, true}) {
-    if (filter.sat.empty() || std::find(filter.sat.begin(), filter.sat.end(), value) != filter.sat.end()) {
+    if (filter.sat.empty() ||
+        std::find(filter.sat.begin(), filter.sat.end(), value) != filter.sat.end()) {
       sat.push_back(value);
     }
   }
@@ -297,9 +298,8 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
                                          const GenerateOptions& options) {
   const std::vector<ManifestEntry> kept = EntriesToKeep(jobs, options);
   std::filesystem::create_directories(options.out_dir);
-  const unsigned threads = options.threads != 0
-                               ? options.threads
-                               : std::max(1U, std::thread::hardware_concurrency());
+  const unsigned threads =
+      options.threads != 0 ? options.threads : std::max(1U, std::thread::hardware_concurrency());
   std::vector<GeneratedFile> written;
 
   // With several threads, the next file's input set (its strategy sets: tens of milliseconds
@@ -346,14 +346,16 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
       json->Write(JsonPreamble(spec));
     }
 
-    const std::uint64_t chunk_inputs = std::max<std::uint64_t>(1, kChunkRecords / std::max<std::size_t>(nc, 1));
+    const std::uint64_t chunk_inputs =
+        std::max<std::uint64_t>(1, kChunkRecords / std::max<std::size_t>(nc, 1));
     const std::uint64_t chunks = (input_count + chunk_inputs - 1) / chunk_inputs;
     Progress progress(options.progress, base, spec.count());
     ForEachChunkInOrder(
         chunks, threads,
         [&](std::uint64_t chunk, ChunkOutput& out) {
           const std::uint64_t begin = chunk * chunk_inputs;
-          const auto n = static_cast<std::size_t>(std::min(input_count, begin + chunk_inputs) - begin);
+          const auto n =
+              static_cast<std::size_t>(std::min(input_count, begin + chunk_inputs) - begin);
           // Per-thread scratch kept from chunk to chunk (no allocation per chunk).
           thread_local std::vector<Inputs> in;
           thread_local std::vector<Encoded> results;
@@ -417,14 +419,15 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
   if (options.json) formats.push_back("json");
   manifest["formats"] = formats;
   manifest["controls"] = ControlFilterJson(options.controls);
-  if (options.shard) manifest["shard"] = {{"index", options.shard->index}, {"of", options.shard->of}};
+  if (options.shard)
+    manifest["shard"] = {{"index", options.shard->index}, {"of", options.shard->of}};
   // Entries of the files kept from the folder's suite and of those just written, in suite order.
-  std::vector<std::pair<std::tuple<std::size_t, std::size_t, bool>, nlohmann::ordered_json>> entries;
+  std::vector<std::pair<std::tuple<std::size_t, std::size_t, bool>, nlohmann::ordered_json>>
+      entries;
   for (const ManifestEntry& e : kept) {
     const OpDef& op = RequireOp(e.op);
-    entries.emplace_back(EntryOrder(op, {RequireType(e.src, "src"), RequireType(e.dst, "dst")},
-                                    e.format),
-                         e.json);
+    entries.emplace_back(
+        EntryOrder(op, {RequireType(e.src, "src"), RequireType(e.dst, "dst")}, e.format), e.json);
   }
   for (const GeneratedFile& g : written) {
     entries.emplace_back(EntryOrder(*g.op, g.pair, g.format), ManifestEntryJson(g));

@@ -14,7 +14,8 @@ FileKind SniffFile(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   char head[64] = {};
   in.read(head, sizeof head);
-  const std::string_view text(head, static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
+  const std::string_view text(head,
+                              static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
   if (text.starts_with(std::string_view("PTOVEC\0B", 8))) return FileKind::VectorsBinary;
   if (text.starts_with(std::string_view("PTOVEC\0R", 8))) return FileKind::ResultsBinary;
   if (text.starts_with("{\"format\":\"ptovec-vectors-json\"")) return FileKind::VectorsJson;
@@ -46,8 +47,7 @@ Manifest ReadManifest(const std::filesystem::path& manifest_path) {
     if (!j.is_object() || !j.contains("format") || j["format"] != "ptovec-manifest") {
       throw InputError("\"format\" must be \"ptovec-manifest\"");
     }
-    const auto text = [](const nlohmann::ordered_json& o, const char* key,
-                         const char* where = "") {
+    const auto text = [](const nlohmann::ordered_json& o, const char* key, const char* where = "") {
       if (!o.is_object() || !o.contains(key) || !o[key].is_string()) {
         throw InputError("\"" + std::string(key) + "\"" + where + " must be text");
       }
@@ -61,7 +61,8 @@ Manifest ReadManifest(const std::filesystem::path& manifest_path) {
       return o[key].get<std::uint64_t>();
     };
     const std::uint64_t version = whole(j, "version");
-    if (version > 1000) throw InputError("\"version\" " + std::to_string(version) + " is not a version");
+    if (version > 1000)
+      throw InputError("\"version\" " + std::to_string(version) + " is not a version");
     m.version = static_cast<int>(version);
     m.tool_version = text(j, "tool_version");
     m.seed = whole(j, "seed");
@@ -87,7 +88,8 @@ Manifest ReadManifest(const std::filesystem::path& manifest_path) {
         modes += (modes.empty() ? "" : ",") + mode.get<std::string>();
       }
       std::string sat = "both";
-      if (c["sat"].size() == 1 && c["sat"][0].is_boolean()) sat = c["sat"][0].get<bool>() ? "on" : "off";
+      if (c["sat"].size() == 1 && c["sat"][0].is_boolean())
+        sat = c["sat"][0].get<bool>() ? "on" : "off";
       try {
         m.controls = ParseControlFilter(modes.empty() ? "none" : modes, sat);
       } catch (const std::invalid_argument& e) {
@@ -140,9 +142,8 @@ void RefuseUnlistedVectorFiles(const std::filesystem::path& folder, const Manife
   std::vector<std::string> unlisted;
   for (const std::string& name : VectorFileNamesIn(folder)) {
     const bool listed =
-        manifest != nullptr &&
-        std::any_of(manifest->files.begin(), manifest->files.end(),
-                    [&](const ManifestEntry& e) { return e.path == name; });
+        manifest != nullptr && std::any_of(manifest->files.begin(), manifest->files.end(),
+                                           [&](const ManifestEntry& e) { return e.path == name; });
     if (!listed) unlisted.push_back(name);
   }
   if (unlisted.empty()) return;

@@ -64,9 +64,8 @@ WordSet WordSet::Of(std::vector<Interval> intervals) {
   WordSet s;
   for (const auto& [lo, hi] : intervals) {
     if (lo > hi) continue;
-    if (!s.intervals_.empty() &&
-        (s.intervals_.back().second == std::numeric_limits<Word>::max() ||
-         lo <= s.intervals_.back().second + 1)) {
+    if (!s.intervals_.empty() && (s.intervals_.back().second == std::numeric_limits<Word>::max() ||
+                                  lo <= s.intervals_.back().second + 1)) {
       s.intervals_.back().second = std::max(s.intervals_.back().second, hi);
     } else {
       s.intervals_.emplace_back(lo, hi);
@@ -98,7 +97,8 @@ void WordSet::BuildLookupIndex() {
   }
   bucket_[static_cast<std::size_t>(buckets)] = static_cast<std::uint32_t>(n - 1);
   entries_.resize(n);
-  for (std::size_t e = 0; e < n; ++e) entries_[e] = {e == 0 ? 0 : prefix_[e - 1], intervals_[e].first};
+  for (std::size_t e = 0; e < n; ++e)
+    entries_[e] = {e == 0 ? 0 : prefix_[e - 1], intervals_[e].first};
   // By word value, for contains(): vbucket_[b] is the first interval ending at or after word
   // b << vshift_ (about one bucket per interval again; the last bucket's end is n - 1).
   const Word top = intervals_.back().second;
@@ -355,8 +355,8 @@ Boxes::Boxes(std::vector<Box> boxes) {
 
 std::size_t Boxes::Find(const Point& t) const {
   if (!slot0_.empty()) {
-    const auto it = std::upper_bound(
-        slot0_.begin(), slot0_.end(), std::pair{WordSet::Interval{t[0], ~Word{0}}, ~std::size_t{0}});
+    const auto it = std::upper_bound(slot0_.begin(), slot0_.end(),
+                                     std::pair{WordSet::Interval{t[0], ~Word{0}}, ~std::size_t{0}});
     if (it == slot0_.begin()) return boxes_.size();
     const auto& [interval, k] = *std::prev(it);
     if (interval.second < t[0] || !boxes_[k].contains(t)) return boxes_.size();
@@ -394,8 +394,8 @@ Boxes Boxes::DisjointUnion(const Boxes& a, const Boxes& b) {
 
 Point Boxes::at(Index i) const {
   if (boxes_.size() == 1) return boxes_[0].at(i);
-  const auto k = static_cast<std::size_t>(
-      std::upper_bound(prefix_.begin(), prefix_.end(), i) - prefix_.begin());
+  const auto k = static_cast<std::size_t>(std::upper_bound(prefix_.begin(), prefix_.end(), i) -
+                                          prefix_.begin());
   return boxes_[k].at(i - (k == 0 ? 0 : prefix_[k - 1]));
 }
 
@@ -514,7 +514,8 @@ void AppendFp32OrdinalRange(std::int64_t lo, std::int64_t hi, std::vector<WordSe
   lo = std::max<std::int64_t>(lo, -kInf - 1);
   hi = std::min<std::int64_t>(hi, kInf);
   if (lo > hi) return;
-  if (hi >= 0) out.emplace_back(Fp32FromOrdinal(std::max<std::int64_t>(lo, 0)), Fp32FromOrdinal(hi));
+  if (hi >= 0)
+    out.emplace_back(Fp32FromOrdinal(std::max<std::int64_t>(lo, 0)), Fp32FromOrdinal(hi));
   if (lo < 0) {
     // Negative ordinals -1 (-0) .. -n map to words 0x80000000 .. 0x80000000 + n - 1, reversed.
     const std::int64_t top = std::min<std::int64_t>(hi, -1);

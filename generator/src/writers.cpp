@@ -111,7 +111,8 @@ ShardSelection ParseShardSelection(const std::string& text) {
   const std::string k = text.substr(0, slash);
   const std::string n = text.substr(slash + 1);
   for (const std::string& part : {k, n}) {
-    if (part.empty() || part.size() > 10 || part.find_first_not_of("0123456789") != std::string::npos) {
+    if (part.empty() || part.size() > 10 ||
+        part.find_first_not_of("0123456789") != std::string::npos) {
       throw bad();
     }
   }
@@ -354,9 +355,9 @@ void AtomicFile::Overwrite(std::uint64_t offset, std::string_view bytes) {
   if (offset + bytes.size() > bytes_) {
     throw std::logic_error("AtomicFile::Overwrite past the bytes written to " + temp_.string());
   }
-  if (std::fflush(file_) != 0 || ::pwrite(fileno(file_), bytes.data(), bytes.size(),
-                                           static_cast<off_t>(offset)) !=
-                                     static_cast<ssize_t>(bytes.size())) {
+  if (std::fflush(file_) != 0 ||
+      ::pwrite(fileno(file_), bytes.data(), bytes.size(), static_cast<off_t>(offset)) !=
+          static_cast<ssize_t>(bytes.size())) {
     throw std::runtime_error(SystemError("cannot write", temp_));
   }
   overwritten_ = true;

@@ -62,8 +62,8 @@ std::optional<Dyadic> DyadicFromReal(const Real& value) {
   Dyadic d;
   d.negative = n < 0;
   const auto high = static_cast<std::uint64_t>(magnitude >> 64);
-  d.significand = (static_cast<DyadicSignificand>(high) << 64) |
-                  static_cast<std::uint64_t>(magnitude & mask);
+  d.significand =
+      (static_cast<DyadicSignificand>(high) << 64) | static_cast<std::uint64_t>(magnitude & mask);
   d.exponent = static_cast<int>(zeros) - static_cast<int>(den_msb);
   return d;
 }

@@ -98,7 +98,7 @@ Encoded ReferenceFloatToE8M0(Word value, TileDataType source_type,
   SeedAssert(HardwareTCVTE8M0SourceTypeSupported(source_type),
              "ReferenceFloatToE8M0: HardwareTCVTE8M0SourceTypeSupported(source_type)");
   const NumericValueClass value_class = TileNumericValueClass(source_type, value);  // line 109
-  if (value_class == NumericValueClass::InvalidEncoding ||                         // 110-116
+  if (value_class == NumericValueClass::InvalidEncoding ||                          // 110-116
       NumericValueClassIsNaN(value_class) || NumericValueClassIsZero(value_class) ||
       value_class == NumericValueClass::NegativeInfinity ||
       value_class == NumericValueClass::NegativeNormal ||
@@ -117,7 +117,7 @@ Encoded ReferenceFloatToE8M0(Word value, TileDataType source_type,
              "ReferenceFloatToE8M0: -149 <= floor_candidate <= 127");
   const int floor_exponent = floor_candidate;
   const bool exact_power = d.significand == LSL(1, static_cast<unsigned>(highest));  // 131-132
-  if (floor_exponent < -127) {                                      // lines 133-137
+  if (floor_exponent < -127) {  // lines 133-137
     return {control.saturating ? Word{0} : Word{0xff}, 0x18};
   } else if (floor_exponent == 127 && !exact_power) {  // lines 138-142
     return {control.saturating ? Word{0xfe} : Word{0xff}, 0x14};

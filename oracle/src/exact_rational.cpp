@@ -104,8 +104,8 @@ int ExactRational::compare(const ExactRational& other) const {
   if (a == b && a >= 0) return CompareIntegers(numerator_, other.numerator_);
   if (a >= 0 && b >= 0) {  // n1 / 2^a vs n2 / 2^b
     if (a > b) {
-      return CompareIntegers(numerator_,
-                             ExactRationalInteger(other.numerator_ << static_cast<unsigned>(a - b)));
+      return CompareIntegers(
+          numerator_, ExactRationalInteger(other.numerator_ << static_cast<unsigned>(a - b)));
     }
     return CompareIntegers(ExactRationalInteger(numerator_ << static_cast<unsigned>(b - a)),
                            other.numerator_);
@@ -171,13 +171,22 @@ void ExactRational::AddSigned(const ExactRational& other, int sign) {
   const int b = other.denominator_log2_;
   if (a >= 0 && b >= 0) {  // n1 / 2^a +/- n2 / 2^b over the larger power of two
     if (a == b) {
-      if (sign > 0) numerator_ += other.numerator_; else numerator_ -= other.numerator_;
+      if (sign > 0)
+        numerator_ += other.numerator_;
+      else
+        numerator_ -= other.numerator_;
     } else if (a > b) {
       const ExactRationalInteger aligned = other.numerator_ << static_cast<unsigned>(a - b);
-      if (sign > 0) numerator_ += aligned; else numerator_ -= aligned;
+      if (sign > 0)
+        numerator_ += aligned;
+      else
+        numerator_ -= aligned;
     } else {
       numerator_ <<= static_cast<unsigned>(b - a);
-      if (sign > 0) numerator_ += other.numerator_; else numerator_ -= other.numerator_;
+      if (sign > 0)
+        numerator_ += other.numerator_;
+      else
+        numerator_ -= other.numerator_;
       denominator_ = other.denominator_;
       denominator_log2_ = b;
     }
@@ -186,7 +195,10 @@ void ExactRational::AddSigned(const ExactRational& other, int sign) {
   }
   numerator_ *= other.denominator_;
   const ExactRationalInteger cross = other.numerator_ * denominator_;
-  if (sign > 0) numerator_ += cross; else numerator_ -= cross;
+  if (sign > 0)
+    numerator_ += cross;
+  else
+    numerator_ -= cross;
   denominator_ *= other.denominator_;
   Normalize();
 }

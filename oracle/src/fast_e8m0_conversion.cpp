@@ -67,9 +67,13 @@ struct Layout {
 
 Layout LayoutFrom(const FormatInfo& source) {
   const FormatInfo& e8m0 = Format(TileDataType::E8M0);
-  return {source.fraction_bits, LowBits(~Word{0}, source.width),
-          (Word{1} << source.exponent_bits) - 1, source.bias, e8m0.nan_code,
-          e8m0.largest_finite_code, e8m0.bias};
+  return {source.fraction_bits,
+          LowBits(~Word{0}, source.width),
+          (Word{1} << source.exponent_bits) - 1,
+          source.bias,
+          e8m0.nan_code,
+          e8m0.largest_finite_code,
+          e8m0.bias};
 }
 
 // The Layout of each source by type code, read from the table once; `supported` false for the

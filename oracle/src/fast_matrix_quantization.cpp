@@ -162,10 +162,9 @@ void FastBinary16EncodingControls(const Dyadic& value, TileDataType destination_
   const U128 fraction_scale = U128{1} << fraction_bits;
   const int bias = f.bias;
   const int minimum_subnormal_exponent = 1 - bias - fraction_bits;
-  const Word sign = value.negative ? f.SignBit() : 0;  // line 182
+  const Word sign = value.negative ? f.SignBit() : 0;    // line 182
   const auto overflow = [&](std::size_t k) -> Encoded {  // lines 184-191, 220-227
-    return {sign + (controls[k].saturating ? f.largest_finite_code : f.infinity_code),
-            kStatusOFNX};
+    return {sign + (controls[k].saturating ? f.largest_finite_code : f.infinity_code), kStatusOFNX};
   };
   const int bits = BitLength(m);
   const std::int64_t e = LeadingExponent(value, bits);
@@ -174,8 +173,8 @@ void FastBinary16EncodingControls(const Dyadic& value, TileDataType destination_
     return;
   }
   if (e < 1 - bias) {  // lines 193-208
-    const Split s = SplitAt(
-        m, static_cast<std::int64_t>(minimum_subnormal_exponent) - value.exponent);
+    const Split s =
+        SplitAt(m, static_cast<std::int64_t>(minimum_subnormal_exponent) - value.exponent);
     const Status flags = s.fraction == Fraction::Zero ? Status{0} : kStatusUFNX;
     for (std::size_t k = 0; k < n; ++k) {
       const U128 rounded = RoundedMagnitude(value.negative, s, controls[k].rounding_mode);
@@ -327,8 +326,7 @@ Encoded FastMatrixIntegerEncoding(const Dyadic& value, TileDataType destination_
                                   NumericExecutionControl control) {
   const FloorSplit x = FloorOf(value);
   return EncodeRoundedInteger(RoundFloorSplit(x, control.rounding_mode),
-                              x.fraction == Fraction::Zero, destination_type,
-                              control.saturating);
+                              x.fraction == Fraction::Zero, destination_type, control.saturating);
 }
 
 // MatrixRoundAndSaturateSigned, seed 000 lines 68-91.
@@ -338,7 +336,7 @@ std::pair<std::int64_t, Status> FastMatrixRoundAndSaturateSigned(
              "MatrixRoundAndSaturateSigned width in {5,9,17}");
   const FloorSplit x = FloorOf(value);
   const Wide rounded = RoundFloorSplit(x, rounding_mode);  // line 73
-  const I128 maximum = (I128{1} << (width - 1)) - 1;        // lines 74-79
+  const I128 maximum = (I128{1} << (width - 1)) - 1;       // lines 74-79
   const I128 minimum = -maximum - 1;
   const bool overflow = rounded.value < minimum || rounded.value > maximum;  // line 80
   I128 selected = rounded.value;                                             // lines 81-84
@@ -347,7 +345,7 @@ std::pair<std::int64_t, Status> FastMatrixRoundAndSaturateSigned(
   } else if (selected > maximum) {
     selected = maximum;
   }
-  const Status flags = overflow                         ? kStatusOFNX  // lines 85-87
+  const Status flags = overflow                       ? kStatusOFNX  // lines 85-87
                        : x.fraction != Fraction::Zero ? kStatusNX
                                                       : Status{0};
   return {static_cast<std::int64_t>(selected), flags};

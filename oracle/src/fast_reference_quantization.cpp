@@ -22,7 +22,7 @@ Encoded FastFP32FiniteEncoding(const Dyadic& value, NumericRoundingMode rounding
   if (m == 0) return {0, 0};  // line 46
   const int bits = BitLength(m);
   const std::int64_t e = LeadingExponent(value, bits);
-  const Word sign = value.negative ? 0x80000000 : 0;  // line 63
+  const Word sign = value.negative ? 0x80000000 : 0;     // line 63
   if (e > 127) return {sign + 0x7f800000, kStatusOFNX};  // lines 64-68
   if (e < -126) {                                        // lines 70-81
     const Split s = SplitAt(m, -(static_cast<std::int64_t>(value.exponent) + 149));
@@ -48,9 +48,8 @@ Encoded FastFP32FiniteEncoding(const Dyadic& value, NumericRoundingMode rounding
 // affine = v * s + zp with v * s an exact Dyadic (24-bit significands) and zp an integer, so
 // floor(affine) = floor(v * s) + zp with the same fraction, and FloatingToInteger follows
 // (RoundFloorSplit). The status is "fraction non-zero"; Sat clamps, otherwise the low bits wrap.
-Encoded FastTileProfileQuantize(Word value, Word scale, Word zero_point,
-                                TileDataType source_type, TileDataType destination_type,
-                                NumericExecutionControl control) {
+Encoded FastTileProfileQuantize(Word value, Word scale, Word zero_point, TileDataType source_type,
+                                TileDataType destination_type, NumericExecutionControl control) {
   SeedAssert(source_type == TileDataType::FP32, "TileProfileQuantize source_type == FP32");
   SeedAssert(destination_type == TileDataType::S8 || destination_type == TileDataType::U8,
              "TileProfileQuantize destination_type is S8 or U8");
@@ -76,7 +75,7 @@ Encoded FastTileProfileQuantize(Word value, Word scale, Word zero_point,
                         : I128{zero_bits};
   FloorSplit affine = FloorOf(product);  // lines 134-136
   affine.floor = Add(affine.floor, zero);
-  const Wide rounded = RoundFloorSplit(affine, control.rounding_mode);  // line 137
+  const Wide rounded = RoundFloorSplit(affine, control.rounding_mode);             // line 137
   const Status flags = affine.fraction == Fraction::Zero ? Status{0} : kStatusNX;  // lines 139-140
   std::uint64_t selected = rounded.low;
   if (control.saturating) {  // lines 141-145
@@ -91,9 +90,8 @@ Encoded FastTileProfileQuantize(Word value, Word scale, Word zero_point,
 
 // TileProfileDequantize, seed 003 lines 151-172: the same assertions; (v - zp) * scale is an
 // exact Dyadic; then FastFP32FiniteEncoding == ReferenceFP32FiniteEncoding.
-Encoded FastTileProfileDequantize(Word value, Word scale, Word zero_point,
-                                  TileDataType source_type, TileDataType destination_type,
-                                  NumericExecutionControl control) {
+Encoded FastTileProfileDequantize(Word value, Word scale, Word zero_point, TileDataType source_type,
+                                  TileDataType destination_type, NumericExecutionControl control) {
   SeedAssert(source_type == TileDataType::S8 || source_type == TileDataType::U8,
              "TileProfileDequantize source_type is S8 or U8");
   SeedAssert(destination_type == TileDataType::FP32,
@@ -108,8 +106,8 @@ Encoded FastTileProfileDequantize(Word value, Word scale, Word zero_point,
     return static_cast<std::int64_t>(bits);  // S8 sign-extended, U8 zero-extended
   };
   const std::int64_t difference = integer_value(value) - integer_value(zero_point);
-  const Dyadic dequantized = DyadicProduct(DyadicFromInteger(difference),
-                                           DyadicFromFiniteCode(TileDataType::FP32, scale));
+  const Dyadic dequantized =
+      DyadicProduct(DyadicFromInteger(difference), DyadicFromFiniteCode(TileDataType::FP32, scale));
   return FastFP32FiniteEncoding(dequantized, control.rounding_mode);
 }
 

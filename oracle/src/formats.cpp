@@ -155,9 +155,9 @@ bool NumericValueClassIsInfinity(NumericValueClass c) {
 
 std::string_view NumericValueClassName(NumericValueClass c) {
   static constexpr std::array<std::string_view, 11> kNames = {
-      "InvalidEncoding",   "PositiveZero",      "NegativeZero",     "PositiveSubnormal",
-      "NegativeSubnormal", "PositiveNormal",    "NegativeNormal",   "PositiveInfinity",
-      "NegativeInfinity",  "QuietNaN",          "SignalingNaN"};
+      "InvalidEncoding",   "PositiveZero",   "NegativeZero",   "PositiveSubnormal",
+      "NegativeSubnormal", "PositiveNormal", "NegativeNormal", "PositiveInfinity",
+      "NegativeInfinity",  "QuietNaN",       "SignalingNaN"};
   return kNames.at(static_cast<std::size_t>(c));
 }
 
@@ -264,20 +264,39 @@ Real TileNumericFiniteValue(TileDataType type, Word value) {
 // Tile codes 0..14 (and FP19) are floating; 16..28 are integers (spec-notes section 1).
 bool TileDataTypeIsFloating(TileDataType type) {
   switch (type) {
-    case T::FP64: case T::FP32: case T::TF32: case T::HF32: case T::FP16: case T::BF16:
-    case T::HiF8: case T::E4M3: case T::E5M2: case T::E3M2: case T::E2M3: case T::E2M1X2:
-    case T::E1M2X2: case T::E8M0: case T::HiF4X2: case T::FP19:
+    case T::FP64:
+    case T::FP32:
+    case T::TF32:
+    case T::HF32:
+    case T::FP16:
+    case T::BF16:
+    case T::HiF8:
+    case T::E4M3:
+    case T::E5M2:
+    case T::E3M2:
+    case T::E2M3:
+    case T::E2M1X2:
+    case T::E1M2X2:
+    case T::E8M0:
+    case T::HiF4X2:
+    case T::FP19:
       return true;
-    case T::S64: case T::S32: case T::S16: case T::S8: case T::S4X2:
-    case T::U64: case T::U32: case T::U16: case T::U8: case T::U4X2:
+    case T::S64:
+    case T::S32:
+    case T::S16:
+    case T::S8:
+    case T::S4X2:
+    case T::U64:
+    case T::U32:
+    case T::U16:
+    case T::U8:
+    case T::U4X2:
       return false;
   }
   return Format(type).IsFloating();  // not an enumerator: throws std::invalid_argument
 }
 
-bool TileDataTypeIsSigned(TileDataType type) {
-  return Format(type).kind == K::SignedInteger;
-}
+bool TileDataTypeIsSigned(TileDataType type) { return Format(type).kind == K::SignedInteger; }
 
 Word NormalizeTileInteger(Word value, TileDataType type) {
   const FormatInfo& f = Format(type);

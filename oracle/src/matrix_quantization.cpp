@@ -5,8 +5,8 @@
 
 #include <array>
 
-#include "ptovec/oracle/reference_quantization.hpp"
 #include "asl.hpp"
+#include "ptovec/oracle/reference_quantization.hpp"
 
 namespace ptovec::oracle {
 
@@ -46,8 +46,8 @@ Word FP32ToFP19(Word fp32) {
   const Word exponent = (bits >> 23) & 0xFF;
   const Word fraction = bits & 0x7FFFFF;
   if (exponent == 255 && fraction != 0) return 0x3FF00;  // any NaN -> quiet NaN 0x3FF00
-  const Word kept = bits >> 13;                            // bits 31:13 (19 bits)
-  const Word dropped = bits & 0x1FFF;                      // the 13 low fraction bits
+  const Word kept = bits >> 13;                          // bits 31:13 (19 bits)
+  const Word dropped = bits & 0x1FFF;                    // the 13 low fraction bits
   const Word half = 0x1000;
   Word result = kept;
   if (dropped > half || (dropped == half && (kept & 1) == 1)) {
@@ -63,9 +63,9 @@ Word FP32ToFP19(Word fp32) {
 // Seed 000 lines 11-23.
 Word MatrixQuantParameter(Word fp19, Word offset, int offset_width) {
   SeedAssert(IsQuantWidth(offset_width), "MatrixQuantParameter: offset_width in {0,5,9,17}");
-  Word result = 0;                     // line 14
-  result |= LowBits(fp19, 19) << 13;   // line 15: result[31:13] = fp19
-  switch (offset_width) {              // lines 16-21
+  Word result = 0;                    // line 14
+  result |= LowBits(fp19, 19) << 13;  // line 15: result[31:13] = fp19
+  switch (offset_width) {             // lines 16-21
     case 0:
       return result;
     case 5:
@@ -86,8 +86,8 @@ Word MatrixQuantParameter(Word fp19, Word offset, int offset_width) {
 // Seed 000 lines 25-30.
 Word MatrixShiftParameter(int code) {
   SeedAssert(0 <= code && code <= 15, "MatrixShiftParameter: code in 0..15");
-  Word result = 0;                                        // line 27
-  result |= LowBits(static_cast<Word>(code), 4) << 32;   // line 28: result[35:32] = code
+  Word result = 0;                                      // line 27
+  result |= LowBits(static_cast<Word>(code), 4) << 32;  // line 28: result[35:32] = code
   return result;
 }
 
@@ -140,10 +140,10 @@ std::pair<Integer, Status> MatrixRoundAndSaturateSigned(const Real& value, int w
   SeedAssert(width == 5 || width == 9 || width == 17,
              "MatrixRoundAndSaturateSigned: width in {5,9,17}");
   const Integer rounded = FloatingToInteger(value, rounding_mode);  // line 73
-  const Integer minimum = width == 5 ? Integer(-16)                 // lines 74-76
+  const Integer minimum = width == 5   ? Integer(-16)               // lines 74-76
                           : width == 9 ? Integer(-256)
                                        : Integer(-65536);
-  const Integer maximum = width == 5 ? Integer(15)  // lines 77-79
+  const Integer maximum = width == 5   ? Integer(15)  // lines 77-79
                           : width == 9 ? Integer(255)
                                        : Integer(65535);
   const bool overflow = rounded < minimum || rounded > maximum;  // line 80
@@ -153,7 +153,7 @@ std::pair<Integer, Status> MatrixRoundAndSaturateSigned(const Real& value, int w
   } else if (selected > maximum) {
     selected = maximum;
   }
-  const Status flags = overflow                     ? Status{0x14}  // lines 85-87
+  const Status flags = overflow                 ? Status{0x14}  // lines 85-87
                        : Real(rounded) != value ? Status{0x10}
                                                 : Status{0};
   return {selected, flags};  // lines 88-90
@@ -190,7 +190,7 @@ Encoded ReferenceMatrixIntegerEncoding(const Real& value, TileDataType destinati
       selected = maximum;
     }
   }
-  const Status flags = overflow                     ? Status{0x14}  // lines 124-126
+  const Status flags = overflow                 ? Status{0x14}  // lines 124-126
                        : Real(rounded) != value ? Status{0x10}
                                                 : Status{0};
   return {NormalizeTileInteger(WordOf(selected), destination_type),  // lines 127-130
@@ -206,7 +206,7 @@ Encoded MatrixQuantizedAffine(const Real& value, const Real& scale, const Intege
   if (intermediate_width == 0) {  // lines 139-142
     return ReferenceMatrixIntegerEncoding(value * scale + Real(offset), output_type, control);
   }
-  const int width = intermediate_width;  // line 143
+  const int width = intermediate_width;            // line 143
   const auto [intermediate, intermediate_flags] =  // lines 144-146
       MatrixRoundAndSaturateSigned(value * scale, width, control.rounding_mode);
   const Encoded final_result =  // lines 147-148
@@ -221,8 +221,8 @@ Encoded ReferenceBinary16Encoding(const Real& value, TileDataType destination_ty
   SeedAssert(destination_type == TileDataType::FP16 ||  // lines 156-157
                  destination_type == TileDataType::BF16,
              "ReferenceBinary16Encoding: destination_type is FP16 or BF16");
-  if (value == 0) return {0, 0};  // line 158
-  const bool negative = value < 0;  // line 159
+  if (value == 0) return {0, 0};                      // line 158
+  const bool negative = value < 0;                    // line 159
   Real normalized = negative ? Real(-value) : value;  // line 160
   int exponent = 0;                                   // line 161
   for (int step = 1; step <= 128; ++step) {           // lines 162-167
@@ -248,14 +248,13 @@ Encoded ReferenceBinary16Encoding(const Real& value, TileDataType destination_ty
   const Word sign = negative ? 0x8000 : 0;
 
   if (exponent > maximum_exponent) {  // lines 184-191
-    const Word overflow = control.saturating ? (bf16 ? 0x7f7f : 0x7bff)
-                                             : (bf16 ? 0x7f80 : 0x7c00);
+    const Word overflow = control.saturating ? (bf16 ? 0x7f7f : 0x7bff) : (bf16 ? 0x7f80 : 0x7c00);
     return {sign + overflow, 0x14};
   }
 
   if (exponent < minimum_exponent) {  // lines 193-208
-    const Real scaled = (negative ? Real(-value) : value) /
-                        ReferencePowerOfTwo(minimum_subnormal_exponent);
+    const Real scaled =
+        (negative ? Real(-value) : value) / ReferencePowerOfTwo(minimum_subnormal_exponent);
     Integer rounded = MatrixRoundMagnitude(scaled, control.rounding_mode, negative);
     if (rounded >= fraction_scale) {
       return {sign + static_cast<Word>(fraction_scale),
@@ -265,22 +264,21 @@ Encoded ReferenceBinary16Encoding(const Real& value, TileDataType destination_ty
     return {sign + WordOf(rounded), Real(rounded) == scaled ? Status{0} : Status{0x18}};
   }
 
-  const Real scaled = normalized * Real(fraction_scale);  // line 210
+  const Real scaled = normalized * Real(fraction_scale);                            // line 210
   Integer rounded = MatrixRoundMagnitude(scaled, control.rounding_mode, negative);  // 211-212
-  int encoded_exponent = exponent + bias;  // line 213
-  if (rounded == 2 * fraction_scale) {     // lines 214-219
+  int encoded_exponent = exponent + bias;                                           // line 213
+  if (rounded == 2 * fraction_scale) {                                              // lines 214-219
     rounded = fraction_scale;
     SeedAssert(encoded_exponent <= 254, "ReferenceBinary16Encoding: encoded_exponent <= 254");
     encoded_exponent = encoded_exponent + 1;
   }
   if (encoded_exponent >= 2 * bias + 1) {  // lines 220-227
-    const Word overflow = control.saturating ? (bf16 ? 0x7f7f : 0x7bff)
-                                             : (bf16 ? 0x7f80 : 0x7c00);
+    const Word overflow = control.saturating ? (bf16 ? 0x7f7f : 0x7bff) : (bf16 ? 0x7f80 : 0x7c00);
     return {sign + overflow, 0x14};
   }
-  const Integer fraction = rounded - fraction_scale;                         // line 228
+  const Integer fraction = rounded - fraction_scale;                              // line 228
   const Integer encoded = Integer(encoded_exponent) * fraction_scale + fraction;  // line 229
-  return {sign + WordOf(encoded),  // lines 230-232
+  return {sign + WordOf(encoded),                                                 // lines 230-232
           Real(rounded) == scaled ? Status{0} : Status{0x10}};
 }
 
@@ -288,18 +286,18 @@ Encoded ReferenceBinary16Encoding(const Real& value, TileDataType destination_ty
 Real ReferenceBinary16FiniteValue(Word value, TileDataType data_type) {
   SeedAssert(data_type == TileDataType::FP16 || data_type == TileDataType::BF16,  // line 238
              "ReferenceBinary16FiniteValue: data_type is FP16 or BF16");
-  const bool bf16 = data_type == TileDataType::BF16;          // line 239
-  const Word sign = Field(value, 15, 15);                      // line 240
+  const bool bf16 = data_type == TileDataType::BF16;                        // line 239
+  const Word sign = Field(value, 15, 15);                                   // line 240
   const Word exponent = bf16 ? Field(value, 14, 7) : Field(value, 14, 10);  // lines 241-242
   const Word fraction = bf16 ? Field(value, 6, 0) : Field(value, 9, 0);     // lines 243-244
-  const int fraction_scale = bf16 ? 128 : 1024;                // line 245
-  const int bias = bf16 ? 127 : 15;                            // line 246
-  const int minimum_subnormal_exponent = bf16 ? -133 : -24;   // line 247
-  const Word maximum_field = bf16 ? 255 : 31;                  // line 248
-  SeedAssert(exponent != maximum_field,                        // line 249
+  const int fraction_scale = bf16 ? 128 : 1024;                             // line 245
+  const int bias = bf16 ? 127 : 15;                                         // line 246
+  const int minimum_subnormal_exponent = bf16 ? -133 : -24;                 // line 247
+  const Word maximum_field = bf16 ? 255 : 31;                               // line 248
+  SeedAssert(exponent != maximum_field,                                     // line 249
              "ReferenceBinary16FiniteValue: exponent != maximum_field");
-  Real magnitude = 0;     // line 250
-  if (exponent == 0) {    // lines 251-258
+  Real magnitude = 0;   // line 250
+  if (exponent == 0) {  // lines 251-258
     magnitude = Real(Integer(fraction)) * ReferencePowerOfTwo(minimum_subnormal_exponent);
   } else {
     magnitude = (Real(1) + Real(Integer(fraction)) / Real(fraction_scale)) *
@@ -316,8 +314,8 @@ Real ReferenceFP8FiniteValueBody(TileDataType data_type, Word code) {
   SeedAssert(data_type == TileDataType::E4M3 || data_type == TileDataType::HiF8,  // 266-267
              "ReferenceFP8FiniteValue: data_type is E4M3 or HiF8");
   const bool negative = Field(code, 7, 7) == 1;  // line 268
-  Real magnitude = 0;                             // line 269
-  if (data_type == TileDataType::E4M3) {          // lines 270-279
+  Real magnitude = 0;                            // line 269
+  if (data_type == TileDataType::E4M3) {         // lines 270-279
     const Word exponent = Field(code, 6, 3);
     const Word fraction = Field(code, 2, 0);
     if (exponent == 0) {
@@ -339,26 +337,26 @@ Real ReferenceFP8FiniteValueBody(TileDataType data_type, Word code) {
     } else if (body <= 31) {  // lines 290-294
       const Word exponent_code = Field(code, 3, 3);
       const int exponent = exponent_code == 0 ? 1 : -1;
-      magnitude = (Real(1) + Real(Integer(Field(code, 2, 0))) / Real(8)) *
-                  ReferencePowerOfTwo(exponent);
+      magnitude =
+          (Real(1) + Real(Integer(Field(code, 2, 0))) / Real(8)) * ReferencePowerOfTwo(exponent);
     } else if (body <= 63) {  // lines 295-300
       const Word exponent_code = Field(code, 4, 3);
       const int absolute = 2 + static_cast<int>(Field(code, 3, 3));
       const int exponent = exponent_code < 2 ? absolute : -absolute;
-      magnitude = (Real(1) + Real(Integer(Field(code, 2, 0))) / Real(8)) *
-                  ReferencePowerOfTwo(exponent);
+      magnitude =
+          (Real(1) + Real(Integer(Field(code, 2, 0))) / Real(8)) * ReferencePowerOfTwo(exponent);
     } else if (body <= 95) {  // lines 301-306
       const Word exponent_code = Field(code, 4, 2);
       const int absolute = 4 + static_cast<int>(Field(code, 3, 2));
       const int exponent = exponent_code < 4 ? absolute : -absolute;
-      magnitude = (Real(1) + Real(Integer(Field(code, 1, 0))) / Real(4)) *
-                  ReferencePowerOfTwo(exponent);
+      magnitude =
+          (Real(1) + Real(Integer(Field(code, 1, 0))) / Real(4)) * ReferencePowerOfTwo(exponent);
     } else {  // lines 307-313
       const Word exponent_code = Field(code, 4, 1);
       const int absolute = 8 + static_cast<int>(Field(code, 3, 1));
       const int exponent = exponent_code < 8 ? absolute : -absolute;
-      magnitude = (Real(1) + Real(Integer(Field(code, 0, 0))) / Real(2)) *
-                  ReferencePowerOfTwo(exponent);
+      magnitude =
+          (Real(1) + Real(Integer(Field(code, 0, 0))) / Real(2)) * ReferencePowerOfTwo(exponent);
     }
   }
   if (negative) return -magnitude;  // line 315
@@ -418,18 +416,17 @@ Encoded ReferenceFP8Encoding(const Real& value, TileDataType destination_type,
   SeedAssert(destination_type == TileDataType::E4M3 ||  // lines 347-348
                  destination_type == TileDataType::HiF8,
              "ReferenceFP8Encoding: destination_type is E4M3 or HiF8");
-  if (value == 0) return {0, 0};                              // line 349
-  const bool negative = value < 0;                            // line 350
-  const Real magnitude = negative ? Real(-value) : value;     // line 351
+  if (value == 0) return {0, 0};                           // line 349
+  const bool negative = value < 0;                         // line 350
+  const Real magnitude = negative ? Real(-value) : value;  // line 351
   const Real maximum = destination_type == TileDataType::E4M3 ? Real(448) : Real(32768);  // 352
   if (magnitude > maximum) {  // lines 354-362
-    const Word result =
-        control.saturating
-            ? (destination_type == TileDataType::E4M3 ? (negative ? 0xfe : 0x7e)
-                                                      : (negative ? 0xee : 0x6e))
-        : destination_type == TileDataType::E4M3 ? 0x7f
-        : negative                               ? 0xef
-                                                 : 0x6f;
+    const Word result = control.saturating
+                            ? (destination_type == TileDataType::E4M3 ? (negative ? 0xfe : 0x7e)
+                                                                      : (negative ? 0xee : 0x6e))
+                        : destination_type == TileDataType::E4M3 ? 0x7f
+                        : negative                               ? 0xef
+                                                                 : 0x6f;
     return {result, 0x14};
   }
 
@@ -509,10 +506,12 @@ Encoded ReferenceFP8Encoding(const Real& value, TileDataType destination_type,
   const Real minimum_normal = destination_type == TileDataType::E4M3  // lines 444-445
                                   ? ReferencePowerOfTwo(-6)
                                   : ReferencePowerOfTwo(-15);
-  const bool inexact = best_value != value;                        // line 446
-  const bool underflow = inexact && magnitude < minimum_normal;    // line 447
-  return {static_cast<Word>(best_code),                            // lines 448-451
-          underflow ? Status{0x18} : inexact ? Status{0x10} : Status{0}};
+  const bool inexact = best_value != value;                      // line 446
+  const bool underflow = inexact && magnitude < minimum_normal;  // line 447
+  return {static_cast<Word>(best_code),                          // lines 448-451
+          underflow ? Status{0x18}
+          : inexact ? Status{0x10}
+                    : Status{0}};
 }
 
 // Seed 000 lines 454-472.

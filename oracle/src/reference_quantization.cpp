@@ -1,5 +1,6 @@
-// Literal transliteration of seed 003_33e68b274ac7ab62.txt (PTO-ARCH-PROFILE-REFERENCE-QUANTIZATION).
-// Read side by side with the seed: the statements follow it one for one; comments give seed lines.
+// Literal transliteration of seed 003_33e68b274ac7ab62.txt
+// (PTO-ARCH-PROFILE-REFERENCE-QUANTIZATION). Read side by side with the seed: the statements follow
+// it one for one; comments give seed lines.
 #include "ptovec/oracle/reference_quantization.hpp"
 
 #include <array>
@@ -42,8 +43,8 @@ const Real& ReferencePowerOfTwo(int exponent) {
 
 // Seed 003 lines 17-32.
 Real ReferenceFP32FiniteValue(Word value) {
-  const Word exponent = Field(value, 30, 23);  // line 19
-  const Word fraction = Field(value, 22, 0);   // line 20
+  const Word exponent = Field(value, 30, 23);                               // line 19
+  const Word fraction = Field(value, 22, 0);                                // line 20
   SeedAssert(exponent != 255, "ReferenceFP32FiniteValue exponent != 255");  // line 21
   Real magnitude = 0;
   if (exponent == 0) {

@@ -149,9 +149,8 @@ inline FloorSplit FloorOf(const Dyadic& x) {
   if (x.exponent >= 0) {  // an integer m * 2^e, possibly far beyond 128 bits
     const int e = x.exponent;
     const std::uint64_t low = e >= 128 ? 0 : static_cast<std::uint64_t>(m << e);
-    const I128 value = BitLength(m) + static_cast<std::int64_t>(e) > 100
-                           ? kBeyond
-                           : static_cast<I128>(m << e);
+    const I128 value =
+        BitLength(m) + static_cast<std::int64_t>(e) > 100 ? kBeyond : static_cast<I128>(m << e);
     if (x.negative) return {{-value, std::uint64_t{0} - low}, Fraction::Zero};
     return {{value, low}, Fraction::Zero};
   }
@@ -217,17 +216,17 @@ inline IntegerRange RangeOf(TileDataType type) {
 
 /// ReferenceMatrixIntegerEncoding (seed 000 lines 108-131) from the already rounded integer
 /// (line 112) and whether it equals the value (line 125).
-inline Encoded EncodeRoundedInteger(const Wide& rounded, bool exact,
-                                    TileDataType destination_type, bool saturating) {
-  const IntegerRange range = RangeOf(destination_type);                        // lines 113-116
+inline Encoded EncodeRoundedInteger(const Wide& rounded, bool exact, TileDataType destination_type,
+                                    bool saturating) {
+  const IntegerRange range = RangeOf(destination_type);  // lines 113-116
   const bool overflow = rounded.value < range.minimum || rounded.value > range.maximum;  // 117
-  std::uint64_t selected = rounded.low;                                        // line 118
-  if (saturating && overflow) {                                                // lines 119-123
-    selected = static_cast<std::uint64_t>(static_cast<U128>(
-        rounded.value < range.minimum ? range.minimum : range.maximum));
+  std::uint64_t selected = rounded.low;                                                  // line 118
+  if (saturating && overflow) {  // lines 119-123
+    selected = static_cast<std::uint64_t>(
+        static_cast<U128>(rounded.value < range.minimum ? range.minimum : range.maximum));
   }
   const Status flags = overflow ? kStatusOFNX : exact ? Status{0} : kStatusNX;  // lines 124-126
-  return {NormalizeTileInteger(selected, destination_type), flags};           // lines 127-130
+  return {NormalizeTileInteger(selected, destination_type), flags};             // lines 127-130
 }
 
 /// E, the exponent of the leading bit of a non-zero Dyadic x whose significand has `bits` bits

@@ -1,9 +1,10 @@
 // Input domains: exhaustive sets, RapidCheck sampling strategies and their targets.
+#include "ptovec/generator/domains.hpp"
+
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "ptovec/generator/domains.hpp"
 #include "ptovec/oracle/e8m0_conversion.hpp"
 
 namespace ptovec::generator {
@@ -11,8 +12,8 @@ namespace {
 
 TEST(Domains, FloorSqrt2ScaledIsExact) {
   EXPECT_EQ(FloorSqrt2Scaled(0), 1u);
-  EXPECT_EQ(FloorSqrt2Scaled(1), 2u);           // sqrt(8) = 2.83
-  EXPECT_EQ(FloorSqrt2Scaled(23), 0xB504F3u);   // FP32 0x3FB504F3 is just below sqrt(2)
+  EXPECT_EQ(FloorSqrt2Scaled(1), 2u);                     // sqrt(8) = 2.83
+  EXPECT_EQ(FloorSqrt2Scaled(23), 0xB504F3u);             // FP32 0x3FB504F3 is just below sqrt(2)
   EXPECT_EQ(FloorSqrt2Scaled(62), 6521908912666391106u);  // floor(sqrt(2) * 2^62)
   EXPECT_THROW(FloorSqrt2Scaled(63), std::invalid_argument);
 }
@@ -24,9 +25,8 @@ TEST(Domains, ExhaustiveCodesCoverEveryCode) {
   EXPECT_EQ(fp16.at(0)[0], 0x0000u);
   EXPECT_EQ(fp16.at(0x7C00)[0], 0x7C00u);
   EXPECT_EQ(fp16.at(65535)[0], 0xFFFFu);
-  const InputSet e4m3_finite = ExhaustiveCodes(TileDataType::E4M3, [](Word w) {
-    return (w & 0x7F) != 0x7F;
-  });
+  const InputSet e4m3_finite =
+      ExhaustiveCodes(TileDataType::E4M3, [](Word w) { return (w & 0x7F) != 0x7F; });
   EXPECT_EQ(e4m3_finite.count, 254u);
   EXPECT_THROW(ExhaustiveCodes(TileDataType::FP32), std::invalid_argument);
 }
@@ -59,9 +59,9 @@ TEST(Domains, Sqrt2BoundariesAreTheWordsWithinFourUlpsOfTheBoundary) {
     ASSERT_EQ(w & 0x80000000U, 0u);
     bool near = false;
     for (int k = -149; k <= 127 && !near; ++k) {
-      const std::uint32_t anchor =
-          k >= -126 ? (static_cast<std::uint32_t>(k + 127) << 23) | 0x3504F3U
-                    : static_cast<std::uint32_t>(FloorSqrt2Scaled(k + 149));
+      const std::uint32_t anchor = k >= -126
+                                       ? (static_cast<std::uint32_t>(k + 127) << 23) | 0x3504F3U
+                                       : static_cast<std::uint32_t>(FloorSqrt2Scaled(k + 149));
       const std::int64_t distance = static_cast<std::int64_t>(w) - anchor;
       near = distance >= -4 && distance <= 4;
     }
@@ -139,7 +139,8 @@ TEST(Domains, Fp32ToE8M0SampleHitsEveryTarget) {
   const InputSet set = tcvt.domain(pair, {1, 20000});
   ASSERT_EQ(set.count, 20000u);
   std::set<std::uint32_t> words;
-  for (std::uint64_t i = 0; i < set.count; ++i) words.insert(static_cast<std::uint32_t>(set.at(i)[0]));
+  for (std::uint64_t i = 0; i < set.count; ++i)
+    words.insert(static_cast<std::uint32_t>(set.at(i)[0]));
 
   // Both sides of sqrt(2) * 2^k for many k: RNE changes its answer between them.
   int boundary_pairs = 0;

@@ -1,7 +1,8 @@
 // Batch evaluation (OpDef::evaluate_batch, EvaluateBatch) equals `evaluate` called once per input
 // and control: exhaustively for encode from every 8- and 16-bit source code into every
-// destination and for tcvt from every 16-bit-or-narrower source code, and on sampled inputs of every op and default-suite pair, under all 14 controls
-// and under a filtered subset in another order of Sat.
+// destination and for tcvt from every 16-bit-or-narrower source code, and on sampled inputs of
+// every op and default-suite pair, under all 14 controls and under a filtered subset in another
+// order of Sat.
 #include <gtest/gtest.h>
 
 #include <vector>

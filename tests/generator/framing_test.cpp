@@ -1,5 +1,7 @@
 // File framing (generator/framing.hpp): the fixed header written and read back with its checks,
 // little-endian helpers, and the line reader over a file and over a pipe.
+#include "ptovec/generator/framing.hpp"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -9,7 +11,6 @@
 #include <vector>
 
 #include "ptovec/generator/cases.hpp"
-#include "ptovec/generator/framing.hpp"
 
 namespace ptovec::generator {
 namespace {
@@ -82,10 +83,12 @@ TEST(Framing, ReadChecksTheFixedHeaderWithEachKindsWording) {
             " has format version 3 (this ptovec reads versions 1 to 2)");
   std::string bad = good;
   bad[24] = 41;  // data_offset 41
-  EXPECT_EQ(ReadError(bad, W::Vectors), " has a corrupt fixed header: data offset 41 (expected "
-                                        "32 + header bytes 8, a multiple of 8)");
-  EXPECT_EQ(ReadError(bad, W::Results), " has a corrupt fixed header: data offset 41, header "
-                                        "bytes 8");
+  EXPECT_EQ(ReadError(bad, W::Vectors),
+            " has a corrupt fixed header: data offset 41 (expected "
+            "32 + header bytes 8, a multiple of 8)");
+  EXPECT_EQ(ReadError(bad, W::Results),
+            " has a corrupt fixed header: data offset 41, header "
+            "bytes 8");
   EXPECT_EQ(ReadError(good.substr(0, 36), W::Vectors),
             " is truncated: its header needs 40 bytes but the file has 36");
   EXPECT_EQ(ReadError(good.substr(0, 36), W::Results),

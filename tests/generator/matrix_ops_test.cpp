@@ -35,15 +35,22 @@ TEST(EncodeOp, KnownAnswersOfSpecNotesSection6) {
 
 TEST(EncodeOp, SectionFiveBehaviourThroughTheOp) {
   // 449 into E4M3 under RNE overflows before rounding: 0x7F non-Sat (both signs), +/-0x7E Sat.
-  EXPECT_EQ(Both("encode", {T::FP32, T::E4M3}, {0x43E08000}, {M::RNE, false}), (Encoded{0x7F, 0x14}));
-  EXPECT_EQ(Both("encode", {T::FP32, T::E4M3}, {0xC3E08000}, {M::RNE, false}), (Encoded{0x7F, 0x14}));
-  EXPECT_EQ(Both("encode", {T::FP32, T::E4M3}, {0xC3E08000}, {M::RNE, true}), (Encoded{0xFE, 0x14}));
+  EXPECT_EQ(Both("encode", {T::FP32, T::E4M3}, {0x43E08000}, {M::RNE, false}),
+            (Encoded{0x7F, 0x14}));
+  EXPECT_EQ(Both("encode", {T::FP32, T::E4M3}, {0xC3E08000}, {M::RNE, false}),
+            (Encoded{0x7F, 0x14}));
+  EXPECT_EQ(Both("encode", {T::FP32, T::E4M3}, {0xC3E08000}, {M::RNE, true}),
+            (Encoded{0xFE, 0x14}));
   // HiF8 overflow: +/-Inf without Sat, +/-32768 with Sat (65536 = 0x47800000).
-  EXPECT_EQ(Both("encode", {T::FP32, T::HiF8}, {0xC7800000}, {M::RTZ, false}), (Encoded{0xEF, 0x14}));
-  EXPECT_EQ(Both("encode", {T::FP32, T::HiF8}, {0x47800000}, {M::RTZ, true}), (Encoded{0x6E, 0x14}));
+  EXPECT_EQ(Both("encode", {T::FP32, T::HiF8}, {0xC7800000}, {M::RTZ, false}),
+            (Encoded{0xEF, 0x14}));
+  EXPECT_EQ(Both("encode", {T::FP32, T::HiF8}, {0x47800000}, {M::RTZ, true}),
+            (Encoded{0x6E, 0x14}));
   // A negative tiny value into E4M3 gives code 0x00 (RTM: -2^-9 = 0x81) with UF|NX.
-  EXPECT_EQ(Both("encode", {T::FP32, T::E4M3}, {0xA0000000}, {M::RNE, false}), (Encoded{0x00, 0x18}));
-  EXPECT_EQ(Both("encode", {T::FP32, T::E4M3}, {0xA0000000}, {M::RTM, false}), (Encoded{0x81, 0x18}));
+  EXPECT_EQ(Both("encode", {T::FP32, T::E4M3}, {0xA0000000}, {M::RNE, false}),
+            (Encoded{0x00, 0x18}));
+  EXPECT_EQ(Both("encode", {T::FP32, T::E4M3}, {0xA0000000}, {M::RTM, false}),
+            (Encoded{0x81, 0x18}));
   // -0 encodes as +0 with no status.
   EXPECT_EQ(Both("encode", {T::FP16, T::BF16}, {0x8000}, {M::RTM, false}), (Encoded{0x0000, 0x00}));
   // S4X2 keeps the 4-bit lane: 8.0 overflows, wraps to 0x8 non-Sat, clamps to 0x7 with Sat.
@@ -68,10 +75,10 @@ TEST(EncodeOp, RejectsNonFiniteSources) {
 TEST(EncodeOp, ExhaustiveDomainsHoldEveryFiniteCode) {
   const OpDef& op = *FindOp("encode");
   const SamplingOptions s;
-  EXPECT_EQ(op.domain({T::E4M3, T::FP32}, s).count, 254u);   // 256 less 2 NaNs
-  EXPECT_EQ(op.domain({T::HiF8, T::FP32}, s).count, 253u);   // less NaN, +Inf, -Inf
-  EXPECT_EQ(op.domain({T::FP16, T::FP32}, s).count, 63488u); // less 2 * 1024 Inf/NaN codes
-  EXPECT_EQ(op.domain({T::BF16, T::FP32}, s).count, 65280u); // less 2 * 128
+  EXPECT_EQ(op.domain({T::E4M3, T::FP32}, s).count, 254u);    // 256 less 2 NaNs
+  EXPECT_EQ(op.domain({T::HiF8, T::FP32}, s).count, 253u);    // less NaN, +Inf, -Inf
+  EXPECT_EQ(op.domain({T::FP16, T::FP32}, s).count, 63488u);  // less 2 * 1024 Inf/NaN codes
+  EXPECT_EQ(op.domain({T::BF16, T::FP32}, s).count, 65280u);  // less 2 * 128
 }
 
 // The bulk path equals the literal seed functions on every sampled pair's default domain.
@@ -85,8 +92,8 @@ TEST(EncodeOp, BulkPathEqualsLiteralOnSampledDomains) {
       for (const auto& c : controls) {
         ASSERT_EQ(op.evaluate(pair, set.at(i), c), op.evaluate_reference(pair, set.at(i), c))
             << oracle::Format(pair.src).name << "->" << oracle::Format(pair.dst).name << " 0x"
-            << std::hex << set.at(i)[0] << " mode " << static_cast<int>(c.rounding_mode)
-            << " sat " << c.saturating;
+            << std::hex << set.at(i)[0] << " mode " << static_cast<int>(c.rounding_mode) << " sat "
+            << c.saturating;
       }
     }
   }
@@ -99,7 +106,8 @@ TEST(EncodeOp, BulkPathEqualsLiteralOnExhaustiveDomainsStrided) {
   for (const TypePair& pair : op.default_suite_pairs) {
     if (pair.src == T::FP32 || pair.src == T::S32) continue;
     const InputSet set = op.domain(pair, {});
-    const std::uint64_t stride = set.count > 1000 ? 331 : 3;  // ~200 codes a pair (literal FP8 search is slow)
+    const std::uint64_t stride =
+        set.count > 1000 ? 331 : 3;  // ~200 codes a pair (literal FP8 search is slow)
     for (std::uint64_t i = 0; i < set.count; i += stride) {
       for (const auto& c : controls) {
         ASSERT_EQ(op.evaluate(pair, set.at(i), c), op.evaluate_reference(pair, set.at(i), c))

@@ -19,7 +19,8 @@ namespace ptovec::generator {
 namespace {
 
 using oracle::Integer;
-// The model computes on Boost's own cpp_rational, independently of the oracle's Real (ExactRational).
+// The model computes on Boost's own cpp_rational, independently of the oracle's Real
+// (ExactRational).
 using Real = boost::multiprecision::cpp_rational;
 using M = NumericRoundingMode;
 using T = TileDataType;
@@ -38,8 +39,7 @@ std::string Hex(Word w) {
   return out.str();
 }
 
-std::string Describe(const OpDef& op, TypePair pair, const Inputs& in,
-                     NumericExecutionControl c) {
+std::string Describe(const OpDef& op, TypePair pair, const Inputs& in, NumericExecutionControl c) {
   std::ostringstream out;
   out << op.name << " " << oracle::Format(pair.src).name << "->" << oracle::Format(pair.dst).name
       << " " << RoundingModeName(c.rounding_mode) << (c.saturating ? " Sat" : "") << " in "
@@ -59,9 +59,7 @@ Encoded Both(const OpDef& op, TypePair pair, const Inputs& in, NumericExecutionC
 
 // ---- An independent model: FP32 decoding, rounding and clamping on cpp_rational ----
 
-Real Pow2(int e) {
-  return e >= 0 ? Real(Integer(1) << e) : Real(Integer(1), Integer(1) << -e);
-}
+Real Pow2(int e) { return e >= 0 ? Real(Integer(1) << e) : Real(Integer(1), Integer(1) << -e); }
 
 bool Fp32Finite(std::uint32_t w) { return (w & 0x7F800000U) != 0x7F800000U; }
 
@@ -152,13 +150,21 @@ constexpr std::array<TieRow, 7> kTieTable = {{
 
 std::size_t AffineColumn(int twice_affine) {
   switch (twice_affine) {
-    case -5: return 0;
-    case -1: return 1;
-    case 1: return 2;
-    case 5: return 3;
-    case 7: return 4;
-    case 11: return 5;
-    default: ADD_FAILURE() << "no column for " << twice_affine; return 0;
+    case -5:
+      return 0;
+    case -1:
+      return 1;
+    case 1:
+      return 2;
+    case 5:
+      return 3;
+    case 7:
+      return 4;
+    case 11:
+      return 5;
+    default:
+      ADD_FAILURE() << "no column for " << twice_affine;
+      return 0;
   }
 }
 
@@ -167,9 +173,9 @@ TEST(Tquant, TiesUnderEveryModeWithZeroPoints0And3) {
     Word word;
     int twice;
   };
-  const std::array<Value, 4> values = {{{0x40200000, 5},    // 2.5
-                                        {0xC0200000, -5},   // -2.5
-                                        {0x3F000000, 1},    // 0.5
+  const std::array<Value, 4> values = {{{0x40200000, 5},     // 2.5
+                                        {0xC0200000, -5},    // -2.5
+                                        {0x3F000000, 1},     // 0.5
                                         {0xBF000000, -1}}};  // -0.5
   constexpr Word kOne = 0x3F800000;
   int checked = 0;
@@ -207,8 +213,7 @@ TEST(Tquant, NamedTiesFromTheIssue) {
       {M::RHB, {0x03, 0xFE}}};
   for (const auto& [mode, words] : expected) {
     EXPECT_EQ(Both(Tquant(), kFp32ToS8, {0x40200000, 0x3F800000, 0}, Ctl(mode)).word, words.first);
-    EXPECT_EQ(Both(Tquant(), kFp32ToS8, {0xC0200000, 0x3F800000, 0}, Ctl(mode)).word,
-              words.second);
+    EXPECT_EQ(Both(Tquant(), kFp32ToS8, {0xC0200000, 0x3F800000, 0}, Ctl(mode)).word, words.second);
   }
 }
 
@@ -343,15 +348,13 @@ TEST(Tdequant, ExactProducts) {
 TEST(Tdequant, RoundingAndTiesUnderEveryMode) {
   // 3 * (1 + 2^-23) = 3 + 3 * 2^-23: the FP32 neighbours are 3 + 2^-22 and 3 + 2^-21 (ulp 2^-22
   // at [2, 4)), and 3 + 3 * 2^-23 is exactly half-way: a tie between 0x40400001 and 0x40400002.
-  const std::map<M, Word> positive = {{M::RNE, 0x40400002}, {M::RTM, 0x40400001},
-                                      {M::RTP, 0x40400002}, {M::RTZ, 0x40400001},
-                                      {M::RNA, 0x40400002}, {M::RTO, 0x40400001},
-                                      {M::RHB, 0x40400002}};
+  const std::map<M, Word> positive = {
+      {M::RNE, 0x40400002}, {M::RTM, 0x40400001}, {M::RTP, 0x40400002}, {M::RTZ, 0x40400001},
+      {M::RNA, 0x40400002}, {M::RTO, 0x40400001}, {M::RHB, 0x40400002}};
   // -3 * (1 + 2^-23): RTM/RTP swap roles, RNA away from zero, RHB toward +infinity.
-  const std::map<M, Word> negative = {{M::RNE, 0xC0400002}, {M::RTM, 0xC0400002},
-                                      {M::RTP, 0xC0400001}, {M::RTZ, 0xC0400001},
-                                      {M::RNA, 0xC0400002}, {M::RTO, 0xC0400001},
-                                      {M::RHB, 0xC0400001}};
+  const std::map<M, Word> negative = {
+      {M::RNE, 0xC0400002}, {M::RTM, 0xC0400002}, {M::RTP, 0xC0400001}, {M::RTZ, 0xC0400001},
+      {M::RNA, 0xC0400002}, {M::RTO, 0xC0400001}, {M::RHB, 0xC0400001}};
   for (const bool sat : {false, true}) {
     for (const auto& [mode, word] : positive) {
       EXPECT_EQ(Both(Tdequant(), kS8ToFp32, {0x03, 0x3F800001, 0x00}, Ctl(mode, sat)),
@@ -408,8 +411,8 @@ TEST(Tdequant, SubnormalResultsAreExactSoNeverUnderflow) {
   }
   for (Word v = 0; v < 256; ++v) {
     for (Word zp = 0; zp < 256; zp += 17) {
-      for (const Word scale : {Word{0x00000001}, Word{0x00400000}, Word{0x007FFFFF},
-                               Word{0x00012345}}) {
+      for (const Word scale :
+           {Word{0x00000001}, Word{0x00400000}, Word{0x007FFFFF}, Word{0x00012345}}) {
         const Encoded r = Tdequant().evaluate(kS8ToFp32, {v, scale, zp}, Ctl(M::RNE));
         EXPECT_EQ(r.status & 0x08, 0) << Hex(v) << " " << Hex(scale) << " " << Hex(zp);
       }
@@ -421,22 +424,30 @@ TEST(Tdequant, SubnormalResultsAreExactSoNeverUnderflow) {
 
 TEST(QuantizationOps, CheckDomainRejectsIllegalScales) {
   const std::map<Word, std::string> bad = {
-      {0x00000000, "tquant scale 0x00000000 is zero; accepted: a positive finite non-zero fp32 "
-                   "(0x00000001..0x7f7fffff)"},
-      {0x80000000, "tquant scale 0x80000000 is negative zero; accepted: a positive finite "
-                   "non-zero fp32 (0x00000001..0x7f7fffff)"},
-      {0xBF800000, "tquant scale 0xbf800000 is negative; accepted: a positive finite non-zero "
-                   "fp32 (0x00000001..0x7f7fffff)"},
-      {0x80000001, "tquant scale 0x80000001 is negative; accepted: a positive finite non-zero "
-                   "fp32 (0x00000001..0x7f7fffff)"},
-      {0x7FC00000, "tquant scale 0x7fc00000 is a quiet NaN; accepted: a positive finite non-zero "
-                   "fp32 (0x00000001..0x7f7fffff)"},
-      {0x7F800001, "tquant scale 0x7f800001 is a signaling NaN; accepted: a positive finite "
-                   "non-zero fp32 (0x00000001..0x7f7fffff)"},
-      {0x7F800000, "tquant scale 0x7f800000 is +infinity; accepted: a positive finite non-zero "
-                   "fp32 (0x00000001..0x7f7fffff)"},
-      {0xFF800000, "tquant scale 0xff800000 is -infinity; accepted: a positive finite non-zero "
-                   "fp32 (0x00000001..0x7f7fffff)"},
+      {0x00000000,
+       "tquant scale 0x00000000 is zero; accepted: a positive finite non-zero fp32 "
+       "(0x00000001..0x7f7fffff)"},
+      {0x80000000,
+       "tquant scale 0x80000000 is negative zero; accepted: a positive finite "
+       "non-zero fp32 (0x00000001..0x7f7fffff)"},
+      {0xBF800000,
+       "tquant scale 0xbf800000 is negative; accepted: a positive finite non-zero "
+       "fp32 (0x00000001..0x7f7fffff)"},
+      {0x80000001,
+       "tquant scale 0x80000001 is negative; accepted: a positive finite non-zero "
+       "fp32 (0x00000001..0x7f7fffff)"},
+      {0x7FC00000,
+       "tquant scale 0x7fc00000 is a quiet NaN; accepted: a positive finite non-zero "
+       "fp32 (0x00000001..0x7f7fffff)"},
+      {0x7F800001,
+       "tquant scale 0x7f800001 is a signaling NaN; accepted: a positive finite "
+       "non-zero fp32 (0x00000001..0x7f7fffff)"},
+      {0x7F800000,
+       "tquant scale 0x7f800000 is +infinity; accepted: a positive finite non-zero "
+       "fp32 (0x00000001..0x7f7fffff)"},
+      {0xFF800000,
+       "tquant scale 0xff800000 is -infinity; accepted: a positive finite non-zero "
+       "fp32 (0x00000001..0x7f7fffff)"},
   };
   for (const auto& [scale, message] : bad) {
     const auto problem = Tquant().check_domain(kFp32ToS8, {0x3F800000, scale, 0});
@@ -447,8 +458,8 @@ TEST(QuantizationOps, CheckDomainRejectsIllegalScales) {
     EXPECT_EQ(dequant->rfind("tdequant scale ", 0), 0u) << *dequant;
     EXPECT_EQ(dequant->find('\n'), std::string::npos);
   }
-  for (const Word scale : {Word{0x00000001}, Word{0x007FFFFF}, Word{0x00800000},
-                           Word{0x3F800000}, Word{0x7F7FFFFF}}) {
+  for (const Word scale :
+       {Word{0x00000001}, Word{0x007FFFFF}, Word{0x00800000}, Word{0x3F800000}, Word{0x7F7FFFFF}}) {
     EXPECT_FALSE(Tquant().check_domain(kFp32ToU8, {0x7FC00000, scale, 0xFF}).has_value());
     EXPECT_FALSE(Tdequant().check_domain(kS8ToFp32, {0x80, scale, 0x7F}).has_value());
   }
@@ -457,18 +468,18 @@ TEST(QuantizationOps, CheckDomainRejectsIllegalScales) {
 }
 
 TEST(QuantizationOps, EvalCasesFromTheCommandLine) {
-  const Case q = MakeCase("tquant", "fp32", "s8", "RNE", false,
-                          {"0x40200000", "0x3f800000", "0x00"});
+  const Case q =
+      MakeCase("tquant", "fp32", "s8", "RNE", false, {"0x40200000", "0x3f800000", "0x00"});
   const nlohmann::ordered_json qj = CaseJson(q, EvaluateCase(q));
   EXPECT_EQ(qj["out"], "0x02");
   EXPECT_EQ(qj["flags"], "0x10");
-  const Case d = MakeCase("tdequant", "u8", "fp32", "RTZ", false,
-                          {"0xff", "0x7f7fffff", "0x00"});
+  const Case d = MakeCase("tdequant", "u8", "fp32", "RTZ", false, {"0xff", "0x7f7fffff", "0x00"});
   const nlohmann::ordered_json dj = CaseJson(d, EvaluateCase(d));
   EXPECT_EQ(dj["out"], "0x7f800000");
   EXPECT_EQ(dj["flags"], "0x14");
-  EXPECT_EQ(EvalCommand(d), "ptovec eval --op tdequant --src u8 --dst fp32 --rmode RTZ 0xff "
-                            "0x7f7fffff 0x00");
+  EXPECT_EQ(EvalCommand(d),
+            "ptovec eval --op tdequant --src u8 --dst fp32 --rmode RTZ 0xff "
+            "0x7f7fffff 0x00");
   try {
     MakeCase("tquant", "fp32", "s8", "RNE", false, {"0x40200000", "0x00000000", "0x00"});
     ADD_FAILURE() << "a zero scale was accepted";
@@ -490,7 +501,7 @@ TEST(QuantizationOps, Registry) {
   EXPECT_EQ(Tdequant().instruction, "TDEQUANT");
   EXPECT_EQ(Tquant().slots.size(), 3u);
   EXPECT_EQ(Tdequant().slots.size(), 3u);
-  EXPECT_EQ(Tquant().slots[2].TypeFor(kFp32ToU8), T::U8);   // zero point: destination type
+  EXPECT_EQ(Tquant().slots[2].TypeFor(kFp32ToU8), T::U8);    // zero point: destination type
   EXPECT_EQ(Tdequant().slots[2].TypeFor(kS8ToFp32), T::S8);  // zero point: source type
   EXPECT_EQ(Tquant().slots[1].TypeFor(kFp32ToS8), T::FP32);
   EXPECT_EQ(ControlsFor(Tquant()).size(), 14u);
@@ -544,8 +555,8 @@ TEST(TdequantDomain, ScaleSetHasEveryKindAndCount65536TimesK) {
       EXPECT_TRUE(overflow);
       EXPECT_TRUE(full);
       // Scale-major, then value, then zero point; at(i) is a pure function of i.
-      for (const std::uint64_t i : std::vector<std::uint64_t>{0, 1, 255, 256, 65535, 65536,
-                                                              300001, set.count - 1}) {
+      for (const std::uint64_t i :
+           std::vector<std::uint64_t>{0, 1, 255, 256, 65535, 65536, 300001, set.count - 1}) {
         const Inputs a = set.at(i);
         EXPECT_EQ(a, set.at(i));
         EXPECT_EQ(a[0], (i >> 8) & 0xFF);
@@ -578,8 +589,8 @@ TEST(TquantDomain, SampleHasTiesForEveryZeroPointEdgeAndEverySpecial) {
       const Inputs in = set.at(i);
       ASSERT_FALSE(Tquant().check_domain(pair, in).has_value());
       const auto value = static_cast<std::uint32_t>(in[0]);
-      classes.insert(std::string(oracle::NumericValueClassName(
-          oracle::TileNumericValueClass(T::FP32, value))));
+      classes.insert(std::string(
+          oracle::NumericValueClassName(oracle::TileNumericValueClass(T::FP32, value))));
       if (!Fp32Finite(value)) continue;
       const Real affine = DecodeFp32(value) * DecodeFp32(static_cast<std::uint32_t>(in[1])) +
                           Real(ZeroPointValue(in[2], pair.dst));
@@ -610,8 +621,8 @@ TEST(TquantDomain, SampleHasTiesForEveryZeroPointEdgeAndEverySpecial) {
     EXPECT_GT(ties_near_max, 50);
     EXPECT_GT(beyond, 500);
     for (const char* c : {"QuietNaN", "SignalingNaN", "PositiveInfinity", "NegativeInfinity",
-                          "PositiveZero", "NegativeZero", "PositiveSubnormal",
-                          "NegativeSubnormal", "PositiveNormal", "NegativeNormal"}) {
+                          "PositiveZero", "NegativeZero", "PositiveSubnormal", "NegativeSubnormal",
+                          "PositiveNormal", "NegativeNormal"}) {
       EXPECT_EQ(classes.count(c), 1u) << c;
     }
   }
@@ -718,8 +729,7 @@ RC_GTEST_PROP(TquantProperties, SatIsMonotonicInTheValue, ()) {
   const auto draw_value = [] {
     return *rc::gen::weightedOneOf<std::uint32_t>(
         {{6, FiniteValue()},
-         {1, rc::gen::element<std::uint32_t>(0x7F800000U, 0xFF800000U, 0x00000000U,
-                                             0x80000000U)}});
+         {1, rc::gen::element<std::uint32_t>(0x7F800000U, 0xFF800000U, 0x00000000U, 0x80000000U)}});
   };
   std::uint32_t a = draw_value();
   std::uint32_t b = *rc::gen::weightedOneOf<std::uint32_t>(
@@ -747,13 +757,13 @@ RC_GTEST_PROP(TdequantProperties, ExactWhenTheProductFitsFp32, ()) {
   const Word v = *rc::gen::inRange<Word>(0, 256);
   const Word zp = *rc::gen::inRange<Word>(0, 256);
   // Scales with few significant bits (the top `kept` fraction bits), any exponent.
-  const std::uint32_t field = *rc::gen::weightedOneOf<std::uint32_t>(
-      {{4, rc::gen::inRange<std::uint32_t>(100, 155)},
-       {1, rc::gen::inRange<std::uint32_t>(0, 255)}});
+  const std::uint32_t field =
+      *rc::gen::weightedOneOf<std::uint32_t>({{4, rc::gen::inRange<std::uint32_t>(100, 155)},
+                                              {1, rc::gen::inRange<std::uint32_t>(0, 255)}});
   // The significand then has exactly kept + 1 bits (the lowest kept fraction bit is set), so
   // the product fits 24 bits for small `kept` and needs rounding for most large ones.
-  const int kept = *rc::gen::weightedOneOf<int>({{1, rc::gen::inRange(0, 17)},
-                                                 {1, rc::gen::inRange(17, 24)}});
+  const int kept =
+      *rc::gen::weightedOneOf<int>({{1, rc::gen::inRange(0, 17)}, {1, rc::gen::inRange(17, 24)}});
   const std::uint32_t fraction_mask = ((1U << kept) - 1) << (23 - kept);  // kept 0..23
   const std::uint32_t lowest_kept = kept == 0 ? 0 : 1U << (23 - kept);
   std::uint32_t scale =
@@ -779,7 +789,7 @@ RC_GTEST_PROP(TdequantProperties, ExactWhenTheProductFitsFp32, ()) {
       } else {
         const int shift = 24 - bits;
         const std::uint64_t significand = magnitude << shift;  // in [2^23, 2^24)
-        const int e = exponent - shift;                         // value = significand * 2^e
+        const int e = exponent - shift;                        // value = significand * 2^e
         expected = {sign | (static_cast<Word>(e + 150) << 23) | (significand - 0x800000), 0};
       }
     }

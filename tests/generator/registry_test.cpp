@@ -107,8 +107,8 @@ TEST(Tcvt, BulkPathEqualsLiteral) {
       for (const auto& c : controls) {
         ASSERT_EQ(tcvt.evaluate(pair, set.at(i), c), tcvt.evaluate_reference(pair, set.at(i), c))
             << oracle::Format(pair.src).name << "->" << oracle::Format(pair.dst).name << " 0x"
-            << std::hex << set.at(i)[0] << " mode " << static_cast<int>(c.rounding_mode)
-            << " sat " << c.saturating;
+            << std::hex << set.at(i)[0] << " mode " << static_cast<int>(c.rounding_mode) << " sat "
+            << c.saturating;
         ++compared;
       }
     }

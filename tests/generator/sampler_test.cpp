@@ -1,11 +1,12 @@
 // The bulk sampler and the strategy sets it draws from (tuple_set.hpp, sampler.hpp).
+#include "ptovec/generator/sampler.hpp"
+
 #include <gtest/gtest.h>
 
 #include <map>
 #include <set>
 
 #include "ptovec/generator/domains.hpp"
-#include "ptovec/generator/sampler.hpp"
 #include "ptovec/generator/tuple_set.hpp"
 
 namespace ptovec::generator {
@@ -69,7 +70,8 @@ TEST(WordSet, ManyIntervalsIndexBothWays) {
     runs.insert(runs.end(), intervals.begin(), intervals.begin() + 1000);
     EXPECT_TRUE(WordSet::Of(runs) == set);
     std::vector<WordSet::Interval> shuffled = intervals;
-    for (std::size_t k = 0; k + 1 < shuffled.size(); k += 2) std::swap(shuffled[k], shuffled[k + 1]);
+    for (std::size_t k = 0; k + 1 < shuffled.size(); k += 2)
+      std::swap(shuffled[k], shuffled[k + 1]);
     EXPECT_TRUE(WordSet::Of(shuffled) == set);
     // A one-slot set of boxes looks words up in pipelined groups: the same words as at().
     TupleSet tuples(Boxes::Words(set));
@@ -232,7 +234,9 @@ TEST(Sample, IsDeterministicAndAnyRangeMatchesTheWhole) {
 TEST(Sample, MappedRepeatsAreSkipped) {
   const TupleSet halves = TupleSet::Mapped(
       Boxes::Words(WordSet::Range(0, 99)),
-      [](const Point& a) { return Inputs{a[0] / 2, 0, 0, 0}; },
+      [](const Point& a) {
+        return Inputs{a[0] / 2, 0, 0, 0};
+      },
       [](const Inputs& t, std::vector<Point>& out) {
         out.push_back(Point{2 * t[0]});
         out.push_back(Point{2 * t[0] + 1});

@@ -1,18 +1,20 @@
 // Writers: hex text, record layout, binary preamble, atomic files, and a generated file read back.
+#include "ptovec/generator/writers.hpp"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <iterator>
 
 #include "ptovec/generator/suite.hpp"
-#include "ptovec/generator/writers.hpp"
 
 namespace ptovec::generator {
 namespace {
 
 std::filesystem::path TempDir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("ptovec-test-" + name + "-" +
-                                                       std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  auto dir = std::filesystem::temp_directory_path() /
+             ("ptovec-test-" + name + "-" +
+              std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
@@ -85,8 +87,8 @@ TEST(Writers, GeneratedBinaryFileHoldsTheOracleAnswers) {
   EXPECT_EQ(files[0].count, 917504u);
   const std::string bytes = ReadAll(dir / "tcvt_fp16_e8m0.bin");
   ASSERT_EQ(bytes.substr(0, 8), std::string(kBinaryMagic));
-  EXPECT_EQ(LittleEndian(bytes, 8, 2), 2u);    // version
-  EXPECT_EQ(LittleEndian(bytes, 10, 2), 6u);   // record size
+  EXPECT_EQ(LittleEndian(bytes, 8, 2), 2u);   // version
+  EXPECT_EQ(LittleEndian(bytes, 10, 2), 6u);  // record size
   EXPECT_EQ(LittleEndian(bytes, 16, 8), 917504u);
   const std::uint64_t data = LittleEndian(bytes, 24, 8);
   EXPECT_EQ(data % 8, 0u);
@@ -146,7 +148,8 @@ TEST(Shards, ParseAcceptsKOfNFromZeroOnly) {
   try {
     ParseShardSelection("4/4");
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("--shard '4/4': K must be below N (K counts from 0: 0/4 .. 3/4)"),
+    EXPECT_NE(std::string(e.what()).find(
+                  "--shard '4/4': K must be below N (K counts from 0: 0/4 .. 3/4)"),
               std::string::npos);
   }
 }

@@ -15,10 +15,9 @@
 // Exit status: 0 every scanned mutant differed somewhere; 1 some mutant never differed;
 // 2 usage errors (one line "ptovec: error: ...").
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -164,7 +163,8 @@ int main(int argc, char** argv) {
     tallies.push_back({m, 0, 0, nullptr, nullptr});
   }
   if (names.empty()) {
-    for (const MutantInfo& m : ptovec::mutants::AllMutants()) tallies.push_back({&m, 0, 0, nullptr, nullptr});
+    for (const MutantInfo& m : ptovec::mutants::AllMutants())
+      tallies.push_back({&m, 0, 0, nullptr, nullptr});
   }
 
   const ptovec::generator::SamplingOptions sampling;

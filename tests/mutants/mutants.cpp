@@ -115,7 +115,8 @@ bool IsNormal(NumericValueClass c) {
 /// The exact value of an `encode` source word (FP32, FP16, BF16, E4M3, HiF8 finite codes; S32).
 Dyadic EncodeValue(const Case& c) {
   if (c.pair.src == T::S32) {
-    return oracle::DyadicFromInteger(static_cast<std::int32_t>(static_cast<std::uint32_t>(c.in[0])));
+    return oracle::DyadicFromInteger(
+        static_cast<std::int32_t>(static_cast<std::uint32_t>(c.in[0])));
   }
   return oracle::DyadicFromFiniteCode(c.pair.src, c.in[0]);
 }
@@ -149,11 +150,16 @@ Encoded DequantEncode(const Dyadic& value, NumericExecutionControl control) {
 /// The largest finite code of a floating destination.
 Word LargestFinite(T type) {
   switch (type) {
-    case T::FP32: return 0x7f7fffff;
-    case T::FP16: return 0x7bff;
-    case T::BF16: return 0x7f7f;
-    case T::E4M3: return 0x7e;
-    default: return 0x6e;  // HiF8
+    case T::FP32:
+      return 0x7f7fffff;
+    case T::FP16:
+      return 0x7bff;
+    case T::BF16:
+      return 0x7f7f;
+    case T::E4M3:
+      return 0x7e;
+    default:
+      return 0x6e;  // HiF8
   }
 }
 
@@ -178,8 +184,8 @@ Dyadic DropSticky(Dyadic v, T dst) {
   if (v.significand == 0) return v;
   const FormatInfo& f = Format(dst);
   const int minimum_subnormal = 1 - f.bias - static_cast<int>(f.fraction_bits);
-  const int last_place = std::max(LeadingExponent(v) - static_cast<int>(f.fraction_bits),
-                                  minimum_subnormal);
+  const int last_place =
+      std::max(LeadingExponent(v) - static_cast<int>(f.fraction_bits), minimum_subnormal);
   const int guard = last_place - 1;
   if (v.exponent < guard) {
     const int shift = guard - v.exponent;
@@ -313,8 +319,7 @@ Encoded SubnormalPositionOffByOne(const Case& c) {
 Encoded DoubleRounding(const Case& c, T intermediate) {
   if (KindOf(c) != OpKind::Encode || !IsFP8(c.pair.dst)) return Oracle(c);
   const Dyadic value = EncodeValue(c);
-  const Encoded first =
-      oracle::FastBinary16Encoding(value, intermediate, {M::RNE, false});
+  const Encoded first = oracle::FastBinary16Encoding(value, intermediate, {M::RNE, false});
   if ((first.status & kOF) != 0) return Oracle(c);  // beyond FP16: beyond FP8 as well
   const Dyadic narrowed = oracle::DyadicFromFiniteCode(intermediate, first.word);
   const Encoded second = oracle::FastFP8Encoding(narrowed, c.pair.dst, c.control);
@@ -510,8 +515,8 @@ Encoded TquantOFUnderSat(const Case& c) {
   const std::int64_t zero_point =
       static_cast<std::int64_t>(oracle::NormalizeTileInteger(c.in[2], c.pair.dst));
   const Encoded affine = oracle::FastMatrixQuantizedAffine(
-      oracle::DyadicFromFiniteCode(T::FP32, c.in[0]), oracle::DyadicFromFiniteCode(T::FP32, c.in[1]),
-      zero_point, 0, c.pair.dst, c.control);
+      oracle::DyadicFromFiniteCode(T::FP32, c.in[0]),
+      oracle::DyadicFromFiniteCode(T::FP32, c.in[1]), zero_point, 0, c.pair.dst, c.control);
   if ((affine.status & kOF) != 0) r.status = static_cast<Status>(r.status | kOF | kNX);
   return r;
 }
@@ -564,10 +569,9 @@ Encoded ShiftLogical(const Case& c) {
 // -32768 to -32768) with OF|NX. affine, width 17.
 Encoded AffineWidth17As16(const Case& c) {
   if (KindOf(c) != OpKind::Affine || c.in[3] != 17) return Oracle(c);
-  const Dyadic value =
-      c.pair.src == T::S32
-          ? oracle::DyadicFromInteger(static_cast<std::int32_t>(static_cast<std::uint32_t>(c.in[0])))
-          : oracle::DyadicFromFiniteCode(T::FP32, c.in[0]);
+  const Dyadic value = c.pair.src == T::S32 ? oracle::DyadicFromInteger(static_cast<std::int32_t>(
+                                                  static_cast<std::uint32_t>(c.in[0])))
+                                            : oracle::DyadicFromFiniteCode(T::FP32, c.in[0]);
   const Dyadic product =
       oracle::DyadicProduct(value, oracle::DyadicFromFiniteCode(T::FP19, c.in[1]));
   auto [intermediate, flags] =
@@ -621,20 +625,19 @@ constexpr std::array kCatalog = {
           SatIgnored},
     Entry{{"nonsat_overflow_max_finite",
            "non-Sat floating overflow gives the largest finite instead of Inf or NaN",
-           "encode to every floating type, non-Sat overflow", "encode", "fp16", "e4m3",
-           "encode"},
+           "encode to every floating type, non-Sat overflow", "encode", "fp16", "e4m3", "encode"},
           NonSatOverflowMaxFinite},
     Entry{{"e4m3_neg_overflow_ff", "negative non-Sat E4M3 overflow gives 0xFF instead of 0x7F",
            "encode to E4M3, negative overflow", "encode", "fp16", "e4m3", "encode"},
           E4M3NegativeOverflowFF},
-    Entry{{"negative_zero_kept", "the source sign kept on a zero result (-0) where the profile gives +0",
+    Entry{{"negative_zero_kept",
+           "the source sign kept on a zero result (-0) where the profile gives +0",
            "encode from -0 codes to FP32/FP16/BF16/E4M3; negative values rounding to 0 in E4M3",
            "encode", "fp16", "e4m3", "encode"},
           NegativeZeroKept},
     Entry{{"underflow_after_rounding",
            "tininess judged after rounding: a value rounding up to the smallest normal has no UF",
-           "encode to every floating type, tdequant", "encode", "fp16", "e4m3",
-           "encode,tdequant"},
+           "encode to every floating type, tdequant", "encode", "fp16", "e4m3", "encode,tdequant"},
           UnderflowAfterRounding},
     Entry{{"subnormal_position_off_by_one",
            "subnormal rounding position one bit too high (rounds to 2 subnormal units)",
@@ -659,8 +662,7 @@ constexpr std::array kCatalog = {
            "encode,affine,tquant,tdequant"},
           RhbAsRna},
     Entry{{"s8_wrap_without_of", "non-Sat S8 wrap without OF (NX only)",
-           "encode and affine to S8, non-Sat overflow", "encode", "fp16", "s8",
-           "encode,affine"},
+           "encode and affine to S8, non-Sat overflow", "encode", "fp16", "s8", "encode,affine"},
           S8WrapWithoutOF},
     Entry{{"tquant_of_under_sat", "TQUANT sets OF|NX when Sat clamps",
            "tquant, Sat, out-of-range results", "tquant", "fp32", "s8", "tquant"},
@@ -676,8 +678,7 @@ constexpr std::array kCatalog = {
            "encode, negative values, RTP and RTM", "encode", "fp16", "e4m3", "encode"},
           RtpRtmSwappedNegative},
     Entry{{"uf_on_exact_subnormal", "UF raised for an exact subnormal result",
-           "encode to every floating type, tdequant", "encode", "hif8", "fp16",
-           "encode,tdequant"},
+           "encode to every floating type, tdequant", "encode", "hif8", "fp16", "encode,tdequant"},
           UfOnExactSubnormal},
     Entry{{"nx_missing_integer", "NX missing on inexact in-range integer encodes",
            "encode to integer types, affine", "encode", "fp16", "s8", "encode,affine"},
@@ -685,8 +686,8 @@ constexpr std::array kCatalog = {
     Entry{{"shift_of_missing", "shift clamps to S16 without OF|NX", "shift, clamped results",
            "shift", "s32", "s16", "shift"},
           ShiftOFMissing},
-    Entry{{"shift_logical", "logical instead of arithmetic shift right",
-           "shift, negative values", "shift", "s32", "s16", "shift"},
+    Entry{{"shift_logical", "logical instead of arithmetic shift right", "shift, negative values",
+           "shift", "s32", "s16", "shift"},
           ShiftLogical},
     Entry{{"affine_width17_as_16", "affine width 17 intermediate clamped as 16 bits",
            "affine, width 17", "affine", "fp32", "s32", "affine"},
@@ -704,8 +705,7 @@ constexpr std::array kCatalog = {
            "qparam", "qparam", "fp32", "u64", "qparam"},
           Fp19ScaleTruncated},
     Entry{{"ftz_subnormal_results", "flush-to-zero of subnormal results (UF|NX)",
-           "encode to every floating type, tdequant", "encode", "fp32", "fp16",
-           "encode,tdequant"},
+           "encode to every floating type, tdequant", "encode", "fp32", "fp16", "encode,tdequant"},
           FtzSubnormalResults},
     Entry{{"daz_subnormal_inputs", "denormals-are-zero: subnormal sources read as 0",
            "encode from every floating source", "encode", "fp16", "fp32", "encode"},

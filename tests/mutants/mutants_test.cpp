@@ -3,6 +3,8 @@
 // word and flags), agrees with it on a given case of the same op where its fault does not apply,
 // and agrees with it on every sampled case of the ops it does not touch. The end-to-end proof
 // through `ptovec run` / `ptovec shrink` is run_mutants.py.
+#include "mutants.hpp"
+
 #include <gtest/gtest.h>
 
 #include <set>
@@ -10,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "mutants.hpp"
 #include "ptovec/generator/suite.hpp"
 #include "ptovec/generator/writers.hpp"
 

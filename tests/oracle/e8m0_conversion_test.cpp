@@ -6,6 +6,8 @@
 // and the properties compare with an independent formulation written here: decode the code to an
 // exact rational x, find k with 2^k <= x < 2^(k+1) by comparing x with powers of two, decide the
 // nearest exponent by comparing x*x with 2*4^k, then apply the mode rules.
+#include "ptovec/oracle/e8m0_conversion.hpp"
+
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -17,11 +19,10 @@
 #include <string>
 #include <vector>
 
-#include "test_support.hpp"
-#include "ptovec/oracle/e8m0_conversion.hpp"
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/numeric.hpp"
 #include "ptovec/oracle/rounding.hpp"
+#include "test_support.hpp"
 
 namespace ptovec::oracle {
 namespace {
@@ -31,7 +32,6 @@ using test_support::Q;
 
 using M = NumericRoundingMode;
 using T = TileDataType;
-
 
 using test_support::Hex;
 std::string Show(const Encoded& e) { return Hex(e.word) + "/" + Hex(e.status); }
@@ -93,7 +93,8 @@ TEST(ReferenceE8M0RoundExponent, DirectCases) {
   const std::array<int, 7> top = {128, 127, 128, 127, 128, 127, 128};
   for (std::size_t m = 0; m < 7; ++m) {
     EXPECT_EQ(ReferenceE8M0RoundExponent(3, 0, kAllRoundingModes[m]), P(three[m], false));
-    EXPECT_EQ(ReferenceE8M0RoundExponent(5, -4, kAllRoundingModes[m]), P(five_sixteenths[m], false));
+    EXPECT_EQ(ReferenceE8M0RoundExponent(5, -4, kAllRoundingModes[m]),
+              P(five_sixteenths[m], false));
     EXPECT_EQ(ReferenceE8M0RoundExponent(3, 126, kAllRoundingModes[m]), P(top[m], false));
   }
   // Domain: floor exponent outside -149..127.
@@ -159,16 +160,48 @@ std::vector<RangeRow> RangeTable() {
       {T::FP32, 0x3F400000, "0.75", {0x7F, 0x7E, 0x7F, 0x7F, 0x7F, 0x7E, 0x7F}, 0x10},
       {T::FP32, 0x3F19999A, "0.6", {0x7E, 0x7E, 0x7F, 0x7F, 0x7E, 0x7E, 0x7E}, 0x10},
       {T::FP32, 0x3E99999A, "0.3", {0x7D, 0x7D, 0x7E, 0x7E, 0x7D, 0x7E, 0x7D}, 0x10},
-      {T::FP32, 0x4B000001, "2^23 + 1 (odd floor 23)", {0x96, 0x96, 0x97, 0x96, 0x96, 0x96, 0x96}, 0x10},
+      {T::FP32,
+       0x4B000001,
+       "2^23 + 1 (odd floor 23)",
+       {0x96, 0x96, 0x97, 0x96, 0x96, 0x96, 0x96},
+       0x10},
       {T::FP32, 0x7EFFFFFF, "just below 2^127", {0xFE, 0xFD, 0xFE, 0xFD, 0xFE, 0xFE, 0xFE}, 0x10},
-      {T::FP32, 0x7EB504F3, "just below sqrt2*2^126", {0xFD, 0xFD, 0xFE, 0xFD, 0xFD, 0xFE, 0xFD}, 0x10},
-      {T::FP32, 0x7EB504F4, "just above sqrt2*2^126", {0xFE, 0xFD, 0xFE, 0xFD, 0xFE, 0xFE, 0xFE}, 0x10},
-      {T::FP32, 0x00600000, "1.5*2^-127 (subnormal)", {0x01, 0x00, 0x01, 0x01, 0x01, 0x00, 0x01}, 0x10},
-      {T::FP32, 0x00500000, "1.25*2^-127 (subnormal)", {0x00, 0x00, 0x01, 0x01, 0x00, 0x00, 0x00}, 0x10},
-      {T::FP32, 0x005A8279, "just below sqrt2*2^-127", {0x00, 0x00, 0x01, 0x01, 0x00, 0x00, 0x00}, 0x10},
-      {T::FP32, 0x005A827A, "just above sqrt2*2^-127", {0x01, 0x00, 0x01, 0x01, 0x01, 0x00, 0x01}, 0x10},
+      {T::FP32,
+       0x7EB504F3,
+       "just below sqrt2*2^126",
+       {0xFD, 0xFD, 0xFE, 0xFD, 0xFD, 0xFE, 0xFD},
+       0x10},
+      {T::FP32,
+       0x7EB504F4,
+       "just above sqrt2*2^126",
+       {0xFE, 0xFD, 0xFE, 0xFD, 0xFE, 0xFE, 0xFE},
+       0x10},
+      {T::FP32,
+       0x00600000,
+       "1.5*2^-127 (subnormal)",
+       {0x01, 0x00, 0x01, 0x01, 0x01, 0x00, 0x01},
+       0x10},
+      {T::FP32,
+       0x00500000,
+       "1.25*2^-127 (subnormal)",
+       {0x00, 0x00, 0x01, 0x01, 0x00, 0x00, 0x00},
+       0x10},
+      {T::FP32,
+       0x005A8279,
+       "just below sqrt2*2^-127",
+       {0x00, 0x00, 0x01, 0x01, 0x00, 0x00, 0x00},
+       0x10},
+      {T::FP32,
+       0x005A827A,
+       "just above sqrt2*2^-127",
+       {0x01, 0x00, 0x01, 0x01, 0x01, 0x00, 0x01},
+       0x10},
       {T::FP32, 0x007FFFFF, "largest subnormal", {0x01, 0x00, 0x01, 0x01, 0x01, 0x00, 0x01}, 0x10},
-      {T::FP32, 0xABCDEF013F800000ULL, "1.0, carrier bits above 31 set", {0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F}, 0x00},
+      {T::FP32,
+       0xABCDEF013F800000ULL,
+       "1.0, carrier bits above 31 set",
+       {0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F},
+       0x00},
       // ---- FP16
       {T::FP16, 0x3C00, "1.0", {0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F}, 0x00},
       {T::FP16, 0x7800, "2^15", {0x8E, 0x8E, 0x8E, 0x8E, 0x8E, 0x8E, 0x8E}, 0x00},
@@ -182,7 +215,11 @@ std::vector<RangeRow> RangeTable() {
       {T::FP16, 0x39A8, "just below sqrt2/2", {0x7E, 0x7E, 0x7F, 0x7F, 0x7E, 0x7E, 0x7E}, 0x10},
       {T::FP16, 0x39A9, "just above sqrt2/2", {0x7F, 0x7E, 0x7F, 0x7F, 0x7F, 0x7E, 0x7F}, 0x10},
       {T::FP16, 0x4200, "3.0", {0x81, 0x80, 0x81, 0x80, 0x81, 0x80, 0x81}, 0x10},
-      {T::FP16, 0xFFFF3C00ULL, "1.0, carrier bits above 15 set", {0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F}, 0x00},
+      {T::FP16,
+       0xFFFF3C00ULL,
+       "1.0, carrier bits above 15 set",
+       {0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F},
+       0x00},
       // ---- BF16
       {T::BF16, 0x3F80, "1.0", {0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F}, 0x00},
       {T::BF16, 0x7F00, "2^127", {0xFE, 0xFE, 0xFE, 0xFE, 0xFE, 0xFE, 0xFE}, 0x00},
@@ -191,7 +228,11 @@ std::vector<RangeRow> RangeTable() {
       {T::BF16, 0x3FB5, "just below sqrt2", {0x7F, 0x7F, 0x80, 0x7F, 0x7F, 0x80, 0x7F}, 0x10},
       {T::BF16, 0x3FB6, "just above sqrt2", {0x80, 0x7F, 0x80, 0x7F, 0x80, 0x80, 0x80}, 0x10},
       {T::BF16, 0x0060, "1.5*2^-127 (subnormal)", {0x01, 0x00, 0x01, 0x01, 0x01, 0x00, 0x01}, 0x10},
-      {T::BF16, 0x0050, "1.25*2^-127 (subnormal)", {0x00, 0x00, 0x01, 0x01, 0x00, 0x00, 0x00}, 0x10},
+      {T::BF16,
+       0x0050,
+       "1.25*2^-127 (subnormal)",
+       {0x00, 0x00, 0x01, 0x01, 0x00, 0x00, 0x00},
+       0x10},
       {T::BF16, 0x007F, "largest subnormal", {0x01, 0x00, 0x01, 0x01, 0x01, 0x00, 0x01}, 0x10},
       {T::BF16, 0x7EFF, "just below 2^127", {0xFE, 0xFD, 0xFE, 0xFD, 0xFE, 0xFE, 0xFE}, 0x10},
       {T::BF16, 0x3F7F, "just below 1", {0x7F, 0x7E, 0x7F, 0x7F, 0x7F, 0x7E, 0x7F}, 0x10},
@@ -257,9 +298,9 @@ TEST(ReferenceFloatToE8M0, InRangeTableEveryModeBothSat) {
         const M mode = kAllRoundingModes[m];
         const Encoded got = ReferenceFloatToE8M0(row.word, row.type, Control(mode, sat));
         const Encoded want{row.codes[m], row.status};
-        EXPECT_EQ(got, want) << Format(row.type).name << " " << Hex(row.word) << " (" << row.what << ") "
-                             << RoundingModeName(mode) << " sat " << sat << ": got " << Show(got)
-                             << ", want " << Show(want);
+        EXPECT_EQ(got, want) << Format(row.type).name << " " << Hex(row.word) << " (" << row.what
+                             << ") " << RoundingModeName(mode) << " sat " << sat << ": got "
+                             << Show(got) << ", want " << Show(want);
       }
     }
   }
@@ -271,9 +312,9 @@ TEST(ReferenceFloatToE8M0, SpecialTableEveryModeBothSat) {
       for (bool sat : {false, true}) {
         const Encoded got = ReferenceFloatToE8M0(row.word, row.type, Control(mode, sat));
         const Encoded want{sat ? row.sat_code : row.nonsat_code, row.status};
-        EXPECT_EQ(got, want) << Format(row.type).name << " " << Hex(row.word) << " (" << row.what << ") "
-                             << RoundingModeName(mode) << " sat " << sat << ": got " << Show(got)
-                             << ", want " << Show(want);
+        EXPECT_EQ(got, want) << Format(row.type).name << " " << Hex(row.word) << " (" << row.what
+                             << ") " << RoundingModeName(mode) << " sat " << sat << ": got "
+                             << Show(got) << ", want " << Show(want);
       }
     }
   }
@@ -282,7 +323,8 @@ TEST(ReferenceFloatToE8M0, SpecialTableEveryModeBothSat) {
 TEST(ReferenceFloatToE8M0, IllegalSourcesAssert) {
   const NumericExecutionControl c;
   for (T source : {T::E4M3, T::HiF8, T::E8M0, T::FP19, T::S8, T::U8, T::FP64}) {
-    EXPECT_THROW(ReferenceFloatToE8M0(0x38, source, c), SeedAssertionFailure) << static_cast<int>(source);
+    EXPECT_THROW(ReferenceFloatToE8M0(0x38, source, c), SeedAssertionFailure)
+        << static_cast<int>(source);
   }
 }
 
@@ -316,8 +358,8 @@ TEST(TileProfileConvert, UnmodelledFloatingDestinationsKeepTheRawWord) {
   // The seed's rule covers every floating destination, including types the format table does not
   // model (FP64, E5M2, ...): TileDataTypeIsFloating must answer for them.
   const NumericExecutionControl rne;
-  for (T destination : {T::FP64, T::TF32, T::HF32, T::E5M2, T::E3M2, T::E2M3, T::E2M1X2,
-                        T::E1M2X2, T::HiF4X2}) {
+  for (T destination :
+       {T::FP64, T::TF32, T::HF32, T::E5M2, T::E3M2, T::E2M3, T::E2M1X2, T::E1M2X2, T::HiF4X2}) {
     EXPECT_EQ(TileProfileConvert(0x1234, T::FP16, destination, rne), Encoded({0x1234, 0}))
         << static_cast<int>(destination);
     EXPECT_TRUE(TileDataTypeIsFloating(destination)) << static_cast<int>(destination);
@@ -350,8 +392,8 @@ struct PowerTable {
   const Real& At(int e) const { return powers[static_cast<std::size_t>(e - kLow)]; }
   // k with 2^k <= x < 2^(k+1), by binary search over direct comparisons.
   int Floor(const Real& x) const {
-    int lo = kLow;       // 2^lo <= x
-    int hi = kHigh;      // x < 2^hi
+    int lo = kLow;   // 2^lo <= x
+    int hi = kHigh;  // x < 2^hi
     while (hi - lo > 1) {
       const int mid = lo + (hi - lo) / 2;
       if (At(mid) <= x) {
@@ -372,8 +414,8 @@ const PowerTable& Powers() {
 // What the conversion does with a source code, independent of mode and Sat where possible.
 struct Analysis {
   enum Kind { Invalid, PositiveInfinity, Underflow, Overflow, Power, Between } kind = Invalid;
-  int k = 0;                 // floor exponent for Power/Between
-  bool nearer_floor = false; // Between: x < sqrt(2) * 2^k
+  int k = 0;                  // floor exponent for Power/Between
+  bool nearer_floor = false;  // Between: x < sqrt(2) * 2^k
 };
 
 Analysis Analyse(T type, Word word) {
@@ -385,13 +427,13 @@ Analysis Analyse(T type, Word word) {
   const Word f = code & ((Word{1} << l.fraction_bits) - 1);
   const Word all_ones = (Word{1} << l.exponent_bits) - 1;
   Analysis a;
-  if (sign) return a;                         // negative numbers, -0, -Inf, negative NaNs
-  if (e == all_ones && f != 0) return a;      // NaN
+  if (sign) return a;                     // negative numbers, -0, -Inf, negative NaNs
+  if (e == all_ones && f != 0) return a;  // NaN
   if (e == all_ones) {
     a.kind = Analysis::PositiveInfinity;
     return a;
   }
-  if (e == 0 && f == 0) return a;             // +0
+  if (e == 0 && f == 0) return a;  // +0
   const Real fraction(Integer(f), Integer(1) << l.fraction_bits);
   const Real x = e == 0 ? fraction * Pow2(1 - l.bias)
                         : (Real(1) + fraction) * Pow2(static_cast<int>(e) - l.bias);
@@ -417,12 +459,18 @@ Analysis Analyse(T type, Word word) {
 
 Encoded Expected(const Analysis& a, M mode, bool sat) {
   switch (a.kind) {
-    case Analysis::Invalid: return {0xFF, 0x01};
-    case Analysis::PositiveInfinity: return {sat ? Word{0xFE} : Word{0xFF}, 0x14};
-    case Analysis::Underflow: return {sat ? Word{0x00} : Word{0xFF}, 0x18};
-    case Analysis::Overflow: return {sat ? Word{0xFE} : Word{0xFF}, 0x14};
-    case Analysis::Power: return {static_cast<Word>(a.k + 127), 0x00};
-    case Analysis::Between: break;
+    case Analysis::Invalid:
+      return {0xFF, 0x01};
+    case Analysis::PositiveInfinity:
+      return {sat ? Word{0xFE} : Word{0xFF}, 0x14};
+    case Analysis::Underflow:
+      return {sat ? Word{0x00} : Word{0xFF}, 0x18};
+    case Analysis::Overflow:
+      return {sat ? Word{0xFE} : Word{0xFF}, 0x14};
+    case Analysis::Power:
+      return {static_cast<Word>(a.k + 127), 0x00};
+    case Analysis::Between:
+      break;
   }
   const int floor_e = a.k;
   const int ceil_e = a.k + 1;
@@ -430,11 +478,21 @@ Encoded Expected(const Analysis& a, M mode, bool sat) {
   switch (mode) {
     case M::RNE:
     case M::RNA:
-    case M::RHB: chosen = a.nearer_floor ? floor_e : ceil_e; break;
-    case M::RTM: chosen = floor_e; break;
-    case M::RTP: chosen = ceil_e; break;
-    case M::RTZ: chosen = floor_e >= 0 ? floor_e : ceil_e; break;  // toward exponent zero
-    case M::RTO: chosen = (floor_e % 2 != 0) ? floor_e : ceil_e; break;
+    case M::RHB:
+      chosen = a.nearer_floor ? floor_e : ceil_e;
+      break;
+    case M::RTM:
+      chosen = floor_e;
+      break;
+    case M::RTP:
+      chosen = ceil_e;
+      break;
+    case M::RTZ:
+      chosen = floor_e >= 0 ? floor_e : ceil_e;
+      break;  // toward exponent zero
+    case M::RTO:
+      chosen = (floor_e % 2 != 0) ? floor_e : ceil_e;
+      break;
   }
   if (chosen < -127 || chosen > 127) throw std::logic_error("E8M0 exponent out of range");
   return {static_cast<Word>(chosen + 127), 0x10};
@@ -468,7 +526,8 @@ TEST(ReferenceFloatToE8M0, IndependentFormulationAgreesWithTables) {
     const Analysis a = Analyse(row.type, row.word);
     for (M mode : kAllRoundingModes) {
       for (bool sat : {false, true}) {
-        EXPECT_EQ(Expected(a, mode, sat), Encoded({sat ? row.sat_code : row.nonsat_code, row.status}))
+        EXPECT_EQ(Expected(a, mode, sat),
+                  Encoded({sat ? row.sat_code : row.nonsat_code, row.status}))
             << Format(row.type).name << " " << Hex(row.word);
       }
     }
@@ -495,9 +554,9 @@ TEST(ReferenceFloatToE8M0, ExhaustiveFP16AndBF16AgainstIndependentFormulation) {
     } else {
       EXPECT_EQ(counts[Analysis::Invalid], 32768 + 1 + 127);
       EXPECT_EQ(counts[Analysis::PositiveInfinity], 1);
-      EXPECT_EQ(counts[Analysis::Underflow], 63);   // subnormal codes 0x0001..0x003F
-      EXPECT_EQ(counts[Analysis::Overflow], 127);   // 0x7F01..0x7F7F
-      EXPECT_EQ(counts[Analysis::Power], 255);      // 2^-127 .. 2^127
+      EXPECT_EQ(counts[Analysis::Underflow], 63);  // subnormal codes 0x0001..0x003F
+      EXPECT_EQ(counts[Analysis::Overflow], 127);  // 0x7F01..0x7F7F
+      EXPECT_EQ(counts[Analysis::Power], 255);     // 2^-127 .. 2^127
     }
   }
   const auto elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start);
@@ -529,11 +588,13 @@ rc::Gen<std::uint32_t> GenNearBoundaryFP32() {
       // Normal, near a power of two: fraction near 0 or near all ones.
       rc::gen::apply(
           [](unsigned e, int delta, bool sign) {
-            const std::uint32_t fraction =
-                delta >= 0 ? static_cast<std::uint32_t>(delta) : 0x800000u - static_cast<std::uint32_t>(-delta);
+            const std::uint32_t fraction = delta >= 0
+                                               ? static_cast<std::uint32_t>(delta)
+                                               : 0x800000u - static_cast<std::uint32_t>(-delta);
             return (sign ? 0x80000000u : 0u) | (e << 23) | fraction;
           },
-          rc::gen::inRange(1u, 255u), rc::gen::inRange(-3, 4), rc::gen::weightedElement<bool>({{9, false}, {1, true}})),
+          rc::gen::inRange(1u, 255u), rc::gen::inRange(-3, 4),
+          rc::gen::weightedElement<bool>({{9, false}, {1, true}})),
       // Normal, near sqrt(2) * 2^k: fraction 0x3504F3 +/- a few (sqrt(2) = 0x1.6A09E6...p0).
       rc::gen::apply(
           [](unsigned e, int delta) {
@@ -562,7 +623,8 @@ RC_GTEST_PROP(ReferenceFloatToE8M0, FP32NearPowersAndSqrt2AgainstIndependentForm
   for (M mode : kAllRoundingModes) {
     for (bool sat : {false, true}) {
       RC_ASSERT(ReferenceFloatToE8M0(word, T::FP32, Control(mode, sat)) == Expected(a, mode, sat));
-      RC_ASSERT(TileProfileConvert(word, T::FP32, T::E8M0, Control(mode, sat)) == Expected(a, mode, sat));
+      RC_ASSERT(TileProfileConvert(word, T::FP32, T::E8M0, Control(mode, sat)) ==
+                Expected(a, mode, sat));
     }
   }
 }
@@ -571,8 +633,8 @@ TEST(ReferenceFloatToE8M0, FP32NeighboursOfEverySqrt2BoundaryAndPower) {
   // Deterministic sweep: for every exponent field, the words around the power of two and around
   // sqrt(2) * 2^k, plus the subnormal neighbours; each compared with the independent formulation.
   for (std::uint32_t e = 1; e < 255; ++e) {
-    for (std::uint32_t fraction : {0u, 1u, 2u, 0x7FFFFFu, 0x7FFFFEu, 0x3504F2u, 0x3504F3u, 0x3504F4u,
-                                   0x3504F5u}) {
+    for (std::uint32_t fraction :
+         {0u, 1u, 2u, 0x7FFFFFu, 0x7FFFFEu, 0x3504F2u, 0x3504F3u, 0x3504F4u, 0x3504F5u}) {
       CheckAgainstIndependent(T::FP32, (e << 23) | fraction);
       if (HasFatalFailure()) return;
     }

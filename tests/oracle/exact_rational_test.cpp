@@ -18,9 +18,7 @@ namespace {
 using boost::multiprecision::cpp_rational;
 
 // The (numerator, denominator) of each, as strings, for exact comparison and readable failures.
-std::string Parts(const Real& x) {
-  return numerator(x).str() + " / " + denominator(x).str();
-}
+std::string Parts(const Real& x) { return numerator(x).str() + " / " + denominator(x).str(); }
 std::string Parts(const cpp_rational& x) {
   return boost::multiprecision::numerator(x).str() + " / " +
          boost::multiprecision::denominator(x).str();
@@ -200,8 +198,8 @@ RC_GTEST_PROP(ExactRational, ComparisonsMatchCppRational, ()) {
       case 1: {
         const Integer d = boost::multiprecision::denominator(a.reference);
         // One or two units off: two keeps an odd numerator odd, so the denominators stay equal.
-      const Integer n =
-          boost::multiprecision::numerator(a.reference) + *rc::gen::element(-2, -1, 1, 2);
+        const Integer n =
+            boost::multiprecision::numerator(a.reference) + *rc::gen::element(-2, -1, 1, 2);
         b = {Real(n, d), cpp_rational(n, d)};
         break;
       }
@@ -214,8 +212,8 @@ RC_GTEST_PROP(ExactRational, ComparisonsMatchCppRational, ()) {
     RC_ASSERT((a.real >= b.real) == (a.reference >= b.reference));
     RC_ASSERT((a.real == b.real) == (a.reference == b.reference));
     RC_ASSERT((a.real != b.real) == (a.reference != b.reference));
-    const long long i = *rc::gen::element<long long>(0, 1, -1, 2, -2, 448, 32768,
-                                                     *rc::gen::arbitrary<long long>());
+    const long long i =
+        *rc::gen::element<long long>(0, 1, -1, 2, -2, 448, 32768, *rc::gen::arbitrary<long long>());
     RC_ASSERT((a.real < i) == (a.reference < i));
     RC_ASSERT((a.real > i) == (a.reference > i));
     RC_ASSERT((a.real == i) == (a.reference == i));

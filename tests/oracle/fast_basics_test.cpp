@@ -22,7 +22,9 @@ using T = TileDataType;
 using M = NumericRoundingMode;
 using U128 = DyadicSignificand;
 
-Dyadic D(bool negative, U128 significand, int exponent) { return {negative, significand, exponent}; }
+Dyadic D(bool negative, U128 significand, int exponent) {
+  return {negative, significand, exponent};
+}
 
 Dyadic FromReal(const Real& r) {
   const auto d = DyadicFromReal(r);
@@ -47,10 +49,9 @@ TEST(FastDyadic, ToRealOfSimpleValues) {
 }
 
 TEST(FastDyadic, FromIntegerCoversTheInt64Range) {
-  for (const std::int64_t v : {std::int64_t{0}, std::int64_t{1}, std::int64_t{-1},
-                               std::int64_t{130}, std::int64_t{-65536},
-                               std::numeric_limits<std::int64_t>::max(),
-                               std::numeric_limits<std::int64_t>::min()}) {
+  for (const std::int64_t v :
+       {std::int64_t{0}, std::int64_t{1}, std::int64_t{-1}, std::int64_t{130}, std::int64_t{-65536},
+        std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min()}) {
     EXPECT_EQ(ToReal(DyadicFromInteger(v)), Real(Integer(v))) << v;
   }
 }
@@ -214,16 +215,15 @@ TEST(FastKnownAnswers, SpecNotesSection5) {
 TEST(FastDomain, SeedAssertionsAreReproduced) {
   const NumericExecutionControl rne{M::RNE, false};
   const Dyadic one = D(false, 1, 0);
-  for (const Word bad_scale : {Word{0x7FC00000}, Word{0x7F800000}, Word{0xFF800000}, Word{0},
-                               Word{0x80000000}}) {
+  for (const Word bad_scale :
+       {Word{0x7FC00000}, Word{0x7F800000}, Word{0xFF800000}, Word{0}, Word{0x80000000}}) {
     EXPECT_THROW(FastTileProfileQuantize(0x3F800000, bad_scale, 0, T::FP32, T::S8, rne),
                  SeedAssertionFailure);
     EXPECT_THROW(TileProfileQuantize(0x3F800000, bad_scale, 0, T::FP32, T::S8, rne),
                  SeedAssertionFailure);
     EXPECT_THROW(FastTileProfileDequantize(1, bad_scale, 0, T::S8, T::FP32, rne),
                  SeedAssertionFailure);
-    EXPECT_THROW(TileProfileDequantize(1, bad_scale, 0, T::S8, T::FP32, rne),
-                 SeedAssertionFailure);
+    EXPECT_THROW(TileProfileDequantize(1, bad_scale, 0, T::S8, T::FP32, rne), SeedAssertionFailure);
   }
   EXPECT_THROW(FastTileProfileQuantize(0, 0x3F800000, 0, T::FP16, T::S8, rne),
                SeedAssertionFailure);

@@ -99,7 +99,8 @@ TEST(FastFloatToE8M0, KnownAnswersEveryModeBothSat) {
         const Encoded want{row.codes[m], row.status};
         EXPECT_EQ(FastFloatToE8M0(row.word, row.type, c), want)
             << Where(row.type, row.word, c) << ": " << Show(FastFloatToE8M0(row.word, row.type, c));
-        EXPECT_EQ(ReferenceFloatToE8M0(row.word, row.type, c), want) << Where(row.type, row.word, c);
+        EXPECT_EQ(ReferenceFloatToE8M0(row.word, row.type, c), want)
+            << Where(row.type, row.word, c);
       }
     }
   }
@@ -146,9 +147,9 @@ TEST(FastFloatToE8M0, SpecialsEveryModeBothSat) {
 }
 
 TEST(FastFloatToE8M0, IllegalSourceTypesAssertLikeTheLiteralFunction) {
-  for (const T type : {T::FP64, T::TF32, T::HF32, T::HiF8, T::E4M3, T::E5M2, T::E3M2, T::E2M3,
-                       T::E2M1X2, T::E1M2X2, T::E8M0, T::HiF4X2, T::S64, T::S32, T::S16, T::S8,
-                       T::S4X2, T::U64, T::U32, T::U16, T::U8, T::U4X2, T::FP19}) {
+  for (const T type : {T::FP64,   T::TF32,   T::HF32, T::HiF8,   T::E4M3, T::E5M2, T::E3M2, T::E2M3,
+                       T::E2M1X2, T::E1M2X2, T::E8M0, T::HiF4X2, T::S64,  T::S32,  T::S16,  T::S8,
+                       T::S4X2,   T::U64,    T::U32,  T::U16,    T::U8,   T::U4X2, T::FP19}) {
     for (const NumericExecutionControl c : kControls) {
       EXPECT_THROW(FastFloatToE8M0(0x3C00, type, c), SeedAssertionFailure);
       EXPECT_THROW(ReferenceFloatToE8M0(0x3C00, type, c), SeedAssertionFailure);
@@ -170,12 +171,24 @@ struct StatusCounts {
 
 void Count(StatusCounts& counts, Status s) {
   switch (s) {
-    case 0x01: ++counts.nv; break;
-    case 0x14: ++counts.of; break;
-    case 0x18: ++counts.uf; break;
-    case 0x00: ++counts.exact; break;
-    case 0x10: ++counts.nx; break;
-    default: ADD_FAILURE() << "unexpected status " << Hex(s); break;
+    case 0x01:
+      ++counts.nv;
+      break;
+    case 0x14:
+      ++counts.of;
+      break;
+    case 0x18:
+      ++counts.uf;
+      break;
+    case 0x00:
+      ++counts.exact;
+      break;
+    case 0x10:
+      ++counts.nx;
+      break;
+    default:
+      ADD_FAILURE() << "unexpected status " << Hex(s);
+      break;
   }
 }
 
@@ -191,8 +204,8 @@ StatusCounts CheckEvery16BitCode(T type) {
         const Encoded convert = FastTileProfileConvert(code | junk, type, T::E8M0, c);
         if (fast != literal || convert != literal) {
           if (++mismatches <= 20) {
-            ADD_FAILURE() << Where(type, code | junk, c) << ": fast " << Show(fast)
-                          << " convert " << Show(convert) << " literal " << Show(literal);
+            ADD_FAILURE() << Where(type, code | junk, c) << ": fast " << Show(fast) << " convert "
+                          << Show(convert) << " literal " << Show(literal);
           }
         }
       }
@@ -229,9 +242,9 @@ TEST(FastFloatToE8M0, ModeValuesOutsideTheSevenAgreeWithTheLiteralFunction) {
   // A NumericRoundingMode holds any 8-bit value. The literal function reaches its only mode
   // assertion (seed 001 line 98) on a square tie, which cannot happen, so every other value
   // rounds like the nearest modes there; the fast form must agree (and not throw).
-  const std::vector<Word> words = {0x3F800000, 0x3FB504F3, 0x3FB504F4, 0x3FC00000, 0x00600000,
-                                   0x00000001, 0x7F7FFFFF, 0x7F800000, 0xBF800000, 0x7FC00000,
-                                   0x3E000001, 0x4B3504F3};
+  const std::vector<Word> words = {0x3F800000, 0x3FB504F3, 0x3FB504F4, 0x3FC00000,
+                                   0x00600000, 0x00000001, 0x7F7FFFFF, 0x7F800000,
+                                   0xBF800000, 0x7FC00000, 0x3E000001, 0x4B3504F3};
   for (unsigned mode = 7; mode <= 255; ++mode) {
     for (const bool sat : {false, true}) {
       const NumericExecutionControl c{static_cast<M>(mode), sat};
@@ -247,12 +260,14 @@ TEST(FastFloatToE8M0, ModeValuesOutsideTheSevenAgreeWithTheLiteralFunction) {
 }
 
 TEST(FastTileProfileConvert, EveryPairAgreesWithTheLiteralFunction) {
-  const std::vector<T> all = {T::FP64, T::FP32, T::TF32, T::HF32, T::FP16, T::BF16, T::HiF8,
-                              T::E4M3, T::E5M2, T::E3M2, T::E2M3, T::E2M1X2, T::E1M2X2, T::E8M0,
-                              T::HiF4X2, T::S64, T::S32, T::S16, T::S8, T::S4X2, T::U64, T::U32,
-                              T::U16, T::U8, T::U4X2};
-  const std::vector<Word> words = {0, 1, 0x7F, 0x80, 0xFF, 0x3C00, 0x8000, 0xFFFF, 0x3F800000,
-                                   0x80000000, 0xFFFFFFFF, 0x123456789ABCDEF0, ~Word{0}};
+  const std::vector<T> all = {T::FP64,   T::FP32, T::TF32, T::HF32, T::FP16,   T::BF16,   T::HiF8,
+                              T::E4M3,   T::E5M2, T::E3M2, T::E2M3, T::E2M1X2, T::E1M2X2, T::E8M0,
+                              T::HiF4X2, T::S64,  T::S32,  T::S16,  T::S8,     T::S4X2,   T::U64,
+                              T::U32,    T::U16,  T::U8,   T::U4X2};
+  const std::vector<Word> words = {0,          1,          0x7F,       0x80,
+                                   0xFF,       0x3C00,     0x8000,     0xFFFF,
+                                   0x3F800000, 0x80000000, 0xFFFFFFFF, 0x123456789ABCDEF0,
+                                   ~Word{0}};
   long compared = 0;
   for (const T src : all) {
     for (const T dst : all) {
@@ -335,11 +350,11 @@ rc::Gen<std::uint32_t> GenTargetedFP32() {
       rc::gen::apply([](std::uint32_t e, std::uint32_t f) { return (e << 23) | f; },
                      rc::gen::inRange(253u, 255u), rc::gen::inRange(0u, 0x800000u)),
       // NaN, Inf, zeros: exponent field 255 or 0 with a fraction of 0, 1, the quiet bit, or any.
-      rc::gen::apply(
-          [](std::uint32_t s, bool top, std::uint32_t f) { return s | (top ? 0x7F800000u : 0u) | f; },
-          sign, rc::gen::arbitrary<bool>(),
-          rc::gen::oneOf(rc::gen::element(0u, 1u, 0x400000u, 0x7FFFFFu),
-                         rc::gen::inRange(0u, 0x800000u))),
+      rc::gen::apply([](std::uint32_t s, bool top,
+                        std::uint32_t f) { return s | (top ? 0x7F800000u : 0u) | f; },
+                     sign, rc::gen::arbitrary<bool>(),
+                     rc::gen::oneOf(rc::gen::element(0u, 1u, 0x400000u, 0x7FFFFFu),
+                                    rc::gen::inRange(0u, 0x800000u))),
       // Negative values, any.
       rc::gen::map(rc::gen::arbitrary<std::uint32_t>(),
                    [](std::uint32_t w) { return w | 0x80000000u; }));
@@ -347,8 +362,8 @@ rc::Gen<std::uint32_t> GenTargetedFP32() {
 
 RC_GTEST_PROP(FastFloatToE8M0, RandomFP32CarriersEveryModeBothSat, ()) {
   // 1000 words per case: any 64-bit carrier (the bits above 31 are ignored).
-  const auto words = *rc::gen::container<std::vector<std::uint64_t>>(
-      1000, rc::gen::arbitrary<std::uint64_t>());
+  const auto words =
+      *rc::gen::container<std::vector<std::uint64_t>>(1000, rc::gen::arbitrary<std::uint64_t>());
   for (const std::uint64_t w : words) CompareFP32(w);
 }
 
@@ -378,7 +393,8 @@ TEST(FastFloatToE8M0, FP32NeighboursOfEveryPowerAndSqrt2Boundary) {
   }
   for (int j = 0; j <= 22; ++j) {
     const Word root = Sqrt2Fraction(j);
-    for (Word f : {root - 1, root, root + 1, (Word{1} << j) - 1, Word{1} << j, (Word{1} << j) + 1}) {
+    for (Word f :
+         {root - 1, root, root + 1, (Word{1} << j) - 1, Word{1} << j, (Word{1} << j) + 1}) {
       if (f == 0 || f > 0x7FFFFF) continue;
       compare(f);
     }
@@ -447,7 +463,8 @@ RC_GTEST_PROP(FastTileProfileConvertControls, RandomAndTargetedFP32WordsEveryCon
   const std::vector<NumericExecutionControl> all(kControls.begin(), kControls.end());
   const auto words = *rc::gen::container<std::vector<std::uint32_t>>(
       500, rc::gen::oneOf(GenTargetedFP32(), rc::gen::arbitrary<std::uint32_t>()));
-  for (const std::uint32_t w : words) RC_ASSERT(ControlsFormDifferences(w, T::FP32, T::E8M0, all) == 0);
+  for (const std::uint32_t w : words)
+    RC_ASSERT(ControlsFormDifferences(w, T::FP32, T::E8M0, all) == 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -466,8 +483,7 @@ TEST_P(FastFloatToE8M0Long, DISABLED_EveryFP32WordEveryControl) {
   long compared = 0;
   for (Word w = begin; w < end; ++w) {
     Encoded batch[14];
-    FastTileProfileConvertControls(w, T::FP32, T::E8M0, kControls.data(), kControls.size(),
-                                   batch);
+    FastTileProfileConvertControls(w, T::FP32, T::E8M0, kControls.data(), kControls.size(), batch);
     for (std::size_t k = 0; k < kControls.size(); ++k) {
       const NumericExecutionControl c = kControls[k];
       const Encoded literal = ReferenceFloatToE8M0(w, T::FP32, c);
@@ -495,10 +511,10 @@ TEST_P(FastFloatToE8M0Long, DISABLED_EveryFP32WordEveryControl) {
     want.exact = 1 + 31;
     want.nx = (binade / 2 - 1) + 31 * (binade - 1);
   } else if (shard == 7) {
-    want.exact = 31;                         // fields 224 .. 254
-    want.nx = 30 * (binade - 1);             // fields 224 .. 253
-    want.of = (binade - 1) + 1;              // field 254 above 2^127, and +Inf
-    want.nv = binade - 1;                    // NaNs
+    want.exact = 31;              // fields 224 .. 254
+    want.nx = 30 * (binade - 1);  // fields 224 .. 253
+    want.of = (binade - 1) + 1;   // field 254 above 2^127, and +Inf
+    want.nv = binade - 1;         // NaNs
   } else {
     want.exact = 32;
     want.nx = 32 * (binade - 1);

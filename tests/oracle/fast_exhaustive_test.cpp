@@ -23,16 +23,16 @@
 #include <string>
 #include <vector>
 
-#include "test_support.hpp"
 #include "ptovec/oracle/fast.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
 #include "ptovec/oracle/reference_quantization.hpp"
+#include "test_support.hpp"
 
 namespace ptovec::oracle {
 namespace {
 
-using test_support::Show;
 using test_support::Mismatches;
+using test_support::Show;
 
 enum class Group { FP32, FP16, BF16, E4M3, HiF8, Integers };
 
@@ -42,31 +42,41 @@ constexpr std::array<TileDataType, 8> kIntegerTypes = {
 
 std::string GroupName(Group g) {
   switch (g) {
-    case Group::FP32: return "FP32";
-    case Group::FP16: return "FP16";
-    case Group::BF16: return "BF16";
-    case Group::E4M3: return "E4M3";
-    case Group::HiF8: return "HiF8";
-    case Group::Integers: return "Integers";
+    case Group::FP32:
+      return "FP32";
+    case Group::FP16:
+      return "FP16";
+    case Group::BF16:
+      return "BF16";
+    case Group::E4M3:
+      return "E4M3";
+    case Group::HiF8:
+      return "HiF8";
+    case Group::Integers:
+      return "Integers";
   }
   return "?";
 }
 
 TileDataType GroupType(Group g) {
   switch (g) {
-    case Group::FP32: return TileDataType::FP32;
-    case Group::FP16: return TileDataType::FP16;
-    case Group::BF16: return TileDataType::BF16;
-    case Group::E4M3: return TileDataType::E4M3;
-    case Group::HiF8: return TileDataType::HiF8;
-    case Group::Integers: break;
+    case Group::FP32:
+      return TileDataType::FP32;
+    case Group::FP16:
+      return TileDataType::FP16;
+    case Group::BF16:
+      return TileDataType::BF16;
+    case Group::E4M3:
+      return TileDataType::E4M3;
+    case Group::HiF8:
+      return TileDataType::HiF8;
+    case Group::Integers:
+      break;
   }
   return TileDataType::S8;
 }
 
 constexpr bool HasOF(const Encoded& e) { return (e.status & kStatusOF) != 0; }
-
-
 
 std::string Where(TileDataType source, Word code, TileDataType destination,
                   NumericExecutionControl c) {
@@ -182,11 +192,10 @@ TEST_P(FastExhaustive16, EqualsLiteral) {
 INSTANTIATE_TEST_SUITE_P(Fast, FastExhaustive16, testing::ValuesIn(AllShards()),
                          [](const testing::TestParamInfo<Shard>& p) {
                            const Shard& s = p.param;
-                           std::string name = std::string(Format(s.source).spec_name) + "To" +
-                                              GroupName(s.group);
+                           std::string name =
+                               std::string(Format(s.source).spec_name) + "To" + GroupName(s.group);
                            if (s.count > 1) {
-                             name += "_" + std::to_string(s.index) + "of" +
-                                     std::to_string(s.count);
+                             name += "_" + std::to_string(s.index) + "of" + std::to_string(s.count);
                            }
                            return name;
                          });
@@ -201,7 +210,9 @@ class FastExhaustive8 : public testing::TestWithParam<TileDataType> {};
 
 // gtest prints the parameter with PrintTo, found by argument-dependent lookup in TileDataType's
 // namespace.
-[[maybe_unused]] static void PrintTo(TileDataType t, std::ostream* os) { *os << Format(t).spec_name; }
+[[maybe_unused]] static void PrintTo(TileDataType t, std::ostream* os) {
+  *os << Format(t).spec_name;
+}
 
 namespace {
 
@@ -259,8 +270,7 @@ TEST_P(FastExhaustiveReuse, SatAndDispatchReuseHoldsForTheLiteralFunctions) {
         if (a == b) return;
         if (++failures <= 20) {
           ADD_FAILURE() << what << " " << Format(src.type).spec_name << " 0x" << std::hex << code
-                        << " " << RoundingModeName(mode) << ": " << Show(a) << " vs "
-                        << Show(b);
+                        << " " << RoundingModeName(mode) << ": " << Show(a) << " vs " << Show(b);
         }
       };
       const Encoded f32 = ReferenceFP32FiniteEncoding(v, mode);

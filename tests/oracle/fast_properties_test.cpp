@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "test_support.hpp"
 #include "ptovec/oracle/fast.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
 #include "ptovec/oracle/reference_quantization.hpp"
+#include "test_support.hpp"
 
 namespace ptovec::oracle {
 namespace {
@@ -50,7 +50,6 @@ std::string Show(const Dyadic& d) {
          std::to_string(d.exponent);
 }
 
-
 std::string Show(NumericExecutionControl c) {
   return std::string(RoundingModeName(c.rounding_mode)) + (c.saturating ? " Sat" : "");
 }
@@ -65,8 +64,7 @@ void CheckScaled(Testable&& testable, int factor) {
   metadata.description = info->name();
   rc::detail::TestParams params = rc::detail::configuration().testParams;
   params.maxSuccess *= factor;
-  const auto result =
-      rc::detail::checkTestable(std::forward<Testable>(testable), metadata, params);
+  const auto result = rc::detail::checkTestable(std::forward<Testable>(testable), metadata, params);
   if (!result.template is<rc::detail::SuccessResult>()) {
     std::ostringstream out;
     rc::detail::printResultMessage(result, out);
@@ -74,8 +72,8 @@ void CheckScaled(Testable&& testable, int factor) {
   }
 }
 
-#define FAST_PROP(Suite, Name, Factor)                              \
-  void FastProp_##Suite##_##Name();                                 \
+#define FAST_PROP(Suite, Name, Factor)                                   \
+  void FastProp_##Suite##_##Name();                                      \
   TEST(Suite, Name) { CheckScaled(&FastProp_##Suite##_##Name, Factor); } \
   void FastProp_##Suite##_##Name()
 
@@ -114,11 +112,16 @@ I128 DrawOffset(int s) {
   const I128 half = I128{1} << (s - 1);
   const auto sign = *rc::gen::element<I128>(1, -1);
   switch (*rc::gen::inRange(0, 6)) {
-    case 0: return 0;
-    case 1: return sign;
-    case 2: return sign * half;
-    case 3: return sign * (half + *rc::gen::element<I128>(1, -1));
-    case 4: return sign * (2 * half - 1);
+    case 0:
+      return 0;
+    case 1:
+      return sign;
+    case 2:
+      return sign * half;
+    case 3:
+      return sign * (half + *rc::gen::element<I128>(1, -1));
+    case 4:
+      return sign * (2 * half - 1);
     default: {
       const auto r = *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << std::min(s, 62));
       return sign * static_cast<I128>(r);
@@ -149,13 +152,22 @@ Word DrawFiniteCode(T type) {
   const Word sign_bit = Word{1} << (width - 1);
   std::vector<Word> boundary;
   switch (type) {
-    case T::FP32: boundary = {0x1, 0x2, 0x3, 0x3FFFFF, 0x400000, 0x7FFFFF, 0x800000, 0x800001,
-                              0xFFFFFF, 0x3F800000, 0x3FFFFFFF, 0x7F000000, 0x7F7FFFFE, 0x7F7FFFFF};
+    case T::FP32:
+      boundary = {0x1,      0x2,      0x3,        0x3FFFFF,   0x400000,   0x7FFFFF,   0x800000,
+                  0x800001, 0xFFFFFF, 0x3F800000, 0x3FFFFFFF, 0x7F000000, 0x7F7FFFFE, 0x7F7FFFFF};
       break;
-    case T::FP16: boundary = {0x1, 0x2, 0x3FF, 0x400, 0x401, 0x3C00, 0x7BFE, 0x7BFF}; break;
-    case T::BF16: boundary = {0x1, 0x2, 0x7F, 0x80, 0x81, 0x3F80, 0x7F7E, 0x7F7F}; break;
-    case T::E4M3: boundary = {0x1, 0x7, 0x8, 0x9, 0x38, 0x7D, 0x7E}; break;
-    default: boundary = {0x1, 0x2, 0x7, 0x8, 0x7E, 0x7F, 0x6D, 0x6E}; break;  // HiF8
+    case T::FP16:
+      boundary = {0x1, 0x2, 0x3FF, 0x400, 0x401, 0x3C00, 0x7BFE, 0x7BFF};
+      break;
+    case T::BF16:
+      boundary = {0x1, 0x2, 0x7F, 0x80, 0x81, 0x3F80, 0x7F7E, 0x7F7F};
+      break;
+    case T::E4M3:
+      boundary = {0x1, 0x7, 0x8, 0x9, 0x38, 0x7D, 0x7E};
+      break;
+    default:
+      boundary = {0x1, 0x2, 0x7, 0x8, 0x7E, 0x7F, 0x6D, 0x6E};
+      break;  // HiF8
   }
   for (;;) {
     Word code = 0;
@@ -176,9 +188,10 @@ Dyadic DrawNearFloatGrid(T type) {
   const int choice = *rc::gen::inRange(0, 10);
   if (choice == 0) {  // the first power of two beyond the format
     base.significand = 1;
-    base.exponent = type == T::FP32 || type == T::BF16 ? 128 : type == T::FP16 ? 16
-                    : type == T::E4M3                 ? 9
-                                                      : 16;
+    base.exponent = type == T::FP32 || type == T::BF16 ? 128
+                    : type == T::FP16                  ? 16
+                    : type == T::E4M3                  ? 9
+                                                       : 16;
     base.negative = *rc::gen::arbitrary<bool>();
   } else {
     base = FromFinite(type, DrawFiniteCode(type));
@@ -194,11 +207,18 @@ Dyadic DrawNearIntegerGrid() {
       0, 1, -1, 7, -8, 15, 127, -128, 255, 32767, -32768, 65535, 2147483647, -2147483648LL};
   I128 k = 0;
   switch (*rc::gen::inRange(0, 4)) {
-    case 0: k = *rc::gen::elementOf(kEnds); break;
-    case 1: k = *rc::gen::arbitrary<std::int32_t>(); break;
-    case 2: k = static_cast<I128>(*rc::gen::arbitrary<std::uint32_t>()); break;
-    default: k = *rc::gen::element<I128>(I128{1} << 63, -(I128{1} << 63), (I128{1} << 64) - 1,
-                                         (I128{1} << 63) - 1, I128{1} << 64);
+    case 0:
+      k = *rc::gen::elementOf(kEnds);
+      break;
+    case 1:
+      k = *rc::gen::arbitrary<std::int32_t>();
+      break;
+    case 2:
+      k = static_cast<I128>(*rc::gen::arbitrary<std::uint32_t>());
+      break;
+    default:
+      k = *rc::gen::element<I128>(I128{1} << 63, -(I128{1} << 63), (I128{1} << 64) - 1,
+                                  (I128{1} << 63) - 1, I128{1} << 64);
   }
   k += *rc::gen::inRange(-2, 3);
   Dyadic base;
@@ -243,10 +263,13 @@ FAST_PROP(FastFP32FiniteEncoding, EqualsLiteralOnProductsOfFP32Words, 10) {
 /// A random FP32 word: any bits, or a finite code near a boundary; sometimes NaN or Inf.
 Word DrawFP32Word() {
   switch (*rc::gen::inRange(0, 4)) {
-    case 0: return *rc::gen::arbitrary<std::uint32_t>();
-    case 1: return *rc::gen::element<Word>(0x7F800000, 0xFF800000, 0x7FC00000, 0x7F800001,
-                                           0x80000000, 0x00000000);
-    default: return DrawFiniteCode(T::FP32);
+    case 0:
+      return *rc::gen::arbitrary<std::uint32_t>();
+    case 1:
+      return *rc::gen::element<Word>(0x7F800000, 0xFF800000, 0x7FC00000, 0x7F800001, 0x80000000,
+                                     0x00000000);
+    default:
+      return DrawFiniteCode(T::FP32);
   }
 }
 
@@ -272,8 +295,8 @@ FAST_PROP(FastTileProfileQuantize, EqualsLiteral, 10) {
       for (const bool sat : {false, true}) {
         const NumericExecutionControl c{mode, sat};
         std::ostringstream what;
-        what << std::hex << "value 0x" << value << " scale 0x" << scale << " zp 0x"
-             << zero_point << " " << Format(destination).spec_name << " " << Show(c);
+        what << std::hex << "value 0x" << value << " scale 0x" << scale << " zp 0x" << zero_point
+             << " " << Format(destination).spec_name << " " << Show(c);
         Same(FastTileProfileQuantize(value, scale, zero_point, T::FP32, destination, c),
              TileProfileQuantize(value, scale, zero_point, T::FP32, destination, c), what.str());
       }
@@ -300,8 +323,8 @@ FAST_PROP(FastTileProfileQuantize, EqualsLiteralNearIntegersAndTies, 20) {
       for (const bool sat : {false, true}) {
         const NumericExecutionControl c{mode, sat};
         std::ostringstream what;
-        what << std::hex << "value 0x" << value << " scale 0x" << scale << " zp 0x"
-             << zero_point << " " << Format(destination).spec_name << " " << Show(c);
+        what << std::hex << "value 0x" << value << " scale 0x" << scale << " zp 0x" << zero_point
+             << " " << Format(destination).spec_name << " " << Show(c);
         Same(FastTileProfileQuantize(value, scale, zero_point, T::FP32, destination, c),
              TileProfileQuantize(value, scale, zero_point, T::FP32, destination, c), what.str());
       }
@@ -318,8 +341,8 @@ FAST_PROP(FastTileProfileDequantize, EqualsLiteral, 5) {
       for (const bool sat : {false, true}) {
         const NumericExecutionControl c{mode, sat};
         std::ostringstream what;
-        what << std::hex << "value 0x" << value << " scale 0x" << scale << " zp 0x"
-             << zero_point << " " << Format(source).spec_name << " " << Show(c);
+        what << std::hex << "value 0x" << value << " scale 0x" << scale << " zp 0x" << zero_point
+             << " " << Format(source).spec_name << " " << Show(c);
         Same(FastTileProfileDequantize(value, scale, zero_point, source, T::FP32, c),
              TileProfileDequantize(value, scale, zero_point, source, T::FP32, c), what.str());
       }
@@ -422,8 +445,10 @@ FAST_PROP(FastMatrixRoundAndSaturateSigned, EqualsLiteral, 100) {
 /// A PreQuant value: a random S32 accumulator, a random FP32 word, or any Dyadic.
 Dyadic DrawPreQuantValue() {
   switch (*rc::gen::inRange(0, 3)) {
-    case 0: return DyadicFromInteger(*rc::gen::arbitrary<std::int32_t>());
-    case 1: return FromFinite(T::FP32, DrawFiniteCode(T::FP32));
+    case 0:
+      return DyadicFromInteger(*rc::gen::arbitrary<std::int32_t>());
+    case 1:
+      return FromFinite(T::FP32, DrawFiniteCode(T::FP32));
     default: {
       Dyadic d = DrawDyadic();
       if (BitsOf(d) > 64) d.significand >>= 40;
@@ -461,8 +486,8 @@ FAST_PROP(FastMatrixQuantizedAffine, EqualsLiteral, 100) {
       Same(FastMatrixQuantizedAffine(value, scale, offset, width, destination, c),
            MatrixQuantizedAffine(v, s, Integer(offset), width, destination, c),
            Show(value) + " * " + Show(scale) + " + " + std::to_string(offset) + " width " +
-               std::to_string(width) + " -> " + std::string(Format(destination).spec_name) +
-               " " + Show(c));
+               std::to_string(width) + " -> " + std::string(Format(destination).spec_name) + " " +
+               Show(c));
     }
   }
 }

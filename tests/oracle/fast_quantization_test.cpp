@@ -21,20 +21,18 @@
 #include <string>
 #include <vector>
 
-#include "test_support.hpp"
 #include "ptovec/oracle/fast.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
 #include "ptovec/oracle/reference_quantization.hpp"
+#include "test_support.hpp"
 
 namespace ptovec::oracle {
 namespace {
 
-using test_support::Show;
 using test_support::Mismatches;
+using test_support::Show;
 
 using T = TileDataType;
-
-
 
 std::string Hex(Word w) {
   std::ostringstream out;
@@ -89,8 +87,8 @@ TEST_P(FastDequantizeExhaustive, EveryPairEveryModeBothSat) {
         if (seen[index]) continue;
         seen[index] = true;
         for (std::size_t i = 0; i < 7; ++i) {
-          expected[index][i] = TileProfileDequantize(v, scale, zp, source, T::FP32,
-                                                     {kAllRoundingModes[i], false});
+          expected[index][i] =
+              TileProfileDequantize(v, scale, zp, source, T::FP32, {kAllRoundingModes[i], false});
         }
       }
     }
@@ -213,8 +211,8 @@ constexpr Word kFP19Scales[] = {
     0x233FF,  // (2 - 2^-10) * 2^13: overflows every intermediate width
 };
 
-constexpr T kAffineOutputs[] = {T::S8,  T::U8,  T::S16, T::U16,  T::S4X2,
-                                T::U4X2, T::S32, T::U32, T::S8, T::U8};
+constexpr T kAffineOutputs[] = {T::S8,   T::U8,  T::S16, T::U16, T::S4X2,
+                                T::U4X2, T::S32, T::U32, T::S8,  T::U8};
 constexpr std::int64_t kOffsets[] = {0, 1, -1, 100, -65536, 65535, 7, -8, 255, -256, 3};
 
 class FastAffineExhaustive : public testing::TestWithParam<Word> {};

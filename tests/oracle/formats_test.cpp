@@ -4,6 +4,8 @@
 // Expected values are written out by hand from spec-notes section 4; the exhaustive checks compare
 // against decoders written here independently (the HiF8/E4M3 one follows seed 000's
 // ReferenceFP8FiniteValue, lines 263-317, with its (1 + m/8) * 2^e arithmetic).
+#include "ptovec/oracle/formats.hpp"
+
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -14,9 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "test_support.hpp"
-#include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/numeric.hpp"
+#include "test_support.hpp"
 
 namespace ptovec::oracle {
 namespace {
@@ -26,7 +27,6 @@ using test_support::Q;
 
 using C = NumericValueClass;
 using T = TileDataType;
-
 
 struct ClassRow {
   T type;
@@ -151,8 +151,7 @@ TEST(FormatTable, NonFiniteCodesNegativeZeroAndLargestFinite) {
     }
     if (r.infinity_code != kNoCode) {
       EXPECT_EQ(TileNumericValueClass(r.type, r.infinity_code), C::PositiveInfinity) << name;
-      EXPECT_EQ(TileNumericValueClass(r.type, r.sign_bit | r.infinity_code),
-                C::NegativeInfinity)
+      EXPECT_EQ(TileNumericValueClass(r.type, r.sign_bit | r.infinity_code), C::NegativeInfinity)
           << name;
     }
     if (r.sign_bit != 0) {
@@ -188,8 +187,8 @@ TEST(FormatTable, TileDataTypeIsFloatingForEveryTileCode) {
 }
 
 TEST(FormatTable, UnmodelledTypesAndNames) {
-  for (T t : {T::FP64, T::TF32, T::HF32, T::E5M2, T::E3M2, T::E2M3, T::E2M1X2, T::E1M2X2,
-              T::HiF4X2}) {
+  for (T t :
+       {T::FP64, T::TF32, T::HF32, T::E5M2, T::E3M2, T::E2M3, T::E2M1X2, T::E1M2X2, T::HiF4X2}) {
     EXPECT_THROW(Format(t), std::invalid_argument) << static_cast<int>(t);
   }
   EXPECT_EQ(ParseTileDataType("FP64"), std::nullopt);
@@ -469,14 +468,22 @@ TEST(FormatValues, DecompositionIsTheRawSignificand) {
     int exponent;
   };
   const std::vector<Row> rows = {
-      {T::FP32, 0x00000001, false, 1, -149},       {T::FP32, 0x80000003, true, 3, -149},
-      {T::FP32, 0x3F800000, false, 0x800000, -23}, {T::FP32, 0x7F7FFFFF, false, 0xFFFFFF, 104},
-      {T::FP16, 0x0001, false, 1, -24},            {T::FP16, 0x3C00, false, 0x400, -10},
-      {T::FP16, 0x7BFF, false, 0x7FF, 5},          {T::BF16, 0x0001, false, 1, -133},
-      {T::BF16, 0x3F80, false, 0x80, -7},          {T::BF16, 0xFF7F, true, 0xFF, 120},
-      {T::E8M0, 0x00, false, 1, -127},             {T::E8M0, 0xFE, false, 1, 127},
-      {T::E4M3, 0x7E, false, 14, 5},               {T::E4M3, 0x01, false, 1, -9},
-      {T::FP19, 0x00001, false, 1, -136},          {T::FP19, 0x1FC00, false, 0x400, -10},
+      {T::FP32, 0x00000001, false, 1, -149},
+      {T::FP32, 0x80000003, true, 3, -149},
+      {T::FP32, 0x3F800000, false, 0x800000, -23},
+      {T::FP32, 0x7F7FFFFF, false, 0xFFFFFF, 104},
+      {T::FP16, 0x0001, false, 1, -24},
+      {T::FP16, 0x3C00, false, 0x400, -10},
+      {T::FP16, 0x7BFF, false, 0x7FF, 5},
+      {T::BF16, 0x0001, false, 1, -133},
+      {T::BF16, 0x3F80, false, 0x80, -7},
+      {T::BF16, 0xFF7F, true, 0xFF, 120},
+      {T::E8M0, 0x00, false, 1, -127},
+      {T::E8M0, 0xFE, false, 1, 127},
+      {T::E4M3, 0x7E, false, 14, 5},
+      {T::E4M3, 0x01, false, 1, -9},
+      {T::FP19, 0x00001, false, 1, -136},
+      {T::FP19, 0x1FC00, false, 0x400, -10},
   };
   for (const Row& r : rows) {
     const FiniteDecomposition d = TileNumericFiniteDecomposition(r.type, r.code);
@@ -512,7 +519,9 @@ Real SeedFP8Value(T type, unsigned code) {
     }
   } else {
     const unsigned body = code & 0x7F;
-    const auto bits = [&](unsigned hi, unsigned lo) { return (code >> lo) & ((1U << (hi - lo + 1)) - 1); };
+    const auto bits = [&](unsigned hi, unsigned lo) {
+      return (code >> lo) & ((1U << (hi - lo + 1)) - 1);
+    };
     if (body <= 7) {
       magnitude = body == 0 ? Q(0) : Pow2(static_cast<int>(body) - 23);
     } else if (body <= 15) {
@@ -543,14 +552,15 @@ TEST(FormatExhaustive, E4M3AndHiF8AgainstSeed000Decoder) {
     int finite = 0;
     for (unsigned code = 0; code < 256; ++code) {
       const C c = TileNumericValueClass(type, code);
-      const bool special = type == T::E4M3 ? (code & 0x7F) == 0x7F
-                                           : (code == 0x80 || code == 0x6F || code == 0xEF);
+      const bool special =
+          type == T::E4M3 ? (code & 0x7F) == 0x7F : (code == 0x80 || code == 0x6F || code == 0xEF);
       EXPECT_EQ(NumericValueClassIsNaN(c) || NumericValueClassIsInfinity(c), special)
           << Format(type).name << " " << Hex(code);
       if (special) continue;
       ++finite;
       const Real expected = SeedFP8Value(type, code);
-      EXPECT_EQ(TileNumericFiniteValue(type, code), expected) << Format(type).name << " " << Hex(code);
+      EXPECT_EQ(TileNumericFiniteValue(type, code), expected)
+          << Format(type).name << " " << Hex(code);
       // Class is consistent with the value: sign, zero, subnormal below the smallest normal.
       const Real smallest_normal = type == T::E4M3 ? Pow2(-6) : Pow2(-15);
       const Real magnitude = expected < 0 ? Real(-expected) : expected;
@@ -610,9 +620,11 @@ void CheckBinaryCode(T type, const BinaryLayout& l, Word code) {
   Real expected;
   C expected_class{};
   const bool finite = DecodeBinary(l, code, expected, expected_class);
-  ASSERT_EQ(TileNumericValueClass(type, code), expected_class) << Format(type).name << " " << Hex(code);
+  ASSERT_EQ(TileNumericValueClass(type, code), expected_class)
+      << Format(type).name << " " << Hex(code);
   if (finite) {
-    ASSERT_EQ(TileNumericFiniteValue(type, code), expected) << Format(type).name << " " << Hex(code);
+    ASSERT_EQ(TileNumericFiniteValue(type, code), expected)
+        << Format(type).name << " " << Hex(code);
   } else {
     ASSERT_FALSE(TileNumericFiniteDecomposition(type, code).available) << Hex(code);
   }

@@ -2,6 +2,8 @@
 // section 4: the known answers of spec-notes section 6, hand-derived cases of spec-notes section 5,
 // decoder agreement with the format table, exhaustive round-trip identities, and RapidCheck
 // properties over exact reals built from random FP32 words.
+#include "ptovec/oracle/matrix_quantization.hpp"
+
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -13,7 +15,6 @@
 #include <vector>
 
 #include "ptovec/oracle/formats.hpp"
-#include "ptovec/oracle/matrix_quantization.hpp"
 #include "ptovec/oracle/reference_quantization.hpp"
 
 namespace ptovec::oracle {
@@ -125,23 +126,23 @@ TEST(MatrixQuantizationKnownAnswer, QuantOffsetOfPackedParameter) {
 // ---------------------------------------------------------------------------------------------
 
 TEST(FP19, FP32ToFP19KnownWords) {
-  EXPECT_EQ(FP32ToFP19(0x3F800000), Word{0x1FC00});   // 1.0
-  EXPECT_EQ(FP32ToFP19(0xBF800000), Word{0x5FC00});   // -1.0
-  EXPECT_EQ(FP32ToFP19(0x00000000), Word{0x00000});   // +0
-  EXPECT_EQ(FP32ToFP19(0x80000000), Word{0x40000});   // -0
-  EXPECT_EQ(FP32ToFP19(0x7F800000), Word{0x3FC00});   // +Inf
-  EXPECT_EQ(FP32ToFP19(0xFF800000), Word{0x7FC00});   // -Inf
+  EXPECT_EQ(FP32ToFP19(0x3F800000), Word{0x1FC00});          // 1.0
+  EXPECT_EQ(FP32ToFP19(0xBF800000), Word{0x5FC00});          // -1.0
+  EXPECT_EQ(FP32ToFP19(0x00000000), Word{0x00000});          // +0
+  EXPECT_EQ(FP32ToFP19(0x80000000), Word{0x40000});          // -0
+  EXPECT_EQ(FP32ToFP19(0x7F800000), Word{0x3FC00});          // +Inf
+  EXPECT_EQ(FP32ToFP19(0xFF800000), Word{0x7FC00});          // -Inf
   EXPECT_EQ(FP32ToFP19(0xFFFFFFFF3F800000), Word{0x1FC00});  // carrier bits above 31 ignored
   // Round to nearest even on the 13 dropped bits.
-  EXPECT_EQ(FP32ToFP19(0x3F800FFF), Word{0x1FC00});   // below half: down
-  EXPECT_EQ(FP32ToFP19(0x3F801000), Word{0x1FC00});   // tie, kept part even: down
-  EXPECT_EQ(FP32ToFP19(0x3F801001), Word{0x1FC01});   // above half: up
-  EXPECT_EQ(FP32ToFP19(0x3F803000), Word{0x1FC02});   // tie, kept part odd: up to even
-  EXPECT_EQ(FP32ToFP19(0x3FFFF000), Word{0x20000});   // carry into the exponent: 2.0
-  EXPECT_EQ(FP32ToFP19(0x7F7FFFFF), Word{0x3FC00});   // largest FP32 finite carries to +Inf
-  EXPECT_EQ(FP32ToFP19(0xFF7FFFFF), Word{0x7FC00});   // and to -Inf
-  EXPECT_EQ(FP32ToFP19(0x007FFFFF), Word{0x00400});   // largest subnormal carries to min normal
-  EXPECT_EQ(FP32ToFP19(0x00001000), Word{0x00000});   // half the smallest FP19 subnormal: even
+  EXPECT_EQ(FP32ToFP19(0x3F800FFF), Word{0x1FC00});  // below half: down
+  EXPECT_EQ(FP32ToFP19(0x3F801000), Word{0x1FC00});  // tie, kept part even: down
+  EXPECT_EQ(FP32ToFP19(0x3F801001), Word{0x1FC01});  // above half: up
+  EXPECT_EQ(FP32ToFP19(0x3F803000), Word{0x1FC02});  // tie, kept part odd: up to even
+  EXPECT_EQ(FP32ToFP19(0x3FFFF000), Word{0x20000});  // carry into the exponent: 2.0
+  EXPECT_EQ(FP32ToFP19(0x7F7FFFFF), Word{0x3FC00});  // largest FP32 finite carries to +Inf
+  EXPECT_EQ(FP32ToFP19(0xFF7FFFFF), Word{0x7FC00});  // and to -Inf
+  EXPECT_EQ(FP32ToFP19(0x007FFFFF), Word{0x00400});  // largest subnormal carries to min normal
+  EXPECT_EQ(FP32ToFP19(0x00001000), Word{0x00000});  // half the smallest FP19 subnormal: even
   EXPECT_EQ(FP32ToFP19(0x00003000), Word{0x00002});
 }
 
@@ -163,7 +164,7 @@ TEST(FP19, FiniteValueKnownCodes) {
   EXPECT_EQ(FP19FiniteValue(0x00400), P2(-126));
   EXPECT_EQ(FP19FiniteValue(0x3FBFF), (Real(2) - P2(-10)) * P2(127));
   EXPECT_EQ(FP19FiniteValue(0x1FE00), Frac(3, 2));
-  EXPECT_EQ(FP19FiniteValue(0xFFFFFFFFFFF9FC00), Real(1));  // bits above 18 ignored
+  EXPECT_EQ(FP19FiniteValue(0xFFFFFFFFFFF9FC00), Real(1));       // bits above 18 ignored
   EXPECT_THROW(FP19FiniteValue(0x3FC00), SeedAssertionFailure);  // +Inf
   EXPECT_THROW(FP19FiniteValue(0x7FC00), SeedAssertionFailure);  // -Inf
   EXPECT_THROW(FP19FiniteValue(0x3FF00), SeedAssertionFailure);  // NaN
@@ -209,9 +210,9 @@ RC_GTEST_PROP(FP19Property, FP32ToFP19RoundsToNearestEven, (std::uint32_t raw)) 
     // at 2^128.
     const Real up = P2(128) * ((fp32 >> 31) ? Real(-1) : Real(1));
     const Real distance_up = x >= up ? Real(x - up) : Real(up - x);
-    RC_ASSERT((result == truncated + 1) ==
-              (distance_up < distance_down ||
-               (distance_up == distance_down && (truncated & 1) == 1)));
+    RC_ASSERT(
+        (result == truncated + 1) ==
+        (distance_up < distance_down || (distance_up == distance_down && (truncated & 1) == 1)));
     return;
   }
   const Real up = FP19FiniteValue(truncated + 1);
@@ -318,8 +319,8 @@ TEST(MatrixQuantizationShift, ShiftS32ToS16Cases) {
   EXPECT_EQ(MatrixShiftS32ToS16(0x80000000, 16), (Encoded{0xffffffffffff8000, 0x00}));
   EXPECT_EQ(MatrixShiftS32ToS16(0x7FFFFFFF, 16), (Encoded{0x7FFF, 0x00}));
   EXPECT_EQ(MatrixShiftS32ToS16(0x7FFFFFFF, 15), (Encoded{0x7FFF, 0x14}));
-  EXPECT_EQ(MatrixShiftS32ToS16(0x00010000, 1), (Encoded{0x7FFF, 0x14}));   // 32768
-  EXPECT_EQ(MatrixShiftS32ToS16(0x0000FFFF, 1), (Encoded{0x7FFF, 0x00}));   // 32767, 1 lost
+  EXPECT_EQ(MatrixShiftS32ToS16(0x00010000, 1), (Encoded{0x7FFF, 0x14}));  // 32768
+  EXPECT_EQ(MatrixShiftS32ToS16(0x0000FFFF, 1), (Encoded{0x7FFF, 0x00}));  // 32767, 1 lost
   EXPECT_EQ(MatrixShiftS32ToS16(0xFFFF0000, 1), (Encoded{0xffffffffffff8000, 0x00}));
   EXPECT_EQ(MatrixShiftS32ToS16(0xFFFEFFFF, 1), (Encoded{0xffffffffffff8000, 0x14}));
   EXPECT_EQ(MatrixShiftS32ToS16(0xFFFFFFFF, 16), (Encoded{0xffffffffffffffff, 0x00}));  // -1
@@ -430,8 +431,7 @@ TEST(MatrixQuantizationFloating, ZeroEncodesAsPositiveZeroEverywhere) {
   for (const T type : {T::FP32, T::FP16, T::BF16, T::E4M3, T::HiF8}) {
     for (const M mode : kAllRoundingModes) {
       for (const bool sat : {false, true}) {
-        EXPECT_EQ(ReferenceMatrixFloatingEncoding(Real(0), type, Ctl(mode, sat)),
-                  (Encoded{0, 0}));
+        EXPECT_EQ(ReferenceMatrixFloatingEncoding(Real(0), type, Ctl(mode, sat)), (Encoded{0, 0}));
       }
     }
   }
@@ -459,8 +459,7 @@ TEST(MatrixQuantizationFloating, HiF8OverflowBeforeRoundingInEveryMode) {
     EXPECT_EQ(ReferenceFP8Encoding(Real(32769), T::HiF8, Ctl(mode)), (Encoded{0x6F, 0x14}));
     EXPECT_EQ(ReferenceFP8Encoding(Real(-32769), T::HiF8, Ctl(mode)), (Encoded{0xEF, 0x14}));
     EXPECT_EQ(ReferenceFP8Encoding(Real(32769), T::HiF8, Ctl(mode, true)), (Encoded{0x6E, 0x14}));
-    EXPECT_EQ(ReferenceFP8Encoding(Real(-32769), T::HiF8, Ctl(mode, true)),
-              (Encoded{0xEE, 0x14}));
+    EXPECT_EQ(ReferenceFP8Encoding(Real(-32769), T::HiF8, Ctl(mode, true)), (Encoded{0xEE, 0x14}));
     EXPECT_EQ(ReferenceFP8Encoding(Real(32768), T::HiF8, Ctl(mode)), (Encoded{0x6E, 0x00}));
     EXPECT_EQ(ReferenceFP8Encoding(Real(-32768), T::HiF8, Ctl(mode)), (Encoded{0xEE, 0x00}));
   }
@@ -527,8 +526,7 @@ TEST(MatrixQuantizationFloating, Binary16Overflow) {
   for (const M mode : kAllRoundingModes) {
     // 2^16 overflows FP16 before rounding in every mode; 2^128 overflows BF16.
     EXPECT_EQ(ReferenceBinary16Encoding(P2(16), T::FP16, Ctl(mode)), (Encoded{0x7C00, 0x14}));
-    EXPECT_EQ(ReferenceBinary16Encoding(P2(16), T::FP16, Ctl(mode, true)),
-              (Encoded{0x7BFF, 0x14}));
+    EXPECT_EQ(ReferenceBinary16Encoding(P2(16), T::FP16, Ctl(mode, true)), (Encoded{0x7BFF, 0x14}));
     EXPECT_EQ(ReferenceBinary16Encoding(-P2(16), T::FP16, Ctl(mode)), (Encoded{0xFC00, 0x14}));
     EXPECT_EQ(ReferenceBinary16Encoding(-P2(16), T::FP16, Ctl(mode, true)),
               (Encoded{0xFBFF, 0x14}));
@@ -544,10 +542,8 @@ TEST(MatrixQuantizationFloating, Binary16Overflow) {
   EXPECT_EQ(ReferenceBinary16Encoding(Real(65520), T::FP16, Ctl(M::RNE, true)),
             (Encoded{0x7BFF, 0x14}));
   EXPECT_EQ(ReferenceBinary16Encoding(Real(65520), T::FP16, Ctl(M::RTZ)), (Encoded{0x7BFF, 0x10}));
-  EXPECT_EQ(ReferenceBinary16Encoding(Real(-65520), T::FP16, Ctl(M::RTP)),
-            (Encoded{0xFBFF, 0x10}));
-  EXPECT_EQ(ReferenceBinary16Encoding(Real(-65520), T::FP16, Ctl(M::RTM)),
-            (Encoded{0xFC00, 0x14}));
+  EXPECT_EQ(ReferenceBinary16Encoding(Real(-65520), T::FP16, Ctl(M::RTP)), (Encoded{0xFBFF, 0x10}));
+  EXPECT_EQ(ReferenceBinary16Encoding(Real(-65520), T::FP16, Ctl(M::RTM)), (Encoded{0xFC00, 0x14}));
   EXPECT_EQ(ReferenceBinary16Encoding(Real(-65520), T::FP16, Ctl(M::RHB)),
             (Encoded{0xFBFF, 0x10}));  // negative tie: smaller magnitude
   EXPECT_EQ(ReferenceBinary16Encoding(Real(65520), T::FP16, Ctl(M::RHB)), (Encoded{0x7C00, 0x14}));
@@ -730,8 +726,8 @@ TEST(MatrixQuantizationIdentity, FP8EveryFiniteCodeEveryModeAndSat) {
       for (const M mode : kAllRoundingModes) {
         for (const bool sat : {false, true}) {
           ASSERT_EQ(ReferenceMatrixFloatingEncoding(value, type, Ctl(mode, sat)), expected)
-              << Format(type).name << " code " << std::hex << code << " "
-              << RoundingModeName(mode) << " sat " << sat;
+              << Format(type).name << " code " << std::hex << code << " " << RoundingModeName(mode)
+              << " sat " << sat;
         }
       }
     }
@@ -768,8 +764,8 @@ std::vector<Word> Binary16BoundaryCodes(T type) {
   std::vector<Word> codes;
   for (const Word sign : {Word{0}, Word{0x8000}}) {
     for (Word exponent = 0; exponent < exponent_max; ++exponent) {
-      for (const Word fraction : {Word{0}, Word{1}, Word{2}, (fraction_max + 1) / 2,
-                                  fraction_max - 1, fraction_max}) {
+      for (const Word fraction :
+           {Word{0}, Word{1}, Word{2}, (fraction_max + 1) / 2, fraction_max - 1, fraction_max}) {
         codes.push_back(sign | (exponent << fraction_bits) | fraction);
       }
     }
@@ -819,9 +815,8 @@ TEST(MatrixQuantizationIdentity, DISABLED_Binary16EveryFiniteCodeEveryModeAndSat
 // overflow and underflow edges) half of the time, with few fraction bits a quarter of the time
 // (to reach ties exactly).
 rc::Gen<std::uint32_t> FiniteFP32Words() {
-  const auto any = rc::gen::suchThat(rc::gen::arbitrary<std::uint32_t>(), [](std::uint32_t w) {
-    return ((w >> 23) & 0xFF) != 0xFF;
-  });
+  const auto any = rc::gen::suchThat(rc::gen::arbitrary<std::uint32_t>(),
+                                     [](std::uint32_t w) { return ((w >> 23) & 0xFF) != 0xFF; });
   const auto focused = rc::gen::apply(
       [](bool negative, std::uint32_t exponent, std::uint32_t fraction, unsigned keep) {
         const std::uint32_t mask = ~((std::uint32_t{1} << (23 - keep % 24)) - 1) & 0x7FFFFF;
@@ -897,8 +892,7 @@ RC_GTEST_PROP(MatrixQuantizationProperty, SatChangesOnlyOverflowedResults, ()) {
         const NumericValueClass sat_class = TileNumericValueClass(type, sat.word);
         RC_ASSERT(!NumericValueClassIsNaN(sat_class) && !NumericValueClassIsInfinity(sat_class));
         const NumericValueClass plain_class = TileNumericValueClass(type, plain.word);
-        RC_ASSERT(NumericValueClassIsNaN(plain_class) ||
-                  NumericValueClassIsInfinity(plain_class));
+        RC_ASSERT(NumericValueClassIsNaN(plain_class) || NumericValueClassIsInfinity(plain_class));
       }
     }
   }
@@ -915,8 +909,8 @@ RC_GTEST_PROP(MatrixQuantizationProperty, InexactExactlyWhenValueChanges, ()) {
         const bool changed = !o.value.has_value() || *o.value != x;
         RC_ASSERT(nx == changed);
         // The only statuses the seed produces here.
-        RC_ASSERT(o.encoded.status == 0 || o.encoded.status == 0x10 ||
-                  o.encoded.status == 0x14 || o.encoded.status == 0x18);
+        RC_ASSERT(o.encoded.status == 0 || o.encoded.status == 0x10 || o.encoded.status == 0x14 ||
+                  o.encoded.status == 0x18);
         // No -0 result from a value that is not negative.
         if (x >= 0) RC_ASSERT(o.encoded.word < (IsFP8(type) ? Word{0x80} : Word{0x8000}));
       }

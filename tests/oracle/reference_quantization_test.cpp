@@ -5,6 +5,8 @@
 // Every table row is derived by hand from the seed text and spec-notes sections 5 and 6; the
 // property tests compare against an independent formulation written here (direct quantum
 // arithmetic instead of the seed's normalization loops).
+#include "ptovec/oracle/reference_quantization.hpp"
+
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -14,11 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "test_support.hpp"
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/numeric.hpp"
-#include "ptovec/oracle/reference_quantization.hpp"
 #include "ptovec/oracle/rounding.hpp"
+#include "test_support.hpp"
 
 namespace ptovec::oracle {
 namespace {
@@ -28,7 +29,6 @@ using test_support::Q;
 
 using M = NumericRoundingMode;
 using T = TileDataType;
-
 
 using test_support::Hex;
 
@@ -120,8 +120,7 @@ TEST(ReferenceIntegerValue, SignedAndUnsigned) {
   EXPECT_EQ(ReferenceIntegerValue(0x8000, T::S16), Integer(-32768));
   EXPECT_EQ(ReferenceIntegerValue(0xFFFFFFFF, T::U32), Integer(4294967295LL));
   EXPECT_EQ(ReferenceIntegerValue(0xFFFFFFFF, T::S32), Integer(-1));
-  EXPECT_EQ(ReferenceIntegerValue(0xFFFFFFFFFFFFFFFFULL, T::U64),
-            (Integer(1) << 64) - 1);
+  EXPECT_EQ(ReferenceIntegerValue(0xFFFFFFFFFFFFFFFFULL, T::U64), (Integer(1) << 64) - 1);
   EXPECT_EQ(ReferenceIntegerValue(0x8000000000000000ULL, T::S64), -(Integer(1) << 63));
 }
 
@@ -153,7 +152,8 @@ std::vector<EncodingRow> EncodingTable() {
   const Encoded ninf{kNegInf, 0x14};
   const Encoded maxnx{kMax, 0x10};
   const Encoded nmaxnx{0xFF7FFFFF, 0x10};
-  //                                                       RNE         RTM         RTP         RTZ         RNA         RTO         RHB
+  //                                                       RNE         RTM         RTP         RTZ
+  //                                                       RNA         RTO         RHB
   return {
       // Spec-notes section 6 known answer, and exact values.
       {"1.0", one, Same(0x3F800000, 0x00)},
@@ -167,33 +167,46 @@ std::vector<EncodingRow> EncodingTable() {
       {"-2^-126", -Pow2(-126), Same(0x80800000, 0x00)},
       // Ties between two normal FP32 numbers.
       {"1 + 2^-24 (tie 0x3F800000/01)", one + ulp1 / 2,
-       Words({0x3F800000, 0x3F800000, 0x3F800001, 0x3F800000, 0x3F800001, 0x3F800001, 0x3F800001}, 0x10)},
+       Words({0x3F800000, 0x3F800000, 0x3F800001, 0x3F800000, 0x3F800001, 0x3F800001, 0x3F800001},
+             0x10)},
       {"1 + 3*2^-24 (tie 01/02)", one + 3 * ulp1 / 2,
-       Words({0x3F800002, 0x3F800001, 0x3F800002, 0x3F800001, 0x3F800002, 0x3F800001, 0x3F800002}, 0x10)},
+       Words({0x3F800002, 0x3F800001, 0x3F800002, 0x3F800001, 0x3F800002, 0x3F800001, 0x3F800002},
+             0x10)},
       {"-(1 + 2^-24) (negative tie)", -(one + ulp1 / 2),
-       Words({0xBF800000, 0xBF800001, 0xBF800000, 0xBF800000, 0xBF800001, 0xBF800001, 0xBF800000}, 0x10)},
+       Words({0xBF800000, 0xBF800001, 0xBF800000, 0xBF800000, 0xBF800001, 0xBF800001, 0xBF800000},
+             0x10)},
       {"-(1 + 3*2^-24) (negative tie, odd below)", -(one + 3 * ulp1 / 2),
-       Words({0xBF800002, 0xBF800002, 0xBF800001, 0xBF800001, 0xBF800002, 0xBF800001, 0xBF800001}, 0x10)},
+       Words({0xBF800002, 0xBF800002, 0xBF800001, 0xBF800001, 0xBF800002, 0xBF800001, 0xBF800001},
+             0x10)},
       // One above / one below a tie.
       {"1 + 2^-24 + 2^-30", one + ulp1 / 2 + Pow2(-30),
-       Words({0x3F800001, 0x3F800000, 0x3F800001, 0x3F800000, 0x3F800001, 0x3F800001, 0x3F800001}, 0x10)},
+       Words({0x3F800001, 0x3F800000, 0x3F800001, 0x3F800000, 0x3F800001, 0x3F800001, 0x3F800001},
+             0x10)},
       {"1 + 2^-24 - 2^-30", one + ulp1 / 2 - Pow2(-30),
-       Words({0x3F800000, 0x3F800000, 0x3F800001, 0x3F800000, 0x3F800000, 0x3F800001, 0x3F800000}, 0x10)},
+       Words({0x3F800000, 0x3F800000, 0x3F800001, 0x3F800000, 0x3F800000, 0x3F800001, 0x3F800000},
+             0x10)},
       {"-(1 + 2^-24 + 2^-30)", -(one + ulp1 / 2 + Pow2(-30)),
-       Words({0xBF800001, 0xBF800001, 0xBF800000, 0xBF800000, 0xBF800001, 0xBF800001, 0xBF800001}, 0x10)},
+       Words({0xBF800001, 0xBF800001, 0xBF800000, 0xBF800000, 0xBF800001, 0xBF800001, 0xBF800001},
+             0x10)},
       {"-(1 + 2^-24 - 2^-30)", -(one + ulp1 / 2 - Pow2(-30)),
-       Words({0xBF800000, 0xBF800001, 0xBF800000, 0xBF800000, 0xBF800000, 0xBF800001, 0xBF800000}, 0x10)},
+       Words({0xBF800000, 0xBF800001, 0xBF800000, 0xBF800000, 0xBF800000, 0xBF800001, 0xBF800000},
+             0x10)},
       {"1/3", Q(1, 3),
-       Words({0x3EAAAAAB, 0x3EAAAAAA, 0x3EAAAAAB, 0x3EAAAAAA, 0x3EAAAAAB, 0x3EAAAAAB, 0x3EAAAAAB}, 0x10)},
+       Words({0x3EAAAAAB, 0x3EAAAAAA, 0x3EAAAAAB, 0x3EAAAAAA, 0x3EAAAAAB, 0x3EAAAAAB, 0x3EAAAAAB},
+             0x10)},
       {"-1/3", Q(-1, 3),
-       Words({0xBEAAAAAB, 0xBEAAAAAB, 0xBEAAAAAA, 0xBEAAAAAA, 0xBEAAAAAB, 0xBEAAAAAB, 0xBEAAAAAB}, 0x10)},
+       Words({0xBEAAAAAB, 0xBEAAAAAB, 0xBEAAAAAA, 0xBEAAAAAA, 0xBEAAAAAB, 0xBEAAAAAB, 0xBEAAAAAB},
+             0x10)},
       {"1/10", Q(1, 10),
-       Words({0x3DCCCCCD, 0x3DCCCCCC, 0x3DCCCCCD, 0x3DCCCCCC, 0x3DCCCCCD, 0x3DCCCCCD, 0x3DCCCCCD}, 0x10)},
+       Words({0x3DCCCCCD, 0x3DCCCCCC, 0x3DCCCCCD, 0x3DCCCCCC, 0x3DCCCCCD, 0x3DCCCCCD, 0x3DCCCCCD},
+             0x10)},
       // Carry into the next binade.
       {"2 - 2^-24 (carry to 2.0)", Q(2) - ulp1 / 2,
-       Words({0x40000000, 0x3FFFFFFF, 0x40000000, 0x3FFFFFFF, 0x40000000, 0x3FFFFFFF, 0x40000000}, 0x10)},
+       Words({0x40000000, 0x3FFFFFFF, 0x40000000, 0x3FFFFFFF, 0x40000000, 0x3FFFFFFF, 0x40000000},
+             0x10)},
       {"-(2 - 2^-24)", -(Q(2) - ulp1 / 2),
-       Words({0xC0000000, 0xC0000000, 0xBFFFFFFF, 0xBFFFFFFF, 0xC0000000, 0xBFFFFFFF, 0xBFFFFFFF}, 0x10)},
+       Words({0xC0000000, 0xC0000000, 0xBFFFFFFF, 0xBFFFFFFF, 0xC0000000, 0xBFFFFFFF, 0xBFFFFFFF},
+             0x10)},
       // 2^128 and beyond: Inf with OF|NX in every mode, RTZ and RTM included.
       {"2^128", Pow2(128), Same(kInf, 0x14)},
       {"-2^128", -Pow2(128), Same(kNegInf, 0x14)},
@@ -204,13 +217,18 @@ std::vector<EncodingRow> EncodingTable() {
       {"2^300", Pow2(300), Same(kInf, 0x14)},
       {"-2^300 - 1/3", -Pow2(300) - Q(1, 3), Same(kNegInf, 0x14)},
       // Carry past the largest finite.
-      {"max + half ulp (tie, even is 2^24)", max + Pow2(103), {inf, maxnx, inf, maxnx, inf, maxnx, inf}},
+      {"max + half ulp (tie, even is 2^24)",
+       max + Pow2(103),
+       {inf, maxnx, inf, maxnx, inf, maxnx, inf}},
       {"max + quarter ulp", max + Pow2(102), {maxnx, maxnx, inf, maxnx, maxnx, maxnx, maxnx}},
-      {"2^128 - 2^100 (above max + half ulp)", Pow2(128) - Pow2(100),
+      {"2^128 - 2^100 (above max + half ulp)",
+       Pow2(128) - Pow2(100),
        {inf, maxnx, inf, maxnx, inf, maxnx, inf}},
       {"2^128 - 2^-200", Pow2(128) - Pow2(-200), {inf, maxnx, inf, maxnx, inf, maxnx, inf}},
       {"-(max + half ulp)", -(max + Pow2(103)), {ninf, ninf, nmaxnx, nmaxnx, ninf, nmaxnx, nmaxnx}},
-      {"-(max + quarter ulp)", -(max + Pow2(102)), {nmaxnx, ninf, nmaxnx, nmaxnx, nmaxnx, nmaxnx, nmaxnx}},
+      {"-(max + quarter ulp)",
+       -(max + Pow2(102)),
+       {nmaxnx, ninf, nmaxnx, nmaxnx, nmaxnx, nmaxnx, nmaxnx}},
       // Exact subnormals: no flags.
       {"2^-149", tiny, Same(0x00000001, 0x00)},
       {"-2^-149", -tiny, Same(0x80000001, 0x00)},
@@ -220,40 +238,56 @@ std::vector<EncodingRow> EncodingTable() {
       {"-2^-127", -Pow2(-127), Same(0x80400000, 0x00)},
       // Inexact subnormals: UF|NX.
       {"2.5 * 2^-149", Q(5, 2) * tiny,
-       Words({0x00000002, 0x00000002, 0x00000003, 0x00000002, 0x00000003, 0x00000003, 0x00000003}, 0x18)},
+       Words({0x00000002, 0x00000002, 0x00000003, 0x00000002, 0x00000003, 0x00000003, 0x00000003},
+             0x18)},
       {"-2.5 * 2^-149", Q(-5, 2) * tiny,
-       Words({0x80000002, 0x80000003, 0x80000002, 0x80000002, 0x80000003, 0x80000003, 0x80000002}, 0x18)},
+       Words({0x80000002, 0x80000003, 0x80000002, 0x80000002, 0x80000003, 0x80000003, 0x80000002},
+             0x18)},
       {"1.5 * 2^-149", Q(3, 2) * tiny,
-       Words({0x00000002, 0x00000001, 0x00000002, 0x00000001, 0x00000002, 0x00000001, 0x00000002}, 0x18)},
+       Words({0x00000002, 0x00000001, 0x00000002, 0x00000001, 0x00000002, 0x00000001, 0x00000002},
+             0x18)},
       {"-1.5 * 2^-149", Q(-3, 2) * tiny,
-       Words({0x80000002, 0x80000002, 0x80000001, 0x80000001, 0x80000002, 0x80000001, 0x80000001}, 0x18)},
+       Words({0x80000002, 0x80000002, 0x80000001, 0x80000001, 0x80000002, 0x80000001, 0x80000001},
+             0x18)},
       {"(2^22 + 1/3) * 2^-149", (Pow2(22) + Q(1, 3)) * tiny,
-       Words({0x00400000, 0x00400000, 0x00400001, 0x00400000, 0x00400000, 0x00400001, 0x00400000}, 0x18)},
+       Words({0x00400000, 0x00400000, 0x00400001, 0x00400000, 0x00400000, 0x00400001, 0x00400000},
+             0x18)},
       // Below 2^-149: rounds to zero (sign kept) or to the smallest subnormal.
       {"2^-150 (tie with zero)", Pow2(-150),
-       Words({0x00000000, 0x00000000, 0x00000001, 0x00000000, 0x00000001, 0x00000001, 0x00000001}, 0x18)},
+       Words({0x00000000, 0x00000000, 0x00000001, 0x00000000, 0x00000001, 0x00000001, 0x00000001},
+             0x18)},
       {"-2^-150", -Pow2(-150),
-       Words({0x80000000, 0x80000001, 0x80000000, 0x80000000, 0x80000001, 0x80000001, 0x80000000}, 0x18)},
+       Words({0x80000000, 0x80000001, 0x80000000, 0x80000000, 0x80000001, 0x80000001, 0x80000000},
+             0x18)},
       {"3 * 2^-151", 3 * Pow2(-151),
-       Words({0x00000001, 0x00000000, 0x00000001, 0x00000000, 0x00000001, 0x00000001, 0x00000001}, 0x18)},
+       Words({0x00000001, 0x00000000, 0x00000001, 0x00000000, 0x00000001, 0x00000001, 0x00000001},
+             0x18)},
       {"2^-160", Pow2(-160),
-       Words({0x00000000, 0x00000000, 0x00000001, 0x00000000, 0x00000000, 0x00000001, 0x00000000}, 0x18)},
+       Words({0x00000000, 0x00000000, 0x00000001, 0x00000000, 0x00000000, 0x00000001, 0x00000000},
+             0x18)},
       {"-2^-160", -Pow2(-160),
-       Words({0x80000000, 0x80000001, 0x80000000, 0x80000000, 0x80000000, 0x80000001, 0x80000000}, 0x18)},
+       Words({0x80000000, 0x80000001, 0x80000000, 0x80000000, 0x80000000, 0x80000001, 0x80000000},
+             0x18)},
       {"2^-1000", Pow2(-1000),
-       Words({0x00000000, 0x00000000, 0x00000001, 0x00000000, 0x00000000, 0x00000001, 0x00000000}, 0x18)},
+       Words({0x00000000, 0x00000000, 0x00000001, 0x00000000, 0x00000000, 0x00000001, 0x00000000},
+             0x18)},
       {"-2^-1000", -Pow2(-1000),
-       Words({0x80000000, 0x80000001, 0x80000000, 0x80000000, 0x80000000, 0x80000001, 0x80000000}, 0x18)},
+       Words({0x80000000, 0x80000001, 0x80000000, 0x80000000, 0x80000000, 0x80000001, 0x80000000},
+             0x18)},
       // Tiny before rounding: below 2^-126, rounding up to the smallest normal keeps UF|NX.
       {"2^-126 - 2^-150 (tie)", Pow2(-126) - Pow2(-150),
-       Words({0x00800000, 0x007FFFFF, 0x00800000, 0x007FFFFF, 0x00800000, 0x007FFFFF, 0x00800000}, 0x18)},
+       Words({0x00800000, 0x007FFFFF, 0x00800000, 0x007FFFFF, 0x00800000, 0x007FFFFF, 0x00800000},
+             0x18)},
       {"2^-126 - 2^-151", Pow2(-126) - Pow2(-151),
-       Words({0x00800000, 0x007FFFFF, 0x00800000, 0x007FFFFF, 0x00800000, 0x007FFFFF, 0x00800000}, 0x18)},
+       Words({0x00800000, 0x007FFFFF, 0x00800000, 0x007FFFFF, 0x00800000, 0x007FFFFF, 0x00800000},
+             0x18)},
       {"-(2^-126 - 2^-150)", -(Pow2(-126) - Pow2(-150)),
-       Words({0x80800000, 0x80800000, 0x807FFFFF, 0x807FFFFF, 0x80800000, 0x807FFFFF, 0x807FFFFF}, 0x18)},
+       Words({0x80800000, 0x80800000, 0x807FFFFF, 0x807FFFFF, 0x80800000, 0x807FFFFF, 0x807FFFFF},
+             0x18)},
       // Just above the smallest normal: inexact but not tiny, NX only.
       {"2^-126 + 2^-150", Pow2(-126) + Pow2(-150),
-       Words({0x00800000, 0x00800000, 0x00800001, 0x00800000, 0x00800001, 0x00800001, 0x00800001}, 0x10)},
+       Words({0x00800000, 0x00800000, 0x00800001, 0x00800000, 0x00800001, 0x00800001, 0x00800001},
+             0x10)},
   };
 }
 
@@ -265,8 +299,9 @@ TEST(ReferenceFP32FiniteEncoding, HandDerivedTableEveryMode) {
   for (const EncodingRow& row : EncodingTable()) {
     for (std::size_t m = 0; m < 7; ++m) {
       const Encoded got = ReferenceFP32FiniteEncoding(row.x, kAllRoundingModes[m]);
-      EXPECT_EQ(got, row.expected[m]) << row.label << " mode " << RoundingModeName(kAllRoundingModes[m])
-                                      << ": got " << Show(got) << ", want " << Show(row.expected[m]);
+      EXPECT_EQ(got, row.expected[m])
+          << row.label << " mode " << RoundingModeName(kAllRoundingModes[m]) << ": got "
+          << Show(got) << ", want " << Show(row.expected[m]);
     }
   }
 }
@@ -335,10 +370,14 @@ Integer ChooseNeighbour(const Real& t, M mode) {
   const Real above = Real(hi) - t;
   const bool lo_is_even = lo % 2 == 0;
   switch (mode) {
-    case M::RTM: return lo;
-    case M::RTP: return hi;
-    case M::RTZ: return t > 0 ? lo : hi;
-    case M::RTO: return lo_is_even ? hi : lo;
+    case M::RTM:
+      return lo;
+    case M::RTP:
+      return hi;
+    case M::RTZ:
+      return t > 0 ? lo : hi;
+    case M::RTO:
+      return lo_is_even ? hi : lo;
     case M::RNE:
       if (below != above) return below < above ? lo : hi;
       return lo_is_even ? lo : hi;
@@ -409,17 +448,17 @@ rc::Gen<Real> GenReal() {
 // Near the extremes: the subnormal/normal boundary, the largest finite (carry to Inf), and zero.
 rc::Gen<Real> GenRealNearExtremes() {
   return rc::gen::apply(
-          [](std::uint32_t f, int quarter, bool negative, int region) {
-            const std::uint32_t w = region == 0   ? (0x007FFFFCu + (f & 0x7))
-                                    : region == 1 ? (0x7F7FFFFFu - (f & 0x1))
-                                                  : (f & 0x1F);
-            const unsigned e = (w >> 23) & 0xFF;
-            const Real ulp = Pow2(static_cast<int>(e == 0 ? 1 : e) - 150);
-            const Real x = F32(w) + Real(Integer(quarter), Integer(4)) * ulp;
-            return negative ? Real(-x) : x;
-          },
-          rc::gen::arbitrary<std::uint32_t>(), rc::gen::inRange(-6, 7), rc::gen::arbitrary<bool>(),
-          rc::gen::inRange(0, 3));
+      [](std::uint32_t f, int quarter, bool negative, int region) {
+        const std::uint32_t w = region == 0   ? (0x007FFFFCu + (f & 0x7))
+                                : region == 1 ? (0x7F7FFFFFu - (f & 0x1))
+                                              : (f & 0x1F);
+        const unsigned e = (w >> 23) & 0xFF;
+        const Real ulp = Pow2(static_cast<int>(e == 0 ? 1 : e) - 150);
+        const Real x = F32(w) + Real(Integer(quarter), Integer(4)) * ulp;
+        return negative ? Real(-x) : x;
+      },
+      rc::gen::arbitrary<std::uint32_t>(), rc::gen::inRange(-6, 7), rc::gen::arbitrary<bool>(),
+      rc::gen::inRange(0, 3));
 }
 
 RC_GTEST_PROP(ReferenceFP32FiniteEncoding, AgreesWithIndependentFormulation, ()) {
@@ -449,7 +488,9 @@ constexpr Word kFP32sNaN = 0x7F800001;
 
 NumericExecutionControl Control(M mode, bool sat) { return {mode, sat}; }
 
-Word S8Word(long long v) { return static_cast<Word>(static_cast<std::int64_t>(static_cast<std::int8_t>(v))); }
+Word S8Word(long long v) {
+  return static_cast<Word>(static_cast<std::int64_t>(static_cast<std::int8_t>(v)));
+}
 
 TEST(TileProfileQuantize, TiesUnderEveryModeWithZeroPoints0And3) {
   struct Row {
@@ -485,8 +526,8 @@ TEST(TileProfileQuantize, TiesUnderEveryModeWithZeroPoints0And3) {
     for (bool sat : {false, true}) {
       for (std::size_t m = 0; m < 7; ++m) {
         const M mode = kAllRoundingModes[m];
-        const Encoded got =
-            TileProfileQuantize(r.value, r.scale, S8Word(r.zero_point), T::FP32, T::S8, Control(mode, sat));
+        const Encoded got = TileProfileQuantize(r.value, r.scale, S8Word(r.zero_point), T::FP32,
+                                                T::S8, Control(mode, sat));
         EXPECT_EQ(got, Encoded({S8Word(r.expected[m]), 0x10}))
             << r.label << " " << RoundingModeName(mode) << " sat " << sat << ": got " << Show(got);
       }
@@ -515,7 +556,8 @@ TEST(TileProfileQuantize, SatClampsWithoutOverflowNonSatWraps) {
   const Word k300 = 0x43960000;
   for (M mode : kAllRoundingModes) {
     // 200 to S8: exact, so no status at all.
-    EXPECT_EQ(TileProfileQuantize(k200, kOne, 0, T::FP32, T::S8, Control(mode, true)), Encoded({0x7F, 0}))
+    EXPECT_EQ(TileProfileQuantize(k200, kOne, 0, T::FP32, T::S8, Control(mode, true)),
+              Encoded({0x7F, 0}))
         << RoundingModeName(mode);
     EXPECT_EQ(TileProfileQuantize(k200, kOne, 0, T::FP32, T::S8, Control(mode, false)),
               Encoded({0xFFFFFFFFFFFFFFC8ULL, 0}))
@@ -523,12 +565,16 @@ TEST(TileProfileQuantize, SatClampsWithoutOverflowNonSatWraps) {
     // -200 to S8: Sat -128, non-Sat -200 mod 256 = 56.
     EXPECT_EQ(TileProfileQuantize(km200, kOne, 0, T::FP32, T::S8, Control(mode, true)),
               Encoded({0xFFFFFFFFFFFFFF80ULL, 0}));
-    EXPECT_EQ(TileProfileQuantize(km200, kOne, 0, T::FP32, T::S8, Control(mode, false)), Encoded({0x38, 0}));
+    EXPECT_EQ(TileProfileQuantize(km200, kOne, 0, T::FP32, T::S8, Control(mode, false)),
+              Encoded({0x38, 0}));
     // 300 to U8: Sat 255, non-Sat 300 - 256 = 44.
-    EXPECT_EQ(TileProfileQuantize(k300, kOne, 0, T::FP32, T::U8, Control(mode, true)), Encoded({0xFF, 0}));
-    EXPECT_EQ(TileProfileQuantize(k300, kOne, 0, T::FP32, T::U8, Control(mode, false)), Encoded({0x2C, 0}));
+    EXPECT_EQ(TileProfileQuantize(k300, kOne, 0, T::FP32, T::U8, Control(mode, true)),
+              Encoded({0xFF, 0}));
+    EXPECT_EQ(TileProfileQuantize(k300, kOne, 0, T::FP32, T::U8, Control(mode, false)),
+              Encoded({0x2C, 0}));
     // -1 to U8: Sat 0, non-Sat 0xFF.
-    EXPECT_EQ(TileProfileQuantize(0xBF800000, kOne, 0, T::FP32, T::U8, Control(mode, true)), Encoded({0, 0}));
+    EXPECT_EQ(TileProfileQuantize(0xBF800000, kOne, 0, T::FP32, T::U8, Control(mode, true)),
+              Encoded({0, 0}));
     EXPECT_EQ(TileProfileQuantize(0xBF800000, kOne, 0, T::FP32, T::U8, Control(mode, false)),
               Encoded({0xFF, 0}));
     // 100 + zero point 100 = 200 to S8.
@@ -572,7 +618,8 @@ TEST(TileProfileQuantize, SubnormalScaleAndValues) {
   // 2^100 * 2^-149 = 2^-49: rounds to 0 except where the mode rounds up.
   const std::array<long long, 7> expected = {0, 0, 1, 0, 0, 1, 0};
   for (std::size_t m = 0; m < 7; ++m) {
-    EXPECT_EQ(TileProfileQuantize(0x71800000, 0x00000001, 0, T::FP32, T::S8, Control(kAllRoundingModes[m], false)),
+    EXPECT_EQ(TileProfileQuantize(0x71800000, 0x00000001, 0, T::FP32, T::S8,
+                                  Control(kAllRoundingModes[m], false)),
               Encoded({S8Word(expected[m]), 0x10}));
   }
   // A subnormal source times a normal scale.
@@ -583,9 +630,11 @@ TEST(TileProfileQuantize, SubnormalScaleAndValues) {
 TEST(TileProfileQuantize, SeedAssertions) {
   const NumericExecutionControl c;
   for (Word bad_scale : {Word{0x00000000}, Word{0x80000000}, kFP32NaN, kFP32sNaN, kInf, kNegInf}) {
-    EXPECT_THROW(TileProfileQuantize(kOne, bad_scale, 0, T::FP32, T::S8, c), SeedAssertionFailure) << Hex(bad_scale);
+    EXPECT_THROW(TileProfileQuantize(kOne, bad_scale, 0, T::FP32, T::S8, c), SeedAssertionFailure)
+        << Hex(bad_scale);
     // The scale is checked before the source's NaN test.
-    EXPECT_THROW(TileProfileQuantize(kFP32NaN, bad_scale, 0, T::FP32, T::U8, c), SeedAssertionFailure);
+    EXPECT_THROW(TileProfileQuantize(kFP32NaN, bad_scale, 0, T::FP32, T::U8, c),
+                 SeedAssertionFailure);
   }
   EXPECT_THROW(TileProfileQuantize(kOne, kOne, 0, T::FP16, T::S8, c), SeedAssertionFailure);
   EXPECT_THROW(TileProfileQuantize(kOne, kOne, 0, T::FP32, T::S16, c), SeedAssertionFailure);
@@ -611,24 +660,24 @@ RC_GTEST_PROP(TileProfileQuantize, AgreesWithIndependentFormulation, ()) {
   const auto finite = [](std::uint32_t x) { return ((x >> 23) & 0xFF) != 0xFF; };
   const auto value = *rc::gen::oneOf(
       rc::gen::arbitrary<std::uint32_t>(),
-      rc::gen::map(rc::gen::inRange(-600, 600),
-                   [](int quarter) {
-                     // Exact quarters: FP32 word of quarter/4 (small enough to be exact).
-                     const Real q = Q(quarter, 4);
-                     return static_cast<std::uint32_t>(ReferenceFP32FiniteEncoding(q, M::RNE).word);
-                   }));
+      rc::gen::map(rc::gen::inRange(-600, 600), [](int quarter) {
+        // Exact quarters: FP32 word of quarter/4 (small enough to be exact).
+        const Real q = Q(quarter, 4);
+        return static_cast<std::uint32_t>(ReferenceFP32FiniteEncoding(q, M::RNE).word);
+      }));
   const auto scale = *rc::gen::suchThat(
-      rc::gen::oneOf(rc::gen::arbitrary<std::uint32_t>(),
-                     rc::gen::element<std::uint32_t>(0x3F800000u, 0x3F000000u, 0x40000000u, 0x3E800000u,
-                                                     0xBF800000u, 0x3FC00000u, 0x00000001u)),
+      rc::gen::oneOf(
+          rc::gen::arbitrary<std::uint32_t>(),
+          rc::gen::element<std::uint32_t>(0x3F800000u, 0x3F000000u, 0x40000000u, 0x3E800000u,
+                                          0xBF800000u, 0x3FC00000u, 0x00000001u)),
       [&](std::uint32_t s) { return finite(s) && (s & 0x7FFFFFFFu) != 0; });
   const bool is_signed = *rc::gen::arbitrary<bool>();
   const T destination = is_signed ? T::S8 : T::U8;
   const auto zp_byte = *rc::gen::inRange<int>(0, 256);
   const bool sat = *rc::gen::arbitrary<bool>();
   const M mode = *rc::gen::elementOf(kAllRoundingModes);
-  const Encoded got = TileProfileQuantize(value, scale, static_cast<Word>(zp_byte), T::FP32, destination,
-                                          Control(mode, sat));
+  const Encoded got = TileProfileQuantize(value, scale, static_cast<Word>(zp_byte), T::FP32,
+                                          destination, Control(mode, sat));
   const long long zp = is_signed && zp_byte >= 128 ? zp_byte - 256 : zp_byte;
   const long long lo = is_signed ? -128 : 0;
   const long long hi = is_signed ? 127 : 255;
@@ -637,7 +686,9 @@ RC_GTEST_PROP(TileProfileQuantize, AgreesWithIndependentFormulation, ()) {
   if (e == 0xFF && (value & 0x7FFFFF) != 0) {
     want = {0, 0x01};
   } else if (e == 0xFF) {
-    want = {is_signed ? S8Word((value >> 31) ? lo : hi) : static_cast<Word>((value >> 31) ? lo : hi), 0x14};
+    want = {
+        is_signed ? S8Word((value >> 31) ? lo : hi) : static_cast<Word>((value >> 31) ? lo : hi),
+        0x14};
   } else {
     const Real affine = F32(value) * F32(scale) + zp;
     const Integer r = ChooseNeighbour(affine, mode);
@@ -673,13 +724,16 @@ TEST(TileProfileDequantize, HandDerived) {
       EXPECT_EQ(TileProfileDequantize(0, 0xBF800000, 1, T::U8, T::FP32, c), Encoded({kOne, 0}));
       // Overflow: 255 * max finite -> Inf with OF|NX in every mode; Sat is ignored.
       EXPECT_EQ(TileProfileDequantize(0x7F, kMax, 0x80, T::S8, T::FP32, c), Encoded({kInf, 0x14}));
-      EXPECT_EQ(TileProfileDequantize(0x80, kMax, 0x7F, T::S8, T::FP32, c), Encoded({kNegInf, 0x14}));
+      EXPECT_EQ(TileProfileDequantize(0x80, kMax, 0x7F, T::S8, T::FP32, c),
+                Encoded({kNegInf, 0x14}));
       EXPECT_EQ(TileProfileDequantize(0xFF, kMax, 0x00, T::U8, T::FP32, c), Encoded({kInf, 0x14}));
       // 2 * 2^127 = 2^128: overflows in every mode.
       EXPECT_EQ(TileProfileDequantize(2, 0x7F000000, 0, T::S8, T::FP32, c), Encoded({kInf, 0x14}));
       // Exact subnormal results carry no flags.
-      EXPECT_EQ(TileProfileDequantize(3, 0x00000001, 0, T::S8, T::FP32, c), Encoded({0x00000003, 0}));
-      EXPECT_EQ(TileProfileDequantize(0xFD, 0x00000001, 0, T::S8, T::FP32, c), Encoded({0x80000003, 0}));
+      EXPECT_EQ(TileProfileDequantize(3, 0x00000001, 0, T::S8, T::FP32, c),
+                Encoded({0x00000003, 0}));
+      EXPECT_EQ(TileProfileDequantize(0xFD, 0x00000001, 0, T::S8, T::FP32, c),
+                Encoded({0x80000003, 0}));
       EXPECT_EQ(TileProfileDequantize(0xFF, 0x00000003, 0x7F, T::U8, T::FP32, c),
                 Encoded({0x00000180, 0}));  // 128 * 3 * 2^-149
     }
@@ -704,11 +758,13 @@ TEST(TileProfileDequantize, InexactUnderEveryMode) {
       const NumericExecutionControl c = Control(mode, sat);
       EXPECT_EQ(TileProfileDequantize(3, 0x3FFFFFFF, 0, T::S8, T::FP32, c), Encoded({pos[m], 0x10}))
           << RoundingModeName(mode);
-      EXPECT_EQ(TileProfileDequantize(0xFD, 0x3FFFFFFF, 0, T::S8, T::FP32, c), Encoded({neg[m], 0x10}))
+      EXPECT_EQ(TileProfileDequantize(0xFD, 0x3FFFFFFF, 0, T::S8, T::FP32, c),
+                Encoded({neg[m], 0x10}))
           << RoundingModeName(mode);
       EXPECT_EQ(TileProfileDequantize(3, 0x3F800001, 0, T::U8, T::FP32, c), Encoded({tie[m], 0x10}))
           << RoundingModeName(mode);
-      EXPECT_EQ(TileProfileDequantize(0, 0x3F800001, 3, T::U8, T::FP32, c), Encoded({ntie[m], 0x10}))
+      EXPECT_EQ(TileProfileDequantize(0, 0x3F800001, 3, T::U8, T::FP32, c),
+                Encoded({ntie[m], 0x10}))
           << RoundingModeName(mode);
     }
   }
@@ -717,7 +773,8 @@ TEST(TileProfileDequantize, InexactUnderEveryMode) {
 TEST(TileProfileDequantize, SeedAssertions) {
   const NumericExecutionControl c;
   for (Word bad_scale : {Word{0x00000000}, Word{0x80000000}, kFP32NaN, kFP32sNaN, kInf, kNegInf}) {
-    EXPECT_THROW(TileProfileDequantize(1, bad_scale, 0, T::S8, T::FP32, c), SeedAssertionFailure) << Hex(bad_scale);
+    EXPECT_THROW(TileProfileDequantize(1, bad_scale, 0, T::S8, T::FP32, c), SeedAssertionFailure)
+        << Hex(bad_scale);
   }
   EXPECT_THROW(TileProfileDequantize(1, kOne, 0, T::S16, T::FP32, c), SeedAssertionFailure);
   EXPECT_THROW(TileProfileDequantize(1, kOne, 0, T::FP32, T::FP32, c), SeedAssertionFailure);
@@ -736,8 +793,8 @@ RC_GTEST_PROP(TileProfileDequantize, AgreesWithIndependentFormulation, ()) {
   const T source = is_signed ? T::S8 : T::U8;
   const long long sv = is_signed && v >= 128 ? v - 256 : v;
   const long long sz = is_signed && zp >= 128 ? zp - 256 : zp;
-  const Encoded got = TileProfileDequantize(static_cast<Word>(v), scale, static_cast<Word>(zp), source,
-                                            T::FP32, Control(mode, sat));
+  const Encoded got = TileProfileDequantize(static_cast<Word>(v), scale, static_cast<Word>(zp),
+                                            source, T::FP32, Control(mode, sat));
   const Encoded want = IndependentFP32Encoding(Real(Integer(sv - sz)) * F32(scale), mode);
   RC_ASSERT(got == want);
   // An integer times an FP32 value is a multiple of 2^-149: a subnormal result is always exact,

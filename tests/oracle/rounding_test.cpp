@@ -3,6 +3,8 @@
 // Every expectation below is hand-derived from the spec-notes section 2 table; the property tests
 // compare against independent characterisations (distance bounds, parity), never against the
 // implementation itself.
+#include "ptovec/oracle/rounding.hpp"
+
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -11,9 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "test_support.hpp"
 #include "ptovec/oracle/numeric.hpp"
-#include "ptovec/oracle/rounding.hpp"
+#include "test_support.hpp"
 
 namespace ptovec::oracle {
 namespace {
@@ -22,8 +23,6 @@ using test_support::Pow2;
 using test_support::Q;
 
 using M = NumericRoundingMode;
-
-
 
 // One row: x and the expected FloatingToInteger result in the order RNE RTM RTP RTZ RNA RTO RHB.
 struct RoundingRow {
@@ -81,7 +80,8 @@ TEST(FloatingToInteger, LargeMagnitudeTies) {
   const Real pos = Real(big) + Q(1, 2);
   const Real neg = -pos;
   const std::array<Integer, 7> pos_expected = {big, big, big + 1, big, big + 1, big + 1, big + 1};
-  const std::array<Integer, 7> neg_expected = {-big, -big - 1, -big, -big, -big - 1, -big - 1, -big};
+  const std::array<Integer, 7> neg_expected = {-big,     -big - 1, -big, -big,
+                                               -big - 1, -big - 1, -big};
   for (std::size_t m = 0; m < 7; ++m) {
     EXPECT_EQ(FloatingToInteger(pos, kAllRoundingModes[m]), pos_expected[m])
         << RoundingModeName(kAllRoundingModes[m]);
@@ -150,9 +150,16 @@ TEST(RoundHelpers, RoundDownRoundUpRoundTowardsZero) {
     long long down, up, toward_zero;
   };
   const std::vector<Row> rows = {
-      {Q(-5, 2), -3, -2, -2}, {Q(5, 2), 2, 3, 2},   {Q(-3), -3, -3, -3},    {Q(3), 3, 3, 3},
-      {Q(-1, 3), -1, 0, 0},   {Q(1, 3), 0, 1, 0},   {Q(-7, 3), -3, -2, -2}, {Q(7, 2), 3, 4, 3},
-      {Q(0), 0, 0, 0},        {Q(-1, 1000000), -1, 0, 0},
+      {Q(-5, 2), -3, -2, -2},
+      {Q(5, 2), 2, 3, 2},
+      {Q(-3), -3, -3, -3},
+      {Q(3), 3, 3, 3},
+      {Q(-1, 3), -1, 0, 0},
+      {Q(1, 3), 0, 1, 0},
+      {Q(-7, 3), -3, -2, -2},
+      {Q(7, 2), 3, 4, 3},
+      {Q(0), 0, 0, 0},
+      {Q(-1, 1000000), -1, 0, 0},
       {Q(-999999, 1000000), -1, 0, 0},
   };
   for (const Row& r : rows) {

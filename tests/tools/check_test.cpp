@@ -1,5 +1,7 @@
 // check and run: exact tallies by op, types, mode, Sat and kind for a device that is wrong on
 // known cases; refusal of results from another suite or file version; the text and JUnit reports.
+#include "ptovec/tools/check.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,7 +9,6 @@
 #include <sstream>
 
 #include "gate_test_support.hpp"
-#include "ptovec/tools/check.hpp"
 #include "ptovec/tools/check_outputs.hpp"
 #include "ptovec/tools/check_report.hpp"
 
@@ -136,7 +137,8 @@ TEST_F(Gate, ResultsOfAnotherSuiteOrFileVersionAreRefused) {
   std::string e = ErrorOf([&] { CheckResults(dir_ / "qparam", options.results, 20); });
   EXPECT_NE(e.find("results section 0 (tquant_fp32_s8.bin) does not match the vectors: file "
                    "tquant_fp32_s8.bin in the results, qparam_fp32_u64.bin"),
-            std::string::npos) << e;
+            std::string::npos)
+      << e;
   // Another SHA-256 in the header.
   std::string text = ReadAll(options.results);
   const std::size_t sha = text.find("\"sha256\":\"") + 10;
@@ -184,12 +186,17 @@ TEST_F(Gate, ReportAndJunitNameTheFailures) {
   PrintReport(text, r, 2);
   const std::string out = text.str();
   EXPECT_NE(out.find("ptovec: 1 file(s), 700 vectors: 500 matched, 150 mismatched, 50 unsupported"),
-            std::string::npos) << out;
+            std::string::npos)
+      << out;
   EXPECT_NE(out.find("by kind: wrong word 50, wrong flags 50, both 50, unsupported 50"),
-            std::string::npos) << out;
+            std::string::npos)
+      << out;
   EXPECT_NE(out.find("  tquant   fp32  s8    RTP   off            50          50           0"),
-            std::string::npos) << out;
-  EXPECT_NE(out.find("first 2 of 200 failed vectors (mismatched or unsupported):"), std::string::npos) << out;
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("first 2 of 200 failed vectors (mismatched or unsupported):"),
+            std::string::npos)
+      << out;
   EXPECT_NE(out.find("ptovec eval --op tquant --src fp32 --dst s8 --rmode RTP "), std::string::npos)
       << out;
   EXPECT_NE(out.find("[wrong word]"), std::string::npos) << out;
@@ -201,7 +208,8 @@ TEST_F(Gate, ReportAndJunitNameTheFailures) {
   EXPECT_NE(xml.find("<testcase classname=\"ptovec.tquant_fp32_s8\" name=\"RTO sat=off\" "
                      "time=\"T\">\n      <failure type=\"mismatch\" message=\"50 of 50 vectors "
                      "failed (wrong word 0, wrong flags 0, both 0, unsupported 50)\">"),
-            std::string::npos) << xml;
+            std::string::npos)
+      << xml;
   EXPECT_NE(xml.find("name=\"RNE sat=off\" time=\"T\"/>"), std::string::npos);
   EXPECT_NE(xml.find("-&gt; s8"), std::string::npos);  // escaped "->"
   EXPECT_EQ(xml.find("-> s8"), std::string::npos);
@@ -237,14 +245,25 @@ TEST_F(Gate, JunitReplacesWhatXmlDoesNotAllow) {
   reader.Read(records, 1);
   CheckAccumulator acc(5);
   // U+FFFF, a lone 0xFF byte, a control character, a truncated sequence; é is kept.
-  acc.BeginFile("a\xEF\xBF\xBF" "b\xFF" "c\x01" "d\xC3\xA9" "e\xE2\x82.bin", *records[0].c.op,
-                records[0].c.pair, 1);
+  acc.BeginFile(
+      "a\xEF\xBF\xBF"
+      "b\xFF"
+      "c\x01"
+      "d\xC3\xA9"
+      "e\xE2\x82.bin",
+      *records[0].c.op, records[0].c.pair, 1);
   DeviceAnswer wrong{true, records[0].expected};
   wrong.result.word ^= 1;
   acc.Add(0, records[0], wrong);
   const std::string xml = JunitXml(acc.Finish());
-  EXPECT_NE(xml.find("<testsuite name=\"a?b?c?d\xC3\xA9" "e??.bin\""), std::string::npos) << xml;
-  EXPECT_NE(xml.find("classname=\"ptovec.a?b?c?d\xC3\xA9" "e??\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<testsuite name=\"a?b?c?d\xC3\xA9"
+                     "e??.bin\""),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("classname=\"ptovec.a?b?c?d\xC3\xA9"
+                     "e??\""),
+            std::string::npos)
+      << xml;
   EXPECT_EQ(xml.find("\xEF\xBF\xBF"), std::string::npos);
   EXPECT_EQ(xml.find('\xFF'), std::string::npos);
 }
@@ -253,24 +272,36 @@ TEST_F(Gate, OutputsThatAreInputsOrEachOtherAreRefused) {
   const auto inputs = VectorInputFiles(dir_);
   ASSERT_EQ(inputs.size(), 2u);  // the binary file and the manifest
   const auto vector_file = dir_ / "tquant_fp32_s8.bin";
-  EXPECT_EQ(ErrorOf([&] { RefuseOverwritingInputs({{"--results", dir_ / "." / "tquant_fp32_s8.bin"}}, inputs); }),
+  EXPECT_EQ(ErrorOf([&] {
+              RefuseOverwritingInputs({{"--results", dir_ / "." / "tquant_fp32_s8.bin"}}, inputs);
+            }),
             "--results " + (dir_ / "." / "tquant_fp32_s8.bin").string() + " is an input file (" +
-                vector_file.string() + "); give an output path that is not a vector, manifest or "
+                vector_file.string() +
+                "); give an output path that is not a vector, manifest or "
                 "results file read by this command");
-  EXPECT_NE(ErrorOf([&] { RefuseOverwritingInputs({{"--junit", dir_ / "manifest.json"}}, inputs); })
-                .find("--junit " + (dir_ / "manifest.json").string() + " is an input file"),
+  EXPECT_NE(ErrorOf([&] {
+              RefuseOverwritingInputs({{"--junit", dir_ / "manifest.json"}}, inputs);
+            }).find("--junit " + (dir_ / "manifest.json").string() + " is an input file"),
             std::string::npos);
   EXPECT_EQ(ErrorOf([&] {
               RefuseOverwritingInputs(
-                  {{"--results", dir_ / "same.out"}, {"--junit", dir_ / "x" / ".." / "same.out"}}, {});
+                  {{"--results", dir_ / "same.out"}, {"--junit", dir_ / "x" / ".." / "same.out"}},
+                  {});
             }),
             "--junit " + (dir_ / "x" / ".." / "same.out").string() +
                 " is also the --results file; give the two outputs different paths");
-  EXPECT_EQ(ErrorOf([&] { RefuseOverwritingInputs({{"--results", dir_ / "r2.bin"}}, inputs); }), "");
-  EXPECT_EQ(ErrorOf([&] { CheckOutputFolder({"--junit", "/nonexistent/dir/j.xml"}); }),
+  EXPECT_EQ(ErrorOf([&] {
+              RefuseOverwritingInputs({{"--results", dir_ / "r2.bin"}}, inputs);
+            }),
+            "");
+  EXPECT_EQ(ErrorOf([&] {
+              CheckOutputFolder({"--junit", "/nonexistent/dir/j.xml"});
+            }),
             "--junit /nonexistent/dir/j.xml: its folder /nonexistent/dir does not exist (create it "
             "first)");
-  EXPECT_EQ(ErrorOf([&] { CheckOutputFolder({"--junit", dir_}); }),
+  EXPECT_EQ(ErrorOf([&] {
+              CheckOutputFolder({"--junit", dir_});
+            }),
             "--junit " + dir_.string() + " is a folder (expected a file path)");
   WriteAll(dir_ / "stale.xml", "old");
   RemoveStaleOutput({"--junit", dir_ / "stale.xml"});
@@ -290,7 +321,8 @@ TEST_F(Gate, ASectionOfAnotherOpNamesBothPairs) {
   const std::string e = ErrorOf([&] { CheckResults(dir_, options.results, 20); });
   EXPECT_NE(e.find("does not match the vectors: op encode fp32 -> s8 in the results, tquant fp32 "
                    "-> s8 in "),
-            std::string::npos) << e;
+            std::string::npos)
+      << e;
 }
 
 TEST(GateNames, FlagNamesAndKinds) {

@@ -4,24 +4,23 @@
 // F16C example disagrees with the profile only in the documented classes (docs/f16c.md).
 //
 // Built paths come from tests/devices/CMakeLists.txt as compile definitions.
+#include "ptovec/tools/device.hpp"
+
+#include <dlfcn.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <map>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include <dlfcn.h>
-#include <sys/wait.h>
-
-#include <csignal>
-
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/generator/writers.hpp"
-#include "ptovec/tools/device.hpp"
 #include "ptovec_dut.h"
 
 #if !defined(PTOVEC_ORACLE_DUT) || !defined(PTOVEC_ORACLE_DEVICE) || \
@@ -47,7 +46,8 @@ std::vector<Case> SampleCases(const OpDef& op, std::uint64_t per_pair) {
   for (const TypePair& pair : op.legal_pairs) {
     const generator::InputSet set = op.domain(pair, options);
     const std::uint64_t n = std::min<std::uint64_t>(per_pair, set.count);
-    const std::uint64_t stride = std::max<std::uint64_t>(1, set.count / std::max<std::uint64_t>(n, 1));
+    const std::uint64_t stride =
+        std::max<std::uint64_t>(1, set.count / std::max<std::uint64_t>(n, 1));
     for (std::uint64_t i = 0; i < n; ++i) {
       const generator::Inputs in = set.at(i * stride);
       for (const auto& control : generator::ControlsFor(op)) {
@@ -109,8 +109,7 @@ std::string ErrorOf(F&& f) {
 // A protocol device written as a shell script: reads the hello, says hello, then runs `loop`
 // for every case line with $i the index.
 std::string ShellDevice(const std::string& hello, const std::string& loop) {
-  return "/bin/sh -c 'read h; echo \"" + hello + "\"; while read i rest; do " + loop +
-         "; done'";
+  return "/bin/sh -c 'read h; echo \"" + hello + "\"; while read i rest; do " + loop + "; done'";
 }
 
 const std::vector<Case>& TwoCases() {
@@ -150,8 +149,8 @@ TEST(OracleDevice, ProgramEqualsRegistryOnEveryOp) {
 }
 
 TEST(OracleDevice, ProgramNameFromQuotedArgument) {
-  auto device = OpenCommandDevice(std::string("\"") + PTOVEC_ORACLE_DEVICE +
-                                  "\" --name 'my oracle 2'");
+  auto device =
+      OpenCommandDevice(std::string("\"") + PTOVEC_ORACLE_DEVICE + "\" --name 'my oracle 2'");
   EXPECT_EQ(device->Name(), "my oracle 2");
   std::vector<DeviceAnswer> answers(2);
   device->Evaluate(TwoCases(), answers);
@@ -163,8 +162,8 @@ TEST(OracleDevice, ProgramNameFromQuotedArgument) {
 }
 
 TEST(OracleDevice, ProgramThroughput) {
-  // tcvt fp16 -> e8m0: every even code x 14 controls (458,752 cases); the target is >= 1M/s on an idle
-  // machine; the bound here leaves room for a loaded CI runner.
+  // tcvt fp16 -> e8m0: every even code x 14 controls (458,752 cases); the target is >= 1M/s on an
+  // idle machine; the bound here leaves room for a loaded CI runner.
   const OpDef& op = *generator::FindOp("tcvt");
   std::vector<Case> cases;
   for (Word code = 0; code < 0x10000; code += 2) {
@@ -348,21 +347,22 @@ TEST(OracleDevice, BatchEntryPointAnswersLikeTheSingleCaseOne) {
   };
   std::vector<ptovec_dut_case> cases;
   for (int m = 0; m < 7; ++m) {
-    for (int sat = 0; sat < 2; ++sat) cases.push_back(make(kTcvt, T::FP32, T::E8M0, m, sat, 0x3FC00000));
+    for (int sat = 0; sat < 2; ++sat)
+      cases.push_back(make(kTcvt, T::FP32, T::E8M0, m, sat, 0x3FC00000));
   }
-  cases.push_back(make(kTcvt, T::FP32, T::E8M0, 7, 0, 0x3FC00000));          // rmode 7: ERROR
+  cases.push_back(make(kTcvt, T::FP32, T::E8M0, 7, 0, 0x3FC00000));  // rmode 7: ERROR
   cases.push_back(make(kTcvt, T::FP32, T::E8M0, 1, 0, 0x3FC00000));
-  cases.push_back(make(kTcvt, T::FP32, T::E8M0, 1, 2, 0x3FC00000));          // sat 2: ERROR
+  cases.push_back(make(kTcvt, T::FP32, T::E8M0, 1, 2, 0x3FC00000));  // sat 2: ERROR
   cases.push_back(make(kTcvtElsewhere, T::FP32, T::E8M0, 2, 0, 0x3FC00000));
   cases.push_back(make(kTcvtElsewhere, T::FP16, T::E8M0, 2, 0, 0x7BFF));
   cases.push_back(make(kTcvt, T::FP16, T::E8M0, 3, 1, 0x7BFF));
   ptovec_dut_case two = make(kTcvt, T::FP16, T::E8M0, 3, 1, 0x7BFF);
-  two.n_inputs = 2;                                                          // ERROR
+  two.n_inputs = 2;  // ERROR
   cases.push_back(two);
-  cases.push_back(make(kTcvt, T::FP16, T::E8M0, 3, 1, 0x17BFF));             // too wide: ERROR
-  cases.push_back(make("nosuchop", T::FP16, T::E8M0, 0, 0, 0x3C00));         // UNSUPPORTED
-  cases.push_back(make(kEncode, T::FP16, T::E8M0, 0, 0, 0x3C00));            // illegal pair
-  cases.push_back(make(kEncode, T::FP16, T::E4M3, 0, 0, 0x7E00));            // NaN: ERROR
+  cases.push_back(make(kTcvt, T::FP16, T::E8M0, 3, 1, 0x17BFF));      // too wide: ERROR
+  cases.push_back(make("nosuchop", T::FP16, T::E8M0, 0, 0, 0x3C00));  // UNSUPPORTED
+  cases.push_back(make(kEncode, T::FP16, T::E8M0, 0, 0, 0x3C00));     // illegal pair
+  cases.push_back(make(kEncode, T::FP16, T::E4M3, 0, 0, 0x7E00));     // NaN: ERROR
   cases.push_back(make(kEncode, T::FP16, T::E4M3, 0, 0, 0x5F08));
   cases.push_back(make(kEncode, T::FP16, T::E4M3, 0, 1, 0x5F08));
   std::vector<ptovec_dut_result> got(cases.size(), {0xDEAD, 0xFF});
@@ -379,8 +379,9 @@ TEST(OracleDevice, BatchEntryPointAnswersLikeTheSingleCaseOne) {
       EXPECT_EQ(got[i].flags, want.flags) << "case " << i;
     }
   }
-  EXPECT_EQ(by_status, (std::map<int, int>{{PTOVEC_DUT_OK, 20}, {PTOVEC_DUT_UNSUPPORTED, 2},
-                                           {PTOVEC_DUT_ERROR, 5}}));
+  EXPECT_EQ(by_status,
+            (std::map<int, int>{
+                {PTOVEC_DUT_OK, 20}, {PTOVEC_DUT_UNSUPPORTED, 2}, {PTOVEC_DUT_ERROR, 5}}));
   // Known answers: FP32 1.5 into E8M0 is 0x80 under RNE, 0x7F under RTM; FP16 65504 (0x7BFF)
   // is 0x8E under RTZ; FP16 450 (0x5F08) into E4M3 overflows: 0x7F (NaN) without Sat, 0x7E
   // (448) with it, OF|NX either way.
@@ -459,7 +460,9 @@ TEST(LibraryDeviceErrors, OracleRefusesOutOfDomainAndUnknownOps) {
   Case c = MakeCase("shift", "s32", "s16", "RNE", false, {"0x00000010", "0x01"});
   c.in[1] = 0;
   std::vector<DeviceAnswer> answers(1);
-  EXPECT_EQ(ErrorOf([&] { device->Evaluate({&c, 1}, answers); }),
+  EXPECT_EQ(ErrorOf([&] {
+              device->Evaluate({&c, 1}, answers);
+            }),
             "device ptovec-oracle failed (PTOVEC_DUT_ERROR) on case: ptovec eval --op shift "
             "--src s32 --dst s16 --rmode RNE 0x00000010 0x00");
 }
@@ -519,8 +522,8 @@ TEST(CommandDeviceErrors, ExitsEarlyDuringALargeBatchWithoutSigpipe) {
 }
 
 TEST(CommandDeviceErrors, WrongIndex) {
-  auto device = OpenCommandDevice(ShellDevice("ptovec-dut 1 skipper",
-                                              "echo \"$((i+1)) 0x7f 0x00\""));
+  auto device =
+      OpenCommandDevice(ShellDevice("ptovec-dut 1 skipper", "echo \"$((i+1)) 0x7f 0x00\""));
   std::vector<DeviceAnswer> answers(2);
   const std::string message = ErrorOf([&] { device->Evaluate(TwoCases(), answers); });
   EXPECT_EQ(message.rfind("device skipper answered case 0 (ptovec eval --op tcvt --src fp16 "
@@ -534,8 +537,8 @@ TEST(CommandDeviceErrors, WrongIndex) {
 TEST(CommandDeviceErrors, WrongIndexDuringALargeBatchStopsTheWriter) {
   // The device is alive and still reading when ptovec gives up: it is killed so the writer thread
   // (blocked on a full pipe) ends before its descriptor is closed.
-  auto device = OpenCommandDevice(ShellDevice("ptovec-dut 1 skipper",
-                                              "echo \"$((i+1)) 0x7f 0x00\""));
+  auto device =
+      OpenCommandDevice(ShellDevice("ptovec-dut 1 skipper", "echo \"$((i+1)) 0x7f 0x00\""));
   const std::vector<Case> cases(60000, TwoCases()[0]);
   std::vector<DeviceAnswer> answers(cases.size());
   const std::string message = ErrorOf([&] { device->Evaluate(cases, answers); });
@@ -561,8 +564,7 @@ TEST(CommandDeviceErrors, MalformedAnswers) {
   const auto expect = [&](const std::string& answer, const std::string& line,
                           const std::string& what) {
     const std::string message = AnswerError(answer);
-    EXPECT_EQ(message.rfind(prefix + line + "': " + what + " (0 of 2 answers", 0), 0u)
-        << message;
+    EXPECT_EQ(message.rfind(prefix + line + "': " + what + " (0 of 2 answers", 0), 0u) << message;
   };
   expect("$i 0x7g 0x00", "0 0x7g 0x00", "malformed word (expected 0x and 1 to 16 hex digits)");
   expect("$i 7f 0x00", "0 7f 0x00", "malformed word (expected 0x and 1 to 16 hex digits)");
@@ -582,8 +584,9 @@ TEST(CommandDeviceErrors, MalformedAnswers) {
 }
 
 TEST(CommandDevice, UnsupportedAndPaddedAnswers) {
-  auto device = OpenCommandDevice(ShellDevice(
-      "ptovec-dut 1", "if [ $i = 0 ]; then echo \"$i unsupported\"; else echo \"$i 0x007F 0x10\"; fi"));
+  auto device = OpenCommandDevice(
+      ShellDevice("ptovec-dut 1",
+                  "if [ $i = 0 ]; then echo \"$i unsupported\"; else echo \"$i 0x007F 0x10\"; fi"));
   EXPECT_EQ(device->Name(), "/bin/sh");  // no name in the hello: the program
   std::vector<DeviceAnswer> answers(2);
   device->Evaluate(TwoCases(), answers);
@@ -700,13 +703,14 @@ TEST(CommandDevice, DiesWithTheThreadThatStartedIt) {
 
 TEST(CommandDevice, NamesAndQuotedTextAreSanitized) {
   // Invalid UTF-8 and control characters in the hello name become '?'.
-  auto device = OpenCommandDevice("/bin/sh -c 'read h; printf \"ptovec-dut 1 hi\\377\\376\\033x\\n\"'");
+  auto device =
+      OpenCommandDevice("/bin/sh -c 'read h; printf \"ptovec-dut 1 hi\\377\\376\\033x\\n\"'");
   EXPECT_EQ(device->Name(), "hi???x");
   EXPECT_EQ(SanitizeDeviceText("caf\xc3\xa9 \xe2\x82\xac \xed\xa0\x80 \xc0\xaf\x07"),
             "caf\xc3\xa9 \xe2\x82\xac ??? ???");
   // Control characters in quoted device text are dropped: the error stays one line.
-  auto noisy = OpenCommandDevice(ShellDevice(
-      "ptovec-dut 1 sim", "printf \"%s error lane\\007 3\\033[31m red\\n\" $i"));
+  auto noisy = OpenCommandDevice(
+      ShellDevice("ptovec-dut 1 sim", "printf \"%s error lane\\007 3\\033[31m red\\n\" $i"));
   std::vector<DeviceAnswer> answers(2);
   const std::string message = ErrorOf([&] { noisy->Evaluate(TwoCases(), answers); });
   EXPECT_EQ(message.rfind("device sim reported an error on case 0 (ptovec eval --op tcvt --src "
@@ -739,15 +743,18 @@ F16cClass Classify(const Case& c, const DeviceAnswer& got, Encoded want) {
     return F16cClass::NegativeZero;
   }
   if ((want.status & oracle::kStatusOF) != 0 && got.result.status == want.status) {
-    if (!c.control.saturating && want.word == (sign | 0x7C00) && got.result.word == (sign | 0x7BFF)) {
+    if (!c.control.saturating && want.word == (sign | 0x7C00) &&
+        got.result.word == (sign | 0x7BFF)) {
       return F16cClass::OverflowDirected;
     }
-    if (c.control.saturating && want.word == (sign | 0x7BFF) && got.result.word == (sign | 0x7C00)) {
+    if (c.control.saturating && want.word == (sign | 0x7BFF) &&
+        got.result.word == (sign | 0x7C00)) {
       return F16cClass::OverflowSat;
     }
   }
   if (want.word == (sign | 0x7BFF) && want.status == oracle::kStatusNX &&
-      got.result.word == want.word && got.result.status == (oracle::kStatusOF | oracle::kStatusNX)) {
+      got.result.word == want.word &&
+      got.result.status == (oracle::kStatusOF | oracle::kStatusNX)) {
     return F16cClass::OverflowFlagOnly;
   }
   if ((want.status & oracle::kStatusUF) != 0 && got.result.word == want.word &&
@@ -794,14 +801,14 @@ TEST(F16cDevice, DisagreesWithTheProfileOnlyInKnownClasses) {
       examples[k] = generator::EvalCommand(cases[i]) + " -> profile " +
                     generator::HexWord(want.word, T::FP16) + " " +
                     generator::HexStatus(want.status) + ", f16c " +
-                    (answers[i].supported
-                         ? generator::HexWord(answers[i].result.word, T::FP16) + " " +
-                               generator::HexStatus(answers[i].result.status)
-                         : std::string("unsupported"));
+                    (answers[i].supported ? generator::HexWord(answers[i].result.word, T::FP16) +
+                                                " " + generator::HexStatus(answers[i].result.status)
+                                          : std::string("unsupported"));
     }
   }
-  const char* names[] = {"unsupported", "overflow-directed", "overflow-sat",
-                         "underflow-tininess", "negative-zero", "overflow-flag-only", "other"};
+  const char* names[] = {
+      "unsupported",   "overflow-directed",  "overflow-sat", "underflow-tininess",
+      "negative-zero", "overflow-flag-only", "other"};
   std::printf("f16c vs profile: %zu cases, %zu agree\n", cases.size(), agree);
   for (const auto& [k, n] : counts) {
     std::printf("  %-19s %7zu  e.g. %s\n", names[static_cast<int>(k)], n, examples[k].c_str());

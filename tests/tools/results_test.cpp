@@ -1,5 +1,7 @@
 // Vector file reader and results files: header validation, streaming, round trips, and refusal
 // of truncated, padded, corrupted, reordered and foreign files with the right one-line message.
+#include "ptovec/tools/results.hpp"
+
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -7,7 +9,6 @@
 #include "ptovec/generator/readers.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/tools/check.hpp"
-#include "ptovec/tools/results.hpp"
 
 namespace ptovec::tools {
 namespace {
@@ -139,12 +140,14 @@ TEST_F(GateFiles, TruncatedPaddedAndCorruptBinaryFilesAreRefused) {
   WriteAll(p, bad);
   e = ErrorOf([&] { VectorReader r(p); });
   EXPECT_NE(e.find("has a record layout (\"fields\") that differs from the registry's"),
-            std::string::npos) << e;
+            std::string::npos)
+      << e;
 
   bad = bytes;
-  const std::size_t data_offset = static_cast<unsigned char>(bytes[24]) + 256u * static_cast<unsigned char>(bytes[25]);
-  const auto layout = generator::RecordLayout(*generator::FindOp("tquant"),
-                                              {TileDataType::FP32, TileDataType::S8});
+  const std::size_t data_offset =
+      static_cast<unsigned char>(bytes[24]) + 256u * static_cast<unsigned char>(bytes[25]);
+  const auto layout =
+      generator::RecordLayout(*generator::FindOp("tquant"), {TileDataType::FP32, TileDataType::S8});
   const unsigned size = generator::RecordSize(layout);
   bad[data_offset + 14 * size + layout[3].offset] = 9;  // the rmode byte of record 14
   WriteAll(p, bad);
@@ -160,7 +163,8 @@ TEST_F(GateFiles, TruncatedAndPaddedJsonFilesAreRefused) {
   WriteAll(p, text.substr(0, last) + "\n]}\n");
   std::string e = ErrorOf([&] { ReadEverything(p); });
   EXPECT_NE(e.find("is truncated: the header announces 700 vectors but the file has 699"),
-            std::string::npos) << e;
+            std::string::npos)
+      << e;
   // Cut in the middle of a line.
   WriteAll(p, text.substr(0, text.size() / 2));
   e = ErrorOf([&] { ReadEverything(p); });
@@ -206,7 +210,8 @@ TEST_F(GateFiles, FolderListingUsesTheManifestAndChecksIt) {
 std::vector<DeviceAnswer> SomeAnswers(std::size_t n) {
   std::vector<DeviceAnswer> a(n);
   for (std::size_t i = 0; i < n; ++i) {
-    a[i] = {i % 7 != 3, {static_cast<oracle::Word>((i * 37) & 0xFF), static_cast<oracle::Status>(i % 32)}};
+    a[i] = {i % 7 != 3,
+            {static_cast<oracle::Word>((i * 37) & 0xFF), static_cast<oracle::Status>(i % 32)}};
   }
   return a;
 }
@@ -216,7 +221,8 @@ TEST_F(GateFiles, ResultsRoundTripInBothFormats) {
   const OpDef& qparam = *generator::FindOp("qparam");
   const std::vector<ResultsSection> sections = {
       SectionFor("a.bin", std::string(64, 'a'), tquant, {TileDataType::FP32, TileDataType::S8}, 10),
-      SectionFor("b.bin", std::string(64, 'b'), qparam, {TileDataType::FP32, TileDataType::U64}, 3)};
+      SectionFor("b.bin", std::string(64, 'b'), qparam, {TileDataType::FP32, TileDataType::U64},
+                 3)};
   for (ResultsFormat format : {ResultsFormat::Binary, ResultsFormat::Json}) {
     const auto p = Scratch(format == ResultsFormat::Binary ? "r.bin" : "r.jsonl");
     auto answers = SomeAnswers(13);
@@ -247,7 +253,8 @@ TEST_F(GateFiles, ResultsRoundTripInBothFormats) {
   }
   // The JSON lines are the documented ones.
   const std::string text = ReadAll(Scratch("r.jsonl"));
-  EXPECT_NE(text.find("\n{\"s\":0,\"i\":0,\"out\":\"0x00\",\"flags\":\"0x00\"}\n"), std::string::npos);
+  EXPECT_NE(text.find("\n{\"s\":0,\"i\":0,\"out\":\"0x00\",\"flags\":\"0x00\"}\n"),
+            std::string::npos);
   EXPECT_NE(text.find("\n{\"s\":0,\"i\":3,\"flags\":\"unsupported\"}\n"), std::string::npos);
   EXPECT_NE(text.find("{\"s\":1,\"i\":1,\"out\":\"0xffffffffffffffff\",\"flags\":\"0x0b\"}"),
             std::string::npos);
@@ -256,7 +263,8 @@ TEST_F(GateFiles, ResultsRoundTripInBothFormats) {
   const std::string bin = ReadAll(Scratch("r.bin"));
   EXPECT_EQ(bin.substr(0, 8), std::string("PTOVEC\0R", 8));
   EXPECT_EQ(static_cast<unsigned char>(bin[8]), 2u);  // version
-  const std::size_t data_offset = static_cast<unsigned char>(bin[24]) + 256u * static_cast<unsigned char>(bin[25]);
+  const std::size_t data_offset =
+      static_cast<unsigned char>(bin[24]) + 256u * static_cast<unsigned char>(bin[25]);
   EXPECT_EQ(bin.size(), data_offset + 10 * 10 + 3 * 17);
   EXPECT_EQ(static_cast<unsigned char>(bin[data_offset + 3 * 10]), 3u);  // record 3's index
   EXPECT_EQ(static_cast<unsigned char>(bin[data_offset + 3 * 10 + 9]), kUnsupportedFlags);
@@ -264,11 +272,12 @@ TEST_F(GateFiles, ResultsRoundTripInBothFormats) {
 
 TEST_F(GateFiles, BrokenResultsFilesAreRefusedNamingSectionAndRecord) {
   const OpDef& tquant = *generator::FindOp("tquant");
-  const std::vector<ResultsSection> sections = {
-      SectionFor("a.bin", std::string(64, 'a'), tquant, {TileDataType::FP32, TileDataType::S8}, 10)};
+  const std::vector<ResultsSection> sections = {SectionFor(
+      "a.bin", std::string(64, 'a'), tquant, {TileDataType::FP32, TileDataType::S8}, 10)};
   const auto p = Scratch("good.bin");
   const auto j = Scratch("good.jsonl");
-  for (const auto& [path, format] : {std::pair{p, ResultsFormat::Binary}, std::pair{j, ResultsFormat::Json}}) {
+  for (const auto& [path, format] :
+       {std::pair{p, ResultsFormat::Binary}, std::pair{j, ResultsFormat::Json}}) {
     ResultsWriter w(path, format, sections, "dev");
     const auto answers = SomeAnswers(10);
     w.Append(answers);
@@ -287,7 +296,8 @@ TEST_F(GateFiles, BrokenResultsFilesAreRefusedNamingSectionAndRecord) {
   WriteAll(bad, bin.substr(0, bin.size() - 12));
   std::string e = ErrorOf([&] { read_all(bad); });
   EXPECT_NE(e.find("is truncated: section 0 (a.bin) has 8 of 10 records and a partial record 8"),
-            std::string::npos) << e;
+            std::string::npos)
+      << e;
   WriteAll(bad, bin + "x");
   e = ErrorOf([&] { read_all(bad); });
   EXPECT_NE(e.find("has 1 extra bytes after the last record"), std::string::npos) << e;
@@ -300,7 +310,8 @@ TEST_F(GateFiles, BrokenResultsFilesAreRefusedNamingSectionAndRecord) {
   WriteAll(bad, swapped);
   e = ErrorOf([&] { read_all(bad); });
   EXPECT_NE(e.find("is out of order: section 0 (a.bin) record 2 carries index 3 (expected 2)"),
-            std::string::npos) << e;
+            std::string::npos)
+      << e;
   std::string flags = bin;
   flags[base + 9] = 0x21;
   WriteAll(bad, flags);
@@ -311,7 +322,8 @@ TEST_F(GateFiles, BrokenResultsFilesAreRefusedNamingSectionAndRecord) {
   const auto badj = Scratch("bad.jsonl");
   WriteAll(badj, text.substr(0, text.rfind("{\"s\"")));
   e = ErrorOf([&] { read_all(badj); });
-  EXPECT_NE(e.find("is truncated: section 0 (a.bin) ends at record 9 of 10"), std::string::npos) << e;
+  EXPECT_NE(e.find("is truncated: section 0 (a.bin) ends at record 9 of 10"), std::string::npos)
+      << e;
   WriteAll(badj, text + "{\"s\":0,\"i\":10,\"out\":\"0x00\",\"flags\":\"0x00\"}\n");
   e = ErrorOf([&] { read_all(badj); });
   EXPECT_NE(e.find("has extra lines: line 12"), std::string::npos) << e;
@@ -322,9 +334,9 @@ TEST_F(GateFiles, BrokenResultsFilesAreRefusedNamingSectionAndRecord) {
   e = ErrorOf([&] { read_all(badj); });
   EXPECT_NE(e.find("is out of order: line 6 holds section 0 record 5 (expected section 0 (a.bin) "
                    "record 4)"),
-            std::string::npos) << e;
+            std::string::npos)
+      << e;
 }
-
 
 // A one-section JSON results file (tquant fp32 -> s8, 10 records) whose record-0 line is `line`.
 std::filesystem::path JsonResultsWithLine(const std::filesystem::path& p, const std::string& line) {
@@ -352,7 +364,8 @@ TEST_F(GateFiles, JsonResultNumbersMustBeWholeInRangeIndices) {
     r.Read(0, got);
     r.Finish();
   };
-  const std::string prefix = "results file " + p.string() + " line 2 (section 0 (a.bin) record 0): ";
+  const std::string prefix =
+      "results file " + p.string() + " line 2 (section 0 (a.bin) record 0): ";
   const std::pair<std::string, std::string> cases[] = {
       {R"({"s":0,"i":1.9,"out":"0x00","flags":"0x00"})", "\"i\" 1.9 is not a whole number 0..9"},
       {R"({"s":0,"i":1e30,"out":"0x00","flags":"0x00"})", "\"i\" 1e+30 is not a whole number 0..9"},
@@ -412,11 +425,12 @@ TEST_F(GateFiles, PipesAndHugeHeadersAreRefused) {
   const auto fifo = Scratch("fifo");
   std::filesystem::remove(fifo);
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  EXPECT_EQ(ErrorOf([&] { ResultsReader r(fifo); }),
-            "results file " + fifo.string() +
-                " must be a regular file (not a folder, pipe or device)");
-  EXPECT_EQ(ErrorOf([&] { VectorReader r(fifo); }),
-            "vector file " + fifo.string() + " must be a regular file (not a folder, pipe or device)");
+  EXPECT_EQ(
+      ErrorOf([&] { ResultsReader r(fifo); }),
+      "results file " + fifo.string() + " must be a regular file (not a folder, pipe or device)");
+  EXPECT_EQ(
+      ErrorOf([&] { VectorReader r(fifo); }),
+      "vector file " + fifo.string() + " must be a regular file (not a folder, pipe or device)");
   // header_bytes 0xFFFFFFE0 (data offset 0x100000000, a multiple of 8): refused, no bad_alloc.
   for (const bool results : {false, true}) {
     std::string bin;
@@ -436,8 +450,8 @@ TEST_F(GateFiles, PipesAndHugeHeadersAreRefused) {
     for (int k = 0; k < 8; ++k) bin[24 + k] = static_cast<char>(k == 4 ? 1 : 0);
     const auto bad = Scratch("huge.bin");
     WriteAll(bad, bin);
-    const std::string e = results ? ErrorOf([&] { ResultsReader r(bad); })
-                                  : ErrorOf([&] { VectorReader r(bad); });
+    const std::string e =
+        results ? ErrorOf([&] { ResultsReader r(bad); }) : ErrorOf([&] { VectorReader r(bad); });
     EXPECT_EQ(e, std::string(results ? "results file " : "vector file ") + bad.string() +
                      " has a corrupt fixed header: header bytes 4294967264 (accepted: at most "
                      "67108864)");
@@ -491,7 +505,8 @@ TEST_F(GateFiles, ManifestEntriesMustMatchTheirFilesAndBeListedOnce) {
     for (auto& f : changed["files"]) f[key] = value;
     WriteAll(folder / "manifest.json", changed.dump());
     EXPECT_EQ(ErrorOf(open_all), "vector file " + (folder / "tquant_fp32_s8.bin").string() +
-                                     " has " + key + " '" + (std::string(key) == "op" ? "tquant" : "s8") +
+                                     " has " + key + " '" +
+                                     (std::string(key) == "op" ? "tquant" : "s8") +
                                      "', its manifest says '" + value + "'");
   }
 }

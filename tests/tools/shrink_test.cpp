@@ -2,17 +2,18 @@
 // in-test devices (the oracle with one fault) to specific counterexamples whose every shrink
 // candidate passes; the oracle itself passes; runs are deterministic; the one-vector file reads
 // back; the registry's input spaces stay inside each op's domain.
+#include "ptovec/tools/shrink.hpp"
+
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <sstream>
-#include <unistd.h>
 
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/readers.hpp"
-#include "ptovec/tools/shrink.hpp"
 
 namespace ptovec::tools {
 namespace {
@@ -82,8 +83,8 @@ std::size_t ExpectAllCandidatesPass(Device& device, const Case& c) {
   while (auto s = seq.next()) candidates.push_back(s->value());
   const auto judged = JudgeCases(device, candidates);
   for (std::size_t i = 0; i < judged.size(); ++i) {
-    EXPECT_FALSE(judged[i].has_value()) << "candidate " << generator::EvalCommand(candidates[i])
-                                        << " still fails";
+    EXPECT_FALSE(judged[i].has_value())
+        << "candidate " << generator::EvalCommand(candidates[i]) << " still fails";
   }
   return candidates.size();
 }
@@ -428,8 +429,8 @@ TEST(CounterexampleFile, OneVectorReadsBackInBothFormats) {
   FaultyOracle device(SatIgnored);
   const ShrinkResult r = RunProperty(device, "encode", T::FP32, T::E4M3, 1);
   ASSERT_TRUE(r.failed);
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                    ("ptovec-shrink-test-" + std::to_string(::getpid()));
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("ptovec-shrink-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   for (const bool json : {false, true}) {
     const std::string name = DefaultCounterexampleFileName(r.minimal->c, json);

@@ -23,7 +23,7 @@ enum { kFlagsMask = 0x3F };
 /* Converts one FP32 word to FP16 with vcvtps2ph under `mode` (0 RNE, 1 RTM, 2 RTP, 3 RTZ) and
  * returns the FP16 word; *mxcsr_flags gets the MXCSR exception flags (bits 5:0) it raised. */
 __attribute__((target("f16c"))) static uint16_t ConvertF16C(uint32_t bits, unsigned mode,
-                                                             unsigned *mxcsr_flags) {
+                                                            unsigned *mxcsr_flags) {
   float value;
   memcpy(&value, &bits, sizeof value);
   const unsigned saved = _mm_getcsr();
@@ -31,10 +31,18 @@ __attribute__((target("f16c"))) static uint16_t ConvertF16C(uint32_t bits, unsig
   const __m128 v = _mm_set_ss(value);
   __m128i h;
   switch (mode) {
-    case 0: h = _mm_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT); break;
-    case 1: h = _mm_cvtps_ph(v, _MM_FROUND_TO_NEG_INF); break;
-    case 2: h = _mm_cvtps_ph(v, _MM_FROUND_TO_POS_INF); break;
-    default: h = _mm_cvtps_ph(v, _MM_FROUND_TO_ZERO); break;
+    case 0:
+      h = _mm_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT);
+      break;
+    case 1:
+      h = _mm_cvtps_ph(v, _MM_FROUND_TO_NEG_INF);
+      break;
+    case 2:
+      h = _mm_cvtps_ph(v, _MM_FROUND_TO_POS_INF);
+      break;
+    default:
+      h = _mm_cvtps_ph(v, _MM_FROUND_TO_ZERO);
+      break;
   }
   const unsigned after = _mm_getcsr();
   _mm_setcsr(saved);

@@ -25,9 +25,7 @@ __attribute__((visibility("default"))) uint32_t ptovec_dut_properties(void) {
   return PTOVEC_DUT_THREAD_SAFE;
 }
 
-__attribute__((visibility("default"))) const char* ptovec_dut_name(void) {
-  return "ptovec-oracle";
-}
+__attribute__((visibility("default"))) const char* ptovec_dut_name(void) { return "ptovec-oracle"; }
 
 __attribute__((visibility("default"))) int ptovec_dut_init(const char*) { return 0; }
 

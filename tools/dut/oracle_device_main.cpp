@@ -76,8 +76,7 @@ class Server {
     if (n == 0) Die("line " + std::to_string(line_number_) + " is empty");
     std::uint64_t index = 0;
     if (!ParseDecimal(t[0], index)) {
-      Die("line " + std::to_string(line_number_) + ": malformed index '" + std::string(t[0]) +
-          "'");
+      Die("line " + std::to_string(line_number_) + ": malformed index '" + std::string(t[0]) + "'");
     }
     const auto error = [&](const std::string& why) {
       out.append(t[0]);
@@ -89,16 +88,16 @@ class Server {
       return error("expected <index> <op> <src> <dst> <rmode> <sat> <inputs...>");
     }
     // op src dst: cached as one text.
-    const std::string_view key(t[1].data(), static_cast<std::size_t>(t[3].data() + t[3].size() -
-                                                                     t[1].data()));
+    const std::string_view key(t[1].data(),
+                               static_cast<std::size_t>(t[3].data() + t[3].size() - t[1].data()));
     if (key != key_) {
       key_.assign(key);
       pair_rc_ = PTOVEC_DUT_UNSUPPORTED;
       const auto src = ptovec::oracle::ParseTileDataType(t[2]);
       const auto dst = ptovec::oracle::ParseTileDataType(t[3]);
       if (src && dst) {
-        pair_rc_ = ptovec::dut::ResolvePair(t[1], static_cast<int>(*src), static_cast<int>(*dst),
-                                            pair_);
+        pair_rc_ =
+            ptovec::dut::ResolvePair(t[1], static_cast<int>(*src), static_cast<int>(*dst), pair_);
       }
     }
     if (pair_rc_ != PTOVEC_DUT_OK) {
@@ -192,14 +191,15 @@ int main(int argc, char** argv) {
     for (;;) {
       const void* nl = std::memchr(buffer.data() + start, '\n', have - start);
       if (nl == nullptr) break;
-      const std::size_t end = static_cast<std::size_t>(static_cast<const char*>(nl) - buffer.data());
+      const std::size_t end =
+          static_cast<std::size_t>(static_cast<const char*>(nl) - buffer.data());
       server.Line(std::string_view(buffer.data() + start, end - start), out);
       start = end + 1;
     }
     std::memmove(buffer.data(), buffer.data() + start, have - start);
     have -= start;
-    if (have == buffer.size()) Die("a line is longer than " + std::to_string(buffer.size()) +
-                                   " bytes");
+    if (have == buffer.size())
+      Die("a line is longer than " + std::to_string(buffer.size()) + " bytes");
     WriteAll(out);  // before the next (possibly blocking) read
   }
   if (have > 0) Die("input ends inside a line (no final newline)");

@@ -48,8 +48,8 @@ int ResolvePair(std::string_view op_name, int src_code, int dst_code, ResolvedPa
     } else if (!src || !dst) {
       cache.why = "unknown type code " + std::to_string(!src ? src_code : dst_code);
     } else if (!generator::IsLegalPair(*op, {*src, *dst})) {
-      cache.why = op->name + " does not accept " + std::string(oracle::Format(*src).name) +
-                  " -> " + std::string(oracle::Format(*dst).name);
+      cache.why = op->name + " does not accept " + std::string(oracle::Format(*src).name) + " -> " +
+                  std::string(oracle::Format(*dst).name);
     } else {
       cache.rc = PTOVEC_DUT_OK;
       cache.resolved.op = op;
@@ -89,8 +89,8 @@ int CheckCase(const ptovec_dut_case& in, const ResolvedPair& r, Case& out, std::
   out.in = {};
   for (std::size_t i = 0; i < r.op->slots.size(); ++i) {
     if (oracle::LowBits(in.inputs[i], r.slot_widths[i]) != in.inputs[i]) {
-      return fail(r.op->slots[i].name + " word is wider than " +
-                  std::to_string(r.slot_widths[i]) + " bits");
+      return fail(r.op->slots[i].name + " word is wider than " + std::to_string(r.slot_widths[i]) +
+                  " bits");
     }
     out.in[i] = in.inputs[i];
   }
@@ -114,8 +114,8 @@ bool SameInputs(const ptovec_dut_case& a, const ptovec_dut_case& b) {
 
 }  // namespace
 
-int OracleEvaluateBatch(const ptovec_dut_case* cases, ptovec_dut_result* results,
-                        uint8_t* status, uint64_t n) noexcept {
+int OracleEvaluateBatch(const ptovec_dut_case* cases, ptovec_dut_result* results, uint8_t* status,
+                        uint64_t n) noexcept {
   if (n > 0 && (cases == nullptr || results == nullptr || status == nullptr)) {
     return PTOVEC_DUT_ERROR;
   }
@@ -133,8 +133,8 @@ int OracleEvaluateBatch(const ptovec_dut_case* cases, ptovec_dut_result* results
     if (pair_case == nullptr || first.op != pair_case->op ||
         first.src_code != pair_case->src_code || first.dst_code != pair_case->dst_code) {
       try {
-        pair_rc = ResolvePair(first.op == nullptr ? "" : first.op, first.src_code,
-                              first.dst_code, pair);
+        pair_rc =
+            ResolvePair(first.op == nullptr ? "" : first.op, first.src_code, first.dst_code, pair);
       } catch (const std::exception&) {
         pair_rc = PTOVEC_DUT_ERROR;
       }

@@ -19,8 +19,9 @@ struct ResolvedPair {
 };
 
 /// Resolves op name and type codes (spec tile codes, FP19 32). Returns PTOVEC_DUT_OK and fills
-/// `out`, or PTOVEC_DUT_UNSUPPORTED (unknown op, unknown type code, illegal pair; `why` says which).
-/// The last answer is cached per thread, so a run of cases of one pair costs one string compare.
+/// `out`, or PTOVEC_DUT_UNSUPPORTED (unknown op, unknown type code, illegal pair; `why` says
+/// which). The last answer is cached per thread, so a run of cases of one pair costs one string
+/// compare.
 int ResolvePair(std::string_view op, int src_code, int dst_code, ResolvedPair& out,
                 std::string* why = nullptr);
 
@@ -38,8 +39,8 @@ int CheckCase(const ptovec_dut_case& in, const ResolvedPair& r, generator::Case&
 /// case, but the pair is resolved once per change of (op text, codes) and each run of cases
 /// that differ only in their control (up to 64) is checked once and evaluated by the registry's
 /// batch path (EvaluateBatch: an input decoded once for all its controls). Thread-safe.
-int OracleEvaluateBatch(const ptovec_dut_case* cases, ptovec_dut_result* results,
-                        uint8_t* status, uint64_t n) noexcept;
+int OracleEvaluateBatch(const ptovec_dut_case* cases, ptovec_dut_result* results, uint8_t* status,
+                        uint64_t n) noexcept;
 
 /// The oracle device's evaluate: ToCase, then the registry's bulk path op.evaluate. The word is
 /// the destination's element-width encoding, flags bits 4:0. Never throws (PTOVEC_DUT_ERROR).

@@ -39,29 +39,34 @@ Command AddCheckCommand(CLI::App& app) {
   auto args = std::make_shared<CheckArgs>();
   Command c;
   c.app = app.add_subcommand(
-      "check", "compare a device's results file with the expected vectors (exit 0 all match, 1 "
-               "mismatch, 2 file error)");
-  c.app->add_option("--vectors", args->vectors,
-                    "vector files or suite folders (a folder: every file its manifest.json "
-                    "names), in the order the results file has them")
+      "check",
+      "compare a device's results file with the expected vectors (exit 0 all match, 1 "
+      "mismatch, 2 file error)");
+  c.app
+      ->add_option("--vectors", args->vectors,
+                   "vector files or suite folders (a folder: every file its manifest.json "
+                   "names), in the order the results file has them")
       ->required();
   c.app->add_option("--op", args->op, "check only this op's files (as the run selected them)");
   c.app->add_option("--src", args->src, "check only files of this source type");
   c.app->add_option("--dst", args->dst, "check only files of this destination type");
-  c.app->add_option("--results", args->results,
-                    "the device's results file (binary or JSON lines; schemas/results-format.md)")
+  c.app
+      ->add_option("--results", args->results,
+                   "the device's results file (binary or JSON lines; schemas/results-format.md)")
       ->required();
   c.app->add_option("--junit", args->junit, "also write a JUnit XML report to FILE");
-  c.app->add_option("--max-report", args->max_report,
-                    "mismatches to print in full (default 20)")
+  c.app->add_option("--max-report", args->max_report, "mismatches to print in full (default 20)")
       ->check(kWholeNumber);
   c.app->add_option("--rmode", args->rmode,
                     "check only the vectors of these rounding modes (RNE,RTZ or all) of the "
                     "results file; the report says what was left out");
   c.app->add_option("--sat", args->sat, "check only the vectors of Sat off, on or both");
-  c.app->add_option("--mismatches", args->mismatches, "write every mismatched or unsupported vector to FILE as JSON lines (inputs, mode, Sat, input class, expected, got, kind)");
+  c.app->add_option("--mismatches", args->mismatches,
+                    "write every mismatched or unsupported vector to FILE as JSON lines (inputs, "
+                    "mode, Sat, input class, expected, got, kind)");
   c.app->add_flag("--allow-unsupported", args->allow_unsupported,
-                  "unsupported vectors (a device that implements only some pairs, modes or Sat values) do not fail the gate; the report and JUnit (skipped) say how many");
+                  "unsupported vectors (a device that implements only some pairs, modes or Sat "
+                  "values) do not fail the gate; the report and JUnit (skipped) say how many");
   c.app->add_flag("--quiet", args->quiet, "no progress on stderr");
   c.run = [args] {
     try {

@@ -1,6 +1,5 @@
 // ptovec eval: evaluate cases given on the command line or in a batch file, one JSON line each.
 #include <CLI/CLI.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -36,8 +35,8 @@ void AddEvalOptions(CLI::App& app, EvalArgs& a) {
                  "rounding mode: RNE RTM RTP RTZ RNA RTO RHB, or all (one line per mode; "
                  "default RNE)");
   app.add_flag("--sat", a.sat,
-                "saturate (Sat = 1); --sat both: one line for Sat off, then Sat on (with --rmode "
-                "all: every mode, each with both)");
+               "saturate (Sat = 1); --sat both: one line for Sat off, then Sat on (with --rmode "
+               "all: every mode, each with both)");
   app.add_option("inputs", a.inputs,
                  "input words in slot order: hex with 0x (0x3c00), or a decimal value (449, "
                  "-0.75, 1e-3, -0, inf) rounded to the nearest code of the slot's type (RNE; "
@@ -80,7 +79,8 @@ EvalCases CasesFromArgs(EvalArgs a) {
   std::vector<std::string> modes = {a.rmode};
   if (a.rmode == "all") {
     if (!RequireOp(a.op).uses_controls) {
-      throw InputError(a.op + " has no rounding mode (its vectors are RNE, Sat off): --rmode all "
+      throw InputError(a.op +
+                       " has no rounding mode (its vectors are RNE, Sat off): --rmode all "
                        "does not apply");
     }
     modes.clear();
@@ -102,8 +102,8 @@ EvalCases CasesFromArgs(EvalArgs a) {
       if (d && !d->exact) {
         out.notes.push_back(group[k] + " is not exactly a value of " +
                             std::string(oracle::Format(type).name) +
-                            "; it is taken as the nearest (RNE) " + HexWord(d->code, type) +
-                            " = " + ValueText(type, d->code));
+                            "; it is taken as the nearest (RNE) " + HexWord(d->code, type) + " = " +
+                            ValueText(type, d->code));
       }
     }
   }
@@ -116,7 +116,8 @@ int RunEvalBatch(const std::string& path) {
   if (path != "-") {
     std::error_code error;
     if (std::filesystem::is_directory(path, error)) {
-      return Fail("--batch " + path + " is a directory (expected a file of eval lines, or - for "
+      return Fail("--batch " + path +
+                  " is a directory (expected a file of eval lines, or - for "
                   "stdin)");
     }
     file.open(path);
@@ -133,8 +134,8 @@ int RunEvalBatch(const std::string& path) {
     // ...", with any path before ptovec) is taken as its arguments.
     const std::size_t first = line.find_first_not_of(" \t\r");
     if (first == std::string::npos || line[first] == '#') continue;
-    if (const std::size_t at = line.find("ptovec eval "); at != std::string::npos &&
-        line.find_first_of(" \t", first) >= at) {
+    if (const std::size_t at = line.find("ptovec eval ");
+        at != std::string::npos && line.find_first_of(" \t", first) >= at) {
       line.erase(0, at + std::string("ptovec eval ").size());
     }
     ++cases;
@@ -205,10 +206,11 @@ Command AddEvalCommand(CLI::App& app) {
   auto eval_args = std::make_shared<EvalArgs>();
   auto batch = std::make_shared<std::string>();
   CLI::App* eval = app.add_subcommand(
-      "eval", "evaluate cases and print one JSON line each (--batch FILE or - for stdin). Note: "
-              "tcvt to any type but e8m0 copies the word's bits (TileProfileConvert's rule); "
-              "use --op encode to convert a value into fp32, fp16, bf16, e4m3, hif8 or an "
-              "integer type");
+      "eval",
+      "evaluate cases and print one JSON line each (--batch FILE or - for stdin). Note: "
+      "tcvt to any type but e8m0 copies the word's bits (TileProfileConvert's rule); "
+      "use --op encode to convert a value into fp32, fp16, bf16, e4m3, hif8 or an "
+      "integer type");
   AddEvalOptions(*eval, *eval_args);
   eval->add_option("--batch", *batch, "read one case per line (the arguments of eval) from FILE");
   Command c;

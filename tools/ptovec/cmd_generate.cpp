@@ -1,6 +1,5 @@
 // ptovec generate: vector files and manifest.json of the default suite or a selection.
 #include <CLI/CLI.hpp>
-
 #include <iostream>
 #include <string>
 #include <vector>
@@ -136,8 +135,9 @@ Command AddGenerateCommand(CLI::App& app) {
                        "else vectors/<op>_<src>_<dst> of the selection); a folder holding a "
                        "suite is added to, never narrowed");
   generate->add_option("--seed", gen->seed, "sampling seed (default 1)")->check(kWholeNumber);
-  generate->add_option("--samples", gen->samples,
-                       "sampled input tuples per sampled pair (default 100000)")
+  generate
+      ->add_option("--samples", gen->samples,
+                   "sampled input tuples per sampled pair (default 100000)")
       ->check(kSampleCount);
   generate->add_option("--rmode", gen->rmode,
                        "only these rounding modes, comma-separated (RNE,RTZ) or all (default "
@@ -147,8 +147,9 @@ Command AddGenerateCommand(CLI::App& app) {
                        "write only shard K/N (K from 0) of every file, into its own folder "
                        "(default <out>_shard<K>of<N>); `ptovec merge` joins the N folders into "
                        "the unsharded files, byte for byte");
-  generate->add_option("--threads", gen->threads,
-                       "worker threads (default: all cores; never changes the output)")
+  generate
+      ->add_option("--threads", gen->threads,
+                   "worker threads (default: all cores; never changes the output)")
       ->check(kWholeNumber);
   generate->add_flag("--quiet", gen->quiet, "no progress on stderr");
   Command c;

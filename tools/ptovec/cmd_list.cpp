@@ -1,6 +1,5 @@
 // ptovec list: the ops, their legal type pairs and vector counts, from the op registry.
 #include <CLI/CLI.hpp>
-
 #include <iostream>
 #include <string>
 #include <vector>
@@ -79,9 +78,10 @@ int RunList(bool as_json, const SamplingOptions& sampling, const ListFilter& fil
     entry["summary"] = op.summary;
     nlohmann::ordered_json slots = nlohmann::ordered_json::array();
     for (const Slot& s : op.slots) {
-      std::string type = s.role == SlotRole::Source        ? "src"
-                         : s.role == SlotRole::Destination ? "dst"
-                                                           : std::string(oracle::Format(s.fixed_type).name);
+      std::string type = s.role == SlotRole::Source ? "src"
+                         : s.role == SlotRole::Destination
+                             ? "dst"
+                             : std::string(oracle::Format(s.fixed_type).name);
       slots.push_back({{"name", s.name}, {"type", type}, {"description", s.description}});
     }
     entry["slots"] = slots;
@@ -89,8 +89,9 @@ int RunList(bool as_json, const SamplingOptions& sampling, const ListFilter& fil
     nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
     for (const TypePair& p : op.legal_pairs) {
       if ((src && p.src != *src) || (dst && p.dst != *dst)) continue;
-      const bool in_default = std::find(op.default_suite_pairs.begin(), op.default_suite_pairs.end(),
-                                        p) != op.default_suite_pairs.end();
+      const bool in_default =
+          std::find(op.default_suite_pairs.begin(), op.default_suite_pairs.end(), p) !=
+          op.default_suite_pairs.end();
       nlohmann::ordered_json pair = {{"src", oracle::Format(p.src).name},
                                      {"dst", oracle::Format(p.dst).name},
                                      {"default_suite", in_default},

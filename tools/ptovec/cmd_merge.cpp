@@ -1,6 +1,5 @@
 // ptovec merge: join the shard folders of generate --shard (and the results of runs of them).
 #include <CLI/CLI.hpp>
-
 #include <iostream>
 #include <string>
 #include <vector>
@@ -58,9 +57,10 @@ Command AddMergeCommand(CLI::App& app) {
   auto merge_out = std::make_shared<std::string>();
   auto merge_quiet = std::make_shared<bool>(false);
   CLI::App* merge = app.add_subcommand(
-      "merge", "join the N shard folders of `generate --shard K/N` into the unsharded suite, "
-               "byte for byte, and the results files of runs of them (one per folder) into the "
-               "results of a run of that suite");
+      "merge",
+      "join the N shard folders of `generate --shard K/N` into the unsharded suite, "
+      "byte for byte, and the results files of runs of them (one per folder) into the "
+      "results of a run of that suite");
   merge->add_option("shards", *merge_folders, "the shard folders, in any order")->required();
   merge->add_option("--out", *merge_out, "output folder (new or empty)")->required();
   merge->add_flag("--quiet", *merge_quiet, "no progress on stderr");

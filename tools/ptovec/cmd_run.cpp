@@ -69,15 +69,17 @@ std::vector<generator::Job> SelectJobs(const RunArgs& a) {
 int RunExhaustive(const RunArgs& a) {
   using generator::InputError;
   if (!a.vectors.empty() || a.generation_options || !a.results.empty() || a.format != "bin") {
-    throw InputError("--exhaustive takes its inputs from --op/--src/--dst and writes no results "
-                     "file (no --vectors, --seed, --samples, --work, --results or --format)");
+    throw InputError(
+        "--exhaustive takes its inputs from --op/--src/--dst and writes no results "
+        "file (no --vectors, --seed, --samples, --work, --results or --format)");
   }
   if (a.op.empty() || a.src.empty() || a.dst.empty()) {
     throw InputError("--exhaustive needs --op, --src and --dst (one pair; `ptovec list`)");
   }
   if (!a.mismatches.empty()) {
-    throw InputError("--mismatches goes with runs of vector files; --exhaustive reports the "
-                     "first --max-report mismatches (raise it, or shrink --from them)");
+    throw InputError(
+        "--mismatches goes with runs of vector files; --exhaustive reports the "
+        "first --max-report mismatches (raise it, or shrink --from them)");
   }
   tools::ExhaustiveOptions options;
   options.op = &generator::RequireOp(a.op);
@@ -109,16 +111,19 @@ int Run(const RunArgs& a) {
   CheckDeviceArgs(a.device);
   if (a.exhaustive) return RunExhaustive(a);
   if (!a.shard.empty() && !a.vectors.empty()) {
-    throw InputError("--shard goes with --op (generate shard K/N and run it) or --exhaustive; "
-                     "--vectors of a shard folder already run just that shard");
+    throw InputError(
+        "--shard goes with --op (generate shard K/N and run it) or --exhaustive; "
+        "--vectors of a shard folder already run just that shard");
   }
   if (a.vectors.empty() && a.op.empty()) {
-    throw InputError("give --vectors PATH (a suite folder or vector file), or --op OP to "
-                     "generate that op's vectors first");
+    throw InputError(
+        "give --vectors PATH (a suite folder or vector file), or --op OP to "
+        "generate that op's vectors first");
   }
   if (!a.vectors.empty() && a.generation_options) {
-    throw InputError("--seed, --samples and --work go with --op and no --vectors (--vectors "
-                     "files are already generated; there --op, --src and --dst select files)");
+    throw InputError(
+        "--seed, --samples and --work go with --op and no --vectors (--vectors "
+        "files are already generated; there --op, --src and --dst select files)");
   }
   tools::ResultsFormat format;
   if (a.format == "bin") {
@@ -153,14 +158,15 @@ int Run(const RunArgs& a) {
     vectors.paths = {folder};
   }
   if (a.results.empty() && a.vectors.size() > 1) {
-    throw InputError("several --vectors paths: give --results FILE (a results file of them all "
-                     "belongs in no one of their folders)");
+    throw InputError(
+        "several --vectors paths: give --results FILE (a results file of them all "
+        "belongs in no one of their folders)");
   }
   tools::RunOptions options;
-  options.results = a.results.empty()
-                        ? folder / (format == tools::ResultsFormat::Binary ? "results.bin"
-                                                                           : "results.jsonl")
-                        : std::filesystem::path(a.results);
+  options.results =
+      a.results.empty()
+          ? folder / (format == tools::ResultsFormat::Binary ? "results.bin" : "results.jsonl")
+          : std::filesystem::path(a.results);
   std::vector<tools::OutputFile> outputs{{"--results", options.results}};
   if (!a.junit.empty()) outputs.emplace_back("--junit", a.junit);
   if (!a.mismatches.empty()) outputs.emplace_back("--mismatches", a.mismatches);
@@ -215,8 +221,9 @@ Command AddRunCommand(CLI::App& app) {
   auto args = std::make_shared<RunArgs>();
   Command c;
   c.app = app.add_subcommand(
-      "run", "stream vectors through a device under test, write a results file and check it "
-             "(exit 0 all match, 1 mismatch, 2 error)");
+      "run",
+      "stream vectors through a device under test, write a results file and check it "
+      "(exit 0 all match, 1 mismatch, 2 error)");
   CLI::App& r = *c.app;
   AddDeviceOptions(r, args->device);
   r.add_option("--vectors", args->vectors,
@@ -227,11 +234,11 @@ Command AddRunCommand(CLI::App& app) {
                "into --work first (like `ptovec generate`) and run them");
   r.add_option("--src", args->src, "run only files of this source type");
   r.add_option("--dst", args->dst, "run only files of this destination type");
-  CLI::Option* seed =
-      r.add_option("--seed", args->seed, "with --op: sampling seed (default 1)")->check(kWholeNumber);
-  CLI::Option* samples =
-      r.add_option("--samples", args->samples, "with --op: samples per sampled pair (default 100000)")
-          ->check(kWholeNumber);
+  CLI::Option* seed = r.add_option("--seed", args->seed, "with --op: sampling seed (default 1)")
+                          ->check(kWholeNumber);
+  CLI::Option* samples = r.add_option("--samples", args->samples,
+                                      "with --op: samples per sampled pair (default 100000)")
+                             ->check(kWholeNumber);
   CLI::Option* work =
       r.add_option("--work", args->work, "with --op: folder for the vectors (default ptovec-run)");
   r.add_option("--results", args->results,
@@ -260,9 +267,12 @@ Command AddRunCommand(CLI::App& app) {
                "<work>_shard<K>of<N> unless --work is given) and run it (`ptovec merge` joins "
                "the N folders, results files too, into the unsharded run's); with --exhaustive, "
                "that shard of the input codes");
-  r.add_option("--mismatches", args->mismatches, "write every mismatched or unsupported vector to FILE as JSON lines (inputs, mode, Sat, input class, expected, got, kind)");
+  r.add_option("--mismatches", args->mismatches,
+               "write every mismatched or unsupported vector to FILE as JSON lines (inputs, mode, "
+               "Sat, input class, expected, got, kind)");
   r.add_flag("--allow-unsupported", args->allow_unsupported,
-             "unsupported vectors (a device that implements only some pairs, modes or Sat values) do not fail the gate; the report and JUnit (skipped) say how many");
+             "unsupported vectors (a device that implements only some pairs, modes or Sat values) "
+             "do not fail the gate; the report and JUnit (skipped) say how many");
   r.add_flag("--quiet", args->quiet, "no progress on stderr");
   c.run = [args, seed, samples, work] {
     try {

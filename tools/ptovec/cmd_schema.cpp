@@ -1,6 +1,5 @@
 // ptovec schema: print the JSON Schema of a file format.
 #include <CLI/CLI.hpp>
-
 #include <iostream>
 #include <string>
 #include <vector>
@@ -35,7 +34,10 @@ Command AddSchemaCommand(CLI::App& app) {
   auto schema_name = std::make_shared<std::string>();
   CLI::App* schema = app.add_subcommand(
       "schema", "print the JSON Schema of a file format (schemas/*.schema.json are copies)");
-  schema->add_option("name", *schema_name, "vectors, manifest, eval, binary-header, results or results-binary-header")->required();
+  schema
+      ->add_option("name", *schema_name,
+                   "vectors, manifest, eval, binary-header, results or results-binary-header")
+      ->required();
   Command c;
   c.app = schema;
   c.run = Guarded([schema_name] { return RunSchema(*schema_name); });

@@ -41,9 +41,9 @@ std::string WriteResultFile(const tools::ShrinkResult& r, const std::string& out
                             std::uint64_t seed) {
   if (!r.minimal) return {};
   const std::filesystem::path path =
-      out.empty() ? std::filesystem::path(tools::DefaultCounterexampleFileName(r.minimal->c,
-                                                                               json_file))
-                  : std::filesystem::path(out);
+      out.empty()
+          ? std::filesystem::path(tools::DefaultCounterexampleFileName(r.minimal->c, json_file))
+          : std::filesystem::path(out);
   tools::WriteCounterexampleFile(path, *r.minimal, json_file, seed);
   return path.string();
 }
@@ -95,10 +95,9 @@ int RunProperty(const ShrinkArgs& a, bool json_file) {
   const tools::ShrinkResult r = tools::ShrinkProperty(*device, options);
   device->Close();  // a device that fails at its end is an error, whatever it answered
   const std::string file = WriteResultFile(r, a.out, json_file, a.seed);
-  const std::string pair_text =
-      pair ? std::string(oracle::Format(pair->src).name) + " -> " +
-                 std::string(oracle::Format(pair->dst).name)
-           : std::string("any legal pair");
+  const std::string pair_text = pair ? std::string(oracle::Format(pair->src).name) + " -> " +
+                                           std::string(oracle::Format(pair->dst).name)
+                                     : std::string("any legal pair");
   if (a.json) {
     nlohmann::ordered_json j;
     j["device"] = device->Name();
@@ -110,8 +109,8 @@ int RunProperty(const ShrinkArgs& a, bool json_file) {
     j.update(ResultJson(r, file));
     std::cout << j.dump() << "\n";
   } else {
-    std::cout << "ptovec shrink: " << op.name << " (" << pair_text << "), device "
-              << device->Name() << ", seed " << a.seed << ", up to " << a.tests << " tests\n";
+    std::cout << "ptovec shrink: " << op.name << " (" << pair_text << "), device " << device->Name()
+              << ", seed " << a.seed << ", up to " << a.tests << " tests\n";
     tools::PrintShrinkResult(std::cout, r);
     if (!file.empty()) std::cout << "wrote " << file << "\n";
   }
@@ -177,8 +176,8 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
         wanted += " " + (only_src ? std::string(oracle::Format(*only_src).name) : "any") + " -> " +
                   (only_dst ? std::string(oracle::Format(*only_dst).name) : "any");
       }
-      throw InputError("no section for " + wanted + " in " + results.string() + " (sections: " +
-                       (listed.empty() ? std::string("none") : listed) + ")");
+      throw InputError("no section for " + wanted + " in " + results.string() +
+                       " (sections: " + (listed.empty() ? std::string("none") : listed) + ")");
     }
   }
   if (firsts.empty()) {
@@ -202,13 +201,12 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
   if (std::none_of(shrunk.begin(), shrunk.end(), [](const auto& r) { return r.failed; })) {
     // Nothing was reproduced: there is nothing to report but that.
     const tools::Mismatch& m = *firsts.front();
-    throw InputError("the device now agrees with the oracle on " +
-                     (firsts.size() == 1 ? std::string("the mismatch")
-                                         : "all " + std::to_string(firsts.size()) +
-                                               " first mismatches") +
-                     " of " + results.string() + " (not reproducible; first: " + m.file +
-                     " record " + std::to_string(m.index) + ", " + generator::EvalCommand(m.c) +
-                     ")");
+    throw InputError(
+        "the device now agrees with the oracle on " +
+        (firsts.size() == 1 ? std::string("the mismatch")
+                            : "all " + std::to_string(firsts.size()) + " first mismatches") +
+        " of " + results.string() + " (not reproducible; first: " + m.file + " record " +
+        std::to_string(m.index) + ", " + generator::EvalCommand(m.c) + ")");
   }
   for (std::size_t k = 0; k < firsts.size(); ++k) {
     const tools::Mismatch* m = firsts[k];
@@ -255,8 +253,9 @@ int Shrink(const ShrinkArgs& a) {
   }
   if (!a.from.empty()) {
     if (!a.rmode.empty() || !a.sat.empty()) {
-      throw InputError("--rmode/--sat select what the property draws; --from shrinks the "
-                       "recorded mismatches as they are (run --rmode/--sat to record only those)");
+      throw InputError(
+          "--rmode/--sat select what the property draws; --from shrinks the "
+          "recorded mismatches as they are (run --rmode/--sat to record only those)");
     }
     return RunFrom(a, json_file);
   }

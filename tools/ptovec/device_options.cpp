@@ -25,8 +25,7 @@ void CheckDeviceArgs(const DeviceArgs& args) {
   if (!args.dut_arg.empty() && args.dut.empty()) {
     throw generator::InputError("--dut-arg goes with --dut only");
   }
-  if (!(args.dut_timeout >= 0) || !std::isfinite(args.dut_timeout) ||
-      args.dut_timeout > 2000000) {
+  if (!(args.dut_timeout >= 0) || !std::isfinite(args.dut_timeout) || args.dut_timeout > 2000000) {
     char buf[32];
     const auto r = std::to_chars(buf, buf + sizeof buf, args.dut_timeout);
     throw generator::InputError("--dut-timeout " + std::string(buf, r.ptr) +

@@ -3,9 +3,9 @@
 //
 // Exit status: 0 success; 1 a checked thing failed (a mismatch, eval --batch with a bad line); 2
 // usage or input errors (unknown op/type/mode, illegal pair, malformed word, unreadable file).
-#include <CLI/CLI.hpp>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <exception>
 #include <functional>

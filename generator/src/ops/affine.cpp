@@ -204,13 +204,14 @@ Word ValueBelow(TileDataType src, std::int64_t p, int s, std::int64_t k) {
 // floor(2 * value * scale) for a finite source word and an FP19 scale, when its magnitude is
 // below 2^40.
 std::optional<std::int64_t> FloorTwiceProduct(TileDataType src, Word value, Word scale) {
-  const Dyadic product =
-      oracle::DyadicProduct(ValueDyadic(src, value), oracle::DyadicFromFiniteCode(TileDataType::FP19, scale));
+  const Dyadic product = oracle::DyadicProduct(
+      ValueDyadic(src, value), oracle::DyadicFromFiniteCode(TileDataType::FP19, scale));
   if (product.significand == 0) return 0;
   const int exponent = product.exponent + 1;
-  const int bits = 128 - (static_cast<std::uint64_t>(product.significand >> 64) != 0
-                              ? std::countl_zero(static_cast<std::uint64_t>(product.significand >> 64))
-                              : 64 + std::countl_zero(static_cast<std::uint64_t>(product.significand)));
+  const int bits =
+      128 - (static_cast<std::uint64_t>(product.significand >> 64) != 0
+                 ? std::countl_zero(static_cast<std::uint64_t>(product.significand >> 64))
+                 : 64 + std::countl_zero(static_cast<std::uint64_t>(product.significand)));
   if (bits + exponent > 40) return std::nullopt;
   oracle::DyadicSignificand magnitude = product.significand;
   bool inexact = false;
@@ -236,13 +237,14 @@ std::int64_t Order(TileDataType src, Word word) {
 // give target p for a width and offset.
 struct NearTarget {
   std::vector<Box> boxes;  // axes [width, a, offset, b, s, 0, k]
-  std::function<std::int64_t(int width, std::int64_t a, std::int64_t offset, std::int64_t b)> target;
+  std::function<std::int64_t(int width, std::int64_t a, std::int64_t offset, std::int64_t b)>
+      target;
   std::function<void(int width, std::int64_t offset, std::int64_t p,
                      std::vector<std::pair<std::int64_t, std::int64_t>>& ab)>
       axes_for;
   std::int64_t p_min = 0;  // every target lies in p_min .. p_max (a quick filter for invert)
   std::int64_t p_max = 0;
-  Boxes superset;          // of input tuples: every tuple it builds (a quick filter)
+  Boxes superset;  // of input tuples: every tuple it builds (a quick filter)
 };
 
 // Input tuples of one width with power-of-two scales 2^s for s in `exponents` and any value
@@ -255,8 +257,8 @@ Boxes PowerOfTwoScaleTuples(TileDataType src, int width, const WordSet& exponent
       if (e == hi) break;
     }
   }
-  return Boxes::Product({AllValues(src), WordSet::Points(scales), Offsets(width),
-                         WordSet::Points({Word(width)})});
+  return Boxes::Product(
+      {AllValues(src), WordSet::Points(scales), Offsets(width), WordSet::Points({Word(width)})});
 }
 
 TupleSet NearTargetSet(TileDataType src, NearTarget near) {
@@ -318,8 +320,8 @@ TupleSet TiePowerOfTwoScale(TypePair pair, int width) {
   near.p_max = INT64_MIN;
   {  // one width
     const auto [lo, hi] = TieTargets(width, dst);
-    near.boxes.push_back(Box{{WordSet::Points({Word(width)}), SignedRange(lo, hi), OffsetAxis(width),
-                              WordSet::Points({0}), ScaleExponentAxis(pair.src),
+    near.boxes.push_back(Box{{WordSet::Points({Word(width)}), SignedRange(lo, hi),
+                              OffsetAxis(width), WordSet::Points({0}), ScaleExponentAxis(pair.src),
                               WordSet::Points({0}), SignedRange(-1, 2)}});
     near.p_min = std::min(near.p_min, 2 * lo + 1);
     near.p_max = std::max(near.p_max, 2 * hi + 1);
@@ -340,11 +342,12 @@ TupleSet IntermediateClampEdgesSteps(TypePair pair, int width, const WordSet& st
   near.p_min = INT64_MAX;
   near.p_max = INT64_MIN;
   {  // one clamping width
-    const WordSet targets = SignedRange(2 * WidthMin(width) - 3, 2 * WidthMin(width) + 3)
-                                .Union(SignedRange(2 * WidthMax(width) - 3, 2 * WidthMax(width) + 3));
-    near.boxes.push_back(Box{{WordSet::Points({Word(width)}), targets, OffsetAxis(width),
-                              WordSet::Points({0}), ScaleExponentAxis(pair.src),
-                              WordSet::Points({0}), steps}});
+    const WordSet targets =
+        SignedRange(2 * WidthMin(width) - 3, 2 * WidthMin(width) + 3)
+            .Union(SignedRange(2 * WidthMax(width) - 3, 2 * WidthMax(width) + 3));
+    near.boxes.push_back(
+        Box{{WordSet::Points({Word(width)}), targets, OffsetAxis(width), WordSet::Points({0}),
+             ScaleExponentAxis(pair.src), WordSet::Points({0}), steps}});
     near.p_min = std::min(near.p_min, 2 * WidthMin(width) - 3);
     near.p_max = std::max(near.p_max, 2 * WidthMax(width) + 3);
   }
@@ -399,10 +402,10 @@ TupleSet OffsetOverDestination(TypePair pair, int width) {
       const std::int64_t olo = std::max(wlo, sum - whi);
       const std::int64_t ohi = std::min(whi, sum - wlo);
       if (olo > ohi) continue;
-      near.boxes.push_back(Box{{WordSet::Points({Word(width)}), SignedRange(sum, sum),
-                                SignedRange(olo, ohi), SignedRange(-1, 1),
-                                ScaleExponentAxis(pair.src), WordSet::Points({0}),
-                                SignedRange(-1, 2)}});
+      near.boxes.push_back(
+          Box{{WordSet::Points({Word(width)}), SignedRange(sum, sum), SignedRange(olo, ohi),
+               SignedRange(-1, 1), ScaleExponentAxis(pair.src), WordSet::Points({0}),
+               SignedRange(-1, 2)}});
       near.p_min = std::min(near.p_min, 2 * (sum - ohi) - 1);
       near.p_max = std::max(near.p_max, 2 * (sum - olo) + 1);
     }
@@ -436,9 +439,9 @@ std::vector<WeightedSet> Width0DestinationEdges(TypePair pair) {
   }
   NearTarget near;
   near.superset = PowerOfTwoScaleTuples(pair.src, 0, ScaleExponentAxis(pair.src));
-  near.boxes.push_back(Box{{WordSet::Points({0}), targets, WordSet::Points({0}),
-                            WordSet::Points({0}), ScaleExponentAxis(pair.src),
-                            WordSet::Points({0}), SignedRange(-1, 2)}});
+  near.boxes.push_back(
+      Box{{WordSet::Points({0}), targets, WordSet::Points({0}), WordSet::Points({0}),
+           ScaleExponentAxis(pair.src), WordSet::Points({0}), SignedRange(-1, 2)}});
   near.p_min = -kTargetLimit;
   near.p_max = kTargetLimit;
   near.target = [](int, std::int64_t a, std::int64_t, std::int64_t) { return a; };
@@ -494,8 +497,9 @@ TupleSet TieOddScale(TypePair pair, int width) {
     if (src == TileDataType::S32) {
       value = S32Word(q * (std::int64_t{1} << a));
     } else {
-      value = oracle::FastFP32FiniteEncoding(Dyadic{q < 0, Magnitude(q), a}, NumericRoundingMode::RNE)
-                  .word;
+      value =
+          oracle::FastFP32FiniteEncoding(Dyadic{q < 0, Magnitude(q), a}, NumericRoundingMode::RNE)
+              .word;
     }
     return Inputs{SourceStep(src, value, static_cast<int>(Signed(x[6]))), scale,
                   S32Word(Signed(x[2])), x[0]};
@@ -516,7 +520,8 @@ TupleSet TieOddScale(TypePair pair, int width) {
         a = std::countr_zero(Magnitude(v));
         q = v / (std::int64_t{1} << a);
       } else {
-        if (!Fp32IsFinite(static_cast<std::uint32_t>(value)) || (value & 0x7FFFFFFFU) == 0) continue;
+        if (!Fp32IsFinite(static_cast<std::uint32_t>(value)) || (value & 0x7FFFFFFFU) == 0)
+          continue;
         const Dyadic d = oracle::DyadicFromFiniteCode(TileDataType::FP32, value);
         const auto sig = static_cast<std::uint64_t>(d.significand);
         const int zeros = std::countr_zero(sig);
@@ -539,8 +544,8 @@ TupleSet TieOddScale(TypePair pair, int width) {
 TupleSet RandomTuple(TypePair pair, int width) {
   std::vector<Box> boxes;
   {  // one width
-    boxes.push_back(Box{{AllValues(pair.src), AllNormalScales(), Offsets(width),
-                         WordSet::Points({Word(width)})}});
+    boxes.push_back(Box{
+        {AllValues(pair.src), AllNormalScales(), Offsets(width), WordSet::Points({Word(width)})}});
   }
   return Boxes(std::move(boxes));
 }
@@ -563,7 +568,8 @@ TupleSet RandomModerate(TypePair pair, int width) {
           values = values.Union(S32Range(0, 1));
         } else {
           const int bits = std::min(value_exponent, 31);
-          values = values.Union(S32Range(std::int64_t{1} << (bits - 1), (std::int64_t{1} << bits) - 1));
+          values =
+              values.Union(S32Range(std::int64_t{1} << (bits - 1), (std::int64_t{1} << bits) - 1));
         }
       }
       if (pair.src == TileDataType::FP32) {
@@ -618,9 +624,11 @@ std::vector<SampleStrategy> AffineStrategies(TypePair pair) {
   const auto kAll = {0, 5, 9, 17};
   const auto kClamping = {5, 9, 17};
   return {
-      {"intermediate_clamp_edges", 4, [&] {
+      {"intermediate_clamp_edges", 4,
+       [&] {
          std::vector<WeightedSet> parts = PerWidth(pair, IntermediateClampEdgesExact, kClamping);
-         for (WeightedSet& p : PerWidth(pair, IntermediateClampEdges, kClamping)) parts.push_back(p);
+         for (WeightedSet& p : PerWidth(pair, IntermediateClampEdges, kClamping))
+           parts.push_back(p);
          return parts;
        }()},
       {"offset_over_destination", 4, PerWidth(pair, OffsetOverDestination, kClamping)},

@@ -50,7 +50,9 @@ oracle::Real SourceReal(T src, Word word) {
   }
 }
 
-Encoded ToElement(Encoded r, T dst) { return {oracle::LowBits(r.word, Format(dst).width), r.status}; }
+Encoded ToElement(Encoded r, T dst) {
+  return {oracle::LowBits(r.word, Format(dst).width), r.status};
+}
 
 Encoded EvaluateEncode(TypePair pair, const Inputs& in, NumericExecutionControl control) {
   const oracle::Dyadic value = SourceDyadic(pair.src, in[0]);
@@ -95,8 +97,7 @@ void EvaluateEncodeBatch(TypePair pair, const Inputs* in, std::size_t n,
   }
 }
 
-Encoded EvaluateEncodeReference(TypePair pair, const Inputs& in,
-                                NumericExecutionControl control) {
+Encoded EvaluateEncodeReference(TypePair pair, const Inputs& in, NumericExecutionControl control) {
   const oracle::Real value = SourceReal(pair.src, in[0]);
   if (IsFloatDestination(pair.dst)) {
     return ToElement(oracle::ReferenceMatrixFloatingEncoding(value, pair.dst, control), pair.dst);
@@ -113,10 +114,9 @@ bool IsFiniteCode(T type, Word word) {
 std::optional<std::string> CheckEncodeDomain(TypePair pair, const Inputs& in) {
   if (pair.src == T::S32 || IsFiniteCode(pair.src, in[0])) return std::nullopt;
   const auto c = oracle::TileNumericValueClass(pair.src, in[0]);
-  return "encode takes finite source values: value " + HexWord(in[0], pair.src) +
-         " is " + std::string(oracle::NumericValueClassName(c)) + " in " +
-         std::string(Format(pair.src).name) +
-         " (NaN and Inf codes are outside this op's domain)";
+  return "encode takes finite source values: value " + HexWord(in[0], pair.src) + " is " +
+         std::string(oracle::NumericValueClassName(c)) + " in " +
+         std::string(Format(pair.src).name) + " (NaN and Inf codes are outside this op's domain)";
 }
 
 // ---- sampled domains (FP32 and S32 sources) ----
@@ -146,12 +146,14 @@ TupleSet S32Fp32Ties() {
     }
     boxes.push_back(Box{{WordSet::Range(0, 1), WordSet::Points({static_cast<Word>(e)}), k, d}});
   }
-  const auto spacing = [](Word e) { return e <= 26 ? std::int64_t{1} : std::int64_t{1} << (e - 24); };
+  const auto spacing = [](Word e) {
+    return e <= 26 ? std::int64_t{1} : std::int64_t{1} << (e - 24);
+  };
   const auto assemble = [spacing](const Point& a) {
     const std::int64_t magnitude =
         static_cast<std::int64_t>(a[2]) * spacing(a[1]) + static_cast<std::int64_t>(a[3]);
-    const std::int64_t v = std::clamp<std::int64_t>(a[0] != 0 ? -magnitude : magnitude,
-                                                    INT32_MIN, INT32_MAX);
+    const std::int64_t v =
+        std::clamp<std::int64_t>(a[0] != 0 ? -magnitude : magnitude, INT32_MIN, INT32_MAX);
     return Inputs{static_cast<std::uint32_t>(static_cast<std::int32_t>(v)), 0, 0, 0};
   };
   const auto invert = [spacing](const Inputs& t, std::vector<Point>& out) {
@@ -168,8 +170,8 @@ TupleSet S32Fp32Ties() {
 }
 
 WordSet S32Edges() {
-  return WordSet::Points({0x00000000U, 0x00000001U, 0xFFFFFFFFU, 0x7FFFFFFFU, 0x80000000U,
-                          0x7FFFFFFEU, 0x80000001U});
+  return WordSet::Points(
+      {0x00000000U, 0x00000001U, 0xFFFFFFFFU, 0x7FFFFFFFU, 0x80000000U, 0x7FFFFFFEU, 0x80000001U});
 }
 
 std::vector<SampleStrategy> EncodeStrategies(TypePair pair) {

@@ -15,9 +15,9 @@ using T = TileDataType;
 
 Encoded EvaluateQparam(TypePair, const Inputs& in, NumericExecutionControl) {
   const Word fp19 = oracle::FP32ToFP19(in[0]);
-  return {oracle::MatrixQuantParameter(fp19, oracle::SignExtend(in[1], 32),
-                                       static_cast<int>(in[2])),
-          0};
+  return {
+      oracle::MatrixQuantParameter(fp19, oracle::SignExtend(in[1], 32), static_cast<int>(in[2])),
+      0};
 }
 
 // FP32 words whose low 13 fraction bits sit at, just below and just above the FP19 rounding

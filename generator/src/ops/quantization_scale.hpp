@@ -19,9 +19,7 @@ inline constexpr std::uint32_t kSmallestScale = 0x00000001U;
 inline constexpr std::uint32_t kLargestScale = 0x7F7FFFFFU;
 
 /// True when `scale` (bits 31:0 of the word) is in TQUANT/TDEQUANT's legal scale domain.
-inline bool ScaleIsLegal(Word scale) {
-  return scale >= kSmallestScale && scale <= kLargestScale;
-}
+inline bool ScaleIsLegal(Word scale) { return scale >= kSmallestScale && scale <= kLargestScale; }
 
 /// nullopt for a legal scale word; otherwise the one-line message for `eval`, e.g.
 /// "tquant scale 0x00000000 is zero; accepted: a positive finite non-zero fp32
@@ -43,8 +41,8 @@ inline std::optional<std::string> CheckScale(std::string_view op_name, Word scal
   } else {
     what = "is negative";
   }
-  return std::string(op_name) + " scale " + HexWord(scale & 0xFFFFFFFFU, TileDataType::FP32) +
-         " " + what + "; accepted: a positive finite non-zero fp32 (" +
+  return std::string(op_name) + " scale " + HexWord(scale & 0xFFFFFFFFU, TileDataType::FP32) + " " +
+         what + "; accepted: a positive finite non-zero fp32 (" +
          HexWord(kSmallestScale, TileDataType::FP32) + ".." +
          HexWord(kLargestScale, TileDataType::FP32) + ")";
 }
@@ -55,10 +53,9 @@ inline std::optional<std::string> CheckByteWord(std::string_view op_name, std::s
   if (word <= 0xFF) return std::nullopt;
   char digits[17] = {};
   const auto end = std::to_chars(digits, digits + 16, word, 16).ptr;
-  return std::string(op_name) + " " + std::string(slot) + " word 0x" +
-         std::string(digits, end) + " is too wide for " +
-         std::string(oracle::Format(type).name) + " (accepted: " + HexWord(0, type) + ".." +
-         HexWord(0xFF, type) + ")";
+  return std::string(op_name) + " " + std::string(slot) + " word 0x" + std::string(digits, end) +
+         " is too wide for " + std::string(oracle::Format(type).name) +
+         " (accepted: " + HexWord(0, type) + ".." + HexWord(0xFF, type) + ")";
 }
 
 }  // namespace ptovec::generator::quantization

@@ -34,8 +34,7 @@ Encoded EvaluateTdequant(TypePair pair, const Inputs& in, NumericExecutionContro
 
 Encoded EvaluateTdequantReference(TypePair pair, const Inputs& in,
                                   NumericExecutionControl control) {
-  const Encoded r =
-      oracle::TileProfileDequantize(in[0], in[1], in[2], pair.src, pair.dst, control);
+  const Encoded r = oracle::TileProfileDequantize(in[0], in[1], in[2], pair.src, pair.dst, control);
   return {oracle::LowBits(r.word, Format(pair.dst).width), r.status};
 }
 
@@ -57,8 +56,9 @@ TupleSet OddFractions(std::uint32_t lo, std::uint32_t hi, std::uint32_t halves,
   std::vector<Word> extra_words(extra.begin(), extra.end());
   if (!extra.empty()) boxes.push_back(Box{{WordSet::Points({0}), WordSet::Points(extra_words)}});
   const auto assemble = [](const Point& a) {
-    const Word word = a[0] == 0 ? a[1] : FieldAndFraction(static_cast<std::uint32_t>(a[0]),
-                                                          2 * static_cast<std::uint32_t>(a[1]) + 1);
+    const Word word = a[0] == 0 ? a[1]
+                                : FieldAndFraction(static_cast<std::uint32_t>(a[0]),
+                                                   2 * static_cast<std::uint32_t>(a[1]) + 1);
     return Inputs{word, 0, 0, 0};
   };
   const auto invert = [](const Inputs& t, std::vector<Point>& out) {
@@ -120,8 +120,8 @@ std::vector<std::uint32_t> ScaleSet(std::uint64_t seed) {
 }
 
 InputSet TdequantDomain(const OpDef& op, TypePair pair, const SamplingOptions& options) {
-  auto scales =
-      std::make_shared<const std::vector<std::uint32_t>>(ScaleSet(DerivedSeed(options.seed, op, pair)));
+  auto scales = std::make_shared<const std::vector<std::uint32_t>>(
+      ScaleSet(DerivedSeed(options.seed, op, pair)));
   InputSet set;
   set.count = kPairsPerScale * scales->size();
   set.kind = "sampled";  // values x zero points exhaustive, scales sampled
@@ -158,7 +158,8 @@ OpDef MakeTdequantOp() {
   op.name = "tdequant";
   op.instruction = "TDEQUANT";
   op.seed_function = "TileProfileDequantize";
-  op.seed_source = "003_33e68b274ac7ab62.txt lines 151-172 (ReferenceFP32FiniteEncoding lines 42-103)";
+  op.seed_source =
+      "003_33e68b274ac7ab62.txt lines 151-172 (ReferenceFP32FiniteEncoding lines 42-103)";
   op.summary =
       "TDEQUANT: (value - zero_point) * scale of S8/U8 inputs encoded as FP32 under the mode "
       "(|x| >= 2^128 or a carry past the largest finite gives +/-Inf with OF|NX in every mode); "

@@ -11,8 +11,8 @@
 // U8). Scales stay in the legal domain: positive, finite, non-zero FP32.
 #include <algorithm>
 #include <bit>
-#include <optional>
 #include <cstdint>
+#include <optional>
 
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
@@ -32,8 +32,7 @@ Encoded EvaluateTquant(TypePair pair, const Inputs& in, NumericExecutionControl 
   return {oracle::LowBits(r.word, Format(pair.dst).width), r.status};
 }
 
-Encoded EvaluateTquantReference(TypePair pair, const Inputs& in,
-                                NumericExecutionControl control) {
+Encoded EvaluateTquantReference(TypePair pair, const Inputs& in, NumericExecutionControl control) {
   const Encoded r = oracle::TileProfileQuantize(in[0], in[1], in[2], pair.src, pair.dst, control);
   return {oracle::LowBits(r.word, Format(pair.dst).width), r.status};
 }
@@ -67,8 +66,7 @@ std::uint32_t FieldAndFraction(std::uint32_t field, std::uint32_t fraction) {
 
 // Words of exponent fields lo..hi with any fraction (positive; both signs when `both_signs`).
 WordSet Fields(std::uint32_t lo, std::uint32_t hi, bool both_signs) {
-  const WordSet positive =
-      WordSet::Range(FieldAndFraction(lo, 0), FieldAndFraction(hi, 0x7FFFFF));
+  const WordSet positive = WordSet::Range(FieldAndFraction(lo, 0), FieldAndFraction(hi, 0x7FFFFF));
   return both_signs ? WithBothSigns(positive) : positive;
 }
 
@@ -122,8 +120,7 @@ struct TquantSets {
     const auto assemble = [self](const Point& a) {
       const std::int64_t n = Signed(a[0]) - 2 * self.ZeroPointValue(a[1]);
       const int j = static_cast<int>(Signed(a[2]));
-      const std::uint32_t value =
-          Fp32Of(n < 0, static_cast<std::uint64_t>(n < 0 ? -n : n), j - 1);
+      const std::uint32_t value = Fp32Of(n < 0, static_cast<std::uint64_t>(n < 0 ? -n : n), j - 1);
       const std::uint32_t scale = static_cast<std::uint32_t>(127 - j) << 23;
       return Inputs{Fp32Step(value, Signed(a[3])), Fp32Step(scale, Signed(a[4])), a[1], 0};
     };
@@ -165,14 +162,14 @@ struct TquantSets {
       const auto q_max = static_cast<Word>(QMax(static_cast<std::int64_t>(2 * r + 1)));
       boxes.push_back(Box{{WordSet::Points({r}), WordSet::Range(0, q_max), common_h, zp, j, step}});
     }
-    boxes.push_back(Box{{WordSet::Range(600, (Word{1} << 23) - 1), WordSet::Range(0, 1), common_h,
-                         zp, j, step}});
+    boxes.push_back(Box{
+        {WordSet::Range(600, (Word{1} << 23) - 1), WordSet::Range(0, 1), common_h, zp, j, step}});
     const auto assemble = [](const Point& a) {
       const std::int64_t m = 2 * static_cast<std::int64_t>(a[0]) + 1;
       const std::int64_t q = -QMax(m) + 2 * static_cast<std::int64_t>(a[1]);
       const int jj = static_cast<int>(Signed(a[4]));
-      const std::uint32_t value = Fp32Of(q < 0, static_cast<std::uint64_t>(q < 0 ? -q : q),
-                                         jj - static_cast<int>(a[2]));
+      const std::uint32_t value =
+          Fp32Of(q < 0, static_cast<std::uint64_t>(q < 0 ? -q : q), jj - static_cast<int>(a[2]));
       const std::uint32_t scale = Fp32Of(false, static_cast<std::uint64_t>(m), -jj);
       return Inputs{Fp32Step(value, Signed(a[5])), scale, a[3], 0};
     };
@@ -182,7 +179,8 @@ struct TquantSets {
       const std::int64_t m = scale->first;
       const int jj = -scale->second;
       for (int value_step = -1; value_step <= 1; ++value_step) {
-        const auto value = OddDecomposition(Fp32Step(static_cast<std::uint32_t>(t[0]), -value_step));
+        const auto value =
+            OddDecomposition(Fp32Step(static_cast<std::uint32_t>(t[0]), -value_step));
         if (!value) continue;
         const int h = jj - value->second;
         if (h < 0 || h > 1) continue;
@@ -202,19 +200,18 @@ struct TquantSets {
   TupleSet FarOutside() const {
     std::vector<Box> boxes;
     for (std::int64_t m = 9; m <= 60; ++m) {
-      boxes.push_back(Box{{WordSet::Points({static_cast<Word>(m)}),
-                           SignedRange(std::max<std::int64_t>(-126, m - 127),
-                                       std::min<std::int64_t>(127, m + 126)),
-                           WordSet::Range(0, 0x7FFFFF), WordSet::Range(0, 0x7FFFFF),
-                           WordSet::Range(0, 1), WordSet::Range(0, 255)}});
+      boxes.push_back(Box{
+          {WordSet::Points({static_cast<Word>(m)}),
+           SignedRange(std::max<std::int64_t>(-126, m - 127), std::min<std::int64_t>(127, m + 126)),
+           WordSet::Range(0, 0x7FFFFF), WordSet::Range(0, 0x7FFFFF), WordSet::Range(0, 1),
+           WordSet::Range(0, 255)}});
     }
     const auto assemble = [](const Point& a) {
       const std::int64_t e = Signed(a[1]);
       const std::int64_t value_exponent = static_cast<std::int64_t>(a[0]) - e;
-      const std::uint32_t value =
-          FieldAndFraction(static_cast<std::uint32_t>(value_exponent + 127),
-                           static_cast<std::uint32_t>(a[2])) |
-          (a[4] != 0 ? 0x80000000U : 0U);
+      const std::uint32_t value = FieldAndFraction(static_cast<std::uint32_t>(value_exponent + 127),
+                                                   static_cast<std::uint32_t>(a[2])) |
+                                  (a[4] != 0 ? 0x80000000U : 0U);
       const std::uint32_t scale =
           FieldAndFraction(static_cast<std::uint32_t>(e + 127), static_cast<std::uint32_t>(a[3]));
       return Inputs{value, scale, a[5], 0};
@@ -247,8 +244,8 @@ std::vector<SampleStrategy> TquantStrategies(TileDataType dst) {
   const WordSet zp_edges = WordSet::Points(edge_words);
   // Twice a target near the range ends and zero (3 either side), or anywhere within 300.
   WordSet near_ends;
-  for (const std::int64_t end : {std::int64_t{sets.range.minimum}, std::int64_t{sets.range.maximum},
-                                 std::int64_t{0}}) {
+  for (const std::int64_t end :
+       {std::int64_t{sets.range.minimum}, std::int64_t{sets.range.maximum}, std::int64_t{0}}) {
     near_ends = near_ends.Union(SignedRange(2 * (end - 3), 2 * (end + 3) + 1));
   }
   const WordSet anywhere =
@@ -273,14 +270,13 @@ std::vector<SampleStrategy> TquantStrategies(TileDataType dst) {
                                 {2, sets.TiesOddScale(zero_points, stepped)}}},
       {"far_outside_range", 2, sets.FarOutside()},
       {"specials", 2,
-       std::vector<WeightedSet>{
-           {3, Boxes::Product({Fp32Specials(), AnyLegalScale(), zero_points})},
-           {2, Boxes::Product({subnormals, AnyLegalScale(), zero_points})},
-           {1, Boxes::Product({nan_payloads, AnyLegalScale(), zero_points})}}},
+       std::vector<WeightedSet>{{3, Boxes::Product({Fp32Specials(), AnyLegalScale(), zero_points})},
+                                {2, Boxes::Product({subnormals, AnyLegalScale(), zero_points})},
+                                {1, Boxes::Product({nan_payloads, AnyLegalScale(), zero_points})}}},
       // |value| in [2^-10, 2^10), scale in [2^-6, 2^7).
       {"random_in_and_around_range", 3,
-       Boxes::Product({Fields(127 - 10, 127 + 9, true), Fields(127 - 6, 127 + 6, false),
-                       zero_points})},
+       Boxes::Product(
+           {Fields(127 - 10, 127 + 9, true), Fields(127 - 6, 127 + 6, false), zero_points})},
       // Any finite value, any positive normal scale, any zero point.
       {"random_finite", 2,
        Boxes::Product({Fields(0, 254, true), Fields(1, 254, false), zero_points})},

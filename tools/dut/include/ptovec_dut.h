@@ -62,11 +62,7 @@ extern "C" {
 #define PTOVEC_DUT_MAX_INPUTS 4
 #define PTOVEC_DUT_THREAD_SAFE 0x1u
 
-enum {
-  PTOVEC_DUT_OK = 0,
-  PTOVEC_DUT_UNSUPPORTED = 1,
-  PTOVEC_DUT_ERROR = 2
-};
+enum { PTOVEC_DUT_OK = 0, PTOVEC_DUT_UNSUPPORTED = 1, PTOVEC_DUT_ERROR = 2 };
 
 /* The type codes of src_code and dst_code, one per type of `ptovec list --types` (a test,
  * tests/tools/dut_header_test.cpp, checks them against ptovec's format table). */

@@ -45,16 +45,18 @@ void CheckSection(const ResultsSection& section, std::size_t s, const VectorSour
                      " (results of another suite, file or order?)");
   };
   if (section.file != source.name) {
-    refuse("file", section.file + (section.file.find('/') != std::string::npos
-                                       ? " (a section names its vector file by its bare name, as "
-                                         "manifest.json's path does)"
-                                       : ""),
+    refuse("file",
+           section.file + (section.file.find('/') != std::string::npos
+                               ? " (a section names its vector file by its bare name, as "
+                                 "manifest.json's path does)"
+                               : ""),
            source.name);
   }
   if (section.op != info.op) {
-    refuse("op", section.op->name + " " + TypeName(section.pair.src) + " -> " +
-                     TypeName(section.pair.dst),
-           info.op->name + " " + TypeName(info.pair.src) + " -> " + TypeName(info.pair.dst));
+    refuse(
+        "op",
+        section.op->name + " " + TypeName(section.pair.src) + " -> " + TypeName(section.pair.dst),
+        info.op->name + " " + TypeName(info.pair.src) + " -> " + TypeName(info.pair.dst));
   }
   if (section.pair != info.pair) {
     refuse("types", TypeName(section.pair.src) + " -> " + TypeName(section.pair.dst),
@@ -65,8 +67,9 @@ void CheckSection(const ResultsSection& section, std::size_t s, const VectorSour
     std::uint64_t kept = 0;
     for (const auto& c : section.controls) {
       if (std::find(info.controls.begin(), info.controls.end(), c) == info.controls.end()) {
-        refuse("control", std::string(oracle::RoundingModeName(c.rounding_mode)) + " Sat " +
-                              (c.saturating ? "on" : "off"),
+        refuse("control",
+               std::string(oracle::RoundingModeName(c.rounding_mode)) + " Sat " +
+                   (c.saturating ? "on" : "off"),
                "no such control");
       }
       ++kept;
@@ -102,9 +105,9 @@ void KeepSectionRecords(std::vector<VectorRecord>& records, std::uint64_t first,
 // The shared loop of check and ResultsMismatches: compares every results section with its vector
 // file. Stops early (without the end-of-file checks) when stop(accumulator) says so.
 template <typename Stop>
-CheckReport Compare(const generator::VectorSelection& vectors,
-                    const std::filesystem::path& results, std::size_t max_report, bool progress,
-                    Stop stop, const std::filesystem::path& mismatches = {},
+CheckReport Compare(const generator::VectorSelection& vectors, const std::filesystem::path& results,
+                    std::size_t max_report, bool progress, Stop stop,
+                    const std::filesystem::path& mismatches = {},
                     const generator::ControlFilter& filter = {}) {
   std::uint64_t left_out = 0;  // answers of controls the filter drops
   const std::vector<VectorSource> sources = generator::SelectVectorFiles(vectors);
@@ -120,8 +123,8 @@ CheckReport Compare(const generator::VectorSelection& vectors,
             ? "results of a run of part of it? Give check the same --op/--src/--dst as the run"
             : "results of another suite?";
     throw InputError("results file " + results.string() + " has " + Str(sections.size()) +
-                     " section(s) but " + vectors.Describe() + " holds " +
-                     Str(sources.size()) + " vector file(s) (" + hint + ")");
+                     " section(s) but " + vectors.Describe() + " holds " + Str(sources.size()) +
+                     " vector file(s) (" + hint + ")");
   }
   MismatchesFile export_file(mismatches);
   CheckAccumulator acc(max_report, export_file.Sink());
@@ -186,8 +189,8 @@ CheckReport Compare(const generator::VectorSelection& vectors,
     return report;
   }
   if (report.vectors == 0 && left_out > 0) {
-    throw InputError("--rmode/--sat (" + filter.Describe() + ") keep none of the " +
-                     Str(left_out) + " answers of results file " + results.string());
+    throw InputError("--rmode/--sat (" + filter.Describe() + ") keep none of the " + Str(left_out) +
+                     " answers of results file " + results.string());
   }
   if (report.vectors == 0) {
     throw InputError("--vectors " + vectors.Describe() + " holds zero vectors (nothing to check)");
@@ -204,10 +207,14 @@ CheckReport Compare(const generator::VectorSelection& vectors,
 
 std::string_view MismatchKindName(MismatchKind kind) {
   switch (kind) {
-    case MismatchKind::Word: return "wrong word";
-    case MismatchKind::Flags: return "wrong flags";
-    case MismatchKind::Both: return "both";
-    case MismatchKind::Unsupported: return "unsupported";
+    case MismatchKind::Word:
+      return "wrong word";
+    case MismatchKind::Flags:
+      return "wrong flags";
+    case MismatchKind::Both:
+      return "both";
+    case MismatchKind::Unsupported:
+      return "unsupported";
   }
   return "?";
 }
@@ -288,11 +295,11 @@ void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& ex
   if (keep_first) report_.first.push_back(std::move(m));
 }
 
-std::uint64_t CheckAccumulator::AddProduct(const OpDef& op, TypePair pair,
-                                           std::span<const generator::Inputs> inputs,
-                                           std::span<const std::uint64_t> positions,
-                                           std::span<const generator::NumericExecutionControl> controls,
-                                           const Encoded* expected, const DeviceAnswer* got) {
+std::uint64_t CheckAccumulator::AddProduct(
+    const OpDef& op, TypePair pair, std::span<const generator::Inputs> inputs,
+    std::span<const std::uint64_t> positions,
+    std::span<const generator::NumericExecutionControl> controls, const Encoded* expected,
+    const DeviceAnswer* got) {
   const std::size_t nc = controls.size();
   FileTally& file = report_.per_file.back();
   std::size_t tally_of[2 * 7] = {};
@@ -391,9 +398,8 @@ CheckReport CheckResults(const generator::VectorSelection& vectors,
 
 std::vector<Mismatch> ResultsMismatches(const generator::VectorSelection& vectors,
                                         const std::filesystem::path& results, std::size_t limit) {
-  CheckReport report = Compare(vectors, results, limit, false, [limit](const CheckAccumulator& a) {
-    return a.kept() >= limit;
-  });
+  CheckReport report = Compare(vectors, results, limit, false,
+                               [limit](const CheckAccumulator& a) { return a.kept() >= limit; });
   return std::move(report.first);
 }
 

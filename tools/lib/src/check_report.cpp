@@ -56,12 +56,28 @@ std::string XmlEscape(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
     const char ch = text[i];
     switch (ch) {
-      case '&': out += "&amp;"; ++i; continue;
-      case '<': out += "&lt;"; ++i; continue;
-      case '>': out += "&gt;"; ++i; continue;
-      case '"': out += "&quot;"; ++i; continue;
-      case '\'': out += "&apos;"; ++i; continue;
-      default: break;
+      case '&':
+        out += "&amp;";
+        ++i;
+        continue;
+      case '<':
+        out += "&lt;";
+        ++i;
+        continue;
+      case '>':
+        out += "&gt;";
+        ++i;
+        continue;
+      case '"':
+        out += "&quot;";
+        ++i;
+        continue;
+      case '\'':
+        out += "&apos;";
+        ++i;
+        continue;
+      default:
+        break;
     }
     const auto [n, allowed] = XmlChar(text, i);
     if (allowed) {
@@ -123,7 +139,8 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
     out << "  " << std::left << std::setw(9) << "op" << std::setw(6) << "src" << std::setw(6)
         << "dst" << std::setw(6) << "mode" << std::setw(5) << "sat" << std::right << std::setw(12)
         << "vectors" << std::setw(12) << "word" << std::setw(12) << "flags" << std::setw(12)
-        << "both" << std::setw(12) << "unsupported" << "\n";
+        << "both" << std::setw(12) << "unsupported"
+        << "\n";
     for (const FileTally& f : r.per_file) {
       for (std::size_t c = 0; c < f.controls.size(); ++c) {
         const ControlTally& t = f.controls[c];
@@ -138,7 +155,8 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
     }
     out << "by input class and outcome (the first input's value class; the expected flags):\n";
     out << "  " << std::left << std::setw(27) << "file" << std::setw(24) << "class" << std::right
-        << std::setw(12) << "vectors" << std::setw(12) << "failed" << "\n";
+        << std::setw(12) << "vectors" << std::setw(12) << "failed"
+        << "\n";
     for (const FileTally& f : r.per_file) {
       for (std::size_t k = 0; k < f.classes.size(); ++k) {
         if (f.classes[k][1] == 0) continue;
@@ -163,8 +181,9 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
   if (!r.incomplete.empty()) out << "INCOMPLETE: " << r.incomplete << "\n";
   if (!r.scope.empty()) out << "scope: " << r.scope << "\n";
   if (r.passed() && r.unsupported > 0) {
-    out << "PASS with " << r.unsupported << " unsupported vectors skipped (--allow-unsupported): "
-        << r.matched << " of " << r.vectors << " vectors checked and matched\n";
+    out << "PASS with " << r.unsupported
+        << " unsupported vectors skipped (--allow-unsupported): " << r.matched << " of "
+        << r.vectors << " vectors checked and matched\n";
   } else if (r.passed()) {
     out << "PASS\n";
   } else {
@@ -206,7 +225,8 @@ std::string JunitXml(const CheckReport& r) {
          double total = 0;
          for (const FileTally& f : r.per_file) total += f.seconds;
          return total;
-       }()) << "\">\n";
+       }())
+    << "\">\n";
   for (const FileTally& f : r.per_file) {
     const std::size_t n = f.op->uses_controls ? 14U : 1U;
     std::uint64_t file_failures = 0;
@@ -228,14 +248,13 @@ std::string JunitXml(const CheckReport& r) {
     for (std::size_t c = 0; c < n; ++c) {
       if (!listed(f, c)) continue;
       const ControlTally& t = f.controls[c];
-      const std::string name = f.op->uses_controls
-                                   ? ModeName(c) + (c % 2 ? " sat=on" : " sat=off")
-                                   : std::string("RNE sat=off (no controls)");
-      x << "    <testcase classname=\"ptovec." << XmlEscape(stem) << "\" name=\""
-        << XmlEscape(name) << "\" time=\""
-        << Seconds(f.count == 0 ? 0.0
-                                : f.seconds * static_cast<double>(t.total) /
-                                      static_cast<double>(f.count))
+      const std::string name = f.op->uses_controls ? ModeName(c) + (c % 2 ? " sat=on" : " sat=off")
+                                                   : std::string("RNE sat=off (no controls)");
+      x << "    <testcase classname=\"ptovec." << XmlEscape(stem) << "\" name=\"" << XmlEscape(name)
+        << "\" time=\""
+        << Seconds(f.count == 0
+                       ? 0.0
+                       : f.seconds * static_cast<double>(t.total) / static_cast<double>(f.count))
         << "\"";
       if (t.failed() == 0) {
         x << "/>\n";

@@ -20,8 +20,8 @@ namespace ptovec::tools {
 
 namespace {
 
-using generator::Inputs;
 using generator::InputError;
+using generator::Inputs;
 using generator::NumericExecutionControl;
 
 // Inputs per block (one thread's share of a round), and per part of a block (see the job).
@@ -69,9 +69,8 @@ CheckReport RunExhaustive(Device& device, const ExhaustiveOptions& options) {
   const generator::ShardRange range =
       options.shard ? generator::ShardRange::Of(options.shard->index, options.shard->of, codes)
                     : generator::ShardRange{0, 1, 0, codes};
-  const unsigned threads = options.threads != 0
-                               ? options.threads
-                               : std::max(1U, std::thread::hardware_concurrency());
+  const unsigned threads =
+      options.threads != 0 ? options.threads : std::max(1U, std::thread::hardware_concurrency());
   const std::string name = generator::JobBaseName({&op, pair}) + " (exhaustive)";
   const std::uint64_t blocks = (range.inputs + kBlockInputs - 1) / kBlockInputs;
   const bool serial = !device.ThreadSafe();
@@ -124,8 +123,8 @@ CheckReport RunExhaustive(Device& device, const ExhaustiveOptions& options) {
           x.in = w.inputs[j / nc];
           x.control = controls[j % nc];
           throw DeviceError("device " + device.Name() + " answered flags " +
-                            generator::HexStatus(a.result.status) + " for case: " +
-                            generator::EvalCommand(x) +
+                            generator::HexStatus(a.result.status) +
+                            " for case: " + generator::EvalCommand(x) +
                             " (only bits 4:0 NV DZ OF UF NX may be set)");
         }
       }
@@ -145,8 +144,8 @@ CheckReport RunExhaustive(Device& device, const ExhaustiveOptions& options) {
       last_shown = now;
       const std::uint64_t done = std::min(blocks, round_first + threads) * kBlockInputs;
       const double seconds = std::chrono::duration<double>(now - start).count();
-      const double fraction = static_cast<double>(std::min(done, range.inputs)) /
-                              static_cast<double>(range.inputs);
+      const double fraction =
+          static_cast<double>(std::min(done, range.inputs)) / static_cast<double>(range.inputs);
       const double left = seconds / fraction - seconds;
       const std::time_t finish = std::time(nullptr) + static_cast<std::time_t>(left);
       char clock[16];
@@ -160,7 +159,8 @@ CheckReport RunExhaustive(Device& device, const ExhaustiveOptions& options) {
   }
   if (options.progress) std::cerr << "\n";
   if (total.vectors == 0) {
-    throw InputError("--exhaustive " + name + (options.shard ? " shard " + generator::ShardName(*options.shard) : "") +
+    throw InputError("--exhaustive " + name +
+                     (options.shard ? " shard " + generator::ShardName(*options.shard) : "") +
                      " has no input inside the op's domain (nothing to run)");
   }
   total.per_file.front().count = total.vectors;

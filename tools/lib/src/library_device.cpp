@@ -259,8 +259,8 @@ class LibraryDevice final : public Device {
     for (std::size_t i = 0; i < n; ++i) {
       if (in[i].dst_code != mask_code) {
         mask_code = in[i].dst_code;
-        dst_mask = oracle::LowBits(
-            ~Word{0}, oracle::Format(static_cast<TileDataType>(in[i].dst_code)).width);
+        dst_mask = oracle::LowBits(~Word{0},
+                                   oracle::Format(static_cast<TileDataType>(in[i].dst_code)).width);
       }
       DeviceAnswer& a = answer[i];
       const ptovec_dut_result& r = out[i];
@@ -276,12 +276,13 @@ class LibraryDevice final : public Device {
         a.supported = false;
         a.result = {};
       } else if (status[i] == PTOVEC_DUT_ERROR) {
-        throw DeviceError("device " + name_ + " failed (PTOVEC_DUT_ERROR) on case: " +
-                          EvalCommand(case_at(i)));
+        throw DeviceError("device " + name_ +
+                          " failed (PTOVEC_DUT_ERROR) on case: " + EvalCommand(case_at(i)));
       } else {
         throw DeviceError("device " + name_ + " returned " + std::to_string(status[i]) +
                           " as a case's status from ptovec_dut_evaluate_batch (accepted: 0 OK, "
-                          "1 UNSUPPORTED, 2 ERROR) on case: " + EvalCommand(case_at(i)));
+                          "1 UNSUPPORTED, 2 ERROR) on case: " +
+                          EvalCommand(case_at(i)));
       }
     }
   }

@@ -41,7 +41,8 @@ std::optional<std::vector<fs::path>> ShardResultsFiles(const std::vector<fs::pat
       std::sort(here.begin(), here.end());
       throw InputError("shard folder " + folder.string() + " holds " + Str(here.size()) +
                        " results files (" + here[0].filename().string() + ", " +
-                       here[1].filename().string() + "); merge joins one per shard: move the "
+                       here[1].filename().string() +
+                       "); merge joins one per shard: move the "
                        "others away");
     }
     if (here.empty()) {
@@ -90,9 +91,9 @@ void MergeShardResults(const std::vector<fs::path>& folders, const std::vector<f
                        r.stopped()->reason + "); run that shard again");
     }
     if (r.format() != first.reader->format() || r.device() != first.reader->device()) {
-      throw InputError(describe(shard, file) + " is " + r.format() + " from device '" +
-                       r.device() + "', the first shard's " + first.reader->format() +
-                       " from '" + first.reader->device() + "' (merge joins one run's shards)");
+      throw InputError(describe(shard, file) + " is " + r.format() + " from device '" + r.device() +
+                       "', the first shard's " + first.reader->format() + " from '" +
+                       first.reader->device() + "' (merge joins one run's shards)");
     }
     if (r.sections().size() != sources.size()) {
       throw InputError(describe(shard, file) + " has " + Str(r.sections().size()) +
@@ -101,16 +102,16 @@ void MergeShardResults(const std::vector<fs::path>& folders, const std::vector<f
     }
     for (std::size_t s = 0; s < sources.size(); ++s) {
       const ResultsSection& section = r.sections()[s];
-      const auto entry = std::find_if(shard.manifest.files.begin(), shard.manifest.files.end(),
-                                      [&](const generator::ManifestEntry& e) {
-                                        return e.path == section.file;
-                                      });
+      const auto entry =
+          std::find_if(shard.manifest.files.begin(), shard.manifest.files.end(),
+                       [&](const generator::ManifestEntry& e) { return e.path == section.file; });
       if (section.file != sources[s].name || entry == shard.manifest.files.end() ||
           entry->sha256 != section.sha256 ||
           section.controls != first.reader->sections()[s].controls) {
-        throw InputError(describe(shard, file) + " section " + Str(s) + " (" + section.file +
-                         ") does not answer the shard's " + sources[s].name +
-                         " as the other shards' results do (another file, version or --rmode/--sat)");
+        throw InputError(
+            describe(shard, file) + " section " + Str(s) + " (" + section.file +
+            ") does not answer the shard's " + sources[s].name +
+            " as the other shards' results do (another file, version or --rmode/--sat)");
       }
       counts[s] += section.count;
     }
@@ -122,9 +123,9 @@ void MergeShardResults(const std::vector<fs::path>& folders, const std::vector<f
     section.count = counts[s];
     sections.push_back(std::move(section));
   }
-  ResultsWriter writer(out, first.reader->format() == "bin" ? ResultsFormat::Binary
-                                                           : ResultsFormat::Json,
-                       sections, first.reader->device());
+  ResultsWriter writer(
+      out, first.reader->format() == "bin" ? ResultsFormat::Binary : ResultsFormat::Json, sections,
+      first.reader->device());
   std::vector<DeviceAnswer> answers;
   std::vector<std::uint64_t> indices;
   for (std::size_t s = 0; s < sources.size(); ++s) {

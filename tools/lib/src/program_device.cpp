@@ -61,7 +61,8 @@ class CommandDevice final : public Device {
     stop_read_ = stop[0];
     stop_write_ = stop[1];
     stderr_thread_ = std::thread([this] { CollectStderr(); });
-    reader_ = std::make_unique<generator::LineReader>(DeviceLineReader(from_device_, AnswerTimeoutMs()));
+    reader_ =
+        std::make_unique<generator::LineReader>(DeviceLineReader(from_device_, AnswerTimeoutMs()));
     try {
       Hello();
     } catch (...) {
@@ -97,9 +98,9 @@ class CommandDevice final : public Device {
     reader_->SetTimeout(static_cast<int>(grace.count()));
     std::string_view line;
     bool unterminated = false;
-    const std::string last =
-        next_index_ == 0 ? std::string("no case was sent")
-                         : "the last case was " + std::to_string(next_index_ - 1);
+    const std::string last = next_index_ == 0
+                                 ? std::string("no case was sent")
+                                 : "the last case was " + std::to_string(next_index_ - 1);
     if (NextDeviceLine(*reader_, line, unterminated)) {
       Fail("wrote '" + ShortenDeviceText(line) + "' after its last answer (" + last +
                "; nothing may follow the last answer)",
@@ -112,8 +113,7 @@ class CommandDevice final : public Device {
         deadline - std::chrono::steady_clock::now());
     if (!WaitFor(std::max(left, std::chrono::milliseconds(0)))) Fail(no_exit, 0, 0, true);
     if (!WIFEXITED(exit_status_) || WEXITSTATUS(exit_status_) != 0) {
-      Fail("failed after its input ended (" + last + "; a device must exit with status 0)", 0,
-           0);
+      Fail("failed after its input ended (" + last + "; a device must exit with status 0)", 0, 0);
     }
   }
 
@@ -168,8 +168,7 @@ class CommandDevice final : public Device {
  private:
   // Exchanges the hello lines (schemas/dut-protocol.md).
   void Hello() {
-    const std::string hello =
-        std::string(kHelloWord) + " " + std::string(kProtocolVersion) + "\n";
+    const std::string hello = std::string(kHelloWord) + " " + std::string(kProtocolVersion) + "\n";
     WriteAll(to_device_, hello.data(), hello.size());  // an EPIPE shows up as EOF below
     std::string_view line;
     bool unterminated = false;
@@ -211,8 +210,8 @@ class CommandDevice final : public Device {
                    " s (--dut-timeout; does the device flush stdout after its answers?)",
                i, cases.size(), true);
         }
-        Fail("exited before answering case " + std::to_string(base + i) + ": " + EvalCommand(k),
-             i, cases.size());
+        Fail("exited before answering case " + std::to_string(base + i) + ": " + EvalCommand(k), i,
+             cases.size());
       }
       const auto bad = [&](const std::string& what) {
         Fail("answered case " + std::to_string(base + i) + " (" + EvalCommand(k) + ") with '" +
@@ -249,8 +248,7 @@ class CommandDevice final : public Device {
       if (!ParseHexWord(t[2], flags)) bad("malformed flags (expected 0x00..0x1f)");
       const oracle::FormatInfo& f = oracle::Format(k.pair.dst);
       if (oracle::LowBits(word, f.width) != word) {
-        bad("word too wide for " + std::string(f.name) + " (" + std::to_string(f.width) +
-            " bits)");
+        bad("word too wide for " + std::string(f.name) + " (" + std::to_string(f.width) + " bits)");
       }
       if ((flags & ~Word{kStatusBits}) != 0) {
         bad("flags beyond NV DZ OF UF NX (accepted 0x00..0x1f)");

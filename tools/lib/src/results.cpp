@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
-#include <optional>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 #include "ptovec/generator/cases.hpp"
@@ -41,20 +41,23 @@ bool ParseCanonicalResultLine(std::string_view t, ResultLine& line) {
   };
   const auto number = [&](std::uint64_t& v) {
     const auto [end, error] = std::from_chars(t.data(), t.data() + t.size(), v);
-    if (error != std::errc() || end == t.data() || (t[0] == '0' && end - t.data() > 1)) return false;
+    if (error != std::errc() || end == t.data() || (t[0] == '0' && end - t.data() > 1))
+      return false;
     t.remove_prefix(static_cast<std::size_t>(end - t.data()));
     return true;
   };
   const auto string = [&](std::string& v) {
     const std::size_t close = t.find('"');
-    if (close == std::string_view::npos || t.substr(0, close).find('\\') != std::string_view::npos) {
+    if (close == std::string_view::npos ||
+        t.substr(0, close).find('\\') != std::string_view::npos) {
       return false;
     }
     v.assign(t.substr(0, close));
     t.remove_prefix(close + 1);
     return true;
   };
-  if (!literal("{\"s\":") || !number(line.s) || !literal(",\"i\":") || !number(line.i)) return false;
+  if (!literal("{\"s\":") || !number(line.s) || !literal(",\"i\":") || !number(line.i))
+    return false;
   if (literal(",\"out\":\"")) {
     std::string out;
     if (!string(out)) return false;
@@ -87,8 +90,8 @@ std::uint64_t WholeBelow(const Json& j, const char* key, std::uint64_t limit) {
   if (!j.contains(key)) throw InputError("has no \"" + std::string(key) + "\"");
   const auto& v = j[key];
   if (!v.is_number_unsigned() || v.template get<std::uint64_t>() >= limit) {
-    throw InputError("\"" + std::string(key) + "\" " + Dump(v) +
-                     " is not a whole number 0.." + Str(limit - 1));
+    throw InputError("\"" + std::string(key) + "\" " + Dump(v) + " is not a whole number 0.." +
+                     Str(limit - 1));
   }
   return v.template get<std::uint64_t>();
 }
@@ -209,8 +212,8 @@ ResultsWriter::ResultsWriter(const std::filesystem::path& path, ResultsFormat fo
   } else {
     std::uint64_t total = 0;
     for (const ResultsSection& s : impl_->sections) total += s.count;
-    const std::string preamble = generator::FramedPreamble(kResultsMagic, kResultsFormatVersion,
-                                                           0, total, text);
+    const std::string preamble =
+        generator::FramedPreamble(kResultsMagic, kResultsFormatVersion, 0, total, text);
     impl_->header_bytes = preamble.size() - kResultsFixedHeaderBytes;
     impl_->file.Write(preamble);
   }
@@ -301,7 +304,7 @@ struct ResultsReader::Impl {
   std::uint64_t index = 0;       // records of the current section read
   std::uint64_t last_index = 0;  // the last record index read in the current section
   std::unique_ptr<generator::LineReader> lines;  // JSON
-  std::string buffer;                             // binary: records
+  std::string buffer;                            // binary: records
 
   ~Impl() {
     if (file != nullptr) std::fclose(file);
@@ -323,7 +326,8 @@ struct ResultsReader::Impl {
 
   void ParseHeader(const J& h, const std::string& expected_format) {
     std::string where = "header";
-    // h[key] of an object as text / whole number, naming the key when it is missing or another type.
+    // h[key] of an object as text / whole number, naming the key when it is missing or another
+    // type.
     const auto text = [&](const J& o, const char* key) {
       if (!o.contains(key) || !o[key].is_string()) {
         Fail("has a malformed " + where + ": \"" + key + "\" must be text (got " +
@@ -396,8 +400,8 @@ struct ResultsReader::Impl {
       const std::string op = text(s, "op");
       r.op = generator::FindOp(op);
       if (r.op == nullptr) {
-        Fail("section " + Str(number) + " names unknown op '" + op + "' (accepted: " +
-             generator::OpNamesList() + ")");
+        Fail("section " + Str(number) + " names unknown op '" + op +
+             "' (accepted: " + generator::OpNamesList() + ")");
       }
       const std::string src = text(s, "src");
       const std::string dst = text(s, "dst");
@@ -464,8 +468,8 @@ ResultsReader::ResultsReader(const std::filesystem::path& path) : impl_(std::mak
   if (start == kResultsMagic) {
     r.format = "bin";
     static constexpr generator::FramedFileKind kKind{
-        "results file", kResultsMagic, kOldestResultsFormatVersion, kResultsFormatVersion,
-        kMaxHeaderBytes, generator::FramedFileKind::Wording::Results};
+        "results file",        kResultsMagic,   kOldestResultsFormatVersion,
+        kResultsFormatVersion, kMaxHeaderBytes, generator::FramedFileKind::Wording::Results};
     const generator::FramedHeader framed = generator::ReadFramedHeader(r.file, path, kKind);
     r.version = framed.fixed.version;
     const std::uint64_t total = framed.fixed.count;
@@ -525,8 +529,9 @@ ResultsReader::ResultsReader(const std::filesystem::path& path) : impl_(std::mak
     }
     r.ParseHeader(header, "ptovec-results-json");
   } else {
-    r.Fail("is not a ptovec results file (expected the binary magic PTOVEC\\0R or a JSON lines "
-           "file starting with '{')");
+    r.Fail(
+        "is not a ptovec results file (expected the binary magic PTOVEC\\0R or a JSON lines "
+        "file starting with '{')");
   }
   r.SkipEmpty();
 }
@@ -577,8 +582,8 @@ void ResultsReader::Read(std::size_t section, std::span<DeviceAnswer> out,
     r.buffer.resize(out.size() * bytes);
     const std::size_t got = std::fread(r.buffer.data(), 1, r.buffer.size(), r.file);
     if (got != r.buffer.size()) {
-      r.Fail("is truncated: " + name() + " ends at record " + Str(r.index + got / bytes) +
-             " of " + Str(r.available[section]));
+      r.Fail("is truncated: " + name() + " ends at record " + Str(r.index + got / bytes) + " of " +
+             Str(r.available[section]));
     }
     const auto* p = reinterpret_cast<const unsigned char*>(r.buffer.data());
     for (std::size_t k = 0; k < out.size(); ++k, p += bytes) {
@@ -602,8 +607,7 @@ void ResultsReader::Read(std::size_t section, std::span<DeviceAnswer> out,
         }() + " (accepted: 0x00..0x1f, or 0x80 unsupported)");
       } else {
         const Word word = generator::LoadLittleEndian(p + index_bytes, dst_bytes);
-        a = DeviceAnswer{true, {oracle::LowBits(word, width),
-                                static_cast<Status>(flags)}};
+        a = DeviceAnswer{true, {oracle::LowBits(word, width), static_cast<Status>(flags)}};
       }
     }
     r.index += out.size();
@@ -656,8 +660,8 @@ void ResultsReader::Read(std::size_t section, std::span<DeviceAnswer> out,
       }
     } catch (const InputError& e) {
       if (std::string_view(e.what()).starts_with("results file")) throw;
-      r.Fail("line " + Str(r.line()) + " (" + name() + " record " + Str(expected) + "): " +
-             e.what());
+      r.Fail("line " + Str(r.line()) + " (" + name() + " record " + Str(expected) +
+             "): " + e.what());
     } catch (const std::exception& e) {
       r.Fail("line " + Str(r.line()) + " (" + name() + " record " + Str(expected) +
              ") is malformed: " + e.what());

@@ -47,9 +47,11 @@ J ResultsHeaderSchema(bool binary) {
       {"op", {{"enum", generator::SchemaOpNames()}}},
       {"src", {{"enum", generator::SchemaPairTypeNames()}}},
       {"dst", {{"enum", generator::SchemaPairTypeNames()}}},
-      {"count", {{"description", "records of the section: the vectors of the file, or those of "
-                                 "its controls"},
-                 {"$ref", "#/$defs/uint64"}}},
+      {"count",
+       {{"description",
+         "records of the section: the vectors of the file, or those of "
+         "its controls"},
+        {"$ref", "#/$defs/uint64"}}},
       {"controls",
        {{"description",
          "version 2: the section answers only the file's records of these controls (a run "
@@ -67,13 +69,15 @@ J ResultsHeaderSchema(bool binary) {
   J section_required = J::array({"file", "sha256", "op", "src", "dst", "count"});
   if (binary) {
     section_props["record_size"] = {
-        {"description", "bytes of one record: the index (version 2: 8 bytes; version 1: 4) + dst "
-                        "storage bytes + 1 (flags)"},
+        {"description",
+         "bytes of one record: the index (version 2: 8 bytes; version 1: 4) + dst "
+         "storage bytes + 1 (flags)"},
         {"enum", J::array({6, 7, 9, 10, 11, 13, 17})}};
     section_required.push_back("record_size");
   }
-  p["sections"] = {{"description", "one per vector file, in run order; records follow in the "
-                                   "same order"},
+  p["sections"] = {{"description",
+                    "one per vector file, in run order; records follow in the "
+                    "same order"},
                    {"type", "array"},
                    {"minItems", 1},
                    {"items",
@@ -103,16 +107,21 @@ nlohmann::ordered_json ResultsSchema() {
       {"required", J::array({"s", "i", "flags"})},
       {"additionalProperties", false},
       {"properties",
-       {{"s", {{"description", "section number (0-based) in the header's sections"},
-               {"type", "integer"},
-               {"minimum", 0}}},
-        {"i", {{"description", "the record's index in its vector file (0-based): consecutive "
-                               "from 0, or, in a section with controls, increasing over the "
-                               "records of those controls"},
-               {"$ref", "#/$defs/uint64"}}},
-        {"out", {{"description", "the device's result word (bits above the destination's width "
-                                 "are ignored)"},
-                 {"$ref", "#/$defs/word"}}},
+       {{"s",
+         {{"description", "section number (0-based) in the header's sections"},
+          {"type", "integer"},
+          {"minimum", 0}}},
+        {"i",
+         {{"description",
+           "the record's index in its vector file (0-based): consecutive "
+           "from 0, or, in a section with controls, increasing over the "
+           "records of those controls"},
+          {"$ref", "#/$defs/uint64"}}},
+        {"out",
+         {{"description",
+           "the device's result word (bits above the destination's width "
+           "are ignored)"},
+          {"$ref", "#/$defs/word"}}},
         {"flags",
          {{"oneOf", J::array({{{"$ref", "#/$defs/flags"}}, {{"const", "unsupported"}}})}}}}},
       {"if", {{"properties", {{"flags", {{"const", "unsupported"}}}}}}},

@@ -21,7 +21,6 @@ using generator::HexWord;
 using oracle::NumericRoundingMode;
 using oracle::Word;
 
-
 std::string TypeName(oracle::TileDataType t) { return std::string(oracle::Format(t).name); }
 
 Word DstMask(const Case& c) { return oracle::LowBits(~Word{0}, oracle::Format(c.pair.dst).width); }
@@ -50,8 +49,7 @@ std::vector<rc::Shrinkable<Case>> Take(rc::Seq<rc::Shrinkable<Case>>& seq, std::
 
 std::string GotText(const Counterexample& cx) {
   return cx.got.supported
-             ? ResultText({cx.got.result.word & DstMask(cx.c), cx.got.result.status},
-                          cx.c.pair.dst)
+             ? ResultText({cx.got.result.word & DstMask(cx.c), cx.got.result.status}, cx.c.pair.dst)
              : std::string("unsupported");
 }
 
@@ -174,7 +172,8 @@ rc::Gen<Case> CaseGen(const OpDef& op, std::optional<TypePair> pair,
   // The drawable modes and Sat values, in order: inRange over their positions shrinks toward the
   // first (RNE, Sat off when kept).
   auto modes = std::make_shared<std::vector<NumericRoundingMode>>(filter.modes);
-  if (modes->empty()) modes->assign(oracle::kAllRoundingModes.begin(), oracle::kAllRoundingModes.end());
+  if (modes->empty())
+    modes->assign(oracle::kAllRoundingModes.begin(), oracle::kAllRoundingModes.end());
   auto sats = std::make_shared<std::vector<bool>>(filter.sat);
   if (sats->empty()) *sats = {false, true};
   // One pair: inputs from the op's input space (its own shrink tree: generator::ShrinkInputs),
@@ -187,15 +186,15 @@ rc::Gen<Case> CaseGen(const OpDef& op, std::optional<TypePair> pair,
         return Case{op_ptr, p, {}, in};
       });
     }
-    return rc::gen::map(
-        rc::gen::tuple(inputs, rc::gen::inRange(0, static_cast<int>(modes->size())),
-                       rc::gen::inRange(0, static_cast<int>(sats->size()))),
-        [op_ptr, p, modes, sats](const std::tuple<generator::Inputs, int, int>& t) {
-          Case c{op_ptr, p, {}, std::get<0>(t)};
-          c.control.rounding_mode = (*modes)[static_cast<std::size_t>(std::get<1>(t))];
-          c.control.saturating = (*sats)[static_cast<std::size_t>(std::get<2>(t))];
-          return c;
-        });
+    return rc::gen::map(rc::gen::tuple(inputs, rc::gen::inRange(0, static_cast<int>(modes->size())),
+                                       rc::gen::inRange(0, static_cast<int>(sats->size()))),
+                        [op_ptr, p, modes, sats](const std::tuple<generator::Inputs, int, int>& t) {
+                          Case c{op_ptr, p, {}, std::get<0>(t)};
+                          c.control.rounding_mode =
+                              (*modes)[static_cast<std::size_t>(std::get<1>(t))];
+                          c.control.saturating = (*sats)[static_cast<std::size_t>(std::get<2>(t))];
+                          return c;
+                        });
   };
   if (pair) return for_pair(*pair);
   // Building an input space can be costly (destination anchors, interesting codes): each pair's
@@ -253,8 +252,8 @@ ShrinkResult ShrinkFrom(Device& device, const Case& start, std::uint64_t max_shr
   return result;
 }
 
-void WriteCounterexampleFile(const std::filesystem::path& path, const Counterexample& cx,
-                             bool json, std::uint64_t seed) {
+void WriteCounterexampleFile(const std::filesystem::path& path, const Counterexample& cx, bool json,
+                             std::uint64_t seed) {
   const Case& c = cx.c;
   generator::FileSpec spec;
   spec.op = c.op;
@@ -270,8 +269,8 @@ void WriteCounterexampleFile(const std::filesystem::path& path, const Counterexa
     text += generator::JsonTrailer();
   } else {
     text = generator::BinaryPreamble(spec);
-    generator::AppendBinaryRecord(text, generator::RecordLayout(*c.op, c.pair), *c.op, c.pair,
-                                  c.in, c.control, cx.expected);
+    generator::AppendBinaryRecord(text, generator::RecordLayout(*c.op, c.pair), *c.op, c.pair, c.in,
+                                  c.control, cx.expected);
   }
   generator::WriteFileAtomically(path, text);
 }

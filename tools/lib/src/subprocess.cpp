@@ -99,8 +99,8 @@ ChildProcess StartChild(const std::vector<std::string>& argv, const std::string&
   int out[2] = {-1, -1};
   int err[2] = {-1, -1};
   int exec_status[2] = {-1, -1};  // the child writes errno here when exec fails
-  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0 ||
-      ::pipe2(err, O_CLOEXEC) != 0 || ::pipe2(exec_status, O_CLOEXEC) != 0) {
+  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0 ||
+      ::pipe2(exec_status, O_CLOEXEC) != 0) {
     const int e = errno;
     for (int* p : {in, out, err, exec_status}) {
       CloseFd(p[0]);
@@ -153,8 +153,7 @@ ChildProcess StartChild(const std::vector<std::string>& argv, const std::string&
     CloseFd(in[1]);
     CloseFd(out[0]);
     CloseFd(err[0]);
-    throw DeviceError("cannot start '" + command_line + "': " + argv[0] + ": " +
-                      std::strerror(rc));
+    throw DeviceError("cannot start '" + command_line + "': " + argv[0] + ": " + std::strerror(rc));
   }
   child.to_child = in[1];
   child.from_child = out[0];

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "ptovec/generator/ops.hpp"
-#include "ptovec/oracle/fast.hpp"
 #include "ptovec/generator/sampler.hpp"
 #include "ptovec/generator/tuple_set.hpp"
+#include "ptovec/oracle/fast.hpp"
 
 namespace ptovec::generator {
 

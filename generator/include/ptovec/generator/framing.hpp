@@ -4,8 +4,6 @@
 // schemas/binary-format.md section 1 and schemas/results-format.md.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -13,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,11 +28,21 @@ inline constexpr unsigned kFixedHeaderCountOffset = 16;
 inline void StoreLittleEndian(unsigned char* out, std::uint64_t value, unsigned bytes) {
   if constexpr (std::endian::native == std::endian::little) {
     switch (bytes) {
-      case 1: *out = static_cast<unsigned char>(value); break;
-      case 2: std::memcpy(out, &value, 2); break;
-      case 4: std::memcpy(out, &value, 4); break;
-      case 8: std::memcpy(out, &value, 8); break;
-      default: std::memcpy(out, &value, bytes); break;
+      case 1:
+        *out = static_cast<unsigned char>(value);
+        break;
+      case 2:
+        std::memcpy(out, &value, 2);
+        break;
+      case 4:
+        std::memcpy(out, &value, 4);
+        break;
+      case 8:
+        std::memcpy(out, &value, 8);
+        break;
+      default:
+        std::memcpy(out, &value, bytes);
+        break;
     }
   } else {
     for (unsigned i = 0; i < bytes; ++i) out[i] = static_cast<unsigned char>(value >> (8 * i));

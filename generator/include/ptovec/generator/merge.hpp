@@ -14,7 +14,7 @@ struct MergedFile {
   std::string path;         ///< file name in the output folder
   std::uint64_t count = 0;  ///< records
   std::uint64_t bytes = 0;
-  std::string sha256;       ///< lower-case hex
+  std::string sha256;  ///< lower-case hex
 };
 
 /// Reads the N shard folders (any order), checks them and writes `out`/<file> for every file

@@ -52,13 +52,13 @@ enum class SlotRole : std::uint8_t {
 
 /// One input of an op, in the order of the seed function's parameters.
 struct Slot {
-  std::string name;         ///< "value", "scale", "zero_point", ...
+  std::string name;  ///< "value", "scale", "zero_point", ...
   SlotRole role;
   TileDataType fixed_type;  ///< used when role == Fixed
   std::string description;  ///< one line: what the word holds and its domain
 
   TileDataType TypeFor(TypePair pair) const {
-    return role == SlotRole::Source ? pair.src
+    return role == SlotRole::Source        ? pair.src
            : role == SlotRole::Destination ? pair.dst
                                            : fixed_type;
   }
@@ -69,8 +69,9 @@ using Inputs = std::array<Word, kMaxSlots>;
 
 /// Options that shape sampled domains.
 struct SamplingOptions {
-  std::uint64_t seed = 1;        ///< RapidCheck seed; each (op, src, dst) derives its own from it
-  std::uint64_t samples = 100000;  ///< sampled input tuples per (op, src, dst) with a sampled domain
+  std::uint64_t seed = 1;  ///< RapidCheck seed; each (op, src, dst) derives its own from it
+  std::uint64_t samples =
+      100000;  ///< sampled input tuples per (op, src, dst) with a sampled domain
 };
 
 /// What one named sampling strategy contributed to a sampled input set (headers, manifests).
@@ -110,9 +111,9 @@ using EvaluateFn = std::function<Encoded(TypePair, const Inputs&, NumericExecuti
 
 /// Evaluates n inputs under each of `controls`: out[i * controls.size() + c] is input i under
 /// control c. The same results as `EvaluateFn` called n * controls.size() times.
-using EvaluateBatchFn = std::function<void(TypePair, const Inputs* in, std::size_t n,
-                                           std::span<const NumericExecutionControl> controls,
-                                           Encoded* out)>;
+using EvaluateBatchFn =
+    std::function<void(TypePair, const Inputs* in, std::size_t n,
+                       std::span<const NumericExecutionControl> controls, Encoded* out)>;
 
 struct OpDef;
 
@@ -176,8 +177,8 @@ struct OpDef {
   bool uses_controls = true;
   std::vector<TypePair> legal_pairs;          ///< every pair `eval` and `generate --op` accept
   std::vector<TypePair> default_suite_pairs;  ///< the pairs of the default suite
-  EvaluateFn evaluate;            ///< the bulk path (may be a proven-equal fast path)
-  EvaluateFn evaluate_reference;  ///< the literal seed transliteration
+  EvaluateFn evaluate;                        ///< the bulk path (may be a proven-equal fast path)
+  EvaluateFn evaluate_reference;              ///< the literal seed transliteration
   /// A faster batch form of `evaluate` (optional; EvaluateBatch falls back to `evaluate`).
   EvaluateBatchFn evaluate_batch;
   CheckDomainFn check_domain;
@@ -211,8 +212,8 @@ bool IsLegalPair(const OpDef& op, TypePair pair);
 /// for an integer input zero, +int, -int) and the outcome its expected status says (invalid for
 /// NV, overflow for OF, underflow for UF, inexact for NX, else exact; the first that applies).
 struct VectorClass {
-  std::uint8_t input = 0;    ///< 0 .. kInputClasses - 1
-  std::uint8_t outcome = 0;  ///< 0 .. kOutcomes - 1
+  std::uint8_t input = 0;     ///< 0 .. kInputClasses - 1
+  std::uint8_t outcome = 0;   ///< 0 .. kOutcomes - 1
   std::size_t index() const;  ///< input * kOutcomes + outcome
 };
 inline constexpr std::size_t kInputClasses = 14;

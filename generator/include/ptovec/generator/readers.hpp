@@ -3,12 +3,11 @@
 // bounded memory, hashing (SHA-256) as they read. Also the list of vector files of a folder.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,13 +48,13 @@ std::string FileSha256(const std::filesystem::path& path);
 /// The largest JSON header a binary vector file may have (real ones are a few KiB).
 inline constexpr std::uint64_t kMaxVectorHeaderBytes = std::uint64_t{64} << 20;
 
-/// Streams one vector file (a regular file; pipes and devices are refused). The constructor reads and validates the header (magic, version,
-/// known op, legal pair, record layout equal to RecordLayout, count equal to the records the file
-/// holds for a binary file); Read() returns records in file order and, at the end, checks that the
-/// file holds exactly `count` records and nothing after them. Every problem throws InputError
-/// with one line naming the file and, where it applies, the record, the expected and the actual
-/// value ("x.bin is truncated: the header announces 917504 records (5505784 bytes) but the file
-/// has 5505780 bytes").
+/// Streams one vector file (a regular file; pipes and devices are refused). The constructor reads
+/// and validates the header (magic, version, known op, legal pair, record layout equal to
+/// RecordLayout, count equal to the records the file holds for a binary file); Read() returns
+/// records in file order and, at the end, checks that the file holds exactly `count` records and
+/// nothing after them. Every problem throws InputError with one line naming the file and, where it
+/// applies, the record, the expected and the actual value ("x.bin is truncated: the header
+/// announces 917504 records (5505784 bytes) but the file has 5505780 bytes").
 class VectorReader {
  public:
   explicit VectorReader(const std::filesystem::path& path);
@@ -93,18 +92,18 @@ class VectorReader {
   std::uint64_t position_ = 0;
   bool done_ = false;
   std::string sha256_;
-  std::string buffer_;                  // binary: records
-  std::unique_ptr<LineReader> lines_;   // JSON (digesting what it reads)
-  bool trailer_seen_ = false;    // JSON
+  std::string buffer_;                 // binary: records
+  std::unique_ptr<LineReader> lines_;  // JSON (digesting what it reads)
+  bool trailer_seen_ = false;          // JSON
 };
 
 /// One vector file of a PATH given to check/run.
 struct VectorSource {
   std::filesystem::path path;
-  std::string name;  ///< file name as the results file records it
-  std::optional<std::string> sha256;     ///< from manifest.json, verified while reading
-  std::optional<std::uint64_t> count;    ///< from manifest.json, verified against the header
-  std::optional<std::uint64_t> bytes;    ///< from manifest.json, verified before reading
+  std::string name;                    ///< file name as the results file records it
+  std::optional<std::string> sha256;   ///< from manifest.json, verified while reading
+  std::optional<std::uint64_t> count;  ///< from manifest.json, verified against the header
+  std::optional<std::uint64_t> bytes;  ///< from manifest.json, verified before reading
   /// From manifest.json: op, src, dst and format ("bin"/"json"), verified against the header.
   std::optional<std::array<std::string, 4>> kind;
 };
@@ -124,7 +123,7 @@ struct VectorSelection {
   VectorSelection() = default;
   /// Every vector file of one path.
   VectorSelection(std::filesystem::path path) : paths{std::move(path)} {}  // NOLINT: implicit
-  std::vector<std::filesystem::path> paths;  ///< --vectors, in order
+  std::vector<std::filesystem::path> paths;                                ///< --vectors, in order
   std::string op;   ///< only this op ("" any)
   std::string src;  ///< only this source type name ("" any)
   std::string dst;  ///< only this destination type name ("" any)

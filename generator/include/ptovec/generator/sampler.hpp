@@ -82,10 +82,10 @@ class Sample {
 
  private:
   struct Part {
-    TupleSet set;                   // boxes: what remains after earlier strategies
-    bool walk = false;              // skip tuples of earlier strategies (and repeats) as they come
+    TupleSet set;       // boxes: what remains after earlier strategies
+    bool walk = false;  // skip tuples of earlier strategies (and repeats) as they come
     IndexPermutation permutation;
-    std::uint64_t first = 0;        // position of its first tuple in the sample
+    std::uint64_t first = 0;  // position of its first tuple in the sample
     std::uint64_t taken = 0;
     // walk state: the next permutation position, tuples accepted so far, whether the set is
     // used up, and the permutation position of every kCheckpoint-th accepted tuple
@@ -101,7 +101,7 @@ class Sample {
   bool Accepted(std::size_t s, Index index, Inputs* tuple = nullptr) const;
 
   std::uint64_t serial_ = 0;        // unique per Sample in this process
-  std::vector<TupleSet> sets_;     // every part of every strategy, in order
+  std::vector<TupleSet> sets_;      // every part of every strategy, in order
   std::vector<std::size_t> owner_;  // the strategy of each part
   std::vector<Part> parts_;
   std::vector<StrategyCount> counts_;

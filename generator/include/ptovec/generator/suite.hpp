@@ -32,13 +32,13 @@ struct GenerateOptions {
   ControlFilter controls;
   /// Write only this shard of every file (shard files; `ptovec merge` joins them).
   std::optional<ShardSelection> shard;
-  unsigned threads = 0;       ///< 0: one per hardware thread. Never changes the bytes written.
-  bool progress = false;      ///< progress lines on stderr
+  unsigned threads = 0;   ///< 0: one per hardware thread. Never changes the bytes written.
+  bool progress = false;  ///< progress lines on stderr
 };
 
 /// One file written.
 struct GeneratedFile {
-  std::string path;  ///< relative to out_dir
+  std::string path;    ///< relative to out_dir
   std::string format;  ///< "bin" or "json"
   const OpDef* op = nullptr;
   TypePair pair{};

@@ -10,10 +10,9 @@
 //    formats; anything else is refused before a byte is written).
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,9 +44,9 @@ struct ManifestEntry {
   std::string path;    ///< file name relative to the manifest's folder, no folders
   std::string format;  ///< "bin" or "json"
   std::string op, src, dst;
-  std::uint64_t count = 0;  ///< records
-  std::uint64_t bytes = 0;  ///< file size
-  std::string sha256;       ///< 64 lower-case hex digits
+  std::uint64_t count = 0;      ///< records
+  std::uint64_t bytes = 0;      ///< file size
+  std::string sha256;           ///< 64 lower-case hex digits
   nlohmann::ordered_json json;  ///< the entry as written, kept verbatim when a suite is extended
   std::string Stem() const { return path.substr(0, path.rfind('.')); }
 };
@@ -58,10 +57,10 @@ struct Manifest {
   std::string tool_version;
   std::uint64_t seed = 0;
   std::uint64_t samples = 0;
-  std::vector<std::string> formats;  ///< "bin", "json"
-  ControlFilter controls;            ///< version 2 "controls" (version 1: all)
+  std::vector<std::string> formats;     ///< "bin", "json"
+  ControlFilter controls;               ///< version 2 "controls" (version 1: all)
   std::optional<ShardSelection> shard;  ///< version 2 "shard" of a shard folder
-  std::vector<ManifestEntry> files;  ///< in manifest order; names unique
+  std::vector<ManifestEntry> files;     ///< in manifest order; names unique
 };
 
 /// Reads `manifest_path`. Throws InputError with one line ("malformed manifest PATH (what;

@@ -76,7 +76,9 @@ class WordSet {
   WordSet Intersect(const WordSet& other) const;
   WordSet Minus(const WordSet& other) const;
   const std::vector<Interval>& intervals() const { return intervals_; }
-  friend bool operator==(const WordSet& a, const WordSet& b) { return a.intervals_ == b.intervals_; }
+  friend bool operator==(const WordSet& a, const WordSet& b) {
+    return a.intervals_ == b.intervals_;
+  }
 
  private:
   std::vector<Interval> intervals_;
@@ -176,9 +178,7 @@ class TupleSet {
 
   /// Size of the index space (for a mapped set an upper bound of its distinct tuples).
   Index size() const { return axes_.size(); }
-  Inputs at(Index i) const {
-    return assemble_ ? assemble_(axes_.at(i)) : InputsOf(axes_.at(i));
-  }
+  Inputs at(Index i) const { return assemble_ ? assemble_(axes_.at(i)) : InputsOf(axes_.at(i)); }
   /// out[k] = at(index[k]) for k < n; for a one-slot set of boxes the lookups are pipelined
   /// (memory latency overlapped), the results the same.
   void AtMany(const Index* index, std::size_t n, Inputs* out) const;

@@ -2,10 +2,9 @@
 // and files that appear under their final name only when complete.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -58,18 +57,16 @@ std::string ShardName(const ShardSelection& shard);
 struct FileSpec {
   const OpDef* op = nullptr;
   TypePair pair{};
-  std::string domain;          ///< "exhaustive" or "sampled"
-  std::uint64_t seed = 0;      ///< the derived seed of this (op, src, dst)
+  std::string domain;      ///< "exhaustive" or "sampled"
+  std::uint64_t seed = 0;  ///< the derived seed of this (op, src, dst)
   /// The controls every input is evaluated under, in record order (ControlsFor(op), or those of
   /// them a filter selected).
   std::vector<NumericExecutionControl> controls;
-  std::uint64_t inputs = 0;    ///< input tuples of the whole file
+  std::uint64_t inputs = 0;               ///< input tuples of the whole file
   std::vector<StrategyCount> strategies;  ///< a sampled file's strategies (empty: exhaustive)
   std::optional<ShardRange> shard;        ///< set in a shard file
   /// Records in this file: (the shard's or the whole file's) inputs x controls.
-  std::uint64_t count() const {
-    return (shard ? shard->inputs : inputs) * controls.size();
-  }
+  std::uint64_t count() const { return (shard ? shard->inputs : inputs) * controls.size(); }
   /// Index of this file's first record in the whole file.
   std::uint64_t first_record() const { return shard ? shard->first_input * controls.size() : 0; }
 };

@@ -31,8 +31,7 @@ std::pair<int, bool> ReferenceE8M0RoundExponent(Word significand, int exponent,
 /// ReferenceFloatToE8M0(value, source_type, control), seed 001 lines 103-152: the E8M0 code
 /// (bits 7:0) of an FP16 (bits 15:0), BF16 (bits 15:0) or FP32 (bits 31:0) word, and status.
 /// Throws SeedAssertionFailure for any other source type.
-Encoded ReferenceFloatToE8M0(Word value, TileDataType source_type,
-                             NumericExecutionControl control);
+Encoded ReferenceFloatToE8M0(Word value, TileDataType source_type, NumericExecutionControl control);
 
 /// TileProfileConvert(value, source, destination, control), seed 001 lines 154-168: to E8M0 by
 /// ReferenceFloatToE8M0; to an integer type the raw word normalized (NormalizeTileInteger), no

@@ -18,7 +18,6 @@
 #pragma once
 
 #include <boost/multiprecision/cpp_int.hpp>
-
 #include <concepts>
 #include <cstdint>
 #include <ios>
@@ -51,11 +50,11 @@ class ExactRational {
   /// From an integer. Implicit, so a number<ExactRational> converts from integers and from a
   /// cpp_int as cpp_rational does. The cpp_int form takes exactly Boost's default
   /// cpp_int_backend (no conversion chain through it).
-  ExactRational(long long value) { *this = value; }            // NOLINT
-  ExactRational(unsigned long long value) { *this = value; }   // NOLINT
+  ExactRational(long long value) { *this = value; }           // NOLINT
+  ExactRational(unsigned long long value) { *this = value; }  // NOLINT
   template <class Backend>
-    requires std::same_as<Backend, boost::multiprecision::cpp_int_backend<>>
-  ExactRational(const Backend& integer) {  // NOLINT
+  requires std::same_as<Backend, boost::multiprecision::cpp_int_backend<>> ExactRational(
+      const Backend& integer) {  // NOLINT
     *this = integer;
   }
 
@@ -106,9 +105,7 @@ inline void eval_subtract(ExactRational& result, const ExactRational& other) {
 inline void eval_multiply(ExactRational& result, const ExactRational& other) {
   result.Multiply(other);
 }
-inline void eval_divide(ExactRational& result, const ExactRational& other) {
-  result.Divide(other);
-}
+inline void eval_divide(ExactRational& result, const ExactRational& other) { result.Divide(other); }
 inline bool eval_is_zero(const ExactRational& value) { return value.IsZero(); }
 inline int eval_get_sign(const ExactRational& value) { return value.Sign(); }
 

@@ -51,8 +51,8 @@ Encoded FastMatrixIntegerEncoding(const Dyadic& value, TileDataType destination_
 /// FastMatrixRoundAndSaturateSigned(value, width, mode) ==
 /// MatrixRoundAndSaturateSigned(ToReal(value), width, mode) (seed 000 lines 68-91): the clamped
 /// integer and status. width outside {5,9,17} throws SeedAssertionFailure.
-std::pair<std::int64_t, Status> FastMatrixRoundAndSaturateSigned(
-    const Dyadic& value, int width, NumericRoundingMode rounding_mode);
+std::pair<std::int64_t, Status> FastMatrixRoundAndSaturateSigned(const Dyadic& value, int width,
+                                                                 NumericRoundingMode rounding_mode);
 
 /// FastMatrixQuantizedAffine(value, scale, offset, width, T, control) ==
 /// MatrixQuantizedAffine(ToReal(value), ToReal(scale), Integer(offset), width, T, control)

@@ -22,14 +22,12 @@ Encoded FastFP32FiniteEncoding(const Dyadic& value, NumericRoundingMode rounding
 
 /// FastTileProfileQuantize(...) == TileProfileQuantize(...) (seed 003 lines 105-149), same
 /// arguments, same result, same SeedAssertionFailure outside the seed's domain.
-Encoded FastTileProfileQuantize(Word value, Word scale, Word zero_point,
-                                TileDataType source_type, TileDataType destination_type,
-                                NumericExecutionControl control);
+Encoded FastTileProfileQuantize(Word value, Word scale, Word zero_point, TileDataType source_type,
+                                TileDataType destination_type, NumericExecutionControl control);
 
 /// FastTileProfileDequantize(...) == TileProfileDequantize(...) (seed 003 lines 151-172), same
 /// arguments, same result, same SeedAssertionFailure outside the seed's domain.
-Encoded FastTileProfileDequantize(Word value, Word scale, Word zero_point,
-                                  TileDataType source_type, TileDataType destination_type,
-                                  NumericExecutionControl control);
+Encoded FastTileProfileDequantize(Word value, Word scale, Word zero_point, TileDataType source_type,
+                                  TileDataType destination_type, NumericExecutionControl control);
 
 }  // namespace ptovec::oracle

@@ -20,10 +20,31 @@ namespace ptovec::oracle {
 /// FP19 is a parameter format (B.FPATR scale) with no tile code; it gets 32, outside the 5-bit
 /// range, so it can never be mistaken for one.
 enum class TileDataType : std::uint8_t {
-  FP64 = 0, FP32 = 1, TF32 = 2, HF32 = 3, FP16 = 4, BF16 = 5, HiF8 = 6, E4M3 = 7, E5M2 = 8,
-  E3M2 = 9, E2M3 = 10, E2M1X2 = 11, E1M2X2 = 12, E8M0 = 13, HiF4X2 = 14,
-  S64 = 16, S32 = 17, S16 = 18, S8 = 19, S4X2 = 20,
-  U64 = 24, U32 = 25, U16 = 26, U8 = 27, U4X2 = 28,
+  FP64 = 0,
+  FP32 = 1,
+  TF32 = 2,
+  HF32 = 3,
+  FP16 = 4,
+  BF16 = 5,
+  HiF8 = 6,
+  E4M3 = 7,
+  E5M2 = 8,
+  E3M2 = 9,
+  E2M3 = 10,
+  E2M1X2 = 11,
+  E1M2X2 = 12,
+  E8M0 = 13,
+  HiF4X2 = 14,
+  S64 = 16,
+  S32 = 17,
+  S16 = 18,
+  S8 = 19,
+  S4X2 = 20,
+  U64 = 24,
+  U32 = 25,
+  U16 = 26,
+  U8 = 27,
+  U4X2 = 28,
   FP19 = 32,
 };
 
@@ -56,10 +77,10 @@ struct FormatInfo {
   int tile_code;               ///< 5-bit tile data type code, -1 for FP19
   unsigned width;              ///< bits of one element (S4X2 and U4X2: 4, one lane)
   FormatKind kind;
-  unsigned exponent_bits;  ///< the exponent field (Binary, BinaryFN; E8M0: all 8 bits), else 0
-  unsigned fraction_bits;  ///< the fraction field below it (Binary, BinaryFN), else 0
-  int bias;                ///< value exponent = field - bias (Binary, BinaryFN, E8M0), else 0
-  bool negative_zero;      ///< whether SignBit() with a zero magnitude is -0 (HiF8: it is NaN)
+  unsigned exponent_bits;    ///< the exponent field (Binary, BinaryFN; E8M0: all 8 bits), else 0
+  unsigned fraction_bits;    ///< the fraction field below it (Binary, BinaryFN), else 0
+  int bias;                  ///< value exponent = field - bias (Binary, BinaryFN, E8M0), else 0
+  bool negative_zero;        ///< whether SignBit() with a zero magnitude is -0 (HiF8: it is NaN)
   Word nan_code;             ///< BinaryFN: the NaN magnitude; HiF8, E8M0: the NaN; else kNoCode
   Word infinity_code;        ///< +Inf (-Inf adds SignBit()); kNoCode without infinities
   Word largest_finite_code;  ///< the largest finite value; kNoCode for integer types
@@ -73,9 +94,8 @@ struct FormatInfo {
   }
   /// The sign bit (two's complement for signed integers), 0 for E8M0 and unsigned integers.
   constexpr Word SignBit() const {
-    return kind == FormatKind::E8M0 || kind == FormatKind::UnsignedInteger
-               ? 0
-               : Word{1} << (width - 1);
+    return kind == FormatKind::E8M0 || kind == FormatKind::UnsignedInteger ? 0
+                                                                           : Word{1} << (width - 1);
   }
   /// Whether the format has +/-Inf codes.
   constexpr bool HasInfinities() const { return infinity_code != kNoCode; }
@@ -117,11 +137,16 @@ std::string FormatNamesList();
 /// NumericValueClass (spec-notes section 4).
 enum class NumericValueClass : std::uint8_t {
   InvalidEncoding,
-  PositiveZero, NegativeZero,
-  PositiveSubnormal, NegativeSubnormal,
-  PositiveNormal, NegativeNormal,
-  PositiveInfinity, NegativeInfinity,
-  QuietNaN, SignalingNaN,
+  PositiveZero,
+  NegativeZero,
+  PositiveSubnormal,
+  NegativeSubnormal,
+  PositiveNormal,
+  NegativeNormal,
+  PositiveInfinity,
+  NegativeInfinity,
+  QuietNaN,
+  SignalingNaN,
 };
 
 bool NumericValueClassIsNaN(NumericValueClass c);

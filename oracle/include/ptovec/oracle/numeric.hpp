@@ -7,7 +7,6 @@
 #pragma once
 
 #include <boost/multiprecision/cpp_int.hpp>
-
 #include <compare>
 #include <cstdint>
 #include <stdexcept>

@@ -6,8 +6,8 @@
 
 #include <array>
 #include <chrono>
-#include <functional>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,12 +32,12 @@ using generator::FlagNames;
 
 /// One vector the device got wrong (or did not support).
 struct Mismatch {
-  std::string file;          ///< the vector file's name
-  std::size_t section = 0;   ///< its position in the run (results file section)
-  std::uint64_t index = 0;   ///< the record index within the file
-  Case c;                    ///< op, pair, mode, Sat, inputs
-  Encoded expected{};        ///< the oracle's word (element width) and status
-  DeviceAnswer got{};        ///< the device's answer (word masked to the destination width)
+  std::string file;         ///< the vector file's name
+  std::size_t section = 0;  ///< its position in the run (results file section)
+  std::uint64_t index = 0;  ///< the record index within the file
+  Case c;                   ///< op, pair, mode, Sat, inputs
+  Encoded expected{};       ///< the oracle's word (element width) and status
+  DeviceAnswer got{};       ///< the device's answer (word masked to the destination width)
   MismatchKind kind = MismatchKind::Word;
   std::size_t vector_class = 0;  ///< generator::ClassOf(...).index()
 };
@@ -77,10 +77,10 @@ struct CheckReport {
   std::uint64_t files = 0;
   std::uint64_t vectors = 0;
   std::uint64_t matched = 0;
-  std::uint64_t mismatched = 0;   ///< wrong word, wrong flags or both
+  std::uint64_t mismatched = 0;  ///< wrong word, wrong flags or both
   std::uint64_t unsupported = 0;
   std::uint64_t word = 0, flags = 0, both = 0;  ///< mismatched by kind
-  std::vector<FileTally> per_file;  ///< in run order
+  std::vector<FileTally> per_file;              ///< in run order
   std::vector<Mismatch> first;  ///< the first max_report mismatches (unsupported included)
   /// Set when the results file records a run that stopped early: why, and where ("" otherwise).
   /// An incomplete run never passes.
@@ -92,8 +92,8 @@ struct CheckReport {
   /// skipped (JUnit `skipped`), never silently.
   bool allow_unsupported = false;
   bool passed() const {
-    return files > 0 && vectors > 0 && mismatched == 0 &&
-           (unsupported == 0 || allow_unsupported) && incomplete.empty();
+    return files > 0 && vectors > 0 && mismatched == 0 && (unsupported == 0 || allow_unsupported) &&
+           incomplete.empty();
   }
 };
 
@@ -116,10 +116,11 @@ class CheckAccumulator {
   /// order): case (i, c) is record positions[i] * controls.size() + c, its expected result
   /// expected[i * controls.size() + c] and its answer got[same]. The input class is computed
   /// once per input and a matched case only counted. Returns how many cases did not match.
-  std::uint64_t AddProduct(const OpDef& op, TypePair pair, std::span<const generator::Inputs> inputs,
-                  std::span<const std::uint64_t> positions,
-                  std::span<const generator::NumericExecutionControl> controls,
-                  const Encoded* expected, const DeviceAnswer* got);
+  std::uint64_t AddProduct(const OpDef& op, TypePair pair,
+                           std::span<const generator::Inputs> inputs,
+                           std::span<const std::uint64_t> positions,
+                           std::span<const generator::NumericExecutionControl> controls,
+                           const Encoded* expected, const DeviceAnswer* got);
   /// Mismatches kept so far (for an early stop).
   std::size_t kept() const { return report_.first.size(); }
   CheckReport Finish();
@@ -179,13 +180,13 @@ struct RunOptions {
   /// When set, every mismatched or unsupported vector as a line of MismatchJsonLine (JSON lines),
   /// written under a temporary name and renamed at the end (also after an early stop).
   std::filesystem::path mismatches;
-  bool progress = false;     ///< a line per file on stderr
+  bool progress = false;  ///< a line per file on stderr
 };
 
-/// `ptovec run`: streams every selected vector file of `vectors` through `device` in batches, writes the
-/// results file (atomically) and returns the report `check` would give for it. With a control
-/// filter only the records of the kept controls go to the device, and each section lists its
-/// controls. Throws generator::InputError for vector file problems and DeviceError when the
+/// `ptovec run`: streams every selected vector file of `vectors` through `device` in batches,
+/// writes the results file (atomically) and returns the report `check` would give for it. With a
+/// control filter only the records of the kept controls go to the device, and each section lists
+/// its controls. Throws generator::InputError for vector file problems and DeviceError when the
 /// device fails or answers flags with bits 7:5 set; then the results file is still written,
 /// marked as stopped early (results-format.md), with the answers so far.
 CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,

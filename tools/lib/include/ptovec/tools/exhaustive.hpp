@@ -16,11 +16,11 @@ namespace ptovec::tools {
 struct ExhaustiveOptions {
   const OpDef* op = nullptr;
   TypePair pair{};
-  generator::ControlFilter controls;                  ///< --rmode/--sat (default: all)
-  std::optional<generator::ShardSelection> shard;     ///< this shard of the input codes
-  unsigned threads = 0;        ///< 0: one per core (device calls serialized unless ThreadSafe())
+  generator::ControlFilter controls;               ///< --rmode/--sat (default: all)
+  std::optional<generator::ShardSelection> shard;  ///< this shard of the input codes
+  unsigned threads = 0;  ///< 0: one per core (device calls serialized unless ThreadSafe())
   std::size_t max_report = 20;
-  bool progress = false;       ///< progress with a projected finish time on stderr
+  bool progress = false;  ///< progress with a projected finish time on stderr
 };
 
 /// The input codes of `pair` for `op`: every word of the source type's width (2^32 for FP32),

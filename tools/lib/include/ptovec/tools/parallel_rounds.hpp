@@ -86,5 +86,4 @@ class ParallelRounds {
   bool stop_ = false;
 };
 
-
 }  // namespace ptovec::tools

@@ -2,14 +2,14 @@
 // (name, SHA-256, op, types, count per section; the record index in every record) so a results
 // file of another suite, another file version, another order or a truncated one is refused.
 // Two formats, version 2 (version 1 still read), documented in schemas/results-format.md: binary
-// (`PTOVEC\0R`) and JSON lines. Schemas: `ptovec schema results`, `ptovec schema results-binary-header`.
+// (`PTOVEC\0R`) and JSON lines. Schemas: `ptovec schema results`, `ptovec schema
+// results-binary-header`.
 #pragma once
-
-#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -52,7 +52,7 @@ struct ResultsSection {
 /// A run that stopped before answering every record (version 2 "stopped"): the records written
 /// are the first `records` of the sections' records, in order.
 struct ResultsStop {
-  std::string reason;        ///< one line: why it stopped (the device error)
+  std::string reason;         ///< one line: why it stopped (the device error)
   std::uint64_t records = 0;  ///< records answered before the stop
 };
 

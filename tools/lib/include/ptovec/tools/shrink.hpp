@@ -6,11 +6,10 @@
 
 #include <rapidcheck.h>
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -25,18 +24,18 @@ using generator::TypePair;
 
 /// One case the device got wrong: the oracle's answer and the device's.
 struct Counterexample {
-  Case c;               ///< op, pair, mode, Sat, inputs (element-width words)
-  Encoded expected{};   ///< the oracle (generator::EvaluateCase): word at the dst width, status
-  DeviceAnswer got{};   ///< the device (word masked to the dst width), or unsupported
+  Case c;              ///< op, pair, mode, Sat, inputs (element-width words)
+  Encoded expected{};  ///< the oracle (generator::EvaluateCase): word at the dst width, status
+  DeviceAnswer got{};  ///< the device (word masked to the dst width), or unsupported
 };
 
 /// What `ShrinkProperty` runs.
 struct ShrinkOptions {
   const OpDef* op = nullptr;
-  std::optional<TypePair> pair;     ///< nullopt: any legal pair (shrinks toward the first)
-  std::uint64_t seed = 1;           ///< rc::Random seed; the same seed gives the same run
-  std::uint64_t tests = 10000;      ///< successful tests before the property counts as passed
-  std::size_t batch = 256;          ///< cases per Device::Evaluate call (never changes the result)
+  std::optional<TypePair> pair;  ///< nullopt: any legal pair (shrinks toward the first)
+  std::uint64_t seed = 1;        ///< rc::Random seed; the same seed gives the same run
+  std::uint64_t tests = 10000;   ///< successful tests before the property counts as passed
+  std::size_t batch = 256;       ///< cases per Device::Evaluate call (never changes the result)
   std::uint64_t max_shrink_steps = 100000;  ///< safety cap on accepted shrinks
   /// Only these modes and Sat values are drawn (and shrunk toward the first of them); ops
   /// without controls ignore it.
@@ -45,8 +44,8 @@ struct ShrinkOptions {
 
 /// The outcome of a property run or of a descent from a given case.
 struct ShrinkResult {
-  bool failed = false;               ///< a counterexample was found
-  std::uint64_t tests = 0;           ///< cases tested (the passing ones plus the failing one)
+  bool failed = false;                     ///< a counterexample was found
+  std::uint64_t tests = 0;                 ///< cases tested (the passing ones plus the failing one)
   std::optional<Counterexample> original;  ///< the first failing case, before shrinking
   std::optional<Counterexample> minimal;   ///< the shrunk counterexample
   std::uint64_t shrink_steps = 0;          ///< accepted shrinks (original -> minimal)
@@ -89,14 +88,13 @@ ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options);
 /// The same descent from a given case (ShrinkableCase(start)). result.failed is false (and
 /// nothing is shrunk) when the device agrees with the oracle on `start`. Throws DeviceError (as
 /// ShrinkProperty, also for a non-deterministic device).
-ShrinkResult ShrinkFrom(Device& device, const Case& start,
-                        std::uint64_t max_shrink_steps = 100000);
+ShrinkResult ShrinkFrom(Device& device, const Case& start, std::uint64_t max_shrink_steps = 100000);
 
 /// Writes a counterexample as a one-vector file (the expected result is the oracle's) with the
 /// generator writers, atomically: binary, or JSON when `json`. Header domain "sampled", seed
 /// `seed`. Throws std::runtime_error when the file cannot be written.
-void WriteCounterexampleFile(const std::filesystem::path& path, const Counterexample& cx,
-                             bool json, std::uint64_t seed);
+void WriteCounterexampleFile(const std::filesystem::path& path, const Counterexample& cx, bool json,
+                             std::uint64_t seed);
 
 /// "shrunk-<op>-<src>-<dst>.bin" (".json" when `json`).
 std::string DefaultCounterexampleFileName(const Case& c, bool json);
