@@ -130,6 +130,13 @@ std::string EndText(int status) {
   return "ended";
 }
 
+// "crashed (its host was killed by signal 11 (...))" or "exited unexpectedly (its host exited
+// with status 3)" for a host's EndText.
+std::string CrashText(const std::string& ended) {
+  return (ended.rfind("exited", 0) == 0 ? "exited unexpectedly (its host " : "crashed (its host ") +
+         ended + ")";
+}
+
 // One started device host: its process, shared memory and channels.
 class Host {
  public:
@@ -529,7 +536,7 @@ class IsolatedDevice final : public Device {
       const std::string what = r == PartResult::kHung
                                    ? "hung (no answer within " + Seconds(options_.timeout) +
                                          " s, --dut-timeout; killed it)"
-                                   : "crashed (its host " + ended + ")";
+                                   : CrashText(ended);
       throw DeviceFailure("device " + name_ + " " + what + " on case " + CaseText(cases[i]) +
                               (cases.size() > 1 ? " (found by replaying its batch of " +
                                                       std::to_string(cases.size()) +
@@ -538,7 +545,7 @@ class IsolatedDevice final : public Device {
                           cases[i], r == PartResult::kHung);
     }
     if (first == PartResult::kHung) return;
-    throw DeviceFailure("device " + name_ + " crashed (its host " + first_end + ") on a batch of " +
+    throw DeviceFailure("device " + name_ + " " + CrashText(first_end) + " on a batch of " +
                             std::to_string(cases.size()) + " cases starting with case " +
                             CaseText(cases[0]) +
                             "; replayed one at a time in a fresh host none of them failed (the "
