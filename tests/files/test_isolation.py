@@ -125,6 +125,16 @@ class IsolationTest(unittest.TestCase):
         self.assertIn("DEVICE FAILED: device faulty-oracle exited unexpectedly (its host exited "
                       "with status 3) on " + CASE, r.stdout)
 
+    def test_exhaustive_run_names_the_case(self):
+        junit = self.path("exhaustive.xml")
+        r = ptovec("run", "--dut", faulty("crash"), "--exhaustive", "--op", "tcvt", "--src",
+                   "fp16", "--dst", "e8m0", "--junit", junit, "--quiet")
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("DEVICE FAILED: device faulty-oracle crashed (its host was killed by signal "
+                      "11 (Segmentation fault)) on " + CASE, r.stdout)
+        with open(junit) as f:
+            self.assertEqual(f.read().count('<error type="device-failure"'), 1)
+
     def test_keep_going_counts_each_failed_case(self):
         results, junit = self.path("keep.bin"), self.path("keep.xml")
         r = ptovec("run", "--dut", faulty("crash"), "--vectors", self.vectors, "--results",
