@@ -74,9 +74,48 @@ void Serve(Device& device, std::uint8_t* region, int request_fd, int answer_fd) 
   const std::vector<generator::OpDef>& ops = generator::AllOps();
   std::vector<Case> cases;
   std::vector<DeviceAnswer> answers;
+  std::vector<generator::Inputs> inputs;
+  std::vector<NumericExecutionControl> controls;
   for (;;) {
     std::uint64_t n = 0;
     if (!ReadAll(request_fd, &n, sizeof n)) return;  // the parent closed the channel
+    if ((n & kProductRequest) != 0) {
+      // Every input under every control of one op and pair (Device::EvaluateProduct).
+      const std::size_t nc = (n >> 32) & 0x7FFFFFFF;
+      const std::size_t ni = n & 0xFFFFFFFF;
+      if (nc == 0 || nc + ni > kHostCapacity || ni * nc > kHostCapacity) {
+        SendMessage(answer_fd, HostMessage::kError, "device host: malformed product request");
+        return;
+      }
+      const HostCase* in = Cases(region);
+      controls.resize(nc);
+      for (std::size_t c = 0; c < nc; ++c) {
+        controls[c].rounding_mode = static_cast<oracle::NumericRoundingMode>(in[c].rmode);
+        controls[c].saturating = in[c].sat != 0;
+      }
+      inputs.resize(ni);
+      for (std::size_t i = 0; i < ni; ++i) {
+        for (std::size_t s = 0; s < generator::kMaxSlots; ++s) inputs[i][s] = in[nc + i].in[s];
+      }
+      answers.assign(ni * nc, DeviceAnswer{});
+      try {
+        device.EvaluateProduct(ops.at(in[0].op),
+                               {static_cast<generator::TileDataType>(in[0].src),
+                                static_cast<generator::TileDataType>(in[0].dst)},
+                               inputs, controls, answers);
+      } catch (const std::exception& e) {
+        if (!SendMessage(answer_fd, HostMessage::kError, e.what())) return;
+        continue;
+      }
+      HostAnswer* out = Answers(region);
+      for (std::size_t i = 0; i < ni * nc; ++i) {
+        out[i].word = answers[i].result.word;
+        out[i].status = static_cast<std::uint8_t>(answers[i].result.status);
+        out[i].supported = answers[i].supported ? 1 : 0;
+      }
+      if (!SendMessage(answer_fd, HostMessage::kAnswers, "")) return;
+      continue;
+    }
     if (n > kHostCapacity) {
       SendMessage(answer_fd, HostMessage::kError, "device host: request of too many cases");
       return;
@@ -479,9 +518,40 @@ class IsolatedDevice final : public Device {
       h.sat = c.control.saturating ? 1 : 0;
       for (std::size_t s = 0; s < generator::kMaxSlots; ++s) h.in[s] = c.in[s];
     }
+    return Roundtrip(host, k, cases.size(), answers, ended);
+  }
+
+  // Evaluates every input of `inputs` under every control (at most kHostCapacity answers, inputs
+  // and controls together at most kHostCapacity cases) on channel k of host: the controls go in
+  // the region's first cases, the inputs after them.
+  PartResult ExchangeProduct(Host& host, std::size_t k, const OpDef& op, TypePair pair,
+                             std::span<const Inputs> inputs,
+                             std::span<const NumericExecutionControl> controls,
+                             std::span<DeviceAnswer> answers, std::string& ended) {
+    HostCase* out = Cases(host.Region(k));
+    const std::size_t nc = controls.size();
+    for (std::size_t c = 0; c < nc; ++c) {
+      HostCase& h = out[c];
+      h.op = static_cast<std::uint16_t>(&op - generator::AllOps().data());
+      h.src = static_cast<std::uint8_t>(pair.src);
+      h.dst = static_cast<std::uint8_t>(pair.dst);
+      h.rmode = static_cast<std::uint8_t>(controls[c].rounding_mode);
+      h.sat = controls[c].saturating ? 1 : 0;
+    }
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      for (std::size_t s = 0; s < generator::kMaxSlots; ++s) out[nc + i].in[s] = inputs[i][s];
+    }
+    const std::uint64_t request = kProductRequest | (std::uint64_t{nc} << 32) | inputs.size();
+    return Roundtrip(host, k, request, answers, ended);
+  }
+
+  // Sends `request` on channel k and waits for its answers (answers.size() of them).
+  PartResult Roundtrip(Host& host, std::size_t k, std::uint64_t request,
+                       std::span<DeviceAnswer> answers, std::string& ended) {
+    std::uint8_t* region = host.Region(k);
     HostMessage kind{};
     std::string text;
-    if (!host.Request(k, cases.size())) {
+    if (!host.Request(k, request)) {
       ended = host.End(false);
       return PartResult::kEnded;
     }
@@ -501,11 +571,49 @@ class IsolatedDevice final : public Device {
                         std::to_string(static_cast<std::uint32_t>(kind)));
     }
     const HostAnswer* in = Answers(region);
-    for (std::size_t i = 0; i < cases.size(); ++i) {
+    for (std::size_t i = 0; i < answers.size(); ++i) {
       answers[i].supported = in[i].supported != 0;
       answers[i].result = {in[i].word, static_cast<oracle::Status>(in[i].status)};
     }
     return PartResult::kDone;
+  }
+
+  void EvaluateProduct(const OpDef& op, TypePair pair, std::span<const Inputs> inputs,
+                       std::span<const NumericExecutionControl> controls,
+                       std::span<DeviceAnswer> answers) override {
+    const std::size_t nc = controls.size();
+    if (answers.size() != inputs.size() * nc) {
+      throw DeviceError("device " + name_ + ": " + std::to_string(inputs.size() * nc) +
+                        " cases but room for " + std::to_string(answers.size()) + " answers");
+    }
+    if (nc == 0 || nc > kHostCapacity / 2) {
+      Device::EvaluateProduct(op, pair, inputs, controls, answers);
+      return;
+    }
+    const std::size_t per = std::min(kHostCapacity - nc, kHostCapacity / nc);
+    for (std::size_t begin = 0; begin < inputs.size(); begin += per) {
+      const std::size_t n = std::min(per, inputs.size() - begin);
+      const std::span<const Inputs> part = inputs.subspan(begin, n);
+      const std::span<DeviceAnswer> part_answers = answers.subspan(begin * nc, n * nc);
+      auto [host, k] = Acquire();
+      std::string ended;
+      PartResult r = PartResult::kDone;
+      try {
+        r = ExchangeProduct(*host, k, op, pair, part, controls, part_answers, ended);
+      } catch (...) {
+        Free(host, k);
+        throw;
+      }
+      Free(host, k);
+      if (r == PartResult::kDone) continue;
+      std::vector<Case> cases;
+      cases.reserve(n * nc);
+      for (const Inputs& in : part) {
+        for (const NumericExecutionControl& control : controls)
+          cases.push_back({&op, pair, control, in});
+      }
+      Replay(cases, part_answers, r, ended);
+    }
   }
 
   void EvaluatePart(std::span<const Case> cases, std::span<DeviceAnswer> answers) {

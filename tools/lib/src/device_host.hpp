@@ -41,6 +41,11 @@ struct HostAnswer {
   std::uint8_t pad[6] = {};
 };
 
+/// A request word with this bit set is a product (Device::EvaluateProduct): bits 62:32 the
+/// control count nc, bits 31:0 the input count ni; the region's first nc cases carry the op, pair
+/// and controls, the next ni the inputs. Otherwise the word is the count of cases to evaluate.
+inline constexpr std::uint64_t kProductRequest = std::uint64_t{1} << 63;
+
 /// Bytes of one channel's region: kHostCapacity cases, then kHostCapacity answers.
 inline constexpr std::size_t kHostRegionBytes =
     kHostCapacity * (sizeof(HostCase) + sizeof(HostAnswer));
