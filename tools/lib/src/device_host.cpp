@@ -707,6 +707,9 @@ int RunDeviceHost(int argc, char** argv) {
     WriteAll(2, bad, sizeof bad - 1);
     return 2;
   }
+  // Ctrl-C reaches the whole process group: ptovec handles it (and this host dies with it,
+  // PR_SET_PDEATHSIG), so the host must not die first and look like a crashed device.
+  ::signal(SIGINT, SIG_IGN);
   void* m =
       ::mmap(nullptr, channels * kHostRegionBytes, PROT_READ | PROT_WRITE, MAP_SHARED, kMemFd, 0);
   if (m == MAP_FAILED) return 2;
