@@ -502,8 +502,9 @@ class GateRunTest(GateBase):
     @unittest.skipUnless(ORACLE_DEVICE, "no PTOVEC_ORACLE_DEVICE")
     def test_a_run_that_stops_early_is_recorded_as_incomplete(self):
         # 5600 vectors go to the device in batches of 4096. The device (through `sed -u 4097q`)
-        # answers its hello and the first batch, then falls silent: the run stops with an error
-        # at the second batch, and its results file keeps the 4096 answers, marked as stopped.
+        # answers its hello and the first batch, then falls silent: the device failed at the
+        # second batch (exit 1, the failure in the report), and its results file keeps the 4096
+        # answers, marked as stopped.
         vectors = self.path("stop-vectors")
         r = ptovec("generate", "--op", "tquant", "--src", "fp32", "--dst", "s8", "--samples", 400,
                    "--out", vectors, "--quiet")
@@ -511,9 +512,10 @@ class GateRunTest(GateBase):
         results, junit = self.path("stopped.bin"), self.path("stopped.xml")
         r = ptovec("run", "--dut-cmd", "sh -c '" + ORACLE_DEVICE + " | sed -u 4097q'",
                    "--dut-timeout", 1, "--vectors", vectors, "--results", results)
-        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
-        self.assertIn("answer", r.stderr)
-        self.assertIn("case 4096", r.stderr)  # no answer in time, or exited (timing decides)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("DEVICE FAILED: device ", r.stdout)
+        self.assertIn("answer", r.stdout)
+        self.assertIn("case 4096", r.stdout)  # no answer in time, or exited (timing decides)
         with open(results, "rb") as f:
             fixed = f.read(32)
             header = json.loads(f.read(struct.unpack("<I", fixed[12:16])[0]))
@@ -552,9 +554,12 @@ class GateRunTest(GateBase):
         r = ptovec("run", "--dut-cmd", "sh -c 'echo ptovec-dut 1 hang; sleep 60'",
                    "--dut-timeout", 1, "--vectors", self.vectors, "--results",
                    self.path("hang.bin"), timeout=30)
-        self.assert_usage_error(r, "device hang gave no answer to case 0 (ptovec eval --op tquant",
-                                "within 1 s (--dut-timeout; does the device flush stdout after "
-                                "its answers?)", "killed it")
+        # A hung device is the device failing (exit 1, named in the report), not a usage error.
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        for fragment in ("DEVICE FAILED: device hang gave no answer to case 0 (ptovec eval --op "
+                         "tquant", "within 1 s (--dut-timeout; does the device flush stdout "
+                         "after its answers?)", "killed it"):
+            self.assertIn(fragment, r.stdout)
 
     @unittest.skipUnless(ORACLE_DEVICE, "no PTOVEC_ORACLE_DEVICE")
     def test_shrink_from_a_selection_the_results_do_not_hold(self):

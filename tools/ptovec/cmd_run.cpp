@@ -35,6 +35,7 @@ struct RunArgs {
   std::string sat;
   std::string shard;
   bool quiet = false;
+  bool keep_going = false;
   bool generation_options = false;  // --seed, --samples or --work given
   bool work_given = false;
 };
@@ -200,6 +201,7 @@ int Run(const RunArgs& a) {
   options.max_report = a.max_report;
   options.threads = a.threads;
   options.progress = progress;
+  options.keep_going = a.keep_going;
   // Open the device last: a bad argument never starts it.
   std::unique_ptr<tools::Device> device = OpenDevice(a.device);
   tools::CheckReport report = tools::RunDevice(*device, vectors, options);
@@ -273,6 +275,10 @@ Command AddRunCommand(CLI::App& app) {
   r.add_flag("--allow-unsupported", args->allow_unsupported,
              "unsupported vectors (a device that implements only some pairs, modes or Sat values) "
              "do not fail the gate; the report and JUnit (skipped) say how many");
+  r.add_flag("--keep-going", args->keep_going,
+             "after the device crashes, exits or hangs on a case, restart it and go on (each "
+             "such case is counted as a device failure and recorded as unsupported; the gate "
+             "fails); without it the run stops there, exit 1");
   r.add_flag("--quiet", args->quiet, "no progress on stderr");
   c.run = [args, seed, samples, work] {
     try {

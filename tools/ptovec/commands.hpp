@@ -38,19 +38,22 @@ int FinishReport(const tools::CheckReport& report, const std::string& junit,
                  std::size_t max_report);
 
 /// The device options run and shrink share: --dut LIB.so [--dut-arg TEXT] | --dut-cmd "PROGRAM"
-/// [--dut-timeout SECONDS].
+/// [--dut-timeout SECONDS] [--in-process].
 struct DeviceArgs {
   std::string dut;
   std::string dut_arg;
   std::string dut_cmd;
-  double dut_timeout = 60;  ///< program devices: seconds without an answer (0: no limit)
+  double dut_timeout = 60;  ///< seconds without an answer (0: no limit)
+  bool in_process = false;  ///< --dut: call the library in ptovec's process (no device host)
 };
-/// Adds --dut, --dut-arg, --dut-cmd and --dut-timeout to a subcommand (device_options.cpp).
+/// Adds --dut, --dut-arg, --dut-cmd, --dut-timeout and --in-process to a subcommand
+/// (device_options.cpp).
 void AddDeviceOptions(CLI::App& app, DeviceArgs& args);
 /// Throws generator::InputError unless exactly one of --dut and --dut-cmd is given and --dut-arg
 /// comes with --dut only, and --dut-timeout is a finite number of seconds >= 0.
 void CheckDeviceArgs(const DeviceArgs& args);
-/// Opens the device the options name. Throws tools::DeviceError.
+/// Opens the device the options name: a --dut library in a device host process unless
+/// --in-process. Throws tools::DeviceError.
 std::unique_ptr<tools::Device> OpenDevice(const DeviceArgs& args);
 
 /// `run` wrapped so that an exception it throws becomes Fail(its message): one line, exit 2.

@@ -14,13 +14,20 @@ void AddDeviceOptions(CLI::App& app, DeviceArgs& args) {
   app.add_option("--dut-cmd", args.dut_cmd,
                  "the device: a program speaking schemas/dut-protocol.md on stdin/stdout");
   app.add_option("--dut-timeout", args.dut_timeout,
-                 "with --dut-cmd: seconds without any answer before the device counts as hung "
-                 "(default 60, 0 = no limit)");
+                 "seconds without any answer before the device counts as hung and fails the gate "
+                 "(a --dut-cmd program: per answer; a --dut library: per batch, then per case "
+                 "when replayed; default 60, 0 = no limit)");
+  app.add_flag("--in-process", args.in_process,
+               "call the --dut library inside ptovec instead of in a device host process: "
+               "faster, but a crash of the library kills ptovec and a hang is never detected");
 }
 
 void CheckDeviceArgs(const DeviceArgs& args) {
   if (args.dut.empty() == args.dut_cmd.empty()) {
     throw generator::InputError("give exactly one of --dut LIB.so and --dut-cmd \"PROGRAM ARGS\"");
+  }
+  if (args.in_process && args.dut.empty()) {
+    throw generator::InputError("--in-process goes with --dut only");
   }
   if (!args.dut_arg.empty() && args.dut.empty()) {
     throw generator::InputError("--dut-arg goes with --dut only");
@@ -37,8 +44,13 @@ void CheckDeviceArgs(const DeviceArgs& args) {
 std::unique_ptr<tools::Device> OpenDevice(const DeviceArgs& args) {
   tools::CommandDeviceOptions options;
   options.answer_timeout = args.dut_timeout;
-  return args.dut.empty() ? tools::OpenCommandDevice(args.dut_cmd, options)
-                          : tools::OpenLibraryDevice(args.dut, args.dut_arg);
+  if (!args.dut.empty()) {
+    if (args.in_process) return tools::OpenLibraryDevice(args.dut, args.dut_arg);
+    tools::IsolatedDeviceOptions isolated;
+    isolated.timeout = args.dut_timeout;
+    return tools::OpenIsolatedLibraryDevice(args.dut, args.dut_arg, isolated);
+  }
+  return tools::OpenCommandDevice(args.dut_cmd, options);
 }
 
 }  // namespace ptovec::cli

@@ -448,6 +448,7 @@ CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
   if (threads > 1) pool.emplace(threads);
   const std::size_t batch = part * threads;
   std::size_t n = 0;
+  std::vector<std::string> failures;  // --keep-going: the device's failures so far
   const std::function<void(unsigned)> evaluate_part = [&](unsigned k) {
     const std::size_t begin = std::min(n, k * part);
     const std::size_t end = std::min(n, begin + part);
@@ -471,10 +472,26 @@ CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
         cases.resize(n);
         for (std::size_t k = 0; k < n; ++k) cases[k] = records[k].c;
         answers.assign(n, DeviceAnswer{});
-        if (pool && n > part) {
-          pool->Run(evaluate_part);
-        } else {
-          device.Evaluate(cases, answers);
+        try {
+          if (pool && n > part) {
+            pool->Run(evaluate_part);
+          } else {
+            device.Evaluate(cases, answers);
+          }
+        } catch (const DeviceFailure&) {
+          if (!options.keep_going) throw;
+          // Once more one case at a time: each case that fails alone is counted and recorded
+          // as unsupported.
+          for (std::size_t k = 0; k < n; ++k) {
+            try {
+              device.Evaluate(std::span<const Case>(cases).subspan(k, 1),
+                              std::span<DeviceAnswer>(answers).subspan(k, 1));
+            } catch (const DeviceFailure& f) {
+              answers[k] = DeviceAnswer{false, {}};
+              failures.push_back(f.what());
+              if (options.progress) std::cerr << "ptovec: " << f.what() << " (--keep-going)\n";
+            }
+          }
         }
         for (std::size_t k = 0; k < n; ++k) {
           if (answers[k].supported && (answers[k].result.status & ~kStatusBits) != 0) {
@@ -500,6 +517,18 @@ CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
                   << ": " << run << " vectors run\n";
       }
     }
+  } catch (const DeviceFailure& e) {
+    // The device crashed, exited or hung: a failure of the gate, reported with what was
+    // answered; the results file is marked as stopped early.
+    writer.Stop(e.what());
+    writer.Commit();
+    export_file.Commit();
+    CheckReport report = acc.Finish();
+    report.device = device.Name();
+    report.incomplete = "the device failed, the run stopped early";
+    report.device_failures = std::move(failures);
+    report.device_failures.push_back(e.what());
+    return report;
   } catch (const DeviceError& e) {
     // Keep what was answered, marked as a run that stopped early (it can never pass a check).
     writer.Stop(e.what());
@@ -511,6 +540,7 @@ CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
   export_file.Commit();
   CheckReport report = acc.Finish();
   report.device = device.Name();
+  report.device_failures = std::move(failures);
   return report;
 }
 

@@ -178,6 +178,7 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
       out << "  " << MismatchText(r.first[i], "    ");
     }
   }
+  for (const std::string& f : r.device_failures) out << "DEVICE FAILED: " << f << "\n";
   if (!r.incomplete.empty()) out << "INCOMPLETE: " << r.incomplete << "\n";
   if (!r.scope.empty()) out << "scope: " << r.scope << "\n";
   if (r.passed() && r.unsupported > 0) {
@@ -188,8 +189,12 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
     out << "PASS\n";
   } else {
     out << "FAIL: " << r.mismatched << " mismatched, " << r.unsupported << " unsupported of "
-        << r.vectors << " vectors" << (r.incomplete.empty() ? "" : " checked (incomplete run)")
-        << "\n";
+        << r.vectors << " vectors" << (r.incomplete.empty() ? "" : " checked (incomplete run)");
+    if (!r.device_failures.empty()) {
+      out << ", the device failed on " << r.device_failures.size()
+          << (r.device_failures.size() == 1 ? " case" : " cases");
+    }
+    out << "\n";
   }
 }
 
@@ -209,6 +214,7 @@ std::string JunitXml(const CheckReport& r) {
     }
   }
   if (!r.incomplete.empty()) ++tests, ++failures;
+  tests += r.device_failures.size();
   // With --allow-unsupported a test case whose only failures are unsupported vectors is skipped.
   const auto skipped = [&r](const ControlTally& t) {
     return r.allow_unsupported && t.unsupported > 0 && t.failed() == t.unsupported;
@@ -221,7 +227,8 @@ std::string JunitXml(const CheckReport& r) {
   }
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   x << "<testsuites name=\"ptovec\" tests=\"" << tests << "\" failures=\"" << failures
-    << "\" errors=\"0\" skipped=\"" << skips << "\" time=\"" << Seconds([&r] {
+    << "\" errors=\"" << r.device_failures.size() << "\" skipped=\"" << skips << "\" time=\""
+    << Seconds([&r] {
          double total = 0;
          for (const FileTally& f : r.per_file) total += f.seconds;
          return total;
@@ -284,6 +291,18 @@ std::string JunitXml(const CheckReport& r) {
          "      <failure type=\"incomplete\" message=\""
       << XmlEscape(r.incomplete) << "\">" << XmlEscape(r.incomplete)
       << "</failure>\n    </testcase>\n  </testsuite>\n";
+  }
+  if (!r.device_failures.empty()) {
+    x << "  <testsuite name=\"device\" tests=\"" << r.device_failures.size()
+      << "\" failures=\"0\" errors=\"" << r.device_failures.size()
+      << "\" skipped=\"0\" time=\"0\">\n";
+    for (std::size_t i = 0; i < r.device_failures.size(); ++i) {
+      const std::string& f = r.device_failures[i];
+      x << "    <testcase classname=\"ptovec.device\" name=\"failure " << i + 1
+        << "\" time=\"0\">\n      <error type=\"device-failure\" message=\"" << XmlEscape(f)
+        << "\">" << XmlEscape(f) << "</error>\n    </testcase>\n";
+    }
+    x << "  </testsuite>\n";
   }
   x << "</testsuites>\n";
   return x.str();

@@ -137,7 +137,17 @@ CheckReport RunExhaustive(Device& device, const ExhaustiveOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   auto last_shown = start;
   for (round_first = 0; round_first < blocks; round_first += threads) {
-    pool.Run(job);
+    try {
+      pool.Run(job);
+    } catch (const DeviceFailure& e) {
+      // The device crashed, exited or hung on a case: the report of the rounds before, with the
+      // failure (exit 1).
+      total.device = device.Name();
+      total.incomplete = "the device failed, the run stopped early";
+      total.device_failures.push_back(e.what());
+      if (!total.per_file.empty()) total.per_file.front().count = total.vectors;
+      return total;
+    }
     for (Worker& w : workers) AppendReport(total, std::move(w.report), options.max_report);
     const auto now = std::chrono::steady_clock::now();
     if (options.progress && now - last_shown >= std::chrono::seconds(1)) {

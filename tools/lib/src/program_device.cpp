@@ -208,10 +208,10 @@ class CommandDevice final : public Device {
           Fail("gave no answer to case " + std::to_string(base + i) + " (" + EvalCommand(k) +
                    ") within " + Seconds(options_.answer_timeout) +
                    " s (--dut-timeout; does the device flush stdout after its answers?)",
-               i, cases.size(), true);
+               i, cases.size(), true, &k);
         }
         Fail("exited before answering case " + std::to_string(base + i) + ": " + EvalCommand(k), i,
-             cases.size());
+             cases.size(), false, &k);
       }
       const auto bad = [&](const std::string& what) {
         Fail("answered case " + std::to_string(base + i) + " (" + EvalCommand(k) + ") with '" +
@@ -261,8 +261,9 @@ class CommandDevice final : public Device {
   // Throws the DeviceError for a device that stopped behaving; adds its exit status when it has
   // exited, and its last stderr lines.
   // `kill_now`: a hung device is killed at once instead of given 2 s to exit.
+  // `failed`: the case the device crashed, exited or hung on (DeviceFailure), else DeviceError.
   [[noreturn]] void Fail(const std::string& what, std::size_t answered, std::size_t total,
-                         bool kill_now = false) {
+                         bool kill_now = false, const Case* failed = nullptr) {
     broken_ = true;
     std::string message = "device " + name_ + " " + what;
     if (total > 0) {
@@ -289,6 +290,7 @@ class CommandDevice final : public Device {
     }
     const std::string tail = StderrTail();
     if (!tail.empty()) message += "; its stderr ends: " + tail;
+    if (failed != nullptr) throw DeviceFailure(message, *failed, kill_now);
     throw DeviceError(message);
   }
 

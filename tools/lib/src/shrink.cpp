@@ -48,6 +48,7 @@ std::vector<rc::Shrinkable<Case>> Take(rc::Seq<rc::Shrinkable<Case>>& seq, std::
 }
 
 std::string GotText(const Counterexample& cx) {
+  if (!cx.failure.empty()) return "no answer: the device failed on this case (see failure)";
   return cx.got.supported
              ? ResultText({cx.got.result.word & DstMask(cx.c), cx.got.result.status}, cx.c.pair.dst)
              : std::string("unsupported");
@@ -59,6 +60,7 @@ void ConfirmDeterministic(Device& device, const Counterexample& cx) {
   for (int round = 0; round < 2; ++round) {
     const auto again = JudgeCases(device, std::span<const Case>(&cx.c, 1));
     const bool same = again[0] && again[0]->got.supported == cx.got.supported &&
+                      again[0]->failure.empty() == cx.failure.empty() &&
                       (!cx.got.supported || again[0]->got.result == cx.got.result);
     if (!same) {
       const std::string then_text =
@@ -118,7 +120,29 @@ void Descend(Device& device, rc::Shrinkable<Case> current, Counterexample failin
 
 std::vector<std::optional<Counterexample>> JudgeCases(Device& device, std::span<const Case> cases) {
   std::vector<DeviceAnswer> answers(cases.size());
-  if (!cases.empty()) device.Evaluate(cases, answers);
+  // A case the device crashed, exited or hung on: its DeviceFailure message.
+  std::vector<std::string> failures(cases.size());
+  try {
+    if (!cases.empty()) device.Evaluate(cases, answers);
+  } catch (const DeviceFailure& f) {
+    // Each case alone (the device restarts as needed); the case named by f is not run again.
+    const auto same = [](const Case& a, const Case& b) {
+      return a.op == b.op && a.pair == b.pair && a.control == b.control && a.in == b.in;
+    };
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      if (same(cases[i], f.failed_case())) {
+        failures[i] = f.what();
+        answers[i] = DeviceAnswer{false, {}};
+        continue;
+      }
+      try {
+        device.Evaluate(cases.subspan(i, 1), std::span<DeviceAnswer>(answers).subspan(i, 1));
+      } catch (const DeviceFailure& g) {
+        failures[i] = g.what();
+        answers[i] = DeviceAnswer{false, {}};
+      }
+    }
+  }
   std::vector<std::optional<Counterexample>> out(cases.size());
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const Case& c = cases[i];
@@ -134,7 +158,7 @@ std::vector<std::optional<Counterexample>> JudgeCases(Device& device, std::span<
     if (got.supported && got.result.word == expected.word && got.result.status == expected.status) {
       continue;
     }
-    out[i] = Counterexample{c, expected, got};
+    out[i] = Counterexample{c, expected, got, std::move(failures[i])};
   }
   return out;
 }
@@ -301,6 +325,7 @@ nlohmann::ordered_json CounterexampleJson(const Counterexample& cx) {
   } else {
     j["got"] = "unsupported";
   }
+  if (!cx.failure.empty()) j["failure"] = cx.failure;
   j["eval"] = generator::EvalCommand(c);
   return j;
 }
@@ -325,6 +350,7 @@ void PrintShrinkResult(std::ostream& out, const ShrinkResult& result) {
   out << "  sat:      " << (c.control.saturating ? "on" : "off") << "\n";
   out << "  expected: " << ResultText(cx.expected, c.pair.dst) << "\n";
   out << "  got:      " << GotText(cx) << "\n";
+  if (!cx.failure.empty()) out << "  failure:  " << cx.failure << "\n";
   out << "  eval:     " << generator::EvalCommand(c) << "\n";
   if (result.local_minimum) {
     out << "local minimum: yes (" << result.minimal_candidates

@@ -91,9 +91,13 @@ struct CheckReport {
   /// --allow-unsupported: unsupported vectors do not fail the gate; reports say how many were
   /// skipped (JUnit `skipped`), never silently.
   bool allow_unsupported = false;
+  /// `run`: each time the device itself failed (crashed, exited or hung; DeviceFailure), its
+  /// message naming the case. Reported as errors (JUnit <error>); never a pass, whatever
+  /// --allow-unsupported says.
+  std::vector<std::string> device_failures;
   bool passed() const {
     return files > 0 && vectors > 0 && mismatched == 0 && (unsupported == 0 || allow_unsupported) &&
-           incomplete.empty();
+           incomplete.empty() && device_failures.empty();
   }
 };
 
@@ -181,6 +185,10 @@ struct RunOptions {
   /// written under a temporary name and renamed at the end (also after an early stop).
   std::filesystem::path mismatches;
   bool progress = false;  ///< a line per file on stderr
+  /// After the device fails on a case (DeviceFailure: crash, exit, hang), go on: the batch is
+  /// evaluated again one case at a time (the device restarted as needed), each failed case is
+  /// counted in CheckReport::device_failures and written to the results file as unsupported.
+  bool keep_going = false;
 };
 
 /// `ptovec run`: streams every selected vector file of `vectors` through `device` in batches,
@@ -188,7 +196,10 @@ struct RunOptions {
 /// control filter only the records of the kept controls go to the device, and each section lists
 /// its controls. Throws generator::InputError for vector file problems and DeviceError when the
 /// device fails or answers flags with bits 7:5 set; then the results file is still written,
-/// marked as stopped early (results-format.md), with the answers so far.
+/// marked as stopped early (results-format.md), with the answers so far. A DeviceFailure (the
+/// device crashed, exited or hung) is not thrown: the results file is marked as stopped the same
+/// way and the report returned, incomplete, with the failure in device_failures (unless
+/// options.keep_going).
 CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
                       const RunOptions& options);
 

@@ -27,6 +27,27 @@ class DeviceError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The device itself failed on a case: it crashed (a signal), exited, or gave no answer within
+/// --dut-timeout. `run` counts it as an error of the gate (exit 1, JUnit <error>), `shrink` as a
+/// counterexample. The message names the case (CaseText).
+class DeviceFailure : public DeviceError {
+ public:
+  DeviceFailure(const std::string& message, const Case& failed_case, bool hung)
+      : DeviceError(message), failed_case_(failed_case), hung_(hung) {}
+  /// The case the device failed on (for a batch that failed as a whole: its first case).
+  const Case& failed_case() const { return failed_case_; }
+  /// True when the device hung (no answer in time) rather than crashed or exited.
+  bool hung() const { return hung_; }
+
+ private:
+  Case failed_case_;
+  bool hung_;
+};
+
+/// "tcvt fp16 -> e8m0, mode RNE, Sat off, inputs 0x3c00 (reproduce: ptovec eval ...)":
+/// op, types, mode, Sat, the input words at their slots' widths, and the eval line.
+std::string CaseText(const Case& c);
+
 /// The status bits a device may answer, bits 4:0 (NV DZ OF UF NX, spec-notes section 3); an
 /// answer with any of bits 7:5 set is a device error.
 inline constexpr oracle::Status kStatusBits = oracle::kStatusNV | oracle::kStatusDZ |
@@ -79,6 +100,28 @@ struct CommandDeviceOptions {
 /// version not 1 or 2, init refused).
 std::unique_ptr<Device> OpenLibraryDevice(const std::filesystem::path& library,
                                           const std::string& arg = "");
+
+/// How an isolated library device runs its device host.
+struct IsolatedDeviceOptions {
+  /// Seconds a batch (and, when replayed, each case alone) may take, and the library's loading,
+  /// before the device counts as hung (--dut-timeout). 0: no limit.
+  double timeout = 60;
+  /// The host executable; empty: ptovec-device-host next to the running executable.
+  std::filesystem::path host_program;
+};
+
+/// Loads a shared library device in a child process (ptovec-device-host) and evaluates cases
+/// through it in batches of up to 4096 in shared memory, so a crash, an exit or a hang of the
+/// library cannot take ptovec down. It answers as OpenLibraryDevice would (name, thread safety,
+/// unsupported cases, the same DeviceError texts for loading and PTOVEC_DUT_ERROR). A batch that
+/// crashes, exits or exceeds options.timeout is replayed one case at a time in a fresh host: the
+/// case that fails alone is thrown as DeviceFailure (a batch that only took too long as a whole
+/// gets the replay's answers). The next Evaluate starts a new host. Throws DeviceError (cannot
+/// load, cannot start the host) and DeviceFailure (crash, exit or hang while loading or on a
+/// case).
+std::unique_ptr<Device> OpenIsolatedLibraryDevice(const std::filesystem::path& library,
+                                                  const std::string& arg,
+                                                  const IsolatedDeviceOptions& options);
 
 /// Starts `command_line` (split like a shell would for plain words and quotes; no expansion)
 /// with pipes on stdin/stdout, exchanges the hello lines of schemas/dut-protocol.md and pipelines

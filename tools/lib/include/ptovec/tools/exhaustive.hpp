@@ -34,7 +34,9 @@ std::uint64_t ExhaustiveCodeCount(const OpDef& op, TypePair pair);
 /// every selected control through `device` and compares with the oracle (op.evaluate_batch or
 /// evaluate). The report has one file tally named "<op>_<src>_<dst> (exhaustive)"; a mismatch's
 /// index is its case number (code position in the run x controls + control). The same report
-/// whatever the thread count. Throws DeviceError as RunDevice does.
+/// whatever the thread count. Throws DeviceError as RunDevice does; a DeviceFailure (crash, exit,
+/// hang on a case) ends the run with the report of the rounds before, incomplete, the failure in
+/// device_failures.
 CheckReport RunExhaustive(Device& device, const ExhaustiveOptions& options);
 
 }  // namespace ptovec::tools

@@ -27,6 +27,9 @@ struct Counterexample {
   Case c;              ///< op, pair, mode, Sat, inputs (element-width words)
   Encoded expected{};  ///< the oracle (generator::EvaluateCase): word at the dst width, status
   DeviceAnswer got{};  ///< the device (word masked to the dst width), or unsupported
+  /// Non-empty when the device failed on the case itself (crashed, exited or hung:
+  /// DeviceFailure's message); `got` is then unsupported.
+  std::string failure;
 };
 
 /// What `ShrinkProperty` runs.

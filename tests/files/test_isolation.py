@@ -1,0 +1,211 @@
+"""Isolated devices (issue 12): a --dut library runs in a device host process; a crash, an exit or
+a hang of a device (library or program) on one case is the device failing: the case is named,
+counted in the report and in JUnit (<error>), the results file is marked as stopped early, and
+the exit status is 1. run --keep-going goes on; shrink minimises the failing case.
+
+The faulty devices (tools/dut/testing/faulty_oracle_device.cpp) are the oracle but for the FP16
+input 0x3c00 under RNE, on which they crash (SIGSEGV), hang or exit with status 3. Environment:
+PTOVEC, PTOVEC_SOURCE_DIR, PTOVEC_ORACLE_DUT, PTOVEC_FAULTY_DUT_DIR (the folder of
+libptovec_test_dut_faulty_*.so and libptovec_test_dut_init_refuses.so).
+"""
+import glob
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+from ptovec_test_env import locate
+
+PTOVEC, SOURCE = locate("test_isolation.py")
+ORACLE_DUT = os.environ.get("PTOVEC_ORACLE_DUT")
+FAULTY_DIR = os.environ.get("PTOVEC_FAULTY_DUT_DIR", "")
+
+
+def faulty(kind):
+    return os.path.join(FAULTY_DIR, "libptovec_test_dut_faulty_" + kind + ".so")
+
+
+def ptovec(*args, timeout=120):
+    return subprocess.run([PTOVEC] + [str(a) for a in args], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+EVAL = "ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RNE 0x3c00"
+CASE = "case tcvt fp16 -> e8m0, mode RNE, Sat off, inputs 0x3c00 (reproduce: " + EVAL + ")"
+
+# A program device (schemas/dut-protocol.md) that answers every case "unsupported" but kills
+# itself with SIGSEGV on the FP16 input 0x3c00 under RNE.
+PROGRAM = r'''
+import os, signal, sys
+sys.stdout.write(sys.stdin.readline() and "ptovec-dut 1 crasher\n"); sys.stdout.flush()
+for line in sys.stdin:
+    t = line.split()
+    if t[2] == "fp16" and t[4] == "RNE" and t[6] == "0x3c00":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    sys.stdout.write(t[0] + " unsupported\n"); sys.stdout.flush()
+'''
+
+
+def results_header(path):
+    """The JSON header of a binary results file and its fixed `records` field."""
+    with open(path, "rb") as f:
+        fixed = f.read(32)
+        header = json.loads(f.read(struct.unpack("<I", fixed[12:16])[0]))
+    return header, struct.unpack("<Q", fixed[16:24])[0]
+
+
+@unittest.skipUnless(os.path.exists(faulty("crash")), "no faulty devices (PTOVEC_FAULTY_DUT_DIR)")
+class IsolationTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="ptovec-isolation-")
+        cls.vectors = os.path.join(cls.tmp, "vectors")
+        r = ptovec("generate", "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "--out",
+                   cls.vectors, "--quiet")
+        if r.returncode != 0:
+            raise AssertionError(r.stderr)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def path(self, name):
+        return os.path.join(self.tmp, name)
+
+    def assert_no_temporaries(self):
+        self.assertEqual(glob.glob(os.path.join(self.tmp, "**", "*.tmp-*"), recursive=True), [])
+
+    def assert_stopped(self, results, reason):
+        header, records = results_header(results)
+        self.assertIn(reason, header["stopped"]["reason"])
+        self.assertEqual(header["stopped"]["records"], records)
+        self.assertLess(records, header["sections"][0]["count"])
+
+    def test_crashing_library_names_the_case(self):
+        results, junit = self.path("crash.bin"), self.path("crash.xml")
+        r = ptovec("run", "--dut", faulty("crash"), "--vectors", self.vectors, "--results",
+                   results, "--junit", junit, "--quiet")
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        failure = ("device faulty-oracle crashed (its host was killed by signal 11 (Segmentation "
+                   "fault)) on " + CASE + " (found by replaying its batch of 4096 cases one at a "
+                   "time in a fresh host)")
+        self.assertIn("DEVICE FAILED: " + failure + "\n", r.stdout)
+        self.assertIn("INCOMPLETE: the device failed, the run stopped early\n", r.stdout)
+        self.assertIn(", the device failed on 1 case\n", r.stdout)
+        self.assertEqual(r.stderr, "")
+        with open(junit) as f:
+            xml = f.read()
+        self.assertIn('errors="1"', xml.split("\n")[1])  # <testsuites ...>
+        self.assertIn('<error type="device-failure" message="' + failure.replace(">", "&gt;"), xml)
+        self.assert_stopped(results, "crashed (its host was killed by signal 11")
+        self.assert_no_temporaries()
+        # The results file of the stopped run is checked as incomplete, never a pass.
+        r = ptovec("check", "--vectors", self.vectors, "--results", results)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("INCOMPLETE: the run stopped after", r.stdout)
+
+    def test_hanging_library_times_out_on_the_case(self):
+        results = self.path("hang.bin")
+        r = ptovec("run", "--dut", faulty("hang"), "--dut-timeout", "0.5", "--vectors",
+                   self.vectors, "--results", results, "--quiet")
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("DEVICE FAILED: device faulty-oracle hung (no answer within 0.5 s, "
+                      "--dut-timeout; killed it) on " + CASE + " (found by replaying", r.stdout)
+        self.assert_stopped(results, "hung")
+        self.assert_no_temporaries()
+
+    def test_exiting_library(self):
+        r = ptovec("run", "--dut", faulty("exit"), "--vectors", self.vectors, "--results",
+                   self.path("exit.bin"), "--quiet")
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("DEVICE FAILED: device faulty-oracle exited unexpectedly (its host exited "
+                      "with status 3) on " + CASE, r.stdout)
+
+    def test_exhaustive_run_names_the_case(self):
+        junit = self.path("exhaustive.xml")
+        r = ptovec("run", "--dut", faulty("crash"), "--exhaustive", "--op", "tcvt", "--src",
+                   "fp16", "--dst", "e8m0", "--junit", junit, "--quiet")
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("DEVICE FAILED: device faulty-oracle crashed (its host was killed by signal "
+                      "11 (Segmentation fault)) on " + CASE, r.stdout)
+        with open(junit) as f:
+            self.assertEqual(f.read().count('<error type="device-failure"'), 1)
+
+    def test_keep_going_counts_each_failed_case(self):
+        results, junit = self.path("keep.bin"), self.path("keep.xml")
+        r = ptovec("run", "--dut", faulty("crash"), "--vectors", self.vectors, "--results",
+                   results, "--junit", junit, "--keep-going", "--quiet")
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        # 0x3c00 under RNE with Sat off and on: two cases, every other one answered.
+        self.assertEqual(r.stdout.count("DEVICE FAILED: "), 2, r.stdout)
+        self.assertIn("inputs 0x3c00 (reproduce: " + EVAL + ")\n", r.stdout)
+        self.assertIn("inputs 0x3c00 (reproduce: " + EVAL.replace("RNE", "RNE --sat") + ")\n",
+                      r.stdout)
+        self.assertIn("FAIL: 0 mismatched, 2 unsupported of 917504 vectors, the device failed on "
+                      "2 cases\n", r.stdout)
+        with open(junit) as f:
+            xml = f.read()
+        self.assertEqual(xml.count('<error type="device-failure"'), 2)
+        header, records = results_header(results)
+        self.assertNotIn("stopped", header)
+        self.assertEqual(records, 917504)
+
+    def test_shrink_minimises_a_crash(self):
+        out = self.path("shrunk.json")
+        r = ptovec("shrink", "--dut", faulty("crash"), "--op", "tcvt", "--src", "fp16", "--dst",
+                   "e8m0", "--json", "--format", "json", "--out", out)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        cx = json.loads(r.stdout)["counterexample"]
+        self.assertEqual((cx["in"], cx["rmode"], cx["sat"], cx["got"]),
+                         ({"value": "0x3c00"}, "RNE", False, "unsupported"))
+        self.assertIn("crashed (its host was killed by signal 11", cx["failure"])
+        self.assertEqual(cx["eval"], EVAL)
+
+    def test_crashing_program_device(self):
+        script = self.path("crasher.py")
+        with open(script, "w") as f:
+            f.write(PROGRAM)
+        results, junit = self.path("program.bin"), self.path("program.xml")
+        r = ptovec("run", "--dut-cmd", sys.executable + " " + script, "--vectors", self.vectors,
+                   "--results", results, "--junit", junit, "--quiet")
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("DEVICE FAILED: device crasher exited before answering case ", r.stdout)
+        self.assertIn(": " + EVAL + " (", r.stdout)
+        self.assertIn("; it was killed by signal 11", r.stdout)
+        with open(junit) as f:
+            self.assertIn('<error type="device-failure"', f.read())
+        self.assert_stopped(results, "exited before answering case")
+        self.assert_no_temporaries()
+
+    def test_load_errors_read_as_in_process(self):
+        missing = self.path("no-such.so")
+        refuses = os.path.join(FAULTY_DIR, "libptovec_test_dut_init_refuses.so")
+        for lib in (missing, refuses):
+            lines = []
+            for mode in ([], ["--in-process"]):
+                r = ptovec("run", "--dut", lib, "--vectors", self.vectors, "--results",
+                           self.path("load.bin"), *mode)
+                self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+                lines.append(r.stderr)
+            self.assertEqual(lines[0], lines[1])
+            self.assertTrue(lines[0].startswith("ptovec: error: "), lines[0])
+
+    @unittest.skipUnless(ORACLE_DUT, "no PTOVEC_ORACLE_DUT")
+    def test_isolated_and_in_process_give_the_same_results(self):
+        outputs = []
+        for mode in ([], ["--in-process"]):
+            results = self.path("same%d.bin" % len(outputs))
+            r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", self.vectors, "--results", results,
+                       "--quiet", *mode)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            with open(results, "rb") as f:
+                outputs.append((r.stdout, f.read()))
+        self.assertEqual(outputs[0], outputs[1])
+
+
+if __name__ == "__main__":
+    unittest.main()
