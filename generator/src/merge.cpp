@@ -12,10 +12,12 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/interrupts.hpp"
 #include "ptovec/generator/readers.hpp"
 #include "ptovec/generator/suite_folder.hpp"
 #include "ptovec/generator/writers.hpp"
@@ -107,10 +109,12 @@ std::vector<const Shard*> Ordered(const std::vector<Shard>& shards) {
 }
 
 // Writes the whole file `name` from the shards' files of that name.
+// The file is left finished under its temporary name in `pending` (renamed with the manifest).
 MergedFile MergeFile(const std::vector<const Shard*>& shards, const ManifestEntry& entry,
-                     const fs::path& out) {
+                     const fs::path& out, std::vector<std::unique_ptr<AtomicFile>>& pending) {
   const fs::path target = out / entry.path;
-  AtomicFile file(target);
+  pending.push_back(std::make_unique<AtomicFile>(target));
+  AtomicFile& file = *pending.back();
   std::optional<std::vector<RecordField>> layout;
   const bool binary = entry.format == "bin";
   std::uint64_t written = 0;
@@ -167,7 +171,7 @@ MergedFile MergeFile(const std::vector<const Shard*>& shards, const ManifestEntr
   if (!binary) buffer += JsonTrailer();
   file.Write(buffer);
   MergedFile merged{entry.path, written, 0, ""};
-  merged.sha256 = file.Commit();
+  merged.sha256 = file.Finish();
   merged.bytes = file.bytes();
   return merged;
 }
@@ -177,6 +181,11 @@ MergedFile MergeFile(const std::vector<const Shard*>& shards, const ManifestEntr
 std::vector<MergedFile> MergeShards(const std::vector<fs::path>& shard_folders, const fs::path& out,
                                     bool progress) {
   if (shard_folders.empty()) throw InputError("no shard folders given");
+  std::vector<std::unique_ptr<FolderLock>> locks;  // no shard folder changes while it is read
+  for (const fs::path& folder : shard_folders) {
+    locks.push_back(
+        std::make_unique<FolderLock>(folder, FolderLock::Mode::Read, "merge", "shard folder"));
+  }
   std::vector<Shard> shards;
   for (const fs::path& folder : shard_folders) shards.push_back(ReadShard(folder));
   const std::vector<const Shard*> ordered = Ordered(shards);
@@ -192,20 +201,29 @@ std::vector<MergedFile> MergeShards(const std::vector<fs::path>& shard_folders, 
     throw InputError("--out " + out.string() +
                      " already holds a suite or vector files (give a new or empty folder)");
   }
-  fs::create_directories(out, error);
-  if (error) throw InputError("cannot create --out " + out.string() + ": " + error.message());
+  try {
+    CreateFolders(out);
+  } catch (const fs::filesystem_error& e) {
+    throw InputError("cannot create --out " + out.string() + ": " + e.code().message());
+  }
+  const FolderLock out_lock(out, FolderLock::Mode::Write, "merge", "--out folder");
+  if (fs::exists(out / "manifest.json") || !VectorFileNamesIn(out).empty()) {
+    throw InputError("--out " + out.string() +
+                     " already holds a suite or vector files (give a new or empty folder)");
+  }
 
   Json manifest = ordered.front()->json;
   manifest.erase("shard");
   Json files = Json::array();
   std::vector<MergedFile> merged;
+  std::vector<std::unique_ptr<AtomicFile>> pending;
   const auto& entries = ordered.front()->manifest.files;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (progress) {
       std::cerr << "ptovec merge: " << entries[i].path << " (" << i + 1 << "/" << entries.size()
                 << ")\n";
     }
-    merged.push_back(MergeFile(ordered, entries[i], out));
+    merged.push_back(MergeFile(ordered, entries[i], out, pending));
     Json entry = entries[i].json;
     entry.erase("shard");
     entry["count"] = merged.back().count;
@@ -214,7 +232,11 @@ std::vector<MergedFile> MergeShards(const std::vector<fs::path>& shard_folders, 
     files.push_back(entry);
   }
   manifest["files"] = files;
-  WriteFileAtomically(out / "manifest.json", manifest.dump(2) + "\n");
+  pending.push_back(std::make_unique<AtomicFile>(out / "manifest.json"));
+  pending.back()->Write(manifest.dump(2) + "\n");
+  std::vector<AtomicFile*> all;
+  for (const auto& file : pending) all.push_back(file.get());
+  AtomicFile::CommitAll(all);  // the files, then the manifest that names them, as one step
   return merged;
 }
 

@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/interrupts.hpp"
 #include "ptovec/generator/suite_folder.hpp"
 #include "ptovec/generator/writers.hpp"
 
@@ -296,11 +297,21 @@ nlohmann::ordered_json ControlFilterJson(const ControlFilter& filter) {
 
 std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
                                          const GenerateOptions& options) {
+  // One writer of a folder at a time (a second generate or a run reading it is refused), and
+  // nothing in it is changed until every file is complete: the vector files stay temporaries
+  // until the end, then they and the manifest are renamed into place as one step (CommitAll), so
+  // an interrupt or a crash never leaves new files beside an old manifest.
+  std::error_code exists_error;
+  if (!std::filesystem::exists(options.out_dir, exists_error)) {
+    EntriesToKeep(jobs, options);  // refuses a file given as --out before a folder is made
+    CreateFolders(options.out_dir);
+  }
+  const FolderLock lock(options.out_dir, FolderLock::Mode::Write, "generate", "--out folder");
   const std::vector<ManifestEntry> kept = EntriesToKeep(jobs, options);
-  std::filesystem::create_directories(options.out_dir);
   const unsigned threads =
       options.threads != 0 ? options.threads : std::max(1U, std::thread::hardware_concurrency());
   std::vector<GeneratedFile> written;
+  std::vector<std::unique_ptr<AtomicFile>> pending;  // finished, renamed together at the end
 
   // With several threads, the next file's input set (its strategy sets: tens of milliseconds
   // for a sampled pair) is built while this file is generated; with one thread, in turn. Either
@@ -335,14 +346,14 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
     const RecordPacker packer(op, pair);
     const std::size_t nc = spec.controls.size();
 
-    std::optional<AtomicFile> binary;
-    std::optional<AtomicFile> json;
+    std::unique_ptr<AtomicFile> binary;
+    std::unique_ptr<AtomicFile> json;
     if (options.binary) {
-      binary.emplace(options.out_dir / (base + ".bin"));
+      binary = std::make_unique<AtomicFile>(options.out_dir / (base + ".bin"));
       binary->Write(BinaryPreamble(spec));
     }
     if (options.json) {
-      json.emplace(options.out_dir / (base + ".json"));
+      json = std::make_unique<AtomicFile>(options.out_dir / (base + ".json"));
       json->Write(JsonPreamble(spec));
     }
 
@@ -384,7 +395,8 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
         });
     if (chunks == 0) progress.Update(0);
 
-    const auto record = [&](AtomicFile& file, const std::string& format, const std::string& name) {
+    const auto record = [&](std::unique_ptr<AtomicFile>& file, const std::string& format,
+                            const std::string& name) {
       GeneratedFile g;
       g.path = name;
       g.format = format;
@@ -396,14 +408,15 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
       g.inputs = spec.inputs;
       g.shard = spec.shard;
       g.strategies = spec.strategies;
-      g.sha256 = file.Commit();
-      g.bytes = file.bytes();
+      g.sha256 = file->Finish();
+      g.bytes = file->bytes();
       written.push_back(std::move(g));
+      pending.push_back(std::move(file));
     };
-    if (binary) record(*binary, "bin", base + ".bin");
+    if (binary) record(binary, "bin", base + ".bin");
     if (json) {
       json->Write(JsonTrailer());
-      record(*json, "json", base + ".json");
+      record(json, "json", base + ".json");
     }
   }
 
@@ -437,7 +450,12 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
   nlohmann::ordered_json files = nlohmann::ordered_json::array();
   for (auto& [order, entry] : entries) files.push_back(std::move(entry));
   manifest["files"] = files;
-  WriteFileAtomically(options.out_dir / "manifest.json", manifest.dump(2) + "\n");
+  auto manifest_file = std::make_unique<AtomicFile>(options.out_dir / "manifest.json");
+  manifest_file->Write(manifest.dump(2) + "\n");
+  std::vector<AtomicFile*> all;
+  for (const auto& file : pending) all.push_back(file.get());
+  all.push_back(manifest_file.get());
+  AtomicFile::CommitAll(all);
   return written;
 }
 

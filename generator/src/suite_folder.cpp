@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/escape.hpp"
 
 namespace ptovec::generator {
 
@@ -111,8 +112,9 @@ Manifest ReadManifest(const std::filesystem::path& manifest_path) {
       ManifestEntry e;
       e.path = text(f, "path", kEntry);
       if (e.path.empty() || e.path[0] == '.' || e.path.find('/') != std::string::npos ||
-          e.path.find('\\') != std::string::npos) {
-        throw InputError("path '" + e.path + "' (expected a file name without folders)");
+          e.path.find('\\') != std::string::npos || !IsPrintableText(e.path)) {
+        throw InputError("path '" + e.path +
+                         "' (expected a file name of printable characters without folders)");
       }
       e.format = text(f, "format", kEntry);
       if (e.format != "bin" && e.format != "json") {

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "ptovec/generator/interrupts.hpp"
+
 namespace ptovec::generator {
 
 namespace {
@@ -330,20 +332,18 @@ std::string Sha256::HexDigest() {
 AtomicFile::AtomicFile(std::filesystem::path path) : path_(std::move(path)) {
   temp_ = path_;
   temp_ += ".tmp-" + std::to_string(::getpid());
-  file_ = std::fopen(temp_.c_str(), "wb");
+  file_ = CreateTemporary(temp_);
   if (file_ == nullptr) throw std::runtime_error(SystemError("cannot create", temp_));
 }
 
 AtomicFile::~AtomicFile() {
   if (file_ != nullptr) std::fclose(file_);
-  if (!committed_) {
-    std::error_code ignored;
-    std::filesystem::remove(temp_, ignored);
-  }
+  if (!committed_) RemoveTemporary(temp_);
 }
 
 void AtomicFile::Write(std::string_view bytes) {
   if (bytes.empty()) return;
+  if (finished_) throw std::logic_error("AtomicFile::Write after Finish: " + temp_.string());
   if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) {
     throw std::runtime_error(SystemError("cannot write", temp_));
   }
@@ -352,7 +352,7 @@ void AtomicFile::Write(std::string_view bytes) {
 }
 
 void AtomicFile::Overwrite(std::uint64_t offset, std::string_view bytes) {
-  if (offset + bytes.size() > bytes_) {
+  if (finished_ || offset + bytes.size() > bytes_) {
     throw std::logic_error("AtomicFile::Overwrite past the bytes written to " + temp_.string());
   }
   if (std::fflush(file_) != 0 ||
@@ -363,19 +363,30 @@ void AtomicFile::Overwrite(std::uint64_t offset, std::string_view bytes) {
   overwritten_ = true;
 }
 
-std::string AtomicFile::Commit() {
+std::string AtomicFile::Finish() {
+  if (finished_) return digest_;
   const bool flushed = std::fflush(file_) == 0 && ::fsync(fileno(file_)) == 0;
   const bool closed = std::fclose(file_) == 0;
   file_ = nullptr;
+  finished_ = true;
   if (!flushed || !closed) throw std::runtime_error(SystemError("cannot write", temp_));
-  std::error_code error;
-  std::filesystem::rename(temp_, path_, error);
-  if (error) {
-    throw std::runtime_error("cannot rename " + temp_.string() + " to " + path_.string() + ": " +
-                             error.message());
+  digest_ = overwritten_ ? std::string() : sha_.HexDigest();
+  return digest_;
+}
+
+std::string AtomicFile::Commit() {
+  CommitAll({this});
+  return digest_;
+}
+
+void AtomicFile::CommitAll(const std::vector<AtomicFile*>& files) {
+  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> renames;
+  for (AtomicFile* f : files) {
+    f->Finish();
+    renames.emplace_back(f->temp_, f->path_);
   }
-  committed_ = true;
-  return overwritten_ ? std::string() : sha_.HexDigest();
+  CommitTemporaries(renames);
+  for (AtomicFile* f : files) f->committed_ = true;
 }
 
 void WriteFileAtomically(const std::filesystem::path& path, std::string_view text) {

@@ -702,19 +702,19 @@ TEST(CommandDevice, DiesWithTheThreadThatStartedIt) {
 }
 
 TEST(CommandDevice, NamesAndQuotedTextAreSanitized) {
-  // Invalid UTF-8 and control characters in the hello name become '?'.
+  // Invalid UTF-8 and control characters in the hello name are escaped (generator::EscapeText).
   auto device =
       OpenCommandDevice("/bin/sh -c 'read h; printf \"ptovec-dut 1 hi\\377\\376\\033x\\n\"'");
-  EXPECT_EQ(device->Name(), "hi???x");
+  EXPECT_EQ(device->Name(), "hi\\xff\\xfe\\x1bx");
   EXPECT_EQ(SanitizeDeviceText("caf\xc3\xa9 \xe2\x82\xac \xed\xa0\x80 \xc0\xaf\x07"),
-            "caf\xc3\xa9 \xe2\x82\xac ??? ???");
-  // Control characters in quoted device text are dropped: the error stays one line.
+            "caf\xc3\xa9 \xe2\x82\xac \\xed\\xa0\\x80 \\xc0\\xaf\\x07");
+  // Control characters in quoted device text are escaped: the error stays one line.
   auto noisy = OpenCommandDevice(
       ShellDevice("ptovec-dut 1 sim", "printf \"%s error lane\\007 3\\033[31m red\\n\" $i"));
   std::vector<DeviceAnswer> answers(2);
   const std::string message = ErrorOf([&] { noisy->Evaluate(TwoCases(), answers); });
   EXPECT_EQ(message.rfind("device sim reported an error on case 0 (ptovec eval --op tcvt --src "
-                          "fp16 --dst e8m0 --rmode RNE 0x3c00): lane 3[31m red (0 of 2",
+                          "fp16 --dst e8m0 --rmode RNE 0x3c00): lane\\x07 3\\x1b[31m red (0 of 2",
                           0),
             0u)
       << message;

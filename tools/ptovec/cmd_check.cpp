@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/interrupts.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/tools/check.hpp"
 #include "ptovec/tools/check_outputs.hpp"
@@ -25,6 +26,19 @@ struct CheckArgs {
 };
 
 }  // namespace
+
+std::vector<std::unique_ptr<generator::FolderLock>> LockVectorFolders(
+    const generator::VectorSelection& vectors) {
+  std::vector<std::unique_ptr<generator::FolderLock>> locks;
+  for (const std::filesystem::path& path : vectors.paths) {
+    std::error_code error;
+    const std::filesystem::path folder =
+        std::filesystem::is_directory(path, error) ? path : path.parent_path();
+    locks.push_back(std::make_unique<generator::FolderLock>(
+        folder, generator::FolderLock::Mode::Read, "read", "--vectors folder"));
+  }
+  return locks;
+}
 
 /// Prints the report, writes the JUnit file when asked, and returns 0 (all match) or 1.
 int FinishReport(const tools::CheckReport& report, const std::string& junit,
@@ -77,6 +91,8 @@ Command AddCheckCommand(CLI::App& app) {
       vectors.op = args->op;
       vectors.src = args->src;
       vectors.dst = args->dst;
+      // No generate changes the suite while it is read (refused at once, naming the other ptovec).
+      const auto locks = LockVectorFolders(vectors);
       std::vector<tools::OutputFile> outputs;
       if (!args->junit.empty()) outputs.emplace_back("--junit", args->junit);
       if (!args->mismatches.empty()) outputs.emplace_back("--mismatches", args->mismatches);

@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/interrupts.hpp"
 #include "ptovec/generator/suite.hpp"
 #include "ptovec/tools/check.hpp"
 #include "ptovec/tools/check_outputs.hpp"
@@ -173,13 +174,20 @@ int Run(const RunArgs& a) {
   if (!a.mismatches.empty()) outputs.emplace_back("--mismatches", a.mismatches);
   options.mismatches = a.mismatches;
   tools::RefuseOverwritingInputs(outputs, {});  // the two outputs differ
+  // No generate changes the suite while it is read (refused at once, naming the other ptovec).
+  std::vector<std::unique_ptr<generator::FolderLock>> locks;
   if (!generating) {
+    locks = LockVectorFolders(vectors);
     for (const tools::OutputFile& output : outputs) tools::CheckOutputFolder(output);
     tools::RefuseOverwritingInputs(outputs, tools::VectorInputFiles(vectors));
   }
   // A run that fails from here on must not leave the previous (maybe passing) report behind.
   for (const tools::OutputFile& output : outputs) tools::RemoveStaleOutput(output);
+  std::unique_ptr<generator::FolderLock> work_lock;  // held until the run ends
   if (generating) {
+    generator::CreateFolders(folder);
+    work_lock = std::make_unique<generator::FolderLock>(folder, generator::FolderLock::Mode::Write,
+                                                        "run", "--work folder");
     // Added to the work folder's suite (never narrowing it); the run then selects the files of
     // --op/--src/--dst from it.
     const std::vector<generator::Job> jobs = SelectJobs(a);
@@ -189,6 +197,7 @@ int Run(const RunArgs& a) {
     if (!a.shard.empty()) generate.shard = generator::ParseShardSelection(a.shard);
     generate.progress = progress;
     generator::GenerateSuite(jobs, generate);
+    locks = LockVectorFolders(vectors);  // covered by the work folder's lock
     if (jobs.size() == 1) {  // exactly the pair generated, also when it is not a default one
       vectors.src = std::string(oracle::Format(jobs[0].pair.src).name);
       vectors.dst = std::string(oracle::Format(jobs[0].pair.dst).name);
@@ -210,7 +219,7 @@ int Run(const RunArgs& a) {
     device->Close();  // a program device must exit 0 after its last answer
   } catch (const tools::DeviceError&) {
     std::error_code ignored;
-    std::filesystem::remove(options.results, ignored);  // an error run leaves no report behind
+    generator::RemoveFinalFile(options.results, ignored);  // an error run leaves no report behind
     throw;
   }
   if (progress) std::cerr << "ptovec: results written to " << options.results.string() << "\n";

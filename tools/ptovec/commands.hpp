@@ -6,6 +6,12 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
+
+namespace ptovec::generator {
+class FolderLock;
+struct VectorSelection;
+}  // namespace ptovec::generator
 
 namespace ptovec::tools {
 struct CheckReport;
@@ -55,6 +61,12 @@ void CheckDeviceArgs(const DeviceArgs& args);
 /// Opens the device the options name: a --dut library in a device host process unless
 /// --in-process. Throws tools::DeviceError.
 std::unique_ptr<tools::Device> OpenDevice(const DeviceArgs& args);
+
+/// Read locks (generator::FolderLock) on the folder of each --vectors path, so that no generate
+/// changes a suite while check or run reads it (cmd_check.cpp). Throws generator::InputError
+/// naming the folder and the other ptovec.
+std::vector<std::unique_ptr<generator::FolderLock>> LockVectorFolders(
+    const generator::VectorSelection& vectors);
 
 /// `run` wrapped so that an exception it throws becomes Fail(its message): one line, exit 2.
 std::function<int()> Guarded(std::function<int()> run);

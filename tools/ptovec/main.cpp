@@ -14,11 +14,15 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "ptovec/generator/escape.hpp"
+#include "ptovec/generator/interrupts.hpp"
 
 namespace ptovec::cli {
 
 int Fail(const std::string& message) {
-  std::cerr << "ptovec: error: " << message << "\n";
+  // Escaped once more: a message from any library (nlohmann_json quotes raw bytes of a file it
+  // failed to parse) stays one printable UTF-8 line in a CI log.
+  std::cerr << "ptovec: error: " << generator::EscapeText(message) << "\n";
   return kExitUsage;
 }
 
@@ -59,6 +63,9 @@ const CLI::Validator kSampleCount(
 }  // namespace ptovec::cli
 
 int main(int argc, char** argv) {
+  // Before any thread starts: SIGINT and SIGTERM undo the command's file changes and exit 130 or
+  // 143 (generator/interrupts.hpp).
+  ptovec::generator::InstallInterruptHandling();
   CLI::App app{"ptovec: exact conformance vectors for the PTO ISA numeric profile"};
   app.require_subcommand(1);
   app.set_version_flag("--version", PTOVEC_VERSION);
@@ -79,7 +86,12 @@ int main(int argc, char** argv) {
     return Fail(e.what());
   }
   for (const Command& c : commands) {
-    if (c.app->parsed()) return c.run();
+    if (c.app->parsed()) {
+      ptovec::generator::SetCommandName(c.app->get_name());
+      const int status = c.run();
+      ptovec::generator::FinishFileChanges();
+      return status;
+    }
   }
   return kExitUsage;
 }

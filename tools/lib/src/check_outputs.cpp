@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include "ptovec/generator/interrupts.hpp"
 #include "ptovec/generator/writers.hpp"
 
 namespace ptovec::tools {
@@ -143,7 +144,8 @@ void RemoveStaleOutput(const OutputFile& output) {
   if (error || !(std::filesystem::is_regular_file(status) || std::filesystem::is_symlink(status))) {
     return;
   }
-  if (!std::filesystem::remove(path, error) || error) {
+  // Through the undo journal: an interrupted command puts the previous file back.
+  if (!generator::RemoveFinalFile(path, error)) {
     throw InputError("cannot remove the previous " + option + " file " + path.string() + ": " +
                      error.message());
   }

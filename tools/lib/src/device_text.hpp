@@ -9,7 +9,7 @@
 namespace ptovec::tools {
 
 /// Device text quoted in an error message: at most `max` bytes (then "..."), control characters
-/// dropped and invalid UTF-8 bytes replaced by '?', so the message stays one line.
+/// and invalid UTF-8 bytes escaped (generator::EscapeText), so the message stays one line.
 std::string ShortenDeviceText(std::string_view text, std::size_t max = 200);
 
 }  // namespace ptovec::tools

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <thread>
 
+#include "ptovec/generator/interrupts.hpp"
 #include "ptovec/tools/device.hpp"
 
 namespace ptovec::tools {
@@ -115,10 +116,17 @@ ChildProcess StartChild(const std::vector<std::string>& argv, const std::string&
   const pid_t parent = ::getpid();
   int rc = 0;
   ChildProcess child;
+  // Registered before an interrupt can look (an interrupt kills and reaps it).
+  generator::ChildStart registration;
   child.pid = ::fork();
   if (child.pid == 0) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(127);  // the parent is already gone
+    // ptovec blocks SIGINT and SIGTERM in its threads (generator/interrupts.hpp) and a signal
+    // mask survives exec: the device gets the default, so Ctrl-C and kill stop it too.
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
     if (::dup2(in[0], 0) < 0 || ::dup2(out[1], 1) < 0 || ::dup2(err[1], 2) < 0) {
       const int e = errno;
       [[maybe_unused]] const ssize_t w = ::write(exec_status[1], &e, sizeof e);
@@ -129,6 +137,7 @@ ChildProcess StartChild(const std::vector<std::string>& argv, const std::string&
     [[maybe_unused]] const ssize_t w = ::write(exec_status[1], &e, sizeof e);
     ::_exit(127);
   }
+  registration.Started(child.pid);
   CloseFd(exec_status[1]);
   if (child.pid < 0) {
     rc = errno;
@@ -143,6 +152,7 @@ ChildProcess StartChild(const std::vector<std::string>& argv, const std::string&
       int status = 0;
       while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
       }
+      generator::ChildReaped(child.pid);
     }
   }
   CloseFd(exec_status[0]);
@@ -167,6 +177,7 @@ bool WaitForExit(pid_t pid, std::chrono::milliseconds limit, int& status) {
     int s = 0;
     const pid_t r = ::waitpid(pid, &s, WNOHANG);
     if (r == pid) {
+      generator::ChildReaped(pid);
       status = s;
       return true;
     }

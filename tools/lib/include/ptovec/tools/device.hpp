@@ -24,7 +24,9 @@ using oracle::Encoded;
 /// The message is one line naming the device and what went wrong.
 class DeviceError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  /// The message with device text escaped (generator::EscapeText): one printable line.
+  explicit DeviceError(const std::string& what) : std::runtime_error(generator::EscapeText(what)) {}
+  explicit DeviceError(const char* what) : DeviceError(std::string(what)) {}
 };
 
 /// The device itself failed on a case: it crashed (a signal), exited, or gave no answer within
@@ -132,7 +134,7 @@ std::unique_ptr<Device> OpenCommandDevice(const std::string& command_line,
                                           const CommandDeviceOptions& options = {});
 
 /// Device text made safe to quote on one line: invalid UTF-8 bytes and control characters
-/// (NUL, BEL, CR, ESC, DEL, ...) become '?'.
+/// (NUL, BEL, CR, ESC, DEL, ...) are escaped (generator::EscapeText: `\xff`, `\x1b`).
 std::string SanitizeDeviceText(std::string_view text);
 
 }  // namespace ptovec::tools
