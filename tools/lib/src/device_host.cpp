@@ -6,7 +6,6 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,6 +24,7 @@
 
 #include "device_text.hpp"
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/interrupts.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/tools/device.hpp"
 #include "subprocess.hpp"
@@ -230,10 +230,19 @@ class Host {
     const int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     const pid_t parent = ::getpid();
     const int high = 16 + static_cast<int>(child_fds.size()) + 3 + 2 * static_cast<int>(channels);
+    // Registered before an interrupt can look (an interrupt kills and reaps it; WaitForExit
+    // unregisters it). No PR_SET_PDEATHSIG: it fires when the forking *thread* ends, and a host
+    // restarted by a worker thread would be killed with that thread; the host watches its parent
+    // instead (RunDeviceHost).
+    generator::ChildStart registration;
     pid_ = ::fork();
     if (pid_ == 0) {  // only async-signal-safe calls from here
-      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
       if (::getppid() != parent) ::_exit(127);
+      // ptovec blocks SIGINT and SIGTERM in its threads (generator/interrupts.hpp) and a signal
+      // mask survives exec: the host gets the default (it then ignores SIGINT itself).
+      sigset_t none;
+      sigemptyset(&none);
+      ::sigprocmask(SIG_SETMASK, &none, nullptr);
       // Move every descriptor above the targets first (the copies close on exec), then onto its
       // target (dup2 clears close-on-exec).
       const int status_fd = ::fcntl(exec_status[1], F_DUPFD_CLOEXEC, high);
@@ -253,6 +262,7 @@ class Host {
       ::_exit(127);
     }
     const int fork_errno = errno;
+    registration.Started(pid_);
     if (devnull >= 0) ::close(devnull);
     for (std::size_t j = 1; j < child_fds.size(); ++j) CloseFd(child_fds[j]);
     CloseFd(exec_status[1]);
@@ -707,9 +717,16 @@ int RunDeviceHost(int argc, char** argv) {
     WriteAll(2, bad, sizeof bad - 1);
     return 2;
   }
-  // Ctrl-C reaches the whole process group: ptovec handles it (and this host dies with it,
-  // PR_SET_PDEATHSIG), so the host must not die first and look like a crashed device.
+  // Ctrl-C reaches the whole process group: ptovec handles it (and kills this host), so the host
+  // must not die first and look like a crashed device.
   ::signal(SIGINT, SIG_IGN);
+  // The host ends when ptovec does, even inside a library call that never returns: a watcher
+  // thread exits the process once the parent is gone (the host is re-parented).
+  const pid_t parent = ::getppid();
+  std::thread([parent] {
+    while (::getppid() == parent) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    ::_exit(0);
+  }).detach();
   void* m =
       ::mmap(nullptr, channels * kHostRegionBytes, PROT_READ | PROT_WRITE, MAP_SHARED, kMemFd, 0);
   if (m == MAP_FAILED) return 2;
