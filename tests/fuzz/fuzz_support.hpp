@@ -14,8 +14,8 @@
 
 namespace ptovec::fuzz {
 
-/// The folder this process writes its inputs to: $TMPDIR (else /tmp)/ptovec-fuzz-PID, made on
-/// first use and removed at exit.
+/// The folder this process writes its inputs to: $TMPDIR (else /tmp)/ptovec-fuzz-PID, removed at
+/// exit (WriteInput makes it again should anything else remove it meanwhile).
 inline const std::filesystem::path& ScratchFolder() {
   static const std::filesystem::path folder = [] {
     const char* tmp = std::getenv("TMPDIR");
@@ -35,6 +35,8 @@ inline const std::filesystem::path& ScratchFolder() {
 /// Aborts when the file cannot be written (a broken fuzzing machine, not a finding).
 inline std::filesystem::path WriteInput(const std::string& name, const std::uint8_t* data,
                                         std::size_t size) {
+  std::error_code ignored;
+  std::filesystem::create_directories(ScratchFolder(), ignored);
   const std::filesystem::path path = ScratchFolder() / name;
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (f == nullptr || (size > 0 && std::fwrite(data, 1, size, f) != size) || std::fclose(f) != 0) {

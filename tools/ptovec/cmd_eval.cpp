@@ -19,6 +19,7 @@ namespace oracle = ptovec::oracle;
 using ptovec::cli::AddEvalOptions;
 using ptovec::cli::CasesFromArgs;
 using ptovec::cli::EvalArgs;
+using ptovec::cli::EvalBatchLine;
 using ptovec::cli::EvalCases;
 using ptovec::cli::Fail;
 using ptovec::cli::kExitMismatch;
