@@ -22,6 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   CommandDeviceOptions options;
   options.answer_timeout = 5;
   options.exit_grace = 5;
+  const int descriptors = ptovec::fuzz::OpenDescriptors();
   try {
     const auto device = OpenCommandDevice("cat " + path.string(), options);
     std::vector<DeviceAnswer> answers(cases.size());
@@ -31,5 +32,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const std::exception& e) {
     ptovec::fuzz::UnexpectedException("device_answers", e);
   }
+  ptovec::fuzz::RequireNoDescriptorLeak("device_answers", descriptors);
   return 0;
 }

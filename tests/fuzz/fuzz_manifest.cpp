@@ -10,6 +10,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace ptovec::generator;
   const auto path = ptovec::fuzz::WriteInput("manifest.json", data, size);
+  const int descriptors = ptovec::fuzz::OpenDescriptors();
   try {
     const Manifest manifest = ReadManifest(path);
     for (const ManifestEntry& e : manifest.files) {
@@ -19,5 +20,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const std::exception& e) {
     ptovec::fuzz::UnexpectedException("manifest", e);
   }
+  ptovec::fuzz::RequireNoDescriptorLeak("manifest", descriptors);
   return 0;
 }

@@ -11,6 +11,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace ptovec::tools;
   const auto path = ptovec::fuzz::WriteInput("results.bin", data, size);
+  const int descriptors = ptovec::fuzz::OpenDescriptors();
   try {
     ResultsReader reader(path);
     std::vector<DeviceAnswer> answers(53);
@@ -29,5 +30,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const std::exception& e) {
     ptovec::fuzz::UnexpectedException("results_file", e);
   }
+  ptovec::fuzz::RequireNoDescriptorLeak("results_file", descriptors);
   return 0;
 }

@@ -46,6 +46,28 @@ inline std::filesystem::path WriteInput(const std::string& name, const std::uint
   return path;
 }
 
+/// The descriptors this process has open (entries of /proc/self/fd, less the one listing them).
+inline int OpenDescriptors() {
+  int n = 0;
+  std::error_code error;
+  for (auto it = std::filesystem::directory_iterator("/proc/self/fd", error);
+       !error && it != std::filesystem::directory_iterator(); it.increment(error)) {
+    ++n;
+  }
+  return n - 1;
+}
+
+/// Aborts, naming the target, when a reader left a descriptor open (`before`: OpenDescriptors()
+/// before it ran): a reader that refuses a file must close it.
+inline void RequireNoDescriptorLeak(const char* target, int before) {
+  const int after = OpenDescriptors();
+  if (after != before) {
+    std::fprintf(stderr, "fuzz %s: %d descriptors open after the input, %d before\n", target, after,
+                 before);
+    std::abort();
+  }
+}
+
 /// A reader may refuse bad bytes only with the error type it documents (`Expected`): any other
 /// exception escaping it is a finding (it would reach the user as a library's raw message), so
 /// the target aborts, naming it.

@@ -10,6 +10,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace ptovec::generator;
   const auto path = ptovec::fuzz::WriteInput("vectors.bin", data, size);
+  const int descriptors = ptovec::fuzz::OpenDescriptors();
   try {
     VectorReader reader(path);
     std::vector<VectorRecord> records;
@@ -20,5 +21,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const std::exception& e) {
     ptovec::fuzz::UnexpectedException("vector_file", e);
   }
+  ptovec::fuzz::RequireNoDescriptorLeak("vector_file", descriptors);
   return 0;
 }
