@@ -36,4 +36,15 @@ void Device::EvaluateProduct(const OpDef& op, TypePair pair, std::span<const Inp
   Evaluate(cases, answers);
 }
 
+void CheckDeviceLibraryPath(const std::filesystem::path& library) {
+  std::error_code ec;
+  if (!std::filesystem::exists(library, ec)) {
+    throw DeviceError("cannot load device " + library.string() + ": no such file");
+  }
+  if (std::filesystem::is_directory(library, ec)) {
+    throw DeviceError("cannot load device " + library.string() +
+                      ": it is a directory, not a shared library");
+  }
+}
+
 }  // namespace ptovec::tools

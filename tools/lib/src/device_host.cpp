@@ -415,15 +415,7 @@ class IsolatedDevice final : public Device {
   IsolatedDevice(const std::filesystem::path& library, const std::string& arg,
                  const IsolatedDeviceOptions& options)
       : library_(library.string()), arg_(arg), options_(options) {
-    // Checks as the in-process loader does, with the same messages, before starting anything.
-    std::error_code ec;
-    if (!std::filesystem::exists(library, ec)) {
-      throw DeviceError("cannot load device " + library_ + ": no such file");
-    }
-    if (std::filesystem::is_directory(library, ec)) {
-      throw DeviceError("cannot load device " + library_ +
-                        ": it is a directory, not a shared library");
-    }
+    CheckDeviceLibraryPath(library);  // as the in-process loader does, before starting anything
     program_ = options.host_program.empty() ? DefaultHostProgram() : options.host_program.string();
     name_ = library.filename().string();
     // The first host answers with the library's name and properties; a thread-safe library

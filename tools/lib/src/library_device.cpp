@@ -46,14 +46,8 @@ class LibraryDevice final : public Device {
  public:
   LibraryDevice(const std::filesystem::path& library, const std::string& arg) {
     const std::string shown = library.string();
+    CheckDeviceLibraryPath(library);
     std::error_code ec;
-    if (!std::filesystem::exists(library, ec)) {
-      throw DeviceError("cannot load device " + shown + ": no such file");
-    }
-    if (std::filesystem::is_directory(library, ec)) {
-      throw DeviceError("cannot load device " + shown +
-                        ": it is a directory, not a shared library");
-    }
     // dlopen searches the library path for a name without '/': make it a path.
     const std::string path = std::filesystem::absolute(library, ec).string();
     ::dlerror();
