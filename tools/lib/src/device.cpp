@@ -47,4 +47,11 @@ void CheckDeviceLibraryPath(const std::filesystem::path& library) {
   }
 }
 
+void CheckAnswerRoom(const std::string& device, std::size_t cases, std::size_t answers) {
+  if (answers != cases) {
+    throw DeviceError("device " + device + ": " + std::to_string(cases) + " cases but room for " +
+                      std::to_string(answers) + " answers");
+  }
+}
+
 }  // namespace ptovec::tools

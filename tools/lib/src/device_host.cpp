@@ -430,10 +430,7 @@ class IsolatedDevice final : public Device {
   bool ThreadSafe() const override { return thread_safe_; }
 
   void Evaluate(std::span<const Case> cases, std::span<DeviceAnswer> answers) override {
-    if (answers.size() != cases.size()) {
-      throw DeviceError("device " + name_ + ": " + std::to_string(cases.size()) +
-                        " cases but room for " + std::to_string(answers.size()) + " answers");
-    }
+    CheckAnswerRoom(name_, cases.size(), answers.size());
     for (std::size_t begin = 0; begin < cases.size(); begin += kHostCapacity) {
       const std::size_t n = std::min(kHostCapacity, cases.size() - begin);
       EvaluatePart(cases.subspan(begin, n), answers.subspan(begin, n));
@@ -584,10 +581,7 @@ class IsolatedDevice final : public Device {
                        std::span<const NumericExecutionControl> controls,
                        std::span<DeviceAnswer> answers) override {
     const std::size_t nc = controls.size();
-    if (answers.size() != inputs.size() * nc) {
-      throw DeviceError("device " + name_ + ": " + std::to_string(inputs.size() * nc) +
-                        " cases but room for " + std::to_string(answers.size()) + " answers");
-    }
+    CheckAnswerRoom(name_, inputs.size() * nc, answers.size());
     if (nc == 0 || nc > kHostCapacity / 2) {
       Device::EvaluateProduct(op, pair, inputs, controls, answers);
       return;

@@ -18,4 +18,8 @@ std::string ShortenDeviceText(std::string_view text, std::size_t max = 200);
 /// library" (the same messages in-process and isolated).
 void CheckDeviceLibraryPath(const std::filesystem::path& library);
 
+/// Throws DeviceError "device NAME: C cases but room for A answers" unless cases == answers
+/// (every device kind's Evaluate and EvaluateProduct check their spans with it).
+void CheckAnswerRoom(const std::string& device, std::size_t cases, std::size_t answers);
+
 }  // namespace ptovec::tools

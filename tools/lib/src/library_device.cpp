@@ -100,10 +100,7 @@ class LibraryDevice final : public Device {
   bool ThreadSafe() const override { return thread_safe_; }
 
   void Evaluate(std::span<const Case> cases, std::span<DeviceAnswer> answers) override {
-    if (answers.size() != cases.size()) {
-      throw DeviceError("device " + name_ + ": " + std::to_string(cases.size()) +
-                        " cases but room for " + std::to_string(answers.size()) + " answers");
-    }
+    CheckAnswerRoom(name_, cases.size(), answers.size());
     const std::size_t n = cases.size();
     Buffers& b = BuffersFor(n);
     b.layout.filled = 0;  // these cases overwrite EvaluateProduct's layout
@@ -130,10 +127,7 @@ class LibraryDevice final : public Device {
                        std::span<DeviceAnswer> answers) override {
     const std::size_t nc = controls.size();
     const std::size_t n = inputs.size() * nc;
-    if (answers.size() != n) {
-      throw DeviceError("device " + name_ + ": " + std::to_string(n) + " cases but room for " +
-                        std::to_string(answers.size()) + " answers");
-    }
+    CheckAnswerRoom(name_, n, answers.size());
     Buffers& b = BuffersFor(n);
     ptovec_dut_case* const in = b.in.data();
     // The cases of one op, pair and control list differ only in their inputs: the other fields

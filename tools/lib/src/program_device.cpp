@@ -118,10 +118,7 @@ class CommandDevice final : public Device {
   }
 
   void Evaluate(std::span<const Case> cases, std::span<DeviceAnswer> answers) override {
-    if (answers.size() != cases.size()) {
-      throw DeviceError("device " + name_ + ": " + std::to_string(cases.size()) +
-                        " cases but room for " + std::to_string(answers.size()) + " answers");
-    }
+    CheckAnswerRoom(name_, cases.size(), answers.size());
     if (broken_) throw DeviceError("device " + name_ + " is unusable after an earlier error");
     if (closed_) throw DeviceError("device " + name_ + " was closed");
     if (cases.empty()) return;
