@@ -94,7 +94,6 @@ class VectorReader {
   std::string sha256_;
   std::string buffer_;                 // binary: records
   std::unique_ptr<LineReader> lines_;  // JSON (digesting what it reads)
-  bool trailer_seen_ = false;          // JSON
 };
 
 /// One vector file of a PATH given to check/run.
