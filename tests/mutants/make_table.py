@@ -103,8 +103,10 @@ def main():
         if run:
             cpu += run.get("cpu_seconds", 0)
             killed += 1 if run["mismatched"] > 0 else 0
+            selection = f", `{run['selection']}`" if run.get("selection") else ""
             failed = (f"{run['mismatched']:,} of {run['vectors']:,} "
-                      f"({run['files']} files{', all' if run.get('all_files') else ''})")
+                      f"({run['files']} files{', all' if run.get('all_files') else ''}"
+                      f"{selection})")
         else:
             failed = "not run"
         if shrink:
