@@ -1,0 +1,147 @@
+"""The verilated RTL example (rtl/ptovec_tcvt_e8m0.sv) as a `ptovec run --dut` device, end to end.
+
+Environment: PTOVEC (the ptovec binary), PTOVEC_RTL_DUT and PTOVEC_RTL_DUT_PLANTED_BUG (the two
+device libraries of rtl/CMakeLists.txt), PTOVEC_RTL_VECTORS (a folder holding the default suite's
+tcvt *->e8m0 files: `ptovec generate --op tcvt --dst e8m0`, byte for byte the default suite's).
+Debian's python3 with numpy (the vectors are read with python/ptovec/files.py).
+
+  RunTest         run over the files: the RTL passes every vector; the planted bug (RTZ takes the
+                  floor) fails exactly the vectors it changes, predicted from the files alone
+  ExhaustiveTest  run --exhaustive over every FP16 and BF16 code x 14 controls
+  ShrinkTest      shrink finds the planted bug's smallest FP16 counterexample; the RTL passes
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "python"))
+from ptovec.files import RMODE_NAMES, read_vectors  # noqa: E402
+
+PTOVEC = os.environ["PTOVEC"]
+RTL = os.environ["PTOVEC_RTL_DUT"]
+PLANTED = os.environ["PTOVEC_RTL_DUT_PLANTED_BUG"]
+VECTORS = Path(os.environ["PTOVEC_RTL_VECTORS"])
+SOURCES = ("fp16", "bf16", "fp32")
+#: Codes of 1.0 and the sign bit by source type.
+ONE = {"fp16": 0x3C00, "bf16": 0x3F80, "fp32": 0x3F800000}
+SIGN = {"fp16": 0x8000, "bf16": 0x8000, "fp32": 0x80000000}
+SUMMARY = re.compile(r"ptovec: (\d+) file\(s\), (\d+) vectors: (\d+) matched, (\d+) mismatched, "
+                     r"(\d+) unsupported \(device ([^)]*)\)")
+
+
+def ptovec(*args):
+    """Runs ptovec with args; returns (exit status, stdout + stderr)."""
+    p = subprocess.run([PTOVEC, *args], capture_output=True, text=True, timeout=600)
+    return p.returncode, p.stdout + p.stderr
+
+
+def summary(output):
+    """The summary line's numbers: (files, vectors, matched, mismatched, unsupported, device)."""
+    m = SUMMARY.search(output)
+    assert m, output
+    return tuple(int(g) for g in m.groups()[:5]) + (m.group(6),)
+
+
+def files():
+    """The three tcvt *->e8m0 vector files of PTOVEC_RTL_VECTORS."""
+    return [VECTORS / f"tcvt_{src}_e8m0.bin" for src in SOURCES]
+
+
+def planted_bug_changes():
+    """{(file name, record index)} of the vectors the planted bug changes, from the files alone:
+    mode RTZ, status exactly NX (inexact, neither UF nor OF) and a positive value below 1, where
+    rounding the exponent toward zero goes up and the bug takes the floor."""
+    changed = set()
+    for path in files():
+        header, records = read_vectors(str(path))
+        value = records["in.value"].astype("u8")
+        src = header["src"]
+        hit = ((records["rmode"] == RMODE_NAMES.index("RTZ")) & (records["flags"] == 0x10) &
+               (value & SIGN[src] == 0) & (value < ONE[src]))
+        changed |= {(path.name, int(i)) for i in hit.nonzero()[0]}
+    return changed
+
+
+class RunTest(unittest.TestCase):
+    def test_rtl_passes_the_default_suites_e8m0_files(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            status, out = ptovec("run", "--dut", RTL, "--vectors", *map(str, files()),
+                                 "--results", f"{tmp}/results.bin", "--quiet")
+        total = sum(read_vectors(str(p))[0]["count"] for p in files())
+        self.assertEqual(status, 0, out)
+        self.assertEqual(summary(out), (3, total, total, 0, 0, "rtl-tcvt-e8m0"), out)
+        self.assertIn("PASS", out)
+
+    def test_planted_bug_fails_exactly_the_vectors_it_changes(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            status, out = ptovec("run", "--dut", PLANTED, "--vectors", *map(str, files()),
+                                 "--results", f"{tmp}/results.bin", "--mismatches",
+                                 f"{tmp}/mismatches.jsonl", "--quiet")
+            with open(f"{tmp}/mismatches.jsonl") as f:
+                mismatches = [json.loads(line) for line in f]
+        self.assertEqual(status, 1, out)
+        changed = planted_bug_changes()
+        total = sum(read_vectors(str(p))[0]["count"] for p in files())
+        self.assertEqual(summary(out), (3, total, total - len(changed), len(changed), 0,
+                                        "rtl-tcvt-e8m0-planted-bug"), out)
+        self.assertEqual({(m["file"], m["record"]) for m in mismatches}, changed)
+        for m in mismatches:
+            self.assertEqual((m["rmode"], m["kind"]), ("RTZ", "wrong word"), m)
+            self.assertEqual(int(m["got"]["out"], 16), int(m["expected"]["out"], 16) - 1, m)
+        # The report names the first one with its eval line: FP16 0x0003 (3 * 2^-24).
+        self.assertIn("tcvt_fp16_e8m0.bin record 48: tcvt fp16 -> e8m0 RTZ sat=off value=0x0003",
+                      out)
+        self.assertIn("ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RTZ 0x0003", out)
+
+
+class ExhaustiveTest(unittest.TestCase):
+    def test_every_fp16_and_bf16_code_passes(self):
+        for src in ("fp16", "bf16"):
+            with self.subTest(src=src):
+                status, out = ptovec("run", "--exhaustive", "--dut", RTL, "--op", "tcvt", "--src",
+                                     src, "--dst", "e8m0", "--quiet")
+                self.assertEqual(status, 0, out)
+                self.assertEqual(summary(out)[1:5], (65536 * 14, 65536 * 14, 0, 0), out)
+
+    def test_planted_bug_on_every_fp16_code(self):
+        # Positive FP16 values below 1 that are not powers of two: 1023 - 10 subnormals and
+        # 14 exponents x 1023 normals, each under RTZ with Sat off and on.
+        status, out = ptovec("run", "--exhaustive", "--dut", PLANTED, "--op", "tcvt", "--src",
+                             "fp16", "--dst", "e8m0", "--quiet")
+        self.assertEqual(status, 1, out)
+        self.assertEqual(summary(out)[3], 2 * (1023 - 10 + 14 * 1023), out)
+
+
+class ShrinkTest(unittest.TestCase):
+    def shrink(self, dut):
+        with tempfile.TemporaryDirectory() as tmp:
+            status, out = ptovec("shrink", "--dut", dut, "--op", "tcvt", "--src", "fp16", "--dst",
+                                 "e8m0", "--out", f"{tmp}/shrunk.bin", "--json")
+        return status, out
+
+    def test_planted_bug_shrinks_to_fp16_0x0003_rtz(self):
+        status, out = self.shrink(PLANTED)
+        self.assertEqual(status, 1, out)
+        result = json.loads(out)
+        self.assertFalse(result["passed"])
+        self.assertTrue(result["local_minimum"])
+        # 3 * 2^-24: floor exponent -23, toward zero -22 (code 0x69); the bug gives the floor.
+        self.assertEqual(result["counterexample"], {
+            "op": "tcvt", "src": "fp16", "dst": "e8m0", "rmode": "RTZ", "sat": False,
+            "in": {"value": "0x0003"}, "expected": {"out": "0x69", "flags": "0x10"},
+            "got": {"out": "0x68", "flags": "0x10"},
+            "eval": "ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RTZ 0x0003"})
+
+    def test_rtl_passes(self):
+        status, out = self.shrink(RTL)
+        self.assertEqual(status, 0, out)
+        self.assertTrue(json.loads(out)["passed"])
+
+
+if __name__ == "__main__":
+    unittest.main()
