@@ -125,14 +125,14 @@ int main(int argc, char** argv) {
     if (enumerable > 0) {
       // The whole pair, every input under every control: the least differing case under the
       // simplest-case order must be this one; every simpler case is counted as a shrink.
-      const ptovec::generator::InputSet domain =
-          c.op->domain(c.pair, ptovec::generator::SamplingOptions{});
+      const ptovec::generator::InputSet domain = ptovec::tools::EnumerableSpace(*c.op, c.pair);
       const ptovec::tools::SimplicityKey own = ptovec::tools::SimplicityOf(c);
       for (std::uint64_t i = 0; i < domain.count; ++i) {
         for (const auto control : ptovec::generator::ControlsFor(*c.op)) {
           Case k = c;
           k.in = domain.at(i);
           k.control = control;
+          if (c.op->check_domain(c.pair, k.in)) continue;
           const bool simpler = ptovec::tools::SimplicityOf(k) < own;
           if (simpler) {
             count(k);

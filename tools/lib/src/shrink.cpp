@@ -218,7 +218,7 @@ void EnumeratePair(Device& device, const OpDef& op, TypePair pair,
                    const std::vector<generator::NumericExecutionControl>& controls,
                    ShrinkResult::SearchPart& part, std::optional<Counterexample>& first,
                    std::optional<Counterexample>& best) {
-  const generator::InputSet domain = op.domain(pair, generator::SamplingOptions{});
+  const generator::InputSet domain = EnumerableSpace(op, pair);
   const std::size_t nc = controls.size();
   std::vector<generator::Inputs> inputs;
   std::vector<Encoded> expected;
@@ -226,10 +226,14 @@ void EnumeratePair(Device& device, const OpDef& op, TypePair pair,
   part.pair = pair;
   part.enumerated = true;
   for (std::uint64_t begin = 0; begin < domain.count; begin += kEnumerationBlock) {
-    const auto n =
-        static_cast<std::size_t>(std::min<std::uint64_t>(kEnumerationBlock, domain.count - begin));
-    inputs.resize(n);
-    domain.Fill(begin, n, inputs.data());
+    inputs.resize(
+        static_cast<std::size_t>(std::min<std::uint64_t>(kEnumerationBlock, domain.count - begin)));
+    domain.Fill(begin, inputs.size(), inputs.data());
+    // Tuples outside the op's domain are not cases (an exhaustive plan has none).
+    std::erase_if(inputs, [&](const generator::Inputs& in) {
+      return static_cast<bool>(op.check_domain(pair, in));
+    });
+    const std::size_t n = inputs.size();
     expected.resize(n * nc);
     generator::EvaluateBatch(op, pair, inputs.data(), n, controls, expected.data());
     answers.assign(n * nc, DeviceAnswer{});
@@ -402,10 +406,42 @@ std::vector<Case> SimplerMoves(const Case& c, std::size_t limit) {
 }
 
 std::uint64_t EnumerableInputs(const OpDef& op, TypePair pair) {
-  if (!op.plan || op.slots.size() != 1) return 0;
-  if (op.plan(pair).kind != generator::DomainPlan::Kind::Exhaustive) return 0;
-  const std::uint64_t n = op.domain_count(pair, generator::SamplingOptions{});
-  return n <= kEnumerableCases ? n : 0;
+  if (op.plan && op.slots.size() == 1 &&
+      op.plan(pair).kind == generator::DomainPlan::Kind::Exhaustive) {
+    const std::uint64_t n = op.domain_count(pair, generator::SamplingOptions{});
+    return n <= kEnumerableCases ? n : 0;
+  }
+  // Any other space: every word of every slot, when their product is small enough.
+  unsigned bits = 0;
+  for (const generator::Slot& slot : op.slots) bits += oracle::Format(slot.TypeFor(pair)).width;
+  return bits <= 22 && (std::uint64_t{1} << bits) <= kEnumerableCases ? std::uint64_t{1} << bits
+                                                                      : 0;
+}
+
+generator::InputSet EnumerableSpace(const OpDef& op, TypePair pair) {
+  if (EnumerableInputs(op, pair) == 0) {
+    throw std::invalid_argument(op.name + " " + TypeName(pair.src) + " -> " + TypeName(pair.dst) +
+                                " is too large to enumerate");
+  }
+  if (op.slots.size() == 1 && op.plan(pair).kind == generator::DomainPlan::Kind::Exhaustive) {
+    return op.domain(pair, generator::SamplingOptions{});
+  }
+  std::vector<unsigned> widths;
+  for (const generator::Slot& slot : op.slots) {
+    widths.push_back(oracle::Format(slot.TypeFor(pair)).width);
+  }
+  generator::InputSet set;
+  set.count = EnumerableInputs(op, pair);
+  set.kind = "exhaustive";
+  set.at = [widths](std::uint64_t i) {
+    generator::Inputs in{};
+    for (std::size_t k = widths.size(); k-- > 0;) {  // the last slot varies fastest
+      in[k] = oracle::LowBits(i, widths[k]);
+      i >>= widths[k];
+    }
+    return in;
+  };
+  return set;
 }
 
 std::vector<std::optional<Counterexample>> JudgeCases(Device& device, std::span<const Case> cases) {
@@ -705,12 +741,32 @@ std::string SearchLine(const ShrinkResult& result, const ShrinkResult::SearchPar
          "): " + fails;
 }
 
-void PrintShrinkResult(std::ostream& out, const ShrinkResult& result) {
-  if (result.op != nullptr) {
-    for (const ShrinkResult::SearchPart& part : result.search) {
-      out << SearchLine(result, part) << "\n";
+std::vector<std::string> SearchLines(const ShrinkResult& result) {
+  std::vector<std::string> lines;
+  if (result.op == nullptr) return lines;
+  const auto& parts = result.search;
+  for (std::size_t i = 0; i < parts.size();) {
+    // A run of enumerated pairs with no failure: one line.
+    std::size_t j = i;
+    std::uint64_t cases = 0;
+    while (j < parts.size() && parts[j].enumerated && parts[j].failing == 0)
+      cases += parts[j++].cases;
+    if (j - i >= 2) {
+      const auto name = [](TypePair p) { return TypeName(p.src) + " -> " + TypeName(p.dst); };
+      lines.push_back("enumerated all " + Thousands(cases) + " cases of " + std::to_string(j - i) +
+                      " pairs of " + result.op->name + " (" + name(parts[i].pair) + " .. " +
+                      name(parts[j - 1].pair) + "): none fails");
+      i = j;
+      continue;
     }
+    lines.push_back(SearchLine(result, parts[i]));
+    ++i;
   }
+  return lines;
+}
+
+void PrintShrinkResult(std::ostream& out, const ShrinkResult& result) {
+  for (const std::string& line : SearchLines(result)) out << line << "\n";
   if (!result.failed || !result.minimal) {
     out << "all " << result.tests << " tests passed\n";
     return;

@@ -37,7 +37,7 @@ struct Counterexample {
   std::string failure;
 };
 
-/// The simplest-case order of `ptovec shrink` (docs/architecture.md, "The simplest case"): cases
+/// The simplest-case order of `ptovec shrink` (README, "Devices under test and shrinking"): cases
 /// compare by their SimplicityKey, lexicographically in this field order, smaller is simpler.
 /// For each input word, its value v (the slot's type: floating codes by
 /// TileNumericFiniteDecomposition, integers sign- or zero-extended) is written v = (-1)^s * m *
@@ -88,9 +88,17 @@ std::vector<Case> SimplerMoves(const Case& c, std::size_t limit = 20000);
 /// 14 for an op with controls), not sampled.
 inline constexpr std::uint64_t kEnumerableCases = std::uint64_t{1} << 22;
 
-/// The input tuples of `pair` when its whole space is enumerable (an exhaustive domain plan: every
-/// code of an 8- or 16-bit source the op accepts), else 0.
+/// The input tuples of `pair` when its whole space is enumerable, else 0: an exhaustive domain
+/// plan (every code of an 8- or 16-bit source the op accepts: its domain count), or any op whose
+/// slot widths add up to at most 22 bits (2^bits tuples, those outside the op's domain skipped
+/// when enumerated).
 std::uint64_t EnumerableInputs(const OpDef& op, TypePair pair);
+
+/// The whole input space of an enumerable pair in the suite's order: the op's domain for an
+/// exhaustive plan (code order), else every tuple of slot words with the last slot varying
+/// fastest (tuples outside the op's domain included: callers skip them with check_domain).
+/// Throws std::invalid_argument when EnumerableInputs(op, pair) is 0.
+generator::InputSet EnumerableSpace(const OpDef& op, TypePair pair);
 
 /// What `ShrinkProperty` runs.
 struct ShrinkOptions {
@@ -193,7 +201,12 @@ nlohmann::ordered_json CounterexampleJson(const Counterexample& cx);
 /// fails" (several sampled pairs: "tcvt (9 sampled pairs)"). result.op must be set.
 std::string SearchLine(const ShrinkResult& result, const ShrinkResult::SearchPart& part);
 
-/// The text report of a result: the search lines (SearchLine), then either "all N tests passed"
+/// The search lines of a result: SearchLine of each part, except that a run of two or more
+/// enumerated pairs without a failure is one line ("enumerated all 57,161,768 cases of 140 pairs
+/// of tcvt (fp16 -> fp32 .. u4x2 -> u4x2): none fails"). Empty when result.op is not set.
+std::vector<std::string> SearchLines(const ShrinkResult& result);
+
+/// The text report of a result: the search lines (SearchLines), then either "all N tests passed"
 /// or the counterexample block (op, types, inputs by slot name in hex, rmode, sat, expected and
 /// got with flag names, the eval command, tests and steps), the line "minimised in the order:
 /// <kSimplestOrderName>", and "simplest: yes (...)" for an enumerated pair (the least failing
