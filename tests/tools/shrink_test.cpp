@@ -202,14 +202,13 @@ TEST(ShrinkProperty, AlwaysRoundingUpInTcvtToE8M0) {
   ASSERT_TRUE(r.minimal.has_value());
   const Counterexample& cx = *r.minimal;
   // The shrink tree reaches 0x00400001 = 2^-127 + 2^-149 (the smallest word above E8M0's
-  // smallest value; 23 significant bits), the moves toward the simplest case then 1.25 =
-  // 0x3fa00000 (3 significant bits, exponent 0): RNE gives 2^0 (below sqrt(2)), rounding up 2^1.
-  // No value with fewer bits fails under RNE: 1 bit is a power of two (exact), 2 bits is 1.5 *
-  // 2^k, at or above sqrt(2) * 2^k, so RNE rounds it up too. (1.5 under RTM fails and is simpler
-  // in the order, but no one-step move reaches it: a local minimum.)
-  EXPECT_EQ(cx.c.in[0], 0x3FA00000u);
-  EXPECT_EQ(r.original->c.in[0], r.original->c.in[0]);
-  EXPECT_EQ(cx.c.control.rounding_mode, NumericRoundingMode::RNE);
+  // smallest value; 23 significant bits), the moves toward the simplest case then 1.5 =
+  // 0x3fc00000 under RTM (2 significant bits, exponent 0): RTM gives 2^0, rounding up 2^1. A
+  // value of one significant bit is a power of two (exact in every mode), and 1.5 is the
+  // two-bit value nearest 2^0; RNE rounds it up too (it is above sqrt(2)), so the mode is the
+  // first after RNE.
+  EXPECT_EQ(cx.c.in[0], 0x3FC00000u);
+  EXPECT_EQ(cx.c.control.rounding_mode, NumericRoundingMode::RTM);
   EXPECT_FALSE(cx.c.control.saturating);
   EXPECT_EQ(cx.expected.word, 0x7Fu);
   EXPECT_EQ(cx.expected.status, 0x10u);
@@ -227,9 +226,9 @@ TEST(ShrinkProperty, AlwaysRoundingUpInTcvtToE8M0) {
                       "(seed 1): one fails\n"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("  value:    0x3fa00000\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("  eval:     ptovec eval --op tcvt --src fp32 --dst e8m0 --rmode RNE "
-                      "0x3fa00000\n"),
+  EXPECT_NE(text.find("  value:    0x3fc00000\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  eval:     ptovec eval --op tcvt --src fp32 --dst e8m0 --rmode RTM "
+                      "0x3fc00000\n"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("minimised in the order: fewest non-zero inputs, fewest significant bits, "
@@ -530,18 +529,18 @@ TEST(ShrinkFrom, OracleRejectedCandidatesAreNeverReported) {
   ASSERT_TRUE(r.failed);
   EXPECT_TRUE(r.local_minimum);
   EXPECT_FALSE(FindOp("tquant")->check_domain(r.minimal->c.pair, r.minimal->c.in));
-  // -0.25 * 1.0 + 1 = 0.75: RNE gives 1, RTZ 0. The shrink tree ends at -2^-149 * 2^-149 + 1
-  // (1 - 2^-298); the moves toward the simplest case give the value and the scale one
-  // significant bit each, exponents nearest 0 (-0.5 would be a tie RNE rounds to 0, 1.0 exact).
-  // (1.5 * 1.0 + 0 fails too and has one non-zero word fewer, but every one-word move from here
-  // passes: a local minimum of a sampled space.)
+  // -0.5 * 1.0 + 0 = -0.5 under RTM: -1, under RTZ 0. The shrink tree ends at -2^-149 * 2^-149
+  // + 1; the moves toward the simplest case give the value and the scale one significant bit
+  // each, exponents nearest 0, and a zero point of 0, with the mode free to change with them
+  // (RNE rounds the tie -0.5 to 0 as RTZ does, so the first mode after it). Sat stays on: the
+  // fault needs it.
   const Case& c = r.minimal->c;
-  EXPECT_EQ(c.in[0], 0xBE800000u);
+  EXPECT_EQ(c.in[0], 0xBF000000u);
   EXPECT_EQ(c.in[1], 0x3F800000u);
-  EXPECT_EQ(c.in[2], 0x01u);
-  EXPECT_EQ(c.control.rounding_mode, NumericRoundingMode::RNE);
+  EXPECT_EQ(c.in[2], 0x00u);
+  EXPECT_EQ(c.control.rounding_mode, NumericRoundingMode::RTM);
   EXPECT_TRUE(c.control.saturating);
-  EXPECT_EQ(r.minimal->expected.word, 0x01u);
+  EXPECT_EQ(r.minimal->expected.word, 0xFFu);
   EXPECT_EQ(r.minimal->got.result.word, 0x00u);
   EXPECT_EQ(ExpectAllCandidatesPass(device, c), r.minimal_candidates);
 }

@@ -8,6 +8,7 @@
 #include <memory>
 #include <ostream>
 #include <stdexcept>
+#include <tuple>
 
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/domains.hpp"
@@ -177,13 +178,14 @@ void ConfirmDeterministic(Device& device, const Counterexample& cx) {
 // SimplerMoves, repeated until none fails (each step is strictly simpler, so it ends). Then the
 // final case is confirmed and recorded.
 void OrderDescent(Device& device, Counterexample failing, std::size_t batch,
-                  std::uint64_t max_steps, ShrinkResult& result) {
+                  std::uint64_t max_steps, const generator::ControlFilter& controls,
+                  ShrinkResult& result) {
   for (;;) {
     if (result.shrink_steps + result.order_steps >= max_steps) {
       result.local_minimum = false;
       break;
     }
-    const std::vector<Case> moves = SimplerMoves(failing.c);
+    const std::vector<Case> moves = SimplerMoves(failing.c, controls);
     std::uint64_t checked = 0;
     bool moved = false;
     for (std::size_t first = 0; first < moves.size() && !moved; first += batch) {
@@ -279,7 +281,8 @@ void EnumeratePair(Device& device, const OpDef& op, TypePair pair,
 // first failing candidate, repeat until none fails. Candidates are judged `batch` at a time (the
 // first failing one in sequence order wins, so the batch size never changes the result).
 void Descend(Device& device, rc::Shrinkable<Case> current, Counterexample failing,
-             std::size_t batch, std::uint64_t max_steps, ShrinkResult& result) {
+             std::size_t batch, std::uint64_t max_steps, const generator::ControlFilter& controls,
+             ShrinkResult& result) {
   result.failed = true;
   result.original = failing;
   for (;;) {
@@ -316,7 +319,7 @@ void Descend(Device& device, rc::Shrinkable<Case> current, Counterexample failin
       break;
     }
   }
-  OrderDescent(device, failing, batch, max_steps, result);
+  OrderDescent(device, failing, batch, max_steps, controls, result);
 }
 
 }  // namespace
@@ -338,13 +341,33 @@ SimplicityKey SimplicityOf(const Case& c) {
 
 bool Simpler(const Case& a, const Case& b) { return SimplicityOf(a) < SimplicityOf(b); }
 
-std::vector<Case> SimplerMoves(const Case& c, std::size_t limit) {
+std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& controls,
+                               std::size_t limit) {
   const SimplicityKey own = SimplicityOf(c);
+  const auto inputs_part = [](const SimplicityKey& k) {
+    return std::tie(k.nonzero, k.significant_bits, k.exponent_distance);
+  };
+  // A move whose inputs are simpler may take any selected control (a simpler value can fail
+  // under another mode only).
+  const std::vector<generator::NumericExecutionControl> all_controls =
+      c.op->uses_controls ? controls.ControlsOf(*c.op)
+                          : std::vector<generator::NumericExecutionControl>{};
   std::vector<std::pair<SimplicityKey, Case>> moves;
-  const auto offer = [&](const Case& k) {
-    if (k.op->check_domain(k.pair, k.in)) return;
+  const auto offer_one = [&](const Case& k) {
+    if (c.op->uses_controls && !controls.Accepts(k.control)) return;
     SimplicityKey key = SimplicityOf(k);
     if (key < own) moves.emplace_back(key, k);
+  };
+  const auto offer = [&](const Case& k) {
+    if (k.op->check_domain(k.pair, k.in)) return;
+    offer_one(k);
+    if (all_controls.empty() || !(inputs_part(SimplicityOf(k)) < inputs_part(own))) return;
+    for (const generator::NumericExecutionControl control : all_controls) {
+      if (control == k.control) continue;
+      Case other = k;
+      other.control = control;
+      offer_one(other);
+    }
   };
   for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
     const oracle::TileDataType type = c.op->slots[i].TypeFor(c.pair);
@@ -637,7 +660,8 @@ ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options) {
       if (judged[i]) {
         part.failing = 1;
         finish();
-        Descend(device, drawn[i], *judged[i], batch, options.max_shrink_steps, result);
+        Descend(device, drawn[i], *judged[i], batch, options.max_shrink_steps, options.controls,
+                result);
         return result;
       }
     }
@@ -651,7 +675,7 @@ ShrinkResult ShrinkFrom(Device& device, const Case& start, std::uint64_t max_shr
   result.tests = 1;
   const auto judged = JudgeCases(device, std::span<const Case>(&start, 1));
   if (!judged[0]) return result;
-  Descend(device, ShrinkableCase(start), *judged[0], 64, max_shrink_steps, result);
+  Descend(device, ShrinkableCase(start), *judged[0], 64, max_shrink_steps, {}, result);
   return result;
 }
 

@@ -77,12 +77,16 @@ bool Simpler(const Case& a, const Case& b);
 
 /// Moves toward the simplest case that keep the rounding situation, for the descent after the
 /// shrink tree: for each floating input word with sign, exponent and fraction fields and each
-/// integer word, the same significand m at every other exponent the type represents exactly
-/// (same value class, same tie and sticky pattern relative to any destination grid, at another
+/// integer word, the same significand m at every other exponent the type represents exactly,
+/// normal or subnormal (the same tie and sticky pattern relative to a destination grid, at another
 /// binade), and simpler significands (m's top bits, m's top and lowest set bits, 2^a + 1) at
-/// every exponent; then ShrinkCase's candidates. Only cases strictly simpler than `c` and
-/// inside the op's domain, sorted simplest first, at most `limit` of them.
-std::vector<Case> SimplerMoves(const Case& c, std::size_t limit = 20000);
+/// every exponent; then ShrinkCase's candidates. A move whose inputs alone are simpler (fewer
+/// non-zero words, significant bits or exponent distance) is also offered under every other
+/// control `controls` selects (a simpler value may fail under another mode only). Only cases
+/// strictly simpler than `c`, inside the op's domain and under a control `controls` accepts,
+/// sorted simplest first, at most `limit` of them.
+std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& controls = {},
+                               std::size_t limit = 20000);
 
 /// Whole input spaces of at most this many input tuples are enumerated (times the controls:
 /// 14 for an op with controls), not sampled.
