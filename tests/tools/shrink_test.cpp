@@ -327,6 +327,19 @@ TEST(ShrinkProperty, AControlFilterDrawsAndShrinksWithinIt) {
   ASSERT_EQ(r.search.size(), 1u);
   EXPECT_TRUE(r.search[0].enumerated);
   EXPECT_EQ(r.search[0].cases, 65536u * 2u);
+  // fp32 -> e8m0 is sampled: the moves toward the simplest case stay inside the filter too
+  // (never RNE, which is simpler but not selected).
+  options.pair = generator::TypePair{T::FP32, T::E8M0};
+  const ShrinkResult sampled = ShrinkProperty(device, options);
+  ASSERT_TRUE(sampled.failed);
+  EXPECT_FALSE(sampled.simplest);
+  EXPECT_EQ(sampled.minimal->c.control.rounding_mode, NumericRoundingMode::RTZ);
+  EXPECT_FALSE(sampled.minimal->c.control.saturating);
+  for (const Case& k : SimplerMoves(sampled.minimal->c, options.controls)) {
+    EXPECT_TRUE(options.controls.Accepts(k.control)) << generator::EvalCommand(k);
+  }
+  // 1.5: RTZ 2^0, RTP 2^1 (one significant bit would be exact).
+  EXPECT_EQ(sampled.minimal->c.in[0], 0x3FC00000u);
 }
 
 TEST(ShrinkProperty, AnyPairEnumeratesPairsInOrderAndStopsAtTheFirstFailingOne) {
