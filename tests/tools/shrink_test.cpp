@@ -486,6 +486,29 @@ TEST(ShrinkFrom, DescendsFromAGivenCaseAndTurnsSatOff) {
   EXPECT_FALSE(none.minimal.has_value());
 }
 
+TEST(ShrinkFrom, AnEnumerablePairGivesItsSimplestFailingCase) {
+  FaultyOracle device(AlwaysUp);
+  Case start;
+  start.op = FindOp("tcvt");
+  start.pair = {T::FP16, T::E8M0};
+  start.control = {NumericRoundingMode::RNE, true};
+  start.in = {0x3D00, 0, 0, 0};  // 1.25: RNE 2^0, rounding up 2^1
+  const ShrinkResult r = ShrinkFrom(device, start);
+  ASSERT_TRUE(r.failed);
+  EXPECT_TRUE(r.simplest);
+  EXPECT_EQ(r.original->c.in[0], 0x3D00u);
+  // 1.5 under RTM, Sat off: fewer significant bits than 1.25 outweigh the mode.
+  EXPECT_EQ(generator::EvalCommand(r.minimal->c),
+            "ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RTM 0x3e00");
+  ASSERT_EQ(r.search.size(), 1u);
+  EXPECT_EQ(r.search[0].cases, 917504u);
+  const std::string text = Report(r);
+  EXPECT_EQ(text.rfind("enumerated all 917,504 cases of tcvt fp16 -> e8m0: ", 0), 0u) << text;
+  EXPECT_NE(text.find("simplest: yes (the least of every failing case of the pair)\n"),
+            std::string::npos)
+      << text;
+}
+
 // A device that gets tcvt fp32 -> e8m0 wrong (rounding up) only on its first `wrong` answers
 // for the word 0x00400001, then right: a flaky device.
 class FlakyDevice : public Device {

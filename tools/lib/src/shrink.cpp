@@ -675,6 +675,25 @@ ShrinkResult ShrinkFrom(Device& device, const Case& start, std::uint64_t max_shr
   result.tests = 1;
   const auto judged = JudgeCases(device, std::span<const Case>(&start, 1));
   if (!judged[0]) return result;
+  if (EnumerableInputs(*start.op, start.pair) > 0) {
+    // The whole pair under every control: its least failing case (start is one of them).
+    ShrinkResult::SearchPart part;
+    std::optional<Counterexample> first;
+    std::optional<Counterexample> best;
+    EnumeratePair(device, *start.op, start.pair, generator::ControlsFor(*start.op), part, first,
+                  best);
+    KeepSimplest(best, *judged[0]);
+    result.tests += part.cases;
+    result.search.push_back(part);
+    result.op = start.op;
+    result.failed = true;
+    result.original = *judged[0];
+    result.simplest = true;
+    result.local_minimum = true;
+    ConfirmDeterministic(device, *best);
+    result.minimal = best;
+    return result;
+  }
   Descend(device, ShrinkableCase(start), *judged[0], 64, max_shrink_steps, {}, result);
   return result;
 }

@@ -109,7 +109,8 @@ struct ShrinkOptions {
   const OpDef* op = nullptr;
   std::optional<TypePair> pair;  ///< nullopt: any legal pair (shrinks toward the first)
   std::uint64_t seed = 1;        ///< rc::Random seed; the same seed gives the same run
-  std::uint64_t tests = 10000;   ///< successful tests before the property counts as passed
+  std::uint64_t tests = 10000;   ///< sampled tests before the property counts as passed (an
+                                 ///< enumerable pair is enumerated whatever it says)
   std::size_t batch = 256;       ///< cases per Device::Evaluate call (never changes the result)
   std::uint64_t max_shrink_steps = 100000;  ///< safety cap on accepted shrinks
   /// Only these modes and Sat values are drawn (and shrunk toward the first of them); ops
@@ -129,7 +130,8 @@ struct ShrinkResult {
   /// tree; a simpler failing case outside the tree may exist)
   bool local_minimum = false;
   std::uint64_t minimal_candidates = 0;  ///< how many candidates of `minimal` were checked
-  /// How each pair was searched, in search order (ShrinkProperty; empty for ShrinkFrom).
+  /// How each pair was searched, in search order (ShrinkProperty; ShrinkFrom: the enumerated
+  /// pair, else empty).
   struct SearchPart {
     TypePair pair{};
     bool enumerated = false;    ///< every case of the pair (else sampled)
@@ -137,7 +139,7 @@ struct ShrinkResult {
     std::uint64_t failing = 0;  ///< failing cases (enumerated; sampled: 0 or 1, it stops)
   };
   std::vector<SearchPart> search;
-  const OpDef* op = nullptr;      ///< the op searched (ShrinkProperty; nullptr for ShrinkFrom)
+  const OpDef* op = nullptr;      ///< the op searched (set when `search` is not empty)
   std::size_t sampled_pairs = 0;  ///< how many pairs the sampled part drew from
   std::uint64_t seed = 1;         ///< the sampling seed (printed with a sampled part)
   /// `minimal` is the least failing case of its pair under the simplest-case order among all of
@@ -182,9 +184,12 @@ rc::Gen<Case> CaseGen(const OpDef& op, std::optional<TypePair> pair);
 /// missing op or an illegal pair.
 ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options);
 
-/// The same descent from a given case (ShrinkableCase(start), then SimplerMoves). result.failed is
-/// false (and nothing is shrunk) when the device agrees with the oracle on `start`. Throws
-/// DeviceError (as ShrinkProperty, also for a non-deterministic device).
+/// From a given case: when its pair is enumerable, the pair is enumerated under every control and
+/// the result is its least failing case in the simplest-case order (result.simplest; start itself
+/// when nothing simpler fails); otherwise the same descent as ShrinkProperty
+/// (ShrinkableCase(start), then SimplerMoves). result.failed is false (and nothing is searched)
+/// when the device agrees with the oracle on `start`. Throws DeviceError (as ShrinkProperty, also
+/// for a non-deterministic device).
 ShrinkResult ShrinkFrom(Device& device, const Case& start, std::uint64_t max_shrink_steps = 100000);
 
 /// Writes a counterexample as a one-vector file (the expected result is the oracle's) with the
