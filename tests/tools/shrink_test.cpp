@@ -1,7 +1,8 @@
-// ptovec shrink: the RapidCheck property "device equals oracle" finds and shrinks faults of
-// in-test devices (the oracle with one fault) to specific counterexamples whose every shrink
-// candidate passes; the oracle itself passes; runs are deterministic; the one-vector file reads
-// back; the registry's input spaces stay inside each op's domain.
+// ptovec shrink: the property "device equals oracle" finds faults of in-test devices (the oracle
+// with one fault): an enumerable pair gives exactly its least failing case in the simplest-case
+// order (checked against every case of the pair), a sampled one a specific counterexample none of
+// whose simpler moves fails; the oracle itself passes; runs are deterministic; the one-vector
+// file reads back; the registry's input spaces stay inside each op's domain.
 #include "ptovec/tools/shrink.hpp"
 
 #include <gtest/gtest.h>
