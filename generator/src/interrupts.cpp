@@ -173,6 +173,12 @@ void InstallInterruptHandling() {
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
   ::pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  // A reader that goes away (`ptovec check ... | head`) makes writes to stdout fail with EPIPE
+  // instead of killing ptovec while it writes its files; children get SIGPIPE back before exec.
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  ::sigaction(SIGPIPE, &ignore, nullptr);
   {
     std::lock_guard lock(s.mutex);
     s.installed = true;

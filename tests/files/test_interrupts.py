@@ -231,6 +231,26 @@ class InterruptTest(InterruptTestBase):
                 self.assert_interrupted(proc, sig, code, name)
                 self.assertEqual(snapshot(self.tmp), before)
 
+    def test_check_whose_reader_goes_away(self):
+        # `ptovec check ... | head -c 1`: the reader closes the pipe while check prints its
+        # report. SIGPIPE must not kill check half-way: it finishes every file (JUnit too),
+        # leaves no temporary and exits with the gate's own status, 1 (mismatches).
+        vectors, results = self.mismatching_results()
+        proc = start("check", "--vectors", vectors, "--results", results, "--junit",
+                     self.path("j.xml"), "--mismatches", self.path("m.jsonl"),
+                     "--max-report", 100000, "--quiet", stdout=subprocess.PIPE)
+        proc.stdout.read(1)
+        proc.stdout.close()
+        proc.wait(timeout=120)
+        err = proc.stderr.read().decode()
+        proc.stderr.close()
+        self.assertEqual(proc.returncode, 1, err)
+        self.assertEqual(err, "")
+        with open(self.path("j.xml")) as f:
+            self.assertIn("<testsuites", f.read())
+        self.assertGreater(os.path.getsize(self.path("m.jsonl")), 100000)
+        self.assertEqual([n for n in os.listdir(self.tmp) if ".tmp" in n], [])
+
     def test_run_while_it_prints_its_report(self):
         vectors, results = self.mismatching_results()
         # A device answering every case wrongly: flags 0x1f.

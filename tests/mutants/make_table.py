@@ -34,7 +34,10 @@ and which ops and pairs it affects. The proof:
 - `mutant_run_<name>` (ctest, label `mutants`): `ptovec run --dut <mutant> --vectors <default
   suite files of the ops it touches> --max-report 1` must exit exactly 1 (a mismatch; 0 or 2 fail
   the test). The other files cannot differ: the mutant returns the oracle's answer on them, which
-  the GoogleTest above checks on samples.
+  the GoogleTest above checks on samples. To keep CI time small, a catalogue entry may narrow the
+  run to a part of those files that shows its fault (its `run_selection`: `ptovec run` options
+  `--src`, `--dst`, `--rmode`, `--sat`, shown in the table, e.g. `--dst e4m3`); `run_mutants.py
+  run --all` runs a mutant over every file instead.
 - `mutant_shrink_<name>`: `ptovec shrink --dut <mutant> --op OP --src T --dst T --json` must
   exit 1 with a counterexample that shrink itself reports as minimal; the driver
   (`tests/mutants/run_mutants.py`) re-checks that it reproduces (`ptovec eval` gives the expected
@@ -59,6 +62,33 @@ ctest --test-dir build -L mutants
     --work build/tests/mutants/work --out docs/mutants.md
 ```
 
+"""
+
+# Issue 13 section 4's fault kinds and the mutant of each (the B.FPATR pipeline kinds come with
+# the fpatr op).
+KINDS = """
+## Fault kinds of issue 13 (section 4)
+
+| fault kind | mutant |
+|---|---|
+| a tiny FP32 input far below the smallest FP8 subnormal rounds to a non-zero code (a shift amount that wraps) | `fp8_tiny_shift_wraps` |
+| E4M3 values in the top binade (256 to 448) saturate early | `e4m3_top_binade_saturates` |
+| the carry out of the E4M3 mantissa on rounding up is lost (1.9375 becomes 1.0) | `e4m3_mantissa_carry_lost` |
+| UF raised without NX on an inexact tiny result | `uf_without_nx` (encode only: TDEQUANT cannot underflow inexactly, (v - zp) x scale being an integer multiple of 2^-149) |
+| OF dropped when Sat clamps a floating overflow to the largest finite | `sat_overflow_of_dropped` |
+| TQUANT clamps value x scale to the integer range before adding the zero point | `tquant_clamp_before_zero_point` (under Sat: the saturation stage placed before the zero-point adder) |
+| TQUANT rounds value x scale to FP32 before adding the zero point (double rounding) | `tquant_product_rounded_fp32` |
+| TDEQUANT computes v x scale - zp x scale (two roundings) | `tdequant_two_products` |
+| TDEQUANT computes v - zp in 8 bits (wraps) | `tdequant_difference_8bit` |
+| a negative value into an unsigned destination raises NX without OF | `unsigned_negative_nx_only` |
+| the S32 -> S16 shift rounds (adds 2^(shift-1)) instead of truncating | `shift_rounds` |
+| the S32 -> S16 shift wraps instead of saturating | `shift_wraps` |
+| FP32 -> FP19 scale packing truncates instead of rounding to nearest even | `fp19_scale_truncated` (already in the catalogue: the same kind) |
+| a HiF8 exponent band encoded with the wrong exponent sign | `hif8_encode_band_sign_flipped` (encode side; `hif8_exponent_sign_misread` is the decoder's twin) |
+
+The default suite kills each of them without a new strategy. During development each was also
+found by `ptovec shrink --seed K`, for every K from 1 to 20, on every sampled pair it affects
+(the FP32 and S32 sources of encode and affine, tquant, tdequant, shift).
 """
 
 
@@ -105,8 +135,10 @@ def main():
         if run:
             cpu += run.get("cpu_seconds", 0)
             killed += 1 if run["mismatched"] > 0 else 0
+            selection = f", `{run['selection']}`" if run.get("selection") else ""
             failed = (f"{run['mismatched']:,} of {run['vectors']:,} "
-                      f"({run['files']} files{', all' if run.get('all_files') else ''})")
+                      f"({run['files']} files{', all' if run.get('all_files') else ''}"
+                      f"{selection})")
         else:
             failed = "not run"
         if shrink:
@@ -119,7 +151,8 @@ def main():
                f"{shrunk} of {len(catalog)} shrunk to a counterexample minimal in the "
                f"simplest-case order.**\n")
     out.append("Vectors failed: mismatches reported by `ptovec run` over the default-suite files of "
-               "the ops the mutant touches (the files column); every other file of the "
+               "the ops the mutant touches (the files column, narrowed by the run selection "
+               "where one is shown); every other file of the "
                f"{TOTAL_VECTORS} vectors returns the oracle's answer. Shrunk counterexample: op, "
                "types, mode, Sat, inputs in slot order, expected (oracle) and got (mutant) as "
                "word/flags; `ptovec eval` with the same arguments reproduces the expected side.\n")
@@ -127,7 +160,7 @@ def main():
                "shrunk counterexample (`ptovec shrink`) |")
     out.append("|---|---|---|---|---|")
     out.extend(rows)
-    out.append("")
+    out.append(KINDS)
     text = "\n".join(out)
     target = Path(a.out)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".mutants.md.")

@@ -81,6 +81,7 @@ int main(int argc, char** argv) {
       j["affects"] = m.affects;
       j["shrink"] = {{"op", m.shrink_op}, {"src", m.shrink_src}, {"dst", m.shrink_dst}};
       j["ops"] = m.ops;
+      j["run_selection"] = m.run_selection;
       std::cout << j.dump() << "\n";
     }
     return 0;

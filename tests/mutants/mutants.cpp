@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <utility>
 
 #include "ptovec/oracle/fast.hpp"
 #include "ptovec/oracle/formats.hpp"
@@ -622,6 +623,318 @@ Encoded Fp19ScaleTruncated(const Case& c) {
           0};
 }
 
+// ---- issue 13 section 4: more fault kinds ------------------------------------------------
+
+/// The exact sum a + b, enough for every rounding these mutants do (to FP32, FP8 or an integer):
+/// the addends' significands are at most 64 bits; bits of the smaller one more than 120 places
+/// below the larger's leading bit are jammed into one sticky bit (which keeps the sum strictly
+/// inside the same interval between any two neighbours of a grid of 100 bits or coarser).
+Dyadic DyadicSum(Dyadic a, Dyadic b) {
+  if (a.significand == 0) return b;
+  if (b.significand == 0) return a;
+  if (LeadingExponent(a) < LeadingExponent(b)) std::swap(a, b);
+  const int floor = LeadingExponent(a) - 120;
+  const auto jam = [floor](Dyadic& d) {
+    if (d.exponent >= floor) return;
+    const int shift = floor - d.exponent;
+    const DyadicSignificand kept = shift >= 128 ? 0 : d.significand >> shift;
+    d.significand = kept | 1;  // the bits shifted out were not all zero (d.significand != 0)
+    d.exponent = floor;
+  };
+  jam(a);
+  jam(b);
+  const int exponent = std::min(a.exponent, b.exponent);
+  const DyadicSignificand ma = a.significand << (a.exponent - exponent);
+  const DyadicSignificand mb = b.significand << (b.exponent - exponent);
+  if (a.negative == b.negative) return {a.negative, ma + mb, exponent};
+  if (ma >= mb) return {a.negative, ma - mb, exponent};
+  return {b.negative, mb - ma, exponent};
+}
+
+/// The FP32 word of a finite or overflowing FastFP32FiniteEncoding result as a Dyadic.
+Dyadic Fp32Dyadic(Word word) { return oracle::DyadicFromFiniteCode(T::FP32, word); }
+
+bool Fp32IsFinite(Word word) { return ((word >> 23) & 0xff) != 0xff; }
+
+bool IsUnsignedInteger(T type) { return !IsFloating(type) && !oracle::TileDataTypeIsSigned(type); }
+
+constexpr Word kFp32One = 0x3f800000;
+
+// fp8_tiny_shift_wraps: the FP8 encoder denormalises a tiny value by shifting the source's 24-bit
+// FP32 significand right by (14 - exponent) places in a 32-bit register; for values below 2^-17
+// the amount is 32 or more and the shifter uses it modulo 32 (x86's SHR masks the count to 5
+// bits; the C shift is undefined), so a value far below the smallest E4M3 subnormal (2^-9) comes
+// out as a non-zero code made of the significand's high bits (packed as `sign | bits` in 8
+// bits). Models the "float to fp8/half returns garbage for very small inputs" reports against
+// converters that skip the "shift >= width: result 0" check. Flags stay the oracle's (the
+// tininess logic sees the exponent). encode to E4M3 from FP32, BF16 and FP16 (widened to FP32
+// first), values below 2^-17.
+Encoded Fp8TinyShiftWraps(const Case& c) {
+  Encoded r = Oracle(c);
+  if (KindOf(c) != OpKind::Encode || c.pair.dst != T::E4M3 || !IsBinary(c.pair.src)) return r;
+  const Dyadic value = EncodeValue(c);
+  if (value.significand == 0) return r;
+  // The FP32 form: |value| = M * 2^(E - 23), M < 2^24 (the hidden bit included), E >= -126.
+  const int exponent = std::max(LeadingExponent(value), -126);
+  const int shift = 14 - exponent;  // |value| / 2^-9 = M >> shift
+  if (shift < 32) return r;
+  const int lowest = exponent - 23;  // the exponent of M's last bit
+  const DyadicSignificand m = value.exponent >= lowest
+                                  ? value.significand << (value.exponent - lowest)
+                                  : value.significand >> (lowest - value.exponent);
+  const Dyadic wrapped{value.negative, m, -(shift & 31)};
+  const Encoded rounded =
+      oracle::FastMatrixIntegerEncoding(wrapped, T::S64, {c.control.rounding_mode, false});
+  const auto n = static_cast<std::int64_t>(rounded.word);
+  const Word magnitude = static_cast<Word>(n < 0 ? -n : n);
+  r.word = ((value.negative ? 0x80 : 0) | magnitude) & 0xff;
+  return r;
+}
+
+// e4m3_top_binade_saturates: the E4M3 encoder treats the top exponent field (15) as reserved for
+// Inf/NaN, as IEEE-style formats and E5M2 do, where OCP E4M3 (FN) uses it for finite values up to
+// 448; so every result in the top binade (256 to 448, codes 0x78..0x7E) is an overflow: 0x7F
+// (NaN) with OF|NX, or under Sat the "largest finite" 240 (0x77) with OF|NX. Models the reports
+// of FP8 E4M3 conversions that clip at 240 (E5M2/IEEE logic reused for E4M3). encode to E4M3.
+Encoded E4M3TopBinadeSaturates(const Case& c) {
+  const Encoded r = Oracle(c);
+  if (KindOf(c) != OpKind::Encode || c.pair.dst != T::E4M3) return r;
+  const Word body = r.word & 0x7f;
+  if (body < 0x78 || body > 0x7e) return r;
+  const Word sign = r.word & 0x80;
+  return {c.control.saturating ? (sign | 0x77) : Word{0x7f}, kOF | kNX};
+}
+
+// e4m3_mantissa_carry_lost: rounding up a mantissa of 111 gives 1000, whose carry should
+// increment the exponent; the encoder keeps the three low bits (000) and the old exponent, so the
+// result drops to the bottom of its binade (1.9375 under RNE becomes 1.0 instead of 2.0). Models
+// the "rounding overflow into the exponent not handled" reports of hand-written FP8 and bfloat
+// packers. encode to E4M3, normal results that round up across a binade boundary.
+Encoded E4M3MantissaCarryLost(const Case& c) {
+  const Encoded r = Oracle(c);
+  if (KindOf(c) != OpKind::Encode || c.pair.dst != T::E4M3 || (r.status & kOF) != 0) return r;
+  const Encoded truncated = OracleWith(c, {M::RTZ, c.control.saturating});
+  const Word t = truncated.word & 0x7f;
+  if ((truncated.status & kOF) != 0 || (t & 0x7) != 0x7 || (t >> 3) == 0 ||
+      (r.word & 0x7f) != t + 1) {
+    return r;
+  }
+  return {(r.word & 0x80) | (t & 0x78), r.status};
+}
+
+// uf_without_nx: an inexact tiny result raises UF alone; the underflow path returns before the
+// inexact flag is set (the profile, like IEEE 754's untrapped underflow, raises UF only together
+// with NX: 0x18). Models the "underflow flag without inexact" reports of soft-float and FP8
+// emulation code. encode to every floating type. (TDEQUANT cannot underflow inexactly: (v - zp)
+// x scale is an integer multiple of 2^-149, exact whenever it is below 2^-126.)
+Encoded UfWithoutNx(const Case& c) {
+  Encoded r = Oracle(c);
+  if (KindOf(c) != OpKind::Encode || !IsFloating(c.pair.dst)) return r;
+  if ((r.status & kUF) != 0) r.status = static_cast<Status>(r.status & ~kNX);
+  return r;
+}
+
+// sat_overflow_of_dropped: under Sat a floating overflow is clamped to the largest finite value
+// with NX only: the saturating path forgets OF (spec-notes section 5 item 8 wants OF|NX). Models
+// the "saturating convert does not report overflow" reports. encode to FP16, BF16, E4M3, HiF8
+// (and FP32, which no source overflows), Sat.
+Encoded SatOverflowOFDropped(const Case& c) {
+  Encoded r = Oracle(c);
+  if (KindOf(c) != OpKind::Encode || !IsFloating(c.pair.dst) || !c.control.saturating) return r;
+  r.status = static_cast<Status>(r.status & ~kOF);
+  return r;
+}
+
+/// TQUANT of the FP32 word `value` with scale 1.0 and the case's zero point: the seed's rounding,
+/// Sat clamp or wrap and flags applied to value + zero point (value any FP32 word, Inf included).
+Encoded TquantOfWord(const Case& c, Word value) {
+  Case d = c;
+  d.in[0] = value;
+  d.in[1] = kFp32One;
+  return Oracle(d);
+}
+
+// tquant_clamp_before_zero_point: under Sat, TQUANT's saturation stage sits before the zero-point
+// adder: value * scale is clamped to the destination's range, then the zero point is added and
+// the sum rounded and clamped again, so a product outside the range that the zero point would
+// bring back in comes out wrong (S8: 200 + (-100) gives 27 instead of 100). Models the
+// "quantize clamps before adding zero_point" reports of quantization kernels. tquant, Sat,
+// finite products outside the destination's range.
+Encoded TquantClampBeforeZeroPoint(const Case& c) {
+  if (KindOf(c) != OpKind::Tquant || !c.control.saturating) return Oracle(c);
+  const NumericValueClass cls = oracle::TileNumericValueClass(T::FP32, c.in[0]);
+  if (oracle::NumericValueClassIsNaN(cls) || oracle::NumericValueClassIsInfinity(cls)) {
+    return Oracle(c);
+  }
+  const Dyadic product = oracle::DyadicProduct(Fp32Dyadic(c.in[0]), Fp32Dyadic(c.in[1]));
+  const bool u8 = c.pair.dst == T::U8;
+  Word clamped = 0;  // the range end as an FP32 word
+  if (product.significand != 0 && product.negative &&
+      (u8 || CompareMagnitude(product, oracle::DyadicFromInteger(128)) > 0)) {
+    clamped = u8 ? 0x00000000 : 0xc3000000;  // 0.0 or -128.0
+  } else if (product.significand != 0 && !product.negative &&
+             CompareMagnitude(product, oracle::DyadicFromInteger(u8 ? 255 : 127)) > 0) {
+    clamped = u8 ? 0x437f0000 : 0x42fe0000;  // 255.0 or 127.0
+  } else {
+    return Oracle(c);
+  }
+  return TquantOfWord(c, clamped);
+}
+
+// tquant_product_rounded_fp32: TQUANT computes value * scale as an FP32 multiply (rounded to
+// nearest even, the FPU default) and adds the zero point to that, rounding twice where the seed
+// rounds value * scale + zero point once: a product just off an integer or a .5 tie is first
+// rounded onto it (RNE then resolves the tie, directed modes lose the fraction). The multiply's
+// NX is OR-ed into the flags; a product beyond FP32 is +/-Inf and quantizes as an infinite
+// value does. Models the "quantize_per_tensor differs from the reference by one" reports of
+// float-multiply-then-round kernels. tquant, products with more than 24 significant bits.
+Encoded TquantProductRoundedFp32(const Case& c) {
+  if (KindOf(c) != OpKind::Tquant) return Oracle(c);
+  const NumericValueClass cls = oracle::TileNumericValueClass(T::FP32, c.in[0]);
+  if (oracle::NumericValueClassIsNaN(cls) || oracle::NumericValueClassIsInfinity(cls)) {
+    return Oracle(c);
+  }
+  const Encoded product = oracle::FastFP32FiniteEncoding(
+      oracle::DyadicProduct(Fp32Dyadic(c.in[0]), Fp32Dyadic(c.in[1])), M::RNE);
+  const Encoded r = TquantOfWord(c, oracle::LowBits(product.word, 32));
+  return {r.word, static_cast<Status>(r.status | (product.status & kNX))};
+}
+
+// tdequant_two_products: TDEQUANT computes value * scale - zero_point * scale (two FP32
+// products, then their FP32 difference, each rounded under the mode) instead of rounding
+// (value - zero_point) * scale once; the flags of the three operations are OR-ed, an infinite
+// product propagates (Inf - Inf is the default NaN 0x7FC00000 with NV). Models the "distributed
+// the scale over the subtraction" reports of dequantize kernels. tdequant, products with more
+// than 24 significant bits (most scales).
+Encoded TdequantTwoProducts(const Case& c) {
+  if (KindOf(c) != OpKind::Tdequant) return Oracle(c);
+  const auto integer = [&](Word w) {
+    return static_cast<std::int64_t>(oracle::NormalizeTileInteger(w, c.pair.src));
+  };
+  const Dyadic scale = Fp32Dyadic(c.in[1]);
+  const M mode = c.control.rounding_mode;
+  const Encoded p = oracle::FastFP32FiniteEncoding(
+      oracle::DyadicProduct(oracle::DyadicFromInteger(integer(c.in[0])), scale), mode);
+  const Encoded q = oracle::FastFP32FiniteEncoding(
+      oracle::DyadicProduct(oracle::DyadicFromInteger(integer(c.in[2])), scale), mode);
+  const Word pw = oracle::LowBits(p.word, 32);
+  const Word qw = oracle::LowBits(q.word, 32);
+  const auto flags = static_cast<Status>(p.status | q.status);
+  if (!Fp32IsFinite(pw) || !Fp32IsFinite(qw)) {
+    if (Fp32IsFinite(qw)) return {pw, flags};                             // Inf - finite
+    if (Fp32IsFinite(pw)) return {qw ^ 0x80000000, flags};                // finite - Inf
+    if (pw != qw) return {pw, flags};                                     // Inf - (-Inf)
+    return {0x7fc00000, static_cast<Status>(flags | oracle::kStatusNV)};  // Inf - Inf
+  }
+  Dyadic negated_q = Fp32Dyadic(qw);
+  negated_q.negative = !negated_q.negative;
+  const Encoded d = DequantEncode(DyadicSum(Fp32Dyadic(pw), negated_q), c.control);
+  return {d.word, static_cast<Status>(d.status | flags)};
+}
+
+// tdequant_difference_8bit: TDEQUANT forms value - zero_point in an 8-bit register of the source
+// type, so differences outside it wrap (S8: 100 - (-100) = 200 becomes -56; U8: 10 - 20 becomes
+// 246) before the scaling. Models the "int8 subtraction overflow in dequantize" reports (the
+// difference needs 9 bits). tdequant, differences outside the source's range.
+Encoded TdequantDifference8Bit(const Case& c) {
+  if (KindOf(c) != OpKind::Tdequant) return Oracle(c);
+  const auto integer = [&](Word w) {
+    return static_cast<std::int64_t>(oracle::NormalizeTileInteger(w, c.pair.src));
+  };
+  const std::int64_t difference = integer(c.in[0]) - integer(c.in[2]);
+  const auto wrapped = static_cast<std::int64_t>(
+      oracle::NormalizeTileInteger(static_cast<Word>(difference), c.pair.src));
+  return DequantEncode(
+      oracle::DyadicProduct(oracle::DyadicFromInteger(wrapped), Fp32Dyadic(c.in[1])), c.control);
+}
+
+/// The exact value an integer-destination op hands to ReferenceMatrixIntegerEncoding, and the
+/// flags raised before it: encode (the source's value) and affine (value * scale + offset for
+/// width 0, else the S5/S9/S17 intermediate + offset with MatrixRoundAndSaturateSigned's flags).
+struct IntegerEncodeInput {
+  Dyadic value;
+  Status before = 0;
+};
+IntegerEncodeInput IntegerInput(const Case& c) {
+  if (KindOf(c) == OpKind::Encode) return {EncodeValue(c), 0};
+  const Dyadic value = c.pair.src == T::S32 ? oracle::DyadicFromInteger(static_cast<std::int32_t>(
+                                                  static_cast<std::uint32_t>(c.in[0])))
+                                            : Fp32Dyadic(c.in[0]);
+  const Dyadic product =
+      oracle::DyadicProduct(value, oracle::DyadicFromFiniteCode(T::FP19, c.in[1]));
+  const Dyadic offset =
+      oracle::DyadicFromInteger(static_cast<std::int32_t>(static_cast<std::uint32_t>(c.in[2])));
+  const int width = static_cast<int>(c.in[3]);
+  if (width == 0) return {DyadicSum(product, offset), 0};
+  const auto [intermediate, flags] =
+      oracle::FastMatrixRoundAndSaturateSigned(product, width, c.control.rounding_mode);
+  return {DyadicSum(oracle::DyadicFromInteger(intermediate), offset), flags};
+}
+
+// unsigned_negative_nx_only: a value that rounds to a negative integer is encoded into an
+// unsigned destination (clamped to 0 under Sat, wrapped otherwise) with NX only: the unsigned
+// path treats the sign as a rounding loss instead of an overflow (the seed: OF|NX). Models the
+// "negative float to unsigned conversion does not raise overflow/invalid" reports. encode and
+// affine to U4X2, U8, U16, U32, values rounding below 0.
+Encoded UnsignedNegativeNxOnly(const Case& c) {
+  Encoded r = Oracle(c);
+  const OpKind kind = KindOf(c);
+  if ((kind != OpKind::Encode && kind != OpKind::Affine) || !IsUnsignedInteger(c.pair.dst)) {
+    return r;
+  }
+  const IntegerEncodeInput input = IntegerInput(c);
+  if (!input.value.negative || input.value.significand == 0) return r;
+  // FloatingToInteger's result is negative exactly when the signed S64 encode's word is (a value
+  // beyond S64 is far below 0 and clamps to its minimum).
+  const Encoded rounded =
+      oracle::FastMatrixIntegerEncoding(input.value, T::S64, {c.control.rounding_mode, true});
+  if (static_cast<std::int64_t>(rounded.word) >= 0) return r;
+  r.status = static_cast<Status>(input.before | kNX);
+  return r;
+}
+
+/// The S16 result of MatrixShiftS32ToS16's clamp applied to an already shifted value.
+Encoded ClampToS16(std::int64_t shifted) {
+  if (shifted < -32768) return {0x8000, kOF | kNX};
+  if (shifted > 32767) return {0x7fff, kOF | kNX};
+  return {oracle::LowBits(static_cast<Word>(shifted), 16), 0};
+}
+
+// shift_rounds: the S32 -> S16 shift adds 2^(shift-1) before shifting (round half up, the
+// "rounding narrowing shift" of SIMD ISAs, e.g. a fixed-point rounding mode register left at
+// round-to-nearest-up) where MatrixShiftS32ToS16 truncates (seed 000 lines 93-106: ASR). Models
+// the "narrowing shift uses the wrong rounding mode" reports. shift, values whose dropped bits are
+// at least half.
+Encoded ShiftRounds(const Case& c) {
+  if (KindOf(c) != OpKind::Shift) return Oracle(c);
+  const std::int64_t value = static_cast<std::int32_t>(static_cast<std::uint32_t>(c.in[0]));
+  const auto shift = static_cast<int>(c.in[1]);
+  return ClampToS16((value + (std::int64_t{1} << (shift - 1))) >> shift);
+}
+
+// shift_wraps: the S32 -> S16 shift keeps the low 16 bits of the shifted value without clamping
+// or flags (the non-saturating narrowing shift used where the saturating one is needed). Models
+// the "narrowing conversion wraps instead of saturating" reports. shift, results outside S16.
+Encoded ShiftWraps(const Case& c) {
+  if (KindOf(c) != OpKind::Shift) return Oracle(c);
+  const std::int64_t value = static_cast<std::int32_t>(static_cast<std::uint32_t>(c.in[0]));
+  return {oracle::LowBits(static_cast<Word>(value >> static_cast<int>(c.in[1])), 16), 0};
+}
+
+// hif8_encode_band_sign_flipped: the HiF8 encoder writes the exponent sign of one band (the
+// 4-bit-exponent band, |exponent| 4..7, 2 mantissa bits, codes 0x40..0x5F of the body) with
+// the wrong polarity, so 2^e is stored as 2^-e (16 encodes as 1/16). The encode-side twin of
+// hif8_exponent_sign_misread (a decoder fault on HiF8 sources). Models the "wrong exponent sign
+// in one HiF8/tapered-format band" reports of table-driven encoders. encode to HiF8, results of
+// magnitude in [16, 256) or [2^-7, 2^-3).
+Encoded Hif8EncodeBandSignFlipped(const Case& c) {
+  Encoded r = Oracle(c);
+  if (KindOf(c) != OpKind::Encode || c.pair.dst != T::HiF8) return r;
+  const Word body = r.word & 0x7f;
+  if (body >= 0x40 && body <= 0x5f) r.word ^= 0x10;
+  return r;
+}
+
 using MutantFn = Encoded (*)(const Case&);
 
 struct Entry {
@@ -750,6 +1063,63 @@ constexpr std::array kCatalog = {
            "every op with controls, RNA ties", "encode", "fp16", "e4m3",
            "encode,affine,tquant,tdequant"},
           RnaAsRne},
+    Entry{{"fp8_tiny_shift_wraps",
+           "E4M3 denormalising shift taken modulo 32: values below 2^-17 give non-zero codes",
+           "encode to E4M3 from FP32/BF16/FP16, values below 2^-17", "encode", "fp32", "e4m3",
+           "encode", "--dst e4m3"},
+          Fp8TinyShiftWraps},
+    Entry{{"e4m3_top_binade_saturates",
+           "E4M3 top exponent treated as reserved: 256..448 overflow (0x7F, Sat 240)",
+           "encode to E4M3, results 256..448", "encode", "fp16", "e4m3", "encode", "--dst e4m3"},
+          E4M3TopBinadeSaturates},
+    Entry{
+        {"e4m3_mantissa_carry_lost", "E4M3 mantissa carry on rounding up lost (1.9375 becomes 1.0)",
+         "encode to E4M3, rounding up across a binade", "encode", "fp16", "e4m3", "encode",
+         "--dst e4m3"},
+        E4M3MantissaCarryLost},
+    Entry{{"uf_without_nx", "UF raised without NX on an inexact tiny result",
+           "encode to every floating type", "encode", "fp16", "e4m3", "encode", "--dst e4m3"},
+          UfWithoutNx},
+    Entry{{"sat_overflow_of_dropped",
+           "Sat clamps a floating overflow to the largest finite with NX only (OF dropped)",
+           "encode to every floating type, Sat overflow", "encode", "fp16", "e4m3", "encode",
+           "--dst e4m3 --sat on"},
+          SatOverflowOFDropped},
+    Entry{{"tquant_clamp_before_zero_point",
+           "TQUANT under Sat clamps value x scale to the range before adding the zero point",
+           "tquant, Sat, products outside the destination range", "tquant", "fp32", "s8", "tquant",
+           "--dst s8 --sat on"},
+          TquantClampBeforeZeroPoint},
+    Entry{{"tquant_product_rounded_fp32",
+           "TQUANT rounds value x scale to FP32 (RNE) before adding the zero point",
+           "tquant, products just off an integer or a tie", "tquant", "fp32", "s8", "tquant",
+           "--dst s8"},
+          TquantProductRoundedFp32},
+    Entry{
+        {"tdequant_two_products", "TDEQUANT computes v x scale - zp x scale (three FP32 roundings)",
+         "tdequant, inexact products", "tdequant", "s8", "fp32", "tdequant",
+         "--src s8 --rmode RNE"},
+        TdequantTwoProducts},
+    Entry{{"tdequant_difference_8bit", "TDEQUANT forms v - zp in 8 bits (wraps)",
+           "tdequant, differences outside the source range", "tdequant", "s8", "fp32", "tdequant",
+           "--src s8 --rmode RNE"},
+          TdequantDifference8Bit},
+    Entry{{"unsigned_negative_nx_only",
+           "negative value into an unsigned destination raises NX without OF",
+           "encode and affine to unsigned types, values rounding below 0", "encode", "fp16", "u8",
+           "encode,affine", "--dst u8"},
+          UnsignedNegativeNxOnly},
+    Entry{{"shift_rounds", "S32 -> S16 shift adds 2^(shift-1) (rounds) instead of truncating",
+           "shift, dropped bits at least half", "shift", "s32", "s16", "shift"},
+          ShiftRounds},
+    Entry{{"shift_wraps", "S32 -> S16 shift wraps to 16 bits instead of saturating",
+           "shift, results outside S16", "shift", "s32", "s16", "shift"},
+          ShiftWraps},
+    Entry{{"hif8_encode_band_sign_flipped",
+           "HiF8 encoder writes the exponent sign of the |e| = 4..7 band inverted",
+           "encode to HiF8, results in [16, 256) and [2^-7, 2^-3)", "encode", "fp16", "hif8",
+           "encode", "--dst hif8"},
+          Hif8EncodeBandSignFlipped},
     Entry{{"e8m0_sqrt2_top8", "E8M0 RNA/RHB compare with sqrt(2) on the top 8 significand bits",
            "tcvt to E8M0, RNA RHB, significands in (sqrt(2), 182/128)", "tcvt", "fp16", "e8m0",
            "tcvt"},

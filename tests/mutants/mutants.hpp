@@ -31,6 +31,10 @@ struct MutantInfo {
   std::string_view shrink_dst;
   /// The ops (comma-separated registry names) whose default-suite files can show the fault.
   std::string_view ops;
+  /// Optional: `ptovec run` selection options (only --src, --dst, --rmode and --sat) narrowing
+  /// the CI proof's run over the files of `ops` to a part that shows the fault, to keep its time
+  /// small: "--dst e4m3", "--src s8 --rmode RNE". Empty: every vector of those files.
+  std::string_view run_selection = {};
 };
 
 /// Every mutant, in a fixed order (the order of docs/mutants.md).

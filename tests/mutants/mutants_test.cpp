@@ -186,5 +186,122 @@ TEST(MutantCases, EveryMutantAgreesOnMostSampledCasesOfItsOwnOps) {
   }
 }
 
+// The fault kinds of issue 13 section 4, each on a case worked out by hand from the bug it
+// models (the rows above were found by the scan; these show the kind as the issue states it).
+struct Worked {
+  std::string mutant;
+  Known k;
+  Answer oracle;
+  Answer mutant_says;
+};
+
+TEST(MutantCases, NewFaultKindsOnWorkedCases) {
+  const std::vector<Worked> worked = {
+      // 2^-23 * 0x801234 / 2^23: shift 14 + 23 = 37 taken as 5, 0x801234 / 32 = 262289.625
+      // rounds to 0x40092, packed in 8 bits: 0x92 instead of 0 (UF|NX either way).
+      {"fp8_tiny_shift_wraps",
+       {"encode", "fp32", "e4m3", "RNE", false, {"0x34001234"}},
+       {0x00, 0x18},
+       {0x92, 0x18}},
+      // 300 rounds to 288 (0x79) in the top binade: overflow (NaN, or 240 under Sat).
+      {"e4m3_top_binade_saturates",
+       {"encode", "fp16", "e4m3", "RNE", false, {"0x5cb0"}},
+       {0x79, 0x10},
+       {0x7f, 0x14}},
+      {"e4m3_top_binade_saturates",
+       {"encode", "fp16", "e4m3", "RNE", true, {"0x5cb0"}},
+       {0x79, 0x10},
+       {0x77, 0x14}},
+      // 1.9375 is the tie between 1.875 (0x3F) and 2.0 (0x40): RNE gives 2.0, the lost carry 1.0.
+      {"e4m3_mantissa_carry_lost",
+       {"encode", "fp16", "e4m3", "RNE", false, {"0x3fc0"}},
+       {0x40, 0x10},
+       {0x38, 0x10}},
+      // Just above half the smallest FP16 subnormal: rounds up to it with UF|NX; UF alone.
+      {"uf_without_nx",
+       {"encode", "fp32", "fp16", "RNE", false, {"0x33000001"}},
+       {0x0001, 0x18},
+       {0x0001, 0x08}},
+      // 65536 overflows FP16; Sat clamps to 65504 with OF|NX, the mutant with NX only.
+      {"sat_overflow_of_dropped",
+       {"encode", "fp32", "fp16", "RNE", true, {"0x47800000"}},
+       {0x7bff, 0x14},
+       {0x7bff, 0x10}},
+      // 200 * 1 + (-100) = 100; clamped first: 127 - 100 = 27.
+      {"tquant_clamp_before_zero_point",
+       {"tquant", "fp32", "s8", "RNE", true, {"0x43480000", "0x3f800000", "0x9c"}},
+       {0x64, 0x00},
+       {0x1b, 0x00}},
+      // (1 - 2^-24)(1 + 2^-23) = 1 + 2^-24 - 2^-47 rounds up to 2 under RTP; its FP32 product is
+      // 1.0 (NX), which RTP leaves at 1.
+      {"tquant_product_rounded_fp32",
+       {"tquant", "fp32", "s8", "RTP", false, {"0x3f7fffff", "0x3f800001", "0x00"}},
+       {0x02, 0x10},
+       {0x01, 0x10}},
+      // (3 - 1)(1 + 2^-23) = 2 + 2^-22 exactly; 3s rounds to 3 + 2^-21 (a tie to even), minus
+      // 1 + 2^-23 is 2 + 3 * 2^-23, a tie again, to 2 + 2^-21.
+      {"tdequant_two_products",
+       {"tdequant", "s8", "fp32", "RNE", false, {"0x03", "0x3f800001", "0x01"}},
+       {0x40000001, 0x00},
+       {0x40000002, 0x10}},
+      // 100 - (-100) = 200 wraps to -56 in 8 bits.
+      {"tdequant_difference_8bit",
+       {"tdequant", "s8", "fp32", "RNE", false, {"0x64", "0x3f800000", "0x9c"}},
+       {0x43480000, 0x00},
+       {0xc2600000, 0x00}},
+      // -2 into U8: wraps to 0xFE (0 under Sat) with OF|NX; the mutant says NX.
+      {"unsigned_negative_nx_only",
+       {"encode", "fp16", "u8", "RNE", false, {"0xc000"}},
+       {0xfe, 0x14},
+       {0xfe, 0x10}},
+      {"unsigned_negative_nx_only",
+       {"encode", "fp16", "u8", "RNE", true, {"0xc000"}},
+       {0x00, 0x14},
+       {0x00, 0x10}},
+      // affine width 9: -2.5 * 1.0 rounds (RNE, NX) to the S9 intermediate -2, + 1 = -1 is
+      // below U8's range: 0xFF with OF|NX; the mutant keeps the intermediate's NX only.
+      {"unsigned_negative_nx_only",
+       {"affine", "fp32", "u8", "RNE", false, {"0xc0200000", "0x1fc00", "0x00000001", "0x09"}},
+       {0xff, 0x14},
+       {0xff, 0x10}},
+      // affine width 0 (offset 0): -1.5 rounds (RNE) to -2: 0xFE with OF|NX, NX for the mutant.
+      {"unsigned_negative_nx_only",
+       {"affine", "fp32", "u8", "RNE", false, {"0xbfc00000", "0x1fc00", "0x00000000", "0x00"}},
+       {0xfe, 0x14},
+       {0xfe, 0x10}},
+      // The issue's cases: 1 >> 1 is 0, rounded (1 + 1) >> 1 is 1; 64 >> 7 is 0, (64 + 64) >> 7 1.
+      {"shift_rounds",
+       {"shift", "s32", "s16", "RNE", false, {"0x00000001", "0x01"}},
+       {0x0000, 0x00},
+       {0x0001, 0x00}},
+      {"shift_rounds",
+       {"shift", "s32", "s16", "RNE", false, {"0x00000040", "0x07"}},
+       {0x0000, 0x00},
+       {0x0001, 0x00}},
+      // 65536 >> 1 = 32768 clamps to 0x7FFF (OF|NX); wrapped it is 0x8000 with no flag.
+      {"shift_wraps",
+       {"shift", "s32", "s16", "RNE", false, {"0x00010000", "0x01"}},
+       {0x7fff, 0x14},
+       {0x8000, 0x00}},
+      // 16 = 2^4 is HiF8 0x40; with the band's exponent sign inverted 0x50, i.e. 2^-4.
+      {"hif8_encode_band_sign_flipped",
+       {"encode", "fp16", "hif8", "RNE", false, {"0x4c00"}},
+       {0x40, 0x00},
+       {0x50, 0x00}},
+  };
+  for (const Worked& w : worked) {
+    SCOPED_TRACE(w.mutant + ": " + Show(w.k));
+    const MutantInfo* m = FindMutant(w.mutant);
+    ASSERT_NE(m, nullptr);
+    const Case c = Build(w.k);
+    const Encoded expected = EvaluateOracle(c);
+    const Encoded got = EvaluateMutant(*m, c);
+    EXPECT_EQ(expected.word, w.oracle.word);
+    EXPECT_EQ(expected.status, w.oracle.flags);
+    EXPECT_EQ(got.word, w.mutant_says.word);
+    EXPECT_EQ(got.status, w.mutant_says.flags);
+  }
+}
+
 }  // namespace
 }  // namespace ptovec::mutants

@@ -8,8 +8,10 @@ Subcommands (each exits 0 when its assertion holds, 1 when it does not, 2 on usa
       manifest.json is newer than the ptovec binary (generation is deterministic).
   run --ptovec P --vectors DIR --dut LIB --name NAME --ops OPS --work WORK [--all]
       Runs the mutant over the default-suite files of OPS (comma-separated ops; --all: every file)
-      with `ptovec run --max-report 1`, asserts exit status exactly 1 (not 0, not 2), that some
-      vectors mismatched and none was unsupported, and records the totals in WORK/NAME/run.json.
+      with `ptovec run --max-report 1`, narrowed by the catalog's run selection when it has one
+      (--src/--dst/--rmode/--sat options, e.g. "--dst e4m3"; not with --all), asserts exit status
+      exactly 1 (not 0, not 2), that some vectors mismatched and none was unsupported, and
+      records the totals in WORK/NAME/run.json.
   shrink --ptovec P --dut LIB --name NAME --op OP [--src T --dst T] --work WORK [--tests N]
       Runs `ptovec shrink`, asserts that it found a counterexample (exit 1), that the one-vector
       file it wrote reproduces (`ptovec run` of the mutant on it exits 1, and `ptovec eval` of the
@@ -82,13 +84,19 @@ def parse_report(stdout):
     return out
 
 
-def select_files(vectors, ops, take_all):
-    """The vector files of the default suite (manifest order) whose op is in `ops`."""
+def select_files(vectors, ops, take_all, types=None):
+    """The vector files of the default suite (manifest order) whose op is in `ops` and whose
+    source and destination types are the ones `types` names ({"--src": T, "--dst": T}), if any."""
     manifest = json.loads((vectors / "manifest.json").read_text())
+    types = types or {}
     files = []
     for entry in manifest["files"]:
         path = entry.get("path") or entry.get("file")
         if not path.endswith(".bin"):
+            continue
+        if types.get("--src", entry["src"]) != entry["src"]:
+            continue
+        if types.get("--dst", entry["dst"]) != entry["dst"]:
             continue
         if take_all or entry["op"] in ops:
             files.append(path)
@@ -106,14 +114,32 @@ def catalog_entry(scan, name):
     sys.exit(2)
 
 
+SELECTION_OPTIONS = ("--src", "--dst", "--rmode", "--sat")
+
+
+def run_selection(text, name):
+    """The catalog's run selection as `ptovec run` arguments: pairs of an option among
+    SELECTION_OPTIONS and its value (otherwise exit 2 naming the selection)."""
+    args = shlex.split(text)
+    if len(args) % 2 or any(o not in SELECTION_OPTIONS for o in args[::2]):
+        print(f"run_mutants: error: {name}: run selection '{text}' is not pairs of "
+              f"{'/'.join(SELECTION_OPTIONS)} and a value", file=sys.stderr)
+        sys.exit(2)
+    return args
+
+
 def cmd_run(a):
     vectors = Path(a.vectors)
     work = Path(a.work) / a.name
     work.mkdir(parents=True, exist_ok=True)
-    ops = [o for o in (a.ops or catalog_entry(a.scan, a.name)["ops"]).split(",") if o]
-    files = select_files(vectors, ops, a.all)
+    entry = catalog_entry(a.scan, a.name)
+    ops = [o for o in (a.ops or entry["ops"]).split(",") if o]
+    selection = "" if a.all else entry.get("run_selection", "")
+    selection_args = run_selection(selection, a.name)
+    types = dict(zip(selection_args[::2], selection_args[1::2]))
+    files = select_files(vectors, ops, a.all, types)
     if not files:
-        fail(f"no default-suite files for ops {ops} in {vectors}")
+        fail(f"no default-suite files for ops {ops} {selection} in {vectors}")
     # A folder of links to the selected files: `ptovec run --vectors FOLDER` reads its *.bin.
     subset = work / ("all" if a.all else "subset")
     subset.mkdir(exist_ok=True)
@@ -125,7 +151,8 @@ def cmd_run(a):
     cpu0, wall0 = children_cpu(), time.time()
     # One thread: ctest already runs the mutants side by side on every core.
     p = run_command([a.ptovec, "run", "--dut", a.dut, "--vectors", subset, "--results", results,
-                     "--max-report", "1", "--threads", "1", "--quiet"])
+                     "--max-report", "1", "--threads", "1", "--quiet"]
+                    + selection_args)
     cpu, wall = children_cpu() - cpu0, time.time() - wall0
     sys.stdout.write(p.stdout)
     sys.stderr.write(p.stderr)
@@ -142,7 +169,8 @@ def cmd_run(a):
         fail(f"{a.name}: the report names no first mismatch")
     # The results file (up to 1.2 GB) has served its purpose: the report is kept in run.json.
     results.unlink(missing_ok=True)
-    record = {"mutant": a.name, "ops": ops, "all_files": a.all, "file_names": files,
+    record = {"mutant": a.name, "ops": ops, "all_files": a.all, "selection": selection,
+              "file_names": files,
               **report, "first_mismatch": first.rstrip(), "cpu_seconds": round(cpu, 1),
               "wall_seconds": round(wall, 1)}
     name = "run-all.json" if a.all else "run.json"

@@ -44,6 +44,7 @@ int RunEvalBatch(const std::string& path) {
   std::uint64_t cases = 0;
   while (std::getline(*in, line)) {
     if (EvalBatchLine(std::move(line), ++number, std::cout, std::cerr, any_failed)) ++cases;
+    if (!std::cout) return any_failed ? kExitMismatch : 0;  // its reader went away (EPIPE)
   }
   if (cases == 0) {
     return Fail("no cases in --batch " + (path == "-" ? std::string("stdin") : path) +

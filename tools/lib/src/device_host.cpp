@@ -243,6 +243,7 @@ class Host {
       sigset_t none;
       sigemptyset(&none);
       ::sigprocmask(SIG_SETMASK, &none, nullptr);
+      ::signal(SIGPIPE, SIG_DFL);  // ignored by ptovec, and SIG_IGN survives exec
       // Move every descriptor above the targets first (the copies close on exec), then onto its
       // target (dup2 clears close-on-exec).
       const int status_fd = ::fcntl(exec_status[1], F_DUPFD_CLOEXEC, high);
@@ -428,6 +429,7 @@ class IsolatedDevice final : public Device {
 
   const std::string& Name() const override { return name_; }
   bool ThreadSafe() const override { return thread_safe_; }
+  std::size_t BatchCases() const override { return kHostCapacity; }
 
   void Evaluate(std::span<const Case> cases, std::span<DeviceAnswer> answers) override {
     CheckAnswerRoom(name_, cases.size(), answers.size());

@@ -19,7 +19,7 @@
 namespace ptovec::tools {
 
 /// Cases per channel region: a longer batch goes to the host in parts of this size.
-inline constexpr std::size_t kHostCapacity = 4096;
+inline constexpr std::size_t kHostCapacity = 16384;
 
 /// One case on the wire: the op's index in generator::AllOps(), the type codes, mode and Sat,
 /// the input words (slots beyond the op's count 0).

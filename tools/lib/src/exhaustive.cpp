@@ -74,6 +74,8 @@ CheckReport RunExhaustive(Device& device, const ExhaustiveOptions& options) {
   const std::string name = generator::JobBaseName({&op, pair}) + " (exhaustive)";
   const std::uint64_t blocks = (range.inputs + kBlockInputs - 1) / kBlockInputs;
   const bool serial = !device.ThreadSafe();
+  const std::uint64_t part_inputs =
+      std::max<std::uint64_t>(kPartInputs, device.BatchCases() / std::max<std::size_t>(nc, 1));
   std::mutex device_mutex;
   std::vector<Worker> workers(threads);
   std::uint64_t round_first = 0;  // the first block of the current round
@@ -88,9 +90,10 @@ CheckReport RunExhaustive(Device& device, const ExhaustiveOptions& options) {
     CheckAccumulator acc(options.max_report);
     acc.BeginFile(name, op, pair, 0);
     // The block in parts small enough that a part's cases, answers and expected results stay in
-    // cache between the oracle, the device and the tally.
-    for (std::uint64_t first = block_first; first < block_last; first += kPartInputs) {
-      const std::uint64_t last = std::min(block_last, first + kPartInputs);
+    // cache between the oracle, the device and the tally; a device in another process (the
+    // device host) gets parts as large as one of its round trips carries.
+    for (std::uint64_t first = block_first; first < block_last; first += part_inputs) {
+      const std::uint64_t last = std::min(block_last, first + part_inputs);
       w.inputs.clear();
       w.positions.clear();
       for (std::uint64_t p = first; p < last; ++p) {

@@ -147,6 +147,36 @@ std::pair<int, int> LeadingExponentRange(oracle::TileDataType type) {
   return {1 - f.bias - fb, (1 << f.exponent_bits) - 1 - f.bias};
 }
 
+// A non-zero finite word of a type SimplerMoves moves in as +/- m * 2^q with m odd; nullopt for
+// zero, Inf, NaN and the other types.
+struct OddParts {
+  bool negative = false;
+  std::uint64_t m = 0;
+  int q = 0;
+};
+std::optional<OddParts> OddPartsOf(oracle::TileDataType type, Word word) {
+  const oracle::FormatInfo& f = oracle::Format(type);
+  OddParts p;
+  if (f.IsFloating()) {
+    if (!f.HasSignExponentFraction()) return std::nullopt;
+    const oracle::FiniteDecomposition d = oracle::TileNumericFiniteDecomposition(type, word);
+    if (!d.available || d.significand == 0) return std::nullopt;
+    p.negative = d.negative || (word & f.SignBit()) != 0;
+    p.m = static_cast<std::uint64_t>(d.significand);
+    p.q = d.exponent;
+  } else {
+    const Word low = oracle::LowBits(word, f.width);
+    p.negative = KeyOfWord(type, word).negative;
+    p.m = p.negative ? oracle::LowBits(Word{0} - low, f.width) : low;
+    if (p.negative && p.m == 0) p.m = Word{1} << (f.width - 1);
+    if (p.m == 0) return std::nullopt;
+  }
+  const int zeros = std::countr_zero(p.m);
+  p.m >>= zeros;
+  p.q += zeros;
+  return p;
+}
+
 // ---- Enumeration ----
 
 // Inputs per enumeration block: memory stays bounded whatever the pair.
@@ -411,6 +441,29 @@ std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& co
         if (!code || *code == oracle::LowBits(c.in[i], f.width)) continue;
         Case k = c;
         k.in[i] = *code;
+        offer(k);
+      }
+    }
+  }
+  // Two words at once, one binade up and the other down by as many (m_i 2^(q_i + d), m_j 2^(q_j
+  // - d)): a product of the two, as TQUANT's value x scale, keeps its value and its rounding.
+  for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
+    const std::optional<OddParts> a = OddPartsOf(c.op->slots[i].TypeFor(c.pair), c.in[i]);
+    if (!a) continue;
+    for (std::size_t j = i + 1; j < c.op->slots.size(); ++j) {
+      const std::optional<OddParts> b = OddPartsOf(c.op->slots[j].TypeFor(c.pair), c.in[j]);
+      if (!b) continue;
+      for (int d = -320; d <= 320; ++d) {
+        if (d == 0) continue;
+        const std::optional<Word> wi =
+            ExactCode(c.op->slots[i].TypeFor(c.pair), a->negative, a->m, a->q + d);
+        if (!wi) continue;
+        const std::optional<Word> wj =
+            ExactCode(c.op->slots[j].TypeFor(c.pair), b->negative, b->m, b->q - d);
+        if (!wj) continue;
+        Case k = c;
+        k.in[i] = *wi;
+        k.in[j] = *wj;
         offer(k);
       }
     }

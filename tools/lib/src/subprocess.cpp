@@ -127,6 +127,7 @@ ChildProcess StartChild(const std::vector<std::string>& argv, const std::string&
     sigset_t none;
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    ::signal(SIGPIPE, SIG_DFL);  // ignored by ptovec, and SIG_IGN survives exec
     if (::dup2(in[0], 0) < 0 || ::dup2(out[1], 1) < 0 || ::dup2(err[1], 2) < 0) {
       const int e = errno;
       [[maybe_unused]] const ssize_t w = ::write(exec_status[1], &e, sizeof e);

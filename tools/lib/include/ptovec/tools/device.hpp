@@ -79,6 +79,10 @@ class Device {
   /// True when Evaluate may be called from several threads at once on disjoint spans (a DUT ABI
   /// version 2 library declaring PTOVEC_DUT_THREAD_SAFE); `run` then evaluates on every core.
   virtual bool ThreadSafe() const { return false; }
+  /// Cases per Evaluate or EvaluateProduct call that this device takes best (a device in another
+  /// process: as many as one round trip carries), or 0 for no preference. Callers that split
+  /// their work (run --exhaustive) make their parts at least this large.
+  virtual std::size_t BatchCases() const { return 0; }
   /// Ends the session and checks how the device ended: a program device gets end of input, must
   /// write nothing more and exit with status 0 within its grace period. Throws DeviceError
   /// otherwise. Call it once after the last Evaluate; destroying a device without Close() ends
@@ -113,11 +117,11 @@ struct IsolatedDeviceOptions {
 };
 
 /// Loads a shared library device in a child process (ptovec-device-host) and evaluates cases
-/// through it in batches of up to 4096 in shared memory, so a crash, an exit or a hang of the
-/// library cannot take ptovec down. It answers as OpenLibraryDevice would (name, thread safety,
-/// unsupported cases, the same DeviceError texts for loading and PTOVEC_DUT_ERROR). A batch that
-/// crashes, exits or exceeds options.timeout is replayed one case at a time in a fresh host: the
-/// case that fails alone is thrown as DeviceFailure (a batch that only took too long as a whole
+/// through it in batches of up to 16384 (kHostCapacity) in shared memory, so a crash, an exit or a
+/// hang of the library cannot take ptovec down. It answers as OpenLibraryDevice would (name, thread
+/// safety, unsupported cases, the same DeviceError texts for loading and PTOVEC_DUT_ERROR). A batch
+/// that crashes, exits or exceeds options.timeout is replayed one case at a time in a fresh host:
+/// the case that fails alone is thrown as DeviceFailure (a batch that only took too long as a whole
 /// gets the replay's answers). The next Evaluate starts a new host. Throws DeviceError (cannot
 /// load, cannot start the host) and DeviceFailure (crash, exit or hang while loading or on a
 /// case).

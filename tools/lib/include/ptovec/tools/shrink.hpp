@@ -80,11 +80,12 @@ bool Simpler(const Case& a, const Case& b);
 /// integer word, the same significand m at every other exponent the type represents exactly,
 /// normal or subnormal (the same tie and sticky pattern relative to a destination grid, at another
 /// binade), and simpler significands (m's top bits, m's top and lowest set bits, 2^a + 1) at
-/// every exponent; then ShrinkCase's candidates. A move whose inputs alone are simpler (fewer
-/// non-zero words, significant bits or exponent distance) is also offered under every other
-/// control `controls` selects (a simpler value may fail under another mode only). Only cases
-/// strictly simpler than `c`, inside the op's domain and under a control `controls` accepts,
-/// sorted simplest first, at most `limit` of them.
+/// every exponent; two words at once, one moved d binades up and the other d down (a product of
+/// the two, as TQUANT's value x scale, keeps its value); then ShrinkCase's candidates. A move whose
+/// inputs alone are simpler (fewer non-zero words, significant bits or exponent distance) is also
+/// offered under every other control `controls` selects (a simpler value may fail under another
+/// mode only). Only cases strictly simpler than `c`, inside the op's domain and under a control
+/// `controls` accepts, sorted simplest first, at most `limit` of them.
 std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& controls = {},
                                std::size_t limit = 20000);
 
