@@ -35,8 +35,8 @@ namespace ptovec::generator {
 /// Starts interrupt handling for this process (see above). Call it first thing in main(), before
 /// any other thread exists; once only. It also ignores SIGPIPE, so a reader of stdout that goes
 /// away (`ptovec check ... | head`) leaves the command to finish its files and exit with its own
-/// status (what it prints after that is lost); children must restore SIGPIPE before exec. Without it (library users, unit tests) files are written
-/// and renamed as usual and nothing is undone.
+/// status (what it prints after that is lost); children must restore SIGPIPE before exec. Without
+/// it (library users, unit tests) files are written and renamed as usual and nothing is undone.
 void InstallInterruptHandling();
 
 /// Called by main() when the command has returned (any exit status): the previous contents kept
