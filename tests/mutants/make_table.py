@@ -39,12 +39,14 @@ and which ops and pairs it affects. The proof:
   `--src`, `--dst`, `--rmode`, `--sat`, shown in the table, e.g. `--dst e4m3`); `run_mutants.py
   run --all` runs a mutant over every file instead.
 - `mutant_shrink_<name>`: `ptovec shrink --dut <mutant> --op OP --src T --dst T --json` must
-  exit 1 with a counterexample that shrink itself reports as a local minimum; the driver
+  exit 1 with a counterexample that shrink itself reports as minimal; the driver
   (`tests/mutants/run_mutants.py`) re-checks that it reproduces (`ptovec eval` gives the expected
   answer, the mutant's differs; `ptovec run` of the mutant on the one-vector file shrink wrote
-  exits 1) and, independently of shrink, that none of its one-step shrinks (the inputs by
-  `generator::ShrinkInputs`, then the mode toward RNE, then Sat off: `ptovec_mutant_scan
-  --minimal`) still fails, i.e. shrinking cannot reduce it further.
+  exits 1) and, independently of shrink (`ptovec_mutant_scan --minimal`), that it is minimal in
+  the simplest-case order (README, "Devices under test and shrinking"): when the target pair is
+  enumerable (an 8- or 16-bit source), the scan enumerates every case of the pair and no simpler
+  one fails, i.e. it is the least failing case of the pair; otherwise none of its simpler moves
+  (`tools::SimplerMoves`) fails.
 
 The default suite is generated once into `build/vectors-default` by the fixture test
 `mutants_default_suite` (skipped when its manifest is newer than `ptovec`). The `ptovec run`
@@ -146,8 +148,8 @@ def main():
         rows.append("| " + " | ".join(cell(c) for c in cells) + " |")
     out = [HEADER.replace("{cpu}", f"{cpu / 60:.1f}")]
     out.append(f"**{killed} of {len(catalog)} mutants killed by the default suite; "
-               f"{shrunk} of {len(catalog)} shrunk to a counterexample that cannot be reduced "
-               f"further.**\n")
+               f"{shrunk} of {len(catalog)} shrunk to a counterexample minimal in the "
+               f"simplest-case order.**\n")
     out.append("Vectors failed: mismatches reported by `ptovec run` over the default-suite files of "
                "the ops the mutant touches (the files column, narrowed by the run selection "
                "where one is shown); every other file of the "

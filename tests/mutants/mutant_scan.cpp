@@ -6,10 +6,11 @@
 //   ptovec_mutant_scan --list                       the catalog as JSON lines
 //   ptovec_mutant_scan [--mutant NAME]... [--all-mismatches] [--op OP]
 //   ptovec_mutant_scan --mutant NAME --minimal EVAL_JSON_LINE
-//       whether the case differs from the oracle and how many of its one-step input shrinks
-//       (generator::ShrinkInputs, then the mode toward RNE and Sat off: the shrinks `ptovec
-//       shrink` tries, tools/lib ShrinkCase) still differ; exit 0 when
-//       it differs and none of them does (a counterexample shrinking cannot reduce), else 1.
+//       whether the case differs from the oracle and how many cases simpler than it under the
+//       simplest-case order (tools/lib SimplicityKey) differ too: for an enumerable pair every
+//       case of the pair (so 0 means the case is the least differing one of the pair), else its
+//       simpler moves (tools/lib SimplerMoves, where `ptovec shrink` stops); exit 0 when it
+//       differs and no simpler case does, else 1.
 //
 // Without --all-mismatches a mutant stops being evaluated at its first mismatch (fast).
 // Exit status: 0 every scanned mutant differed somewhere; 1 some mutant never differed;
@@ -25,6 +26,7 @@
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/suite.hpp"
 #include "ptovec/generator/writers.hpp"
+#include "ptovec/tools/shrink.hpp"
 
 namespace {
 
@@ -64,7 +66,7 @@ int main(int argc, char** argv) {
   app.add_flag("--all-mismatches", all_mismatches, "count every mismatch (slower)");
   std::string minimal;
   app.add_option("--minimal", minimal,
-                 "an eval JSON line: check that it differs and that no one-step shrink does");
+                 "an eval JSON line: check that it differs and that no simpler case does");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -112,43 +114,47 @@ int main(int argc, char** argv) {
     std::uint64_t shrinks = 0;
     std::uint64_t failing = 0;
     nlohmann::ordered_json failing_cases = nlohmann::json::array();
-    auto seq = ptovec::generator::ShrinkInputs(*c.op, c.pair, c.in);
-    while (auto next = seq.next()) {
+    const auto count = [&](const Case& k) {
       ++shrinks;
-      Case k = c;
-      k.in = *next;
       if (differs(k)) {
         ++failing;
         if (failing_cases.size() < 3) failing_cases.push_back(ptovec::generator::EvalCommand(k));
       }
-    }
-    // Then the controls, as tools/lib ShrinkCase does: the mode toward RNE, Sat on -> off.
-    if (c.op->uses_controls) {
-      auto modes = rc::shrink::towards<int>(static_cast<int>(c.control.rounding_mode), 0);
-      while (auto mode = modes.next()) {
-        ++shrinks;
-        Case k = c;
-        k.control.rounding_mode = static_cast<ptovec::oracle::NumericRoundingMode>(*mode);
-        if (differs(k)) {
-          ++failing;
-          if (failing_cases.size() < 3) failing_cases.push_back(ptovec::generator::EvalCommand(k));
+    };
+    const std::uint64_t enumerable = ptovec::tools::EnumerableInputs(*c.op, c.pair);
+    std::uint64_t differing_cases = 0;
+    if (enumerable > 0) {
+      // The whole pair, every input under every control: the least differing case under the
+      // simplest-case order must be this one; every simpler case is counted as a shrink.
+      const ptovec::generator::InputSet domain = ptovec::tools::EnumerableSpace(*c.op, c.pair);
+      const ptovec::tools::SimplicityKey own = ptovec::tools::SimplicityOf(c);
+      for (std::uint64_t i = 0; i < domain.count; ++i) {
+        for (const auto control : ptovec::generator::ControlsFor(*c.op)) {
+          Case k = c;
+          k.in = domain.at(i);
+          k.control = control;
+          if (c.op->check_domain(c.pair, k.in)) continue;
+          const bool simpler = ptovec::tools::SimplicityOf(k) < own;
+          if (simpler) {
+            count(k);
+          } else if (differs(k)) {
+            ++differing_cases;
+          }
         }
       }
-      if (c.control.saturating) {
-        ++shrinks;
-        Case k = c;
-        k.control.saturating = false;
-        if (differs(k)) {
-          ++failing;
-          if (failing_cases.size() < 3) failing_cases.push_back(ptovec::generator::EvalCommand(k));
-        }
-      }
+      differing_cases += failing;
+    } else {
+      // A sampled pair: no simpler move (tools/lib SimplerMoves, the moves `ptovec shrink`
+      // ends with) differs.
+      for (const Case& k : ptovec::tools::SimplerMoves(c)) count(k);
     }
     nlohmann::ordered_json j;
     j["mutant"] = m->name;
     j["differs"] = differs(c);
     j["shrinks"] = shrinks;
     j["failing_shrinks"] = failing;
+    j["enumerated"] = enumerable > 0;
+    if (enumerable > 0) j["differing_cases"] = differing_cases;
     j["examples"] = failing_cases;
     std::cout << j.dump() << "\n";
     return differs(c) && failing == 0 ? 0 : 1;

@@ -363,6 +363,29 @@ Encoded E8M0Threshold15(const Case& c) {
   return r;
 }
 
+// e8m0_sqrt2_top8: the nearest-mode E8M0 exponent rounding of the RNA and RHB paths compares
+// only the top 8 significand bits (the leading one and 7 fraction bits, truncated) with sqrt(2)
+// truncated to 8 bits (181/128) and rounds up only above it, so significands in (sqrt(2),
+// 182/128) round down although they are above sqrt(2) (issue 13's first example: 856 of the
+// 917,504 FP16 -> E8M0 cases). tcvt to E8M0, RNA and RHB: for FP16 sources the significands
+// 0b10110101001 .. 0b10110101111 of every binade and the subnormals 363, 725, 726 and 727
+// (x 2^-24).
+Encoded E8M0Sqrt2Top8(const Case& c) {
+  Encoded r = Oracle(c);
+  const M mode = c.control.rounding_mode;
+  if (KindOf(c) != OpKind::Tcvt || c.pair.dst != T::E8M0 || r.status != kNX ||
+      !(mode == M::RNA || mode == M::RHB)) {
+    return r;
+  }
+  const oracle::FiniteDecomposition d = oracle::TileNumericFiniteDecomposition(c.pair.src, c.in[0]);
+  const int highest = 63 - __builtin_clzll(d.significand);
+  const int floor_exponent = d.exponent + highest;
+  const Word top8 = highest >= 7 ? d.significand >> (highest - 7) : d.significand << (7 - highest);
+  const bool up = top8 > 181;  // floor(sqrt(2) * 2^7) = 181
+  r.word = static_cast<Word>(floor_exponent + 127 + (up ? 1 : 0));
+  return r;
+}
+
 // rto_as_rtz: round-to-odd is decoded as truncation (no jamming of the sticky bit into the last
 // place). Every op with controls; visible whenever the truncated result is even and inexact.
 Encoded RtoAsRtz(const Case& c) { return OracleModeSwap(c, M::RTO, M::RTZ); }
@@ -1097,6 +1120,10 @@ constexpr std::array kCatalog = {
            "encode to HiF8, results in [16, 256) and [2^-7, 2^-3)", "encode", "fp16", "hif8",
            "encode", "--dst hif8"},
           Hif8EncodeBandSignFlipped},
+    Entry{{"e8m0_sqrt2_top8", "E8M0 RNA/RHB compare with sqrt(2) on the top 8 significand bits",
+           "tcvt to E8M0, RNA RHB, significands in (sqrt(2), 182/128)", "tcvt", "fp16", "e8m0",
+           "tcvt"},
+          E8M0Sqrt2Top8},
 };
 
 const std::array<MutantInfo, kCatalog.size()>& Infos() {

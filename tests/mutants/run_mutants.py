@@ -15,8 +15,10 @@ Subcommands (each exits 0 when its assertion holds, 1 when it does not, 2 on usa
   shrink --ptovec P --dut LIB --name NAME --op OP [--src T --dst T] --work WORK [--tests N]
       Runs `ptovec shrink`, asserts that it found a counterexample (exit 1), that the one-vector
       file it wrote reproduces (`ptovec run` of the mutant on it exits 1, and `ptovec eval` of the
-      case gives the oracle's result, different from the mutant's), and that shrinking cannot
-      reduce it further (shrink's own report; see parse_shrink). Records WORK/NAME/shrink.json.
+      case gives the oracle's result, different from the mutant's), and that it is minimal in the
+      simplest-case order (`ptovec_mutant_scan --minimal`: for an enumerable pair no case of the
+      whole pair that is simpler fails, else none of its simpler moves does). Records
+      WORK/NAME/shrink.json.
 
 Only /usr/bin/python3 and the standard library. Output paths are under WORK.
 """
@@ -235,25 +237,30 @@ def cmd_shrink(a):
     one = parse_report(r.stdout)
     if (one["vectors"], one["mismatched"]) != (1, 1):
         fail(f"{a.name}: the one-vector file gave {one}")
-    # 3. Shrinking cannot reduce it further, checked independently of shrink's own claim: no
-    #    one-step shrink (inputs, then mode toward RNE, then Sat off) still fails.
+    # 3. It is minimal in the simplest-case order, checked independently of shrink's own claim:
+    #    for an enumerable pair no simpler case of the whole pair fails (the least failing case),
+    #    else none of its simpler moves does.
     m = run_command([a.scan, "--mutant", a.name, "--minimal", json.dumps(line)])
     sys.stderr.write(m.stdout)
     if m.returncode != 0:
-        fail(f"{a.name}: a one-step shrink of the counterexample still fails: {m.stdout.strip()}")
+        fail(f"{a.name}: a simpler case than the counterexample still fails: {m.stdout.strip()}")
     minimal = json.loads(m.stdout)
+    if minimal.get("enumerated") and not result.get("simplest"):
+        fail(f"{a.name}: the pair is enumerable but shrink did not report its simplest case")
     cpu, wall = children_cpu() - cpu0, time.time() - wall0
     record = {"mutant": a.name, "found": True, "minimal": True, "case": {**line, **cx["expected"]},
               "got_out": cx["got"]["out"], "got_flags": cx["got"]["flags"], "eval": cx["eval"],
               "tests_run": result.get("tests_run"), "shrink_steps": result.get("shrink_steps"),
               "shrinks_checked": minimal["shrinks"], "original": result.get("original"),
+              "simplest": bool(result.get("simplest")), "search": result.get("search"),
               "cpu_seconds": round(cpu, 1), "wall_seconds": round(wall, 1)}
     (work / "shrink.json").write_text(json.dumps(record, indent=1) + "\n")
     print(f"run_mutants: {a.name}: shrunk to {cx['eval']} -> expected "
           f"{cx['expected']['out']}/{cx['expected']['flags']}, got {cx['got']['out']}/"
           f"{cx['got']['flags']} ({result.get('tests_run')} tests, "
-          f"{result.get('shrink_steps')} shrink steps, {minimal['shrinks']} one-step shrinks "
-          f"agree; {cpu:.1f} s CPU)")
+          f"{result.get('shrink_steps')} shrink steps, {minimal['shrinks']} simpler cases "
+          f"agree{', the simplest of the enumerated pair' if result.get('simplest') else ''}; "
+          f"{cpu:.1f} s CPU)")
     return 0
 
 

@@ -52,10 +52,31 @@ nlohmann::ordered_json ResultJson(const tools::ShrinkResult& r, const std::strin
   nlohmann::ordered_json j;
   j["passed"] = !r.failed;
   j["tests_run"] = r.tests;
+  if (r.op != nullptr) {
+    nlohmann::ordered_json search = nlohmann::ordered_json::array();
+    for (const tools::ShrinkResult::SearchPart& part : r.search) {
+      nlohmann::ordered_json p;
+      p["kind"] = part.enumerated ? "enumerated" : "sampled";
+      if (part.enumerated || r.sampled_pairs == 1) {
+        p["src"] = oracle::Format(part.pair.src).name;
+        p["dst"] = oracle::Format(part.pair.dst).name;
+      } else {
+        p["pairs"] = r.sampled_pairs;
+      }
+      p["cases"] = part.cases;
+      p["failing"] = part.failing;
+      p["line"] = tools::SearchLine(r, part);
+      search.push_back(p);
+    }
+    j["search"] = search;
+  }
   if (r.minimal) {
     j["counterexample"] = tools::CounterexampleJson(*r.minimal);
     j["original"] = tools::CounterexampleJson(*r.original);
+    j["order"] = tools::kSimplestOrderName;
+    j["simplest"] = r.simplest;  // the least failing case of its whole (enumerated) pair
     j["shrink_steps"] = r.shrink_steps;
+    j["order_steps"] = r.order_steps;
     j["candidates_tried"] = r.candidates_tried;
     j["minimal"] = r.local_minimum;  // kept for scripts: the same as local_minimum
     j["local_minimum"] = r.local_minimum;
@@ -110,7 +131,8 @@ int RunProperty(const ShrinkArgs& a, bool json_file) {
     std::cout << j.dump() << "\n";
   } else {
     std::cout << "ptovec shrink: " << op.name << " (" << pair_text << "), device " << device->Name()
-              << ", seed " << a.seed << ", up to " << a.tests << " tests\n";
+              << ", seed " << a.seed << ", up to " << a.tests
+              << " sampled tests (enumerable pairs are enumerated)\n";
     tools::PrintShrinkResult(std::cout, r);
     if (!file.empty()) std::cout << "wrote " << file << "\n";
   }
@@ -285,7 +307,9 @@ Command AddShrinkCommand(CLI::App& app) {
   s.add_option("--rmode", args->rmode,
                "only these rounding modes, comma-separated (default all; not with --from)");
   s.add_option("--sat", args->sat, "only Sat off, on or both (default both; not with --from)");
-  s.add_option("--tests", args->tests, "tests before the property passes (default 10000)")
+  s.add_option("--tests", args->tests,
+               "sampled tests before the property passes (default 10000; pairs small enough to "
+               "enumerate are enumerated whatever it says)")
       ->check(kWholeNumber);
   s.add_option("--out", args->out,
                "counterexample file (default shrunk-<op>-<src>-<dst>.bin, or .json)");

@@ -1,12 +1,16 @@
-// `ptovec shrink`: RapidCheck property "device equals oracle" and greedy shrinking along
-// RapidCheck's shrink tree (see shrink.hpp).
+// `ptovec shrink`: the property "device equals oracle": enumeration of small pairs with the exact
+// simplest failing case, RapidCheck sampling of larger ones, greedy shrinking along RapidCheck's
+// shrink tree and then toward the simplest case (see shrink.hpp).
 #include "ptovec/tools/shrink.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <memory>
 #include <ostream>
 #include <stdexcept>
+#include <tuple>
 
+#include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/oracle/numeric.hpp"
@@ -54,6 +58,135 @@ std::string GotText(const Counterexample& cx) {
              : std::string("unsupported");
 }
 
+// ---- The simplest-case order ----
+
+int BitWidth(std::uint64_t m) { return static_cast<int>(std::bit_width(m)); }
+
+// One word's part of the key: zero or not, significant bits, |E|, sign.
+struct WordKey {
+  bool nonzero = false;
+  unsigned bits = 0;
+  unsigned distance = 0;
+  bool negative = false;
+};
+
+// The key of +/- m * 2^q (m = 0: zero).
+WordKey KeyOfValue(bool negative, std::uint64_t m, int q) {
+  if (m == 0) return {false, 0, 0, negative};
+  const int length = BitWidth(m);
+  const std::uint64_t odd = m >> std::countr_zero(m);
+  const int leading = q + length - 1;
+  return {true, static_cast<unsigned>(BitWidth(odd)),
+          static_cast<unsigned>(leading < 0 ? -leading : leading), negative};
+}
+
+WordKey KeyOfWord(oracle::TileDataType type, Word word) {
+  const oracle::FormatInfo& f = oracle::Format(type);
+  word = oracle::LowBits(word, f.width);
+  if (!f.IsFloating()) {
+    if (f.kind == oracle::FormatKind::SignedInteger) {
+      const auto v = static_cast<std::int64_t>(oracle::SignExtend(word, f.width));
+      const std::uint64_t magnitude =
+          v < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+      return KeyOfValue(v < 0, magnitude, 0);
+    }
+    return KeyOfValue(false, word, 0);
+  }
+  const oracle::FiniteDecomposition d = oracle::TileNumericFiniteDecomposition(type, word);
+  if (!d.available) return {true, f.width + 1, 1U << 16, (word & f.SignBit()) != 0};
+  return KeyOfValue(d.negative || (word & f.SignBit()) != 0, d.significand, d.exponent);
+}
+
+// The code of +/- m * 2^q in `type` when the type holds exactly that value (m odd, non-zero),
+// for the types SimplerMoves moves in: integers and floating types with sign, exponent and
+// fraction fields.
+std::optional<Word> ExactCode(oracle::TileDataType type, bool negative, std::uint64_t m, int q) {
+  const oracle::FormatInfo& f = oracle::Format(type);
+  const int length = BitWidth(m);
+  if (!f.IsFloating()) {
+    if (q < 0 || q + length > static_cast<int>(f.width)) return std::nullopt;
+    const std::uint64_t v = m << q;
+    if (f.kind == oracle::FormatKind::SignedInteger) {
+      const std::uint64_t half = std::uint64_t{1} << (f.width - 1);
+      if (negative ? v > half : v >= half) return std::nullopt;
+      return oracle::LowBits(negative ? std::uint64_t{0} - v : v, f.width);
+    }
+    if (negative) return std::nullopt;
+    return v;
+  }
+  if (!f.HasSignExponentFraction()) return std::nullopt;
+  const int fb = static_cast<int>(f.fraction_bits);
+  const int leading = q + length - 1;
+  Word magnitude = 0;
+  const int field = leading + f.bias;
+  if (field >= 1) {
+    if (length - 1 > fb || field >= (1 << f.exponent_bits)) return std::nullopt;
+    magnitude = (static_cast<Word>(field) << fb) |
+                ((static_cast<Word>(m) << (fb - (length - 1))) & oracle::LowBits(~Word{0}, fb));
+  } else {
+    const int shift = q - (1 - f.bias - fb);  // subnormal: value = fraction * 2^(1 - bias - fb)
+    if (shift < 0 || shift + length > fb) return std::nullopt;
+    magnitude = static_cast<Word>(m) << shift;
+  }
+  const Word code = (negative ? f.SignBit() : 0) | magnitude;
+  // The decomposition confirms it (E4M3's top code is NaN, not a value).
+  const oracle::FiniteDecomposition d = oracle::TileNumericFiniteDecomposition(type, code);
+  if (!d.available || d.significand == 0) return std::nullopt;
+  const auto sig = static_cast<std::uint64_t>(d.significand);
+  if ((sig >> std::countr_zero(sig)) != m || d.exponent + std::countr_zero(sig) != q) {
+    return std::nullopt;
+  }
+  return code;
+}
+
+// The value range of leading exponents to try for `type`.
+std::pair<int, int> LeadingExponentRange(oracle::TileDataType type) {
+  const oracle::FormatInfo& f = oracle::Format(type);
+  if (!f.IsFloating()) return {0, static_cast<int>(f.width) - 1};
+  const int fb = static_cast<int>(f.fraction_bits);
+  return {1 - f.bias - fb, (1 << f.exponent_bits) - 1 - f.bias};
+}
+
+// A non-zero finite word of a type SimplerMoves moves in as +/- m * 2^q with m odd; nullopt for
+// zero, Inf, NaN and the other types.
+struct OddParts {
+  bool negative = false;
+  std::uint64_t m = 0;
+  int q = 0;
+};
+std::optional<OddParts> OddPartsOf(oracle::TileDataType type, Word word) {
+  const oracle::FormatInfo& f = oracle::Format(type);
+  OddParts p;
+  if (f.IsFloating()) {
+    if (!f.HasSignExponentFraction()) return std::nullopt;
+    const oracle::FiniteDecomposition d = oracle::TileNumericFiniteDecomposition(type, word);
+    if (!d.available || d.significand == 0) return std::nullopt;
+    p.negative = d.negative || (word & f.SignBit()) != 0;
+    p.m = static_cast<std::uint64_t>(d.significand);
+    p.q = d.exponent;
+  } else {
+    const Word low = oracle::LowBits(word, f.width);
+    p.negative = KeyOfWord(type, word).negative;
+    p.m = p.negative ? oracle::LowBits(Word{0} - low, f.width) : low;
+    if (p.negative && p.m == 0) p.m = Word{1} << (f.width - 1);
+    if (p.m == 0) return std::nullopt;
+  }
+  const int zeros = std::countr_zero(p.m);
+  p.m >>= zeros;
+  p.q += zeros;
+  return p;
+}
+
+// ---- Enumeration ----
+
+// Inputs per enumeration block: memory stays bounded whatever the pair.
+constexpr std::size_t kEnumerationBlock = 4096;
+
+// Keeps the least failing case under the simplest-case order.
+void KeepSimplest(std::optional<Counterexample>& best, Counterexample cx) {
+  if (!best || Simpler(cx.c, best->c)) best = std::move(cx);
+}
+
 // Evaluates the counterexample's case twice more (one call each) and requires the same wrong
 // answer both times: a flaky device must not get a counterexample it no longer reproduces.
 void ConfirmDeterministic(Device& device, const Counterexample& cx) {
@@ -71,11 +204,115 @@ void ConfirmDeterministic(Device& device, const Counterexample& cx) {
   }
 }
 
+// Greedy descent toward the simplest case from a failing case: the simplest failing one of its
+// SimplerMoves, repeated until none fails (each step is strictly simpler, so it ends). Then the
+// final case is confirmed and recorded.
+void OrderDescent(Device& device, Counterexample failing, std::size_t batch,
+                  std::uint64_t max_steps, const generator::ControlFilter& controls,
+                  ShrinkResult& result) {
+  for (;;) {
+    if (result.shrink_steps + result.order_steps >= max_steps) {
+      result.local_minimum = false;
+      break;
+    }
+    const std::vector<Case> moves = SimplerMoves(failing.c, controls);
+    std::uint64_t checked = 0;
+    bool moved = false;
+    for (std::size_t first = 0; first < moves.size() && !moved; first += batch) {
+      const std::size_t n = std::min(batch, moves.size() - first);
+      const auto judged = JudgeCases(device, std::span<const Case>(moves.data() + first, n));
+      for (std::size_t i = 0; i < n; ++i) {
+        ++checked;
+        if (judged[i]) {
+          failing = *judged[i];
+          ++result.order_steps;
+          moved = true;
+          break;
+        }
+      }
+    }
+    result.candidates_tried += checked;
+    if (!moved) {
+      result.local_minimum = true;
+      result.minimal_candidates = checked;
+      break;
+    }
+  }
+  ConfirmDeterministic(device, failing);
+  result.minimal = failing;
+}
+
+// Enumerates every input of an enumerable pair under every control, in the suite's order, by
+// blocks (oracle: EvaluateBatch; device: EvaluateProduct). Records the pair's part of the search;
+// returns the first failing case (into `first`) and the least failing one under the
+// simplest-case order (into `best`).
+void EnumeratePair(Device& device, const OpDef& op, TypePair pair,
+                   const std::vector<generator::NumericExecutionControl>& controls,
+                   ShrinkResult::SearchPart& part, std::optional<Counterexample>& first,
+                   std::optional<Counterexample>& best) {
+  const generator::InputSet domain = EnumerableSpace(op, pair);
+  const std::size_t nc = controls.size();
+  std::vector<generator::Inputs> inputs;
+  std::vector<Encoded> expected;
+  std::vector<DeviceAnswer> answers;
+  part.pair = pair;
+  part.enumerated = true;
+  for (std::uint64_t begin = 0; begin < domain.count; begin += kEnumerationBlock) {
+    inputs.resize(
+        static_cast<std::size_t>(std::min<std::uint64_t>(kEnumerationBlock, domain.count - begin)));
+    domain.Fill(begin, inputs.size(), inputs.data());
+    // Tuples outside the op's domain are not cases (an exhaustive plan has none).
+    std::erase_if(inputs, [&](const generator::Inputs& in) {
+      return static_cast<bool>(op.check_domain(pair, in));
+    });
+    const std::size_t n = inputs.size();
+    expected.resize(n * nc);
+    generator::EvaluateBatch(op, pair, inputs.data(), n, controls, expected.data());
+    answers.assign(n * nc, DeviceAnswer{});
+    bool answered = true;
+    try {
+      device.EvaluateProduct(op, pair, inputs, controls, answers);
+    } catch (const DeviceFailure&) {
+      answered = false;  // judged case by case below (the device restarts as needed)
+    }
+    part.cases += n * nc;
+    const Word mask = oracle::LowBits(~Word{0}, oracle::Format(pair.dst).width);
+    const auto case_at = [&](std::size_t j) {
+      return Case{&op, pair, controls[j % nc], inputs[j / nc]};
+    };
+    if (!answered) {
+      std::vector<Case> cases;
+      cases.reserve(n * nc);
+      for (std::size_t j = 0; j < n * nc; ++j) cases.push_back(case_at(j));
+      for (auto& judged : JudgeCases(device, cases)) {
+        if (!judged) continue;
+        ++part.failing;
+        if (!first) first = *judged;
+        KeepSimplest(best, std::move(*judged));
+      }
+      continue;
+    }
+    for (std::size_t j = 0; j < n * nc; ++j) {
+      DeviceAnswer got = answers[j];
+      got.result.word &= mask;
+      if (got.supported && got.result.word == expected[j].word &&
+          got.result.status == expected[j].status) {
+        continue;
+      }
+      ++part.failing;
+      Counterexample cx{case_at(j), expected[j], got, {}};
+      if (!first) first = cx;
+      KeepSimplest(best, std::move(cx));
+    }
+  }
+}
+
 // Greedy descent along the shrink tree from a failing node, as RapidCheck shrinks: take the
 // first failing candidate, repeat until none fails. Candidates are judged `batch` at a time (the
 // first failing one in sequence order wins, so the batch size never changes the result).
 void Descend(Device& device, rc::Shrinkable<Case> current, Counterexample failing,
-             std::size_t batch, std::uint64_t max_steps, ShrinkResult& result) {
+             std::size_t batch, std::uint64_t max_steps, const generator::ControlFilter& controls,
+             ShrinkResult& result) {
   result.failed = true;
   result.original = failing;
   for (;;) {
@@ -112,11 +349,176 @@ void Descend(Device& device, rc::Shrinkable<Case> current, Counterexample failin
       break;
     }
   }
-  ConfirmDeterministic(device, failing);
-  result.minimal = failing;
+  OrderDescent(device, failing, batch, max_steps, controls, result);
 }
 
 }  // namespace
+
+SimplicityKey SimplicityOf(const Case& c) {
+  SimplicityKey key;
+  for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
+    const WordKey w = KeyOfWord(c.op->slots[i].TypeFor(c.pair), c.in[i]);
+    key.nonzero += w.nonzero;
+    key.significant_bits += w.bits;
+    key.exponent_distance += w.distance;
+    key.negatives += w.negative;
+    key.words[i] = c.in[i];
+  }
+  key.mode = static_cast<unsigned>(c.control.rounding_mode);
+  key.sat = c.control.saturating ? 1 : 0;
+  return key;
+}
+
+bool Simpler(const Case& a, const Case& b) { return SimplicityOf(a) < SimplicityOf(b); }
+
+std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& controls,
+                               std::size_t limit) {
+  const SimplicityKey own = SimplicityOf(c);
+  const auto inputs_part = [](const SimplicityKey& k) {
+    return std::tie(k.nonzero, k.significant_bits, k.exponent_distance);
+  };
+  // A move whose inputs are simpler may take any selected control (a simpler value can fail
+  // under another mode only).
+  const std::vector<generator::NumericExecutionControl> all_controls =
+      c.op->uses_controls ? controls.ControlsOf(*c.op)
+                          : std::vector<generator::NumericExecutionControl>{};
+  std::vector<std::pair<SimplicityKey, Case>> moves;
+  const auto offer_one = [&](const Case& k) {
+    if (c.op->uses_controls && !controls.Accepts(k.control)) return;
+    SimplicityKey key = SimplicityOf(k);
+    if (key < own) moves.emplace_back(key, k);
+  };
+  const auto offer = [&](const Case& k) {
+    if (k.op->check_domain(k.pair, k.in)) return;
+    offer_one(k);
+    if (all_controls.empty() || !(inputs_part(SimplicityOf(k)) < inputs_part(own))) return;
+    for (const generator::NumericExecutionControl control : all_controls) {
+      if (control == k.control) continue;
+      Case other = k;
+      other.control = control;
+      offer_one(other);
+    }
+  };
+  for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
+    const oracle::TileDataType type = c.op->slots[i].TypeFor(c.pair);
+    const oracle::FormatInfo& f = oracle::Format(type);
+    if (f.IsFloating() && !f.HasSignExponentFraction()) continue;
+    const oracle::FiniteDecomposition d =
+        f.IsFloating() ? oracle::TileNumericFiniteDecomposition(type, c.in[i])
+                       : oracle::FiniteDecomposition{};
+    std::uint64_t m = 0;
+    bool negative = false;
+    if (f.IsFloating()) {
+      if (!d.available) continue;
+      m = static_cast<std::uint64_t>(d.significand);
+      negative = d.negative || (c.in[i] & f.SignBit()) != 0;
+    } else {
+      const WordKey w = KeyOfWord(type, c.in[i]);
+      negative = w.negative;
+      const Word word = oracle::LowBits(c.in[i], f.width);
+      m = negative ? oracle::LowBits(Word{0} - word, f.width) : word;
+      if (negative && m == 0) m = Word{1} << (f.width - 1);
+    }
+    if (m == 0) continue;
+    m >>= std::countr_zero(m);
+    // Simpler significands: m itself (another binade), its top bits, its top and lowest set bits
+    // (the sticky bit kept), 2^a + 1 (a tie or sticky bit a places below the leading one), 1.
+    std::vector<std::uint64_t> significands{m, 1};
+    const int length = BitWidth(m);
+    for (int j = 1; j < length; ++j) {
+      const std::uint64_t top = m >> j;
+      significands.push_back(top >> std::countr_zero(top));
+      significands.push_back((top << j) | 1);
+      significands.push_back((std::uint64_t{1} << j) | 1);
+    }
+    std::sort(significands.begin(), significands.end());
+    significands.erase(std::unique(significands.begin(), significands.end()), significands.end());
+    const auto [lo, hi] = LeadingExponentRange(type);
+    for (const std::uint64_t s : significands) {
+      const int bits = BitWidth(s);
+      for (int leading = lo; leading <= hi; ++leading) {
+        const std::optional<Word> code = ExactCode(type, negative, s, leading - bits + 1);
+        if (!code || *code == oracle::LowBits(c.in[i], f.width)) continue;
+        Case k = c;
+        k.in[i] = *code;
+        offer(k);
+      }
+    }
+  }
+  // Two words at once, one binade up and the other down by as many (m_i 2^(q_i + d), m_j 2^(q_j
+  // - d)): a product of the two, as TQUANT's value x scale, keeps its value and its rounding.
+  for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
+    const std::optional<OddParts> a = OddPartsOf(c.op->slots[i].TypeFor(c.pair), c.in[i]);
+    if (!a) continue;
+    for (std::size_t j = i + 1; j < c.op->slots.size(); ++j) {
+      const std::optional<OddParts> b = OddPartsOf(c.op->slots[j].TypeFor(c.pair), c.in[j]);
+      if (!b) continue;
+      for (int d = -320; d <= 320; ++d) {
+        if (d == 0) continue;
+        const std::optional<Word> wi =
+            ExactCode(c.op->slots[i].TypeFor(c.pair), a->negative, a->m, a->q + d);
+        if (!wi) continue;
+        const std::optional<Word> wj =
+            ExactCode(c.op->slots[j].TypeFor(c.pair), b->negative, b->m, b->q - d);
+        if (!wj) continue;
+        Case k = c;
+        k.in[i] = *wi;
+        k.in[j] = *wj;
+        offer(k);
+      }
+    }
+  }
+  for (const Case& k : Drain(ShrinkCase(c))) offer(k);
+  std::sort(moves.begin(), moves.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  moves.erase(std::unique(moves.begin(), moves.end(),
+                          [](const auto& a, const auto& b) { return a.first == b.first; }),
+              moves.end());
+  if (moves.size() > limit) moves.resize(limit);
+  std::vector<Case> out;
+  out.reserve(moves.size());
+  for (auto& [key, k] : moves) out.push_back(k);
+  return out;
+}
+
+std::uint64_t EnumerableInputs(const OpDef& op, TypePair pair) {
+  if (op.plan && op.slots.size() == 1 &&
+      op.plan(pair).kind == generator::DomainPlan::Kind::Exhaustive) {
+    const std::uint64_t n = op.domain_count(pair, generator::SamplingOptions{});
+    return n <= kEnumerableCases ? n : 0;
+  }
+  // Any other space: every word of every slot, when their product is small enough.
+  unsigned bits = 0;
+  for (const generator::Slot& slot : op.slots) bits += oracle::Format(slot.TypeFor(pair)).width;
+  return bits <= 22 && (std::uint64_t{1} << bits) <= kEnumerableCases ? std::uint64_t{1} << bits
+                                                                      : 0;
+}
+
+generator::InputSet EnumerableSpace(const OpDef& op, TypePair pair) {
+  if (EnumerableInputs(op, pair) == 0) {
+    throw std::invalid_argument(op.name + " " + TypeName(pair.src) + " -> " + TypeName(pair.dst) +
+                                " is too large to enumerate");
+  }
+  if (op.slots.size() == 1 && op.plan(pair).kind == generator::DomainPlan::Kind::Exhaustive) {
+    return op.domain(pair, generator::SamplingOptions{});
+  }
+  std::vector<unsigned> widths;
+  for (const generator::Slot& slot : op.slots) {
+    widths.push_back(oracle::Format(slot.TypeFor(pair)).width);
+  }
+  generator::InputSet set;
+  set.count = EnumerableInputs(op, pair);
+  set.kind = "exhaustive";
+  set.at = [widths](std::uint64_t i) {
+    generator::Inputs in{};
+    for (std::size_t k = widths.size(); k-- > 0;) {  // the last slot varies fastest
+      in[k] = oracle::LowBits(i, widths[k]);
+      i >>= widths[k];
+    }
+    return in;
+  };
+  return set;
+}
 
 std::vector<std::optional<Counterexample>> JudgeCases(Device& device, std::span<const Case> cases) {
   std::vector<DeviceAnswer> answers(cases.size());
@@ -190,8 +592,12 @@ rc::Shrinkable<Case> ShrinkableCase(const Case& c) {
   return rc::shrinkable::shrinkRecur(c, [](const Case& x) { return ShrinkCase(x); });
 }
 
-rc::Gen<Case> CaseGen(const OpDef& op, std::optional<TypePair> pair,
-                      const generator::ControlFilter& filter) {
+namespace {
+
+// The property's generator over `pairs` (one: that pair; several: an index shrinking toward the
+// first).
+rc::Gen<Case> CaseGenOver(const OpDef& op, std::vector<TypePair> pairs_in,
+                          const generator::ControlFilter& filter) {
   const OpDef* op_ptr = &op;
   // The drawable modes and Sat values, in order: inRange over their positions shrinks toward the
   // first (RNE, Sat off when kept).
@@ -220,10 +626,10 @@ rc::Gen<Case> CaseGen(const OpDef& op, std::optional<TypePair> pair,
                           return c;
                         });
   };
-  if (pair) return for_pair(*pair);
+  if (pairs_in.size() == 1) return for_pair(pairs_in.front());
   // Building an input space can be costly (destination anchors, interesting codes): each pair's
   // generator is built once, when first drawn.
-  const auto pairs = std::make_shared<const std::vector<TypePair>>(op.legal_pairs);
+  const auto pairs = std::make_shared<const std::vector<TypePair>>(std::move(pairs_in));
   const auto cache = std::make_shared<std::vector<std::optional<rc::Gen<Case>>>>(pairs->size());
   return rc::gen::mapcat(rc::gen::inRange<std::size_t>(0, pairs->size()),
                          [pairs, cache, for_pair](std::size_t i) {
@@ -231,6 +637,13 @@ rc::Gen<Case> CaseGen(const OpDef& op, std::optional<TypePair> pair,
                            if (!slot) slot = for_pair((*pairs)[i]);
                            return *slot;
                          });
+}
+
+}  // namespace
+
+rc::Gen<Case> CaseGen(const OpDef& op, std::optional<TypePair> pair,
+                      const generator::ControlFilter& filter) {
+  return CaseGenOver(op, pair ? std::vector<TypePair>{*pair} : op.legal_pairs, filter);
 }
 
 ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options) {
@@ -241,12 +654,51 @@ ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options) {
                                 " -> " + TypeName(options.pair->dst));
   }
   const std::size_t batch = std::max<std::size_t>(1, options.batch);
-  const rc::Gen<Case> gen = CaseGen(op, options.pair, options.controls);
-  rc::Random random(options.seed);
   ShrinkResult result;
-  while (result.tests < options.tests) {
+  result.op = &op;
+  result.seed = options.seed;
+  // 1. Every enumerable pair, in order: the first with a failing case ends the search.
+  const std::vector<TypePair> pairs =
+      options.pair ? std::vector<TypePair>{*options.pair} : op.legal_pairs;
+  const std::vector<generator::NumericExecutionControl> controls = options.controls.ControlsOf(op);
+  std::vector<TypePair> sampled;
+  for (const TypePair pair : pairs) {
+    if (EnumerableInputs(op, pair) == 0) {
+      sampled.push_back(pair);
+      continue;
+    }
+    ShrinkResult::SearchPart part;
+    std::optional<Counterexample> first;
+    std::optional<Counterexample> best;
+    EnumeratePair(device, op, pair, controls, part, first, best);
+    result.search.push_back(part);
+    result.tests += part.cases;
+    if (best) {
+      result.failed = true;
+      result.original = first;
+      result.simplest = true;
+      result.local_minimum = true;
+      ConfirmDeterministic(device, *best);
+      result.minimal = best;
+      return result;
+    }
+  }
+  if (sampled.empty()) return result;
+  // 2. The rest sampled from their input spaces, then shrunk.
+  result.sampled_pairs = sampled.size();
+  const rc::Gen<Case> gen = CaseGenOver(op, sampled, options.controls);
+  rc::Random random(options.seed);
+  ShrinkResult::SearchPart part;
+  part.pair = sampled.size() == 1 ? sampled.front() : TypePair{};
+  std::uint64_t tests = 0;
+  const auto finish = [&] {
+    part.cases = tests;
+    result.tests += tests;
+    result.search.push_back(part);
+  };
+  while (tests < options.tests) {
     const std::size_t n =
-        static_cast<std::size_t>(std::min<std::uint64_t>(batch, options.tests - result.tests));
+        static_cast<std::size_t>(std::min<std::uint64_t>(batch, options.tests - tests));
     std::vector<rc::Shrinkable<Case>> drawn;
     std::vector<Case> cases;
     drawn.reserve(n);
@@ -257,13 +709,17 @@ ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options) {
     }
     const auto judged = JudgeCases(device, cases);
     for (std::size_t i = 0; i < n; ++i) {
-      ++result.tests;
+      ++tests;
       if (judged[i]) {
-        Descend(device, drawn[i], *judged[i], batch, options.max_shrink_steps, result);
+        part.failing = 1;
+        finish();
+        Descend(device, drawn[i], *judged[i], batch, options.max_shrink_steps, options.controls,
+                result);
         return result;
       }
     }
   }
+  finish();
   return result;
 }
 
@@ -272,7 +728,26 @@ ShrinkResult ShrinkFrom(Device& device, const Case& start, std::uint64_t max_shr
   result.tests = 1;
   const auto judged = JudgeCases(device, std::span<const Case>(&start, 1));
   if (!judged[0]) return result;
-  Descend(device, ShrinkableCase(start), *judged[0], 64, max_shrink_steps, result);
+  if (EnumerableInputs(*start.op, start.pair) > 0) {
+    // The whole pair under every control: its least failing case (start is one of them).
+    ShrinkResult::SearchPart part;
+    std::optional<Counterexample> first;
+    std::optional<Counterexample> best;
+    EnumeratePair(device, *start.op, start.pair, generator::ControlsFor(*start.op), part, first,
+                  best);
+    KeepSimplest(best, *judged[0]);
+    result.tests += part.cases;
+    result.search.push_back(part);
+    result.op = start.op;
+    result.failed = true;
+    result.original = *judged[0];
+    result.simplest = true;
+    result.local_minimum = true;
+    ConfirmDeterministic(device, *best);
+    result.minimal = best;
+    return result;
+  }
+  Descend(device, ShrinkableCase(start), *judged[0], 64, max_shrink_steps, {}, result);
   return result;
 }
 
@@ -330,15 +805,79 @@ nlohmann::ordered_json CounterexampleJson(const Counterexample& cx) {
   return j;
 }
 
+namespace {
+
+// 917504 -> "917,504".
+std::string Thousands(std::uint64_t n) {
+  std::string digits = std::to_string(n);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) {
+    digits.insert(static_cast<std::size_t>(i), ",");
+  }
+  return digits;
+}
+
+}  // namespace
+
+std::string SearchLine(const ShrinkResult& result, const ShrinkResult::SearchPart& part) {
+  const OpDef& op = *result.op;
+  const std::size_t sampled_pairs = result.sampled_pairs;
+  const std::string fails = part.failing == 0 ? std::string("none fails")
+                            : part.enumerated ? Thousands(part.failing) + " fail"
+                                              : std::string("one fails");
+  if (part.enumerated) {
+    return "enumerated all " + Thousands(part.cases) + " cases of " + op.name + " " +
+           TypeName(part.pair.src) + " -> " + TypeName(part.pair.dst) + ": " + fails;
+  }
+  const std::string what =
+      sampled_pairs == 1
+          ? op.name + " " + TypeName(part.pair.src) + " -> " + TypeName(part.pair.dst)
+          : op.name + " (" + std::to_string(sampled_pairs) + " sampled pairs)";
+  return "sampled " + Thousands(part.cases) + " cases of " + what +
+         " with the default suite's strategies (seed " + std::to_string(result.seed) +
+         "): " + fails;
+}
+
+std::vector<std::string> SearchLines(const ShrinkResult& result) {
+  std::vector<std::string> lines;
+  if (result.op == nullptr) return lines;
+  const auto& parts = result.search;
+  for (std::size_t i = 0; i < parts.size();) {
+    // A run of enumerated pairs with no failure: one line.
+    std::size_t j = i;
+    std::uint64_t cases = 0;
+    while (j < parts.size() && parts[j].enumerated && parts[j].failing == 0)
+      cases += parts[j++].cases;
+    if (j - i >= 2) {
+      const auto name = [](TypePair p) { return TypeName(p.src) + " -> " + TypeName(p.dst); };
+      lines.push_back("enumerated all " + Thousands(cases) + " cases of " + std::to_string(j - i) +
+                      " pairs of " + result.op->name + " (" + name(parts[i].pair) + " .. " +
+                      name(parts[j - 1].pair) + "): none fails");
+      i = j;
+      continue;
+    }
+    lines.push_back(SearchLine(result, parts[i]));
+    ++i;
+  }
+  return lines;
+}
+
 void PrintShrinkResult(std::ostream& out, const ShrinkResult& result) {
+  for (const std::string& line : SearchLines(result)) out << line << "\n";
   if (!result.failed || !result.minimal) {
     out << "all " << result.tests << " tests passed\n";
     return;
   }
   const Counterexample& cx = *result.minimal;
   const Case& c = cx.c;
-  out << "counterexample after " << result.tests << " test(s), " << result.shrink_steps
-      << " shrink step(s), " << result.candidates_tried << " candidate(s) tried\n";
+  if (result.simplest) {
+    const std::uint64_t failing = result.search.empty() ? 0 : result.search.back().failing;
+    out << "simplest of all " << Thousands(failing) << " failing cases, after "
+        << Thousands(result.tests) << " test(s)\n";
+  } else {
+    out << "counterexample after " << result.tests << " test(s), " << result.shrink_steps
+        << " shrink step(s), " << result.order_steps << " simplifying step(s), "
+        << result.candidates_tried << " candidate(s) tried\n";
+  }
   out << "  op:       " << c.op->name << " " << TypeName(c.pair.src) << " -> "
       << TypeName(c.pair.dst) << "\n";
   for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
@@ -352,11 +891,15 @@ void PrintShrinkResult(std::ostream& out, const ShrinkResult& result) {
   out << "  got:      " << GotText(cx) << "\n";
   if (!cx.failure.empty()) out << "  failure:  " << cx.failure << "\n";
   out << "  eval:     " << generator::EvalCommand(c) << "\n";
-  if (result.local_minimum) {
+  out << "minimised in the order: " << kSimplestOrderName << "\n";
+  if (result.simplest) {
+    out << "simplest: yes (the least of every failing case of the pair)\n";
+  } else if (result.local_minimum) {
     out << "local minimum: yes (" << result.minimal_candidates
-        << " shrink candidates checked, none fails)\n";
+        << " simpler moves checked, none fails)\n";
   } else {
-    out << "local minimum: no (stopped after " << result.shrink_steps << " shrink steps)\n";
+    out << "local minimum: no (stopped after " << result.shrink_steps + result.order_steps
+        << " steps)\n";
   }
 }
 

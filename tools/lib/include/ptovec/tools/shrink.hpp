@@ -1,11 +1,16 @@
-// `ptovec shrink`: the RapidCheck property "device equals oracle" over an op's whole input space
-// (OpDef::input_space: every named sampling strategy plus uniform), shrunk by RapidCheck's shrink
-// tree to a counterexample none of whose shrink candidates fails; and the same greedy descent
-// from a given case (`shrink --from RESULTS`).
+// `ptovec shrink`: the property "device equals oracle" over an op's input space. A pair whose whole
+// space is small (an exhaustive 8- or 16-bit source, at most kEnumerableCases cases) is enumerated
+// in the suite's order and its simplest failing case (SimplicityKey) is found exactly; a larger
+// space is sampled with RapidCheck from OpDef::input_space (the default suite's weighted
+// strategies plus uniform), shrunk by RapidCheck's shrink tree and then toward the simplest case
+// by moves that keep the rounding situation (SimplerMoves). The same descent runs from a given
+// case (`shrink --from RESULTS`).
 #pragma once
 
 #include <rapidcheck.h>
 
+#include <array>
+#include <compare>
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
@@ -32,12 +37,81 @@ struct Counterexample {
   std::string failure;
 };
 
+/// The simplest-case order of `ptovec shrink` (README, "Devices under test and shrinking"): cases
+/// compare by their SimplicityKey, lexicographically in this field order, smaller is simpler.
+/// For each input word, its value v (the slot's type: floating codes by
+/// TileNumericFiniteDecomposition, integers sign- or zero-extended) is written v = (-1)^s * m *
+/// 2^q with m odd (zero: m = 0), and E is the exponent of its leading bit (2^E <= |v| < 2^(E+1)).
+struct SimplicityKey {
+  /// 1. input words whose value is not zero (+0, -0 and integer 0 are zero; E8M0 has no zero;
+  ///    Inf and NaN are not zero)
+  unsigned nonzero = 0;
+  /// 2. the sum over the words of the bit length of m (0 for a zero); Inf and NaN count as the
+  ///    type's precision + 1 (more than any finite value of the type)
+  unsigned significant_bits = 0;
+  /// 3. the sum over the words of |E| (0 for a zero); Inf and NaN count 2^16 (farther than any
+  ///    finite value)
+  unsigned exponent_distance = 0;
+  /// 4. the rounding mode: RNE, then RTM RTP RTZ RNA RTO RHB (the spec's NumericRoundingMode order)
+  unsigned mode = 0;
+  /// 5. Sat: off before on
+  unsigned sat = 0;
+  /// 6. the number of negative words (-0 included)
+  unsigned negatives = 0;
+  /// 7. the words themselves, slot by slot (a total order: no two distinct cases of one pair
+  ///    are equal under it)
+  std::array<oracle::Word, generator::kMaxSlots> words{};
+  friend auto operator<=>(const SimplicityKey&, const SimplicityKey&) = default;
+};
+
+/// The order's name, as `shrink` prints it ("minimised in the order: ...").
+inline constexpr const char* kSimplestOrderName =
+    "fewest non-zero inputs, fewest significant bits, exponent nearest 0, RNE, Sat off";
+
+/// The key of a case under the simplest-case order (see SimplicityKey). The pair is not part of
+/// it: keys compare cases of one (op, pair).
+SimplicityKey SimplicityOf(const Case& c);
+
+/// True when `a` is strictly simpler than `b` (SimplicityOf(a) < SimplicityOf(b)).
+bool Simpler(const Case& a, const Case& b);
+
+/// Moves toward the simplest case that keep the rounding situation, for the descent after the
+/// shrink tree: for each floating input word with sign, exponent and fraction fields and each
+/// integer word, the same significand m at every other exponent the type represents exactly,
+/// normal or subnormal (the same tie and sticky pattern relative to a destination grid, at another
+/// binade), and simpler significands (m's top bits, m's top and lowest set bits, 2^a + 1) at
+/// every exponent; two words at once, one moved d binades up and the other d down (a product of
+/// the two, as TQUANT's value x scale, keeps its value); then ShrinkCase's candidates. A move whose
+/// inputs alone are simpler (fewer non-zero words, significant bits or exponent distance) is also
+/// offered under every other control `controls` selects (a simpler value may fail under another
+/// mode only). Only cases strictly simpler than `c`, inside the op's domain and under a control
+/// `controls` accepts, sorted simplest first, at most `limit` of them.
+std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& controls = {},
+                               std::size_t limit = 20000);
+
+/// Whole input spaces of at most this many input tuples are enumerated (times the controls:
+/// 14 for an op with controls), not sampled.
+inline constexpr std::uint64_t kEnumerableCases = std::uint64_t{1} << 22;
+
+/// The input tuples of `pair` when its whole space is enumerable, else 0: an exhaustive domain
+/// plan (every code of an 8- or 16-bit source the op accepts: its domain count), or any op whose
+/// slot widths add up to at most 22 bits (2^bits tuples, those outside the op's domain skipped
+/// when enumerated).
+std::uint64_t EnumerableInputs(const OpDef& op, TypePair pair);
+
+/// The whole input space of an enumerable pair in the suite's order: the op's domain for an
+/// exhaustive plan (code order), else every tuple of slot words with the last slot varying
+/// fastest (tuples outside the op's domain included: callers skip them with check_domain).
+/// Throws std::invalid_argument when EnumerableInputs(op, pair) is 0.
+generator::InputSet EnumerableSpace(const OpDef& op, TypePair pair);
+
 /// What `ShrinkProperty` runs.
 struct ShrinkOptions {
   const OpDef* op = nullptr;
   std::optional<TypePair> pair;  ///< nullopt: any legal pair (shrinks toward the first)
   std::uint64_t seed = 1;        ///< rc::Random seed; the same seed gives the same run
-  std::uint64_t tests = 10000;   ///< successful tests before the property counts as passed
+  std::uint64_t tests = 10000;   ///< sampled tests before the property counts as passed (an
+                                 ///< enumerable pair is enumerated whatever it says)
   std::size_t batch = 256;       ///< cases per Device::Evaluate call (never changes the result)
   std::uint64_t max_shrink_steps = 100000;  ///< safety cap on accepted shrinks
   /// Only these modes and Sat values are drawn (and shrunk toward the first of them); ops
@@ -57,6 +131,22 @@ struct ShrinkResult {
   /// tree; a simpler failing case outside the tree may exist)
   bool local_minimum = false;
   std::uint64_t minimal_candidates = 0;  ///< how many candidates of `minimal` were checked
+  /// How each pair was searched, in search order (ShrinkProperty; ShrinkFrom: the enumerated
+  /// pair, else empty).
+  struct SearchPart {
+    TypePair pair{};
+    bool enumerated = false;    ///< every case of the pair (else sampled)
+    std::uint64_t cases = 0;    ///< cases tested (inputs x controls when enumerated)
+    std::uint64_t failing = 0;  ///< failing cases (enumerated; sampled: 0 or 1, it stops)
+  };
+  std::vector<SearchPart> search;
+  const OpDef* op = nullptr;      ///< the op searched (set when `search` is not empty)
+  std::size_t sampled_pairs = 0;  ///< how many pairs the sampled part drew from
+  std::uint64_t seed = 1;         ///< the sampling seed (printed with a sampled part)
+  /// `minimal` is the least failing case of its pair under the simplest-case order among all of
+  /// the pair's cases (an enumerated pair), not only a local minimum.
+  bool simplest = false;
+  std::uint64_t order_steps = 0;  ///< accepted SimplerMoves steps after the shrink tree
 };
 
 /// Judges cases: for each, nullopt when the device agrees with the oracle (word at the dst width
@@ -79,18 +169,28 @@ rc::Shrinkable<Case> ShrinkableCase(const Case& c);
 /// over the 7 (shrinking toward RNE) and Sat (toward off) when op.uses_controls, else RNE, off.
 rc::Gen<Case> CaseGen(const OpDef& op, std::optional<TypePair> pair);
 
-/// Runs the property "device equals oracle" for options.tests cases drawn from CaseGen with
-/// rc::Random(options.seed) (size rc::kNominalSize), and on the first failure descends the shrink
-/// tree as RapidCheck does (take the first failing candidate, repeat until none fails), then
-/// evaluates the final case twice more and requires the same wrong answer. Deterministic for a
-/// given seed and device. Throws DeviceError (also "device is not deterministic: case X gave A
+/// Runs the property "device equals oracle". First every enumerable pair (options.pair, or each
+/// enumerable legal pair in registry order; EnumerableInputs) is enumerated in the suite's order
+/// (its domain's order, every selected control of an input before the next input), by blocks
+/// through generator::EvaluateBatch and Device::EvaluateProduct; the first pair with a failing
+/// case ends the search, and its result is the least failing case under the simplest-case order
+/// (result.simplest). Otherwise (a pair that is not enumerable, or no failure in the enumerable
+/// pairs of an any-pair run) options.tests cases are drawn from CaseGen over the remaining
+/// pairs with rc::Random(options.seed) (size rc::kNominalSize); on the first failure it descends
+/// the shrink tree as RapidCheck does (take the first failing candidate, repeat until none
+/// fails), then SimplerMoves (take the simplest failing move, repeat until none fails). The final
+/// case is evaluated twice more and must give the same wrong answer. Deterministic for a given
+/// seed and device. Throws DeviceError (also "device is not deterministic: case X gave A
 /// then B" when the final case does not fail the same way again); std::invalid_argument for a
 /// missing op or an illegal pair.
 ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options);
 
-/// The same descent from a given case (ShrinkableCase(start)). result.failed is false (and
-/// nothing is shrunk) when the device agrees with the oracle on `start`. Throws DeviceError (as
-/// ShrinkProperty, also for a non-deterministic device).
+/// From a given case: when its pair is enumerable, the pair is enumerated under every control and
+/// the result is its least failing case in the simplest-case order (result.simplest; start itself
+/// when nothing simpler fails); otherwise the same descent as ShrinkProperty
+/// (ShrinkableCase(start), then SimplerMoves). result.failed is false (and nothing is searched)
+/// when the device agrees with the oracle on `start`. Throws DeviceError (as ShrinkProperty, also
+/// for a non-deterministic device).
 ShrinkResult ShrinkFrom(Device& device, const Case& start, std::uint64_t max_shrink_steps = 100000);
 
 /// Writes a counterexample as a one-vector file (the expected result is the oracle's) with the
@@ -106,11 +206,22 @@ std::string DefaultCounterexampleFileName(const Case& c, bool json);
 ///  "got":{"out","flags"} or "unsupported","eval"}.
 nlohmann::ordered_json CounterexampleJson(const Counterexample& cx);
 
-/// The text report of a result: either "all N tests passed" or the counterexample block (op,
-/// types, inputs by slot name in hex, rmode, sat, expected and got with flag names, the eval
-/// command, tests and shrink steps, and the line "local minimum: yes (N shrink candidates
-/// checked, none fails)" or "local minimum: no (...)"). A local minimum of the shrink tree, not
-/// a global one: a simpler failing case may exist elsewhere in the input space.
+/// One line of the search: "enumerated all 917,504 cases of tcvt fp16 -> e8m0: 856 fail", or
+/// "sampled 1,000 cases of encode fp32 -> e4m3 with the default suite's strategies (seed 1): none
+/// fails" (several sampled pairs: "tcvt (9 sampled pairs)"). result.op must be set.
+std::string SearchLine(const ShrinkResult& result, const ShrinkResult::SearchPart& part);
+
+/// The search lines of a result: SearchLine of each part, except that a run of two or more
+/// enumerated pairs without a failure is one line ("enumerated all 57,161,768 cases of 140 pairs
+/// of tcvt (fp16 -> fp32 .. u4x2 -> u4x2): none fails"). Empty when result.op is not set.
+std::vector<std::string> SearchLines(const ShrinkResult& result);
+
+/// The text report of a result: the search lines (SearchLines), then either "all N tests passed"
+/// or the counterexample block (op, types, inputs by slot name in hex, rmode, sat, expected and
+/// got with flag names, the eval command, tests and steps), the line "minimised in the order:
+/// <kSimplestOrderName>", and "simplest: yes (...)" for an enumerated pair (the least failing
+/// case of the whole pair), else "local minimum: yes (N simpler moves checked, none fails)" or
+/// "local minimum: no (...)" (a simpler failing case may exist elsewhere in a sampled space).
 void PrintShrinkResult(std::ostream& out, const ShrinkResult& result);
 
 }  // namespace ptovec::tools
