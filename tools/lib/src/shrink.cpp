@@ -168,6 +168,7 @@ rc::Seq<Case> ShrinkCase(const Case& c) {
   for (const generator::Inputs& in : Drain(generator::ShrinkInputs(*c.op, c.pair, c.in))) {
     Case k = c;
     k.in = in;
+    k.control = generator::LegalControl(*c.op, c.pair, k.in, k.control);
     out.push_back(k);
   }
   if (c.op->uses_controls) {
@@ -217,6 +218,8 @@ rc::Gen<Case> CaseGen(const OpDef& op, std::optional<TypePair> pair,
                           c.control.rounding_mode =
                               (*modes)[static_cast<std::size_t>(std::get<1>(t))];
                           c.control.saturating = (*sats)[static_cast<std::size_t>(std::get<2>(t))];
+                          // fpatr: a control the inputs' PreQuantMode refuses becomes RNE.
+                          c.control = generator::LegalControl(*op_ptr, p, c.in, c.control);
                           return c;
                         });
   };
