@@ -36,9 +36,16 @@ bool IsInteger(TileDataType t) { return !TileDataTypeIsFloating(t) && t != TileD
 Encoded FastTileProfileMatrixPostProcessWithFlags(Word value, unsigned pre_quant_mode,
                                                   unsigned relu_mode, TileDataType output_type,
                                                   Word quant_param, Word relu_param,
-                                                  NumericExecutionControl control_given) {
-  const NumericExecutionControl control =
-      MatrixFPATREffectiveControl(pre_quant_mode, control_given);
+                                                  NumericExecutionControl control) {
+  return FastMatrixPostQuantBaseWithFlags(value, pre_quant_mode, output_type, relu_mode,
+                                          quant_param, relu_param,
+                                          MatrixFPATREffectiveControl(pre_quant_mode, control));
+}
+
+Encoded FastMatrixPostQuantBaseWithFlags(Word value, unsigned pre_quant_mode,
+                                         TileDataType output_type, unsigned relu_mode,
+                                         Word quant_param, Word relu_param,
+                                         NumericExecutionControl control) {
   const unsigned mode = pre_quant_mode & 0x3F;
   const unsigned relu = relu_mode & 7;
   if (mode == 0 && relu == 0) return {value, 0};

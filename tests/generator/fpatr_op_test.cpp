@@ -59,28 +59,27 @@ TEST(FpatrOp, PairsAndPerPairControls) {
 }
 
 TEST(FpatrOp, EvalAcceptsTheIssueExampleAndRefusesOtherControls) {
-  const Case c = MakeCase("fpatr", "fp32", "fp16", "RNE", false,
-                          {"0xbec497c8", "0x01", "0x00", "0x0000000000000000",
-                           "0x0000000000000000"});
+  const Case c =
+      MakeCase("fpatr", "fp32", "fp16", "RNE", false,
+               {"0xbec497c8", "0x01", "0x00", "0x0000000000000000", "0x0000000000000000"});
   EXPECT_EQ(EvaluateCase(c), (oracle::Encoded{0xB625, 0x10}));
   EXPECT_EQ(Fpatr().evaluate_reference(c.pair, c.in, c.control), (oracle::Encoded{0xB625, 0x10}));
   EXPECT_EQ(ErrorOf({"0xbec497c8", "0x01", "0x00", "0x0", "0x0"}, "RTZ"),
             "pre_quant_mode 1 has fixed rounding (RNE; BundleFPATRDATRFieldsLegal: the B.DATR "
             "RMode must be the default): --rmode RTZ is refused; accepted --rmode RNE with --sat "
             "off or on");
-  EXPECT_EQ(ErrorOf({"0x3f800000", "0x19", "0x00", "0x3f800000", "0x0"}, "RHB", false, "fp32",
-                    "hif8"),
-            "pre_quant_mode 25 has fixed rounding (RHB; BundleFPATRDATRFieldsLegal: the B.DATR "
-            "RMode must be the default): --rmode RHB is refused; accepted --rmode RNE with --sat "
-            "off or on");
+  EXPECT_EQ(
+      ErrorOf({"0x3f800000", "0x19", "0x00", "0x3f800000", "0x0"}, "RHB", false, "fp32", "hif8"),
+      "pre_quant_mode 25 has fixed rounding (RHB; BundleFPATRDATRFieldsLegal: the B.DATR "
+      "RMode must be the default): --rmode RHB is refused; accepted --rmode RNE with --sat "
+      "off or on");
   EXPECT_EQ(ErrorOf({"0x1", "0x00", "0x01", "0x0", "0x0"}, "RNE", true, "s32", "s32"),
             "pre_quant_mode 0 (no conversion) takes the B.DATR defaults only "
             "(BundleFPATRDATRFieldsLegal): --rmode RNE --sat on is refused; accepted --rmode RNE "
             "--sat off");
   // Sat is programmable in mode 1; every control in mode 2.
   EXPECT_EQ(ErrorOf({"0xbec497c8", "0x01", "0x00", "0x0", "0x0"}, "RNE", true), "");
-  EXPECT_EQ(ErrorOf({"0x12c", "0x02", "0x00", "0x3f800000", "0x0"}, "RTO", true, "s32", "s8"),
-            "");
+  EXPECT_EQ(ErrorOf({"0x12c", "0x02", "0x00", "0x3f800000", "0x0"}, "RTO", true, "s32", "s8"), "");
 }
 
 TEST(FpatrOp, DomainCheckNamesTheBadWord) {
@@ -130,7 +129,8 @@ TEST(FpatrOp, DefaultSuiteCoversEveryModeAndReluModeAndTheEdges) {
     for (const Inputs& t : in) {
       mode_relu.insert({t[1], t[2]});
       const bool negative = pair.src == T::U32 ? false : (t[0] >> 31) != 0;
-      if (negative) negative_relu.insert({t[1], t[2]});
+      // Negative values under LReLU/PReLU count with a non-zero parameter only.
+      if (negative && (t[2] < 2 || t[4] != 0)) negative_relu.insert({t[1], t[2]});
       if (oracle::BundleFPATRModeIsShift(static_cast<unsigned>(t[1]))) {
         shift_codes.insert((t[3] >> 32) & 0xF);
       }

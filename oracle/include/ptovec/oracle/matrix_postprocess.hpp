@@ -163,4 +163,13 @@ Encoded FastTileProfileMatrixPostProcessWithFlags(Word value, unsigned pre_quant
                                                   Word quant_param, Word relu_param,
                                                   NumericExecutionControl control);
 
+/// The fast form of MatrixPostQuantBaseWithFlags (the pipeline under an already effective
+/// control): FastTileProfileMatrixPostProcessWithFlags is this under
+/// MatrixFPATREffectiveControl(pre_quant_mode, control). Exposed for fault models (the mutant
+/// devices of tests/mutants) that take another control.
+Encoded FastMatrixPostQuantBaseWithFlags(Word value, unsigned pre_quant_mode,
+                                         TileDataType output_type, unsigned relu_mode,
+                                         Word quant_param, Word relu_param,
+                                         NumericExecutionControl control);
+
 }  // namespace ptovec::oracle
