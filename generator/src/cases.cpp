@@ -307,6 +307,9 @@ Case MakeCase(std::string_view op_name, std::string_view src, std::string_view d
     c.in[i] = ParseInputWord(inputs[i], slots[i].TypeFor(c.pair), slots[i].name);
   }
   if (auto problem = c.op->check_domain(c.pair, c.in)) throw InputError(*problem);
+  if (c.op->check_control) {
+    if (auto problem = c.op->check_control(c.pair, c.in, c.control)) throw InputError(*problem);
+  }
   return c;
 }
 

@@ -88,6 +88,7 @@ void DeriveFromPlan(OpDef& op) {
           return InputSpace(*self, pair, StrategyGens(plan.strategies), plan.uniform());
         return InputSpace(*self, pair, StrategyGens(plan.strategies));
       case DomainPlan::Kind::Custom:
+        if (plan.uniform) return InputSpace(*self, pair, plan.space(), plan.uniform());
         return InputSpace(*self, pair, plan.space());
     }
     throw std::logic_error("unknown domain plan kind");

@@ -15,6 +15,7 @@ OpDef MakeQparamOp();
 OpDef MakeTquantOp();
 OpDef MakeTdequantOp();
 OpDef MakeAffineOp();
+OpDef MakeFpatrOp();
 
 const std::vector<OpDef>& AllOps() {
   static const std::vector<OpDef> ops = [] {
@@ -26,6 +27,7 @@ const std::vector<OpDef>& AllOps() {
     v.push_back(MakeTquantOp());
     v.push_back(MakeTdequantOp());
     v.push_back(MakeAffineOp());
+    v.push_back(MakeFpatrOp());
     // The domain functions of each op derive from its plan, bound to the op's own entry (the
     // vector's elements keep their addresses when it is moved into `ops`).
     for (OpDef& op : v) DeriveFromPlan(op);
@@ -65,6 +67,18 @@ std::vector<NumericExecutionControl> ControlsFor(const OpDef& op) {
     controls.push_back({mode, true});
   }
   return controls;
+}
+
+std::vector<NumericExecutionControl> ControlsFor(const OpDef& op, TypePair pair) {
+  return op.pair_controls ? op.pair_controls(pair) : ControlsFor(op);
+}
+
+NumericExecutionControl LegalControl(const OpDef& op, TypePair pair, const Inputs& in,
+                                     NumericExecutionControl control) {
+  if (!op.check_control || !op.check_control(pair, in, control)) return control;
+  const NumericExecutionControl rne_sat{NumericRoundingMode::RNE, control.saturating};
+  if (!op.check_control(pair, in, rne_sat)) return rne_sat;
+  return NumericExecutionControl{};
 }
 
 void EvaluateBatch(const OpDef& op, TypePair pair, const Inputs* in, std::size_t n,
@@ -141,6 +155,11 @@ std::vector<NumericExecutionControl> ControlFilter::Apply(
 
 std::vector<NumericExecutionControl> ControlFilter::ControlsOf(const OpDef& op) const {
   return op.uses_controls ? Apply(ControlsFor(op)) : ControlsFor(op);
+}
+
+std::vector<NumericExecutionControl> ControlFilter::ControlsOf(const OpDef& op,
+                                                               TypePair pair) const {
+  return op.uses_controls ? Apply(ControlsFor(op, pair)) : ControlsFor(op, pair);
 }
 
 std::string ControlFilter::Describe() const {

@@ -194,6 +194,14 @@ void CheckCommonHeader(const nlohmann::ordered_json& h, std::string_view format,
   } catch (const std::invalid_argument& e) {
     fail(std::string("has a malformed header: ") + e.what());
   }
+  // An op whose controls depend on the pair (fpatr): only the pair's own.
+  const std::vector<NumericExecutionControl> of_pair = ControlsFor(*info.op, info.pair);
+  for (const NumericExecutionControl& c : info.controls) {
+    if (std::find(of_pair.begin(), of_pair.end(), c) == of_pair.end()) {
+      fail("lists control " + ControlsJson({c}).dump() + ", which " + op_name + " " + src + " -> " +
+           dst + " does not accept (accepted: " + ControlsJson(of_pair).dump() + ")");
+    }
+  }
   if (!h.contains("inputs") || !h["inputs"].is_number_unsigned()) {
     fail("has no \"inputs\" count in its header");
   }

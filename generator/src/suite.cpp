@@ -253,7 +253,7 @@ std::string JobBaseName(const Job& job) {
 }
 
 std::uint64_t VectorCount(const Job& job, const SamplingOptions& sampling) {
-  return job.op->domain_count(job.pair, sampling) * ControlsFor(*job.op).size();
+  return job.op->domain_count(job.pair, sampling) * ControlsFor(*job.op, job.pair).size();
 }
 
 namespace {
@@ -332,7 +332,13 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
     spec.pair = pair;
     spec.domain = inputs.kind;
     spec.seed = DerivedSeed(options.sampling.seed, op, pair);
-    spec.controls = options.controls.ControlsOf(op);
+    spec.controls = options.controls.ControlsOf(op, pair);
+    if (spec.controls.empty()) {
+      throw InputError(JobBaseName(job) + " holds no control that --rmode/--sat keep: " + op.name +
+                       " " + std::string(oracle::Format(pair.src).name) + " -> " +
+                       std::string(oracle::Format(pair.dst).name) + " accepts " +
+                       ControlsJson(ControlsFor(op, pair)).dump());
+    }
     spec.inputs = inputs.count;
     spec.strategies = inputs.strategies;
     std::uint64_t first_input = 0;

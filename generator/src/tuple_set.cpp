@@ -224,7 +224,11 @@ WordSet WordSet::Minus(const WordSet& other) const {
 
 // ---- Box ----
 
-Inputs InputsOf(const Point& p) { return Inputs{p[0], p[1], p[2], p[3]}; }
+Inputs InputsOf(const Point& p) {
+  Inputs in{};
+  for (std::size_t k = 0; k < in.size(); ++k) in[k] = p[k];
+  return in;
+}
 
 Point PointOf(const Inputs& in) {
   Point p{};

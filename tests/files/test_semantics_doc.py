@@ -43,7 +43,7 @@ class SemanticsPageTest(unittest.TestCase):
             page = f.read()
         ops = [op["op"] for op in json.loads(
             subprocess.run([PTOVEC, "list", "--json"], capture_output=True, text=True).stdout)]
-        self.assertEqual(len(ops), 7)
+        self.assertEqual(len(ops), 8)
         for op in ops:
             self.assertIn(f"### `{op}`", page, op)
         for number, mode in enumerate(["RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB"]):

@@ -185,7 +185,7 @@ int main(int argc, char** argv) {
     }
     if (active.empty()) continue;
     const ptovec::generator::InputSet inputs = job.op->domain(job.pair, sampling);
-    const auto controls = ptovec::generator::ControlsFor(*job.op);
+    const auto controls = ptovec::generator::ControlsFor(*job.op, job.pair);
     for (std::uint64_t i = 0; i < inputs.count && !active.empty(); ++i) {
       Case c;
       c.op = job.op;

@@ -15,6 +15,7 @@
 
 #include "ptovec/oracle/fast.hpp"
 #include "ptovec/oracle/formats.hpp"
+#include "ptovec/oracle/matrix_postprocess.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
 
 namespace ptovec::mutants {
@@ -934,6 +935,97 @@ Encoded Hif8EncodeBandSignFlipped(const Case& c) {
   if (body >= 0x40 && body <= 0x5f) r.word ^= 0x10;
   return r;
 }
+// ---- the B.FPATR pipeline (op fpatr) --------------------------------------------------------
+
+enum class FpatrFault : std::uint8_t {
+  ReluAfterScale,     // a negative value under LReLU/PReLU: value * scale * param
+  LreluParamFp32,     // the ReLU parameter's low 32 bits read as an FP32 word
+  SignedZeroDropped,  // no -0 result for a -0 accumulator
+  RhbFromDatr,        // modes 25/28 round under the B.DATR control instead of RHB
+};
+
+/// The fpatr pipeline (reference/matrix-postprocess.asl lines 180-252, as the oracle's
+/// FastMatrixPostQuantBaseWithFlags computes it) with one fault; other ops: the oracle.
+Encoded FpatrWithFault(const Case& c, FpatrFault fault) {
+  static const OpDef* const fpatr = generator::FindOp("fpatr");
+  if (c.op != fpatr) return Oracle(c);
+  const Word value = c.in[0];
+  const auto mode = static_cast<unsigned>(c.in[1]);
+  const auto relu = static_cast<unsigned>(c.in[2]);
+  const Word quant = c.in[3];
+  const Word relu_param = c.in[4];
+  const T out = c.pair.dst;
+  if (fault == FpatrFault::RhbFromDatr) {
+    if (mode != 25 && mode != 28) return Oracle(c);
+    const Encoded r = oracle::FastMatrixPostQuantBaseWithFlags(value, mode, out, relu, quant,
+                                                               relu_param, c.control);
+    return {oracle::LowBits(r.word, Format(out).width), r.status};
+  }
+  if ((mode == 0 && relu == 0) || oracle::BundleFPATRModeIsShift(mode)) return Oracle(c);
+  const NumericExecutionControl control = oracle::MatrixFPATREffectiveControl(mode, c.control);
+  const T source = mode == 0                                         ? out
+                   : oracle::BundleFPATRModeUsesS32Accumulator(mode) ? T::S32
+                                                                     : T::FP32;
+  const NumericValueClass source_class = source == T::FP32
+                                             ? oracle::TileNumericValueClass(source, value)
+                                             : NumericValueClass::PositiveNormal;
+  const auto s32 = static_cast<std::int32_t>(static_cast<std::uint32_t>(value));
+  const bool negative = source == T::S32 ? s32 < 0 : oracle::MatrixValueClassNegative(source_class);
+  const bool scaled = oracle::BundleFPATRModeUsesScalarParameter(mode) ||
+                      oracle::BundleFPATRModeUsesVectorParameter(mode);
+  const Dyadic one{false, 1, 0};
+  const Dyadic scale =
+      scaled ? oracle::DyadicFromFiniteCode(T::FP19, (quant >> 13) & 0x7FFFF) : one;
+  Dyadic param = oracle::DyadicFromFiniteCode(T::FP19, relu_param & 0x7FFFF);
+  if (fault == FpatrFault::LreluParamFp32) {
+    param = oracle::DyadicFromFiniteCode(T::FP32, relu_param & 0xFFFFFFFF);
+  }
+  Dyadic multiplier = !negative || relu == 0 ? scale : relu == 1 ? Dyadic{false, 0, 0} : param;
+  if (fault == FpatrFault::ReluAfterScale && negative && relu >= 2) {
+    multiplier = oracle::DyadicProduct(scale, param);
+  }
+  const bool multiplier_zero = multiplier.significand == 0;
+  const oracle::MatrixSpecialResult special =
+      oracle::MatrixPostQuantSpecialValue(value, source, out, control);
+  const auto low = [out](Encoded r) {
+    return Encoded{oracle::LowBits(r.word, Format(out).width), r.status};
+  };
+  if (special.special &&
+      !(source_class == NumericValueClass::NegativeInfinity && multiplier_zero)) {
+    return low({special.word, special.status});
+  }
+  Dyadic source_value{false, 0, 0};
+  if (source == T::S32) {
+    source_value = oracle::DyadicFromInteger(s32);
+  } else if (source == T::U32) {
+    source_value = oracle::DyadicFromInteger(static_cast<std::int64_t>(value & 0xFFFFFFFF));
+  } else if (source_class != NumericValueClass::NegativeInfinity) {
+    source_value = oracle::DyadicFromFiniteCode(T::FP32, value & 0xFFFFFFFF);
+  }
+  const Dyadic activated = oracle::DyadicProduct(source_value, multiplier);
+  const int width = oracle::BundleFPATRModeOffsetWidth(mode);
+  const std::int64_t offset = width == 0
+                                  ? 0
+                                  : static_cast<std::int64_t>(oracle::SignExtend(
+                                        oracle::LowBits(quant >> 37, static_cast<unsigned>(width)),
+                                        static_cast<unsigned>(width)));
+  if (fault != FpatrFault::SignedZeroDropped && source_class == NumericValueClass::NegativeZero &&
+      !multiplier_zero && offset == 0 && IsFloating(out)) {
+    return low({oracle::MatrixFloatingSignedZero(out, true), 0});
+  }
+  if (width != 0) {
+    return low(oracle::FastMatrixQuantizedAffine(activated, one, offset, width, out, control));
+  }
+  if (!IsFloating(out)) return low(oracle::FastMatrixIntegerEncoding(activated, out, control));
+  return low(oracle::FastMatrixFloatingEncoding(activated, out, control));
+}
+
+Encoded FpatrReluAfterScale(const Case& c) { return FpatrWithFault(c, FpatrFault::ReluAfterScale); }
+Encoded FpatrLreluParamFp32(const Case& c) { return FpatrWithFault(c, FpatrFault::LreluParamFp32); }
+Encoded FpatrSignedZeroDropped(const Case& c) {
+  return FpatrWithFault(c, FpatrFault::SignedZeroDropped);
+}
+Encoded FpatrRhbFromDatr(const Case& c) { return FpatrWithFault(c, FpatrFault::RhbFromDatr); }
 
 using MutantFn = Encoded (*)(const Case&);
 
@@ -946,7 +1038,7 @@ struct Entry {
 constexpr std::array kCatalog = {
     Entry{{"ties_away", "RNE ties resolved away from zero (an RNA rounder wired for RNE)",
            "every op with controls: RNE ties", "encode", "fp16", "e4m3",
-           "encode,affine,tquant,tdequant"},
+           "encode,affine,tquant,tdequant,fpatr"},
           TiesAway},
     Entry{{"sticky_dropped", "sticky bit below the rounding position dropped (guard bit only)",
            "encode to FP32/FP16/BF16, tdequant", "encode", "fp32", "fp16", "encode,tdequant"},
@@ -957,7 +1049,7 @@ constexpr std::array kCatalog = {
           ClampBeforeRound},
     Entry{{"sat_ignored", "Sat ignored: every case runs as non-Sat",
            "encode, affine, tquant, tcvt to E8M0 under Sat", "encode", "fp16", "s8",
-           "encode,affine,tquant,tcvt"},
+           "encode,affine,tquant,tcvt,fpatr"},
           SatIgnored},
     Entry{{"nonsat_overflow_max_finite",
            "non-Sat floating overflow gives the largest finite instead of Inf or NaN",
@@ -991,11 +1083,11 @@ constexpr std::array kCatalog = {
           E8M0AlwaysUp},
     Entry{{"rto_as_rtz", "RTO treated as RTZ (no jamming into the last place)",
            "every op with controls, RTO", "encode", "fp16", "e4m3",
-           "encode,affine,tquant,tdequant,tcvt"},
+           "encode,affine,tquant,tdequant,tcvt,fpatr"},
           RtoAsRtz},
     Entry{{"rhb_as_rna", "RHB treated as RNA: negative ties go away from zero",
            "every op with controls, RHB negative ties", "encode", "fp16", "e4m3",
-           "encode,affine,tquant,tdequant"},
+           "encode,affine,tquant,tdequant,fpatr"},
           RhbAsRna},
     Entry{{"s8_wrap_without_of", "non-Sat S8 wrap without OF (NX only)",
            "encode and affine to S8, non-Sat overflow", "encode", "fp16", "s8", "encode,affine"},
@@ -1061,7 +1153,7 @@ constexpr std::array kCatalog = {
           TdequantU8ZeroPointSigned},
     Entry{{"rna_as_rne", "RNA treated as RNE (ties to even instead of away)",
            "every op with controls, RNA ties", "encode", "fp16", "e4m3",
-           "encode,affine,tquant,tdequant"},
+           "encode,affine,tquant,tdequant,fpatr"},
           RnaAsRne},
     Entry{{"fp8_tiny_shift_wraps",
            "E4M3 denormalising shift taken modulo 32: values below 2^-17 give non-zero codes",
@@ -1124,6 +1216,22 @@ constexpr std::array kCatalog = {
            "tcvt to E8M0, RNA RHB, significands in (sqrt(2), 182/128)", "tcvt", "fp16", "e8m0",
            "tcvt"},
           E8M0Sqrt2Top8},
+    Entry{{"fpatr_relu_after_scale",
+           "B.FPATR LReLU/PReLU applied after the scale (negative value * scale * parameter)",
+           "fpatr, negative values under ReluMode 2 and 3 with a scale other than 1", "fpatr",
+           "fp32", "fp32", "fpatr"},
+          FpatrReluAfterScale},
+    Entry{{"fpatr_lrelu_param_fp32", "B.FPATR LReLU/PReLU parameter read as FP32 instead of FP19",
+           "fpatr, negative values under ReluMode 2 and 3", "fpatr", "fp32", "fp16", "fpatr"},
+          FpatrLreluParamFp32},
+    Entry{
+        {"fpatr_signed_zero_dropped", "B.FPATR signed-zero rule dropped: a -0 accumulator gives +0",
+         "fpatr, -0 FP32 accumulators into floating types", "fpatr", "fp32", "fp16", "fpatr"},
+        FpatrSignedZeroDropped},
+    Entry{{"fpatr_rhb_from_datr",
+           "B.FPATR modes 25/28 (HiF8) round under the B.DATR control instead of the fixed RHB",
+           "fpatr to HiF8, ties", "fpatr", "fp32", "hif8", "fpatr"},
+          FpatrRhbFromDatr},
 };
 
 const std::array<MutantInfo, kCatalog.size()>& Infos() {

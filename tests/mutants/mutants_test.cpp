@@ -135,7 +135,7 @@ const std::vector<Sampled>& SampleCases() {
       const generator::InputSet set = job.op->domain(job.pair, sampling);
       const std::uint64_t step = set.count > 40 ? set.count / 40 : 1;
       for (std::uint64_t i = 0; i < set.count; i += step) {
-        for (const auto& control : generator::ControlsFor(*job.op)) {
+        for (const auto& control : generator::ControlsFor(*job.op, job.pair)) {
           Case c;
           c.op = job.op;
           c.pair = job.pair;

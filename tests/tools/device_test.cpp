@@ -227,7 +227,7 @@ TEST(LibraryDeviceErrors, MissingEvaluateSymbol) {
 TEST(LibraryDeviceErrors, AbiVersionMismatch) {
   EXPECT_EQ(ErrorOf([] { OpenLibraryDevice(TestDut("abi_mismatch")); }),
             "device " + TestDut("abi_mismatch") +
-                " implements DUT ABI version 7, this ptovec speaks versions 1 and 2 (rebuild it "
+                " implements DUT ABI version 7, this ptovec speaks versions 1, 2 and 3 (rebuild it "
                 "against ptovec_dut.h)");
 }
 

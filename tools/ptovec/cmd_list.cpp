@@ -96,6 +96,7 @@ int RunList(bool as_json, const SamplingOptions& sampling, const ListFilter& fil
                                      {"dst", oracle::Format(p.dst).name},
                                      {"default_suite", in_default},
                                      {"vectors", VectorCount({&op, p}, sampling)}};
+      if (op.pair_controls) pair["controls"] = ControlsFor(op, p).size();
       if (op.pair_note) {
         if (const std::string note = op.pair_note(p); !note.empty()) pair["note"] = note;
       }
@@ -121,14 +122,23 @@ int RunList(bool as_json, const SamplingOptions& sampling, const ListFilter& fil
     for (const auto& s : entry["slots"]) {
       std::cout << " " << s["name"].get<std::string>() << ":" << s["type"].get<std::string>();
     }
-    std::cout << "; controls per input: " << entry["controls"].get<std::size_t>()
-              << "\n    pairs (src -> dst: vectors; * = in the default suite):\n";
+    const bool per_pair = !entry["pairs"].empty() && entry["pairs"][0].contains("controls");
+    if (per_pair) {
+      std::cout << "; controls per input: by pair (those legal for every mode of the pair)"
+                << "\n    pairs (src -> dst: vectors, controls per input; * = in the default "
+                   "suite):\n";
+    } else {
+      std::cout << "; controls per input: " << entry["controls"].get<std::size_t>()
+                << "\n    pairs (src -> dst: vectors; * = in the default suite):\n";
+    }
     std::string note;  // one note per op, printed once after its pairs, each such pair marked
     for (const auto& p : entry["pairs"]) {
       const bool star = p["default_suite"].get<bool>();
       if (star) suite_total += p["vectors"].get<std::uint64_t>();
       std::cout << "     " << (star ? "* " : "  ") << p["src"].get<std::string>() << " -> "
                 << p["dst"].get<std::string>() << ": " << p["vectors"].get<std::uint64_t>()
+                << (p.contains("controls") ? ", " + std::to_string(p["controls"].get<std::size_t>())
+                                           : std::string())
                 << (p.contains("note") ? "  (raw copy, see note)" : "") << "\n";
       if (p.contains("note") && note.empty()) note = p["note"].get<std::string>();
     }

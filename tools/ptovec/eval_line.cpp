@@ -3,6 +3,7 @@
 
 #include <exception>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "ptovec/generator/writers.hpp"
 
@@ -65,11 +66,26 @@ EvalCases CasesFromArgs(EvalArgs a) {
   for (std::size_t i = 0; i < a.inputs.size(); i += slots) {
     const std::vector<std::string> group(a.inputs.begin() + static_cast<std::ptrdiff_t>(i),
                                          a.inputs.begin() + static_cast<std::ptrdiff_t>(i + slots));
+    // An op whose legal controls depend on the inputs (fpatr): --rmode all and --sat both give
+    // the legal ones only (a control named alone is refused by MakeCase with its reason).
+    const std::size_t before = out.cases.size();
+    const bool expanded = modes.size() > 1 || sats.size() > 1;
+    std::optional<std::string> refused;
     for (const std::string& mode : modes) {
       for (const bool sat : sats) {
+        const OpDef& op = RequireOp(a.op);
+        if (expanded && op.check_control) {
+          Case probe = MakeCase(a.op, a.src, a.dst, "RNE", false, group);
+          probe.control = {RequireRoundingMode(mode), sat};
+          if (auto problem = op.check_control(probe.pair, probe.in, probe.control)) {
+            if (!refused) refused = *problem;
+            continue;
+          }
+        }
         out.cases.push_back(MakeCase(a.op, a.src, a.dst, mode, sat, group));
       }
     }
+    if (out.cases.size() == before) throw InputError(refused.value_or("no control selected"));
     const Case& c = out.cases.back();
     for (std::size_t k = 0; k < slots; ++k) {
       const TileDataType type = c.op->slots[k].TypeFor(c.pair);

@@ -1,13 +1,13 @@
 /*
- * ptovec device-under-test (DUT) ABI, versions 1 and 2: the one header a device implements so
+ * ptovec device-under-test (DUT) ABI, versions 1, 2 and 3: the one header a device implements so
  * that `ptovec run --dut LIB.so` and `ptovec shrink --dut LIB.so` can drive it.
  *
  * A device is a shared library (C linkage) exporting:
- *   required  uint32_t ptovec_dut_abi_version(void);  the version it implements: 1 or 2
- *                                                     (PTOVEC_DUT_ABI_VERSION is 2)
+ *   required  uint32_t ptovec_dut_abi_version(void);  the version it implements: 1, 2 or 3
+ *                                                     (PTOVEC_DUT_ABI_VERSION is 3)
  *   version 1, required:
  *             int ptovec_dut_evaluate(const ptovec_dut_case *c, ptovec_dut_result *r);
- *   version 2, required (ptovec_dut_evaluate is then optional and unused):
+ *   versions 2 and 3, required (ptovec_dut_evaluate is then optional and unused):
  *             int ptovec_dut_evaluate_batch(const ptovec_dut_case *cases,
  *                                           ptovec_dut_result *results, uint8_t *status,
  *                                           uint64_t n);
@@ -15,7 +15,7 @@
  *   optional  int      ptovec_dut_init(const char *arg);  called once after loading, with the
  *                                                     text of `--dut-arg` ("" if none);
  *                                                     non-zero refuses to start
- *   version 2, optional:
+ *   versions 2 and 3, optional:
  *             uint32_t ptovec_dut_properties(void);   PTOVEC_DUT_THREAD_SAFE (bit 0): ptovec may
  *                                                     call ptovec_dut_evaluate_batch from several
  *                                                     threads at once, on disjoint arrays
@@ -28,9 +28,17 @@
  * status is PTOVEC_DUT_ERROR). Without PTOVEC_DUT_THREAD_SAFE, calls come from one thread at a
  * time. The device never sees expected results. Plain C99; usable from C, C++, Rust, Zig, ...
  *
+ * Version 3 is version 2 with room for 5 inputs (PTOVEC_DUT_MAX_INPUTS 5, for `fpatr`): the
+ * struct below. Versions 1 and 2 were built with 4 (a ptovec_dut_case 8 bytes shorter): ptovec
+ * still drives a version 2 library with arrays of that shorter layout, and a version 1 library
+ * one case at a time (it reads only the fields it knows); cases of an op with more than 4 inputs
+ * are reported unsupported for both without calling them. Rebuild against this header and
+ * return PTOVEC_DUT_ABI_VERSION (3) to take every op.
+ *
  * A case is what one line of `ptovec eval` describes (see `ptovec list` for ops, slot order and
  * legal type pairs, `ptovec list --types` for the types, and spec-notes section 1 for the codes):
- *   op        "tcvt", "encode", "shift", "qparam", "tquant", "tdequant", "affine" (lower case)
+ *   op        "tcvt", "encode", "shift", "qparam", "tquant", "tdequant", "affine", "fpatr"
+ *             (lower case)
  *   src, dst  type names as `ptovec list --types` prints them ("fp16", "e8m0", "s4x2", ...)
  *   src_code, dst_code  the spec's 5-bit tile data type codes of src and dst, FP19 (ptovec's
  *             own, no tile code) 32: the PTOVEC_DUT_TYPE_* constants below, the "code" column
@@ -58,8 +66,8 @@
 extern "C" {
 #endif
 
-#define PTOVEC_DUT_ABI_VERSION 2u
-#define PTOVEC_DUT_MAX_INPUTS 4
+#define PTOVEC_DUT_ABI_VERSION 3u
+#define PTOVEC_DUT_MAX_INPUTS 5
 #define PTOVEC_DUT_THREAD_SAFE 0x1u
 
 enum { PTOVEC_DUT_OK = 0, PTOVEC_DUT_UNSUPPORTED = 1, PTOVEC_DUT_ERROR = 2 };

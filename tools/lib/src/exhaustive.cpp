@@ -64,7 +64,7 @@ CheckReport RunExhaustive(Device& device, const ExhaustiveOptions& options) {
   const OpDef& op = *options.op;
   const TypePair pair = options.pair;
   const std::uint64_t codes = ExhaustiveCodeCount(op, pair);
-  const std::vector<NumericExecutionControl> controls = options.controls.ControlsOf(op);
+  const std::vector<NumericExecutionControl> controls = options.controls.ControlsOf(op, pair);
   const std::size_t nc = controls.size();
   const generator::ShardRange range =
       options.shard ? generator::ShardRange::Of(options.shard->index, options.shard->of, codes)

@@ -1,5 +1,5 @@
 // Shared library devices: OpenLibraryDevice (dlopen of a library implementing the DUT ABI of
-// tools/dut/include/ptovec_dut.h, versions 1 and 2).
+// tools/dut/include/ptovec_dut.h, versions 1, 2 and 3).
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -35,7 +35,24 @@ const char* TypeNameCString(TileDataType type) {
   return "";
 }
 
+// The case of DUT ABI versions 1 and 2: ptovec_dut_case with room for 4 inputs (version 3 has
+// 5). A version 2 library takes arrays of this layout.
+struct LegacyDutCase {
+  const char* op;
+  const char* src;
+  const char* dst;
+  uint8_t src_code;
+  uint8_t dst_code;
+  uint8_t rmode;
+  uint8_t sat;
+  uint32_t n_inputs;
+  uint64_t inputs[4];
+};
+static_assert(sizeof(LegacyDutCase) + 8 == sizeof(ptovec_dut_case),
+              "ptovec_dut_case is LegacyDutCase with one more input");
+
 using AbiVersionFn = uint32_t (*)();
+using LegacyEvaluateBatchFn = int (*)(const LegacyDutCase*, ptovec_dut_result*, uint8_t*, uint64_t);
 using EvaluateFn = int (*)(const ptovec_dut_case*, ptovec_dut_result*);
 using EvaluateBatchFn = int (*)(const ptovec_dut_case*, ptovec_dut_result*, uint8_t*, uint64_t);
 using PropertiesFn = uint32_t (*)();
@@ -60,11 +77,12 @@ class LibraryDevice final : public Device {
     try {
       const auto version = reinterpret_cast<AbiVersionFn>(Symbol("ptovec_dut_abi_version", shown));
       const std::uint32_t v = version();
-      if (v != 1 && v != 2) {
+      if (v != 1 && v != 2 && v != 3) {
         throw DeviceError("device " + shown + " implements DUT ABI version " + std::to_string(v) +
-                          ", this ptovec speaks versions 1 and 2 (rebuild it against " +
+                          ", this ptovec speaks versions 1, 2 and 3 (rebuild it against " +
                           "ptovec_dut.h)");
       }
+      legacy_ = v < 3;
       if (v == 1) {
         evaluate_ = reinterpret_cast<EvaluateFn>(Symbol("ptovec_dut_evaluate", shown));
       } else {
@@ -211,9 +229,31 @@ class LibraryDevice final : public Device {
   void CallAndCollect(std::size_t n, std::span<DeviceAnswer> answers, const CaseAt& case_at) {
     Buffers& b = BuffersFor(n);
     std::fill_n(b.out.begin(), n, ptovec_dut_result{0, 0});
-    if (evaluate_batch_ != nullptr) {
+    // A version 1 or 2 library knows 4 inputs: cases with more are unsupported (a batch of
+    // them only is not passed on; in a mixed batch their answers are replaced below).
+    const auto too_wide = [&](std::size_t i) { return legacy_ && b.in[i].n_inputs > 4; };
+    bool all_wide = n > 0;
+    for (std::size_t i = 0; i < n && all_wide; ++i) all_wide = too_wide(i);
+    if (all_wide) {
+      std::fill_n(b.status.begin(), n, std::uint8_t{PTOVEC_DUT_UNSUPPORTED});
+    } else if (evaluate_batch_ != nullptr) {
       std::fill_n(b.status.begin(), n, std::uint8_t{PTOVEC_DUT_OK});
-      const int rc = evaluate_batch_(b.in.data(), b.out.data(), b.status.data(), n);
+      int rc = PTOVEC_DUT_OK;
+      if (legacy_) {
+        thread_local std::vector<LegacyDutCase> legacy;
+        if (legacy.size() < n) legacy.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+          const ptovec_dut_case& c = b.in[i];
+          legacy[i] = {
+              c.op,       c.src,      c.dst,
+              c.src_code, c.dst_code, c.rmode,
+              c.sat,      c.n_inputs, {c.inputs[0], c.inputs[1], c.inputs[2], c.inputs[3]}};
+        }
+        rc = reinterpret_cast<LegacyEvaluateBatchFn>(evaluate_batch_)(legacy.data(), b.out.data(),
+                                                                      b.status.data(), n);
+      } else {
+        rc = evaluate_batch_(b.in.data(), b.out.data(), b.status.data(), n);
+      }
       if (rc != PTOVEC_DUT_OK && rc != PTOVEC_DUT_ERROR) {
         throw DeviceError("device " + name_ + " returned " + std::to_string(rc) +
                           " from ptovec_dut_evaluate_batch (accepted: 0 OK, 2 ERROR) on " +
@@ -229,6 +269,10 @@ class LibraryDevice final : public Device {
       }
     } else {
       for (std::size_t i = 0; i < n; ++i) {
+        if (too_wide(i)) {
+          b.status[i] = PTOVEC_DUT_UNSUPPORTED;
+          continue;
+        }
         const int rc = evaluate_(&b.in[i], &b.out[i]);
         if (rc < PTOVEC_DUT_OK || rc > PTOVEC_DUT_ERROR) {
           throw DeviceError("device " + name_ + " returned " + std::to_string(rc) +
@@ -237,6 +281,9 @@ class LibraryDevice final : public Device {
         }
         b.status[i] = static_cast<std::uint8_t>(rc);
       }
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      if (too_wide(i)) b.status[i] = PTOVEC_DUT_UNSUPPORTED;
     }
     Word dst_mask = 0;
     int mask_code = -1;
@@ -291,7 +338,8 @@ class LibraryDevice final : public Device {
 
   void* handle_ = nullptr;
   EvaluateFn evaluate_ = nullptr;             // version 1
-  EvaluateBatchFn evaluate_batch_ = nullptr;  // version 2
+  EvaluateBatchFn evaluate_batch_ = nullptr;  // versions 2 and 3
+  bool legacy_ = false;                       // versions 1 and 2: 4 inputs per case
   bool thread_safe_ = false;
   std::string name_;
 };

@@ -570,6 +570,7 @@ rc::Seq<Case> ShrinkCase(const Case& c) {
   for (const generator::Inputs& in : Drain(generator::ShrinkInputs(*c.op, c.pair, c.in))) {
     Case k = c;
     k.in = in;
+    k.control = generator::LegalControl(*c.op, c.pair, k.in, k.control);
     out.push_back(k);
   }
   if (c.op->uses_controls) {
@@ -623,6 +624,8 @@ rc::Gen<Case> CaseGenOver(const OpDef& op, std::vector<TypePair> pairs_in,
                           c.control.rounding_mode =
                               (*modes)[static_cast<std::size_t>(std::get<1>(t))];
                           c.control.saturating = (*sats)[static_cast<std::size_t>(std::get<2>(t))];
+                          // fpatr: a control the inputs' PreQuantMode refuses becomes RNE.
+                          c.control = generator::LegalControl(*op_ptr, p, c.in, c.control);
                           return c;
                         });
   };

@@ -182,7 +182,7 @@ rc::Gen<Inputs> InputSpace(const OpDef& op, TypePair pair, std::vector<Strategy>
 ///   DerivedSeed; `uniform` (when set) is the input space's uniform over the whole domain
 ///   (default UniformDomain);
 /// - Custom: `build` makes the set (tdequant: every value x zero point x 12 sampled scales) and
-///   `space` gives the input space's strategies.
+///   `space` gives the input space's strategies (with `uniform`, when set, as its uniform).
 struct DomainPlan {
   enum class Kind : std::uint8_t { Exhaustive, Sampled, Custom };
   Kind kind = Kind::Exhaustive;

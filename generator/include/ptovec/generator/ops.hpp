@@ -34,7 +34,7 @@ using oracle::TileDataType;
 using oracle::Word;
 
 /// The most input slots any op has.
-inline constexpr std::size_t kMaxSlots = 4;
+inline constexpr std::size_t kMaxSlots = 5;
 
 /// A source/destination type pair of an op.
 struct TypePair {
@@ -130,6 +130,9 @@ struct ControlFilter {
   /// for an op with controls; an op without controls keeps its one {RNE, off} (no mode applies
   /// to it, so no filter narrows it).
   std::vector<NumericExecutionControl> ControlsOf(const OpDef& op) const;
+  /// The controls a file of (op, pair) holds under this filter: the accepted ones of
+  /// ControlsFor(op, pair) (an op without controls keeps its one {RNE, off}).
+  std::vector<NumericExecutionControl> ControlsOf(const OpDef& op, TypePair pair) const;
   /// "all" or e.g. "RNE,RTZ; Sat off".
   std::string Describe() const;
   friend bool operator==(const ControlFilter&, const ControlFilter&) = default;
@@ -142,6 +145,11 @@ ControlFilter ParseControlFilter(const std::string& rmodes, const std::string& s
 /// Checks inputs against the op's domain before evaluation: nullopt when accepted, otherwise a
 /// one-line message naming the bad value and what is accepted.
 using CheckDomainFn = std::function<std::optional<std::string>(TypePair, const Inputs&)>;
+
+/// Checks a control against one input tuple (OpDef::check_control): nullopt when the control is
+/// legal for these inputs, otherwise a one-line message naming the control and what is accepted.
+using CheckControlFn =
+    std::function<std::optional<std::string>(TypePair, const Inputs&, NumericExecutionControl)>;
 
 /// The domain plan of one pair (domains.hpp DomainPlan): every source code, or named strategies.
 using DomainPlanFn = std::function<DomainPlan(TypePair)>;
@@ -182,6 +190,15 @@ struct OpDef {
   /// A faster batch form of `evaluate` (optional; EvaluateBatch falls back to `evaluate`).
   EvaluateBatchFn evaluate_batch;
   CheckDomainFn check_domain;
+  /// Optional, for an op whose legal controls depend on its inputs (fpatr: the B.DATR fields
+  /// BundleFPATRDATRFieldsLegal allows for the input's PreQuantMode). Unset: every control of
+  /// ControlsFor(op) is legal for every input. `eval` refuses an illegal control with its line;
+  /// `shrink` draws and shrinks legal controls only (LegalControl).
+  CheckControlFn check_control;
+  /// Optional: the controls every input of one pair's domain is legal under, so its files hold
+  /// inputs x these controls (ControlsFor(op, pair); docs/architecture.md "Controls that depend on
+  /// the input"). Unset: ControlsFor(op) for every pair.
+  std::function<std::vector<NumericExecutionControl>(TypePair)> pair_controls;
   /// What the op declares about its inputs: one plan per pair (domains.hpp DomainPlan). The four
   /// members below derive from it when the registry is built (DeriveFromPlan); an op sets
   /// none of them itself.
@@ -240,6 +257,16 @@ void EvaluateBatch(const OpDef& op, TypePair pair, const Inputs* in, std::size_t
 /// The controls every input is evaluated under: all 7 modes x Sat off/on (mode-major, Sat off
 /// first) when op.uses_controls, else just {RNE, off}.
 std::vector<NumericExecutionControl> ControlsFor(const OpDef& op);
+
+/// The controls the files of (op, pair) hold: op.pair_controls(pair) when set, else
+/// ControlsFor(op); always a subset of ControlsFor(op) in its order.
+std::vector<NumericExecutionControl> ControlsFor(const OpDef& op, TypePair pair);
+
+/// `control` when op.check_control accepts it for `in` (or the op has none); otherwise the first
+/// of {RNE, control's Sat}, {RNE, off} that it accepts (for generators that draw the control
+/// apart from the inputs: shrink).
+NumericExecutionControl LegalControl(const OpDef& op, TypePair pair, const Inputs& in,
+                                     NumericExecutionControl control);
 
 /// The seed of one (op, src, dst) derived from the user's seed, so a file does not depend on
 /// which other files are generated alongside it.

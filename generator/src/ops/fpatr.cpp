@@ -1,0 +1,459 @@
+// Op `fpatr`: the B.FPATR matrix post-process of one accumulator element,
+// TileProfileMatrixPostProcessWithFlags (../shared/seeds/reference/matrix-postprocess.asl lines
+// 254-265, oracle/include/ptovec/oracle/matrix_postprocess.hpp), with the PreQuantMode table of
+// B.FPATR-modes.asl.
+//
+// Inputs, in this order: value (the accumulator word: fp32, s32, or for PreQuantMode 0 also u32),
+// pre_quant_mode (u8), relu_mode (u8), quant_param (u64), relu_param (u64). The destination is
+// BundleFPATROutputType(PreQuantMode), except for mode 0, which keeps the accumulator's own type
+// (reference/README.md). The domain holds legal combinations only (check_domain): a legal mode
+// for the accumulator type and destination, ReluMode 0..3, a quant parameter word that passes
+// BundleFPATRQuantParameterWordLegal for the modes that read one (scalar or vector scale, shift)
+// and is zero otherwise, a ReLU parameter word that passes BundleFPATRReluParameterWordLegal for
+// ReluMode 2 and 3 and is zero otherwise. The legal controls depend on the mode
+// (BundleFPATRDATRFieldsLegal: check_control); a pair's files hold the controls legal for every
+// mode of that pair (pair_controls; docs/architecture.md, "Controls that depend on the input").
+// The vector records the control as given; the op applies MatrixFPATREffectiveControl.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ptovec/generator/domains.hpp"
+#include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/sampler.hpp"
+#include "ptovec/generator/writers.hpp"
+#include "ptovec/oracle/matrix_postprocess.hpp"
+
+namespace ptovec::generator {
+
+namespace {
+
+using oracle::Format;
+
+constexpr std::size_t kValue = 0;
+constexpr std::size_t kMode = 1;
+constexpr std::size_t kRelu = 2;
+constexpr std::size_t kQuant = 3;
+constexpr std::size_t kReluParam = 4;
+
+// FP19 words (bits 18:0): 1.0, the smallest and largest positive normals.
+constexpr Word kFp19One = 0x1FC00;
+constexpr Word kFp19MinNormal = 0x00400;
+constexpr Word kFp19MaxNormal = 0x3FBFF;
+
+// Every legal PreQuantMode, in code order.
+std::vector<unsigned> LegalModes() {
+  std::vector<unsigned> modes;
+  for (unsigned m = 0; m < 64; ++m) {
+    if (oracle::BundleFPATRPreQuantModeLegal(m)) modes.push_back(m);
+  }
+  return modes;
+}
+
+// The destination of `mode` with accumulator `src` (mode 0: src itself).
+TileDataType DestinationOf(unsigned mode, TileDataType src) {
+  return mode == 0 ? src : oracle::BundleFPATROutputType(mode);
+}
+
+// The modes of one (src, dst) pair, in code order.
+std::vector<unsigned> ModesOf(TypePair pair) {
+  std::vector<unsigned> out;
+  for (const unsigned m : LegalModes()) {
+    if (oracle::BundleFPATRAccumulatorTypeLegal(m, pair.src) &&
+        DestinationOf(m, pair.src) == pair.dst)
+      out.push_back(m);
+  }
+  return out;
+}
+
+// Every (accumulator, destination) pair of the table: accumulators FP32, S32, U32, each with
+// its destinations in mode order.
+std::vector<TypePair> FpatrPairs() {
+  std::vector<TypePair> pairs;
+  for (const TileDataType src : {TileDataType::FP32, TileDataType::S32, TileDataType::U32}) {
+    for (const unsigned m : LegalModes()) {
+      if (!oracle::BundleFPATRAccumulatorTypeLegal(m, src)) continue;
+      const TypePair p{src, DestinationOf(m, src)};
+      if (std::find(pairs.begin(), pairs.end(), p) == pairs.end()) pairs.push_back(p);
+    }
+  }
+  return pairs;
+}
+
+bool ReadsQuantParameter(unsigned mode) {
+  return oracle::BundleFPATRModeUsesScalarParameter(mode) ||
+         oracle::BundleFPATRModeUsesVectorParameter(mode) || oracle::BundleFPATRModeIsShift(mode);
+}
+
+std::string Hex2(Word w) { return HexWord(w, TileDataType::U8); }
+std::string Hex64(Word w) { return HexWord(w, TileDataType::U64); }
+
+// ---- evaluation ----
+
+unsigned ModeOf(const Inputs& in) { return static_cast<unsigned>(in[kMode]); }
+unsigned ReluOf(const Inputs& in) { return static_cast<unsigned>(in[kRelu]); }
+
+Encoded EvaluateFpatr(TypePair pair, const Inputs& in, NumericExecutionControl control) {
+  const Encoded r = oracle::FastTileProfileMatrixPostProcessWithFlags(
+      in[kValue], ModeOf(in), ReluOf(in), pair.dst, in[kQuant], in[kReluParam], control);
+  return {oracle::LowBits(r.word, Format(pair.dst).width), r.status};
+}
+
+Encoded EvaluateFpatrReference(TypePair pair, const Inputs& in, NumericExecutionControl control) {
+  const Encoded r = oracle::TileProfileMatrixPostProcessWithFlags(
+      in[kValue], ModeOf(in), ReluOf(in), 0, pair.dst, in[kQuant], in[kReluParam], control);
+  return {oracle::LowBits(r.word, Format(pair.dst).width), r.status};
+}
+
+std::string ModesText(TypePair pair) {
+  std::string s;
+  for (const unsigned m : ModesOf(pair)) s += (s.empty() ? "" : ", ") + std::to_string(m);
+  return s;
+}
+
+std::optional<std::string> CheckFpatrDomain(TypePair pair, const Inputs& in) {
+  const std::string types =
+      std::string(Format(pair.src).name) + " -> " + std::string(Format(pair.dst).name);
+  const Word mode = in[kMode];
+  if (mode > 63 || !oracle::BundleFPATRPreQuantModeLegal(static_cast<unsigned>(mode))) {
+    return "pre_quant_mode " + Hex2(mode) +
+           " is not a legal B.FPATR PreQuantMode (BundleFPATRPreQuantModeLegal); " + types +
+           " accepts " + ModesText(pair);
+  }
+  const auto m = static_cast<unsigned>(mode);
+  if (!oracle::BundleFPATRAccumulatorTypeLegal(m, pair.src) ||
+      DestinationOf(m, pair.src) != pair.dst) {
+    return "pre_quant_mode " + Hex2(mode) + " (" + std::to_string(m) + ") does not take " + types +
+           " (its accumulator and output type differ); " + types + " accepts " + ModesText(pair);
+  }
+  if (in[kRelu] > 3) {
+    return "relu_mode " + Hex2(in[kRelu]) +
+           " is not a legal ReluMode (BundleFPATRReluModeLegal): accepted 0x00 none, 0x01 ReLU, "
+           "0x02 LReLU, 0x03 PReLU";
+  }
+  if (ReadsQuantParameter(m)) {
+    if (!oracle::BundleFPATRQuantParameterWordLegal(m, in[kQuant])) {
+      return "quant_param " + Hex64(in[kQuant]) + " fails BundleFPATRQuantParameterWordLegal for " +
+             "pre_quant_mode " + std::to_string(m) +
+             (oracle::BundleFPATRModeIsShift(m)
+                  ? " (a shift mode: only bits 35:32, the shift minus one, may be set)"
+                  : " (bits 31:13 a positive normal fp19 scale, bits 12:0 zero" +
+                        std::string(
+                            oracle::BundleFPATRModeOffsetWidth(m) != 0
+                                ? ", bits 36:32 zero, the S" +
+                                      std::to_string(oracle::BundleFPATRModeOffsetWidth(m)) +
+                                      " offset from bit 37, nothing above)"
+                                : ", nothing above bit 31)"));
+    }
+  } else if (in[kQuant] != 0) {
+    return "quant_param " + Hex64(in[kQuant]) + ": pre_quant_mode " + std::to_string(m) +
+           " reads no quant parameter; accepted 0x0000000000000000";
+  }
+  if (in[kRelu] >= 2) {
+    if (!oracle::BundleFPATRReluParameterWordLegal(in[kReluParam])) {
+      return "relu_param " + Hex64(in[kReluParam]) +
+             " fails BundleFPATRReluParameterWordLegal (bits 18:0 +0 or a positive normal fp19 "
+             "0x00400..0x3fbff, nothing above)";
+    }
+  } else if (in[kReluParam] != 0) {
+    return "relu_param " + Hex64(in[kReluParam]) + ": relu_mode " + std::to_string(in[kRelu]) +
+           " reads no ReLU parameter; accepted 0x0000000000000000";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> CheckFpatrControl(TypePair, const Inputs& in,
+                                             NumericExecutionControl control) {
+  const unsigned m = ModeOf(in);
+  if (oracle::BundleFPATRDATRFieldsLegal(m, oracle::DATRRoundingModeField(control.rounding_mode),
+                                         control.saturating)) {
+    return std::nullopt;
+  }
+  const std::string given = "--rmode " +
+                            std::string(oracle::RoundingModeName(control.rounding_mode)) +
+                            (control.saturating ? " --sat on" : "");
+  if (m == 0 || oracle::BundleFPATRModeIsShift(m)) {
+    return "pre_quant_mode " + std::to_string(m) +
+           (m == 0 ? " (no conversion)" : " (a shift mode)") +
+           " takes the B.DATR defaults only (BundleFPATRDATRFieldsLegal): " + given +
+           " is refused; accepted --rmode RNE --sat off";
+  }
+  return "pre_quant_mode " + std::to_string(m) + " has fixed rounding (" +
+         (m == 25 || m == 28 ? "RHB" : "RNE") +
+         "; BundleFPATRDATRFieldsLegal: the B.DATR RMode must be the default): " + given +
+         " is refused; accepted --rmode RNE with --sat off or on";
+}
+
+// The controls legal for every mode of the pair, in ControlsFor order.
+std::vector<NumericExecutionControl> FpatrPairControls(TypePair pair) {
+  std::vector<NumericExecutionControl> out;
+  std::vector<NumericExecutionControl> all;
+  for (const NumericRoundingMode mode : oracle::kAllRoundingModes) {
+    all.push_back({mode, false});
+    all.push_back({mode, true});
+  }
+  for (const NumericExecutionControl c : all) {
+    bool legal = true;
+    for (const unsigned m : ModesOf(pair)) {
+      legal = legal && oracle::BundleFPATRDATRFieldsLegal(
+                           m, oracle::DATRRoundingModeField(c.rounding_mode), c.saturating);
+    }
+    if (legal) out.push_back(c);
+  }
+  return out;
+}
+
+// ---- sampling ----
+
+// The quant parameter word of `mode` with FP19 scale `fp19`, offset `offset` (its width's low
+// bits from bit 37) or shift code `code` (bits 35:32).
+Word QuantWord(unsigned mode, Word fp19, std::int64_t offset, unsigned code) {
+  if (oracle::BundleFPATRModeIsShift(mode)) return Word{code & 0xF} << 32;
+  if (!ReadsQuantParameter(mode)) return 0;
+  const int width = oracle::BundleFPATRModeOffsetWidth(mode);
+  Word w = (fp19 & 0x7FFFF) << 13;
+  if (width != 0)
+    w |= oracle::LowBits(static_cast<Word>(offset), static_cast<unsigned>(width)) << 37;
+  return w;
+}
+
+// Scales: 1, 1/2, 2, 1.5, 1 + 2^-10, 2^-8, 3 * 2^-6 + ..., the smallest and largest normals.
+const std::vector<Word>& EdgeScales() {
+  static const std::vector<Word> s = {kFp19One, 0x1F800, 0x20000,        0x1FE00,       0x1FC01,
+                                      0x1DC00,  0x1E2AB, kFp19MinNormal, kFp19MaxNormal};
+  return s;
+}
+// ReLU parameters: +0, 1/4, 1/2, 1, 1 + 2^-10, an odd fraction, the smallest and largest normals.
+const std::vector<Word>& EdgeReluParams() {
+  static const std::vector<Word> s = {0,       0x1F400, 0x1F800,        kFp19One,
+                                      0x1FC01, 0x1F555, kFp19MinNormal, kFp19MaxNormal};
+  return s;
+}
+
+// The quant words of `mode`: each edge scale with each edge offset of its width (or every shift
+// code).
+WordSet QuantWords(unsigned mode, const std::vector<Word>& scales) {
+  std::vector<Word> words;
+  if (oracle::BundleFPATRModeIsShift(mode)) {
+    for (unsigned c = 0; c < 16; ++c) words.push_back(QuantWord(mode, 0, 0, c));
+  } else if (!ReadsQuantParameter(mode)) {
+    words.push_back(0);
+  } else {
+    const int width = oracle::BundleFPATRModeOffsetWidth(mode);
+    std::vector<std::int64_t> offsets = {0};
+    if (width != 0) {
+      const std::int64_t hi = (std::int64_t{1} << (width - 1)) - 1;
+      offsets = {0, 1, -1, hi, hi - 1, -hi - 1, -hi};
+    }
+    for (const Word s : scales) {
+      for (const std::int64_t o : offsets) words.push_back(QuantWord(mode, s, o, 0));
+    }
+  }
+  return WordSet::Points(words);
+}
+
+// One box per (mode, ReLU group) of `values` (a set of accumulator words): ReluMode 0 and 1 with
+// relu_param 0, ReluMode 2 and 3 with `relu_params`.
+Boxes ModeReluBoxes(TypePair pair, const WordSet& values, const std::vector<Word>& scales,
+                    const std::vector<Word>& relu_params) {
+  std::vector<Box> boxes;
+  for (const unsigned m : ModesOf(pair)) {
+    const WordSet quant = QuantWords(m, scales);
+    boxes.push_back(Box{
+        {values, WordSet::Points({Word(m)}), WordSet::Range(0, 1), quant, WordSet::Points({0})}});
+    boxes.push_back(Box{{values, WordSet::Points({Word(m)}), WordSet::Range(2, 3), quant,
+                         WordSet::Points(relu_params)}});
+  }
+  return Boxes(std::move(boxes));
+}
+
+WordSet ValueSpecials(TileDataType src) {
+  if (src == TileDataType::FP32) {
+    return WordSet::Points({0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000,
+                            0x7F800001, 0xFFBFFFFF, 0x3F800000, 0xBF800000, 0x00000001, 0x80000001,
+                            0x00800000, 0x80800000, 0x7F7FFFFF, 0xFF7FFFFF, 0xC0000000});
+  }
+  if (src == TileDataType::S32) {
+    return WordSet::Points({0x00000000, 0x00000001, 0xFFFFFFFF, 0x7FFFFFFF, 0x80000000, 0x80000001,
+                            0x00000002, 0xFFFFFFFE, 0x00000100, 0xFFFFFF00});
+  }
+  return WordSet::Points({0x00000000, 0x00000001, 0xFFFFFFFF, 0x7FFFFFFF, 0x80000000});
+}
+
+// Accumulator words whose value (times a power-of-two scale 2^s) lands at and around the edges
+// of the S5/S9/S17 intermediate (+/-2^(w-1), their ties) and of the destination (the anchors of
+// DestinationAnchors: every value and tie, the overflow threshold), both signs.
+WordSet EdgeValues(TypePair pair) {
+  std::vector<oracle::Dyadic> anchors;
+  if (pair.dst != TileDataType::FP32 && pair.src != TileDataType::U32) {
+    // Every anchor of the 8-bit destinations; of FP16 and BF16 (tens of thousands: building
+    // their sets would cost more than the file) the lowest and highest 256 (subnormals, the
+    // smallest normals, the overflow edge) and every 64th between.
+    const std::vector<oracle::Dyadic> all = DestinationAnchors(pair.dst);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (all.size() <= 1024 || i < 256 || i + 256 >= all.size() || i % 64 == 0) {
+        anchors.push_back(all[i]);
+      }
+    }
+  }
+  for (const int w : {5, 9, 17}) {
+    for (const std::int64_t e : {std::int64_t{1} << (w - 1)}) {
+      for (std::int64_t k = -2; k <= 2; ++k) {
+        anchors.push_back({false, static_cast<oracle::DyadicSignificand>(2 * (e + k) + 1), -1});
+        anchors.push_back({false, static_cast<oracle::DyadicSignificand>(e + k), 0});
+      }
+    }
+  }
+  if (pair.src == TileDataType::FP32) return Fp32AroundAnchors(anchors, 2, true);
+  return S32AroundAnchors(anchors, 2, true);
+}
+
+// Every accumulator word of the pair's source.
+WordSet AllValues(TileDataType) { return AllWords(32); }
+
+// Negative accumulator words of moderate magnitude (FP32 exponents -30..40; S32 all negatives).
+WordSet NegativeValues(TileDataType src) {
+  if (src == TileDataType::FP32) return WordSet::Range(0xB0800000, 0xD3FFFFFF);
+  return WordSet::Range(0x80000000, 0xFFFFFFFF);
+}
+
+// The accumulator words of one shift code c (shift c + 1): around +/-32767 * 2^shift and
+// +/-32768 * 2^shift (the S16 clamp), and around 0 and -1 * 2^shift (the last bit shifted out).
+Boxes ShiftEdges(TypePair pair) {
+  std::vector<Box> boxes;
+  for (const unsigned m : ModesOf(pair)) {
+    if (!oracle::BundleFPATRModeIsShift(m)) continue;
+    for (unsigned c = 0; c < 16; ++c) {
+      const std::int64_t unit = std::int64_t{1} << (c + 1);
+      WordSet values;
+      for (const std::int64_t edge : {32767 * unit, 32768 * unit, -32768 * unit, -32769 * unit,
+                                      std::int64_t{0}, -unit, unit}) {
+        values = values.Union(S32Range(std::max<std::int64_t>(edge - 3, INT32_MIN),
+                                       std::min<std::int64_t>(edge + 3, INT32_MAX)));
+      }
+      boxes.push_back(Box{{values, WordSet::Points({Word(m)}), WordSet::Range(0, 1),
+                           WordSet::Points({QuantWord(m, 0, 0, c)}), WordSet::Points({0})}});
+    }
+  }
+  return Boxes(std::move(boxes));
+}
+
+// A wider set of scales for the random strategy: every exponent 100..150 with fractions 0,
+// 0x155, 0x3FF, plus the edge scales.
+const std::vector<Word>& RandomScales() {
+  static const std::vector<Word> s = [] {
+    std::vector<Word> v = EdgeScales();
+    for (Word e = 100; e <= 150; ++e) {
+      for (const Word f : {Word{0}, Word{0x155}, Word{0x3FF}}) {
+        const Word w = (e << 10) | f;
+        if (std::find(v.begin(), v.end(), w) == v.end()) v.push_back(w);
+      }
+    }
+    return v;
+  }();
+  return s;
+}
+
+std::vector<SampleStrategy> FpatrStrategies(TypePair pair) {
+  std::vector<SampleStrategy> s = {
+      {"mode_relu_grid", 2,
+       ModeReluBoxes(pair, ValueSpecials(pair.src), {kFp19One}, {0, kFp19One})},
+      {"specials_edge_parameters", 2,
+       ModeReluBoxes(pair, ValueSpecials(pair.src), EdgeScales(), EdgeReluParams())},
+  };
+  const Boxes shift = ShiftEdges(pair);
+  if (shift.size() != 0) s.push_back({"shift_edges", 3, shift});
+  s.push_back({"saturation_and_destination_edges", 4,
+               ModeReluBoxes(pair, EdgeValues(pair), {kFp19One, 0x1F800, 0x20000}, {0, 0x1F800})});
+  if (pair.src != TileDataType::U32) {
+    s.push_back({"negative_under_relu", 3,
+                 ModeReluBoxes(pair, NegativeValues(pair.src), EdgeScales(), EdgeReluParams())});
+  }
+  s.push_back(
+      {"random", 2, ModeReluBoxes(pair, AllValues(pair.src), RandomScales(), EdgeReluParams())});
+  return s;
+}
+
+// fpatr's share of --samples: a tenth per pair (13 pairs; the op is one step of the suite, and
+// its helpers are the ops encode, affine and shift, sampled in full).
+constexpr std::uint64_t kSampleDivisor = 10;
+
+// Uniform over the legal domain: a uniform mode of the pair, ReluMode, accumulator word, scale
+// (any positive normal fp19), offset of the width, shift code and ReLU parameter.
+rc::Gen<Inputs> UniformFpatr(TypePair pair) {
+  const std::vector<unsigned> modes = ModesOf(pair);
+  return rc::gen::apply(
+      [modes](std::size_t mi, unsigned relu, std::uint32_t value, std::uint32_t scale,
+              std::uint32_t offset_bits, unsigned code, std::uint32_t relu_param) {
+        const unsigned m = modes[mi % modes.size()];
+        const int width = oracle::BundleFPATRModeOffsetWidth(m);
+        const std::int64_t offset =
+            width == 0 ? 0
+                       : static_cast<std::int64_t>(oracle::SignExtend(
+                             oracle::LowBits(offset_bits, static_cast<unsigned>(width)),
+                             static_cast<unsigned>(width)));
+        const Word rp = relu >= 2 ? Word{relu_param} : 0;
+        return Inputs{value, m, relu, QuantWord(m, scale, offset, code), rp};
+      },
+      rc::gen::inRange<std::size_t>(0, modes.size()), rc::gen::inRange(0U, 4U),
+      rc::gen::arbitrary<std::uint32_t>(), rc::gen::inRange<std::uint32_t>(0x400, 0x3FC00),
+      rc::gen::arbitrary<std::uint32_t>(), rc::gen::inRange(0U, 16U),
+      rc::gen::oneOf(rc::gen::just<std::uint32_t>(0),
+                     rc::gen::inRange<std::uint32_t>(0x400, 0x3FC00)));
+}
+
+}  // namespace
+
+OpDef MakeFpatrOp() {
+  OpDef op;
+  op.name = "fpatr";
+  op.instruction = "B.FPATR";
+  op.seed_function = "TileProfileMatrixPostProcessWithFlags";
+  op.seed_source =
+      "reference/matrix-postprocess.asl lines 180-265 (PreQuantMode table: "
+      "reference/B.FPATR-modes.asl lines 5-181)";
+  op.summary =
+      "B.FPATR matrix post-process of one accumulator element: the PreQuantMode's scale (FP19), "
+      "ReLU/LReLU/PReLU multiplier, signed zero, S5/S9/S17 affine, shift or direct encoding into "
+      "BundleFPATROutputType(mode) (mode 0: dst = src); rounding per "
+      "MatrixFPATREffectiveControl";
+  op.slots = {
+      {"value", SlotRole::Source, TileDataType::FP32,
+       "the accumulator word (fp32 any code, NaN and Inf included; s32, u32 any word)"},
+      {"pre_quant_mode", SlotRole::Fixed, TileDataType::U8,
+       "the B.FPATR PreQuantMode (6 bits): a legal mode whose accumulator type is src and whose "
+       "output type is dst (mode 0: dst = src)"},
+      {"relu_mode", SlotRole::Fixed, TileDataType::U8,
+       "the ReluMode: 0 none, 1 ReLU, 2 scalar LReLU, 3 vector PReLU"},
+      {"quant_param", SlotRole::Fixed, TileDataType::U64,
+       "the 64-bit quant parameter word: BundleFPATRQuantParameterWordLegal for modes with a scale "
+       "(fp19 in bits 31:13, S5/S9/S17 offset from bit 37) or a shift (bits 35:32); 0 otherwise"},
+      {"relu_param", SlotRole::Fixed, TileDataType::U64,
+       "the ReLU parameter word: fp19 +0 or positive normal in bits 18:0 for ReluMode 2 and 3; 0 "
+       "otherwise"},
+  };
+  op.uses_controls = true;
+  op.legal_pairs = FpatrPairs();
+  op.default_suite_pairs = op.legal_pairs;
+  op.evaluate = EvaluateFpatr;
+  op.evaluate_reference = EvaluateFpatrReference;
+  op.check_domain = CheckFpatrDomain;
+  op.check_control = CheckFpatrControl;
+  op.pair_controls = FpatrPairControls;
+  op.plan = [](TypePair pair) {
+    DomainPlan plan = DomainPlan::Custom(
+        [pair](const OpDef& self, TypePair, const SamplingOptions& options) {
+          return SampledSet(FpatrStrategies(pair), DerivedSeed(options.seed, self, pair),
+                            std::max<std::uint64_t>(1, options.samples / kSampleDivisor));
+        },
+        [pair] { return StrategyGens(FpatrStrategies(pair)); });
+    plan.uniform = [pair] { return UniformFpatr(pair); };
+    return plan;
+  };
+  return op;
+}
+
+}  // namespace ptovec::generator
