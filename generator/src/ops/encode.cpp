@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "outcome_classes.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/generator/writers.hpp"
@@ -249,6 +250,7 @@ OpDef MakeEncodeOp() {
   op.evaluate_reference = EvaluateEncodeReference;
   op.check_domain = CheckEncodeDomain;
   op.plan = EncodePlan;
+  op.outcome_classes = EncodeOutcomeClasses;
   return op;
 }
 
