@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Draws the heat map of `ptovec coverage --json` output: one panel per rounding mode (ops without
 a mode under RNE), rows the (op, src, dst) pairs, columns the outcome classes; each cell the share
 of the class's reachable (pair, Sat) cells that hold at least one vector (white: no pair reaches

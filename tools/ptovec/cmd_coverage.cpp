@@ -158,8 +158,8 @@ int RunCoverage(const CoverageArgs& a) {
       out.Write(j.dump() + "\n");
       out.Commit();
     }
-    const std::string command =
-        "python3 '" + HeatmapScript().string() + "' '" + json_path.string() + "' '" + a.plot + "'";
+    const std::string command = "/usr/bin/python3 '" + HeatmapScript().string() + "' '" +
+                                json_path.string() + "' '" + a.plot + "'";
     const int status = std::system(command.c_str());
     if (temporary) std::filesystem::remove(json_path);
     if (status != 0) {

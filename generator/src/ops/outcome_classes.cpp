@@ -526,6 +526,10 @@ OutcomeClassTable TdequantOutcomeClasses(TypePair pair) {
     kOverflow,
     kTinyInexact,
     kSubnormalScale,
+    kValueAtMinimum,
+    kValueAtMaximum,
+    kZeroPointAtMinimum,
+    kZeroPointAtMaximum,
   };
   std::vector<OutcomeClass> names = {
       {"zero difference", "value = zero_point: the result is +0"},
@@ -544,6 +548,10 @@ OutcomeClassTable TdequantOutcomeClasses(TypePair pair) {
       {"overflow to Inf (OF)", "OF is raised"},
       {"tiny and inexact (UF)", "UF is raised"},
       {"subnormal scale", "the scale is an FP32 subnormal"},
+      {"value at the minimum", "the value is the source type's minimum (-128 or 0)"},
+      {"value at the maximum", "the value is the source type's maximum (127 or 255)"},
+      {"zero point at the minimum", "the zero point is the source type's minimum (-128 or 0)"},
+      {"zero point at the maximum", "the zero point is the source type's maximum (127 or 255)"},
   };
   const T src = pair.src;
   return {
@@ -559,6 +567,12 @@ OutcomeClassTable TdequantOutcomeClasses(TypePair pair) {
         if (oracle::TileNumericValueClass(T::FP32, in[1]) == NumericValueClass::PositiveSubnormal) {
           common |= Bit(kSubnormalScale);
         }
+        const std::int64_t lo = IntegerMinimum(src);
+        const std::int64_t hi = IntegerMaximum(src);
+        if (IntegerValue(src, in[0]) == lo) common |= Bit(kValueAtMinimum);
+        if (IntegerValue(src, in[0]) == hi) common |= Bit(kValueAtMaximum);
+        if (IntegerValue(src, in[2]) == lo) common |= Bit(kZeroPointAtMinimum);
+        if (IntegerValue(src, in[2]) == hi) common |= Bit(kZeroPointAtMaximum);
         const Dyadic p =
             oracle::DyadicProduct(FromInteger(diff), oracle::DyadicFromFiniteCode(T::FP32, in[1]));
         bool tie = false;
