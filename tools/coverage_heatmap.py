@@ -56,7 +56,8 @@ def main():
         ax.set_ylabel(MODES[m], rotation=0, labelpad=25, fontsize=9)
     axes[-1].set_xticks(range(len(classes)), classes, rotation=90, fontsize=6)
     fig.colorbar(image, ax=axes, shrink=0.4, label="share of reachable (pair, Sat) cells hit")
-    fig.suptitle("ptovec coverage: " + ", ".join(cov["vectors"]))
+    fig.suptitle(f"ptovec coverage: {cov['hit_cells']:,} of {cov['reachable_cells']:,} "
+                 "reachable (op, types, mode, Sat, class) cells hit")
     fig.savefig(sys.argv[2], dpi=110, bbox_inches="tight")
     return 0
 
