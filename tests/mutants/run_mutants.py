@@ -238,7 +238,10 @@ def cmd_smoke(a):
     killed = {}
     for lib in a.libs:
         name = Path(lib).stem.removeprefix("libptovec_mutant_")
-        p = run_command([a.ptovec, "run", "--vectors", a.vectors, "--dut", lib, "--max-report", "1"])
+        results = Path(a.work) / "smoke-results" / f"{name}.bin"  # not beside the vectors
+        results.parent.mkdir(parents=True, exist_ok=True)
+        p = run_command([a.ptovec, "run", "--vectors", a.vectors, "--dut", lib, "--max-report", "1",
+                         "--results", results])
         if p.returncode not in (0, 1):
             fail(f"{name}: ptovec run exited {p.returncode}: {p.stderr.strip()}")
         killed[name] = p.returncode == 1

@@ -150,6 +150,7 @@ enum FloatingClass : unsigned {
   kAboveOverflowThreshold,
   kOverflowToInfOrNaN,
   kOverflowUnderSat,
+  kNegativeOverflowToInfOrNaN,
   kFloatingClasses
 };
 
@@ -179,6 +180,9 @@ std::vector<OutcomeClass> FloatingClassNames() {
        "largest finite + half its ulp < |value| < largest finite + its ulp"},
       {"overflow to Inf or NaN", "OF is raised and the result is an Inf or NaN code"},
       {"overflow under Sat", "OF is raised with Sat on (the result is clamped)"},
+      {"negative overflow to -Inf or NaN",
+       "OF is raised for a negative value with Sat off: -Inf, or the format's one NaN code "
+       "(E4M3 0x7F, HiF8 0x80), which has no sign, where IEEE 754 would keep the sign"},
   };
 }
 
@@ -247,7 +251,10 @@ void ClassifyFloating(const FloatingDestination& d, const Dyadic& x, Encode enco
     if ((r.status & kStatusUF) != 0) m |= Bit(kTinyInexact);
     if ((r.status & kStatusOF) != 0) {
       m |= Bit(controls[c].saturating ? kOverflowUnderSat : kOverflowToInfOrNaN);
-      if (!IsFiniteCode(d.dst, r.word)) m |= Bit(kOverflowToInfOrNaN);
+      if (!IsFiniteCode(d.dst, r.word)) {
+        m |= Bit(kOverflowToInfOrNaN);
+        if (x.negative) m |= Bit(kNegativeOverflowToInfOrNaN);
+      }
     }
     if (!IsZero(mag) && zero) m |= Bit(kRoundToZero);
     if ((normal || subnormal) && !IsZero(mag)) {
