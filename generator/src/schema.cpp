@@ -203,8 +203,10 @@ J HeaderProperties(std::string_view format_name) {
       {"maxItems", 14},
       {"uniqueItems", true},
       {"items", {{"$ref", "#/$defs/control"}}}};
-  p["domain"] = {{"description", "exhaustive: every code of the inputs; sampled: seeded samples"},
-                 {"enum", J::array({"exhaustive", "sampled"})}};
+  p["domain"] = {{"description",
+                  "exhaustive: every code of the inputs; sampled: seeded samples; selected: "
+                  "inputs picked from the default domain (the smoke suite)"},
+                 {"enum", J::array({"exhaustive", "sampled", "selected"})}};
   p["seed"] = {{"description", "the sampling seed derived for this (op, src, dst)"},
                {"$ref", "#/$defs/uint64"}};
   p["inputs"] = {{"description",
@@ -550,7 +552,7 @@ nlohmann::ordered_json ManifestSchema() {
         {"op", {{"enum", Strings(OpNames())}}},
         {"src", {{"enum", Strings(PairTypeNames())}}},
         {"dst", {{"enum", Strings(PairTypeNames())}}},
-        {"domain", {{"enum", J::array({"exhaustive", "sampled"})}}},
+        {"domain", {{"enum", J::array({"exhaustive", "sampled", "selected"})}}},
         {"seed",
          {{"description", "the derived seed in the file's header"}, {"$ref", "#/$defs/uint64"}}},
         {"inputs",

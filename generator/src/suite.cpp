@@ -317,6 +317,14 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
   // for a sampled pair) is built while this file is generated; with one thread, in turn. Either
   // way the same sets, so the same files.
   const auto domain_of = [&](std::size_t j) {
+    if (j < options.selected.size() && options.selected[j]) {
+      const auto selected = options.selected[j];
+      InputSet set;
+      set.count = selected->size();
+      set.kind = "selected";
+      set.at = [selected](std::uint64_t i) { return (*selected)[i]; };
+      return set;
+    }
     return jobs[j].op->domain(jobs[j].pair, options.sampling);
   };
   std::future<InputSet> next;

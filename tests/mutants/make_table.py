@@ -126,6 +126,11 @@ def main():
                subprocess.run([a.scan, "--list"], check=True, capture_output=True,
                               text=True).stdout.splitlines() if line.strip()]
     work = Path(a.work)
+    smoke = load(work / "smoke.json") or {}  # run_mutants.py smoke: {name: killed}
+    smoke_manifest = load(Path(__file__).resolve().parents[2] / "vectors" / "smoke" /
+                          "manifest.json")
+    smoke_vectors = sum(f["count"] for f in smoke_manifest["files"]
+                        if f["format"] == "bin") if smoke_manifest else 0
     rows = []
     killed = shrunk = 0
     cpu = 0.0
@@ -144,21 +149,29 @@ def main():
         if shrink:
             cpu += shrink.get("cpu_seconds", 0)
             shrunk += 1 if shrink.get("found") and shrink.get("minimal") else 0
-        cells = [f"`{m['name']}`", m["models"], m["affects"], failed, shrunk_text(shrink)]
+        smoke_cell = ("killed" if smoke[m["name"]] else "**survived**") if m["name"] in smoke \
+            else "not run"
+        cells = [f"`{m['name']}`", m["models"], m["affects"], failed, smoke_cell,
+                 shrunk_text(shrink)]
         rows.append("| " + " | ".join(cell(c) for c in cells) + " |")
     out = [HEADER.replace("{cpu}", f"{cpu / 60:.1f}")]
     out.append(f"**{killed} of {len(catalog)} mutants killed by the default suite; "
                f"{shrunk} of {len(catalog)} shrunk to a counterexample minimal in the "
                f"simplest-case order.**\n")
+    smoke_killed = sum(1 for m in catalog if smoke.get(m["name"]))
+    out.append(f"**The smoke suite (`vectors/smoke`, {smoke_vectors:,} vectors) kills "
+               f"{smoke_killed} of {len(catalog)} mutants "
+               f"({100 * smoke_killed / max(len(catalog), 1):.0f}%)** (`mutants_smoke_kill_rate`: "
+               "`ptovec run` of every mutant over the whole smoke suite).\n")
     out.append("Vectors failed: mismatches reported by `ptovec run` over the default-suite files of "
                "the ops the mutant touches (the files column, narrowed by the run selection "
                "where one is shown); every other file of the "
                f"{TOTAL_VECTORS} vectors returns the oracle's answer. Shrunk counterexample: op, "
                "types, mode, Sat, inputs in slot order, expected (oracle) and got (mutant) as "
                "word/flags; `ptovec eval` with the same arguments reproduces the expected side.\n")
-    out.append("| mutant | models | affects | vectors failed (`ptovec run`) | "
+    out.append("| mutant | models | affects | vectors failed (`ptovec run`) | smoke suite | "
                "shrunk counterexample (`ptovec shrink`) |")
-    out.append("|---|---|---|---|---|")
+    out.append("|---|---|---|---|---|---|")
     out.extend(rows)
     out.append(KINDS)
     text = "\n".join(out)

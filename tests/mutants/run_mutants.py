@@ -20,6 +20,11 @@ Subcommands (each exits 0 when its assertion holds, 1 when it does not, 2 on usa
       whole pair that is simpler fails, else none of its simpler moves does). Records
       WORK/NAME/shrink.json.
 
+  smoke --ptovec P --vectors DIR --work WORK --min-rate R LIB...
+      Runs every mutant library LIB over the smoke suite DIR (`ptovec run --max-report 1`): exit
+      status 1 is a kill, 0 a survivor (anything else fails). Records WORK/smoke.json ({name:
+      killed}) for make_table.py, prints the kill rate, and asserts it is at least R (0.9).
+
 Only /usr/bin/python3 and the standard library. Output paths are under WORK.
 """
 
@@ -264,6 +269,29 @@ def cmd_shrink(a):
     return 0
 
 
+def cmd_smoke(a):
+    killed = {}
+    for lib in a.libs:
+        name = Path(lib).stem.removeprefix("libptovec_mutant_")
+        results = Path(a.work) / "smoke-results" / f"{name}.bin"  # not beside the vectors
+        results.parent.mkdir(parents=True, exist_ok=True)
+        p = run_command([a.ptovec, "run", "--vectors", a.vectors, "--dut", lib, "--max-report", "1",
+                         "--results", results])
+        if p.returncode not in (0, 1):
+            fail(f"{name}: ptovec run exited {p.returncode}: {p.stderr.strip()}")
+        killed[name] = p.returncode == 1
+    work = Path(a.work)
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "smoke.json").write_text(json.dumps(killed, indent=1, sort_keys=True) + "\n")
+    rate = sum(killed.values()) / len(killed)
+    survivors = sorted(n for n, k in killed.items() if not k)
+    print(f"run_mutants: the smoke suite kills {sum(killed.values())} of {len(killed)} mutants "
+          f"({100 * rate:.1f}%); survivors: {', '.join(survivors) or 'none'}")
+    if rate < a.min_rate:
+        fail(f"kill rate {rate:.3f} is below {a.min_rate}")
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -290,7 +318,15 @@ def main():
     s.add_argument("--work", required=True)
     s.add_argument("--tests", type=int, default=0, help="default: shrink's own (10000)")
     s.add_argument("--seed", type=int, default=1)
+    m = sub.add_parser("smoke")
+    m.add_argument("--ptovec", required=True)
+    m.add_argument("--vectors", required=True)
+    m.add_argument("--work", required=True)
+    m.add_argument("--min-rate", type=float, default=0.9)
+    m.add_argument("libs", nargs="+")
     a = parser.parse_args()
+    if a.command == "smoke":
+        return cmd_smoke(a)
     if a.command == "generate":
         return cmd_generate(a)
     if a.command == "run":

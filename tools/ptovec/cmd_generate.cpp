@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/coverage.hpp"
 #include "ptovec/generator/suite.hpp"
 #include "ptovec/generator/suite_folder.hpp"
 
@@ -31,6 +32,7 @@ struct GenerateArgs {
   std::string shard;  // "K/N" or empty
   unsigned threads = 0;
   bool quiet = false;
+  std::string suite;  // "" (the default domains) or "smoke"
 };
 
 std::vector<Job> SelectJobs(const GenerateArgs& a) {
@@ -70,7 +72,9 @@ std::vector<Job> SelectJobs(const GenerateArgs& a) {
 std::string DefaultOutFor(const GenerateArgs& a, const std::optional<ShardSelection>& shard) {
   const auto part = [](const std::string& s) { return s.empty() ? std::string("any") : s; };
   std::string out;
-  if (a.op.empty() && a.src.empty() && a.dst.empty()) {
+  if (a.suite == "smoke" && a.op.empty() && a.src.empty() && a.dst.empty()) {
+    out = "vectors/smoke";
+  } else if (a.op.empty() && a.src.empty() && a.dst.empty()) {
     out = "vectors/default";
   } else if (a.src.empty() && a.dst.empty()) {
     out = "vectors/" + a.op;
@@ -96,6 +100,17 @@ int RunGenerate(const GenerateArgs& a) {
   options.controls = ParseControlFilter(a.rmode, a.sat);
   if (!a.shard.empty()) options.shard = ParseShardSelection(a.shard);
   const std::vector<Job> jobs = SelectJobs(a);
+  if (a.suite == "smoke") {
+    // The inputs a greedy set cover picks from each pair's default domain (the default suite's
+    // inputs with this seed and --samples) so that every (control, class) the default suite
+    // hits is hit (coverage.hpp SelectSmokeInputs).
+    const auto chosen = SelectSmokeInputs(jobs, {a.seed, a.samples}, a.threads);
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      options.selected.push_back(std::make_shared<const std::vector<Inputs>>(chosen[j]));
+    }
+  } else if (!a.suite.empty() && a.suite != "default") {
+    return Fail("unknown --suite '" + a.suite + "' (accepted: default, smoke)");
+  }
   const std::string out = a.out.empty() ? DefaultOutFor(a, options.shard) : a.out;
   options.out_dir = out;
   options.sampling = {a.seed, a.samples};
@@ -152,6 +167,10 @@ Command AddGenerateCommand(CLI::App& app) {
                    "worker threads (default: all cores; never changes the output)")
       ->check(kWholeNumber);
   generate->add_flag("--quiet", gen->quiet, "no progress on stderr");
+  generate->add_option("--suite", gen->suite,
+                       "default (every input of the default domains) or smoke: the few inputs of "
+                       "the default suite, all controls of each, that cover every outcome class "
+                       "it reaches (`ptovec coverage`; default --out vectors/smoke)");
   Command c;
   c.app = generate;
   c.run = Guarded([gen] { return RunGenerate(*gen); });

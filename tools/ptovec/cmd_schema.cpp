@@ -35,8 +35,9 @@ Command AddSchemaCommand(CLI::App& app) {
   CLI::App* schema = app.add_subcommand(
       "schema", "print the JSON Schema of a file format (schemas/*.schema.json are copies)");
   schema
-      ->add_option("name", *schema_name,
-                   "vectors, manifest, eval, binary-header, results or results-binary-header")
+      ->add_option(
+          "name", *schema_name,
+          "vectors, manifest, eval, binary-header, results, results-binary-header or coverage")
       ->required();
   Command c;
   c.app = schema;

@@ -84,5 +84,6 @@ Command AddSchemaCommand(CLI::App& app);    // cmd_schema.cpp
 Command AddCheckCommand(CLI::App& app);
 Command AddRunCommand(CLI::App& app);
 Command AddShrinkCommand(CLI::App& app);
+Command AddCoverageCommand(CLI::App& app);  // cmd_coverage.cpp
 
 }  // namespace ptovec::cli

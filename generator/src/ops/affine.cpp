@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "outcome_classes.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/generator/writers.hpp"
@@ -693,6 +694,7 @@ OpDef MakeAffineOp() {
   op.plan = [](TypePair pair) {
     return DomainPlan::Sampled(AffineStrategies(pair), [pair] { return UniformAffine(pair); });
   };
+  op.outcome_classes = AffineOutcomeClasses;
   return op;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "outcome_classes.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/generator/writers.hpp"
@@ -194,18 +195,34 @@ std::vector<SampleStrategy> EncodeStrategies(TypePair pair) {
   const std::vector<oracle::Dyadic> anchors = DestinationAnchors(pair.dst);
   const bool floating = IsFloatDestination(pair.dst);
   if (fp32) {
+    // The specials first, so that each (+0, -0, the subnormal and normal ends) is its own and
+    // taken whole: after the anchors, which hold 0, +0 was left to the anchors' sample and the
+    // default FP32 -> FP16 and -> BF16 files had none (`ptovec coverage`: input +zero).
+    s.push_back({"fp32_finite_specials", 1, OneSlot(Fp32FiniteSpecials())});
     const WordSet around = Fp32AroundAnchors(anchors, 2, floating).Intersect(Fp32FiniteWords());
     if (floating) {
       // A part for the overflow edge (the largest finite value, the nearest-mode threshold half
       // an ulp above it and one ulp above), which is 3 anchors among thousands.
       const std::vector<oracle::Dyadic> edge(anchors.end() - 3, anchors.end());
       const WordSet overflow = Fp32AroundAnchors(edge, 2, true).Intersect(Fp32FiniteWords());
-      s.push_back({"fp32_at_and_around_destination_values_and_ties", 8,
-                   std::vector<WeightedSet>{{1, OneSlot(overflow)}, {7, OneSlot(around)}}});
+      // And one for the underflow edge (the largest subnormal, the midpoint above it and the
+      // smallest normal: anchors 2k-2 .. 2k of the smallest normal code k), which a uniform pick
+      // among the anchors rarely reaches in every mode (`ptovec coverage`: FP32 -> BF16 under
+      // RTP rounding up to the smallest normal).
+      std::vector<WeightedSet> parts{{1, OneSlot(overflow)}};
+      const oracle::FormatInfo& f = Format(pair.dst);
+      if (f.HasSignExponentFraction()) {
+        const std::size_t k = std::size_t{1} << f.fraction_bits;
+        const std::vector<oracle::Dyadic> low_edge(anchors.begin() + static_cast<long>(2 * k - 2),
+                                                   anchors.begin() + static_cast<long>(2 * k + 1));
+        parts.push_back(
+            {1, OneSlot(Fp32AroundAnchors(low_edge, 2, true).Intersect(Fp32FiniteWords()))});
+      }
+      parts.push_back({7, OneSlot(around)});
+      s.push_back({"fp32_at_and_around_destination_values_and_ties", 8, std::move(parts)});
     } else {
       s.push_back({"fp32_at_and_around_range_edges_and_half_ties", 8, OneSlot(around)});
     }
-    s.push_back({"fp32_finite_specials", 1, OneSlot(Fp32FiniteSpecials())});
     s.push_back({"fp32_uniform_finite_bits", 3, OneSlot(Fp32FiniteWords())});
   } else {
     s.push_back({floating ? "s32_at_and_around_destination_values_and_ties"
@@ -249,6 +266,7 @@ OpDef MakeEncodeOp() {
   op.evaluate_reference = EvaluateEncodeReference;
   op.check_domain = CheckEncodeDomain;
   op.plan = EncodePlan;
+  op.outcome_classes = EncodeOutcomeClasses;
   return op;
 }
 

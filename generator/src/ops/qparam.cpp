@@ -2,6 +2,7 @@
 // section 4) and packed with a signed offset by MatrixQuantParameter (seed 000 lines 11-23); the
 // vector's result is the 64-bit parameter word, from which MatrixQuantOffset (lines 32-41)
 // recovers the offset. No rounding mode and no Sat: vectors record RNE and Sat off only.
+#include "outcome_classes.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/generator/writers.hpp"
@@ -77,6 +78,7 @@ OpDef MakeQparamOp() {
   op.evaluate_reference = EvaluateQparam;  // literal seed functions, integer arithmetic only
   op.check_domain = [](TypePair, const Inputs& in) { return CheckOffsetAndWidth(in[1], in[2]); };
   op.plan = [](TypePair) { return DomainPlan::Sampled(QparamStrategies(), UniformQparam); };
+  op.outcome_classes = QparamOutcomeClasses;
   return op;
 }
 

@@ -1,6 +1,7 @@
 // Op `shift`: MatrixShiftS32ToS16 (seed 000 lines 93-106): arithmetic shift right of an S32 by
 // 1..16, clamped to S16 with OF|NX. It has no rounding mode and no Sat: vectors record RNE and
 // Sat off only.
+#include "outcome_classes.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/generator/writers.hpp"
@@ -80,6 +81,7 @@ OpDef MakeShiftOp() {
   op.evaluate_reference = EvaluateShift;  // the literal seed function is integer arithmetic
   op.check_domain = CheckShiftDomain;
   op.plan = [](TypePair) { return DomainPlan::Sampled(ShiftStrategies()); };
+  op.outcome_classes = ShiftOutcomeClasses;
   return op;
 }
 

@@ -2,6 +2,7 @@
 // (lines 103-152); to other types the raw-carrier rule (spec-notes section 5 item 9). Bulk
 // evaluation uses the fast exact form FastTileProfileConvert (fast_e8m0_conversion.hpp, proven
 // equal by tests/oracle/fast_e8m0_test.cpp); evaluate_reference the literal one.
+#include "outcome_classes.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/oracle/e8m0_conversion.hpp"
@@ -118,6 +119,7 @@ OpDef MakeTcvtOp() {
     return std::nullopt;  // every code of the source type is in TCVT's domain
   };
   op.plan = TcvtPlan;
+  op.outcome_classes = TcvtOutcomeClasses;
   return op;
 }
 

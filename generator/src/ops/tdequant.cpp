@@ -9,6 +9,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "outcome_classes.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/oracle/fast.hpp"
@@ -189,6 +190,7 @@ OpDef MakeTdequantOp() {
     return quantization::CheckByteWord("tdequant", "zero_point", in[2], pair.src);
   };
   op.plan = [](TypePair) { return DomainPlan::Custom(TdequantDomain, TdequantStrategies); };
+  op.outcome_classes = TdequantOutcomeClasses;
   return op;
 }
 

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "outcome_classes.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/oracle/fast.hpp"
@@ -312,6 +313,7 @@ OpDef MakeTquantOp() {
     return quantization::CheckByteWord("tquant", "zero_point", in[2], pair.dst);
   };
   op.plan = [](TypePair pair) { return DomainPlan::Sampled(TquantStrategies(pair.dst)); };
+  op.outcome_classes = TquantOutcomeClasses;
   return op;
 }
 

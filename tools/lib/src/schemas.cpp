@@ -6,8 +6,60 @@
 
 namespace ptovec::tools {
 
+nlohmann::ordered_json CoverageSchema() {
+  using J = nlohmann::ordered_json;
+  const J count = {{"type", "integer"}, {"minimum", 0}};
+  const J control = {
+      {"type", "object"},
+      {"description",
+       "one (mode, Sat) of the pair: its vectors and, per class (in the pair's "
+       "classes order), the vectors hitting it and whether a witness shows it "
+       "reachable under this control"},
+      {"required", J::array({"rmode", "sat", "vectors", "counts", "reachable"})},
+      {"additionalProperties", false},
+      {"properties",
+       {{"rmode", {{"enum", J::array({"RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB"})}}},
+        {"sat", {{"type", "boolean"}}},
+        {"vectors", count},
+        {"counts", {{"type", "array"}, {"items", count}}},
+        {"reachable", {{"type", "array"}, {"items", {{"type", "boolean"}}}}}}}};
+  const J pair = {{"type", "object"},
+                  {"required", J::array({"op", "src", "dst", "witnesses", "classes", "controls"})},
+                  {"additionalProperties", false},
+                  {"properties",
+                   {{"op", {{"type", "string"}}},
+                    {"src", {{"type", "string"}}},
+                    {"dst", {{"type", "string"}}},
+                    {"witnesses",
+                     {{"type", "boolean"},
+                      {"description",
+                       "whether the witness table covers this pair (else nothing is "
+                       "reachable by the table)"}}},
+                    {"classes",
+                     {{"type", "array"},
+                      {"description",
+                       "the pair's class table: the report's input and outcome classes, "
+                       "then the op's own"},
+                      {"items", {{"type", "string"}}}}},
+                    {"controls", {{"type", "array"}, {"items", control}}}}}};
+  return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
+          {"title", "ptovec coverage --json"},
+          {"type", "object"},
+          {"required",
+           J::array({"format", "version", "vectors", "pairs", "reachable_cells", "hit_cells"})},
+          {"additionalProperties", false},
+          {"properties",
+           {{"format", {{"const", "ptovec-coverage"}}},
+            {"version", {{"const", 1}}},
+            {"vectors", {{"type", "array"}, {"items", {{"type", "string"}}}}},
+            {"pairs", {{"type", "array"}, {"items", pair}}},
+            {"reachable_cells", count},
+            {"hit_cells", count}}}};
+}
+
 std::vector<std::string> SchemaNames() {
-  return {"vectors", "manifest", "eval", "binary-header", "results", "results-binary-header"};
+  return {"vectors", "manifest", "eval", "binary-header", "results", "results-binary-header",
+          "coverage"};
 }
 
 std::optional<nlohmann::ordered_json> SchemaByName(std::string_view name) {
@@ -17,6 +69,7 @@ std::optional<nlohmann::ordered_json> SchemaByName(std::string_view name) {
   if (name == "binary-header") return generator::BinaryHeaderSchema();
   if (name == "results") return ResultsSchema();
   if (name == "results-binary-header") return ResultsBinaryHeaderSchema();
+  if (name == "coverage") return CoverageSchema();
   return std::nullopt;
 }
 
@@ -27,6 +80,7 @@ std::string SchemaFileName(std::string_view name) {
   if (name == "binary-header") return "binary-header.schema.json";
   if (name == "results") return "results.schema.json";
   if (name == "results-binary-header") return "results-binary-header.schema.json";
+  if (name == "coverage") return "coverage.schema.json";
   return "";
 }
 

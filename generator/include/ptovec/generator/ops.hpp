@@ -117,6 +117,35 @@ using EvaluateBatchFn =
 
 struct OpDef;
 
+/// One outcome class of an op's coverage table (`ptovec coverage`, docs/coverage.md): a name in
+/// the field's terms ("tie rounded up", "Sat clamp") and one line saying when a vector hits it.
+struct OutcomeClass {
+  std::string name;
+  std::string description;
+};
+
+/// The classes a vector hits, as bits of the whole table of its pair (coverage.hpp
+/// CoverageClasses): bits 0..13 the report's input classes (VectorClass::input), 14..18 its
+/// outcomes (VectorClass::outcome), bit kOpClassBit + k the op's own class k. A vector may hit
+/// several.
+using ClassMask = std::uint64_t;
+/// The first bit of an op's own classes in a ClassMask.
+inline constexpr unsigned kOpClassBit = 19;
+/// The most classes an op's own table may have.
+inline constexpr unsigned kMaxOpClasses = 64 - kOpClassBit;
+
+/// Sets out[c] to the op's own classes (bit k: class k of the table, not yet shifted by
+/// kOpClassBit) that input `in` hits under controls[c], given its expected result expected[c].
+using ClassifyFn =
+    std::function<void(const Inputs& in, std::span<const NumericExecutionControl> controls,
+                       const Encoded* expected, ClassMask* out)>;
+
+/// The op's own outcome classes for one pair and their classifier.
+struct OutcomeClassTable {
+  std::vector<OutcomeClass> classes;  ///< at most kMaxOpClasses
+  ClassifyFn classify;                ///< empty when classes is empty
+};
+
 /// A selection of controls (rounding modes and Sat values), as --rmode and --sat give it.
 struct ControlFilter {
   std::vector<NumericRoundingMode> modes;  ///< the selected modes, in mode order; empty: all
@@ -210,6 +239,9 @@ struct OpDef {
   /// domain is exhaustive; tdequant: empty, its values and zero points are exhaustive and its
   /// scales come from its own scale strategies). Include sampler.hpp to call it.
   std::function<std::vector<SampleStrategy>(TypePair)> strategies;
+  /// The op's own outcome classes of a pair (coverage.hpp), beside the report's input and
+  /// outcome classes that every op has; unset: only those (an op without a table of its own).
+  std::function<OutcomeClassTable(TypePair)> outcome_classes;
 };
 
 /// Every op, in a fixed order.

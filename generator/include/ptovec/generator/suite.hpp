@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,10 @@ struct GenerateOptions {
   std::optional<ShardSelection> shard;
   unsigned threads = 0;   ///< 0: one per hardware thread. Never changes the bytes written.
   bool progress = false;  ///< progress lines on stderr
+  /// When not empty, one per job: job j's inputs are selected[j] (domain "selected", e.g. the
+  /// smoke suite's, picked from the default domain by coverage.hpp SelectSmokeInputs) instead
+  /// of op->domain's.
+  std::vector<std::shared_ptr<const std::vector<Inputs>>> selected;
 };
 
 /// One file written.

@@ -12,6 +12,8 @@ namespace ptovec::tools {
 
 /// The names `ptovec schema` accepts, in order: "vectors", "manifest", "eval", "binary-header",
 /// "results", "results-binary-header".
+/// The coverage JSON of `ptovec coverage --json` (schemas/coverage.schema.json).
+nlohmann::ordered_json CoverageSchema();
 std::vector<std::string> SchemaNames();
 
 /// The schema called `name` (one of SchemaNames(), or "eval-line" for "eval"), or nullopt.

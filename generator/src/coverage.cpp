@@ -1,0 +1,274 @@
+#include "ptovec/generator/coverage.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <sstream>
+#include <thread>
+
+#include "ptovec/generator/cases.hpp"
+
+namespace ptovec::generator {
+
+namespace {
+
+// The report's input class names (VectorClass::input), from VectorClassName.
+std::string InputClassName(unsigned input) {
+  const std::string full = VectorClassName(input * kOutcomes);
+  return "input " + full.substr(0, full.find(' '));
+}
+
+std::string OutcomeName(unsigned outcome) {
+  const std::string full = VectorClassName(outcome);
+  return "status " + full.substr(full.find(' ') + 1);
+}
+
+constexpr unsigned kOutcomeBit = kInputClasses;  // bits 14..18
+
+// Runs f(j) for j in 0..n-1 on up to `threads` threads.
+template <typename F>
+void ParallelFor(std::size_t n, unsigned threads, F f) {
+  if (threads == 0) threads = std::max(1U, std::thread::hardware_concurrency());
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t j = next++; j < n; j = next++) f(j);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads && t < n; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+}
+
+// Walks the default domain of a job in chunks: visit(index, inputs, masks[nc]) for each input.
+template <typename Visit>
+void WalkDomain(const Job& job, const SamplingOptions& sampling, Visit visit) {
+  const OpDef& op = *job.op;
+  const InputSet set = op.domain(job.pair, sampling);
+  const std::vector<NumericExecutionControl> controls = ControlsFor(op);
+  const std::size_t nc = controls.size();
+  const PairClassifier classifier(op, job.pair);
+  constexpr std::uint64_t kChunk = 4096;
+  std::vector<Inputs> in(kChunk);
+  std::vector<Encoded> out(kChunk * nc);
+  std::vector<ClassMask> masks(nc);
+  for (std::uint64_t begin = 0; begin < set.count; begin += kChunk) {
+    const auto n = static_cast<std::size_t>(std::min(kChunk, set.count - begin));
+    set.Fill(begin, n, in.data());
+    EvaluateBatch(op, job.pair, in.data(), n, controls, out.data());
+    for (std::size_t i = 0; i < n; ++i) {
+      classifier.Classify(in[i], controls, &out[i * nc], masks.data());
+      visit(begin + i, in[i], controls, masks.data());
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<CoverageClass> CoverageClasses(const OpDef& op, TypePair pair) {
+  std::vector<CoverageClass> out;
+  const bool floating = oracle::Format(op.slots.front().TypeFor(pair)).IsFloating();
+  for (unsigned k = floating ? 0 : 11; k < (floating ? 11U : 14U); ++k) {
+    out.push_back({InputClassName(k), "the report's input class of slot 0", k});
+  }
+  for (unsigned k = 0; k < kOutcomes; ++k) {
+    out.push_back({OutcomeName(k), "the report's outcome: the first of NV, OF, UF, NX, none",
+                   kOutcomeBit + k});
+  }
+  if (op.outcome_classes) {
+    const OutcomeClassTable own = op.outcome_classes(pair);
+    for (std::size_t k = 0; k < own.classes.size() && k < kMaxOpClasses; ++k) {
+      out.push_back({own.classes[k].name, own.classes[k].description,
+                     kOpClassBit + static_cast<unsigned>(k)});
+    }
+  }
+  return out;
+}
+
+PairClassifier::PairClassifier(const OpDef& op, TypePair pair)
+    : op_(&op), pair_(pair), classes_(CoverageClasses(op, pair)) {
+  if (op.outcome_classes) own_ = op.outcome_classes(pair);
+}
+
+void PairClassifier::Classify(const Inputs& in, std::span<const NumericExecutionControl> controls,
+                              const Encoded* expected, ClassMask* out) const {
+  if (own_.classify) {
+    own_.classify(in, controls, expected, out);
+    for (std::size_t c = 0; c < controls.size(); ++c) out[c] <<= kOpClassBit;
+  } else {
+    std::fill(out, out + controls.size(), ClassMask{0});
+  }
+  const ClassMask input = ClassMask{1} << InputClassOf(*op_, pair_, in);
+  for (std::size_t c = 0; c < controls.size(); ++c) {
+    out[c] |= input | ClassMask{1} << (kOutcomeBit + OutcomeOf(expected[c].status));
+  }
+}
+
+std::string PairKey(const OpDef& op, TypePair pair) {
+  return op.name + " " + std::string(oracle::Format(pair.src).name) + " " +
+         std::string(oracle::Format(pair.dst).name);
+}
+
+std::vector<PairCoverage> CountCoverage(const VectorSelection& selection) {
+  std::vector<PairCoverage> result;
+  std::map<std::string, std::size_t> index;
+  std::vector<VectorRecord> records;
+  for (const VectorSource& source : SelectVectorFiles(selection)) {
+    const auto reader = OpenVectorSource(source);
+    const VectorFileInfo& info = reader->info();
+    const std::string key = PairKey(*info.op, info.pair);
+    auto [it, added] = index.emplace(key, result.size());
+    if (added) result.push_back({info.op, info.pair, {}, {}});
+    PairCoverage& cov = result[it->second];
+    const PairClassifier classifier(*info.op, info.pair);
+    // Records come input by input with every control of the input in a row: classify each run
+    // of equal inputs at once (the op's classifier computes the input's own facts once).
+    std::vector<NumericExecutionControl> controls;
+    std::vector<Encoded> expected;
+    std::vector<ClassMask> masks;
+    Inputs current{};
+    const auto flush = [&] {
+      masks.resize(controls.size());
+      classifier.Classify(current, controls, expected.data(), masks.data());
+      for (std::size_t c = 0; c < controls.size(); ++c) {
+        const std::size_t slot = ControlSlot(controls[c]);
+        ++cov.vectors[slot];
+        for (ClassMask m = masks[c]; m != 0; m &= m - 1) ++cov.counts[slot][std::countr_zero(m)];
+      }
+      controls.clear();
+      expected.clear();
+    };
+    while (reader->Read(records, 65536) > 0) {
+      for (const VectorRecord& r : records) {
+        if (!controls.empty() && (r.c.in != current || controls.size() >= kControlSlots)) flush();
+        current = r.c.in;
+        controls.push_back(r.c.control);
+        expected.push_back(r.expected);
+      }
+    }
+    if (!controls.empty()) flush();
+    CheckSourceDigest(source, *reader);
+  }
+  return result;
+}
+
+namespace {
+#include "coverage_witnesses.inc"  // kWitnesses
+}  // namespace
+
+std::span<const Witness> Witnesses() { return kWitnesses; }
+
+std::array<ClassMask, kControlSlots> ReachableClasses(const OpDef& op, TypePair pair) {
+  std::array<ClassMask, kControlSlots> reach{};
+  const std::vector<CoverageClass> classes = CoverageClasses(op, pair);
+  const std::string_view src = oracle::Format(pair.src).name;
+  const std::string_view dst = oracle::Format(pair.dst).name;
+  for (const Witness& w : Witnesses()) {
+    if (w.op != op.name || w.src != src || w.dst != dst) continue;
+    for (const CoverageClass& c : classes) {
+      if (c.name != w.class_name) continue;
+      for (std::size_t s = 0; s < kControlSlots; ++s) {
+        if ((w.controls >> s) & 1U) reach[s] |= ClassMask{1} << c.bit;
+      }
+    }
+  }
+  return reach;
+}
+
+std::string FindWitnesses(const SamplingOptions& sampling, unsigned threads) {
+  const std::vector<Job> jobs = DefaultSuite();
+  std::vector<std::string> text(jobs.size());
+  ParallelFor(jobs.size(), threads, [&](std::size_t j) {
+    const Job& job = jobs[j];
+    const std::vector<CoverageClass> classes = CoverageClasses(*job.op, job.pair);
+    std::array<std::uint16_t, 64> seen{};  // per bit: control slots already witnessed
+    std::ostringstream out;
+    WalkDomain(job, sampling,
+               [&](std::uint64_t, const Inputs& in,
+                   const std::vector<NumericExecutionControl>& controls, const ClassMask* masks) {
+                 for (const CoverageClass& c : classes) {
+                   std::uint16_t hit = 0;
+                   for (std::size_t k = 0; k < controls.size(); ++k) {
+                     if ((masks[k] >> c.bit) & 1U)
+                       hit = static_cast<std::uint16_t>(hit | 1U << ControlSlot(controls[k]));
+                   }
+                   if ((hit & ~seen[c.bit]) == 0) continue;
+                   seen[c.bit] = static_cast<std::uint16_t>(seen[c.bit] | hit);
+                   char words[160];
+                   std::snprintf(words, sizeof words, "0x%llx, 0x%llx, 0x%llx, 0x%llx",
+                                 static_cast<unsigned long long>(in[0]),
+                                 static_cast<unsigned long long>(in[1]),
+                                 static_cast<unsigned long long>(in[2]),
+                                 static_cast<unsigned long long>(in[3]));
+                   char mask[16];
+                   std::snprintf(mask, sizeof mask, "0x%04x", hit);
+                   out << "    {\"" << job.op->name << "\", \"" << oracle::Format(job.pair.src).name
+                       << "\", \"" << oracle::Format(job.pair.dst).name << "\", \"" << c.name
+                       << "\", " << mask << ", {" << words << "}},\n";
+                 }
+               });
+    text[j] = out.str();
+  });
+  std::string all =
+      "// The witness table of `ptovec coverage` (generator/src/coverage.cpp): for every pair of "
+      "the\n"
+      "// default suite and each of its classes, inputs that hit it and the controls under which\n"
+      "// they do (bit 2 * mode + Sat). Written by tools/find_witnesses; do not edit. Checked by\n"
+      "// tests/generator/coverage_test.cpp, which re-evaluates every row.\n"
+      "// clang-format off\n"
+      "const std::vector<Witness> kWitnesses = {\n";
+  for (const std::string& t : text) all += t;
+  all += "};\n// clang-format on\n";
+  return all;
+}
+
+std::vector<std::vector<Inputs>> SelectSmokeInputs(const std::vector<Job>& jobs,
+                                                   const SamplingOptions& sampling,
+                                                   unsigned threads) {
+  std::vector<std::vector<Inputs>> result(jobs.size());
+  ParallelFor(jobs.size(), threads, [&](std::size_t j) {
+    // Pass 1: every input that is the first (in domain order) to hit some (control, class) is a
+    // candidate, with what it hits.
+    struct Candidate {
+      std::uint64_t index;
+      Inputs in;
+      std::array<ClassMask, kControlSlots> hits;
+    };
+    std::vector<Candidate> candidates;
+    std::array<ClassMask, kControlSlots> seen{};
+    WalkDomain(jobs[j], sampling,
+               [&](std::uint64_t index, const Inputs& in,
+                   const std::vector<NumericExecutionControl>& controls, const ClassMask* masks) {
+                 bool fresh = false;
+                 std::array<ClassMask, kControlSlots> hits{};
+                 for (std::size_t k = 0; k < controls.size(); ++k) {
+                   const std::size_t s = ControlSlot(controls[k]);
+                   hits[s] = masks[k];
+                   if ((masks[k] & ~seen[s]) != 0) fresh = true;
+                   seen[s] |= masks[k];
+                 }
+                 if (fresh) candidates.push_back({index, in, hits});
+               });
+    // Pass 2: greedy set cover of everything seen; ties go to the earlier input.
+    std::array<ClassMask, kControlSlots> left = seen;
+    std::vector<std::size_t> chosen;
+    for (;;) {
+      std::size_t best = candidates.size();
+      int best_gain = 0;
+      for (std::size_t k = 0; k < candidates.size(); ++k) {
+        int gain = 0;
+        for (std::size_t s = 0; s < kControlSlots; ++s) {
+          gain += std::popcount(candidates[k].hits[s] & left[s]);
+        }
+        if (gain > best_gain) best = k, best_gain = gain;
+      }
+      if (best == candidates.size()) break;
+      chosen.push_back(best);
+      for (std::size_t s = 0; s < kControlSlots; ++s) left[s] &= ~candidates[best].hits[s];
+    }
+    std::sort(chosen.begin(), chosen.end());  // candidates are in domain order
+    for (std::size_t k : chosen) result[j].push_back(candidates[k].in);
+  });
+  return result;
+}
+
+}  // namespace ptovec::generator

@@ -1,0 +1,157 @@
+// The outcome-class tables and the witness table (coverage.hpp): every witness, re-evaluated by
+// the oracle, lands in its class under each control it claims; every class name it names is in
+// its pair's table; and a few classes land where the field says they do.
+#include "ptovec/generator/coverage.hpp"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <set>
+
+#include "ptovec/generator/domains.hpp"
+#include "ptovec/generator/suite.hpp"
+
+namespace ptovec::generator {
+namespace {
+
+// The class of `name` in a pair's table, or nullptr.
+const CoverageClass* FindClass(const std::vector<CoverageClass>& classes, std::string_view name) {
+  for (const CoverageClass& c : classes) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+// The classes of one input under one control (evaluated by the op's literal seed function).
+ClassMask ClassesOf(const OpDef& op, TypePair pair, const Inputs& in, NumericExecutionControl c) {
+  const PairClassifier classifier(op, pair);
+  const Encoded expected = op.evaluate_reference(pair, in, c);
+  ClassMask mask = 0;
+  const NumericExecutionControl controls[] = {c};
+  classifier.Classify(in, controls, &expected, &mask);
+  return mask;
+}
+
+TEST(Coverage, EveryWitnessLandsInItsClassUnderEachControlItClaims) {
+  ASSERT_GT(Witnesses().size(), 1000U);
+  std::size_t checked = 0;
+  for (const Witness& w : Witnesses()) {
+    const OpDef* op = FindOp(w.op);
+    ASSERT_NE(op, nullptr) << w.op;
+    const TypePair pair{*oracle::ParseTileDataType(w.src), *oracle::ParseTileDataType(w.dst)};
+    const std::vector<CoverageClass> classes = CoverageClasses(*op, pair);
+    const CoverageClass* c = FindClass(classes, w.class_name);
+    ASSERT_NE(c, nullptr) << w.op << " " << w.src << " " << w.dst << ": " << w.class_name;
+    const Inputs in{w.inputs[0], w.inputs[1], w.inputs[2], w.inputs[3]};
+    ASSERT_FALSE(op->check_domain(pair, in).has_value());
+    for (const NumericExecutionControl control : ControlsFor(*op)) {
+      if (((w.controls >> ControlSlot(control)) & 1U) == 0) continue;
+      EXPECT_TRUE((ClassesOf(*op, pair, in, control) >> c->bit) & 1U)
+          << PairKey(*op, pair) << " " << w.class_name << " control " << ControlSlot(control);
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, Witnesses().size());
+}
+
+TEST(Coverage, EveryPairOfTheDefaultSuiteHasWitnessesAndEveryOpHasATable) {
+  for (const Job& job : DefaultSuite()) {
+    const auto reach = ReachableClasses(*job.op, job.pair);
+    EXPECT_NE(reach[0], 0U) << PairKey(*job.op, job.pair);
+    EXPECT_TRUE(static_cast<bool>(job.op->outcome_classes)) << job.op->name;
+  }
+}
+
+TEST(Coverage, FloatingEncodeClassesOfKnownValues) {
+  const OpDef& op = *FindOp("encode");
+  const TypePair pair{TileDataType::FP32, TileDataType::FP16};
+  const auto classes = CoverageClasses(op, pair);
+  const auto has = [&](Word value, NumericExecutionControl c, std::string_view name) {
+    return ((ClassesOf(op, pair, {value, 0, 0, 0}, c) >> FindClass(classes, name)->bit) & 1U) != 0;
+  };
+  const NumericExecutionControl rne{NumericRoundingMode::RNE, false};
+  const NumericExecutionControl rne_sat{NumericRoundingMode::RNE, true};
+  const NumericExecutionControl rtz{NumericRoundingMode::RTZ, false};
+  // 65520 = 65504 + 16: the FP16 overflow threshold; RNE overflows, RTZ does not.
+  EXPECT_TRUE(has(0x477ff000, rne, "at the overflow threshold"));
+  EXPECT_TRUE(has(0x477ff000, rne, "overflow to Inf or NaN"));
+  EXPECT_TRUE(has(0x477ff000, rne_sat, "overflow under Sat"));
+  EXPECT_FALSE(has(0x477ff000, rtz, "overflow to Inf or NaN"));
+  EXPECT_TRUE(has(0x477fe800, rne, "just below the overflow threshold"));  // 65512
+  // 1 + 2^-11 is halfway between 1 and 1 + 2^-10: RNE keeps 1 (down), RTZ is not a tie rule but
+  // the value is still a tie rounded down.
+  EXPECT_TRUE(has(0x3f801000, rne, "exact tie rounded down"));
+  EXPECT_FALSE(has(0x3f801000, rne, "exact tie rounded up"));
+  // 1 + 3 * 2^-11: halfway between 1 + 2^-10 and 1 + 2^-9; RNE goes up to the even one.
+  EXPECT_TRUE(has(0x3f803000, rne, "exact tie rounded up"));
+  EXPECT_TRUE(has(0x3f800000, rne, "exact normal"));
+  EXPECT_FALSE(has(0x3f800000, rne, "inexact normal"));
+  // 2 - 2^-12 rounds up to 2 under RNE: a carry into the next binade.
+  EXPECT_TRUE(has(0x3ffff000, rne, "carry into the next binade"));
+  // 2^-30 is far below FP16's smallest subnormal (2^-24): RNE gives 0 with UF.
+  EXPECT_TRUE(has(0x30800000, rne, "rounding to zero from a non-zero value"));
+  EXPECT_TRUE(has(0x30800000, rne, "tiny and inexact (UF)"));
+}
+
+TEST(Coverage, ShiftAndQparamClassesOfKnownInputs) {
+  const OpDef& shift = *FindOp("shift");
+  const TypePair sp{TileDataType::S32, TileDataType::S16};
+  const auto sc = CoverageClasses(shift, sp);
+  const auto shift_has = [&](Word v, Word s, std::string_view name) {
+    return ((ClassesOf(shift, sp, {v, s, 0, 0}, {}) >> FindClass(sc, name)->bit) & 1U) != 0;
+  };
+  EXPECT_TRUE(shift_has(0x1, 1, "dropped bits exactly half"));
+  EXPECT_TRUE(shift_has(0x3, 2, "dropped bits above half"));
+  EXPECT_TRUE(shift_has(0x40, 7, "dropped bits exactly half"));
+  EXPECT_TRUE(shift_has(0x00010000, 1, "clamp high"));
+  EXPECT_FALSE(shift_has(0x0000fffe, 1, "clamp high"));
+  EXPECT_TRUE(shift_has(0x0000fffe, 1, "range end: maximum"));
+
+  const OpDef& qparam = *FindOp("qparam");
+  const TypePair qp{TileDataType::FP32, TileDataType::U64};
+  const auto qc = CoverageClasses(qparam, qp);
+  const auto q_has = [&](Word scale, std::string_view name) {
+    return ((ClassesOf(qparam, qp, {scale, 0, 0, 0}, {}) >> FindClass(qc, name)->bit) & 1U) != 0;
+  };
+  EXPECT_TRUE(q_has(0x3f801000, "FP19 tie kept even"));
+  EXPECT_TRUE(q_has(0x3f803000, "FP19 tie rounded up to even"));
+  EXPECT_TRUE(q_has(0x3fffffff, "FP19 carry into the exponent"));
+  EXPECT_TRUE(q_has(0x3f800000, "FP19 exact"));
+}
+
+// The unreachable claims of the witness table (a class no witness shows under a control), probed
+// on the whole input space of every pair of the default suite (op.input_space: the op's weighted
+// strategies and uniform words): no drawn input lands in a class the table calls unreachable.
+RC_GTEST_PROP(CoverageProperties, NoInputHitsAClassTheWitnessTableCallsUnreachable, ()) {
+  static const std::vector<Job> jobs = DefaultSuite();
+  const Job& job = *rc::gen::elementOf(jobs);
+  const Inputs in = *job.op->input_space(job.pair);
+  const auto reach = ReachableClasses(*job.op, job.pair);
+  const PairClassifier classifier(*job.op, job.pair);
+  const std::vector<NumericExecutionControl> controls = ControlsFor(*job.op);
+  std::vector<Encoded> expected(controls.size());
+  EvaluateBatch(*job.op, job.pair, &in, 1, controls, expected.data());
+  std::vector<ClassMask> masks(controls.size());
+  classifier.Classify(in, controls, expected.data(), masks.data());
+  for (std::size_t c = 0; c < controls.size(); ++c) {
+    const ClassMask unexpected = masks[c] & ~reach[ControlSlot(controls[c])];
+    RC_ASSERT(unexpected == 0U);
+  }
+}
+
+// TDEQUANT cannot underflow (docs/coverage.md): (value - zero_point) is an integer and the scale
+// a multiple of 2^-149, so a product below 2^-126 is an exact FP32 subnormal. Probed on any
+// positive finite scale, every value and zero point, every control.
+RC_GTEST_PROP(CoverageProperties, TdequantNeverRaisesUF, ()) {
+  const OpDef& op = *FindOp("tdequant");
+  const TileDataType src = *rc::gen::element(TileDataType::S8, TileDataType::U8);
+  const Word scale = *rc::gen::weightedOneOf<Word>(
+      {{1, rc::gen::inRange<Word>(1, 0x00800000)}, {1, rc::gen::inRange<Word>(1, 0x7F800000)}});
+  const Inputs in{*rc::gen::inRange<Word>(0, 256), scale, *rc::gen::inRange<Word>(0, 256), 0};
+  for (const NumericExecutionControl c : ControlsFor(op)) {
+    RC_ASSERT((op.evaluate({src, TileDataType::FP32}, in, c).status & oracle::kStatusUF) == 0U);
+  }
+}
+
+}  // namespace
+}  // namespace ptovec::generator

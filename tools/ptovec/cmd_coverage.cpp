@@ -1,0 +1,209 @@
+// ptovec coverage: how many vectors of a suite hit each outcome class of each (op, types, mode,
+// Sat); a table on stdout, JSON (--json, schemas/coverage.schema.json), a heat map (--plot, by
+// tools/coverage_heatmap.py with matplotlib), and --require-all.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/coverage.hpp"
+#include "ptovec/generator/writers.hpp"
+
+namespace {
+
+using namespace ptovec::generator;
+namespace oracle = ptovec::oracle;
+using ptovec::cli::Fail;
+using ptovec::cli::kSampleCount;
+using ptovec::cli::kWholeNumber;
+
+struct CoverageArgs {
+  std::vector<std::string> vectors;
+  std::string json;
+  std::string plot;
+  bool require_all = false;
+  bool quiet = false;
+  std::string find_witnesses;
+  std::uint64_t seed = 2;
+  std::uint64_t samples = 1000000;
+  unsigned threads = 0;
+};
+
+std::string ControlLabel(std::size_t slot) {
+  return std::string(oracle::RoundingModeName(oracle::kAllRoundingModes[slot / 2])) +
+         (slot % 2 ? "/S" : "/-");
+}
+
+// The heat map script: tools/coverage_heatmap.py of the source tree this ptovec was built from.
+std::filesystem::path HeatmapScript() {
+  return std::filesystem::path(PTOVEC_SOURCE_DIR) / "tools" / "coverage_heatmap.py";
+}
+
+int RunCoverage(const CoverageArgs& a) {
+  if (!a.find_witnesses.empty()) {
+    AtomicFile out(a.find_witnesses);
+    out.Write(FindWitnesses({a.seed, a.samples}, a.threads));
+    out.Commit();
+    std::cerr << "ptovec: wrote the witness table to " << a.find_witnesses << "\n";
+    return 0;
+  }
+  if (a.vectors.empty()) return Fail("coverage needs --vectors DIR (a suite folder or files)");
+  VectorSelection selection;
+  for (const std::string& v : a.vectors) selection.paths.emplace_back(v);
+  const std::vector<PairCoverage> pairs = CountCoverage(selection);
+
+  nlohmann::ordered_json j;
+  j["format"] = "ptovec-coverage";
+  j["version"] = 1;
+  j["vectors"] = a.vectors;
+  nlohmann::ordered_json jpairs = nlohmann::ordered_json::array();
+  std::vector<std::string> missing;
+  std::uint64_t reachable_cells = 0;
+  std::uint64_t hit_cells = 0;
+  for (const PairCoverage& p : pairs) {
+    const std::vector<CoverageClass> classes = CoverageClasses(*p.op, p.pair);
+    const auto reach = ReachableClasses(*p.op, p.pair);
+    const bool has_witnesses =
+        std::any_of(reach.begin(), reach.end(), [](ClassMask m) { return m != 0; });
+    std::vector<std::size_t> slots;
+    for (std::size_t s = 0; s < kControlSlots; ++s) {
+      if (p.vectors[s] != 0) slots.push_back(s);
+    }
+    const std::string src(oracle::Format(p.pair.src).name);
+    const std::string dst(oracle::Format(p.pair.dst).name);
+    nlohmann::ordered_json jp;
+    jp["op"] = p.op->name;
+    jp["src"] = src;
+    jp["dst"] = dst;
+    jp["witnesses"] = has_witnesses;
+    nlohmann::ordered_json names = nlohmann::ordered_json::array();
+    for (const CoverageClass& c : classes) names.push_back(c.name);
+    jp["classes"] = names;
+    nlohmann::ordered_json jcontrols = nlohmann::ordered_json::array();
+    for (std::size_t s : slots) {
+      nlohmann::ordered_json jc;
+      jc["rmode"] = oracle::RoundingModeName(oracle::kAllRoundingModes[s / 2]);
+      jc["sat"] = s % 2 == 1;
+      jc["vectors"] = p.vectors[s];
+      nlohmann::ordered_json counts = nlohmann::ordered_json::array();
+      nlohmann::ordered_json reachable = nlohmann::ordered_json::array();
+      for (const CoverageClass& c : classes) {
+        const std::uint64_t n = p.counts[s][c.bit];
+        const bool r = ((reach[s] >> c.bit) & 1U) != 0;
+        counts.push_back(n);
+        reachable.push_back(r);
+        if (r) {
+          ++reachable_cells;
+          if (n > 0) {
+            ++hit_cells;
+          } else {
+            missing.push_back(p.op->name + " " + src + " -> " + dst + " " +
+                              std::string(jc["rmode"]) + " Sat " + (s % 2 ? "on" : "off") + ": " +
+                              c.name);
+          }
+        }
+      }
+      jc["counts"] = counts;
+      jc["reachable"] = reachable;
+      jcontrols.push_back(jc);
+    }
+    jp["controls"] = jcontrols;
+    jpairs.push_back(jp);
+
+    if (!a.quiet) {
+      std::cout << p.op->name << " " << src << " -> " << dst
+                << (has_witnesses ? "" : " (no witness table for this pair)") << "\n";
+      std::cout << "  " << std::left << std::setw(40) << "class" << std::right;
+      for (std::size_t s : slots) std::cout << std::setw(9) << ControlLabel(s);
+      std::cout << "\n";
+      for (const CoverageClass& c : classes) {
+        std::cout << "  " << std::left << std::setw(40) << c.name.substr(0, 39) << std::right;
+        for (std::size_t s : slots) {
+          const std::uint64_t n = p.counts[s][c.bit];
+          const bool r = ((reach[s] >> c.bit) & 1U) != 0;
+          std::cout << std::setw(9)
+                    << (n > 0 ? std::to_string(n)
+                        : r   ? std::string("MISSING")
+                              : std::string("."));
+        }
+        std::cout << "\n";
+      }
+    }
+  }
+  j["pairs"] = jpairs;
+  j["reachable_cells"] = reachable_cells;
+  j["hit_cells"] = hit_cells;
+  std::cout << "coverage: " << hit_cells << " of " << reachable_cells
+            << " reachable (op, types, mode, Sat, class) cells hit by a vector; " << missing.size()
+            << " missing ('.': no witness shows the class reachable under that control)\n";
+  if (!a.json.empty()) {
+    AtomicFile out(a.json);
+    out.Write(j.dump(1) + "\n");
+    out.Commit();
+  }
+  if (!a.plot.empty()) {
+    // The heat map script reads the JSON; give it a temporary copy when --json was not asked for.
+    std::filesystem::path json_path = a.json;
+    const bool temporary = json_path.empty();
+    if (temporary) {
+      json_path = std::filesystem::path(a.plot).string() + ".tmp-json";
+      AtomicFile out(json_path);
+      out.Write(j.dump() + "\n");
+      out.Commit();
+    }
+    const std::string command = "/usr/bin/python3 '" + HeatmapScript().string() + "' '" +
+                                json_path.string() + "' '" + a.plot + "'";
+    const int status = std::system(command.c_str());
+    if (temporary) std::filesystem::remove(json_path);
+    if (status != 0) {
+      return Fail("the heat map script failed (" + command +
+                  "); it needs python3-matplotlib (tools/install-deps installs it)");
+    }
+  }
+  if (a.require_all && !missing.empty()) {
+    for (const std::string& m : missing) std::cout << "missing: " << m << "\n";
+    return ptovec::cli::kExitMismatch;
+  }
+  return 0;
+}
+
+}  // namespace
+
+namespace ptovec::cli {
+
+Command AddCoverageCommand(CLI::App& app) {
+  auto args = std::make_shared<CoverageArgs>();
+  CLI::App* cov = app.add_subcommand(
+      "coverage",
+      "count the vectors of a suite hitting each outcome class of each (op, types, mode, Sat)");
+  cov->add_option("--vectors", args->vectors, "suite folders or vector files");
+  cov->add_option("--json", args->json, "also write the counts as JSON (ptovec schema coverage)");
+  cov->add_option("--plot", args->plot,
+                  "also draw a heat map PNG (ops x classes, per mode; needs python3-matplotlib)");
+  cov->add_flag("--require-all", args->require_all,
+                "exit 1, one line per class, when a reachable class has no vector");
+  cov->add_flag("--quiet", args->quiet, "only the summary line (and missing classes)");
+  cov->add_option("--find-witnesses", args->find_witnesses,
+                  "instead: search the default domains for witnesses and write the witness "
+                  "table (generator/src/coverage_witnesses.inc) to this file");
+  cov->add_option("--seed", args->seed, "--find-witnesses: sampling seed (default 2)")
+      ->check(kWholeNumber);
+  cov->add_option("--samples", args->samples,
+                  "--find-witnesses: samples per sampled pair (default 1000000)")
+      ->check(kSampleCount);
+  cov->add_option("--threads", args->threads, "--find-witnesses: worker threads")
+      ->check(kWholeNumber);
+  Command c;
+  c.app = cov;
+  c.run = Guarded([args] { return RunCoverage(*args); });
+  return c;
+}
+
+}  // namespace ptovec::cli
