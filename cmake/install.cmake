@@ -6,6 +6,8 @@
 #   include/ptovec/oracle/*.hpp           the oracle's headers
 #   include/ptovec_dut.h                  the device ABI of `run --dut` (tools/dut/include)
 #   share/ptovec/schemas/                 the JSON schemas and the device protocol (schemas/)
+#   share/ptovec/dpi/                     ptovec_dpi.svh and ptovec_dpi.c: the C API for
+#                                         SystemVerilog testbenches (import "DPI-C")
 #   lib/cmake/ptovec/                     ptovecConfig.cmake, its version file and targets:
 #                                         find_package(ptovec CONFIG) gives ptovec::oracle and
 #                                         ptovec::ptovec_c
@@ -26,6 +28,8 @@ install(FILES ${PROJECT_SOURCE_DIR}/tools/dut/include/ptovec_dut.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS ptovec ptovec-device-host RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/schemas/ DESTINATION ${PTOVEC_INSTALL_SCHEMADIR})
+install(FILES ${PROJECT_SOURCE_DIR}/capi/dpi/ptovec_dpi.svh ${PROJECT_SOURCE_DIR}/capi/dpi/ptovec_dpi.c
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/ptovec/dpi)
 
 install(EXPORT ptovecTargets NAMESPACE ptovec:: DESTINATION ${PTOVEC_INSTALL_CMAKEDIR})
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/ptovecConfig.cmake.in

@@ -39,7 +39,8 @@ run_checked(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 set(lib ${prefix}/${LIBDIR})
 foreach(path bin/ptovec bin/ptovec-device-host include/ptovec/ptovec.h include/ptovec_dut.h
         include/ptovec/oracle/formats.hpp share/ptovec/schemas/vectors.schema.json
-        share/ptovec/schemas/dut-protocol.md ${LIBDIR}/libptovec_oracle.a
+        share/ptovec/schemas/dut-protocol.md share/ptovec/dpi/ptovec_dpi.svh
+        share/ptovec/dpi/ptovec_dpi.c ${LIBDIR}/libptovec_oracle.a
         ${LIBDIR}/cmake/ptovec/ptovecConfig.cmake
         ${LIBDIR}/cmake/ptovec/ptovecConfigVersion.cmake
         ${LIBDIR}/cmake/ptovec/ptovecTargets.cmake)
