@@ -82,7 +82,7 @@ struct Checked {
   oracle::NumericExecutionControl control{};
 };
 
-// Checks everything but the input words (and their count when `n_inputs_known` is false).
+// Checks the op, the types, the pair, the control and the input count: everything but the words.
 ptovec_error CheckCall(const char* op_name, int src_code, int dst_code, int rmode, int sat,
                        std::size_t n_inputs, Checked& out) {
   if (op_name == nullptr)
@@ -94,6 +94,7 @@ ptovec_error CheckCall(const char* op_name, int src_code, int dst_code, int rmod
     } catch (const generator::InputError& e) {
       return Fail(PTOVEC_ERROR_UNKNOWN_OP, e.what());
     }
+    return Fail(PTOVEC_ERROR_UNKNOWN_OP, "unknown op");  // RequireOp agrees with FindOp
   }
   out.src = FormatOfCode(src_code);
   if (out.src == nullptr) {
@@ -106,18 +107,18 @@ ptovec_error CheckCall(const char* op_name, int src_code, int dst_code, int rmod
                                                " for dst (accepted: " + TypeCodesList() + ")");
   }
   out.pair = {out.src->type, out.dst->type};
+  // MakeCase checks the pair before the mode: an illegal pair is reported first.
+  if (!generator::IsLegalPair(*out.op, out.pair)) {
+    return Fail(PTOVEC_ERROR_ILLEGAL_PAIR,
+                MakeCaseMessage(*out.op, *out.src, *out.dst, oracle::NumericRoundingMode::RNE,
+                                false, nullptr, 0, "illegal pair"));
+  }
   if (rmode < 0 || rmode >= static_cast<int>(oracle::kAllRoundingModes.size())) {
     return Fail(PTOVEC_ERROR_UNKNOWN_MODE,
                 "unknown rounding mode " + std::to_string(rmode) +
                     " (accepted: 0 RNE, 1 RTM, 2 RTP, 3 RTZ, 4 RNA, 5 RTO, 6 RHB)");
   }
   out.control = {oracle::kAllRoundingModes[static_cast<std::size_t>(rmode)], sat != 0};
-  // MakeCase checks the pair before the mode: an illegal pair is reported first.
-  if (!generator::IsLegalPair(*out.op, out.pair)) {
-    return Fail(PTOVEC_ERROR_ILLEGAL_PAIR,
-                MakeCaseMessage(*out.op, *out.src, *out.dst, out.control.rounding_mode,
-                                out.control.saturating, nullptr, 0, "illegal pair"));
-  }
   if (!out.op->uses_controls &&
       (out.control.rounding_mode != oracle::NumericRoundingMode::RNE || out.control.saturating)) {
     return Fail(PTOVEC_ERROR_NO_CONTROLS,
@@ -203,7 +204,10 @@ PTOVEC_C_EXPORT const char* ptovec_op_name(size_t index) {
 
 PTOVEC_C_EXPORT int ptovec_op_input_count(const char* op) {
   try {
-    if (op == nullptr) return Fail(PTOVEC_ERROR_NULL_ARGUMENT, "op is NULL"), -1;
+    if (op == nullptr) {
+      Fail(PTOVEC_ERROR_NULL_ARGUMENT, "op is NULL (expected an op name)");
+      return -1;
+    }
     const generator::OpDef& def = generator::RequireOp(op);
     return static_cast<int>(def.slots.size());
   } catch (const generator::InputError& e) {
