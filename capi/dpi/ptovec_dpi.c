@@ -1,0 +1,48 @@
+/* ptovec_dpi.c: the C API (ptovec/ptovec.h) in DPI-C argument types, for SystemVerilog
+ * testbenches that check RTL against ptovec on the fly, as a UVM scoreboard calls a C reference
+ * model. Declared in SystemVerilog by ptovec_dpi.svh; compile this file with the testbench and
+ * link libptovec_c (see the README's DPI-C section).
+ *
+ * DPI-C types (IEEE 1800-2017 Annex H): `string` is const char*, `int` is int, `longint` is
+ * long long (the bits of a 64-bit word; ptovec reads it as uint64_t), `output` arguments are
+ * pointers. The file compiles as C99 or C++ (Verilator builds it with g++): the function has C
+ * linkage either way, as DPI-C requires. */
+#include <stdint.h>
+
+#include "ptovec/ptovec.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int ptovec_dpi_evaluate(const char* op, int src_code, int dst_code, int rmode, int sat,
+                        int n_inputs, long long in0, long long in1, long long in2, long long in3,
+                        long long* word, int* status);
+
+/* ptovec_evaluate with up to 4 input words passed by value: n_inputs of in0..in3 are used (the
+ * op's slots in `ptovec list` order, each in the low bits of its type's width). On PTOVEC_OK
+ * (0) *word is the result word (low bits of the destination type) and *status the 5 status bits
+ * (bit 0 NV, 1 DZ, 2 OF, 3 UF, 4 NX); otherwise they are 0 and ptovec_last_error() says why.
+ * Returns a ptovec_error. */
+int ptovec_dpi_evaluate(const char* op, int src_code, int dst_code, int rmode, int sat,
+                        int n_inputs, long long in0, long long in1, long long in2, long long in3,
+                        long long* word, int* status) {
+  /* A fifth word so that a bad count (reported by the library, which checks it before reading
+   * any word) never points past the array. */
+  const uint64_t inputs[5] = {(uint64_t)in0, (uint64_t)in1, (uint64_t)in2, (uint64_t)in3, 0};
+  ptovec_result result = {0, 0};
+  ptovec_error error;
+  if (n_inputs < 0 || n_inputs > 4) {
+    /* Let the library name the count: it reports the op's own input count. */
+    error = ptovec_evaluate(op, src_code, dst_code, rmode, sat, inputs, 5, &result);
+  } else {
+    error = ptovec_evaluate(op, src_code, dst_code, rmode, sat, inputs, (size_t)n_inputs, &result);
+  }
+  *word = error == PTOVEC_OK ? (long long)result.word : 0;
+  *status = error == PTOVEC_OK ? (int)result.status : 0;
+  return (int)error;
+}
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif

@@ -1,0 +1,81 @@
+// tb_tcvt_e8m0_dpi: rtl/ptovec_tcvt_e8m0.sv checked against ptovec's oracle through DPI-C, the way
+// a UVM scoreboard calls a C reference model: every case drives the unit's ports, waits 1 time
+// unit, then calls ptovec_dpi_evaluate (capi/dpi/ptovec_dpi.svh -> libptovec_c) on the same
+// inputs and compares the E8M0 code and the 5 status bits.
+//
+// Cases: every FP16 and BF16 code under the 7 modes x Sat off/on (2 x 65,536 x 14), and a
+// deterministic slice of FP32: every word whose low 16 bits are one of a fixed set (0, 1, 0x8000,
+// 0xffff, 0x4000, 0x7fff) x 14 controls (the exponent/sign half exhaustive, the fraction's edges).
+// The plusarg +fp32_stride=N (default 1) keeps every Nth FP32 top half.
+//
+// Pass: prints "PASS: N cases, 0 mismatches" and $finish. Fail: a $error line for each of the
+// first 10 mismatches (inputs, RTL, ptovec), then $fatal with the count. Under Verilator, run it
+// with tb_main.cpp (every $error printed, exit 1 on any); with --binary's own main the first
+// $error stops the simulation (exit status non-zero too).
+module tb_tcvt_e8m0_dpi;
+  `include "ptovec_dpi.svh"
+
+  logic [ 4:0] src_type;
+  logic [31:0] value;
+  logic [ 2:0] rmode;
+  logic        sat;
+  logic        supported;
+  logic [ 7:0] code;
+  logic [ 4:0] status;
+
+  ptovec_tcvt_e8m0 dut (.*);
+
+  longint unsigned cases = 0;
+  longint unsigned mismatches = 0;
+  int e8m0;
+
+  // One case: drive, settle, compare with ptovec.
+  task automatic check(input logic [4:0] t, input logic [31:0] v, input int m, input int s);
+    longint word;
+    int expected_status;
+    int error;
+    src_type = t;
+    value = v;
+    rmode = 3'(m);
+    sat = s[0];
+    #1;
+    error = ptovec_dpi_evaluate("tcvt", int'(t), e8m0, m, s, 1, longint'(v), 0, 0, 0, word,
+                                expected_status);
+    if (error != 0) $fatal(1, "ptovec_dpi_evaluate failed (%0d): %s", error, ptovec_last_error());
+    cases++;
+    // ptovec's word has only bits 7:0 set for E8M0 and only bits 4:0 of its status.
+    if (!supported || 64'(code) != word || 32'(status) != expected_status) begin
+      mismatches++;
+      if (mismatches <= 10)
+        $error("mismatch: src_type %0d value 0x%08h rmode %0d sat %0d: RTL code 0x%02h status 0x%02h (supported %0d), ptovec 0x%02h 0x%02h",
+               t, v, m, s, code, status, supported, word, expected_status);
+    end
+  endtask
+
+  initial begin
+    int unsigned fp32_stride;
+    logic [15:0] low_halves[6];
+    low_halves = '{16'h0000, 16'h0001, 16'h8000, 16'hffff, 16'h4000, 16'h7fff};
+    if (!$value$plusargs("fp32_stride=%d", fp32_stride)) fp32_stride = 1;
+    e8m0 = ptovec_type_code("e8m0");
+    $display("ptovec %s through DPI-C; e8m0 is type code %0d", ptovec_version(), e8m0);
+    for (int m = 0; m < 7; m++) begin
+      for (int s = 0; s < 2; s++) begin
+        for (int w = 0; w < 65536; w++) begin
+          check(5'd4, 32'(w), m, s);  // FP16
+          check(5'd5, 32'(w), m, s);  // BF16
+        end
+        for (int high = 0; high < 65536; high += fp32_stride) begin
+          foreach (low_halves[k]) check(5'd1, {high[15:0], low_halves[k]}, m, s);  // FP32
+        end
+      end
+    end
+    if (mismatches != 0) begin
+      $fatal(1, "FAIL: %0d of %0d cases differ from ptovec (the first 10 above)", mismatches,
+             cases);
+    end else begin
+      $display("PASS: %0d cases, 0 mismatches", cases);
+      $finish;
+    end
+  end
+endmodule
