@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <string>
 #include <sstream>
 #include <thread>
 
@@ -193,12 +194,13 @@ std::string FindWitnesses(const SamplingOptions& sampling, unsigned threads) {
                    }
                    if ((hit & ~seen[c.bit]) == 0) continue;
                    seen[c.bit] = static_cast<std::uint16_t>(seen[c.bit] | hit);
-                   char words[160];
-                   std::snprintf(words, sizeof words, "0x%llx, 0x%llx, 0x%llx, 0x%llx",
-                                 static_cast<unsigned long long>(in[0]),
-                                 static_cast<unsigned long long>(in[1]),
-                                 static_cast<unsigned long long>(in[2]),
-                                 static_cast<unsigned long long>(in[3]));
+                   std::string words;
+                   for (std::size_t s = 0; s < kMaxSlots; ++s) {
+                     char word[24];
+                     std::snprintf(word, sizeof word, "%s0x%llx", s == 0 ? "" : ", ",
+                                   static_cast<unsigned long long>(in[s]));
+                     words += word;
+                   }
                    char mask[16];
                    std::snprintf(mask, sizeof mask, "0x%04x", hit);
                    out << "    {\"" << job.op->name << "\", \"" << oracle::Format(job.pair.src).name

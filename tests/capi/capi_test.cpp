@@ -293,8 +293,9 @@ TEST(CApiEqualsEval, SampleOfEveryPairOfEveryOp) {
   std::string batch;
   const generator::SamplingOptions sampling{7, 64};
   for (const generator::OpDef& op : generator::AllOps()) {
-    const auto controls = generator::ControlsFor(op);
     for (const generator::TypePair& pair : op.legal_pairs) {
+      // The pair's own controls: fpatr's depend on its PreQuantModes (OpDef::pair_controls).
+      const auto controls = generator::ControlsFor(op, pair);
       const generator::InputSet set = op.domain(pair, sampling);
       // 4 inputs spread over the domain, each under 2 controls spread over the 14.
       for (std::uint64_t k = 0; k < 4 && k < set.count; ++k) {

@@ -42,7 +42,7 @@ TEST(Coverage, EveryWitnessLandsInItsClassUnderEachControlItClaims) {
     const std::vector<CoverageClass> classes = CoverageClasses(*op, pair);
     const CoverageClass* c = FindClass(classes, w.class_name);
     ASSERT_NE(c, nullptr) << w.op << " " << w.src << " " << w.dst << ": " << w.class_name;
-    const Inputs in{w.inputs[0], w.inputs[1], w.inputs[2], w.inputs[3]};
+    const Inputs in = w.inputs;
     ASSERT_FALSE(op->check_domain(pair, in).has_value());
     for (const NumericExecutionControl control : ControlsFor(*op)) {
       if (((w.controls >> ControlSlot(control)) & 1U) == 0) continue;

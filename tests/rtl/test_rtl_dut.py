@@ -124,18 +124,21 @@ class ShrinkTest(unittest.TestCase):
                                  "e8m0", "--out", f"{tmp}/shrunk.bin", "--json")
         return status, out
 
-    def test_planted_bug_shrinks_to_fp16_0x0003_rtz(self):
+    def test_planted_bug_shrinks_to_fp16_0x3a00_rtz(self):
         status, out = self.shrink(PLANTED)
         self.assertEqual(status, 1, out)
         result = json.loads(out)
         self.assertFalse(result["passed"])
         self.assertTrue(result["local_minimum"])
-        # 3 * 2^-24: floor exponent -23, toward zero -22 (code 0x69); the bug gives the floor.
+        self.assertTrue(result["simplest"])  # FP16 -> E8M0 is enumerated: the least failing case
+        # 0.75 = 1.1b * 2^-1: toward zero the exponent -1 becomes 0 (code 0x7f); the bug gives
+        # the floor, 2^-1 (0x7e). Of the failing cases with two significant bits (the fewest: a
+        # single bit is a power of two, exact) its exponent is the nearest to zero.
         self.assertEqual(result["counterexample"], {
             "op": "tcvt", "src": "fp16", "dst": "e8m0", "rmode": "RTZ", "sat": False,
-            "in": {"value": "0x0003"}, "expected": {"out": "0x69", "flags": "0x10"},
-            "got": {"out": "0x68", "flags": "0x10"},
-            "eval": "ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RTZ 0x0003"})
+            "in": {"value": "0x3a00"}, "expected": {"out": "0x7f", "flags": "0x10"},
+            "got": {"out": "0x7e", "flags": "0x10"},
+            "eval": "ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RTZ 0x3a00"})
 
     def test_rtl_passes(self):
         status, out = self.shrink(RTL)

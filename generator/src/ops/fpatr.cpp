@@ -405,6 +405,87 @@ rc::Gen<Inputs> UniformFpatr(TypePair pair) {
                      rc::gen::inRange<std::uint32_t>(0x400, 0x3FC00)));
 }
 
+// ---- outcome classes (ptovec coverage) ----
+
+// fpatr's own classes for one pair: every (PreQuantMode, ReluMode) of the pair, so coverage is
+// kept per mode and ReluMode as well as per control (when a pair has too many modes for one
+// table, the modes and the ReluModes separately), then the accumulator cases the pipeline
+// treats apart: NaN, Inf and -0 (FP32), a negative value under ReLU (clamped) and under
+// LReLU/PReLU (multiplied by the parameter).
+OutcomeClassTable FpatrOutcomeClasses(TypePair pair) {
+  const std::vector<unsigned> modes = ModesOf(pair);
+  const bool floating = Format(pair.src).IsFloating();
+  const bool is_signed = floating || oracle::TileDataTypeIsSigned(pair.src);
+  const std::size_t specials = (floating ? 3 : 0) + (is_signed ? 2 : 0);
+  const bool joint = modes.size() * 4 + specials <= kMaxOpClasses;
+  static constexpr const char* kReluNames[4] = {"none", "ReLU", "LReLU", "PReLU"};
+  std::vector<OutcomeClass> classes;
+  for (std::size_t i = 0; i < modes.size(); ++i) {
+    for (unsigned r = 0; r < (joint ? 4U : 1U); ++r) {
+      const std::string mode = "PreQuantMode " + std::to_string(modes[i]);
+      classes.push_back(joint ? OutcomeClass{mode + ", ReluMode " + std::to_string(r) + " (" +
+                                                 kReluNames[r] + ")",
+                                             "pre_quant_mode " + std::to_string(modes[i]) +
+                                                 " with relu_mode " + std::to_string(r)}
+                              : OutcomeClass{mode, "pre_quant_mode " + std::to_string(modes[i])});
+    }
+  }
+  if (!joint) {
+    for (unsigned r = 0; r < 4; ++r) {
+      classes.push_back({"ReluMode " + std::to_string(r) + " (" + kReluNames[r] + ")",
+                         "relu_mode " + std::to_string(r)});
+    }
+  }
+  const std::size_t first_special = classes.size();
+  if (floating) {
+    classes.push_back({"NaN accumulator", "a NaN value (the destination's NaN or NV)"});
+    classes.push_back({"Inf accumulator", "+Inf or -Inf"});
+    classes.push_back({"-0 accumulator", "the signed-zero rule: -0 in"});
+  }
+  if (is_signed) {
+    classes.push_back({"negative under ReLU", "a negative value with relu_mode 1 (clamped to 0)"});
+    classes.push_back({"negative under LReLU/PReLU",
+                       "a negative value with relu_mode 2 or 3 (multiplied by the parameter)"});
+  }
+  const TileDataType src = pair.src;
+  auto classify = [modes, joint, floating, is_signed, first_special, src](
+                      const Inputs& in, std::span<const NumericExecutionControl> controls,
+                      const Encoded*, ClassMask* out) {
+    ClassMask mask = 0;
+    const unsigned mode = ModeOf(in);
+    const unsigned relu = ReluOf(in);
+    const auto at = std::find(modes.begin(), modes.end(), mode);
+    if (at != modes.end() && relu < 4) {
+      const std::size_t i = static_cast<std::size_t>(at - modes.begin());
+      if (joint) {
+        mask |= ClassMask{1} << (i * 4 + relu);
+      } else {
+        mask |= ClassMask{1} << i;
+        mask |= ClassMask{1} << (modes.size() + relu);
+      }
+    }
+    const Word value = in[kValue];
+    const unsigned width = Format(src).width;
+    const bool negative = ((value >> (width - 1)) & 1) != 0 && (floating || is_signed);
+    std::size_t k = first_special;
+    if (floating) {
+      const bool all_ones = ((value >> 23) & 0xFF) == 0xFF;
+      if (all_ones && (value & 0x7FFFFF) != 0) mask |= ClassMask{1} << k;
+      if (all_ones && (value & 0x7FFFFF) == 0) mask |= ClassMask{1} << (k + 1);
+      if (value == 0x80000000) mask |= ClassMask{1} << (k + 2);
+      k += 3;
+    }
+    const bool nonzero_negative =
+        negative && (floating ? (value & 0x7FFFFFFF) != 0 && ((value >> 23) & 0xFF) != 0xFF : true);
+    if (is_signed && nonzero_negative) {
+      if (relu == 1) mask |= ClassMask{1} << k;
+      if (relu == 2 || relu == 3) mask |= ClassMask{1} << (k + 1);
+    }
+    for (std::size_t c = 0; c < controls.size(); ++c) out[c] = mask;
+  };
+  return {std::move(classes), std::move(classify)};
+}
+
 }  // namespace
 
 OpDef MakeFpatrOp() {
@@ -443,6 +524,7 @@ OpDef MakeFpatrOp() {
   op.check_domain = CheckFpatrDomain;
   op.check_control = CheckFpatrControl;
   op.pair_controls = FpatrPairControls;
+  op.outcome_classes = FpatrOutcomeClasses;
   op.plan = [](TypePair pair) {
     DomainPlan plan = DomainPlan::Custom(
         [pair](const OpDef& self, TypePair, const SamplingOptions& options) {

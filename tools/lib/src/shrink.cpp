@@ -385,6 +385,7 @@ std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& co
   std::vector<std::pair<SimplicityKey, Case>> moves;
   const auto offer_one = [&](const Case& k) {
     if (c.op->uses_controls && !controls.Accepts(k.control)) return;
+    if (k.op->check_control && k.op->check_control(k.pair, k.in, k.control)) return;
     SimplicityKey key = SimplicityOf(k);
     if (key < own) moves.emplace_back(key, k);
   };
@@ -578,12 +579,12 @@ rc::Seq<Case> ShrinkCase(const Case& c) {
     for (int m : Drain(rc::shrink::towards(mode, 0))) {
       Case k = c;
       k.control.rounding_mode = static_cast<NumericRoundingMode>(m);
-      out.push_back(k);
+      if (!c.op->check_control || !c.op->check_control(k.pair, k.in, k.control)) out.push_back(k);
     }
     if (c.control.saturating) {
       Case k = c;
       k.control.saturating = false;
-      out.push_back(k);
+      if (!c.op->check_control || !c.op->check_control(k.pair, k.in, k.control)) out.push_back(k);
     }
   }
   return rc::seq::fromContainer(std::move(out));
