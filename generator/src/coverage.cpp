@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
-#include <string>
 #include <sstream>
+#include <string>
 #include <thread>
 
 #include "ptovec/generator/cases.hpp"
