@@ -68,6 +68,21 @@ std::optional<Dyadic> DyadicFromReal(const Real& value) {
   return d;
 }
 
+int DyadicCompareMagnitude(const Dyadic& a, const Dyadic& b) {
+  if (a.significand == 0 || b.significand == 0) {
+    return (a.significand != 0) - (b.significand != 0);
+  }
+  const int la = DyadicLeadingExponent(a);
+  const int lb = DyadicLeadingExponent(b);
+  if (la != lb) return la < lb ? -1 : 1;
+  // Same leading exponent: align on the smaller exponent (the shifted one keeps <= 128 bits).
+  DyadicSignificand ma = a.significand;
+  DyadicSignificand mb = b.significand;
+  if (a.exponent > b.exponent) ma <<= (a.exponent - b.exponent);
+  if (b.exponent > a.exponent) mb <<= (b.exponent - a.exponent);
+  return ma < mb ? -1 : ma > mb ? 1 : 0;
+}
+
 Dyadic DyadicProduct(const Dyadic& a, const Dyadic& b) {
   if (a.significand == 0 || b.significand == 0) return Dyadic{};
   const int za = TrailingZeros(a.significand);

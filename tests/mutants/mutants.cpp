@@ -76,32 +76,6 @@ Encoded OracleModeSwap(const Case& c, M from, M to) {
   return OracleWith(c, {to, c.control.saturating});
 }
 
-int BitLength(DyadicSignificand m) {
-  const auto high = static_cast<std::uint64_t>(m >> 64);
-  if (high != 0) return 128 - __builtin_clzll(high);
-  const auto low = static_cast<std::uint64_t>(m);
-  return low != 0 ? 64 - __builtin_clzll(low) : 0;
-}
-
-/// E with 2^E <= |d| < 2^(E+1), for a non-zero d.
-int LeadingExponent(const Dyadic& d) { return d.exponent + BitLength(d.significand) - 1; }
-
-/// Sign of |a| - |b| (-1, 0, 1), exactly.
-int CompareMagnitude(const Dyadic& a, const Dyadic& b) {
-  if (a.significand == 0 || b.significand == 0) {
-    return (a.significand != 0) - (b.significand != 0);
-  }
-  const int la = LeadingExponent(a);
-  const int lb = LeadingExponent(b);
-  if (la != lb) return la < lb ? -1 : 1;
-  // Same leading exponent: align on the smaller exponent (the shifted one keeps <= 128 bits).
-  DyadicSignificand ma = a.significand;
-  DyadicSignificand mb = b.significand;
-  if (a.exponent > b.exponent) ma <<= (a.exponent - b.exponent);
-  if (b.exponent > a.exponent) mb <<= (b.exponent - a.exponent);
-  return ma < mb ? -1 : ma > mb ? 1 : 0;
-}
-
 bool IsFloating(T type) { return Format(type).IsFloating(); }
 bool IsBinary(T type) { return Format(type).kind == oracle::FormatKind::Binary; }
 bool IsFP8(T type) { return type == T::E4M3 || type == T::HiF8; }
@@ -186,8 +160,8 @@ Dyadic DropSticky(Dyadic v, T dst) {
   if (v.significand == 0) return v;
   const FormatInfo& f = Format(dst);
   const int minimum_subnormal = 1 - f.bias - static_cast<int>(f.fraction_bits);
-  const int last_place =
-      std::max(LeadingExponent(v) - static_cast<int>(f.fraction_bits), minimum_subnormal);
+  const int last_place = std::max(
+      oracle::DyadicLeadingExponent(v) - static_cast<int>(f.fraction_bits), minimum_subnormal);
   const int guard = last_place - 1;
   if (v.exponent < guard) {
     const int shift = guard - v.exponent;
@@ -217,7 +191,7 @@ Encoded ClampBeforeRound(const Case& c) {
   if (KindOf(c) != OpKind::Encode || !IsFloating(c.pair.dst)) return Oracle(c);
   const Dyadic value = EncodeValue(c);
   Dyadic largest = oracle::DyadicFromFiniteCode(c.pair.dst, LargestFinite(c.pair.dst));
-  if (CompareMagnitude(value, largest) <= 0) return Oracle(c);
+  if (oracle::DyadicCompareMagnitude(value, largest) <= 0) return Oracle(c);
   largest.negative = value.negative;
   return EncodeDyadic(largest, c.pair.dst, c.control);
 }
@@ -299,14 +273,15 @@ Encoded SubnormalPositionOffByOne(const Case& c) {
   const OpKind kind = KindOf(c);
   if (kind == OpKind::Encode && IsBinary(c.pair.dst)) {
     const Dyadic value = EncodeValue(c);
-    if (value.significand == 0 || LeadingExponent(value) >= 1 - Format(c.pair.dst).bias) {
+    if (value.significand == 0 ||
+        oracle::DyadicLeadingExponent(value) >= 1 - Format(c.pair.dst).bias) {
       return Oracle(c);
     }
     return SubnormalOffByOne(value, c.pair.dst, c.control, false);
   }
   if (kind == OpKind::Tdequant) {
     const Dyadic value = DequantValue(c);
-    if (value.significand == 0 || LeadingExponent(value) >= -126) return Oracle(c);
+    if (value.significand == 0 || oracle::DyadicLeadingExponent(value) >= -126) return Oracle(c);
     return SubnormalOffByOne(value, T::FP32, c.control, true);
   }
   return Oracle(c);
@@ -633,8 +608,8 @@ Encoded Fp19ScaleTruncated(const Case& c) {
 Dyadic DyadicSum(Dyadic a, Dyadic b) {
   if (a.significand == 0) return b;
   if (b.significand == 0) return a;
-  if (LeadingExponent(a) < LeadingExponent(b)) std::swap(a, b);
-  const int floor = LeadingExponent(a) - 120;
+  if (oracle::DyadicLeadingExponent(a) < oracle::DyadicLeadingExponent(b)) std::swap(a, b);
+  const int floor = oracle::DyadicLeadingExponent(a) - 120;
   const auto jam = [floor](Dyadic& d) {
     if (d.exponent >= floor) return;
     const int shift = floor - d.exponent;
@@ -676,7 +651,7 @@ Encoded Fp8TinyShiftWraps(const Case& c) {
   const Dyadic value = EncodeValue(c);
   if (value.significand == 0) return r;
   // The FP32 form: |value| = M * 2^(E - 23), M < 2^24 (the hidden bit included), E >= -126.
-  const int exponent = std::max(LeadingExponent(value), -126);
+  const int exponent = std::max(oracle::DyadicLeadingExponent(value), -126);
   const int shift = 14 - exponent;  // |value| / 2^-9 = M >> shift
   if (shift < 32) return r;
   const int lowest = exponent - 23;  // the exponent of M's last bit
@@ -771,10 +746,11 @@ Encoded TquantClampBeforeZeroPoint(const Case& c) {
   const bool u8 = c.pair.dst == T::U8;
   Word clamped = 0;  // the range end as an FP32 word
   if (product.significand != 0 && product.negative &&
-      (u8 || CompareMagnitude(product, oracle::DyadicFromInteger(128)) > 0)) {
+      (u8 || oracle::DyadicCompareMagnitude(product, oracle::DyadicFromInteger(128)) > 0)) {
     clamped = u8 ? 0x00000000 : 0xc3000000;  // 0.0 or -128.0
   } else if (product.significand != 0 && !product.negative &&
-             CompareMagnitude(product, oracle::DyadicFromInteger(u8 ? 255 : 127)) > 0) {
+             oracle::DyadicCompareMagnitude(product, oracle::DyadicFromInteger(u8 ? 255 : 127)) >
+                 0) {
     clamped = u8 ? 0x437f0000 : 0x42fe0000;  // 255.0 or 127.0
   } else {
     return Oracle(c);

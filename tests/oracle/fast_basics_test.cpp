@@ -48,6 +48,21 @@ TEST(FastDyadic, ToRealOfSimpleValues) {
   EXPECT_EQ(ToReal(D(false, 1, -300)), PowerOfTwo(-300));
 }
 
+TEST(FastDyadic, LeadingExponentAndMagnitudeComparison) {
+  EXPECT_EQ(DyadicLeadingExponent({false, 1, 0}), 0);
+  EXPECT_EQ(DyadicLeadingExponent({false, 3, -24}), -23);  // FP16 0x0003: 3 * 2^-24
+  EXPECT_EQ(DyadicLeadingExponent({true, DyadicSignificand{1} << 100, -3}), 97);
+  // 1.5 = 3 * 2^-1 against 1.5 = 6 * 2^-2 (equal), 1.25, -2 and the zeros.
+  EXPECT_EQ(DyadicCompareMagnitude({false, 3, -1}, {true, 6, -2}), 0);
+  EXPECT_EQ(DyadicCompareMagnitude({false, 5, -2}, {false, 3, -1}), -1);
+  EXPECT_EQ(DyadicCompareMagnitude({true, 1, 1}, {false, 3, -1}), 1);
+  EXPECT_EQ(DyadicCompareMagnitude({true, 0, 7}, {false, 0, -3}), 0);
+  EXPECT_EQ(DyadicCompareMagnitude({false, 0, 0}, {false, 1, -149}), -1);
+  // Same leading exponent, far apart exponents: 2^100 + 1 against 2^100.
+  EXPECT_EQ(DyadicCompareMagnitude({false, (DyadicSignificand{1} << 100) + 1, 0}, {false, 1, 100}),
+            1);
+}
+
 TEST(FastDyadic, FromIntegerCoversTheInt64Range) {
   for (const std::int64_t v :
        {std::int64_t{0}, std::int64_t{1}, std::int64_t{-1}, std::int64_t{130}, std::int64_t{-65536},

@@ -24,9 +24,6 @@ using T = TileDataType;
 
 bool IsZero(const Dyadic& d) { return d.significand == 0; }
 
-// floor(log2 |d|) of a non-zero d.
-int TopExponent(const Dyadic& d) { return d.exponent + oracle::BitLength(d.significand) - 1; }
-
 // The exponent of d's lowest set bit (d non-zero).
 int LowExponent(const Dyadic& d) {
   const auto low = static_cast<std::uint64_t>(d.significand);
@@ -49,27 +46,12 @@ Dyadic Magnitude(Dyadic d) {
   return d;
 }
 
-// Sign of |a| - |b|.
-int CompareMagnitude(const Dyadic& a, const Dyadic& b) {
-  if (IsZero(a) || IsZero(b)) return IsZero(a) ? (IsZero(b) ? 0 : -1) : 1;
-  const int ta = TopExponent(a);
-  const int tb = TopExponent(b);
-  if (ta != tb) return ta < tb ? -1 : 1;
-  // Same top bit: align on the smaller exponent; the shifted significand keeps at most the
-  // other's bit length, so it fits in 128 bits.
-  oracle::DyadicSignificand ma = a.significand;
-  oracle::DyadicSignificand mb = b.significand;
-  if (a.exponent > b.exponent) ma <<= (a.exponent - b.exponent);
-  if (b.exponent > a.exponent) mb <<= (b.exponent - a.exponent);
-  return ma < mb ? -1 : ma > mb ? 1 : 0;
-}
-
 // Sign of a - b.
 int Compare(const Dyadic& a, const Dyadic& b) {
   const bool na = a.negative && !IsZero(a);
   const bool nb = b.negative && !IsZero(b);
   if (na != nb) return na ? -1 : 1;
-  const int m = CompareMagnitude(a, b);
+  const int m = oracle::DyadicCompareMagnitude(a, b);
   return na ? -m : m;
 }
 
@@ -93,18 +75,6 @@ bool IsFiniteCode(T type, Word w) {
          !oracle::NumericValueClassIsInfinity(c);
 }
 
-// The exact value of a source word of encode/affine (an integer type: its two's complement value).
-Dyadic SourceValue(T type, Word w) {
-  const oracle::FormatInfo& f = Format(type);
-  if (!f.IsFloating()) {
-    const Word low = oracle::LowBits(w, f.width);
-    return FromInteger(f.kind == oracle::FormatKind::SignedInteger
-                           ? static_cast<std::int64_t>(oracle::SignExtend(low, f.width))
-                           : static_cast<std::int64_t>(low));
-  }
-  return oracle::DyadicFromFiniteCode(type, w);
-}
-
 // The value of an integer type's word.
 std::int64_t IntegerValue(T type, Word w) {
   const oracle::FormatInfo& f = Format(type);
@@ -112,6 +82,12 @@ std::int64_t IntegerValue(T type, Word w) {
   return f.kind == oracle::FormatKind::SignedInteger
              ? static_cast<std::int64_t>(oracle::SignExtend(low, f.width))
              : static_cast<std::int64_t>(low);
+}
+
+// The exact value of a source word of encode/affine (an integer type: its two's complement value).
+Dyadic SourceValue(T type, Word w) {
+  if (!Format(type).IsFloating()) return FromInteger(IntegerValue(type, w));
+  return oracle::DyadicFromFiniteCode(type, w);
 }
 
 std::int64_t IntegerMinimum(T type) { return IntegerValue(type, oracle::TileIntegerMinimum(type)); }
@@ -199,7 +175,7 @@ FloatingDestination DescribeDestination(T dst) {
   FloatingDestination d{dst, SmallestNormal(dst), {}, {}, {}};
   d.largest = Normalized(oracle::DyadicFromFiniteCode(dst, f.largest_finite_code));
   const Dyadic previous = oracle::DyadicFromFiniteCode(dst, f.largest_finite_code - 1);
-  const int ulp = TopExponent(MagnitudeDifference(d.largest, previous));
+  const int ulp = oracle::DyadicLeadingExponent(MagnitudeDifference(d.largest, previous));
   const auto plus = [&](int exponent) {  // largest + 2^exponent, exponent below largest's bits
     return Normalized(
         {false, (d.largest.significand << (d.largest.exponent - exponent)) + 1, exponent});
@@ -225,14 +201,15 @@ void ClassifyFloating(const FloatingDestination& d, const Dyadic& x, Encode enco
       IsFiniteCode(d.dst, toward.word)) {
     const Dyadic spacing = MagnitudeDifference(oracle::DyadicFromFiniteCode(d.dst, away.word),
                                                oracle::DyadicFromFiniteCode(d.dst, toward.word));
-    tie = !IsZero(spacing) && LowExponent(x) == TopExponent(spacing) - 1;
+    tie = !IsZero(spacing) && LowExponent(x) == oracle::DyadicLeadingExponent(spacing) - 1;
   }
   ClassMask common = 0;
-  if (CompareMagnitude(mag, d.largest) > 0) {
-    const int t = CompareMagnitude(mag, d.threshold);
+  if (oracle::DyadicCompareMagnitude(mag, d.largest) > 0) {
+    const int t = oracle::DyadicCompareMagnitude(mag, d.threshold);
     if (t < 0) common |= Bit(kBelowOverflowThreshold);
     if (t == 0) common |= Bit(kAtOverflowThreshold);
-    if (t > 0 && CompareMagnitude(mag, d.beyond) < 0) common |= Bit(kAboveOverflowThreshold);
+    if (t > 0 && oracle::DyadicCompareMagnitude(mag, d.beyond) < 0)
+      common |= Bit(kAboveOverflowThreshold);
   }
   for (std::size_t c = 0; c < controls.size(); ++c) {
     const Encoded r = expected[c];
@@ -259,12 +236,13 @@ void ClassifyFloating(const FloatingDestination& d, const Dyadic& x, Encode enco
     if (!IsZero(mag) && zero) m |= Bit(kRoundToZero);
     if ((normal || subnormal) && !IsZero(mag)) {
       const Dyadic result = Magnitude(oracle::DyadicFromFiniteCode(d.dst, r.word));
-      if (CompareMagnitude(mag, d.smallest_normal) < 0 &&
-          CompareMagnitude(result, d.smallest_normal) == 0) {
+      if (oracle::DyadicCompareMagnitude(mag, d.smallest_normal) < 0 &&
+          oracle::DyadicCompareMagnitude(result, d.smallest_normal) == 0) {
         m |= Bit(kRoundUpToSmallestNormal);
       }
-      if (!exact && TopExponent(result) > TopExponent(mag)) m |= Bit(kCarryIntoNextBinade);
-      if (tie) m |= Bit(CompareMagnitude(result, mag) > 0 ? kTieUp : kTieDown);
+      if (!exact && oracle::DyadicLeadingExponent(result) > oracle::DyadicLeadingExponent(mag))
+        m |= Bit(kCarryIntoNextBinade);
+      if (tie) m |= Bit(oracle::DyadicCompareMagnitude(result, mag) > 0 ? kTieUp : kTieDown);
     }
     out[c] = m;
   }
@@ -316,7 +294,7 @@ void ClassifyInteger(T dst, const Dyadic& x, std::span<const NumericExecutionCon
     if (!of && (r.status & kStatusNX) == 0) m |= Bit(kIntExact);
     if (!of && (r.status & kStatusNX) != 0) m |= Bit(kIntInexact);
     if (!of && tie) {
-      m |= Bit(CompareMagnitude(FromInteger(v), x) > 0 ? kIntTieUp : kIntTieDown);
+      m |= Bit(oracle::DyadicCompareMagnitude(FromInteger(v), x) > 0 ? kIntTieUp : kIntTieDown);
     }
     if (of) m |= Bit(controls[c].saturating ? kIntSatClamp : kIntWrap);
     if (unsigned_dst && x.negative && !IsZero(x)) m |= Bit(kIntNegativeIntoUnsigned);
@@ -403,7 +381,7 @@ OutcomeClassTable TcvtOutcomeClasses(TypePair pair) {
         if (IsFiniteCode(src, in[0]) && !oracle::NumericValueClassIsZero(vc)) {
           x = oracle::DyadicFromFiniteCode(src, in[0]);
           if (x->negative) common |= Bit(kNegative);
-          if (CompareMagnitude(*x, PowerOfTwo(-127)) < 0) common |= Bit(kTiny);
+          if (oracle::DyadicCompareMagnitude(*x, PowerOfTwo(-127)) < 0) common |= Bit(kTiny);
           const oracle::FiniteDecomposition f = oracle::TileNumericFiniteDecomposition(src, in[0]);
           const auto p = static_cast<int>(std::bit_width(f.significand));
           using U = oracle::DyadicSignificand;
@@ -419,7 +397,8 @@ OutcomeClassTable TcvtOutcomeClasses(TypePair pair) {
           ClassMask m = common;
           if ((r.status & kStatusOF) != 0) m |= Bit(kOverflow);
           if (x && !x->negative && IsFiniteCode(T::E8M0, r.word)) {
-            const int cmp = CompareMagnitude(oracle::DyadicFromFiniteCode(T::E8M0, r.word), *x);
+            const int cmp =
+                oracle::DyadicCompareMagnitude(oracle::DyadicFromFiniteCode(T::E8M0, r.word), *x);
             if ((r.status & kStatusNX) == 0 && cmp == 0) m |= Bit(kPower);
             if ((r.status & kStatusNX) != 0 && cmp < 0) m |= Bit(kDown);
             if ((r.status & kStatusNX) != 0 && cmp > 0) m |= Bit(kUp);
@@ -585,7 +564,7 @@ OutcomeClassTable TdequantOutcomeClasses(TypePair pair) {
         bool tie = false;
         if (!IsZero(p)) {
           // The FP32 quantum at p: 2^(top - 23) for a normal, 2^-149 below 2^-126.
-          const int quantum = std::max(TopExponent(p) - 23, -149);
+          const int quantum = std::max(oracle::DyadicLeadingExponent(p) - 23, -149);
           tie = LowExponent(p) == quantum - 1;
         }
         for (std::size_t c = 0; c < controls.size(); ++c) {
@@ -605,7 +584,8 @@ OutcomeClassTable TdequantOutcomeClasses(TypePair pair) {
           if ((r.status & kStatusOF) != 0) m |= Bit(kOverflow);
           if ((r.status & kStatusUF) != 0) m |= Bit(kTinyInexact);
           if (tie && IsFiniteCode(T::FP32, r.word)) {
-            const int cmp = CompareMagnitude(oracle::DyadicFromFiniteCode(T::FP32, r.word), p);
+            const int cmp =
+                oracle::DyadicCompareMagnitude(oracle::DyadicFromFiniteCode(T::FP32, r.word), p);
             m |= Bit(cmp > 0 ? kTieUp : kTieDown);
           }
           out[c] = m;

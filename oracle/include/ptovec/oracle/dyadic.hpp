@@ -30,6 +30,14 @@ struct Dyadic {
   int exponent = 0;
 };
 
+/// E with 2^E <= |d| < 2^(E+1) (floor(log2 |d|)), for a non-zero d.
+inline int DyadicLeadingExponent(const Dyadic& d) {
+  return d.exponent + BitLength(d.significand) - 1;
+}
+
+/// The sign of |a| - |b|: -1, 0 or 1, exactly (zeros of either sign compare equal).
+int DyadicCompareMagnitude(const Dyadic& a, const Dyadic& b);
+
 /// The exact value of `d` as an ASL real (for tests and for callers of the literal functions).
 Real ToReal(const Dyadic& d);
 
