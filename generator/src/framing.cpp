@@ -13,9 +13,7 @@ namespace ptovec::generator {
 
 namespace {
 
-constexpr std::size_t kChunkBytes = 1 << 20;
-
-std::string Str(std::uint64_t v) { return std::to_string(v); }
+constexpr std::size_t kFrameChunkBytes = 1 << 20;
 
 }  // namespace
 
@@ -48,7 +46,7 @@ std::string FramedPreamble(std::string_view magic, unsigned version, unsigned re
   const std::uint64_t data_offset = (unpadded + 7) / 8 * 8;
   const std::uint64_t header_bytes = data_offset - kFixedHeaderBytes;
   if (header_bytes > UINT32_MAX) {
-    throw std::invalid_argument("FramedPreamble: a header of " + Str(text.size()) +
+    throw std::invalid_argument("FramedPreamble: a header of " + std::to_string(text.size()) +
                                 " bytes does not fit the 4-byte header_bytes");
   }
   FixedHeader fixed;
@@ -78,33 +76,34 @@ FramedHeader ReadFramedHeader(std::FILE* file, const std::filesystem::path& path
   }
   if (got != kFixedHeaderBytes) {
     fail(std::string("is truncated: shorter than ") + (vectors ? "the " : "its ") +
-         Str(kFixedHeaderBytes) + "-byte fixed header");
+         std::to_string(kFixedHeaderBytes) + "-byte fixed header");
   }
   h.fixed = DecodeFixedHeader(h.fixed_bytes.data());
   const FixedHeader& f = h.fixed;
   if (f.version < kind.oldest_version || f.version > kind.version) {
-    fail("has format version " + Str(f.version) + " (this ptovec reads versions " +
-         Str(static_cast<std::uint64_t>(kind.oldest_version)) + " to " +
-         Str(static_cast<std::uint64_t>(kind.version)) + ")");
+    fail("has format version " + std::to_string(f.version) + " (this ptovec reads versions " +
+         std::to_string(static_cast<std::uint64_t>(kind.oldest_version)) + " to " +
+         std::to_string(static_cast<std::uint64_t>(kind.version)) + ")");
   }
   if (f.data_offset != kFixedHeaderBytes + std::uint64_t{f.header_bytes} ||
       f.data_offset % 8 != 0) {
-    fail("has a corrupt fixed header: data offset " + Str(f.data_offset) +
-         (vectors ? " (expected 32 + header bytes " + Str(f.header_bytes) + ", a multiple of 8)"
-                  : ", header bytes " + Str(f.header_bytes)));
+    fail("has a corrupt fixed header: data offset " + std::to_string(f.data_offset) +
+         (vectors ? " (expected 32 + header bytes " + std::to_string(f.header_bytes) +
+                        ", a multiple of 8)"
+                  : ", header bytes " + std::to_string(f.header_bytes)));
   }
   std::error_code error;
   h.file_size = std::filesystem::file_size(path, error);
   if (error) fail("cannot be sized: " + error.message());
   if (f.header_bytes > kind.max_header_bytes) {
-    fail("has a corrupt fixed header: header bytes " + Str(f.header_bytes) +
-         " (accepted: at most " + Str(kind.max_header_bytes) + ")");
+    fail("has a corrupt fixed header: header bytes " + std::to_string(f.header_bytes) +
+         " (accepted: at most " + std::to_string(kind.max_header_bytes) + ")");
   }
   if (h.file_size < f.data_offset) {
-    fail((vectors
-              ? "is truncated: its header needs "
-              : "is truncated inside its header: header bytes " + Str(f.header_bytes) + " need ") +
-         Str(f.data_offset) + " bytes but the file has " + Str(h.file_size));
+    fail((vectors ? "is truncated: its header needs "
+                  : "is truncated inside its header: header bytes " +
+                        std::to_string(f.header_bytes) + " need ") +
+         std::to_string(f.data_offset) + " bytes but the file has " + std::to_string(h.file_size));
   }
   h.text.assign(f.header_bytes, '\0');
   if (std::fread(h.text.data(), 1, h.text.size(), file) != h.text.size()) fail("cannot be read");
@@ -127,11 +126,11 @@ std::string PeekStart(std::FILE* file, std::size_t bytes) {
 
 LineReader::LineReader(std::FILE* file, Options options)
     : file_(file), options_(std::move(options)) {
-  buffer_.resize(options_.max_line_bytes != 0 ? options_.max_line_bytes : kChunkBytes);
+  buffer_.resize(options_.max_line_bytes != 0 ? options_.max_line_bytes : kFrameChunkBytes);
 }
 
 LineReader::LineReader(int fd, Options options) : fd_(fd), options_(std::move(options)) {
-  buffer_.resize(options_.max_line_bytes != 0 ? options_.max_line_bytes : kChunkBytes);
+  buffer_.resize(options_.max_line_bytes != 0 ? options_.max_line_bytes : kFrameChunkBytes);
 }
 
 LineReader::Filled LineReader::Fill() {
@@ -193,7 +192,7 @@ bool LineReader::Next(std::string_view& line, Ending* ending) {
     }
     if (end_ == buffer_.size()) {
       if (options_.max_line_bytes != 0) return give(0, end_, Ending::TooLong);
-      buffer_.resize(buffer_.size() + kChunkBytes);
+      buffer_.resize(buffer_.size() + kFrameChunkBytes);
     }
     const Filled filled = Fill();
     if (filled == Filled::Stop) return false;

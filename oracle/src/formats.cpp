@@ -153,6 +153,12 @@ bool NumericValueClassIsInfinity(NumericValueClass c) {
   return c == NumericValueClass::PositiveInfinity || c == NumericValueClass::NegativeInfinity;
 }
 
+bool TileNumericValueIsFinite(TileDataType type, Word value) {
+  const NumericValueClass c = TileNumericValueClass(type, value);
+  return c != NumericValueClass::InvalidEncoding && !NumericValueClassIsNaN(c) &&
+         !NumericValueClassIsInfinity(c);
+}
+
 std::string_view NumericValueClassName(NumericValueClass c) {
   static constexpr std::array<std::string_view, 11> kNames = {
       "InvalidEncoding",   "PositiveZero",   "NegativeZero",   "PositiveSubnormal",

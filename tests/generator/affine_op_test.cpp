@@ -23,6 +23,7 @@ namespace ptovec::oracle {
 }  // namespace ptovec::oracle
 
 namespace ptovec::generator {
+namespace affine_op_test {
 namespace {
 
 using T = TileDataType;
@@ -481,4 +482,5 @@ TEST(AffineOp, SuiteCountsAreSamplesTimesFourteen) {
 }
 
 }  // namespace
+}  // namespace affine_op_test
 }  // namespace ptovec::generator

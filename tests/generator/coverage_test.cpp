@@ -12,6 +12,7 @@
 #include "ptovec/generator/suite.hpp"
 
 namespace ptovec::generator {
+namespace coverage_test {
 namespace {
 
 // The class of `name` in a pair's table, or nullptr.
@@ -154,4 +155,5 @@ RC_GTEST_PROP(CoverageProperties, TdequantNeverRaisesUF, ()) {
 }
 
 }  // namespace
+}  // namespace coverage_test
 }  // namespace ptovec::generator

@@ -8,6 +8,7 @@
 #include "ptovec/oracle/e8m0_conversion.hpp"
 
 namespace ptovec::generator {
+namespace domains_test {
 namespace {
 
 TEST(Domains, FloorSqrt2ScaledIsExact) {
@@ -166,4 +167,5 @@ TEST(Domains, Fp32ToE8M0SampleHitsEveryTarget) {
 }
 
 }  // namespace
+}  // namespace domains_test
 }  // namespace ptovec::generator

@@ -11,6 +11,7 @@
 #include "ptovec/generator/writers.hpp"
 
 namespace ptovec::generator {
+namespace encode_batch_test {
 namespace {
 
 using T = TileDataType;
@@ -88,4 +89,5 @@ TEST(EvaluateBatch, EqualsEvaluateOnSampledInputsOfEveryOp) {
 }
 
 }  // namespace
+}  // namespace encode_batch_test
 }  // namespace ptovec::generator

@@ -8,6 +8,7 @@
 #include "ptovec/generator/cases.hpp"
 
 namespace ptovec::generator {
+namespace escape_test {
 namespace {
 
 TEST(EscapeText, KeepsPrintableUtf8AndBackslashes) {
@@ -52,4 +53,5 @@ TEST(EscapeText, InputErrorMessagesAreEscaped) {
 }
 
 }  // namespace
+}  // namespace escape_test
 }  // namespace ptovec::generator

@@ -16,6 +16,7 @@
 #include "ptovec/oracle/matrix_postprocess.hpp"
 
 namespace ptovec::generator {
+namespace fpatr_op_test {
 namespace {
 
 using T = TileDataType;
@@ -180,4 +181,5 @@ TEST(FpatrOp, DefaultSuiteCoversEveryModeAndReluModeAndTheEdges) {
 }
 
 }  // namespace
+}  // namespace fpatr_op_test
 }  // namespace ptovec::generator

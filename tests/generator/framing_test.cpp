@@ -13,6 +13,7 @@
 #include "ptovec/generator/cases.hpp"
 
 namespace ptovec::generator {
+namespace framing_test {
 namespace {
 
 constexpr std::string_view kMagic{"PTOVEC\0T", 8};
@@ -159,4 +160,5 @@ TEST(Framing, LineReaderOverAPipeLimitsStripsAndTimesOut) {
 }
 
 }  // namespace
+}  // namespace framing_test
 }  // namespace ptovec::generator

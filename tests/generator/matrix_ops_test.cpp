@@ -10,6 +10,7 @@
 #include "ptovec/oracle/matrix_quantization.hpp"
 
 namespace ptovec::generator {
+namespace matrix_ops_test {
 namespace {
 
 using T = TileDataType;
@@ -227,4 +228,5 @@ TEST(QparamOp, KnownAnswerAndRoundTrip) {
 }
 
 }  // namespace
+}  // namespace matrix_ops_test
 }  // namespace ptovec::generator

@@ -16,6 +16,7 @@
 #include "ptovec/generator/suite.hpp"
 
 namespace ptovec::generator {
+namespace quantization_ops_test {
 namespace {
 
 using oracle::Integer;
@@ -807,4 +808,5 @@ RC_GTEST_PROP(TdequantProperties, ExactWhenTheProductFitsFp32, ()) {
 }
 
 }  // namespace
+}  // namespace quantization_ops_test
 }  // namespace ptovec::generator

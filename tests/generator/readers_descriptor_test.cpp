@@ -10,6 +10,7 @@
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/readers.hpp"
 
+namespace readers_descriptor_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -51,3 +52,4 @@ TEST(VectorReaderDescriptors, ARefusedFileIsClosedWhateverTheReason) {
 }
 
 }  // namespace
+}  // namespace readers_descriptor_test

@@ -7,6 +7,7 @@
 #include "ptovec/generator/suite.hpp"
 
 namespace ptovec::generator {
+namespace registry_test {
 namespace {
 
 TEST(Registry, FindOpIsCaseInsensitive) {
@@ -133,4 +134,5 @@ TEST(Suite, DefaultSuiteCounts) {
 }
 
 }  // namespace
+}  // namespace registry_test
 }  // namespace ptovec::generator

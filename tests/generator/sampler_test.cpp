@@ -10,6 +10,7 @@
 #include "ptovec/generator/tuple_set.hpp"
 
 namespace ptovec::generator {
+namespace sampler_test {
 namespace {
 
 TEST(WordSet, MergesSortsAndIndexes) {
@@ -323,4 +324,5 @@ TEST(Strategies, EveryPartOwnsAShareOfItsTuples) {
 }
 
 }  // namespace
+}  // namespace sampler_test
 }  // namespace ptovec::generator

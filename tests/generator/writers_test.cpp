@@ -9,6 +9,7 @@
 #include "ptovec/generator/suite.hpp"
 
 namespace ptovec::generator {
+namespace writers_test {
 namespace {
 
 std::filesystem::path TempDir(const std::string& name) {
@@ -204,4 +205,5 @@ TEST(ControlFilters, ControlsJsonReadsBackAndRefusesWhatNoWriterWrites) {
 }
 
 }  // namespace
+}  // namespace writers_test
 }  // namespace ptovec::generator

@@ -25,6 +25,7 @@
 #include "test_support.hpp"
 
 namespace ptovec::oracle {
+namespace e8m0_conversion_test {
 namespace {
 
 using test_support::Pow2;
@@ -651,4 +652,5 @@ TEST(ReferenceFloatToE8M0, FP32NeighboursOfEverySqrt2BoundaryAndPower) {
 }
 
 }  // namespace
+}  // namespace e8m0_conversion_test
 }  // namespace ptovec::oracle

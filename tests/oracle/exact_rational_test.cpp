@@ -13,6 +13,7 @@
 #include "ptovec/oracle/numeric.hpp"
 
 namespace ptovec::oracle {
+namespace exact_rational_test {
 namespace {
 
 using boost::multiprecision::cpp_rational;
@@ -228,4 +229,5 @@ RC_GTEST_PROP(ExactRational, ComparisonsMatchCppRational, ()) {
 }
 
 }  // namespace
+}  // namespace exact_rational_test
 }  // namespace ptovec::oracle

@@ -8,14 +8,11 @@
 #include "ptovec/oracle/fast.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
 #include "ptovec/oracle/reference_quantization.hpp"
+#include "test_support.hpp"
 
 namespace ptovec::oracle {
 
-[[maybe_unused]] static void PrintTo(const Encoded& e, std::ostream* os) {
-  *os << "{word 0x" << std::hex << e.word << ", status 0x" << static_cast<unsigned>(e.status)
-      << std::dec << "}";
-}
-
+namespace fast_basics_test {
 namespace {
 
 using T = TileDataType;
@@ -261,4 +258,5 @@ TEST(FastDomain, SeedAssertionsAreReproduced) {
 }
 
 }  // namespace
+}  // namespace fast_basics_test
 }  // namespace ptovec::oracle

@@ -24,6 +24,7 @@
 #include "test_support.hpp"
 
 namespace ptovec::oracle {
+namespace fast_e8m0_test {
 namespace {
 
 using M = NumericRoundingMode;
@@ -529,4 +530,5 @@ TEST_P(FastFloatToE8M0Long, DISABLED_EveryFP32WordEveryControl) {
 INSTANTIATE_TEST_SUITE_P(Long, FastFloatToE8M0Long, testing::Range(0, 16));
 
 }  // namespace
+}  // namespace fast_e8m0_test
 }  // namespace ptovec::oracle

@@ -29,6 +29,7 @@
 #include "test_support.hpp"
 
 namespace ptovec::oracle {
+namespace fast_exhaustive_test {
 namespace {
 
 using test_support::Mismatches;
@@ -207,6 +208,7 @@ INSTANTIATE_TEST_SUITE_P(Fast, FastExhaustive16, testing::ValuesIn(AllShards()),
 class FastExhaustive8 : public testing::TestWithParam<TileDataType> {};
 
 }  // namespace
+}  // namespace fast_exhaustive_test
 
 // gtest prints the parameter with PrintTo, found by argument-dependent lookup in TileDataType's
 // namespace.
@@ -214,6 +216,7 @@ class FastExhaustive8 : public testing::TestWithParam<TileDataType> {};
   *os << Format(t).spec_name;
 }
 
+namespace fast_exhaustive_test {
 namespace {
 
 TEST_P(FastExhaustive8, EqualsLiteral) {
@@ -307,4 +310,5 @@ INSTANTIATE_TEST_SUITE_P(Fast, FastExhaustiveReuse,
                          });
 
 }  // namespace
+}  // namespace fast_exhaustive_test
 }  // namespace ptovec::oracle

@@ -18,6 +18,7 @@
 #include "test_support.hpp"
 
 namespace ptovec::oracle {
+namespace fast_properties_test {
 namespace {
 
 using test_support::Show;
@@ -493,4 +494,5 @@ FAST_PROP(FastMatrixQuantizedAffine, EqualsLiteral, 100) {
 }
 
 }  // namespace
+}  // namespace fast_properties_test
 }  // namespace ptovec::oracle

@@ -27,6 +27,7 @@
 #include "test_support.hpp"
 
 namespace ptovec::oracle {
+namespace fast_quantization_test {
 namespace {
 
 using test_support::Mismatches;
@@ -277,4 +278,5 @@ TEST(FastMatrixRoundAndSaturateSignedExhaustive, EveryS16Over16EveryWidthAndMode
 }
 
 }  // namespace
+}  // namespace fast_quantization_test
 }  // namespace ptovec::oracle

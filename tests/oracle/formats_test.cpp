@@ -20,6 +20,7 @@
 #include "test_support.hpp"
 
 namespace ptovec::oracle {
+namespace formats_test {
 namespace {
 
 using test_support::Pow2;
@@ -768,4 +769,5 @@ TEST(TileIntegers, NormalizeIsSignOrZeroExtensionOfLowBitsForEveryByte) {
 }
 
 }  // namespace
+}  // namespace formats_test
 }  // namespace ptovec::oracle

@@ -19,6 +19,7 @@
 #include "test_support.hpp"
 
 namespace ptovec::oracle {
+namespace matrix_postprocess_test {
 namespace {
 
 using test_support::Hex;
@@ -441,4 +442,5 @@ RC_GTEST_PROP(MatrixPostProcessProperty, FastEqualsLiteralOnTheWholeDomain, ()) 
 }
 
 }  // namespace
+}  // namespace matrix_postprocess_test
 }  // namespace ptovec::oracle

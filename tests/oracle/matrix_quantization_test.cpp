@@ -16,15 +16,12 @@
 
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/reference_quantization.hpp"
+#include "test_support.hpp"
 
 namespace ptovec::oracle {
 
 // Readable failure messages for Encoded (internal linkage: other test files may print it too).
-[[maybe_unused]] static void PrintTo(const Encoded& e, std::ostream* os) {
-  *os << "{word 0x" << std::hex << e.word << ", status 0x" << static_cast<unsigned>(e.status)
-      << std::dec << "}";
-}
-
+namespace matrix_quantization_test {
 namespace {
 
 using M = NumericRoundingMode;
@@ -936,4 +933,5 @@ RC_GTEST_PROP(MatrixQuantizationProperty, NearestModesPickANearestCandidate, ())
 }
 
 }  // namespace
+}  // namespace matrix_quantization_test
 }  // namespace ptovec::oracle

@@ -22,6 +22,7 @@
 #include "test_support.hpp"
 
 namespace ptovec::oracle {
+namespace reference_quantization_test {
 namespace {
 
 using test_support::Pow2;
@@ -803,4 +804,5 @@ RC_GTEST_PROP(TileProfileDequantize, AgreesWithIndependentFormulation, ()) {
 }
 
 }  // namespace
+}  // namespace reference_quantization_test
 }  // namespace ptovec::oracle

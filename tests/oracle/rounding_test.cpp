@@ -17,6 +17,7 @@
 #include "test_support.hpp"
 
 namespace ptovec::oracle {
+namespace rounding_test {
 namespace {
 
 using test_support::Pow2;
@@ -247,4 +248,5 @@ TEST(Numeric, WordOfIsTwosComplementLow64Bits) {
 }
 
 }  // namespace
+}  // namespace rounding_test
 }  // namespace ptovec::oracle

@@ -26,3 +26,12 @@ std::string Show(const Encoded& e) {
 }
 
 }  // namespace ptovec::oracle::test_support
+
+namespace ptovec::oracle {
+
+void PrintTo(const Encoded& e, std::ostream* os) {
+  *os << "{word 0x" << std::hex << e.word << ", status 0x" << static_cast<unsigned>(e.status)
+      << std::dec << "}";
+}
+
+}  // namespace ptovec::oracle

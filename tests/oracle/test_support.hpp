@@ -4,9 +4,18 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 
 #include "ptovec/oracle/numeric.hpp"
+
+namespace ptovec::oracle {
+
+/// gtest's printer for an Encoded (found by argument-dependent lookup): "{word 0x<hex>, status
+/// 0x<hex>}".
+void PrintTo(const Encoded& e, std::ostream* os);
+
+}  // namespace ptovec::oracle
 
 namespace ptovec::oracle::test_support {
 

@@ -13,6 +13,7 @@
 #include "ptovec/tools/check_report.hpp"
 
 namespace ptovec::tools {
+namespace check_test {
 namespace {
 
 using generator::InputError;
@@ -335,9 +336,11 @@ TEST(GateNames, FlagNamesAndKinds) {
 }
 
 }  // namespace
+}  // namespace check_test
 }  // namespace ptovec::tools
 
 namespace ptovec::tools {
+namespace check_test {
 namespace {
 
 // A device wrong on every positive subnormal FP16 input (codes 0x0001..0x03ff) of TCVT to E8M0:
@@ -392,4 +395,5 @@ TEST(MismatchClasses, EverySubnormalWrongIsVisibleAndExported) {
 }
 
 }  // namespace
+}  // namespace check_test
 }  // namespace ptovec::tools

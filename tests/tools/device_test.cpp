@@ -33,6 +33,7 @@
 #endif
 
 namespace ptovec::tools {
+namespace device_test {
 namespace {
 
 using generator::OpDef;
@@ -165,9 +166,10 @@ TEST(OracleDevice, ProgramNameFromQuotedArgument) {
   EXPECT_EQ(answers[1].result.status, 0x10);
 }
 
-TEST(OracleDevice, ProgramThroughput) {
-  // tcvt fp16 -> e8m0: every even code x 14 controls (458,752 cases); the target is >= 1M/s on an
-  // idle machine; the bound here leaves room for a loaded CI runner.
+TEST(OracleDevice, ProgramAnswersALargeBatchInOrder) {
+  // tcvt fp16 -> e8m0: every even code x 14 controls (458,752 cases) in one Evaluate call, so the
+  // protocol's pipelining (many lines in flight) is exercised; every answer must be the
+  // registry's, in order. Throughput is bench/'s business, not a test's.
   const OpDef& op = *generator::FindOp("tcvt");
   std::vector<Case> cases;
   for (Word code = 0; code < 0x10000; code += 2) {
@@ -177,14 +179,16 @@ TEST(OracleDevice, ProgramThroughput) {
   }
   auto device = OpenCommandDevice(std::string("'") + PTOVEC_ORACLE_DEVICE + "'");
   std::vector<DeviceAnswer> answers(cases.size());
-  const auto start = std::chrono::steady_clock::now();
   device->Evaluate(cases, answers);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const double rate = static_cast<double>(cases.size()) / seconds;
-  std::printf("ptovec-oracle-device: %zu cases in %.3f s = %.0f cases/s\n", cases.size(), seconds,
-              rate);
-  EXPECT_GT(rate, 200000.0);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Encoded expected = generator::EvaluateCase(cases[i]);
+    if (!answers[i].supported || answers[i].result.word != expected.word ||
+        answers[i].result.status != expected.status) {
+      ++wrong;
+    }
+  }
+  EXPECT_EQ(wrong, 0u);
   EXPECT_EQ(answers[0x3c00 / 2 * 14].result.word, 0x7Fu);
   EXPECT_EQ(answers.back().result.word, 0xFFu);  // 0xfffe is a NaN: 0xff with NV
   EXPECT_EQ(answers.back().result.status, 0x01);
@@ -839,4 +843,5 @@ TEST(F16cDevice, DisagreesWithTheProfileOnlyInKnownClasses) {
 #endif
 
 }  // namespace
+}  // namespace device_test
 }  // namespace ptovec::tools

@@ -8,6 +8,7 @@
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec_dut.h"
 
+namespace dut_header_test {
 namespace {
 
 using ptovec::oracle::AllFormats;
@@ -38,3 +39,4 @@ TEST(DutHeader, TypeCodesAreTheFormatTables) {
 }
 
 }  // namespace
+}  // namespace dut_header_test

@@ -11,6 +11,7 @@
 #include "ptovec/tools/check.hpp"
 
 namespace ptovec::tools {
+namespace results_test {
 namespace {
 
 using generator::InputError;
@@ -512,4 +513,5 @@ TEST_F(GateFiles, ManifestEntriesMustMatchTheirFilesAndBeListedOnce) {
 }
 
 }  // namespace
+}  // namespace results_test
 }  // namespace ptovec::tools

@@ -18,6 +18,7 @@
 #include "ptovec/generator/readers.hpp"
 
 namespace ptovec::tools {
+namespace shrink_test {
 namespace {
 
 using generator::FindOp;
@@ -622,4 +623,5 @@ TEST(CounterexampleFile, OneVectorReadsBackInBothFormats) {
 }
 
 }  // namespace
+}  // namespace shrink_test
 }  // namespace ptovec::tools

@@ -34,19 +34,18 @@ using oracle::Dyadic;
 using oracle::Format;
 using oracle::NumericValueClass;
 
-constexpr std::size_t kValue = 0;
-constexpr std::size_t kScale = 1;
-constexpr std::size_t kOffset = 2;
-constexpr std::size_t kWidth = 3;
+constexpr std::size_t kValueSlot = 0;
+constexpr std::size_t kScaleSlot = 1;
+constexpr std::size_t kOffsetSlot = 2;
+constexpr std::size_t kWidthSlot = 3;
 
-constexpr std::array<TileDataType, 2> kSources = {TileDataType::FP32, TileDataType::S32};
-constexpr std::array<TileDataType, 8> kDestinations = {
+constexpr std::array<TileDataType, 2> kAffineSources = {TileDataType::FP32, TileDataType::S32};
+constexpr std::array<TileDataType, 8> kAffineDestinations = {
     TileDataType::S4X2, TileDataType::U4X2, TileDataType::S8,  TileDataType::U8,
     TileDataType::S16,  TileDataType::U16,  TileDataType::S32, TileDataType::U32};
 
-// The smallest and largest positive normal FP19 codes (exponent fields 1 and 254).
-constexpr Word kFp19MinNormal = 0x00400;
-constexpr Word kFp19MaxNormal = 0x3FBFF;
+using oracle::kFp19MaxNormal;
+using oracle::kFp19MinNormal;
 
 std::int64_t S32Of(Word word) {
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(word));
@@ -64,7 +63,7 @@ struct Range {
   std::int64_t lo;
   std::int64_t hi;
 };
-Range DestinationRange(TileDataType dst) {
+Range AffineDestinationRange(TileDataType dst) {
   const oracle::FormatInfo& f = Format(dst);
   if (f.kind == oracle::FormatKind::SignedInteger) {
     return {-(std::int64_t{1} << (f.width - 1)), (std::int64_t{1} << (f.width - 1)) - 1};
@@ -88,39 +87,39 @@ oracle::Real ValueReal(TileDataType src, Word value) {
 
 Encoded EvaluateAffine(TypePair pair, const Inputs& in, NumericExecutionControl control) {
   const Encoded r = oracle::FastMatrixQuantizedAffine(
-      ValueDyadic(pair.src, in[kValue]),
-      oracle::DyadicFromFiniteCode(TileDataType::FP19, in[kScale]), S32Of(in[kOffset]),
-      static_cast<int>(in[kWidth]), pair.dst, control);
+      ValueDyadic(pair.src, in[kValueSlot]),
+      oracle::DyadicFromFiniteCode(TileDataType::FP19, in[kScaleSlot]), S32Of(in[kOffsetSlot]),
+      static_cast<int>(in[kWidthSlot]), pair.dst, control);
   return {oracle::LowBits(r.word, Format(pair.dst).width), r.status};
 }
 
 Encoded EvaluateAffineReference(TypePair pair, const Inputs& in, NumericExecutionControl control) {
   const Encoded r = oracle::MatrixQuantizedAffine(
-      ValueReal(pair.src, in[kValue]), oracle::FP19FiniteValue(in[kScale]),
-      oracle::Integer(S32Of(in[kOffset])), static_cast<int>(in[kWidth]), pair.dst, control);
+      ValueReal(pair.src, in[kValueSlot]), oracle::FP19FiniteValue(in[kScaleSlot]),
+      oracle::Integer(S32Of(in[kOffsetSlot])), static_cast<int>(in[kWidthSlot]), pair.dst, control);
   return {oracle::LowBits(r.word, Format(pair.dst).width), r.status};
 }
 
 std::optional<std::string> CheckAffineDomain(TypePair pair, const Inputs& in) {
   if (pair.src == TileDataType::FP32) {
-    const NumericValueClass c = oracle::TileNumericValueClass(TileDataType::FP32, in[kValue]);
+    const NumericValueClass c = oracle::TileNumericValueClass(TileDataType::FP32, in[kValueSlot]);
     if (oracle::NumericValueClassIsNaN(c) || oracle::NumericValueClassIsInfinity(c)) {
-      return "value " + HexWord(in[kValue], TileDataType::FP32) + " is " +
+      return "value " + HexWord(in[kValueSlot], TileDataType::FP32) + " is " +
              std::string(oracle::NumericValueClassName(c)) +
              "; affine accepts a finite fp32 value (zeros, subnormals and normals of either sign)";
     }
   }
   const NumericValueClass scale_class =
-      oracle::TileNumericValueClass(TileDataType::FP19, in[kScale]);
+      oracle::TileNumericValueClass(TileDataType::FP19, in[kScaleSlot]);
   if (scale_class != NumericValueClass::PositiveNormal) {
-    return "scale " + HexWord(in[kScale], TileDataType::FP19) + " is " +
+    return "scale " + HexWord(in[kScaleSlot], TileDataType::FP19) + " is " +
            std::string(oracle::NumericValueClassName(scale_class)) +
            "; affine accepts a positive normal fp19 scale (" +
            HexWord(kFp19MinNormal, TileDataType::FP19) + ".." +
            HexWord(kFp19MaxNormal, TileDataType::FP19) +
            ": sign 0, exponent field 1..254; the B.FPATR rule)";
   }
-  return CheckOffsetAndWidth(in[kOffset], in[kWidth]);
+  return CheckOffsetAndWidth(in[kOffsetSlot], in[kWidthSlot]);
 }
 
 // ---- sampling ----
@@ -146,7 +145,6 @@ int BitLength(std::uint64_t x) { return 64 - std::countl_zero(x); }
 std::uint64_t Magnitude(std::int64_t x) {
   return x < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(x) : static_cast<std::uint64_t>(x);
 }
-std::int64_t Signed(Word axis) { return static_cast<std::int64_t>(axis); }
 Word Axis(std::int64_t v) { return static_cast<Word>(v); }
 
 Word Fp19Scale(int biased_exponent, std::int64_t fraction) {
@@ -165,7 +163,7 @@ WordSet Offsets(int width) {
 WordSet OffsetAxis(int width) { return SignedRange(WidthMin(width), WidthMax(width)); }
 
 // Every source value: finite FP32 words, or every S32 word.
-WordSet AllValues(TileDataType src) {
+WordSet SourceValues(TileDataType src) {
   return src == TileDataType::FP32 ? Fp32FiniteWords() : AllWords(32);
 }
 
@@ -259,38 +257,40 @@ Boxes PowerOfTwoScaleTuples(TileDataType src, int width, const WordSet& exponent
     }
   }
   return Boxes::Product(
-      {AllValues(src), WordSet::Points(scales), Offsets(width), WordSet::Points({Word(width)})});
+      {SourceValues(src), WordSet::Points(scales), Offsets(width), WordSet::Points({Word(width)})});
 }
 
 TupleSet NearTargetSet(TileDataType src, NearTarget near) {
   auto shared = std::make_shared<const NearTarget>(std::move(near));
   const auto assemble = [src, shared](const Point& a) {
     const int width = static_cast<int>(a[0]);
-    const std::int64_t offset = Signed(a[2]);
-    const std::int64_t p = shared->target(width, Signed(a[1]), offset, Signed(a[3]));
-    const int s = static_cast<int>(Signed(a[4]));
-    return Inputs{ValueBelow(src, p, s, Signed(a[6])), Fp19Scale(s + 127, 0), S32Word(offset),
-                  Word(width)};
+    const std::int64_t offset = SignedAxisValue(a[2]);
+    const std::int64_t p =
+        shared->target(width, SignedAxisValue(a[1]), offset, SignedAxisValue(a[3]));
+    const int s = static_cast<int>(SignedAxisValue(a[4]));
+    return Inputs{ValueBelow(src, p, s, SignedAxisValue(a[6])), Fp19Scale(s + 127, 0),
+                  S32Word(offset), Word(width)};
   };
   const auto invert = [src, shared](const Inputs& t, std::vector<Point>& out) {
-    if ((t[kScale] & 0x3FF) != 0) return;
-    if (src == TileDataType::FP32 && !Fp32IsFinite(static_cast<std::uint32_t>(t[kValue]))) return;
+    if ((t[kScaleSlot] & 0x3FF) != 0) return;
+    if (src == TileDataType::FP32 && !Fp32IsFinite(static_cast<std::uint32_t>(t[kValueSlot])))
+      return;
     // The targets whose value below lies within 3 steps of this value: p between
     // floor(2 * (value - 3 steps) * scale) and floor(2 * (value + 3 steps) * scale) + 1 (many
     // targets share one value where the source is coarse, e.g. FP32 values above 2^24).
-    const auto lo = FloorTwiceProduct(src, SourceStep(src, t[kValue], -3), t[kScale]);
-    const auto hi = FloorTwiceProduct(src, SourceStep(src, t[kValue], 3), t[kScale]);
+    const auto lo = FloorTwiceProduct(src, SourceStep(src, t[kValueSlot], -3), t[kScaleSlot]);
+    const auto hi = FloorTwiceProduct(src, SourceStep(src, t[kValueSlot], 3), t[kScaleSlot]);
     if (!lo || !hi) return;
     const std::int64_t p_first = std::max(*lo, shared->p_min);
     const std::int64_t p_last = std::min(*hi + 1, shared->p_max);
     if (p_first > p_last || p_last - p_first > (std::int64_t{1} << 16)) return;
-    const int width = static_cast<int>(t[kWidth]);
-    const std::int64_t offset = S32Of(t[kOffset]);
-    const int biased = static_cast<int>((t[kScale] >> 10) & 0xFF);
+    const int width = static_cast<int>(t[kWidthSlot]);
+    const std::int64_t offset = S32Of(t[kOffsetSlot]);
+    const int biased = static_cast<int>((t[kScaleSlot] >> 10) & 0xFF);
     std::vector<std::pair<std::int64_t, std::int64_t>> ab;
     const int s = biased - 127;
     for (std::int64_t p = p_first; p <= p_last; ++p) {
-      const std::int64_t k = Order(src, t[kValue]) - Order(src, ValueBelow(src, p, s, 0));
+      const std::int64_t k = Order(src, t[kValueSlot]) - Order(src, ValueBelow(src, p, s, 0));
       if (k < -1 || k > 2) continue;
       ab.clear();
       shared->axes_for(width, offset, p, ab);
@@ -314,7 +314,7 @@ std::pair<std::int64_t, std::int64_t> TieTargets(int width, Range dst) {
 // Strategy tie_power_of_two_scale: every tie k + 1/2 of each width's range (and a little beyond),
 // a power-of-two scale, the value at (or, by k, next to) the tie; any offset. Axis a = k.
 TupleSet TiePowerOfTwoScale(TypePair pair, int width) {
-  const Range dst = DestinationRange(pair.dst);
+  const Range dst = AffineDestinationRange(pair.dst);
   NearTarget near;
   near.superset = PowerOfTwoScaleTuples(pair.src, width, ScaleExponentAxis(pair.src));
   near.p_min = INT64_MAX;
@@ -391,7 +391,7 @@ TupleSet IntermediateClampEdges(TypePair pair, int width) {
 // or a half step either side. Axes a = the sum, b = the half step (-1, 0, +1):
 // p = 2 * (sum - offset) + b.
 TupleSet OffsetOverDestination(TypePair pair, int width) {
-  const Range d = DestinationRange(pair.dst);
+  const Range d = AffineDestinationRange(pair.dst);
   NearTarget near;
   near.superset = PowerOfTwoScaleTuples(pair.src, width, ScaleExponentAxis(pair.src));
   near.p_min = INT64_MAX;
@@ -429,7 +429,7 @@ TupleSet OffsetOverDestination(TypePair pair, int width) {
 // targets, for each power-of-two scale that keeps the value in range (FP32 2^-10..2^10, S32
 // 2^1..2^4).
 std::vector<WeightedSet> Width0DestinationEdges(TypePair pair) {
-  const Range d = DestinationRange(pair.dst);
+  const Range d = AffineDestinationRange(pair.dst);
   const WordSet near_limit = SignedRange(-kTargetLimit + 1, kTargetLimit - 1);
   WordSet targets;
   std::vector<std::int64_t> far_edges;
@@ -490,8 +490,8 @@ TupleSet TieOddScale(TypePair pair, int width) {
   const auto assemble = [src](const Point& x) {
     const std::int64_t m_odd = 2 * static_cast<std::int64_t>(x[1]) + 1;
     const int t = 11 - BitLength(static_cast<std::uint64_t>(m_odd));
-    const std::int64_t q = 2 * Signed(x[3]) + 1;
-    const int a = static_cast<int>(Signed(x[4]));
+    const std::int64_t q = 2 * SignedAxisValue(x[3]) + 1;
+    const int a = static_cast<int>(SignedAxisValue(x[4]));
     const int s = -1 - t - a;
     const Word scale = Fp19Scale(s + 137, (m_odd << t) - 1024);
     Word value = 0;
@@ -502,17 +502,17 @@ TupleSet TieOddScale(TypePair pair, int width) {
           oracle::FastFP32FiniteEncoding(Dyadic{q < 0, Magnitude(q), a}, NumericRoundingMode::RNE)
               .word;
     }
-    return Inputs{SourceStep(src, value, static_cast<int>(Signed(x[6]))), scale,
-                  S32Word(Signed(x[2])), x[0]};
+    return Inputs{SourceStep(src, value, static_cast<int>(SignedAxisValue(x[6]))), scale,
+                  S32Word(SignedAxisValue(x[2])), x[0]};
   };
   const auto invert = [src](const Inputs& t, std::vector<Point>& out) {
-    const std::int64_t m = 1024 + static_cast<std::int64_t>(t[kScale] & 0x3FF);
+    const std::int64_t m = 1024 + static_cast<std::int64_t>(t[kScaleSlot] & 0x3FF);
     const int shift = std::countr_zero(static_cast<std::uint64_t>(m));
     const std::int64_t m_odd = m >> shift;
     if (m_odd < 3) return;
-    const int s = static_cast<int>((t[kScale] >> 10) & 0xFF) - 137;
+    const int s = static_cast<int>((t[kScaleSlot] >> 10) & 0xFF) - 137;
     for (int k = -1; k <= 1; ++k) {
-      const Word value = SourceStep(src, t[kValue], -k);
+      const Word value = SourceStep(src, t[kValueSlot], -k);
       std::int64_t q = 0;
       int a = 0;
       if (src == TileDataType::S32) {
@@ -531,12 +531,12 @@ TupleSet TieOddScale(TypePair pair, int width) {
         a = d.exponent + zeros;
       }
       if (a + s + shift != -1) continue;
-      out.push_back(Point{t[kWidth], Axis((m_odd - 1) / 2), Axis(S32Of(t[kOffset])),
+      out.push_back(Point{t[kWidthSlot], Axis((m_odd - 1) / 2), Axis(S32Of(t[kOffsetSlot])),
                           Axis((q - 1) / 2), Axis(a), 0, Axis(k)});
     }
   };
   return TupleSet::Mapped(Boxes(std::move(boxes)), assemble, invert,
-                          Boxes::Product({AllValues(src), AllNormalScales(), Offsets(width),
+                          Boxes::Product({SourceValues(src), AllNormalScales(), Offsets(width),
                                           WordSet::Points({Word(width)})}));
 }
 
@@ -545,8 +545,8 @@ TupleSet TieOddScale(TypePair pair, int width) {
 TupleSet RandomTuple(TypePair pair, int width) {
   std::vector<Box> boxes;
   {  // one width
-    boxes.push_back(Box{
-        {AllValues(pair.src), AllNormalScales(), Offsets(width), WordSet::Points({Word(width)})}});
+    boxes.push_back(Box{{SourceValues(pair.src), AllNormalScales(), Offsets(width),
+                         WordSet::Points({Word(width)})}});
   }
   return Boxes(std::move(boxes));
 }
@@ -684,8 +684,8 @@ OpDef MakeAffineOp() {
        "the intermediate width: 0 (no intermediate), 5, 9 or 17 (round and clamp to S5/S9/S17)"},
   };
   op.uses_controls = true;
-  for (TileDataType src : kSources) {
-    for (TileDataType dst : kDestinations) op.legal_pairs.push_back({src, dst});
+  for (TileDataType src : kAffineSources) {
+    for (TileDataType dst : kAffineDestinations) op.legal_pairs.push_back({src, dst});
   }
   op.default_suite_pairs = op.legal_pairs;
   op.evaluate = EvaluateAffine;

@@ -20,7 +20,7 @@ using oracle::Format;
 using oracle::FormatInfo;
 using T = TileDataType;
 
-constexpr T kSources[] = {T::E4M3, T::HiF8, T::FP16, T::BF16, T::FP32, T::S32};
+constexpr T kEncodeSources[] = {T::E4M3, T::HiF8, T::FP16, T::BF16, T::FP32, T::S32};
 constexpr T kFloatDestinations[] = {T::FP32, T::FP16, T::BF16, T::E4M3, T::HiF8};
 constexpr T kIntegerDestinations[] = {T::S4X2, T::U4X2, T::S8,  T::U8,
                                       T::S16,  T::U16,  T::S32, T::U32};
@@ -106,14 +106,8 @@ Encoded EvaluateEncodeReference(TypePair pair, const Inputs& in, NumericExecutio
   return ToElement(oracle::ReferenceMatrixIntegerEncoding(value, pair.dst, control), pair.dst);
 }
 
-bool IsFiniteCode(T type, Word word) {
-  const auto c = oracle::TileNumericValueClass(type, word);
-  return !oracle::NumericValueClassIsNaN(c) && !oracle::NumericValueClassIsInfinity(c) &&
-         c != oracle::NumericValueClass::InvalidEncoding;
-}
-
 std::optional<std::string> CheckEncodeDomain(TypePair pair, const Inputs& in) {
-  if (pair.src == T::S32 || IsFiniteCode(pair.src, in[0])) return std::nullopt;
+  if (pair.src == T::S32 || oracle::TileNumericValueIsFinite(pair.src, in[0])) return std::nullopt;
   const auto c = oracle::TileNumericValueClass(pair.src, in[0]);
   return "encode takes finite source values: value " + HexWord(in[0], pair.src) + " is " +
          std::string(oracle::NumericValueClassName(c)) + " in " +
@@ -237,7 +231,8 @@ std::vector<SampleStrategy> EncodeStrategies(TypePair pair) {
 // Every finite code of an 8/16-bit source; the strategies for FP32 and S32.
 DomainPlan EncodePlan(TypePair pair) {
   if (pair.src != T::FP32 && pair.src != T::S32) {
-    return DomainPlan::Exhaustive([src = pair.src](Word w) { return IsFiniteCode(src, w); });
+    return DomainPlan::Exhaustive(
+        [src = pair.src](Word w) { return oracle::TileNumericValueIsFinite(src, w); });
   }
   return DomainPlan::Sampled(EncodeStrategies(pair));
 }
@@ -256,7 +251,7 @@ OpDef MakeEncodeOp() {
   op.slots = {{"value", SlotRole::Source, T::FP32,
                "a finite source word (NaN and Inf codes are outside the domain); S32 is an "
                "integer"}};
-  for (T src : kSources) {
+  for (T src : kEncodeSources) {
     for (T dst : kFloatDestinations) op.legal_pairs.push_back({src, dst});
     for (T dst : kIntegerDestinations) op.legal_pairs.push_back({src, dst});
   }

@@ -26,6 +26,7 @@
 #include "ptovec/generator/sampler.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/oracle/matrix_postprocess.hpp"
+#include "ptovec/oracle/matrix_quantization.hpp"
 
 namespace ptovec::generator {
 
@@ -41,8 +42,8 @@ constexpr std::size_t kReluParam = 4;
 
 // FP19 words (bits 18:0): 1.0, the smallest and largest positive normals.
 constexpr Word kFp19One = 0x1FC00;
-constexpr Word kFp19MinNormal = 0x00400;
-constexpr Word kFp19MaxNormal = 0x3FBFF;
+using oracle::kFp19MaxNormal;
+using oracle::kFp19MinNormal;
 
 // Every legal PreQuantMode, in code order.
 std::vector<unsigned> LegalModes() {

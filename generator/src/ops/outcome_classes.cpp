@@ -69,12 +69,6 @@ Dyadic PowerOfTwo(int exponent) { return {false, 1, exponent}; }
 
 Dyadic FromInteger(std::int64_t v) { return oracle::DyadicFromInteger(v); }
 
-bool IsFiniteCode(T type, Word w) {
-  const NumericValueClass c = oracle::TileNumericValueClass(type, w);
-  return c != NumericValueClass::InvalidEncoding && !oracle::NumericValueClassIsNaN(c) &&
-         !oracle::NumericValueClassIsInfinity(c);
-}
-
 // The value of an integer type's word.
 std::int64_t IntegerValue(T type, Word w) {
   const oracle::FormatInfo& f = Format(type);
@@ -197,8 +191,8 @@ void ClassifyFloating(const FloatingDestination& d, const Dyadic& x, Encode enco
   const Encoded away =
       encode({x.negative ? NumericRoundingMode::RTM : NumericRoundingMode::RTP, false});
   bool tie = false;
-  if ((toward.status & kStatusNX) != 0 && IsFiniteCode(d.dst, away.word) &&
-      IsFiniteCode(d.dst, toward.word)) {
+  if ((toward.status & kStatusNX) != 0 && oracle::TileNumericValueIsFinite(d.dst, away.word) &&
+      oracle::TileNumericValueIsFinite(d.dst, toward.word)) {
     const Dyadic spacing = MagnitudeDifference(oracle::DyadicFromFiniteCode(d.dst, away.word),
                                                oracle::DyadicFromFiniteCode(d.dst, toward.word));
     tie = !IsZero(spacing) && LowExponent(x) == oracle::DyadicLeadingExponent(spacing) - 1;
@@ -228,7 +222,7 @@ void ClassifyFloating(const FloatingDestination& d, const Dyadic& x, Encode enco
     if ((r.status & kStatusUF) != 0) m |= Bit(kTinyInexact);
     if ((r.status & kStatusOF) != 0) {
       m |= Bit(controls[c].saturating ? kOverflowUnderSat : kOverflowToInfOrNaN);
-      if (!IsFiniteCode(d.dst, r.word)) {
+      if (!oracle::TileNumericValueIsFinite(d.dst, r.word)) {
         m |= Bit(kOverflowToInfOrNaN);
         if (x.negative) m |= Bit(kNegativeOverflowToInfOrNaN);
       }
@@ -378,7 +372,7 @@ OutcomeClassTable TcvtOutcomeClasses(TypePair pair) {
             vc == NumericValueClass::NegativeSubnormal) {
           common |= Bit(kSubnormal);
         }
-        if (IsFiniteCode(src, in[0]) && !oracle::NumericValueClassIsZero(vc)) {
+        if (oracle::TileNumericValueIsFinite(src, in[0]) && !oracle::NumericValueClassIsZero(vc)) {
           x = oracle::DyadicFromFiniteCode(src, in[0]);
           if (x->negative) common |= Bit(kNegative);
           if (oracle::DyadicCompareMagnitude(*x, PowerOfTwo(-127)) < 0) common |= Bit(kTiny);
@@ -396,7 +390,7 @@ OutcomeClassTable TcvtOutcomeClasses(TypePair pair) {
           const Encoded r = expected[c];
           ClassMask m = common;
           if ((r.status & kStatusOF) != 0) m |= Bit(kOverflow);
-          if (x && !x->negative && IsFiniteCode(T::E8M0, r.word)) {
+          if (x && !x->negative && oracle::TileNumericValueIsFinite(T::E8M0, r.word)) {
             const int cmp =
                 oracle::DyadicCompareMagnitude(oracle::DyadicFromFiniteCode(T::E8M0, r.word), *x);
             if ((r.status & kStatusNX) == 0 && cmp == 0) m |= Bit(kPower);
@@ -465,7 +459,7 @@ OutcomeClassTable TquantOutcomeClasses(TypePair pair) {
           common |= Bit(kSubnormal);
         }
         bool outside = false;
-        if (IsFiniteCode(T::FP32, in[0])) {
+        if (oracle::TileNumericValueIsFinite(T::FP32, in[0])) {
           const Dyadic p = oracle::DyadicProduct(oracle::DyadicFromFiniteCode(T::FP32, in[0]),
                                                  oracle::DyadicFromFiniteCode(T::FP32, in[1]));
           const bool product_outside =
@@ -484,7 +478,7 @@ OutcomeClassTable TquantOutcomeClasses(TypePair pair) {
         for (std::size_t c = 0; c < controls.size(); ++c) {
           const Encoded r = expected[c];
           ClassMask m = common;
-          const bool finite = IsFiniteCode(T::FP32, in[0]);
+          const bool finite = oracle::TileNumericValueIsFinite(T::FP32, in[0]);
           if (finite && !outside) {
             m |= Bit((r.status & kStatusNX) != 0 ? kInexact : kExact);
           }
@@ -583,7 +577,7 @@ OutcomeClassTable TdequantOutcomeClasses(TypePair pair) {
           if (!exact && (r.status & kStatusOF) == 0) m |= Bit(kInexact);
           if ((r.status & kStatusOF) != 0) m |= Bit(kOverflow);
           if ((r.status & kStatusUF) != 0) m |= Bit(kTinyInexact);
-          if (tie && IsFiniteCode(T::FP32, r.word)) {
+          if (tie && oracle::TileNumericValueIsFinite(T::FP32, r.word)) {
             const int cmp =
                 oracle::DyadicCompareMagnitude(oracle::DyadicFromFiniteCode(T::FP32, r.word), p);
             m |= Bit(cmp > 0 ? kTieUp : kTieDown);

@@ -58,4 +58,10 @@ inline std::optional<std::string> CheckByteWord(std::string_view op_name, std::s
          " (accepted: " + HexWord(0, type) + ".." + HexWord(0xFF, type) + ")";
 }
 
+/// The FP32 word with exponent field `field` (bits 30:23) and fraction `fraction` (its low 23
+/// bits; bits 22:0), sign 0.
+inline std::uint32_t FieldAndFraction(std::uint32_t field, std::uint32_t fraction) {
+  return (field << 23) | (fraction & 0x7FFFFFU);
+}
+
 }  // namespace ptovec::generator::quantization

@@ -39,9 +39,7 @@ Encoded EvaluateTdequantReference(TypePair pair, const Inputs& in,
   return {oracle::LowBits(r.word, Format(pair.dst).width), r.status};
 }
 
-std::uint32_t FieldAndFraction(std::uint32_t field, std::uint32_t fraction) {
-  return (field << 23) | (fraction & 0x7FFFFFU);
-}
+using quantization::FieldAndFraction;
 
 // Positive FP32 words with exponent fields lo..hi and any fraction.
 WordSet Fields(std::uint32_t lo, std::uint32_t hi) {

@@ -61,9 +61,7 @@ std::uint32_t Fp32Of(bool negative, std::uint64_t magnitude, int exponent) {
       oracle::FastFP32FiniteEncoding(d, NumericRoundingMode::RNE).word);
 }
 
-std::uint32_t FieldAndFraction(std::uint32_t field, std::uint32_t fraction) {
-  return (field << 23) | (fraction & 0x7FFFFFU);
-}
+using quantization::FieldAndFraction;
 
 // Words of exponent fields lo..hi with any fraction (positive; both signs when `both_signs`).
 WordSet Fields(std::uint32_t lo, std::uint32_t hi, bool both_signs) {
@@ -98,8 +96,6 @@ std::optional<std::int64_t> IntegerOf(std::int64_t n, int k) {
   return std::nullopt;  // n is odd: a negative k leaves a fraction
 }
 
-std::int64_t Signed(Word axis) { return static_cast<std::int64_t>(axis); }
-
 // TQUANT strategy sets. Coordinates of mapped axes are words; signed ones are two's complement
 // (SignedRange). `zp_value` reads a zero point word as the destination's integer.
 struct TquantSets {
@@ -119,11 +115,12 @@ struct TquantSets {
     Boxes axes = Boxes::Product({twice_targets, zero_points, exponents, steps, steps});
     const TquantSets self = *this;
     const auto assemble = [self](const Point& a) {
-      const std::int64_t n = Signed(a[0]) - 2 * self.ZeroPointValue(a[1]);
-      const int j = static_cast<int>(Signed(a[2]));
+      const std::int64_t n = SignedAxisValue(a[0]) - 2 * self.ZeroPointValue(a[1]);
+      const int j = static_cast<int>(SignedAxisValue(a[2]));
       const std::uint32_t value = Fp32Of(n < 0, static_cast<std::uint64_t>(n < 0 ? -n : n), j - 1);
       const std::uint32_t scale = static_cast<std::uint32_t>(127 - j) << 23;
-      return Inputs{Fp32Step(value, Signed(a[3])), Fp32Step(scale, Signed(a[4])), a[1], 0};
+      return Inputs{Fp32Step(value, SignedAxisValue(a[3])), Fp32Step(scale, SignedAxisValue(a[4])),
+                    a[1], 0};
     };
     const auto invert = [self](const Inputs& t, std::vector<Point>& out) {
       for (int scale_step = -1; scale_step <= 1; ++scale_step) {
@@ -168,11 +165,11 @@ struct TquantSets {
     const auto assemble = [](const Point& a) {
       const std::int64_t m = 2 * static_cast<std::int64_t>(a[0]) + 1;
       const std::int64_t q = -QMax(m) + 2 * static_cast<std::int64_t>(a[1]);
-      const int jj = static_cast<int>(Signed(a[4]));
+      const int jj = static_cast<int>(SignedAxisValue(a[4]));
       const std::uint32_t value =
           Fp32Of(q < 0, static_cast<std::uint64_t>(q < 0 ? -q : q), jj - static_cast<int>(a[2]));
       const std::uint32_t scale = Fp32Of(false, static_cast<std::uint64_t>(m), -jj);
-      return Inputs{Fp32Step(value, Signed(a[5])), scale, a[3], 0};
+      return Inputs{Fp32Step(value, SignedAxisValue(a[5])), scale, a[3], 0};
     };
     const auto invert = [](const Inputs& t, std::vector<Point>& out) {
       const auto scale = OddDecomposition(t[1]);
@@ -208,7 +205,7 @@ struct TquantSets {
            WordSet::Range(0, 255)}});
     }
     const auto assemble = [](const Point& a) {
-      const std::int64_t e = Signed(a[1]);
+      const std::int64_t e = SignedAxisValue(a[1]);
       const std::int64_t value_exponent = static_cast<std::int64_t>(a[0]) - e;
       const std::uint32_t value = FieldAndFraction(static_cast<std::uint32_t>(value_exponent + 127),
                                                    static_cast<std::uint32_t>(a[2])) |

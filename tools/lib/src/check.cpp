@@ -15,23 +15,23 @@
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/tools/check_outputs.hpp"
 #include "ptovec/tools/parallel_rounds.hpp"
+#include "report_text.hpp"
 
 namespace ptovec::tools {
 
 namespace {
 
+using text::Str;
+using text::TypeName;
+
 using generator::InputError;
 using generator::VectorRecord;
 using generator::VectorSource;
-
-std::string Str(std::uint64_t v) { return std::to_string(v); }
 
 std::size_t ControlIndex(const Case& c) {
   if (!c.op->uses_controls) return 0;
   return static_cast<std::size_t>(c.control.rounding_mode) * 2 + (c.control.saturating ? 1 : 0);
 }
-
-std::string TypeName(TileDataType t) { return std::string(oracle::Format(t).name); }
 
 // Checks results section `s` against its vector file `source` (file name, op, types, controls,
 // count, and the SHA-256 when the manifest gives one); throws InputError naming what differs.

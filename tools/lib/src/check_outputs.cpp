@@ -6,15 +6,16 @@
 
 #include "ptovec/generator/interrupts.hpp"
 #include "ptovec/generator/writers.hpp"
+#include "report_text.hpp"
 
 namespace ptovec::tools {
 
 namespace {
 
+using text::TypeName;
+
 using generator::InputError;
 using generator::VectorSource;
-
-std::string TypeName(TileDataType t) { return std::string(oracle::Format(t).name); }
 
 }  // namespace
 

@@ -8,14 +8,16 @@
 #include <sstream>
 
 #include "ptovec/generator/writers.hpp"
+#include "report_text.hpp"
 
 namespace ptovec::tools {
 
 namespace {
 
-std::string Str(std::uint64_t v) { return std::to_string(v); }
-
-std::string TypeName(TileDataType t) { return std::string(oracle::Format(t).name); }
+using text::ResultText;
+using text::Seconds;
+using text::Str;
+using text::TypeName;
 
 std::string ModeName(std::size_t control) {
   return std::string(
@@ -100,11 +102,6 @@ std::string InputsText(const Case& c) {
   return out;
 }
 
-std::string ResultText(const Encoded& e, TileDataType dst) {
-  return generator::HexWord(e.word, dst) + " flags " + generator::HexStatus(e.status) + " (" +
-         FlagNames(e.status) + ")";
-}
-
 std::string MismatchText(const Mismatch& m, const std::string& indent) {
   const Case& c = m.c;
   std::string out = m.file + " record " + Str(m.index) + ": " + c.op->name + " " +
@@ -116,13 +113,6 @@ std::string MismatchText(const Mismatch& m, const std::string& indent) {
          " [" + std::string(MismatchKindName(m.kind)) + "]\n";
   out += indent + generator::EvalCommand(c) + "\n";
   return out;
-}
-
-// JUnit's time attribute: seconds with millisecond digits.
-std::string Seconds(double seconds) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3f", seconds);
-  return text;
 }
 
 }  // namespace

@@ -150,7 +150,7 @@ void Serve(Device& device, std::uint8_t* region, int request_fd, int answer_fd) 
 
 // ---- ptovec's side ------------------------------------------------------------------------
 
-std::string Seconds(double s) {
+std::string TimeoutText(double s) {
   char buf[32];
   const auto r = std::to_chars(buf, buf + sizeof buf, s);
   return std::string(buf, r.ptr);
@@ -455,7 +455,7 @@ class IsolatedDevice final : public Device {
     if (o == Host::Outcome::kHung) {
       host->End(true);
       throw DeviceError("device " + library_ + " did not finish loading within " +
-                        Seconds(options_.timeout) + " s (--dut-timeout); killed it");
+                        TimeoutText(options_.timeout) + " s (--dut-timeout); killed it");
     }
     if (o == Host::Outcome::kEnded) {
       throw DeviceError("device " + library_ + " " + host->End(false) +
@@ -640,7 +640,7 @@ class IsolatedDevice final : public Device {
       const PartResult r = Exchange(*host, 0, cases.subspan(i, 1), answers.subspan(i, 1), ended);
       if (r == PartResult::kDone) continue;
       const std::string what = r == PartResult::kHung
-                                   ? "hung (no answer within " + Seconds(options_.timeout) +
+                                   ? "hung (no answer within " + TimeoutText(options_.timeout) +
                                          " s, --dut-timeout; killed it)"
                                    : CrashText(ended);
       throw DeviceFailure("device " + name_ + " " + what + " on case " + CaseText(cases[i]) +

@@ -8,15 +8,16 @@
 #include "ptovec/generator/readers.hpp"
 #include "ptovec/generator/suite_folder.hpp"
 #include "ptovec/tools/results.hpp"
+#include "report_text.hpp"
 
 namespace ptovec::tools {
 
 namespace {
 
+using text::Str;
+
 namespace fs = std::filesystem;
 using generator::InputError;
-
-std::string Str(std::uint64_t v) { return std::to_string(v); }
 
 }  // namespace
 

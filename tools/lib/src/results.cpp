@@ -10,18 +10,19 @@
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/framing.hpp"
 #include "ptovec/generator/writers.hpp"
+#include "report_text.hpp"
 
 namespace ptovec::tools {
 
 namespace {
+
+using text::Str;
 
 using generator::InputError;
 using oracle::Status;
 using oracle::TileDataType;
 using oracle::Word;
 using J = nlohmann::ordered_json;
-
-std::string Str(std::uint64_t v) { return std::to_string(v); }
 
 // One JSON result line's fields.
 struct ResultLine {

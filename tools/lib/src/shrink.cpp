@@ -15,23 +15,21 @@
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/oracle/numeric.hpp"
 #include "ptovec/tools/check.hpp"
+#include "report_text.hpp"
 
 namespace ptovec::tools {
 
 namespace {
+
+using text::ResultText;
+using text::TypeName;
 
 using generator::HexStatus;
 using generator::HexWord;
 using oracle::NumericRoundingMode;
 using oracle::Word;
 
-std::string TypeName(oracle::TileDataType t) { return std::string(oracle::Format(t).name); }
-
 Word DstMask(const Case& c) { return oracle::LowBits(~Word{0}, oracle::Format(c.pair.dst).width); }
-
-std::string ResultText(Encoded r, oracle::TileDataType dst) {
-  return HexWord(r.word, dst) + " flags " + HexStatus(r.status) + " (" + FlagNames(r.status) + ")";
-}
 
 template <typename T>
 std::vector<T> Drain(rc::Seq<T> seq) {

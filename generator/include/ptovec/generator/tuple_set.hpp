@@ -211,6 +211,8 @@ WordSet WithBothSigns(const WordSet& words);
 WordSet Fp32FiniteWords();
 /// Every word of `width` bits (64: every word but all ones, so the size fits 64 bits).
 WordSet AllWords(unsigned width);
+/// The value of a point on a SignedRange axis: the 64-bit word read as two's complement.
+inline std::int64_t SignedAxisValue(Word axis) { return static_cast<std::int64_t>(axis); }
 /// lo .. hi as two's-complement 64-bit words (an axis of signed values).
 WordSet SignedRange(std::int64_t lo, std::int64_t hi);
 /// lo .. hi as S32 element-width words (values of a signed 32-bit slot).

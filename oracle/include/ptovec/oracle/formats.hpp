@@ -158,6 +158,10 @@ std::string_view NumericValueClassName(NumericValueClass c);
 /// Defined for floating types; integer types answer InvalidEncoding.
 NumericValueClass TileNumericValueClass(TileDataType type, Word value);
 
+/// True when the low Format(T).width bits of `value` are a finite code of floating type `type`
+/// (zero, subnormal or normal: neither Inf, NaN nor InvalidEncoding); false for integer types.
+bool TileNumericValueIsFinite(TileDataType type, Word value);
+
 /// TileNumericFiniteDecomposition's result: value = (-1)^negative * significand * 2^exponent.
 struct FiniteDecomposition {
   bool available = false;

@@ -23,6 +23,11 @@ namespace ptovec::oracle {
 // FP19 (spec-notes section 4; not a seed)
 // ---------------------------------------------------------------------------------------------
 
+/// The smallest and largest positive normal FP19 codes (bits 18:0: exponent fields 1 and 254,
+/// fractions 0 and 0x3FF): 2^-126 and (2 - 2^-10) * 2^127.
+inline constexpr Word kFp19MinNormal = 0x00400;
+inline constexpr Word kFp19MaxNormal = 0x3FBFF;
+
 /// FP19FiniteValue(fp19), spec-notes section 4 (FP19 row), not a seed: the exact value of a
 /// finite FP19 code. Input: bits 18:0 of `fp19` (higher bits ignored): bit 18 sign, bits 17:10
 /// the 8-bit exponent (bias 127), bits 9:0 the 10-bit fraction f. Exponent 0 gives f * 2^-136;
