@@ -103,6 +103,12 @@ void KeepSectionRecords(std::vector<VectorRecord>& records, std::uint64_t first,
   records.resize(kept);
 }
 
+// The progress line of source `s` of `sources` once `vectors` of it were checked.
+void PrintChecked(std::size_t s, const std::vector<VectorSource>& sources, std::uint64_t vectors) {
+  std::cerr << "ptovec: [" << s + 1 << "/" << sources.size() << "] " << sources[s].name << ": "
+            << vectors << " vectors checked\n";
+}
+
 // The input words of a case, "0x3c00 0x01" (the op's slots only).
 std::string InputWords(const Case& c) {
   std::string out;
@@ -180,10 +186,7 @@ CheckReport CompareTestFloat(const generator::VectorSelection& vectors,
       }
       generator::CheckSourceDigest(sources[s], *vr);
     }
-    if (progress) {
-      std::cerr << "ptovec: [" << s + 1 << "/" << sources.size() << "] " << sources[s].name << ": "
-                << checked << " vectors checked\n";
-    }
+    if (progress) PrintChecked(s, sources, checked);
   }
   reader.Finish();
   export_file.Commit();
@@ -270,10 +273,7 @@ CheckReport Compare(const generator::VectorSelection& vectors, const std::filesy
                        " in the results, " + vr->sha256() + " for " + sources[s].path.string() +
                        " (results of another version of the file?)");
     }
-    if (progress) {
-      std::cerr << "ptovec: [" << s + 1 << "/" << sources.size() << "] " << sources[s].name << ": "
-                << index << " vectors checked\n";
-    }
+    if (progress) PrintChecked(s, sources, index);
   }
   reader.Finish();
   export_file.Commit();
