@@ -1,5 +1,6 @@
 #include "ptovec/tools/testfloat_results.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 
@@ -17,7 +18,8 @@ bool IsTestFloatResultsFile(const std::filesystem::path& path) {
   if (f == nullptr) return false;
   const std::string start = generator::PeekStart(f, kResultsMagic.size());
   std::fclose(f);
-  return start != kResultsMagic && !start.starts_with('{');
+  return start != kResultsMagic && !start.empty() &&
+         std::isxdigit(static_cast<unsigned char>(start[0]));
 }
 
 TestFloatResultsReader::TestFloatResultsReader(const std::filesystem::path& path) : path_(path) {

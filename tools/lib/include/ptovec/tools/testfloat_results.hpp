@@ -18,8 +18,8 @@ namespace ptovec::tools {
 /// The longest line accepted, its '\n' included (a real one is at most 5 x 16 + 21 bytes).
 inline constexpr std::size_t kMaxTestFloatLineBytes = 4096;
 
-/// True when `path` is a regular file that does not start like a binary (`PTOVEC\0R`) or JSON
-/// lines ('{') results file: check then reads it as TestFloat-style text. Never throws.
+/// True when `path` is a regular file that starts with a hex digit (and not like a binary
+/// results file, `PTOVEC\0R`): check then reads it as TestFloat-style text. Never throws.
 bool IsTestFloatResultsFile(const std::filesystem::path& path);
 
 /// Streams the lines of a TestFloat-style results file. Every problem throws generator::InputError
