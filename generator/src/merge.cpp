@@ -20,6 +20,7 @@
 #include "ptovec/generator/interrupts.hpp"
 #include "ptovec/generator/readers.hpp"
 #include "ptovec/generator/suite_folder.hpp"
+#include "ptovec/generator/testfloat.hpp"
 #include "ptovec/generator/writers.hpp"
 
 namespace ptovec::generator {
@@ -117,6 +118,9 @@ MergedFile MergeFile(const std::vector<const Shard*>& shards, const ManifestEntr
   AtomicFile& file = *pending.back();
   std::optional<std::vector<RecordField>> layout;
   const bool binary = entry.format == "bin";
+  // A TestFloat-style file has no header: the whole file is the shards' lines, in shard order,
+  // and each shard's range is its manifest entry's "shard".
+  const bool testfloat = entry.format == kTestFloatFormat;
   std::uint64_t written = 0;
   std::vector<VectorRecord> records;
   std::string buffer;
@@ -127,17 +131,30 @@ MergedFile MergeFile(const std::vector<const Shard*>& shards, const ManifestEntr
                      [&](const ManifestEntry& e) { return e.path == entry.path; });
     VectorReader reader(path);
     const VectorFileInfo& info = reader.info();
-    if (!info.shard || info.shard->index != shards[k]->manifest.shard->index ||
-        info.shard->of != shards[k]->manifest.shard->of) {
-      throw InputError("vector file " + path.string() + " is not shard " +
-                       ShardName(*shards[k]->manifest.shard) + " as its folder's manifest says");
+    std::uint64_t first_record = 0;
+    if (testfloat) {
+      const Json& range = listed->json.contains("shard") ? listed->json["shard"] : Json();
+      if (!range.is_object() || !range.contains("first_input") ||
+          !range["first_input"].is_number_unsigned()) {
+        throw InputError("the manifest of shard folder " + shards[k]->folder.string() +
+                         " gives testfloat file " + entry.path +
+                         " no \"shard\" {\"first_input\", \"inputs\"} range");
+      }
+      first_record = range["first_input"].get<std::uint64_t>();
+    } else {
+      if (!info.shard || info.shard->index != shards[k]->manifest.shard->index ||
+          info.shard->of != shards[k]->manifest.shard->of) {
+        throw InputError("vector file " + path.string() + " is not shard " +
+                         ShardName(*shards[k]->manifest.shard) + " as its folder's manifest says");
+      }
+      first_record = info.shard->first_input * info.controls.size();
     }
-    if (info.shard->first_input * info.controls.size() != written) {
+    if (first_record != written) {
       throw InputError("vector file " + path.string() + " starts at record " +
-                       std::to_string(info.shard->first_input * info.controls.size()) +
-                       ", but the shards before it end at record " + std::to_string(written));
+                       std::to_string(first_record) + ", but the shards before it end at record " +
+                       std::to_string(written));
     }
-    if (k == 0) {
+    if (k == 0 && !testfloat) {
       Json header = info.header;
       header.erase("shard");
       header["count"] = info.inputs * info.controls.size();
@@ -154,6 +171,8 @@ MergedFile MergeFile(const std::vector<const Shard*>& shards, const ManifestEntr
       for (const VectorRecord& r : records) {
         if (binary) {
           AppendBinaryRecord(buffer, *layout, *info.op, info.pair, r.c.in, r.c.control, r.expected);
+        } else if (testfloat) {
+          AppendTestFloatLine(buffer, *info.op, info.pair, r.c.in, r.expected);
         } else {
           AppendJsonRecord(buffer, *info.op, info.pair, r.c.in, r.c.control, r.expected,
                            written == 0);
@@ -168,7 +187,7 @@ MergedFile MergeFile(const std::vector<const Shard*>& shards, const ManifestEntr
                        ", its manifest says " + listed->sha256 + " (changed since it was written)");
     }
   }
-  if (!binary) buffer += JsonTrailer();
+  if (!binary && !testfloat) buffer += JsonTrailer();
   file.Write(buffer);
   MergedFile merged{entry.path, written, 0, ""};
   merged.sha256 = file.Finish();

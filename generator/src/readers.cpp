@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "ptovec/generator/suite_folder.hpp"
+#include "ptovec/generator/testfloat.hpp"
 #include "ptovec/generator/writers.hpp"
 
 namespace ptovec::generator {
@@ -103,10 +104,14 @@ VectorReader::VectorReader(const std::filesystem::path& path) {
     } else if (start.starts_with('{')) {
       info_.format = "json";
       OpenJson();
+    } else if (ParseTestFloatFileName(info_.name)) {
+      info_.format = std::string(kTestFloatFormat);
+      OpenTestFloat();
     } else {
       Fail(
-          "is not a ptovec vector file (expected the binary magic PTOVEC\\0B or a JSON vector "
-          "file starting with '{')");
+          "is not a ptovec vector file (expected the binary magic PTOVEC\\0B, a JSON vector "
+          "file starting with '{', or TestFloat-style text named "
+          "<op>_<src>_<dst>_<RMODE>_sat<off|on>.tf)");
     }
   } catch (...) {
     std::fclose(file_);
@@ -353,6 +358,68 @@ void VectorReader::OpenJson() {
   CheckCommonHeader(info_.header, "ptovec-vectors-json", info_, fail);
 }
 
+void VectorReader::OpenTestFloat() {
+  const TestFloatKey key = *ParseTestFloatFileName(info_.name);
+  info_.op = key.op;
+  info_.pair = key.pair;
+  info_.controls = {key.control};
+  info_.version = kFileFormatVersion;
+  line_bytes_ = TestFloatLineBytes(*key.op, key.pair);
+  std::error_code error;
+  const std::uint64_t size = std::filesystem::file_size(info_.path, error);
+  if (error) Fail("cannot be sized: " + error.message());
+  if (size % line_bytes_ != 0) {
+    Fail("is truncated or malformed: its " + Str(size) + " bytes are not a whole number of " +
+         Str(line_bytes_) + "-byte lines (each line of " + key.op->name + " " +
+         std::string(oracle::Format(key.pair.src).name) + " -> " +
+         std::string(oracle::Format(key.pair.dst).name) + " has " + Str(line_bytes_) +
+         " bytes: the words in hex at their widths, the flags, spaces and '\\n'; " +
+         Str(size / line_bytes_) + " whole lines)");
+  }
+  info_.count = size / line_bytes_;
+  info_.inputs = info_.count;
+  info_.header = {{"format", "ptovec-vectors-testfloat"},
+                  {"op", key.op->name},
+                  {"src", oracle::Format(key.pair.src).name},
+                  {"dst", oracle::Format(key.pair.dst).name},
+                  {"rmode", RoundingModeName(key.control.rounding_mode)},
+                  {"sat", key.control.saturating},
+                  {"count", info_.count}};
+}
+
+std::size_t VectorReader::ReadTestFloat(std::vector<VectorRecord>& out, std::size_t max) {
+  const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(max, info_.count - position_));
+  buffer_.resize(n * line_bytes_);
+  if (std::fread(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) {
+    Fail("is truncated at line " + Str(position_ + 1) + " (it changed while being read?)");
+  }
+  sha_->Update(buffer_.data(), buffer_.size());
+  for (std::size_t r = 0; r < n; ++r) {
+    const std::string_view line(buffer_.data() + r * line_bytes_, line_bytes_);
+    const std::uint64_t number = position_ + r + 1;
+    VectorRecord rec;
+    rec.c.op = info_.op;
+    rec.c.pair = info_.pair;
+    rec.c.control = info_.controls[0];
+    try {
+      if (line.back() != '\n') {
+        throw InputError("does not end with '\\n' after " + Str(line_bytes_ - 1) +
+                         " bytes (every line of this file has the same length)");
+      }
+      const TestFloatLine parsed =
+          ParseTestFloatLine(line.substr(0, line.size() - 1), *info_.op, info_.pair);
+      rec.c.in = parsed.in;
+      rec.expected = parsed.result;
+    } catch (const InputError& e) {
+      Fail("line " + Str(number) + " " + e.what());
+    }
+    out.push_back(rec);
+  }
+  position_ += n;
+  if (position_ == info_.count) Finish();
+  return n;
+}
+
 bool VectorReader::NextLine(std::string_view& line) {
   if (!lines_) {
     lines_ = std::make_unique<LineReader>(
@@ -447,7 +514,8 @@ std::string VectorReader::ControlProblem(std::uint64_t record,
 std::size_t VectorReader::Read(std::vector<VectorRecord>& out, std::size_t max) {
   out.clear();
   if (done_ || max == 0) return 0;
-  return info_.format == "bin" ? ReadBinary(out, max) : ReadJson(out, max);
+  if (info_.format == "bin") return ReadBinary(out, max);
+  return info_.format == "json" ? ReadJson(out, max) : ReadTestFloat(out, max);
 }
 
 void VectorReader::Finish() {

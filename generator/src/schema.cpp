@@ -487,9 +487,9 @@ nlohmann::ordered_json ManifestSchema() {
                   {"maximum", std::numeric_limits<std::uint64_t>::max()}};
   p["formats"] = {{"type", "array"},
                   {"minItems", 1},
-                  {"maxItems", 2},
+                  {"maxItems", 3},
                   {"uniqueItems", true},
-                  {"items", {{"enum", J::array({"bin", "json"})}}}};
+                  {"items", {{"enum", J::array({"bin", "json", "testfloat"})}}}};
   p["controls"] = {{"description",
                     "the --rmode and --sat given to generate: the modes and Sat values kept "
                     "(every file holds those of its op's controls, in the op's order)"},
@@ -524,11 +524,22 @@ nlohmann::ordered_json ManifestSchema() {
   s["properties"] = p;
 
   J file_blocks = J::array();
+  // Only a testfloat file has "rmode" and "sat" (its one control, named in its path:
+  // schemas/testfloat-format.md).
+  const J has_control = {{"anyOf", J::array({{{"required", J::array({"rmode"})}},
+                                             {{"required", J::array({"sat"})}}})}};
   for (const char* format : {"bin", "json"}) {
-    file_blocks.push_back(
-        Block(IfProperties({{"format", format}}),
-              {{"properties", {{"path", {{"pattern", "\\." + std::string(format) + "$"}}}}}}));
+    J then = {{"properties", {{"path", {{"pattern", "\\." + std::string(format) + "$"}}}}},
+              {"not", has_control}};
+    file_blocks.push_back(Block(IfProperties({{"format", format}}), then));
   }
+  std::string modes;
+  for (const std::string& m : ModeNames()) modes += (modes.empty() ? "" : "|") + m;
+  J testfloat_path = {
+      {"pattern", "^[a-z0-9]+_[a-z0-9]+_[a-z0-9]+_(" + modes + ")_sat(off|on)\\.tf$"}};
+  J testfloat = {{"required", J::array({"rmode", "sat"})},
+                 {"properties", {{"path", testfloat_path}}}};
+  file_blocks.push_back(Block(IfProperties({{"format", "testfloat"}}), testfloat));
   for (const OpDef& op : AllOps()) {
     J then = {{"properties", {{"path", {{"pattern", "^" + op.name + "_"}}}}},
               {"anyOf", PairAlternatives(op)}};
@@ -545,10 +556,16 @@ nlohmann::ordered_json ManifestSchema() {
       {"additionalProperties", false},
       {"properties",
        {{"path",
-         {{"description", "file name relative to the manifest's folder: <op>_<src>_<dst>.<format>"},
+         {{"description",
+           "file name relative to the manifest's folder: <op>_<src>_<dst>.<format>, or "
+           "<op>_<src>_<dst>_<RMODE>_sat<off|on>.tf for a testfloat file"},
           {"type", "string"},
-          {"pattern", "^[a-z0-9]+_[a-z0-9]+_[a-z0-9]+\\.(bin|json)$"}}},
-        {"format", {{"enum", J::array({"bin", "json"})}}},
+          {"pattern", "^[a-z0-9]+_[a-z0-9]+_[a-z0-9]+(\\.(bin|json)|_[A-Z]+_sat(off|on)\\.tf)$"}}},
+        {"format", {{"enum", J::array({"bin", "json", "testfloat"})}}},
+        {"rmode",
+         {{"description", "a testfloat file's rounding mode (its one control)"},
+          {"enum", Strings(ModeNames())}}},
+        {"sat", {{"description", "a testfloat file's Sat (its one control)"}, {"type", "boolean"}}},
         {"op", {{"enum", Strings(OpNames())}}},
         {"src", {{"enum", Strings(PairTypeNames())}}},
         {"dst", {{"enum", Strings(PairTypeNames())}}},

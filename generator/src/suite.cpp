@@ -16,6 +16,7 @@
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/interrupts.hpp"
 #include "ptovec/generator/suite_folder.hpp"
+#include "ptovec/generator/testfloat.hpp"
 #include "ptovec/generator/writers.hpp"
 
 namespace ptovec::generator {
@@ -28,6 +29,7 @@ constexpr std::uint64_t kChunkRecords = 32768;
 struct ChunkOutput {
   std::string binary;
   std::string json;
+  std::vector<std::string> testfloat;  // one text per control
 };
 
 // Evaluates chunks of a job's inputs on `threads` workers and hands them to `consume` in chunk
@@ -40,6 +42,7 @@ void ForEachChunkInOrder(std::uint64_t chunks, unsigned threads,
     for (std::uint64_t chunk = 0; chunk < chunks; ++chunk) {
       out.binary.clear();
       out.json.clear();
+      for (std::string& text : out.testfloat) text.clear();
       produce(chunk, out);
       consume(chunk, out);
     }
@@ -132,6 +135,15 @@ class Progress {
   std::chrono::steady_clock::time_point last_{};
 };
 
+// The manifest's "formats" of a run: "bin", "json", "testfloat", those written.
+std::vector<std::string> FormatNames(const GenerateOptions& options) {
+  std::vector<std::string> formats;
+  if (options.binary) formats.push_back("bin");
+  if (options.json) formats.push_back("json");
+  if (options.testfloat) formats.emplace_back(kTestFloatFormat);
+  return formats;
+}
+
 // The manifest entries of `out_dir`'s existing suite that this run keeps (the files it does not
 // rewrite), after checking that adding to that suite is safe. Refuses (InputError, before any
 // file is written) a folder with vector files no manifest names, and a suite that this run
@@ -157,6 +169,11 @@ std::vector<ManifestEntry> EntriesToKeep(const std::vector<Job>& jobs,
   for (const Job& job : jobs) {
     if (options.binary) writing.push_back(JobBaseName(job) + ".bin");
     if (options.json) writing.push_back(JobBaseName(job) + ".json");
+    if (options.testfloat) {
+      for (const NumericExecutionControl& c : options.controls.ControlsOf(*job.op, job.pair)) {
+        writing.push_back(TestFloatFileName(*job.op, job.pair, c));
+      }
+    }
   }
   std::vector<ManifestEntry> keep;
   for (const ManifestEntry& e : old.files) {
@@ -190,9 +207,7 @@ std::vector<ManifestEntry> EntriesToKeep(const std::vector<Job>& jobs,
     }
     return keep;
   }
-  std::vector<std::string> formats;
-  if (options.binary) formats.push_back("bin");
-  if (options.json) formats.push_back("json");
+  const std::vector<std::string> formats = FormatNames(options);
   const auto refuse = [&](const std::string& what, const std::string& theirs,
                           const std::string& ours) {
     throw InputError(
@@ -230,11 +245,20 @@ std::vector<ManifestEntry> EntriesToKeep(const std::vector<Job>& jobs,
   return keep;
 }
 
-// The key that puts manifest entries in suite order.
-std::tuple<std::size_t, std::size_t, bool> EntryOrder(const OpDef& op, TypePair pair,
-                                                      const std::string& format) {
+// The key that puts manifest entries in suite order: op, pair, format (bin, json, testfloat),
+// then a testfloat file's control in the op's order.
+using EntryKey = std::tuple<std::size_t, std::size_t, int, std::size_t>;
+EntryKey EntryOrder(const OpDef& op, TypePair pair, const std::string& format,
+                    std::optional<NumericExecutionControl> control) {
   const auto [op_index, pair_index] = SuiteOrder(op, pair);
-  return {op_index, pair_index, format != "bin"};
+  const int rank = format == "bin" ? 0 : format == "json" ? 1 : 2;
+  std::size_t control_index = 0;
+  if (control) {
+    const std::vector<NumericExecutionControl> all = ControlsFor(op);
+    control_index =
+        static_cast<std::size_t>(std::find(all.begin(), all.end(), *control) - all.begin());
+  }
+  return {op_index, pair_index, rank, control_index};
 }
 
 }  // namespace
@@ -263,13 +287,17 @@ nlohmann::ordered_json ManifestEntryJson(const GeneratedFile& g) {
                               {"format", g.format},
                               {"op", g.op->name},
                               {"src", oracle::Format(g.pair.src).name},
-                              {"dst", oracle::Format(g.pair.dst).name},
-                              {"domain", g.domain},
-                              {"seed", g.seed},
-                              {"inputs", g.inputs},
-                              {"count", g.count},
-                              {"bytes", g.bytes},
-                              {"sha256", g.sha256}};
+                              {"dst", oracle::Format(g.pair.dst).name}};
+  if (g.control) {
+    e["rmode"] = RoundingModeName(g.control->rounding_mode);
+    e["sat"] = g.control->saturating;
+  }
+  e["domain"] = g.domain;
+  e["seed"] = g.seed;
+  e["inputs"] = g.inputs;
+  e["count"] = g.count;
+  e["bytes"] = g.bytes;
+  e["sha256"] = g.sha256;
   if (!g.strategies.empty()) e["strategies"] = StrategiesJson(g.strategies);
   if (g.shard) e["shard"] = {{"first_input", g.shard->first_input}, {"inputs", g.shard->inputs}};
   return e;
@@ -370,6 +398,13 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
       json = std::make_unique<AtomicFile>(options.out_dir / (base + ".json"));
       json->Write(JsonPreamble(spec));
     }
+    std::vector<std::unique_ptr<AtomicFile>> testfloat;  // one per control, in spec.controls order
+    if (options.testfloat) {
+      for (const NumericExecutionControl& c : spec.controls) {
+        testfloat.push_back(
+            std::make_unique<AtomicFile>(options.out_dir / TestFloatFileName(op, pair, c)));
+      }
+    }
 
     const std::uint64_t chunk_inputs =
         std::max<std::uint64_t>(1, kChunkRecords / std::max<std::size_t>(nc, 1));
@@ -400,25 +435,37 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
               }
             }
           }
+          if (!testfloat.empty()) {
+            out.testfloat.resize(nc);
+            for (std::size_t c = 0; c < nc; ++c) {
+              out.testfloat[c].reserve(n * TestFloatLineBytes(op, pair));
+              for (std::size_t i = 0; i < n; ++i) {
+                AppendTestFloatLine(out.testfloat[c], op, pair, in[i], results[i * nc + c]);
+              }
+            }
+          }
         },
         [&](std::uint64_t chunk, ChunkOutput& out) {
           if (binary) binary->Write(out.binary);
           if (json) json->Write(out.json);
+          for (std::size_t c = 0; c < testfloat.size(); ++c) testfloat[c]->Write(out.testfloat[c]);
           const std::uint64_t end = std::min(input_count, (chunk + 1) * chunk_inputs);
           progress.Update(end * nc);
         });
     if (chunks == 0) progress.Update(0);
 
     const auto record = [&](std::unique_ptr<AtomicFile>& file, const std::string& format,
-                            const std::string& name) {
+                            const std::string& name,
+                            std::optional<NumericExecutionControl> control = std::nullopt) {
       GeneratedFile g;
       g.path = name;
       g.format = format;
       g.op = &op;
       g.pair = pair;
+      g.control = control;
       g.domain = inputs.kind;
       g.seed = spec.seed;
-      g.count = spec.count();
+      g.count = control ? spec.count() / nc : spec.count();
       g.inputs = spec.inputs;
       g.shard = spec.shard;
       g.strategies = spec.strategies;
@@ -432,6 +479,10 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
       json->Write(JsonTrailer());
       record(json, "json", base + ".json");
     }
+    for (std::size_t c = 0; c < testfloat.size(); ++c) {
+      record(testfloat[c], std::string(kTestFloatFormat),
+             TestFloatFileName(op, pair, spec.controls[c]), spec.controls[c]);
+    }
   }
 
   nlohmann::ordered_json manifest;
@@ -441,23 +492,20 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
   manifest["tool_version"] = PTOVEC_VERSION;
   manifest["seed"] = options.sampling.seed;
   manifest["samples"] = options.sampling.samples;
-  nlohmann::ordered_json formats = nlohmann::ordered_json::array();
-  if (options.binary) formats.push_back("bin");
-  if (options.json) formats.push_back("json");
-  manifest["formats"] = formats;
+  manifest["formats"] = FormatNames(options);
   manifest["controls"] = ControlFilterJson(options.controls);
   if (options.shard)
     manifest["shard"] = {{"index", options.shard->index}, {"of", options.shard->of}};
   // Entries of the files kept from the folder's suite and of those just written, in suite order.
-  std::vector<std::pair<std::tuple<std::size_t, std::size_t, bool>, nlohmann::ordered_json>>
-      entries;
+  std::vector<std::pair<EntryKey, nlohmann::ordered_json>> entries;
   for (const ManifestEntry& e : kept) {
     const OpDef& op = RequireOp(e.op);
     entries.emplace_back(
-        EntryOrder(op, {RequireType(e.src, "src"), RequireType(e.dst, "dst")}, e.format), e.json);
+        EntryOrder(op, {RequireType(e.src, "src"), RequireType(e.dst, "dst")}, e.format, e.control),
+        e.json);
   }
   for (const GeneratedFile& g : written) {
-    entries.emplace_back(EntryOrder(*g.op, g.pair, g.format), ManifestEntryJson(g));
+    entries.emplace_back(EntryOrder(*g.op, g.pair, g.format, g.control), ManifestEntryJson(g));
   }
   std::stable_sort(entries.begin(), entries.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });

@@ -6,6 +6,7 @@
 
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/escape.hpp"
+#include "ptovec/generator/testfloat.hpp"
 
 namespace ptovec::generator {
 
@@ -21,6 +22,7 @@ FileKind SniffFile(const std::filesystem::path& path) {
   if (text.starts_with(std::string_view("PTOVEC\0R", 8))) return FileKind::ResultsBinary;
   if (text.starts_with("{\"format\":\"ptovec-vectors-json\"")) return FileKind::VectorsJson;
   if (text.starts_with("{\"format\":\"ptovec-results-json\"")) return FileKind::ResultsJson;
+  if (ParseTestFloatFileName(path.filename().string())) return FileKind::VectorsTestFloat;
   return FileKind::Other;
 }
 
@@ -32,7 +34,10 @@ std::vector<std::string> VectorFileNamesIn(const std::filesystem::path& folder) 
     const std::string name = entry.path().filename().string();
     if (name.find(".tmp-") != std::string::npos) continue;
     const FileKind kind = SniffFile(entry.path());
-    if (kind == FileKind::VectorsBinary || kind == FileKind::VectorsJson) names.push_back(name);
+    if (kind == FileKind::VectorsBinary || kind == FileKind::VectorsJson ||
+        kind == FileKind::VectorsTestFloat) {
+      names.push_back(name);
+    }
   }
   std::sort(names.begin(), names.end());
   return names;
@@ -72,8 +77,8 @@ Manifest ReadManifest(const std::filesystem::path& manifest_path) {
       throw InputError("\"formats\" must be an array");
     }
     for (const auto& f : j["formats"]) {
-      if (!f.is_string() || (f != "bin" && f != "json")) {
-        throw InputError("\"formats\" may hold only \"bin\" and \"json\"");
+      if (!f.is_string() || (f != "bin" && f != "json" && f != kTestFloatFormat)) {
+        throw InputError("\"formats\" may hold only \"bin\", \"json\" and \"testfloat\"");
       }
       m.formats.push_back(f.get<std::string>());
     }
@@ -117,12 +122,31 @@ Manifest ReadManifest(const std::filesystem::path& manifest_path) {
                          "' (expected a file name of printable characters without folders)");
       }
       e.format = text(f, "format", kEntry);
-      if (e.format != "bin" && e.format != "json") {
-        throw InputError("format '" + e.format + "' of " + e.path + " (accepted: bin, json)");
+      if (e.format != "bin" && e.format != "json" && e.format != kTestFloatFormat) {
+        throw InputError("format '" + e.format + "' of " + e.path +
+                         " (accepted: bin, json, testfloat)");
+      }
+      if (e.format == kTestFloatFormat) {
+        // A TestFloat-style file has no header: its name and these keys say what it holds.
+        const std::string rmode = text(f, "rmode", kEntry);
+        const auto mode = oracle::ParseRoundingMode(rmode);
+        if (!mode || !f.contains("sat") || !f["sat"].is_boolean()) {
+          throw InputError("testfloat file " + e.path +
+                           " needs \"rmode\" (a mode name) and \"sat\" (true or false)");
+        }
+        e.control = NumericExecutionControl{*mode, f["sat"].get<bool>()};
       }
       e.op = text(f, "op", kEntry);
       e.src = text(f, "src", kEntry);
       e.dst = text(f, "dst", kEntry);
+      if (e.control) {
+        const auto key = ParseTestFloatFileName(e.path);
+        if (!key || key->op->name != e.op || oracle::Format(key->pair.src).name != e.src ||
+            oracle::Format(key->pair.dst).name != e.dst || !(key->control == *e.control)) {
+          throw InputError("testfloat file " + e.path + " is not named for its op, src, dst, " +
+                           "rmode and sat (expected <op>_<src>_<dst>_<RMODE>_sat<off|on>.tf)");
+        }
+      }
       e.sha256 = text(f, "sha256", kEntry);
       e.count = whole(f, "count", kEntry);
       e.bytes = whole(f, "bytes", kEntry);

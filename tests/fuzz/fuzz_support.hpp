@@ -11,6 +11,9 @@
 #include <exception>
 #include <filesystem>
 #include <string>
+#include <vector>
+
+#include "ptovec/generator/readers.hpp"
 
 namespace ptovec::fuzz {
 
@@ -74,6 +77,22 @@ inline void RequireNoDescriptorLeak(const char* target, int before) {
 [[noreturn]] inline void UnexpectedException(const char* target, const std::exception& e) {
   std::fprintf(stderr, "fuzz %s: unexpected exception: %s\n", target, e.what());
   std::abort();
+}
+
+/// Reads the vector file `path` to its end with generator::VectorReader, as `check` and `run`
+/// read one: a bad file may end only in generator::InputError (anything else aborts, naming
+/// `target`), and a file read to its end must be done with its digest.
+inline void ReadVectorFileToEnd(const std::filesystem::path& path, const char* target) {
+  try {
+    generator::VectorReader reader(path);
+    std::vector<generator::VectorRecord> records;
+    while (reader.Read(records, 61) > 0) {
+    }
+    if (!reader.done() || reader.sha256().size() != 64) std::abort();
+  } catch (const generator::InputError&) {
+  } catch (const std::exception& e) {
+    UnexpectedException(target, e);
+  }
 }
 
 }  // namespace ptovec::fuzz

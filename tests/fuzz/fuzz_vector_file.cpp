@@ -11,16 +11,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace ptovec::generator;
   const auto path = ptovec::fuzz::WriteInput("vectors.bin", data, size);
   const int descriptors = ptovec::fuzz::OpenDescriptors();
-  try {
-    VectorReader reader(path);
-    std::vector<VectorRecord> records;
-    while (reader.Read(records, 61) > 0) {
-    }
-    if (!reader.done() || reader.sha256().size() != 64) std::abort();
-  } catch (const InputError&) {
-  } catch (const std::exception& e) {
-    ptovec::fuzz::UnexpectedException("vector_file", e);
-  }
+  ptovec::fuzz::ReadVectorFileToEnd(path, "vector_file");
   ptovec::fuzz::RequireNoDescriptorLeak("vector_file", descriptors);
   return 0;
 }

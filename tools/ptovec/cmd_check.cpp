@@ -66,7 +66,9 @@ Command AddCheckCommand(CLI::App& app) {
   c.app->add_option("--dst", args->dst, "check only files of this destination type");
   c.app
       ->add_option("--results", args->results,
-                   "the device's results file (binary or JSON lines; schemas/results-format.md)")
+                   "the device's results file (binary or JSON lines; schemas/results-format.md), "
+                   "or TestFloat-style text: one line per selected vector, each vector file's "
+                   "controls in turn (schemas/binary-format.md)")
       ->required();
   c.app->add_option("--junit", args->junit, "also write a JUnit XML report to FILE");
   c.app->add_option("--max-report", args->max_report, "mismatches to print in full (default 20)")

@@ -93,8 +93,10 @@ int RunGenerate(const GenerateArgs& a) {
     options.binary = false, options.json = true;
   } else if (a.format == "both") {
     options.binary = true, options.json = true;
+  } else if (a.format == "testfloat") {
+    options.binary = false, options.testfloat = true;
   } else {
-    return Fail("unknown --format '" + a.format + "' (accepted: bin, json, both)");
+    return Fail("unknown --format '" + a.format + "' (accepted: bin, json, both, testfloat)");
   }
   if (a.samples == 0) return Fail("--samples must be at least 1 (got 0)");
   options.controls = ParseControlFilter(a.rmode, a.sat);
@@ -121,7 +123,9 @@ int RunGenerate(const GenerateArgs& a) {
   std::uint64_t bytes = 0;
   for (const auto& f : files) {
     bytes += f.bytes;
-    if (f.format == (options.binary ? "bin" : "json")) vectors += f.count;
+    if (f.format == (options.binary ? "bin" : options.json ? "json" : "testfloat")) {
+      vectors += f.count;
+    }
   }
   std::cerr << "ptovec: wrote " << files.size() << " file(s), " << vectors << " vectors, " << bytes
             << " bytes, and manifest.json to " << out;
@@ -144,7 +148,9 @@ Command AddGenerateCommand(CLI::App& app) {
   generate->add_option("--op", gen->op, "only this op (" + OpNamesList() + ")");
   generate->add_option("--src", gen->src, "only this source type");
   generate->add_option("--dst", gen->dst, "only this destination type");
-  generate->add_option("--format", gen->format, "bin, json or both (default bin)");
+  generate->add_option("--format", gen->format,
+                       "bin, json, both (default bin), or testfloat: TestFloat-style text, one "
+                       "file per op, pair, mode and Sat (<op>_<src>_<dst>_<RMODE>_sat<off|on>.tf)");
   generate->add_option("--out", gen->out,
                        "output folder (default vectors/default for the whole default suite, "
                        "else vectors/<op>_<src>_<dst> of the selection); a folder holding a "

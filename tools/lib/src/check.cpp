@@ -15,6 +15,7 @@
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/tools/check_outputs.hpp"
 #include "ptovec/tools/parallel_rounds.hpp"
+#include "ptovec/tools/testfloat_results.hpp"
 #include "report_text.hpp"
 
 namespace ptovec::tools {
@@ -102,6 +103,105 @@ void KeepSectionRecords(std::vector<VectorRecord>& records, std::uint64_t first,
   records.resize(kept);
 }
 
+// The progress line of source `s` of `sources` once `vectors` of it were checked.
+void PrintChecked(std::size_t s, const std::vector<VectorSource>& sources, std::uint64_t vectors) {
+  std::cerr << "ptovec: [" << s + 1 << "/" << sources.size() << "] " << sources[s].name << ": "
+            << vectors << " vectors checked\n";
+}
+
+// The input words of a case, "0x3c00 0x01" (the op's slots only).
+std::string InputWords(const Case& c) {
+  std::string out;
+  for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
+    out += (i > 0 ? " " : "") + generator::HexWord(c.in[i], c.op->slots[i].TypeFor(c.pair));
+  }
+  return out;
+}
+
+// Compare() for a TestFloat-style results file (testfloat_results.hpp), which has no header: its
+// lines answer the selected vectors in order, each vector file's controls that the filter keeps
+// in turn (the file read once per control), each control's records in file order; so the lines
+// of a TestFloat-style suite's files, concatenated in manifest order, answer that suite. Each
+// line's inputs must be the vector's (anything else is results of another file, control or
+// order, refused with exit 2).
+template <typename Stop>
+CheckReport CompareTestFloat(const generator::VectorSelection& vectors,
+                             const std::filesystem::path& results, std::size_t max_report,
+                             bool progress, Stop stop, const std::filesystem::path& mismatches,
+                             const generator::ControlFilter& filter) {
+  const std::vector<VectorSource> sources = generator::SelectVectorFiles(vectors);
+  TestFloatResultsReader reader(results);
+  MismatchesFile export_file(mismatches);
+  CheckAccumulator acc(max_report, export_file.Sink());
+  std::vector<VectorRecord> records;
+  generator::TestFloatLine line;
+  for (std::size_t s = 0; s < sources.size(); ++s) {
+    std::vector<generator::NumericExecutionControl> controls;
+    {
+      const auto vr = generator::OpenVectorSource(sources[s]);
+      const generator::VectorFileInfo& info = vr->info();
+      for (const auto& c : info.controls) {
+        if (!info.op->uses_controls || filter.Accepts(c)) controls.push_back(c);
+      }
+      if (controls.empty()) continue;
+      acc.BeginFile(sources[s].name, *info.op, info.pair,
+                    info.count / info.controls.size() * controls.size());
+    }
+    std::uint64_t checked = 0;
+    for (const generator::NumericExecutionControl& control : controls) {
+      const auto vr = generator::OpenVectorSource(sources[s]);
+      const generator::VectorFileInfo& info = vr->info();
+      std::uint64_t index = 0;
+      while (!vr->done()) {
+        const std::size_t n = vr->Read(records, 4096);
+        for (std::size_t k = 0; k < n; ++k) {
+          const VectorRecord& r = records[k];
+          if (!(r.c.control == control)) continue;
+          const std::string where = "vector file " + sources[s].name + " record " + Str(index + k) +
+                                    " (" +
+                                    std::string(oracle::RoundingModeName(control.rounding_mode)) +
+                                    ", Sat " + (control.saturating ? "on" : "off") + ")";
+          if (!reader.Next(*info.op, info.pair, line)) {
+            throw InputError("results file " + results.string() + " (TestFloat-style text) ends " +
+                             "after line " + Str(reader.line_number()) + ", but " + where +
+                             " has no answer (its lines answer the selected vector files in "
+                             "order, each file's controls in turn: select with --op/--src/--dst/"
+                             "--rmode/--sat)");
+          }
+          for (std::size_t i = 0; i < info.op->slots.size(); ++i) {
+            if (line.in[i] != r.c.in[i]) {
+              Case got = r.c;
+              got.in = line.in;
+              throw InputError("results file " + results.string() + " (TestFloat-style text) " +
+                               "line " + Str(reader.line_number()) + " answers inputs " +
+                               InputWords(got) + " where " + where + " has " + InputWords(r.c) +
+                               " (results of another file, control or order?)");
+            }
+          }
+          acc.Add(index + k, r, DeviceAnswer{true, line.result});
+          ++checked;
+        }
+        index += n;
+        if (stop(acc)) return acc.Finish();
+      }
+      generator::CheckSourceDigest(sources[s], *vr);
+    }
+    if (progress) PrintChecked(s, sources, checked);
+  }
+  reader.Finish();
+  export_file.Commit();
+  CheckReport report = acc.Finish();
+  if (report.vectors == 0) {
+    throw InputError("--rmode/--sat (" + filter.Describe() + ") keep none of the vectors of " +
+                     vectors.Describe() + " (nothing to check)");
+  }
+  if (!filter.all()) {
+    report.scope = "checked only the vectors of " + filter.Describe() +
+                   " (the TestFloat-style results file answers those only)";
+  }
+  return report;
+}
+
 // The shared loop of check and ResultsMismatches: compares every results section with its vector
 // file. Stops early (without the end-of-file checks) when stop(accumulator) says so.
 template <typename Stop>
@@ -109,6 +209,9 @@ CheckReport Compare(const generator::VectorSelection& vectors, const std::filesy
                     std::size_t max_report, bool progress, Stop stop,
                     const std::filesystem::path& mismatches = {},
                     const generator::ControlFilter& filter = {}) {
+  if (IsTestFloatResultsFile(results)) {
+    return CompareTestFloat(vectors, results, max_report, progress, stop, mismatches, filter);
+  }
   std::uint64_t left_out = 0;  // answers of controls the filter drops
   const std::vector<VectorSource> sources = generator::SelectVectorFiles(vectors);
   ResultsReader reader(results);
@@ -170,10 +273,7 @@ CheckReport Compare(const generator::VectorSelection& vectors, const std::filesy
                        " in the results, " + vr->sha256() + " for " + sources[s].path.string() +
                        " (results of another version of the file?)");
     }
-    if (progress) {
-      std::cerr << "ptovec: [" << s + 1 << "/" << sources.size() << "] " << sources[s].name << ": "
-                << index << " vectors checked\n";
-    }
+    if (progress) PrintChecked(s, sources, index);
   }
   reader.Finish();
   export_file.Commit();

@@ -531,8 +531,8 @@ ResultsReader::ResultsReader(const std::filesystem::path& path) : impl_(std::mak
     r.ParseHeader(header, "ptovec-results-json");
   } else {
     r.Fail(
-        "is not a ptovec results file (expected the binary magic PTOVEC\\0R or a JSON lines "
-        "file starting with '{')");
+        "is not a ptovec results file (expected the binary magic PTOVEC\\0R, a JSON lines "
+        "file starting with '{', or TestFloat-style text starting with a hex digit)");
   }
   r.SkipEmpty();
 }

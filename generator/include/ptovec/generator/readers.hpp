@@ -28,7 +28,8 @@ struct VectorRecord {
 struct VectorFileInfo {
   std::filesystem::path path;
   std::string name;    ///< the file name without folders ("tcvt_fp16_e8m0.bin")
-  std::string format;  ///< "bin" or "json"
+  std::string format;  ///< "bin", "json" or "testfloat" (testfloat.hpp: op, pair and control
+                       ///< from the file name, count from the size)
   const OpDef* op = nullptr;
   TypePair pair{};
   std::uint64_t count = 0;  ///< records the header announces (checked against the file)
@@ -75,6 +76,8 @@ class VectorReader {
  private:
   void OpenBinary();
   void OpenJson();
+  void OpenTestFloat();
+  std::size_t ReadTestFloat(std::vector<VectorRecord>& out, std::size_t max);
   std::size_t ReadBinary(std::vector<VectorRecord>& out, std::size_t max);
   std::size_t ReadJson(std::vector<VectorRecord>& out, std::size_t max);
   // JSON: the next line without its '\n' (valid until the next call); false at the end.
@@ -89,6 +92,7 @@ class VectorReader {
   std::unique_ptr<Sha256> sha_;
   std::vector<RecordField> layout_;
   unsigned record_size_ = 0;
+  unsigned line_bytes_ = 0;  // TestFloat-style text: bytes of every line
   std::uint64_t position_ = 0;
   bool done_ = false;
   std::string sha256_;

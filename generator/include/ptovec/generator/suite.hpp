@@ -27,6 +27,9 @@ struct GenerateOptions {
   std::filesystem::path out_dir = "vectors/default";
   bool binary = true;
   bool json = false;
+  /// TestFloat-style text (testfloat.hpp): one file per (op, pair, control), named
+  /// TestFloatFileName.
+  bool testfloat = false;
   SamplingOptions sampling;
   /// The controls each file holds: controls.ControlsOf(op) (an op without controls keeps its
   /// one control whatever the filter).
@@ -44,11 +47,13 @@ struct GenerateOptions {
 /// One file written.
 struct GeneratedFile {
   std::string path;    ///< relative to out_dir
-  std::string format;  ///< "bin" or "json"
+  std::string format;  ///< "bin", "json" or "testfloat"
   const OpDef* op = nullptr;
   TypePair pair{};
   std::string domain;
   std::uint64_t seed = 0;
+  /// A "testfloat" file's one control (the others hold every control of the file's header).
+  std::optional<NumericExecutionControl> control;
   std::uint64_t count = 0;   ///< records in the file
   std::uint64_t inputs = 0;  ///< input tuples of the whole file
   std::optional<ShardRange> shard;

@@ -27,6 +27,9 @@ enum class FileKind {
   Other,          ///< anything else, also an unreadable file or a folder
   VectorsBinary,  ///< starts with the 8 bytes `PTOVEC\0B` (schemas/binary-format.md)
   VectorsJson,    ///< starts with `{"format":"ptovec-vectors-json"`
+  /// TestFloat-style text (testfloat.hpp), which has no header: a regular file whose name
+  /// ParseTestFloatFileName accepts, whatever its bytes.
+  VectorsTestFloat,
   ResultsBinary,  ///< starts with `PTOVEC\0R` (schemas/results-format.md)
   ResultsJson,    ///< starts with `{"format":"ptovec-results-json"`
 };
@@ -42,8 +45,10 @@ std::vector<std::string> VectorFileNamesIn(const std::filesystem::path& folder);
 /// One entry of a manifest's "files" array (schemas/manifest.schema.json).
 struct ManifestEntry {
   std::string path;    ///< file name relative to the manifest's folder, no folders
-  std::string format;  ///< "bin" or "json"
+  std::string format;  ///< "bin", "json" or "testfloat"
   std::string op, src, dst;
+  /// A "testfloat" file's control ("rmode" and "sat"; testfloat.hpp).
+  std::optional<NumericExecutionControl> control;
   std::uint64_t count = 0;      ///< records
   std::uint64_t bytes = 0;      ///< file size
   std::string sha256;           ///< 64 lower-case hex digits
@@ -57,7 +62,7 @@ struct Manifest {
   std::string tool_version;
   std::uint64_t seed = 0;
   std::uint64_t samples = 0;
-  std::vector<std::string> formats;     ///< "bin", "json"
+  std::vector<std::string> formats;     ///< "bin", "json", "testfloat"
   ControlFilter controls;               ///< version 2 "controls" (version 1: all)
   std::optional<ShardSelection> shard;  ///< version 2 "shard" of a shard folder
   std::vector<ManifestEntry> files;     ///< in manifest order; names unique
