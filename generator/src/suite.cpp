@@ -248,8 +248,9 @@ std::vector<Job> DefaultSuite() {
 }
 
 std::string JobBaseName(const Job& job) {
+  const std::string group = FileGroupName(*job.op, job.pair);
   return job.op->name + "_" + std::string(oracle::Format(job.pair.src).name) + "_" +
-         std::string(oracle::Format(job.pair.dst).name);
+         std::string(oracle::Format(job.pair.dst).name) + (group.empty() ? "" : "_" + group);
 }
 
 std::uint64_t VectorCount(const Job& job, const SamplingOptions& sampling) {
@@ -263,13 +264,14 @@ nlohmann::ordered_json ManifestEntryJson(const GeneratedFile& g) {
                               {"format", g.format},
                               {"op", g.op->name},
                               {"src", oracle::Format(g.pair.src).name},
-                              {"dst", oracle::Format(g.pair.dst).name},
-                              {"domain", g.domain},
-                              {"seed", g.seed},
-                              {"inputs", g.inputs},
-                              {"count", g.count},
-                              {"bytes", g.bytes},
-                              {"sha256", g.sha256}};
+                              {"dst", oracle::Format(g.pair.dst).name}};
+  if (g.pair.group != 0) e["group"] = FileGroupName(*g.op, g.pair);  // a split pair's file group
+  e["domain"] = g.domain;
+  e["seed"] = g.seed;
+  e["inputs"] = g.inputs;
+  e["count"] = g.count;
+  e["bytes"] = g.bytes;
+  e["sha256"] = g.sha256;
   if (!g.strategies.empty()) e["strategies"] = StrategiesJson(g.strategies);
   if (g.shard) e["shard"] = {{"first_input", g.shard->first_input}, {"inputs", g.shard->inputs}};
   return e;
@@ -453,8 +455,12 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
       entries;
   for (const ManifestEntry& e : kept) {
     const OpDef& op = RequireOp(e.op);
-    entries.emplace_back(
-        EntryOrder(op, {RequireType(e.src, "src"), RequireType(e.dst, "dst")}, e.format), e.json);
+    TypePair pair{RequireType(e.src, "src"), RequireType(e.dst, "dst")};
+    const std::vector<std::string> groups = FileGroups(op, pair);
+    const auto group = std::find(groups.begin(), groups.end(), e.group);
+    if (!e.group.empty() && group != groups.end())
+      pair.group = static_cast<std::uint8_t>(group - groups.begin() + 1);
+    entries.emplace_back(EntryOrder(op, pair, e.format), e.json);
   }
   for (const GeneratedFile& g : written) {
     entries.emplace_back(EntryOrder(*g.op, g.pair, g.format), ManifestEntryJson(g));

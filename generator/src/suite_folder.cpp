@@ -123,6 +123,7 @@ Manifest ReadManifest(const std::filesystem::path& manifest_path) {
       e.op = text(f, "op", kEntry);
       e.src = text(f, "src", kEntry);
       e.dst = text(f, "dst", kEntry);
+      if (f.contains("group")) e.group = text(f, "group", kEntry);
       e.sha256 = text(f, "sha256", kEntry);
       e.count = whole(f, "count", kEntry);
       e.bytes = whole(f, "bytes", kEntry);

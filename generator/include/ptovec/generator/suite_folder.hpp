@@ -44,6 +44,7 @@ struct ManifestEntry {
   std::string path;    ///< file name relative to the manifest's folder, no folders
   std::string format;  ///< "bin" or "json"
   std::string op, src, dst;
+  std::string group;            ///< the file group of a split pair (OpDef::file_groups), or ""
   std::uint64_t count = 0;      ///< records
   std::uint64_t bytes = 0;      ///< file size
   std::string sha256;           ///< 64 lower-case hex digits
