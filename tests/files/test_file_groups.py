@@ -12,6 +12,7 @@ oracle device from PTOVEC_ORACLE_DUT (default: beside the binary, dut/).
 """
 import json
 import os
+import struct
 import subprocess
 import tempfile
 import unittest
@@ -22,6 +23,15 @@ PTOVEC, SOURCE = locate("test_file_groups.py")
 MODES = ["RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB"]
 ALL_CONTROLS = [{"rmode": m, "sat": s} for m in MODES for s in (False, True)]
 RNE_OFF = [{"rmode": "RNE", "sat": False}]
+
+
+def binary_header(path):
+    """The JSON header of a binary vector file (schemas/binary-format.md: header_bytes at offset
+    12 of the 32-byte fixed header, the JSON text after it)."""
+    with open(path, "rb") as f:
+        fixed = f.read(32)
+        text = f.read(struct.unpack_from("<I", fixed, 12)[0])
+    return json.loads(text)
 
 
 def ptovec(*args):
@@ -93,12 +103,17 @@ class FileGroupsTest(unittest.TestCase):
         self.assertEqual(errors, [])
 
     def test_schemas_refuse_controls_the_pair_or_group_does_not_allow(self):
-        def refused(doc, what):
+        def refused(doc, what, binary=None):
             self.assertFalse(self.vectors.is_valid(doc), f"the vectors schema accepts: {what}")
-            header = {k: v for k, v in doc.items() if k != "vectors"}
-            header["format"] = "ptovec-vectors-bin"
-            header["record_size"], header["fields"], header["rmode_names"] = 0, [], MODES
-            self.assertFalse(self.headers.is_valid(header), f"the header schema accepts: {what}")
+            if binary:  # the same change in the binary file's header
+                header = binary_header(os.path.join(self.out, binary))
+                self.assertTrue(self.headers.is_valid(header), binary)
+                for key in ("controls", "group"):
+                    if key in doc:
+                        header[key] = doc[key]
+                    else:
+                        header.pop(key, None)
+                self.assertFalse(self.headers.is_valid(header), f"the header schema accepts: {what}")
 
         def changed(name, **fields):
             doc = self.document(name)
@@ -107,11 +122,13 @@ class FileGroupsTest(unittest.TestCase):
             return doc
 
         rtz = [{"rmode": "RNE", "sat": False}, {"rmode": "RTZ", "sat": False}]
-        refused(changed("fpatr_s32_s16_pqm12-13.json", controls=rtz), "pqm12-13 with RTZ")
-        refused(changed("fpatr_s32_s16_pqm12-13.json", group="pqm19-21"), "an unknown group")
+        refused(changed("fpatr_s32_s16_pqm12-13.json", controls=rtz), "pqm12-13 with RTZ",
+                "fpatr_s32_s16_pqm12-13.bin")
+        refused(changed("fpatr_s32_s16_pqm12-13.json", group="pqm19-21"), "an unknown group",
+                "fpatr_s32_s16_pqm12-13.bin")
         whole = changed("fpatr_s32_s16_pqm19-20.json")
         del whole["group"]  # the whole pair: only the controls of every mode (RNE, Sat off)
-        refused(whole, "s32 -> s16 without a group under 14 controls")
+        refused(whole, "s32 -> s16 without a group under 14 controls", "fpatr_s32_s16_pqm19-20.bin")
         # fp32 -> fp16: modes 1-2 have fixed rounding (RNE with either Sat).
         r = ptovec("generate", "--op", "fpatr", "--src", "fp32", "--dst", "fp16", "--samples", 10,
                    "--format", "json", "--out", os.path.join(self.tmp.name, "fp16"), "--quiet")
