@@ -6,6 +6,8 @@
 #   include/ptovec/oracle/*.hpp           the oracle's headers
 #   include/ptovec_dut.h                  the device ABI of `run --dut` (tools/dut/include)
 #   share/ptovec/schemas/                 the JSON schemas and the device protocol (schemas/)
+#   share/ptovec/coverage_heatmap.py      the heat map of `ptovec coverage --plot` (found from
+#                                         bin/ptovec; matplotlib)
 #   share/ptovec/dpi/                     ptovec_dpi.svh and ptovec_dpi.c: the C API for
 #                                         SystemVerilog testbenches (import "DPI-C")
 #   lib/cmake/ptovec/                     ptovecConfig.cmake, its version file and targets:
@@ -28,6 +30,8 @@ install(FILES ${PROJECT_SOURCE_DIR}/tools/dut/include/ptovec_dut.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS ptovec ptovec-device-host RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/schemas/ DESTINATION ${PTOVEC_INSTALL_SCHEMADIR})
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/coverage_heatmap.py
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/ptovec)
 install(FILES ${PROJECT_SOURCE_DIR}/capi/dpi/ptovec_dpi.svh ${PROJECT_SOURCE_DIR}/capi/dpi/ptovec_dpi.c
         DESTINATION ${CMAKE_INSTALL_DATADIR}/ptovec/dpi)
 

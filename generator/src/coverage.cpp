@@ -40,12 +40,14 @@ void ParallelFor(std::size_t n, unsigned threads, F f) {
   for (std::thread& t : pool) t.join();
 }
 
-// Walks the default domain of a job in chunks: visit(index, inputs, masks[nc]) for each input.
+// Walks the default domain of a job in chunks: visit(index, inputs, masks[nc]) for each input,
+// under the controls its files hold (fpatr: those legal for its PreQuantModes, so no witness
+// claims a class under a control the mode refuses).
 template <typename Visit>
 void WalkDomain(const Job& job, const SamplingOptions& sampling, Visit visit) {
   const OpDef& op = *job.op;
   const InputSet set = op.domain(job.pair, sampling);
-  const std::vector<NumericExecutionControl> controls = ControlsFor(op);
+  const std::vector<NumericExecutionControl> controls = ControlsFor(op, job.pair);
   const std::size_t nc = controls.size();
   const PairClassifier classifier(op, job.pair);
   constexpr std::uint64_t kChunk = 4096;
@@ -116,11 +118,13 @@ std::vector<PairCoverage> CountCoverage(const VectorSelection& selection) {
   for (const VectorSource& source : SelectVectorFiles(selection)) {
     const auto reader = OpenVectorSource(source);
     const VectorFileInfo& info = reader->info();
-    const std::string key = PairKey(*info.op, info.pair);
+    // The file groups of a split pair (OpDef::file_groups) count into their whole pair's table.
+    const TypePair pair = info.pair.Whole();
+    const std::string key = PairKey(*info.op, pair);
     auto [it, added] = index.emplace(key, result.size());
-    if (added) result.push_back({info.op, info.pair, {}, {}});
+    if (added) result.push_back({info.op, pair, {}, {}});
     PairCoverage& cov = result[it->second];
-    const PairClassifier classifier(*info.op, info.pair);
+    const PairClassifier classifier(*info.op, pair);
     // Records come input by input with every control of the input in a row: classify each run
     // of equal inputs at once (the op's classifier computes the input's own facts once).
     std::vector<NumericExecutionControl> controls;

@@ -56,7 +56,28 @@ std::string OpNamesList() {
 }
 
 bool IsLegalPair(const OpDef& op, TypePair pair) {
-  return std::find(op.legal_pairs.begin(), op.legal_pairs.end(), pair) != op.legal_pairs.end();
+  const TypePair whole = pair.Whole();
+  if (std::find(op.legal_pairs.begin(), op.legal_pairs.end(), whole) == op.legal_pairs.end())
+    return false;
+  return pair.group == 0 || pair.group <= FileGroups(op, whole).size();
+}
+
+std::vector<std::string> FileGroups(const OpDef& op, TypePair pair) {
+  return op.file_groups ? op.file_groups(pair.Whole()) : std::vector<std::string>{};
+}
+
+std::string FileGroupName(const OpDef& op, TypePair pair) {
+  const std::vector<std::string> groups = FileGroups(op, pair);
+  return pair.group == 0 || pair.group > groups.size() ? std::string() : groups[pair.group - 1U];
+}
+
+std::vector<TypePair> FilePairs(const OpDef& op, TypePair pair) {
+  const std::size_t n = pair.group != 0 ? 0 : FileGroups(op, pair).size();
+  if (n == 0) return {pair};
+  std::vector<TypePair> out;
+  for (std::size_t k = 1; k <= n; ++k)
+    out.push_back({pair.src, pair.dst, static_cast<std::uint8_t>(k)});
+  return out;
 }
 
 std::vector<NumericExecutionControl> ControlsFor(const OpDef& op) {

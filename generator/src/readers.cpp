@@ -170,6 +170,20 @@ void CheckCommonHeader(const nlohmann::ordered_json& h, std::string_view format,
     fail("has pair " + src + " -> " + dst + ", which " + op_name +
          " does not accept (`ptovec list` shows every pair)");
   }
+  // The file group of a split pair (OpDef::file_groups), named in the header.
+  const std::vector<std::string> groups = FileGroups(*info.op, info.pair);
+  if (h.contains("group")) {
+    const std::string group = h["group"].is_string() ? h["group"].get<std::string>() : "";
+    const auto at = std::find(groups.begin(), groups.end(), group);
+    if (at == groups.end()) {
+      std::string names;
+      for (const std::string& g : groups) names += (names.empty() ? "" : ", ") + g;
+      fail("has \"group\" " + h["group"].dump() + ", which is no file group of " + op_name + " " +
+           src + " -> " + dst +
+           " (accepted: " + (names.empty() ? "none, the pair is one file" : names) + ")");
+    }
+    info.pair.group = static_cast<std::uint8_t>(at - groups.begin() + 1);
+  }
   if (!h.contains("count") || !h["count"].is_number_unsigned()) {
     fail("has no record count in its header");
   }
@@ -203,8 +217,10 @@ void CheckCommonHeader(const nlohmann::ordered_json& h, std::string_view format,
   const std::vector<NumericExecutionControl> of_pair = ControlsFor(*info.op, info.pair);
   for (const NumericExecutionControl& c : info.controls) {
     if (std::find(of_pair.begin(), of_pair.end(), c) == of_pair.end()) {
+      const std::string group = FileGroupName(*info.op, info.pair);
       fail("lists control " + ControlsJson({c}).dump() + ", which " + op_name + " " + src + " -> " +
-           dst + " does not accept (accepted: " + ControlsJson(of_pair).dump() + ")");
+           dst + (group.empty() ? "" : " " + group) +
+           " does not accept (accepted: " + ControlsJson(of_pair).dump() + ")");
     }
   }
   if (!h.contains("inputs") || !h["inputs"].is_number_unsigned()) {

@@ -175,6 +175,12 @@ J HeaderProperties(std::string_view format_name) {
   p["seed_source"] = {{"description", "where that function is in the seeds"}, {"type", "string"}};
   p["src"] = {{"description", "source type"}, {"enum", Strings(PairTypeNames())}};
   p["dst"] = {{"description", "destination type"}, {"enum", Strings(PairTypeNames())}};
+  p["group"] = {{"description",
+                 "the file group of a pair whose inputs do not share one set of legal controls "
+                 "(fpatr: pqm and the PreQuantModes, e.g. pqm12-13); absent for a pair kept in "
+                 "one file"},
+                {"type", "string"},
+                {"pattern", "^[a-z0-9-]+$"}};
   p["slots"] = {{"description", "the inputs of one vector, in the seed function's parameter order"},
                 {"type", "array"},
                 {"minItems", 1},
@@ -288,6 +294,38 @@ void AddPrefix(J& target, std::size_t length, Fn set) {
   if (any) target["prefixItems"] = items;
 }
 
+// For an op whose controls depend on the pair (OpDef::pair_controls): one block per pair, and
+// per file group of a split pair (OpDef::file_groups), that holds "controls" to those
+// ControlsFor(op, pair) gives and "group" to the pair's group names (absent for a pair kept in
+// one file; a split pair's file without a group holds the controls of every mode of the pair).
+void PairControlBlocks(const OpDef& op, J& blocks) {
+  for (const TypePair& whole : op.legal_pairs) {
+    const std::vector<std::string> groups = FileGroups(op, whole);
+    const J pair_if =
+        IfProperties({{"op", op.name}, {"src", TypeName(whole.src)}, {"dst", TypeName(whole.dst)}});
+    const auto controls = [&](TypePair pair) {
+      J allowed = J::array();
+      for (const J& c : ControlsJson(ControlsFor(op, pair))) allowed.push_back(c);
+      return J{{"controls", {{"items", {{"enum", allowed}}}}}};
+    };
+    if (groups.empty()) {
+      blocks.push_back(Block(pair_if, {{"properties", controls(whole)},
+                                       {"not", {{"required", J::array({"group"})}}}}));
+      continue;
+    }
+    J whole_if = pair_if;
+    whole_if["not"] = {{"required", J::array({"group"})}};
+    blocks.push_back(Block(whole_if, {{"properties", controls(whole)}}));
+    blocks.push_back(Block(pair_if, {{"properties", {{"group", {{"enum", Strings(groups)}}}}}}));
+    for (const TypePair& pair : FilePairs(op, whole)) {
+      J group_if = pair_if;
+      group_if["properties"]["group"] = {{"const", FileGroupName(op, pair)}};
+      group_if["required"].push_back("group");
+      blocks.push_back(Block(group_if, {{"properties", controls(pair)}}));
+    }
+  }
+}
+
 // The conditional blocks of one document kind, for each op: one keyed by the op (header fields,
 // slot names, fixed-type slots, the legal pairs), one per src type (the words of Source slots)
 // and one per dst type (the record's shape and the words of Destination slots and "out"). The
@@ -348,7 +386,9 @@ J OpBlocks(Doc doc) {
     then["description"] = op.name + ": " + op.summary;
     if (!props.empty()) then["properties"] = props;
     then["anyOf"] = PairAlternatives(op);
+    if (has_header && !op.file_groups) then["not"] = {{"required", J::array({"group"})}};
     blocks.push_back(Block(IfProperties({{"op", op.name}}), then));
+    if (has_header && op.pair_controls) PairControlBlocks(op, blocks);
 
     // ---- per src type and per dst type ----
     for (const bool is_src : {true, false}) {
@@ -558,9 +598,12 @@ nlohmann::ordered_json ManifestSchema() {
        {{"path",
          {{"description",
            "file name relative to the manifest's folder: <op>_<src>_<dst>.<format>, or "
-           "<op>_<src>_<dst>_<RMODE>_sat<off|on>.tf for a testfloat file"},
+           "<op>_<src>_<dst>_<group>.<format> for a file group of a split pair, "
+           "<op>_<src>_<dst>[_<group>]_<RMODE>_sat<off|on>.tf for a testfloat file"},
           {"type", "string"},
-          {"pattern", "^[a-z0-9]+_[a-z0-9]+_[a-z0-9]+(\\.(bin|json)|_[A-Z]+_sat(off|on)\\.tf)$"}}},
+          {"pattern",
+           "^[a-z0-9]+_[a-z0-9]+_[a-z0-9]+(_[a-z0-9-]+)?(\\.(bin|json)|_[A-Z]+_sat(off|on)\\.tf)"
+           "$"}}},
         {"format", {{"enum", J::array({"bin", "json", "testfloat"})}}},
         {"rmode",
          {{"description", "a testfloat file's rounding mode (its one control)"},
@@ -569,6 +612,10 @@ nlohmann::ordered_json ManifestSchema() {
         {"op", {{"enum", Strings(OpNames())}}},
         {"src", {{"enum", Strings(PairTypeNames())}}},
         {"dst", {{"enum", Strings(PairTypeNames())}}},
+        {"group",
+         {{"description", "the file group of a split pair (the file header's group)"},
+          {"type", "string"},
+          {"pattern", "^[a-z0-9-]+$"}}},
         {"domain", {{"enum", J::array({"exhaustive", "sampled", "selected"})}}},
         {"seed",
          {{"description", "the derived seed in the file's header"}, {"$ref", "#/$defs/uint64"}}},

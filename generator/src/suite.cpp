@@ -272,8 +272,9 @@ std::vector<Job> DefaultSuite() {
 }
 
 std::string JobBaseName(const Job& job) {
+  const std::string group = FileGroupName(*job.op, job.pair);
   return job.op->name + "_" + std::string(oracle::Format(job.pair.src).name) + "_" +
-         std::string(oracle::Format(job.pair.dst).name);
+         std::string(oracle::Format(job.pair.dst).name) + (group.empty() ? "" : "_" + group);
 }
 
 std::uint64_t VectorCount(const Job& job, const SamplingOptions& sampling) {
@@ -292,6 +293,7 @@ nlohmann::ordered_json ManifestEntryJson(const GeneratedFile& g) {
     e["rmode"] = RoundingModeName(g.control->rounding_mode);
     e["sat"] = g.control->saturating;
   }
+  if (g.pair.group != 0) e["group"] = FileGroupName(*g.op, g.pair);  // a split pair's file group
   e["domain"] = g.domain;
   e["seed"] = g.seed;
   e["inputs"] = g.inputs;
@@ -500,9 +502,12 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
   std::vector<std::pair<EntryKey, nlohmann::ordered_json>> entries;
   for (const ManifestEntry& e : kept) {
     const OpDef& op = RequireOp(e.op);
-    entries.emplace_back(
-        EntryOrder(op, {RequireType(e.src, "src"), RequireType(e.dst, "dst")}, e.format, e.control),
-        e.json);
+    TypePair pair{RequireType(e.src, "src"), RequireType(e.dst, "dst")};
+    const std::vector<std::string> groups = FileGroups(op, pair);
+    const auto group = std::find(groups.begin(), groups.end(), e.group);
+    if (!e.group.empty() && group != groups.end())
+      pair.group = static_cast<std::uint8_t>(group - groups.begin() + 1);
+    entries.emplace_back(EntryOrder(op, pair, e.format, e.control), e.json);
   }
   for (const GeneratedFile& g : written) {
     entries.emplace_back(EntryOrder(*g.op, g.pair, g.format, g.control), ManifestEntryJson(g));

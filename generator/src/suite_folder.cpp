@@ -139,12 +139,15 @@ Manifest ReadManifest(const std::filesystem::path& manifest_path) {
       e.op = text(f, "op", kEntry);
       e.src = text(f, "src", kEntry);
       e.dst = text(f, "dst", kEntry);
+      if (f.contains("group")) e.group = text(f, "group", kEntry);
       if (e.control) {
         const auto key = ParseTestFloatFileName(e.path);
         if (!key || key->op->name != e.op || oracle::Format(key->pair.src).name != e.src ||
-            oracle::Format(key->pair.dst).name != e.dst || !(key->control == *e.control)) {
+            oracle::Format(key->pair.dst).name != e.dst ||
+            FileGroupName(*key->op, key->pair) != e.group || !(key->control == *e.control)) {
           throw InputError("testfloat file " + e.path + " is not named for its op, src, dst, " +
-                           "rmode and sat (expected <op>_<src>_<dst>_<RMODE>_sat<off|on>.tf)");
+                           "group, rmode and sat (expected " +
+                           "<op>_<src>_<dst>[_<group>]_<RMODE>_sat<off|on>.tf)");
         }
       }
       e.sha256 = text(f, "sha256", kEntry);

@@ -73,28 +73,37 @@ std::string TestFloatFileName(const OpDef& op, TypePair pair, NumericExecutionCo
 
 std::optional<TestFloatKey> ParseTestFloatFileName(std::string_view name) {
   if (!name.ends_with(kTestFloatExtension)) return std::nullopt;
+  const std::string_view full = name;
   name.remove_suffix(kTestFloatExtension.size());
   std::vector<std::string_view> parts;
-  while (parts.size() < 6) {
+  while (parts.size() < 7) {
     const std::size_t cut = name.find('_');
     parts.push_back(name.substr(0, cut));
     if (cut == std::string_view::npos) break;
     name.remove_prefix(cut + 1);
   }
-  if (parts.size() != 5 || (parts[4] != "satoff" && parts[4] != "saton")) return std::nullopt;
+  // <op>_<src>_<dst>[_<group>]_<RMODE>_sat<off|on>: a split pair's group (OpDef::file_groups)
+  // sits between the types and the mode.
+  if (parts.size() != 5 && parts.size() != 6) return std::nullopt;
+  const std::string_view sat = parts.back();
+  const std::string_view mode_name = parts[parts.size() - 2];
+  if (sat != "satoff" && sat != "saton") return std::nullopt;
   const OpDef* op = FindOp(parts[0]);
   const auto src = oracle::ParseTileDataType(parts[1]);
   const auto dst = oracle::ParseTileDataType(parts[2]);
-  const auto mode = oracle::ParseRoundingMode(parts[3]);
+  const auto mode = oracle::ParseRoundingMode(mode_name);
   if (op == nullptr || op->name != parts[0] || !src || !dst || !mode) return std::nullopt;
-  const TestFloatKey key{op, {*src, *dst}, {*mode, parts[4] == "saton"}};
+  TestFloatKey key{op, {*src, *dst}, {*mode, sat == "saton"}};
   if (!IsLegalPair(*op, key.pair)) return std::nullopt;
-  // The canonical spelling only (type and mode names as ptovec writes them).
-  if (TestFloatFileName(*op, key.pair, key.control) !=
-      std::string(parts[0]) + "_" + std::string(parts[1]) + "_" + std::string(parts[2]) + "_" +
-          std::string(parts[3]) + "_" + std::string(parts[4]) + std::string(kTestFloatExtension)) {
-    return std::nullopt;
+  if (parts.size() == 6) {
+    const std::vector<std::string> groups = FileGroups(*op, key.pair);
+    const auto group = std::find(groups.begin(), groups.end(), parts[3]);
+    if (group == groups.end()) return std::nullopt;
+    key.pair.group = static_cast<std::uint8_t>(group - groups.begin() + 1);
   }
+  // The canonical spelling only (type and mode names as ptovec writes them; a split pair's files
+  // always name their group).
+  if (TestFloatFileName(*op, key.pair, key.control) != full) return std::nullopt;
   const std::vector<NumericExecutionControl> legal = ControlsFor(*op, key.pair);
   if (std::find(legal.begin(), legal.end(), key.control) == legal.end()) return std::nullopt;
   return key;

@@ -174,6 +174,8 @@ nlohmann::ordered_json FileHeader(const FileSpec& spec, std::string_view format_
   h["seed_source"] = op.seed_source;
   h["src"] = oracle::Format(spec.pair.src).name;
   h["dst"] = oracle::Format(spec.pair.dst).name;
+  // A file group of a split pair (OpDef::file_groups): only then, so other files keep their bytes.
+  if (spec.pair.group != 0) h["group"] = FileGroupName(op, spec.pair);
   nlohmann::ordered_json slots = nlohmann::ordered_json::array();
   for (const Slot& slot : op.slots) {
     const oracle::FormatInfo& f = oracle::Format(slot.TypeFor(spec.pair));

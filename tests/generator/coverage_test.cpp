@@ -129,7 +129,8 @@ RC_GTEST_PROP(CoverageProperties, NoInputHitsAClassTheWitnessTableCallsUnreachab
   const Inputs in = *job.op->input_space(job.pair);
   const auto reach = ReachableClasses(*job.op, job.pair);
   const PairClassifier classifier(*job.op, job.pair);
-  const std::vector<NumericExecutionControl> controls = ControlsFor(*job.op);
+  // The controls of its files (fpatr: those legal for its PreQuantModes).
+  const std::vector<NumericExecutionControl> controls = ControlsFor(*job.op, job.pair);
   std::vector<Encoded> expected(controls.size());
   EvaluateBatch(*job.op, job.pair, &in, 1, controls, expected.data());
   std::vector<ClassMask> masks(controls.size());

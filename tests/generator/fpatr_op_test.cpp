@@ -6,12 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/coverage.hpp"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/oracle/matrix_postprocess.hpp"
 
@@ -55,6 +57,29 @@ TEST(FpatrOp, PairsAndPerPairControls) {
             (std::vector<NumericExecutionControl>{{M::RNE, false}}));
   EXPECT_EQ(ControlsFor(op, {T::FP32, T::FP32}).size(), 1u);
   EXPECT_EQ(ControlsFor(op, {T::U32, T::U32}).size(), 1u);
+  // ... so their files are split into file groups by the modes' controls, each with its own.
+  EXPECT_EQ(FileGroups(op, {T::S32, T::S16}), (std::vector<std::string>{"pqm12-13", "pqm19-20"}));
+  EXPECT_EQ(FileGroups(op, {T::FP32, T::FP32}), (std::vector<std::string>{"pqm0", "pqm27-38"}));
+  EXPECT_EQ(FileGroups(op, {T::FP32, T::FP16}), std::vector<std::string>{});
+  EXPECT_EQ(ControlsFor(op, {T::S32, T::S16, 1}),
+            (std::vector<NumericExecutionControl>{{M::RNE, false}}));
+  EXPECT_EQ(ControlsFor(op, {T::S32, T::S16, 2}), ControlsFor(op));
+  EXPECT_EQ(ControlsFor(op, {T::FP32, T::FP32, 1}).size(), 1u);
+  EXPECT_EQ(ControlsFor(op, {T::FP32, T::FP32, 2}).size(), 14u);
+  EXPECT_TRUE(IsLegalPair(op, {T::S32, T::S16, 2}));
+  EXPECT_FALSE(IsLegalPair(op, {T::S32, T::S16, 3}));
+  EXPECT_FALSE(IsLegalPair(op, {T::S32, T::S8, 1}));
+  EXPECT_EQ(FilePairs(op, {T::S32, T::S16}),
+            (std::vector<TypePair>{{T::S32, T::S16, 1}, {T::S32, T::S16, 2}}));
+  EXPECT_EQ(FilePairs(op, {T::S32, T::S8}), (std::vector<TypePair>{{T::S32, T::S8}}));
+  EXPECT_EQ(op.default_suite_pairs.size(), 15u);
+  // A group's file holds its modes only; the whole pair (eval, devices, shrink) takes all.
+  const Inputs mode19 = {0x1234, 19, 0, 0x1FC00ULL << 13, 0};
+  EXPECT_EQ(op.check_domain({T::S32, T::S16}, mode19), std::nullopt);
+  EXPECT_EQ(op.check_domain({T::S32, T::S16, 2}, mode19), std::nullopt);
+  EXPECT_EQ(op.check_domain({T::S32, T::S16, 1}, mode19),
+            "pre_quant_mode 0x13 (19) is not in file group pqm12-13 of s32 -> s16; it accepts 12, "
+            "13");
   // Other ops keep all 14.
   EXPECT_EQ(ControlsFor(*FindOp("affine"), {T::FP32, T::S8}).size(), 14u);
 }
@@ -111,17 +136,70 @@ TEST(FpatrOp, DomainCheckNamesTheBadWord) {
             "pre_quant_mode 12 (a shift mode: only bits 35:32, the shift minus one, may be set)");
 }
 
+// Every legal control of every PreQuantMode is in the default suite (BundleFPATRDATRFieldsLegal:
+// 1, 2 or 14 per mode), including the modes of a split pair's file groups, and no file holds a
+// control that one of its inputs' modes refuses.
+TEST(FpatrOp, DefaultSuiteHoldsEveryLegalControlOfEveryMode) {
+  const OpDef& op = Fpatr();
+  std::map<std::pair<T, unsigned>, std::set<std::size_t>> got;  // (src, mode) -> control slots
+  for (const TypePair pair : op.default_suite_pairs) {
+    const InputSet set = op.domain(pair, SamplingOptions{1, 2000});
+    std::set<unsigned> modes;
+    for (std::uint64_t i = 0; i < set.count; ++i) {
+      const Inputs in = set.at(i);
+      modes.insert(static_cast<unsigned>(in[1]));
+      for (const NumericExecutionControl c : ControlsFor(op, pair)) {
+        ASSERT_EQ(op.check_control(pair, in, c), std::nullopt);
+      }
+    }
+    for (const unsigned m : modes) {
+      for (const NumericExecutionControl c : ControlsFor(op, pair))
+        got[{pair.src, m}].insert(ControlSlot(c));
+    }
+  }
+  std::size_t modes = 0;
+  std::size_t controls = 0;
+  for (const T src : {T::FP32, T::S32, T::U32}) {
+    for (unsigned m = 0; m < 64; ++m) {
+      if (!oracle::BundleFPATRPreQuantModeLegal(m) ||
+          !oracle::BundleFPATRAccumulatorTypeLegal(m, src))
+        continue;
+      std::set<std::size_t> legal;
+      for (const NumericExecutionControl c : ControlsFor(op)) {
+        if (oracle::BundleFPATRDATRFieldsLegal(m, oracle::DATRRoundingModeField(c.rounding_mode),
+                                               c.saturating))
+          legal.insert(ControlSlot(c));
+      }
+      EXPECT_EQ((got[{src, m}]), legal) << oracle::Format(src).name << " mode " << m;
+      ++modes;
+      controls += legal.size();
+    }
+  }
+  // 15 default-suite files; modes 19, 20, 27 and 38 under all 14 controls.
+  EXPECT_EQ((got[{T::S32, 19}].size()), 14u);
+  EXPECT_EQ((got[{T::FP32, 38}].size()), 14u);
+  EXPECT_EQ((got[{T::S32, 12}].size()), 1u);
+  EXPECT_GT(modes, 20u);
+  EXPECT_GT(controls, 200u);
+}
+
 // The default suite of every pair: every (PreQuantMode, ReluMode) of the pair, NaN, +/-Inf and
 // -0 accumulators (FP32), negative values under every ReluMode, every shift code, the S5/S9/S17
 // clamp (OF from the intermediate) and both Sat values where the pair has them; and fast ==
-// literal on every vector.
+// literal on every vector. A split pair counts its file groups together.
 TEST(FpatrOp, DefaultSuiteCoversEveryModeAndReluModeAndTheEdges) {
   const OpDef& op = Fpatr();
   const SamplingOptions sampling;  // the default suite's seed and --samples
-  for (const TypePair pair : op.default_suite_pairs) {
-    const InputSet set = op.domain(pair, sampling);
-    std::vector<Inputs> in(set.count);
-    set.Fill(0, set.count, in.data());
+  for (const TypePair pair : op.legal_pairs) {
+    std::vector<Inputs> in;
+    std::vector<TypePair> file_of;  // the file group of each input
+    for (const TypePair file : FilePairs(op, pair)) {
+      const InputSet set = op.domain(file, sampling);
+      const std::size_t before = in.size();
+      in.resize(before + set.count);
+      set.Fill(0, set.count, in.data() + before);
+      file_of.resize(in.size(), file);
+    }
     std::set<std::pair<Word, Word>> mode_relu;
     std::set<Word> shift_codes;
     std::set<std::pair<Word, Word>> negative_relu;  // (mode, relu) of a negative accumulator
@@ -170,9 +248,9 @@ TEST(FpatrOp, DefaultSuiteCoversEveryModeAndReluModeAndTheEdges) {
     if (pair.src == T::FP32) {
       EXPECT_EQ(specials.size(), 4u) << name;
     }
-    // fast == literal on every 7th vector under every control of the pair.
+    // fast == literal on every 7th vector under every control of its file.
     for (std::size_t i = 0; i < in.size(); i += 7) {
-      for (const NumericExecutionControl c : ControlsFor(op, pair)) {
+      for (const NumericExecutionControl c : ControlsFor(op, file_of[i])) {
         ASSERT_EQ(op.evaluate(pair, in[i], c), op.evaluate_reference(pair, in[i], c))
             << name << " input " << i;
       }

@@ -4,8 +4,9 @@
 # Installs the build into a fresh prefix (WORK/prefix), checks the layout (binaries, the C API's
 # versioned SONAME and its exports, headers, schemas, package config), builds the consumer project
 # (tests/install/consumer) against the prefix with a fresh configure, runs its C and C++ programs
-# and checks their values, and runs the installed ptovec (eval, and `run --dut` through the
-# device host found next to it). Any difference fails with one line saying what.
+# and checks their values, and runs the installed ptovec (eval, `run --dut` through the device
+# host found next to it, `coverage --plot` through the installed heat map script). Any difference
+# fails with one line saying what.
 foreach(var BUILD_DIR WORK CONSUMER ORACLE_DUT LIBDIR VERSION MAJOR)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "check_install.cmake: -D${var}=... is required")
@@ -40,7 +41,7 @@ set(lib ${prefix}/${LIBDIR})
 foreach(path bin/ptovec bin/ptovec-device-host include/ptovec/ptovec.h include/ptovec_dut.h
         include/ptovec/oracle/formats.hpp share/ptovec/schemas/vectors.schema.json
         share/ptovec/schemas/dut-protocol.md share/ptovec/dpi/ptovec_dpi.svh
-        share/ptovec/dpi/ptovec_dpi.c ${LIBDIR}/libptovec_oracle.a
+        share/ptovec/dpi/ptovec_dpi.c share/ptovec/coverage_heatmap.py ${LIBDIR}/libptovec_oracle.a
         ${LIBDIR}/cmake/ptovec/ptovecConfig.cmake
         ${LIBDIR}/cmake/ptovec/ptovecConfigVersion.cmake
         ${LIBDIR}/cmake/ptovec/ptovecTargets.cmake)
@@ -103,5 +104,21 @@ if(NOT eval_out MATCHES "\"out\":\"0x80\",\"flags\":\"0x10\"")
 endif()
 run_checked(COMMAND ${prefix}/bin/ptovec run --dut ${ORACLE_DUT} --op tcvt --src fp16 --dst e8m0
                     --work ${WORK}/run --quiet OUTPUT run_out)
+
+# The installed ptovec's coverage --plot runs the installed share/ptovec/coverage_heatmap.py
+# (found from bin/ptovec, not through the source tree): first as it is (a PNG is drawn), then
+# replaced by a script that only leaves a mark, which must appear.
+run_checked(COMMAND ${prefix}/bin/ptovec generate --op shift --samples 200 --out ${WORK}/cov --quiet)
+run_checked(COMMAND ${prefix}/bin/ptovec coverage --vectors ${WORK}/cov --quiet
+                    --plot ${WORK}/cov.png)
+file(READ ${WORK}/cov.png png_magic LIMIT 4 HEX)
+expect_equal("coverage --plot with the installed heat map script wrote" "${png_magic}" "89504e47")
+file(WRITE ${prefix}/share/ptovec/coverage_heatmap.py
+     "import sys\nopen(sys.argv[2], 'w').write('installed script ran')\n")
+run_checked(COMMAND ${prefix}/bin/ptovec coverage --vectors ${WORK}/cov --quiet
+                    --plot ${WORK}/mark.png)
+file(READ ${WORK}/mark.png mark)
+expect_equal("coverage --plot ran" "${mark}" "installed script ran")
 file(REMOVE_RECURSE ${WORK})
-message(STATUS "installed, consumer built and run, installed ptovec eval and run --dut pass")
+message(STATUS "installed, consumer built and run, installed ptovec eval, run --dut and "
+               "coverage --plot pass")

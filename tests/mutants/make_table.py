@@ -19,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-TOTAL_VECTORS = "111,403,154"
+TOTAL_VECTORS = "111,683,154"
 
 HEADER = """# Mutant devices: proof that the gate and the shrinker catch real bugs
 

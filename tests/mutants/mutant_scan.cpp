@@ -11,21 +11,33 @@
 //       case of the pair (so 0 means the case is the least differing one of the pair), else its
 //       simpler moves (tools/lib SimplerMoves, where `ptovec shrink` stops); exit 0 when it
 //       differs and no simpler case does, else 1.
+//   ptovec_mutant_scan [--mutant NAME]... --shrink-seeds N [--tests T] [--threads K]
+//       issue 13's "no mutant passes shrink on a sampled pair it affects with seeds 1 to N": for
+//       each mutant and each sampled (not enumerable) default-suite pair of its ops on whose
+//       default domain it differs from the oracle somewhere (a split pair's file groups count
+//       as their whole pair), tools::ShrinkProperty (what `ptovec shrink --op --src --dst` runs)
+//       with seeds 1..N over the mutant evaluated in process; one JSON line per (mutant, pair)
+//       with the seeds that passed, then a summary line; exit 0 when no seed passed, else 1.
 //
 // Without --all-mismatches a mutant stops being evaluated at its first mismatch (fast).
 // Exit status: 0 every scanned mutant differed somewhere; 1 some mutant never differed;
 // 2 usage errors (one line "ptovec: error: ...").
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "mutants.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/suite.hpp"
 #include "ptovec/generator/writers.hpp"
+#include "ptovec/tools/device.hpp"
 #include "ptovec/tools/shrink.hpp"
 
 namespace {
@@ -43,6 +55,49 @@ bool Affects(const MutantInfo& m, const std::string& op) {
   }
   return false;
 }
+
+// A mutant as a device, in process (the library the CMake build makes answers the same through
+// tools/dut's ToCase; here without loading it, so that thousands of shrink runs stay cheap).
+class MutantDevice : public ptovec::tools::Device {
+ public:
+  explicit MutantDevice(const MutantInfo& m) : mutant_(&m), name_(m.name) {}
+  const std::string& Name() const override { return name_; }
+  void Evaluate(std::span<const Case> cases,
+                std::span<ptovec::tools::DeviceAnswer> answers) override {
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      answers[i] = {true, ptovec::mutants::EvaluateMutant(*mutant_, cases[i])};
+    }
+  }
+
+ private:
+  const MutantInfo* mutant_;
+  std::string name_;
+};
+
+// Whether the mutant differs from the oracle on some vector of the pair's default domain (under
+// the controls its files hold).
+bool DiffersOnDefaultDomain(const MutantInfo& m, const ptovec::generator::Job& job) {
+  const ptovec::generator::InputSet inputs =
+      job.op->domain(job.pair, ptovec::generator::SamplingOptions{});
+  const auto controls = ptovec::generator::ControlsFor(*job.op, job.pair);
+  Case c;
+  c.op = job.op;
+  c.pair = job.pair;
+  for (std::uint64_t i = 0; i < inputs.count; ++i) {
+    c.in = inputs.at(i);
+    for (const auto& control : controls) {
+      c.control = control;
+      if (!(ptovec::mutants::EvaluateMutant(m, c) == ptovec::mutants::EvaluateOracle(c))) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// --shrink-seeds: see the file comment.
+int ShrinkSeeds(const std::vector<const MutantInfo*>& mutants, std::uint64_t seeds,
+                std::uint64_t tests, unsigned threads);
 
 struct Tally {
   const MutantInfo* mutant = nullptr;
@@ -67,6 +122,16 @@ int main(int argc, char** argv) {
   std::string minimal;
   app.add_option("--minimal", minimal,
                  "an eval JSON line: check that it differs and that no simpler case does");
+  std::uint64_t shrink_seeds = 0;
+  std::uint64_t shrink_tests = 10000;
+  unsigned threads = 1;
+  app.add_option("--shrink-seeds", shrink_seeds,
+                 "run shrink with seeds 1..N on every sampled pair each mutant affects")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000}));
+  app.add_option("--tests", shrink_tests, "--shrink-seeds: sampled tests per run (shrink's 10000)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
+  app.add_option("--threads", threads, "--shrink-seeds: (mutant, pair)s searched at once")
+      ->check(CLI::Range(1U, 256U));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -160,6 +225,22 @@ int main(int argc, char** argv) {
     return differs(c) && failing == 0 ? 0 : 1;
   }
 
+  if (shrink_seeds != 0) {
+    std::vector<const MutantInfo*> mutants;
+    for (const std::string& name : names) {
+      const MutantInfo* m = ptovec::mutants::FindMutant(name);
+      if (m == nullptr) {
+        std::fprintf(stderr, "ptovec: error: unknown mutant '%s' (see --list)\n", name.c_str());
+        return 2;
+      }
+      mutants.push_back(m);
+    }
+    if (names.empty()) {
+      for (const MutantInfo& m : ptovec::mutants::AllMutants()) mutants.push_back(&m);
+    }
+    return ShrinkSeeds(mutants, shrink_seeds, shrink_tests, threads);
+  }
+
   std::vector<Tally> tallies;
   for (const std::string& name : names) {
     const MutantInfo* m = ptovec::mutants::FindMutant(name);
@@ -246,3 +327,106 @@ int main(int argc, char** argv) {
   }
   return status;
 }
+
+namespace {
+
+int ShrinkSeeds(const std::vector<const MutantInfo*>& mutants, std::uint64_t seeds,
+                std::uint64_t tests, unsigned threads) {
+  using ptovec::generator::Job;
+  using ptovec::generator::TypePair;
+  // Every (mutant, default-suite job) of its ops whose pair is sampled; the search runs on the
+  // whole pair (a split pair's groups are one pair to shrink).
+  struct Task {
+    const MutantInfo* mutant;
+    std::vector<Job> jobs;  // the pair's default-suite files
+  };
+  std::vector<Task> tasks;
+  for (const MutantInfo* m : mutants) {
+    for (const Job& job : ptovec::generator::DefaultSuite()) {
+      if (!Affects(*m, job.op->name) || ptovec::tools::EnumerableInputs(*job.op, job.pair) != 0)
+        continue;
+      const auto same = [&](const Task& t) {
+        return t.mutant == m && t.jobs.front().op == job.op &&
+               t.jobs.front().pair.Whole() == job.pair.Whole();
+      };
+      const auto at = std::find_if(tasks.begin(), tasks.end(), same);
+      if (at == tasks.end()) {
+        tasks.push_back({m, {job}});
+      } else {
+        at->jobs.push_back(job);
+      }
+    }
+  }
+  std::vector<nlohmann::ordered_json> lines(tasks.size());
+  std::vector<std::uint64_t> runs(tasks.size(), 0);
+  std::vector<std::uint64_t> passed(tasks.size(), 0);
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> error{false};
+  const auto work = [&] {
+    for (std::size_t t = next++; t < tasks.size(); t = next++) {
+      const Task& task = tasks[t];
+      const Job& job = task.jobs.front();
+      nlohmann::ordered_json j;
+      j["mutant"] = task.mutant->name;
+      j["op"] = job.op->name;
+      j["src"] = ptovec::oracle::Format(job.pair.src).name;
+      j["dst"] = ptovec::oracle::Format(job.pair.dst).name;
+      const bool affected = std::any_of(task.jobs.begin(), task.jobs.end(), [&](const Job& k) {
+        return DiffersOnDefaultDomain(*task.mutant, k);
+      });
+      j["affected"] = affected;
+      if (affected) {
+        try {
+          MutantDevice device(*task.mutant);
+          nlohmann::ordered_json passing = nlohmann::ordered_json::array();
+          nlohmann::ordered_json tests_to_fail = nlohmann::ordered_json::array();
+          for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
+            ptovec::tools::ShrinkOptions options;
+            options.op = job.op;
+            options.pair = job.pair.Whole();
+            options.seed = seed;
+            options.tests = tests;
+            const ptovec::tools::ShrinkResult r = ptovec::tools::ShrinkProperty(device, options);
+            ++runs[t];
+            if (!r.failed) {
+              ++passed[t];
+              passing.push_back(seed);
+            }
+            tests_to_fail.push_back(r.tests);
+          }
+          j["seeds"] = seeds;
+          j["passed_seeds"] = passing;
+          j["tests"] = tests_to_fail;
+        } catch (const std::exception& e) {
+          j["error"] = e.what();
+          error = true;
+        }
+      }
+      lines[t] = std::move(j);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned k = 1; k < threads && k < tasks.size(); ++k) pool.emplace_back(work);
+  work();
+  for (std::thread& th : pool) th.join();
+  std::uint64_t all_runs = 0;
+  std::uint64_t all_passed = 0;
+  std::uint64_t pairs = 0;
+  for (std::size_t t = 0; t < tasks.size(); ++t) {
+    std::cout << lines[t].dump() << "\n";
+    all_runs += runs[t];
+    all_passed += passed[t];
+    if (lines[t]["affected"].get<bool>()) ++pairs;
+  }
+  nlohmann::ordered_json summary;
+  summary["mutants"] = mutants.size();
+  summary["affected_pairs"] = pairs;
+  summary["seeds"] = seeds;
+  summary["runs"] = all_runs;
+  summary["passed"] = all_passed;
+  std::cout << summary.dump() << "\n";
+  if (error) return 2;
+  return all_passed == 0 ? 0 : 1;
+}
+
+}  // namespace

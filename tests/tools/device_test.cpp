@@ -47,7 +47,8 @@ using oracle::Word;
 // evenly strided through exhaustive ones), each under every control of the op.
 std::vector<Case> SampleCases(const OpDef& op, std::uint64_t per_pair) {
   std::vector<Case> cases;
-  const generator::SamplingOptions options{3, per_pair};
+  // Enough samples that an op sampling a share of them (fpatr: a tenth) still has per_pair.
+  const generator::SamplingOptions options{3, per_pair * 16};
   for (const TypePair& pair : op.legal_pairs) {
     const generator::InputSet set = op.domain(pair, options);
     const std::uint64_t n = std::min<std::uint64_t>(per_pair, set.count);
@@ -56,6 +57,8 @@ std::vector<Case> SampleCases(const OpDef& op, std::uint64_t per_pair) {
     for (std::uint64_t i = 0; i < n; ++i) {
       const generator::Inputs in = set.at(i * stride);
       for (const auto& control : generator::ControlsFor(op)) {
+        // Only the controls legal for these inputs (fpatr's depend on the PreQuantMode).
+        if (op.check_control && op.check_control(pair, in, control)) continue;
         cases.push_back(Case{&op, pair, control, in});
       }
     }
@@ -473,6 +476,73 @@ TEST(LibraryDeviceErrors, OracleRefusesOutOfDomainAndUnknownOps) {
             }),
             "device ptovec-oracle failed (PTOVEC_DUT_ERROR) on case: ptovec eval --op shift "
             "--src s32 --dst s16 --rmode RNE 0x00000010 0x00");
+}
+
+TEST(OracleDevice, RefusesControlsIllegalForTheInput) {
+  // fpatr's legal controls depend on the PreQuantMode (BundleFPATRDATRFieldsLegal): the oracle
+  // devices refuse an illegal one as `eval` does, the program with check_control's line; a batch
+  // answers the legal controls of a run and refuses the others.
+  Case c =
+      MakeCase("fpatr", "fp32", "fp16", "RNE", false, {"0xbec497c8", "0x01", "0x00", "0x0", "0x0"});
+  c.control = {oracle::NumericRoundingMode::RTZ, false};
+  const std::string reproduce =
+      "ptovec eval --op fpatr --src fp32 --dst fp16 --rmode RTZ 0xbec497c8 0x01 0x00 "
+      "0x0000000000000000 0x0000000000000000";
+  std::vector<DeviceAnswer> answers(1);
+  auto library = OpenLibraryDevice(PTOVEC_ORACLE_DUT);
+  EXPECT_EQ(ErrorOf([&] {
+              library->Evaluate({&c, 1}, answers);
+            }),
+            "device ptovec-oracle failed (PTOVEC_DUT_ERROR) on case: " + reproduce);
+  auto program = OpenCommandDevice(std::string("'") + PTOVEC_ORACLE_DEVICE + "'");
+  EXPECT_EQ(ErrorOf([&] {
+              program->Evaluate({&c, 1}, answers);
+            })
+                .rfind("device ptovec-oracle reported an error on case 0 (" + reproduce +
+                           "): pre_quant_mode 1 has fixed rounding (RNE; "
+                           "BundleFPATRDATRFieldsLegal: the B.DATR RMode must be the default): "
+                           "--rmode RTZ is refused; accepted --rmode RNE with --sat off or on",
+                       0),
+            0u)
+      << ErrorOf([&] {
+           program->Evaluate({&c, 1}, answers);
+         });
+
+  // The batch entry point over one input's 14 controls: RNE with either Sat answered, 12 refused.
+  void* handle = ::dlopen(PTOVEC_ORACLE_DUT, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(handle, nullptr) << ::dlerror();
+  using Batch = int (*)(const ptovec_dut_case*, ptovec_dut_result*, uint8_t*, uint64_t);
+  const auto batch = reinterpret_cast<Batch>(::dlsym(handle, "ptovec_dut_evaluate_batch"));
+  ASSERT_TRUE(batch != nullptr);
+  static const char kFpatr[] = "fpatr";
+  std::vector<ptovec_dut_case> cases;
+  for (int m = 0; m < 7; ++m) {
+    for (int sat = 0; sat < 2; ++sat) {
+      ptovec_dut_case k{};
+      k.op = kFpatr;
+      k.src_code = static_cast<uint8_t>(T::FP32);
+      k.dst_code = static_cast<uint8_t>(T::FP16);
+      k.rmode = static_cast<uint8_t>(m);
+      k.sat = static_cast<uint8_t>(sat);
+      k.n_inputs = 5;
+      k.inputs[0] = 0xBEC497C8;
+      k.inputs[1] = 1;
+      cases.push_back(k);
+    }
+  }
+  std::vector<ptovec_dut_result> got(cases.size(), {0xDEAD, 0xFF});
+  std::vector<uint8_t> status(cases.size(), 0xFF);
+  EXPECT_EQ(batch(cases.data(), got.data(), status.data(), cases.size()), PTOVEC_DUT_ERROR);
+  std::vector<uint8_t> want(cases.size(), PTOVEC_DUT_ERROR);
+  want[0] = want[1] = PTOVEC_DUT_OK;
+  EXPECT_EQ(status, want);
+  // -0.3839... into FP16 under RNE: 0xb624, inexact (NX).
+  const Encoded rne = generator::EvaluateCase(
+      MakeCase("fpatr", "fp32", "fp16", "RNE", true, {"0xbec497c8", "0x01", "0x00", "0x0", "0x0"}));
+  EXPECT_EQ(got[1].word, rne.word);
+  EXPECT_EQ(got[1].flags, rne.status);
+  ::dlclose(handle);
+  program->Close();
 }
 
 // ---------------------------------------------------------------------------------------------

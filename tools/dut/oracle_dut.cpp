@@ -95,6 +95,10 @@ int CheckCase(const ptovec_dut_case& in, const ResolvedPair& r, Case& out, std::
     out.in[i] = in.inputs[i];
   }
   if (auto problem = r.op->check_domain(r.pair, out.in)) return fail(*problem);
+  // The controls `eval` refuses (fpatr: BundleFPATRDATRFieldsLegal for the PreQuantMode).
+  if (r.op->check_control) {
+    if (auto problem = r.op->check_control(r.pair, out.in, out.control)) return fail(*problem);
+  }
   return PTOVEC_DUT_OK;
 }
 
@@ -156,13 +160,17 @@ int OracleEvaluateBatch(const ptovec_dut_case* cases, ptovec_dut_result* results
       if (case_rc == PTOVEC_DUT_ERROR) rc = PTOVEC_DUT_ERROR;
       continue;
     }
-    // The run of cases after it with the same inputs and a valid control: one batch call.
+    // The run of cases after it with the same inputs and a valid control legal for them: one
+    // batch call (a refused control starts the next run, which answers it PTOVEC_DUT_ERROR).
     std::size_t run = 0;
     controls[run++] = k.control;
     while (run < kMaxRun && i + run < n && SameInputs(first, cases[i + run]) &&
            cases[i + run].rmode <= 6 && cases[i + run].sat <= 1) {
       const ptovec_dut_case& c = cases[i + run];
-      controls[run++] = {static_cast<oracle::NumericRoundingMode>(c.rmode), c.sat != 0};
+      const generator::NumericExecutionControl control{
+          static_cast<oracle::NumericRoundingMode>(c.rmode), c.sat != 0};
+      if (pair.op->check_control && pair.op->check_control(pair.pair, k.in, control)) break;
+      controls[run++] = control;
     }
     try {
       generator::EvaluateBatch(*pair.op, pair.pair, &k.in, 1, {controls, run}, out);

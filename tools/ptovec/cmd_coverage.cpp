@@ -41,9 +41,25 @@ std::string ControlLabel(std::size_t slot) {
          (slot % 2 ? "/S" : "/-");
 }
 
-// The heat map script: tools/coverage_heatmap.py of the source tree this ptovec was built from.
+// The heat map script: DATADIR/ptovec/coverage_heatmap.py of the prefix this ptovec is installed
+// in (the executable's folder is PREFIX/BINDIR; cmake/install.cmake puts it there), else
+// tools/coverage_heatmap.py of the source tree this ptovec was built from (a build tree's).
 std::filesystem::path HeatmapScript() {
-  return std::filesystem::path(PTOVEC_SOURCE_DIR) / "tools" / "coverage_heatmap.py";
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  const fs::path bindir(PTOVEC_INSTALL_BINDIR);
+  const fs::path datadir(PTOVEC_INSTALL_DATADIR);
+  if (!ec && bindir.is_relative()) {
+    fs::path prefix = self.parent_path();
+    for (const fs::path& part : bindir) {
+      if (!part.empty() && part != ".") prefix = prefix.parent_path();
+    }
+    const fs::path installed =
+        (datadir.is_absolute() ? datadir : prefix / datadir) / "ptovec" / "coverage_heatmap.py";
+    if (fs::is_regular_file(installed, ec)) return installed;
+  }
+  return fs::path(PTOVEC_SOURCE_DIR) / "tools" / "coverage_heatmap.py";
 }
 
 int RunCoverage(const CoverageArgs& a) {

@@ -48,7 +48,8 @@ std::vector<Job> SelectJobs(const GenerateArgs& a) {
         throw InputError(op.name + " does not accept " + a.src + " -> " + a.dst +
                          " (`ptovec list` shows every pair)");
       }
-      return {{&op, {*src, *dst}}};
+      for (const TypePair& p : FilePairs(op, {*src, *dst})) jobs.push_back({&op, p});
+      return jobs;  // a split pair: its file groups (OpDef::file_groups)
     }
     for (const TypePair& p : op.default_suite_pairs) {
       if ((!src || p.src == *src) && (!dst || p.dst == *dst)) jobs.push_back({&op, p});

@@ -87,20 +87,24 @@ int RunList(bool as_json, const SamplingOptions& sampling, const ListFilter& fil
     entry["slots"] = slots;
     entry["controls"] = ControlsFor(op).size();
     nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
-    for (const TypePair& p : op.legal_pairs) {
-      if ((src && p.src != *src) || (dst && p.dst != *dst)) continue;
-      const bool in_default =
-          std::find(op.default_suite_pairs.begin(), op.default_suite_pairs.end(), p) !=
-          op.default_suite_pairs.end();
-      nlohmann::ordered_json pair = {{"src", oracle::Format(p.src).name},
-                                     {"dst", oracle::Format(p.dst).name},
-                                     {"default_suite", in_default},
-                                     {"vectors", VectorCount({&op, p}, sampling)}};
-      if (op.pair_controls) pair["controls"] = ControlsFor(op, p).size();
-      if (op.pair_note) {
-        if (const std::string note = op.pair_note(p); !note.empty()) pair["note"] = note;
+    for (const TypePair& whole : op.legal_pairs) {
+      if ((src && whole.src != *src) || (dst && whole.dst != *dst)) continue;
+      // A split pair (OpDef::file_groups): one line per file group.
+      for (const TypePair& p : FilePairs(op, whole)) {
+        const bool in_default =
+            std::find(op.default_suite_pairs.begin(), op.default_suite_pairs.end(), p) !=
+            op.default_suite_pairs.end();
+        nlohmann::ordered_json pair = {{"src", oracle::Format(p.src).name},
+                                       {"dst", oracle::Format(p.dst).name}};
+        if (p.group != 0) pair["group"] = FileGroupName(op, p);
+        pair["default_suite"] = in_default;
+        pair["vectors"] = VectorCount({&op, p}, sampling);
+        if (op.pair_controls) pair["controls"] = ControlsFor(op, p).size();
+        if (op.pair_note) {
+          if (const std::string note = op.pair_note(p); !note.empty()) pair["note"] = note;
+        }
+        pairs.push_back(pair);
       }
-      pairs.push_back(pair);
     }
     entry["pairs"] = pairs;
     if (!pairs.empty()) out.push_back(entry);
@@ -124,9 +128,10 @@ int RunList(bool as_json, const SamplingOptions& sampling, const ListFilter& fil
     }
     const bool per_pair = !entry["pairs"].empty() && entry["pairs"][0].contains("controls");
     if (per_pair) {
-      std::cout << "; controls per input: by pair (those legal for every mode of the pair)"
-                << "\n    pairs (src -> dst: vectors, controls per input; * = in the default "
-                   "suite):\n";
+      std::cout << "; controls per input: by pair (those legal for every mode of the pair or of "
+                   "its file group pqm<modes>)"
+                << "\n    pairs (src -> dst [file group]: vectors, controls per input; * = in the "
+                   "default suite):\n";
     } else {
       std::cout << "; controls per input: " << entry["controls"].get<std::size_t>()
                 << "\n    pairs (src -> dst: vectors; * = in the default suite):\n";
@@ -136,7 +141,9 @@ int RunList(bool as_json, const SamplingOptions& sampling, const ListFilter& fil
       const bool star = p["default_suite"].get<bool>();
       if (star) suite_total += p["vectors"].get<std::uint64_t>();
       std::cout << "     " << (star ? "* " : "  ") << p["src"].get<std::string>() << " -> "
-                << p["dst"].get<std::string>() << ": " << p["vectors"].get<std::uint64_t>()
+                << p["dst"].get<std::string>()
+                << (p.contains("group") ? " " + p["group"].get<std::string>() : std::string())
+                << ": " << p["vectors"].get<std::uint64_t>()
                 << (p.contains("controls") ? ", " + std::to_string(p["controls"].get<std::size_t>())
                                            : std::string())
                 << (p.contains("note") ? "  (raw copy, see note)" : "") << "\n";

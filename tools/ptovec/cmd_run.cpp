@@ -54,7 +54,11 @@ std::vector<generator::Job> SelectJobs(const RunArgs& a) {
       throw InputError(op.name + " does not accept " + a.src + " -> " + a.dst +
                        " (`ptovec list` shows every pair)");
     }
-    return {{&op, {*src, *dst}}};
+    // A split pair: its file groups (OpDef::file_groups).
+    std::vector<generator::Job> jobs;
+    for (const generator::TypePair& p : generator::FilePairs(op, {*src, *dst}))
+      jobs.push_back({&op, p});
+    return jobs;
   }
   std::vector<generator::Job> jobs;
   for (const generator::TypePair& p : op.default_suite_pairs) {

@@ -168,7 +168,7 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
     if (only_src && m.c.pair.src != *only_src) continue;
     if (only_dst && m.c.pair.dst != *only_dst) continue;
     const bool seen = std::any_of(firsts.begin(), firsts.end(), [&](const tools::Mismatch* f) {
-      return f->c.op == m.c.op && f->c.pair == m.c.pair;
+      return f->c.op == m.c.op && f->c.pair.Whole() == m.c.pair.Whole();
     });
     if (!seen) firsts.push_back(&m);
   }
@@ -218,7 +218,13 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
   }
   std::unique_ptr<tools::Device> device = OpenDevice(a.device);
   std::vector<tools::ShrinkResult> shrunk;
-  for (const tools::Mismatch* m : firsts) shrunk.push_back(tools::ShrinkFrom(*device, m->c));
+  for (const tools::Mismatch* m : firsts) {
+    // Over the whole pair: a split pair's file group (OpDef::file_groups) is a file's, not a
+    // bound on the search.
+    generator::Case c = m->c;
+    c.pair = c.pair.Whole();
+    shrunk.push_back(tools::ShrinkFrom(*device, c));
+  }
   device->Close();  // a device that fails at its end is an error, whatever it answered
   if (std::none_of(shrunk.begin(), shrunk.end(), [](const auto& r) { return r.failed; })) {
     // Nothing was reproduced: there is nothing to report but that.

@@ -59,8 +59,8 @@ TileDataType DestinationOf(unsigned mode, TileDataType src) {
   return mode == 0 ? src : oracle::BundleFPATROutputType(mode);
 }
 
-// The modes of one (src, dst) pair, in code order.
-std::vector<unsigned> ModesOf(TypePair pair) {
+// The modes of one whole (src, dst) pair, in code order.
+std::vector<unsigned> WholeModesOf(TypePair pair) {
   std::vector<unsigned> out;
   for (const unsigned m : LegalModes()) {
     if (oracle::BundleFPATRAccumulatorTypeLegal(m, pair.src) &&
@@ -68,6 +68,57 @@ std::vector<unsigned> ModesOf(TypePair pair) {
       out.push_back(m);
   }
   return out;
+}
+
+// The controls BundleFPATRDATRFieldsLegal allows for PreQuantMode `m`, in ControlsFor order.
+std::vector<NumericExecutionControl> ModeControls(unsigned m) {
+  std::vector<NumericExecutionControl> out;
+  for (const NumericRoundingMode mode : oracle::kAllRoundingModes) {
+    for (const bool sat : {false, true}) {
+      if (oracle::BundleFPATRDATRFieldsLegal(m, oracle::DATRRoundingModeField(mode), sat))
+        out.push_back({mode, sat});
+    }
+  }
+  return out;
+}
+
+// The file groups of a whole pair: its modes split by their legal controls (ModeControls), in
+// the order of each group's first mode; one group when all modes share their controls.
+std::vector<std::vector<unsigned>> ModeGroups(TypePair pair) {
+  std::vector<std::vector<unsigned>> groups;
+  std::vector<std::vector<NumericExecutionControl>> controls;
+  for (const unsigned m : WholeModesOf(pair)) {
+    const std::vector<NumericExecutionControl> c = ModeControls(m);
+    const auto at = std::find(controls.begin(), controls.end(), c);
+    if (at == controls.end()) {
+      controls.push_back(c);
+      groups.push_back({m});
+    } else {
+      groups[static_cast<std::size_t>(at - controls.begin())].push_back(m);
+    }
+  }
+  return groups;
+}
+
+// The modes of one pair, in code order: the whole pair's (group 0) or those of its file group.
+std::vector<unsigned> ModesOf(TypePair pair) {
+  if (pair.group == 0) return WholeModesOf(pair);
+  const std::vector<std::vector<unsigned>> groups = ModeGroups(pair);
+  return pair.group <= groups.size() ? groups[pair.group - 1U] : std::vector<unsigned>{};
+}
+
+// The file groups of a pair whose modes do not share their controls: "pqm" and the modes
+// ("pqm12-13", "pqm19-20"); none when they do.
+std::vector<std::string> FpatrFileGroups(TypePair pair) {
+  const std::vector<std::vector<unsigned>> groups = ModeGroups(pair);
+  std::vector<std::string> names;
+  if (groups.size() < 2) return names;
+  for (const std::vector<unsigned>& g : groups) {
+    std::string name = "pqm";
+    for (std::size_t i = 0; i < g.size(); ++i) name += (i ? "-" : "") + std::to_string(g[i]);
+    names.push_back(name);
+  }
+  return names;
 }
 
 // Every (accumulator, destination) pair of the table: accumulators FP32, S32, U32, each with
@@ -122,13 +173,20 @@ std::optional<std::string> CheckFpatrDomain(TypePair pair, const Inputs& in) {
   if (mode > 63 || !oracle::BundleFPATRPreQuantModeLegal(static_cast<unsigned>(mode))) {
     return "pre_quant_mode " + Hex2(mode) +
            " is not a legal B.FPATR PreQuantMode (BundleFPATRPreQuantModeLegal); " + types +
-           " accepts " + ModesText(pair);
+           " accepts " + ModesText(pair.Whole());
   }
   const auto m = static_cast<unsigned>(mode);
   if (!oracle::BundleFPATRAccumulatorTypeLegal(m, pair.src) ||
       DestinationOf(m, pair.src) != pair.dst) {
     return "pre_quant_mode " + Hex2(mode) + " (" + std::to_string(m) + ") does not take " + types +
-           " (its accumulator and output type differ); " + types + " accepts " + ModesText(pair);
+           " (its accumulator and output type differ); " + types + " accepts " +
+           ModesText(pair.Whole());
+  }
+  const std::vector<unsigned> group = ModesOf(pair);
+  if (std::find(group.begin(), group.end(), m) == group.end()) {
+    return "pre_quant_mode " + Hex2(mode) + " (" + std::to_string(m) + ") is not in file group " +
+           FpatrFileGroups(pair)[pair.group - 1U] + " of " + types + "; it accepts " +
+           ModesText(pair);
   }
   if (in[kRelu] > 3) {
     return "relu_mode " + Hex2(in[kRelu]) +
@@ -188,21 +246,16 @@ std::optional<std::string> CheckFpatrControl(TypePair, const Inputs& in,
          " is refused; accepted --rmode RNE with --sat off or on";
 }
 
-// The controls legal for every mode of the pair, in ControlsFor order.
+// The controls legal for every mode of the pair (of its file group), in ControlsFor order.
 std::vector<NumericExecutionControl> FpatrPairControls(TypePair pair) {
-  std::vector<NumericExecutionControl> out;
-  std::vector<NumericExecutionControl> all;
-  for (const NumericRoundingMode mode : oracle::kAllRoundingModes) {
-    all.push_back({mode, false});
-    all.push_back({mode, true});
-  }
-  for (const NumericExecutionControl c : all) {
-    bool legal = true;
-    for (const unsigned m : ModesOf(pair)) {
-      legal = legal && oracle::BundleFPATRDATRFieldsLegal(
-                           m, oracle::DATRRoundingModeField(c.rounding_mode), c.saturating);
-    }
-    if (legal) out.push_back(c);
+  const std::vector<unsigned> modes = ModesOf(pair);
+  if (modes.empty()) return {};
+  std::vector<NumericExecutionControl> out = ModeControls(modes.front());
+  for (const unsigned m : modes) {
+    const std::vector<NumericExecutionControl> legal = ModeControls(m);
+    std::erase_if(out, [&](NumericExecutionControl c) {
+      return std::find(legal.begin(), legal.end(), c) == legal.end();
+    });
   }
   return out;
 }
@@ -414,7 +467,7 @@ rc::Gen<Inputs> UniformFpatr(TypePair pair) {
 // treats apart: NaN, Inf and -0 (FP32), a negative value under ReLU (clamped) and under
 // LReLU/PReLU (multiplied by the parameter).
 OutcomeClassTable FpatrOutcomeClasses(TypePair pair) {
-  const std::vector<unsigned> modes = ModesOf(pair);
+  const std::vector<unsigned> modes = WholeModesOf(pair);  // one table for all its file groups
   const bool floating = Format(pair.src).IsFloating();
   const bool is_signed = floating || oracle::TileDataTypeIsSigned(pair.src);
   const std::size_t specials = (floating ? 3 : 0) + (is_signed ? 2 : 0);
@@ -519,12 +572,19 @@ OpDef MakeFpatrOp() {
   };
   op.uses_controls = true;
   op.legal_pairs = FpatrPairs();
-  op.default_suite_pairs = op.legal_pairs;
+  // The default suite holds every legal control of every mode: a pair whose modes differ in
+  // their controls is there as its file groups.
+  for (const TypePair pair : op.legal_pairs) {
+    const std::size_t groups = FpatrFileGroups(pair).size();
+    for (std::size_t k = groups == 0 ? 0 : 1; k <= groups; ++k)
+      op.default_suite_pairs.push_back({pair.src, pair.dst, static_cast<std::uint8_t>(k)});
+  }
   op.evaluate = EvaluateFpatr;
   op.evaluate_reference = EvaluateFpatrReference;
   op.check_domain = CheckFpatrDomain;
   op.check_control = CheckFpatrControl;
   op.pair_controls = FpatrPairControls;
+  op.file_groups = FpatrFileGroups;
   op.outcome_classes = FpatrOutcomeClasses;
   op.plan = [](TypePair pair) {
     DomainPlan plan = DomainPlan::Custom(

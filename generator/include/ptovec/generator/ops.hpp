@@ -36,10 +36,17 @@ using oracle::Word;
 /// The most input slots any op has.
 inline constexpr std::size_t kMaxSlots = 5;
 
-/// A source/destination type pair of an op.
+/// A source/destination type pair of an op, and which file group of it (OpDef::file_groups).
 struct TypePair {
   TileDataType src;
   TileDataType dst;
+  /// 0: the whole pair (what `eval`, devices, `shrink` and the op's checks take). k > 0: the
+  /// k-th of the file groups OpDef::file_groups names for a pair whose files are split, e.g.
+  /// fpatr s32 -> s16 into PreQuantModes 12/13 (1 control) and 19/20 (14 controls): its own
+  /// domain, controls, file name, header and manifest entry.
+  std::uint8_t group = 0;
+  /// The whole pair (group 0).
+  TypePair Whole() const { return {src, dst}; }
   friend bool operator==(const TypePair&, const TypePair&) = default;
 };
 
@@ -228,6 +235,12 @@ struct OpDef {
   /// inputs x these controls (ControlsFor(op, pair); docs/architecture.md "Controls that depend on
   /// the input"). Unset: ControlsFor(op) for every pair.
   std::function<std::vector<NumericExecutionControl>(TypePair)> pair_controls;
+  /// Optional: the names of the file groups of a pair whose inputs do not share one set of legal
+  /// controls (fpatr s32 -> s16: "pqm12-13", "pqm19-20"); group k of the pair is TypePair{src,
+  /// dst, k} (1-based), with its own plan and pair_controls. Empty for a pair kept in one file.
+  /// The default suite, `generate` and `run` write a split pair's groups (FilePairs), one file
+  /// set each, named "<op>_<src>_<dst>_<group>" with "group" in header and manifest.
+  std::function<std::vector<std::string>(TypePair)> file_groups;
   /// What the op declares about its inputs: one plan per pair (domains.hpp DomainPlan). The four
   /// members below derive from it when the registry is built (DeriveFromPlan); an op sets
   /// none of them itself.
@@ -253,8 +266,18 @@ const OpDef* FindOp(std::string_view name);
 /// "tcvt, encode, ..." for error messages.
 std::string OpNamesList();
 
-/// True when `pair` is one of op.legal_pairs.
+/// True when `pair` is one of op.legal_pairs, or a file group (1 to the number of
+/// op.file_groups) of one of them.
 bool IsLegalPair(const OpDef& op, TypePair pair);
+
+/// The names of the file groups of `pair` (op.file_groups of its whole pair; empty when unset or
+/// the pair is kept in one file).
+std::vector<std::string> FileGroups(const OpDef& op, TypePair pair);
+/// The name of pair.group ("" for group 0 or an unknown group).
+std::string FileGroupName(const OpDef& op, TypePair pair);
+/// The pairs whose files make up `pair`'s: its file groups {src, dst, 1..n} when op splits it,
+/// else {pair}.
+std::vector<TypePair> FilePairs(const OpDef& op, TypePair pair);
 
 /// How a vector is classed in reports ("every subnormal is wrong"): the class of its input (by
 /// default the value class of the first input, sign included: +zero, -subnormal, +inf, qnan, or

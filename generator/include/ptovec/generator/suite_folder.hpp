@@ -49,6 +49,7 @@ struct ManifestEntry {
   std::string op, src, dst;
   /// A "testfloat" file's control ("rmode" and "sat"; testfloat.hpp).
   std::optional<NumericExecutionControl> control;
+  std::string group;            ///< the file group of a split pair (OpDef::file_groups), or ""
   std::uint64_t count = 0;      ///< records
   std::uint64_t bytes = 0;      ///< file size
   std::string sha256;           ///< 64 lower-case hex digits
