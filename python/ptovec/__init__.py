@@ -52,6 +52,9 @@ FLAG_NAMES = ("NV", "DZ", "OF", "UF", "NX")
 RoundingMode = Union[str, int]
 #: The input words of one case: one word (ops of one slot) or one word per slot in slot order.
 CaseInputs = Union[int, Sequence[int]]
+#: The input words of many cases: a 1-D array (ops of one slot), a 2-D array of shape
+#: (n, slots), or one 1-D array per slot.
+BatchInputs = Union[np.ndarray, Sequence[np.ndarray], Sequence[int]]
 
 
 class Result(NamedTuple):
@@ -165,7 +168,7 @@ def _words(array: np.ndarray, what: str) -> np.ndarray:
     return array.astype(np.uint64, copy=False)
 
 
-def _input_matrix(inputs) -> np.ndarray:
+def _input_matrix(inputs: BatchInputs) -> np.ndarray:
     """The cases' words as a C-contiguous uint64 array of shape (n, slots)."""
     if isinstance(inputs, (list, tuple)) and any(np.ndim(c) >= 1 for c in inputs):
         columns = [_words(np.asarray(c), f"slot {i}") for i, c in enumerate(inputs)]
@@ -182,7 +185,7 @@ def _input_matrix(inputs) -> np.ndarray:
     return np.ascontiguousarray(words[:, None] if words.ndim == 1 else words)
 
 
-def evaluate(op: str, src: str, dst: str, inputs, rmode: RoundingMode = "RNE",
+def evaluate(op: str, src: str, dst: str, inputs: BatchInputs, rmode: RoundingMode = "RNE",
              sat: bool = False) -> Tuple[np.ndarray, np.ndarray]:
     """Evaluates many cases of one op, type pair and control at once, through the C API's batch
     call (ptovec_evaluate_batch) with the GIL released; case i gives what ``eval`` gives for
