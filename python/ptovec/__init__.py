@@ -252,10 +252,19 @@ def generate(out: Union[str, os.PathLike], *, suite: Optional[str] = None,
             args += [option, str(value)]
     if quiet:
         args.append("--quiet")
-    run = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if run.returncode != 0:
-        lines = [line for line in run.stderr.splitlines() if line.startswith("ptovec: error: ")]
-        message = (lines[-1][len("ptovec: error: "):] if lines else
-                   run.stderr.strip() or f"ptovec generate exited with status {run.returncode}")
-        raise (ValueError if run.returncode == 2 else RuntimeError)(message)
+    with subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          text=True) as program:
+        try:
+            _, stderr = program.communicate()
+        except BaseException:
+            # KeyboardInterrupt and the like: SIGTERM lets ptovec remove its partial files (as on
+            # SIGINT), where subprocess's default would kill it.
+            program.terminate()
+            program.wait()
+            raise
+    if program.returncode != 0:
+        lines = [line for line in stderr.splitlines() if line.startswith("ptovec: error: ")]
+        message = (lines[-1][len("ptovec: error: "):] if lines else stderr.strip()
+                   or f"ptovec generate exited with status {program.returncode}")
+        raise (ValueError if program.returncode == 2 else RuntimeError)(message)
     return Path(out)
