@@ -1,0 +1,289 @@
+"""pytest of the installed Python package `ptovec` (pip install ., tests/python/CMakeLists.txt):
+known answers of the specification's own tests (spec-notes section 6), `evaluate` against `eval`
+case by case and against the expected words of a `generate`d vector file, `generate` byte for
+byte against the command line, the errors (ValueError with the C API's message), the stub and
+the `python -m ptovec` command.
+
+Environment: PTOVEC_PACKAGE_DIR, the folder the package was installed into (the test checks that
+it imports that one, not the source tree's python/ptovec); PTOVEC, the build's ptovec program
+(the command line `generate` and the error lines are compared with; default: the package's own).
+"""
+import importlib.metadata
+import inspect
+import os
+import re
+import subprocess
+import sys
+import typing
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ptovec
+
+CLI = os.environ.get("PTOVEC") or ptovec.executable()
+
+
+def cli_error(*args):
+    """The one error line `ptovec ARGS` prints (exit status 2), without "ptovec: error: "."""
+    run = subprocess.run([CLI, *args], capture_output=True, text=True)
+    assert run.returncode == 2, run
+    assert run.stderr.startswith("ptovec: error: "), run.stderr
+    return run.stderr.strip()[len("ptovec: error: "):]
+
+
+def test_imports_the_installed_package_with_its_stub():
+    package = Path(ptovec.__file__).parent
+    expected = os.environ.get("PTOVEC_PACKAGE_DIR")
+    if expected:
+        assert package == Path(expected).resolve(), "imported the source tree's ptovec?"
+    from ptovec import _core
+    assert Path(_core.__file__).parent == package
+    assert (package / "_core.pyi").is_file() and (package / "py.typed").is_file()
+    assert "def evaluate_batch(op: str, src_code: int" in (package / "_core.pyi").read_text()
+    assert (package / "libptovec_c.so.0").is_file()
+    assert os.access(package / "bin" / "ptovec", os.X_OK)
+    assert ptovec.executable() == str(package / "bin" / "ptovec")
+    # One version everywhere: the wheel's metadata, the C library, the CMake project.
+    cmake_version = re.search(r"project\(ptovec VERSION ([0-9.]+)",
+                              (Path(__file__).parents[2] / "CMakeLists.txt").read_text())[1]
+    assert ptovec.version() == importlib.metadata.version("ptovec") == cmake_version
+
+
+def test_typed_signatures():
+    assert list(inspect.signature(ptovec.evaluate).parameters) == [
+        "op", "src", "dst", "inputs", "rmode", "sat"]
+    hints = typing.get_type_hints(ptovec.eval)
+    assert hints["return"] is ptovec.Result and hints["op"] is str
+    assert inspect.signature(ptovec.eval).parameters["rmode"].default == "RNE"
+    assert "ValueError" in ptovec.evaluate.__doc__ and "uint64" in ptovec.evaluate.__doc__
+
+
+# (op, src, dst, inputs, rmode, sat) -> (word, flags): the specification's own tests
+# (spec-notes section 6), with FP32 words for the values, and TCVT FP16 1.5 -> E8M0 (seed 001:
+# between 2^0 and 2^1, up to 0x80 or down to 0x7f by the mode, always inexact).
+KNOWN_ANSWERS = [
+    (("encode", "fp32", "s8", [0x43020000], "RNE", False), (0x82, 0x14)),     # 130.0 -> S8
+    (("encode", "fp32", "fp16", [0x3FC00000], "RNE", False), (0x3E00, 0x00)),  # 1.5
+    (("encode", "fp32", "e4m3", [0x3FC00000], "RNE", False), (0x3C, 0x00)),
+    (("encode", "fp32", "hif8", [0x3FC00000], "RNE", False), (0x0C, 0x00)),
+    (("encode", "fp32", "bf16", [0xBF808000], "RHB", False), (0xBF80, 0x10)),  # -1.00390625
+    (("encode", "fp32", "fp32", [0x3F800000], "RNE", False), (0x3F800000, 0x00)),
+    (("shift", "s32", "s16", [0xFFFFFFDF, 1], "RNE", False), (0xFFEF, 0x00)),
+    (("shift", "s32", "s16", [0x7FFFFFFF, 1], "RNE", False), (0x7FFF, 0x14)),
+    # MatrixRoundAndSaturateSigned(15.5, 5, RNE) = 15 and (-16.5, 5, RNA) = -16, both OF|NX,
+    # through affine with the FP19 scale 1.0 (0x1fc00), offset 0, width 5, into S8.
+    (("affine", "fp32", "s8", [0x41780000, 0x1FC00, 0, 5], "RNE", False), (0x0F, 0x14)),
+    (("affine", "fp32", "s8", [0xC1840000, 0x1FC00, 0, 5], "RNA", False), (0xF0, 0x14)),
+] + [(("tcvt", "fp16", "e8m0", [0x3E00], mode, sat), (word, 0x10))
+     for mode, word in zip(ptovec.RMODE_NAMES, (0x80, 0x7F, 0x80, 0x7F, 0x80, 0x80, 0x80))
+     for sat in (False, True)]
+
+
+@pytest.mark.parametrize("case,expected", KNOWN_ANSWERS)
+def test_known_answers(case, expected):
+    op, src, dst, inputs, rmode, sat = case
+    word, flags = expected
+    result = ptovec.eval(op, src, dst, inputs, rmode=rmode, sat=sat)
+    assert (result.word, result.flags) == (word, flags)
+    assert result.flag_names == ptovec.flag_names(flags)
+    words, statuses = ptovec.evaluate(op, src, dst, [np.array([w]) for w in inputs], rmode, sat)
+    assert (words.tolist(), statuses.tolist()) == ([word], [flags])
+
+
+def test_result_and_flag_names():
+    result = ptovec.eval("TCVT", "FP16", "E8M0", 0x3E00, rmode=3)  # names case-insensitive, RTZ
+    assert result == (0x7F, 0x10, ("NX",))
+    assert repr(result) == "Result(word=0x7f, flags=0x10, flag_names=('NX',))"
+    assert ptovec.flag_names(0x14) == ("OF", "NX") and ptovec.flag_names(0) == ()
+    assert ptovec.flag_names(0x1F) == ptovec.FLAG_NAMES
+    assert ptovec.ops()[:2] == ("tcvt", "encode") and ptovec.input_count("affine") == 4
+
+
+def sample_words(bits, count, seed):
+    """Every power-of-two boundary word and its neighbours, plus `count` words drawn with `seed`."""
+    edges = {w for k in range(bits) for w in ((1 << k) - 1, 1 << k, (1 << k) + 1)}
+    drawn = np.random.default_rng(seed).integers(0, 1 << bits, count, dtype=np.uint64)
+    return np.array(sorted(w for w in edges if w < 1 << bits) + drawn.tolist(), dtype=np.uint64)
+
+
+@pytest.mark.parametrize("src", ["fp16", "bf16", "fp32"])
+def test_evaluate_equals_eval_case_by_case(src):
+    bits = 32 if src == "fp32" else 16
+    words_in = sample_words(bits, 300, seed=bits)
+    for rmode in ptovec.RMODE_NAMES:
+        for sat in (False, True):
+            words, flags = ptovec.evaluate("tcvt", src, "e8m0", words_in, rmode, sat)
+            assert words.dtype == np.uint64 and flags.dtype == np.uint8
+            one_by_one = [ptovec.eval("tcvt", src, "e8m0", int(w), rmode, sat)
+                          for w in words_in]
+            assert words.tolist() == [r.word for r in one_by_one]
+            assert flags.tolist() == [r.flags for r in one_by_one]
+
+
+def test_evaluate_input_forms_agree():
+    """A (n, slots) array, one array per slot and any integer dtype give the same results."""
+    rng = np.random.default_rng(3)
+    values = rng.integers(0, 1 << 32, 500, dtype=np.uint64)
+    scales = np.full(500, 0x1FC00, dtype=np.uint32)      # FP19 1.0
+    offsets = rng.integers(0, 16, 500).astype(np.int64)   # offsets 0..15 (width 5: -16..15)
+    widths = np.full(500, 5, dtype=np.uint8)
+    finite = (values >> 23 & 0xFF) != 0xFF                # affine takes finite values only
+    columns = [values[finite], scales[finite], offsets[finite], widths[finite]]
+    by_slot = ptovec.evaluate("affine", "fp32", "s8", columns, "RTP", True)
+    matrix = np.stack([c.astype(np.uint64) for c in columns], axis=1)
+    by_row = ptovec.evaluate("affine", "fp32", "s8", matrix, "RTP", True)
+    strided = ptovec.evaluate("affine", "fp32", "s8", np.asfortranarray(matrix), "RTP", True)
+    for other in (by_row, strided):
+        np.testing.assert_array_equal(other[0], by_slot[0])
+        np.testing.assert_array_equal(other[1], by_slot[1])
+    i = int(np.argmax(by_slot[1] != 0))
+    assert ptovec.eval("affine", "fp32", "s8", [int(c[i]) for c in columns], "RTP", True) == \
+        (by_slot[0][i], by_slot[1][i], ptovec.flag_names(int(by_slot[1][i])))
+    empty = ptovec.evaluate("tcvt", "fp16", "e8m0", np.zeros(0, dtype=np.uint16))
+    assert empty[0].shape == (0,) and empty[1].shape == (0,)
+
+
+@pytest.fixture(scope="module")
+def fp16_e8m0_file(tmp_path_factory):
+    out = tmp_path_factory.mktemp("vectors")
+    assert ptovec.generate(out, op="tcvt", src="fp16", dst="e8m0") == out
+    return out / "tcvt_fp16_e8m0.bin"
+
+
+def test_evaluate_gives_the_vector_files_expected_words(fp16_e8m0_file):
+    header, records = ptovec.read_vectors(fp16_e8m0_file)
+    assert ptovec.read_vectors is ptovec.files.read_vectors
+    assert isinstance(records, np.memmap) and header["count"] == len(records) == 65536 * 14
+    for rmode_index, rmode in enumerate(header["rmode_names"]):
+        for sat in (0, 1):
+            mine = records[(records["rmode"] == rmode_index) & (records["sat"] == sat)]
+            assert len(mine) == 65536
+            words, flags = ptovec.evaluate("tcvt", "fp16", "e8m0", mine["in.value"], rmode,
+                                           bool(sat))
+            np.testing.assert_array_equal(words, mine["out"])
+            np.testing.assert_array_equal(flags, mine["flags"])
+
+
+def test_evaluate_gives_a_three_slot_files_expected_words(tmp_path):
+    ptovec.generate(tmp_path, op="tquant", src="fp32", dst="u8", samples=3000, seed=5)
+    header, records = ptovec.read_vectors(tmp_path / "tquant_fp32_u8.bin")
+    slots = [f["name"] for f in header["fields"] if f["name"].startswith("in.")]
+    assert len(slots) == 3
+    for rmode_index, rmode in enumerate(header["rmode_names"]):
+        for sat in (0, 1):
+            mine = records[(records["rmode"] == rmode_index) & (records["sat"] == sat)]
+            words, flags = ptovec.evaluate("tquant", "fp32", "u8", [mine[s] for s in slots],
+                                           rmode, bool(sat))
+            np.testing.assert_array_equal(words, mine["out"])
+            np.testing.assert_array_equal(flags, mine["flags"])
+
+
+def test_generate_is_the_command_lines_output_byte_for_byte(tmp_path):
+    options = dict(op="tcvt", src="fp32", dst="e8m0", samples=4000, seed=7, format="both",
+                   rmode=["RNE", "RTO"], sat="on")
+    ptovec.generate(tmp_path / "python", threads=1, **options)
+    subprocess.run([CLI, "generate", "--out", str(tmp_path / "cli"), "--op", "tcvt", "--src",
+                    "fp32", "--dst", "e8m0", "--samples", "4000", "--seed", "7", "--format",
+                    "both", "--rmode", "RNE,RTO", "--sat", "on", "--threads", "2", "--quiet"],
+                   check=True)
+    names = sorted(p.name for p in (tmp_path / "cli").iterdir())
+    assert names == ["manifest.json", "tcvt_fp32_e8m0.bin", "tcvt_fp32_e8m0.json"]
+    assert sorted(p.name for p in (tmp_path / "python").iterdir()) == names
+    for name in names:
+        assert (tmp_path / "python" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes()
+    header, records = ptovec.read_vectors(tmp_path / "python" / "tcvt_fp32_e8m0.bin")
+    assert len(records) == 4000 * 2 and set(records["rmode"].tolist()) == {0, 5}
+
+
+# (call, the `ptovec eval` arguments with the same error, or None when the message is Python's own)
+EVAL_ERRORS = [
+    (lambda: ptovec.eval("nope", "fp16", "e8m0", 1),
+     ["eval", "--op", "nope", "--src", "fp16", "--dst", "e8m0", "0x1"]),
+    (lambda: ptovec.eval("tcvt", "fp16", "e8m0", 0x10000),
+     ["eval", "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "0x10000"]),
+    (lambda: ptovec.eval("encode", "fp32", "e8m0", 1),  # no such encode pair
+     ["eval", "--op", "encode", "--src", "fp32", "--dst", "e8m0", "0x1"]),
+    (lambda: ptovec.eval("shift", "s32", "s16", [1, 1], rmode="RTZ"),
+     ["eval", "--op", "shift", "--src", "s32", "--dst", "s16", "--rmode", "RTZ", "0x1", "0x1"]),
+    (lambda: ptovec.eval("encode", "fp32", "fp16", 0x7FC00000),
+     ["eval", "--op", "encode", "--src", "fp32", "--dst", "fp16", "0x7fc00000"]),
+    (lambda: ptovec.evaluate("nope", "fp16", "e8m0", np.zeros(0, dtype=np.uint64)),
+     ["eval", "--op", "nope", "--src", "fp16", "--dst", "e8m0", "0x1"]),
+]
+
+
+@pytest.mark.parametrize("call,cli_args", EVAL_ERRORS)
+def test_bad_input_raises_value_error_with_the_c_apis_message(call, cli_args):
+    with pytest.raises(ValueError) as raised:
+        call()
+    assert str(raised.value) == cli_error(*cli_args)
+
+
+def test_a_bad_case_of_a_batch_is_named():
+    with pytest.raises(ValueError) as raised:
+        ptovec.evaluate("tcvt", "fp16", "e8m0", np.array([1, 2, 0x10000, 0x20000]))
+    assert str(raised.value) == "case 2: " + cli_error(
+        "eval", "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "0x10000")
+
+
+@pytest.mark.parametrize("call,message", [
+    # The C API's slot count message (`ptovec eval` reads extra words as further cases instead).
+    (lambda: ptovec.eval("tcvt", "fp16", "e8m0", [1, 2]), "tcvt takes 1 input (value), got 2"),
+    (lambda: ptovec.evaluate("affine", "fp32", "s8", np.zeros((4, 3), dtype=np.uint64)),
+     "affine takes 4 inputs (value, scale, offset, width), got 3"),
+    # The package's own checks of names and numpy inputs.
+    (lambda: ptovec.eval("tcvt", "fp17", "e8m0", 1),
+     "unknown src type 'fp17' (accepted: fp32, fp16, bf16, hif8, e4m3, e8m0, s64, s32, s16, s8, "
+     "s4x2, u64, u32, u16, u8, u4x2, fp19)"),
+    (lambda: ptovec.eval("tcvt", "fp16", "e8m0", 1, rmode="RNX"),
+     "unknown rounding mode 'RNX' (accepted: RNE RTM RTP RTZ RNA RTO RHB or 0..6)"),
+    (lambda: ptovec.eval("tcvt", "fp16", "e8m0", 1, rmode=7),
+     "unknown rounding mode 7 (accepted: RNE RTM RTP RTZ RNA RTO RHB or 0..6)"),
+    (lambda: ptovec.eval("tcvt", "fp16", "e8m0", 1, sat="yes"),
+     "sat 'yes' is not a boolean (accepted: True, False, 0, 1)"),
+    (lambda: ptovec.eval("tcvt", "fp16", "e8m0", -1),
+     "input word -1 is not an unsigned 64-bit integer (accepted: ints 0..2^64-1 holding the "
+     "type's encoding, e.g. 0x3e00 for FP16 1.5)"),
+    (lambda: ptovec.evaluate("tcvt", "fp16", "e8m0", np.array([1.5])),
+     "inputs: the array has dtype float64 (accepted: unsigned or non-negative integer words, "
+     "e.g. uint64; convert values to words first)"),
+    (lambda: ptovec.evaluate("tcvt", "fp16", "e8m0", np.array([3, -1])),
+     "inputs: the array holds the negative word -1 (words are unsigned: S8 -1 is 0xff)"),
+    (lambda: ptovec.evaluate("shift", "s32", "s16", [np.arange(3), np.arange(4)]),
+     "inputs: one 1-D array per slot, all of one length (got shapes [(3,), (4,)])"),
+    (lambda: ptovec.evaluate("tcvt", "fp16", "e8m0", np.zeros((2, 2, 2), dtype=np.uint64)),
+     "inputs: an array of 3 dimensions (accepted: a 1-D array for an op of one slot, a 2-D array "
+     "of shape (n, slots), or one 1-D array per slot)"),
+    (lambda: ptovec.flag_names(0x20),
+     "flags 0x20 has bits above the 5 status bits (accepted: 0..0x1f)"),
+])
+def test_bad_input_raises_value_error_naming_it(call, message):
+    with pytest.raises(ValueError) as raised:
+        call()
+    assert str(raised.value) == message
+
+
+@pytest.mark.parametrize("options,cli_args", [
+    (dict(op="nope"), ["--op", "nope"]),
+    (dict(op="tcvt", src="fp16", dst="e8m0", samples=0), ["--samples", "0"]),
+    (dict(op="tcvt", src="fp16", dst="e8m0", format="xml"), ["--format", "xml"]),
+])
+def test_generate_raises_value_error_with_ptovecs_line(tmp_path, options, cli_args):
+    with pytest.raises(ValueError) as raised:
+        ptovec.generate(tmp_path / "out", **options)
+    assert str(raised.value) == cli_error("generate", "--out", str(tmp_path / "cli"), *cli_args)
+    assert not (tmp_path / "out").exists()
+
+
+def test_python_m_ptovec_runs_the_carried_program():
+    run = subprocess.run([sys.executable, "-m", "ptovec", "eval", "--op", "tcvt", "--src", "fp16",
+                          "--dst", "e8m0", "--rmode", "RTZ", "0x3e00"],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert '"in":["0x3e00"],"out":"0x7f","flags":"0x10"' in run.stdout
+    bad = subprocess.run([sys.executable, "-m", "ptovec", "eval", "--op", "nope", "--src", "fp16",
+                          "--dst", "e8m0", "0x1"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("ptovec: error: unknown op 'nope'")
