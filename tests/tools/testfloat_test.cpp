@@ -17,6 +17,7 @@
 #include "ptovec/tools/testfloat_results.hpp"
 
 namespace ptovec::tools {
+namespace testfloat_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -274,4 +275,5 @@ TEST_F(TestFloatSuite, BadLinesAreRefusedNamingFileLineAndToken) {
 }
 
 }  // namespace
+}  // namespace testfloat_test
 }  // namespace ptovec::tools
