@@ -159,13 +159,15 @@ CheckReport CompareTestFloat(const generator::VectorSelection& vectors,
         for (std::size_t k = 0; k < n; ++k) {
           const VectorRecord& r = records[k];
           if (!(r.c.control == control)) continue;
-          const std::string where = "vector file " + sources[s].name + " record " + Str(index + k) +
-                                    " (" +
-                                    std::string(oracle::RoundingModeName(control.rounding_mode)) +
-                                    ", Sat " + (control.saturating ? "on" : "off") + ")";
+          // Only error lines name the record: built when one is thrown, not per vector.
+          const auto where = [&] {
+            return "vector file " + sources[s].name + " record " + Str(index + k) + " (" +
+                   std::string(oracle::RoundingModeName(control.rounding_mode)) + ", Sat " +
+                   (control.saturating ? "on" : "off") + ")";
+          };
           if (!reader.Next(*info.op, info.pair, line)) {
             throw InputError("results file " + results.string() + " (TestFloat-style text) ends " +
-                             "after line " + Str(reader.line_number()) + ", but " + where +
+                             "after line " + Str(reader.line_number()) + ", but " + where() +
                              " has no answer (its lines answer the selected vector files in "
                              "order, each file's controls in turn: select with --op/--src/--dst/"
                              "--rmode/--sat)");
@@ -176,7 +178,7 @@ CheckReport CompareTestFloat(const generator::VectorSelection& vectors,
               got.in = line.in;
               throw InputError("results file " + results.string() + " (TestFloat-style text) " +
                                "line " + Str(reader.line_number()) + " answers inputs " +
-                               InputWords(got) + " where " + where + " has " + InputWords(r.c) +
+                               InputWords(got) + " where " + where() + " has " + InputWords(r.c) +
                                " (results of another file, control or order?)");
             }
           }
