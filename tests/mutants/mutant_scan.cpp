@@ -11,13 +11,14 @@
 //       case of the pair (so 0 means the case is the least differing one of the pair), else its
 //       simpler moves (tools/lib SimplerMoves, where `ptovec shrink` stops); exit 0 when it
 //       differs and no simpler case does, else 1.
-//   ptovec_mutant_scan [--mutant NAME]... --shrink-seeds N [--tests T] [--threads K]
+//   ptovec_mutant_scan [--mutant NAME]... --shrink-seeds N [--op OP] [--tests T] [--threads K]
 //       issue 13's "no mutant passes shrink on a sampled pair it affects with seeds 1 to N": for
 //       each mutant and each sampled (not enumerable) default-suite pair of its ops on whose
 //       default domain it differs from the oracle somewhere (a split pair's file groups count
-//       as their whole pair), tools::ShrinkProperty (what `ptovec shrink --op --src --dst` runs)
-//       with seeds 1..N over the mutant evaluated in process; one JSON line per (mutant, pair)
-//       with the seeds that passed, then a summary line; exit 0 when no seed passed, else 1.
+//       as their whole pair; with --op, that op's pairs only), tools::ShrinkProperty (what `ptovec
+//       shrink --op --src --dst` runs) with seeds 1..N over the mutant evaluated in process; one
+//       JSON line per (mutant, pair) with the seeds that passed, then a summary line; exit 0 when
+//       no seed passed, else 1.
 //
 // Without --all-mismatches a mutant stops being evaluated at its first mismatch (fast).
 // Exit status: 0 every scanned mutant differed somewhere; 1 some mutant never differed;
@@ -96,8 +97,8 @@ bool DiffersOnDefaultDomain(const MutantInfo& m, const ptovec::generator::Job& j
 }
 
 // --shrink-seeds: see the file comment.
-int ShrinkSeeds(const std::vector<const MutantInfo*>& mutants, std::uint64_t seeds,
-                std::uint64_t tests, unsigned threads);
+int ShrinkSeeds(const std::vector<const MutantInfo*>& mutants, const std::string& only_op,
+                std::uint64_t seeds, std::uint64_t tests, unsigned threads);
 
 struct Tally {
   const MutantInfo* mutant = nullptr;
@@ -238,7 +239,7 @@ int main(int argc, char** argv) {
     if (names.empty()) {
       for (const MutantInfo& m : ptovec::mutants::AllMutants()) mutants.push_back(&m);
     }
-    return ShrinkSeeds(mutants, shrink_seeds, shrink_tests, threads);
+    return ShrinkSeeds(mutants, only_op, shrink_seeds, shrink_tests, threads);
   }
 
   std::vector<Tally> tallies;
@@ -330,8 +331,8 @@ int main(int argc, char** argv) {
 
 namespace {
 
-int ShrinkSeeds(const std::vector<const MutantInfo*>& mutants, std::uint64_t seeds,
-                std::uint64_t tests, unsigned threads) {
+int ShrinkSeeds(const std::vector<const MutantInfo*>& mutants, const std::string& only_op,
+                std::uint64_t seeds, std::uint64_t tests, unsigned threads) {
   using ptovec::generator::Job;
   using ptovec::generator::TypePair;
   // Every (mutant, default-suite job) of its ops whose pair is sampled; the search runs on the
@@ -343,7 +344,8 @@ int ShrinkSeeds(const std::vector<const MutantInfo*>& mutants, std::uint64_t see
   std::vector<Task> tasks;
   for (const MutantInfo* m : mutants) {
     for (const Job& job : ptovec::generator::DefaultSuite()) {
-      if (!Affects(*m, job.op->name) || ptovec::tools::EnumerableInputs(*job.op, job.pair) != 0)
+      if (!Affects(*m, job.op->name) || (!only_op.empty() && job.op->name != only_op) ||
+          ptovec::tools::EnumerableInputs(*job.op, job.pair) != 0)
         continue;
       const auto same = [&](const Task& t) {
         return t.mutant == m && t.jobs.front().op == job.op &&
