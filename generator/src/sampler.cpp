@@ -124,7 +124,7 @@ Sample::Sample(std::vector<SampleStrategy> strategies, std::uint64_t seed, std::
     if (set.is_boxes() && !mapped_before) {
       part.set = set.boxes().Minus(earlier);
       if (s + 1 < n) {  // what the parts after this one must leave out
-        earlier = s == 0 ? set.boxes() : Boxes::DisjointUnion(earlier, part.set.boxes());
+        earlier = s == 0 ? set.boxes() : earlier.UnionWithRest(part.set.boxes());
       }
     } else {
       part.set = set;

@@ -281,8 +281,16 @@ Index Box::index_of(const Point& t) const {
 namespace {
 
 bool BoxesIntersect(const Box& a, const Box& b) {
-  for (std::size_t k = 0; k < a.slots.size(); ++k) {
-    if (!a.slots[k].Intersects(b.slots[k])) return false;
+  // The slots of few intervals first (a mode, a parameter word): two disjoint boxes usually
+  // differ there, and the large value sets are then never walked.
+  constexpr std::size_t kSmall = 8;
+  const auto small = [&](std::size_t k) {
+    return a.slots[k].intervals().size() + b.slots[k].intervals().size() <= kSmall;
+  };
+  for (const bool pass_small : {true, false}) {
+    for (std::size_t k = 0; k < a.slots.size(); ++k) {
+      if (small(k) == pass_small && !a.slots[k].Intersects(b.slots[k])) return false;
+    }
   }
   return true;
 }
@@ -317,7 +325,9 @@ void BoxMinus(const Box& a, const Box& b, std::vector<Box>& out) {
 
 // ---- Boxes ----
 
-Boxes::Boxes(std::vector<Box> boxes) {
+Boxes::Boxes(std::vector<Box> boxes) : Boxes(std::move(boxes), true) {}
+
+Boxes::Boxes(std::vector<Box> boxes, bool check_overlap) {
   for (Box& b : boxes) {
     if (b.size() == 0) continue;
     if (boxes_.empty()) {
@@ -330,16 +340,20 @@ Boxes::Boxes(std::vector<Box> boxes) {
     boxes_.push_back(std::move(b));
   }
   // The slot-0 index, when slot 0 alone separates the boxes (then they are disjoint).
-  // Each box's intervals are sorted already: merge the runs instead of sorting them all. (One
-  // box needs no index: Find() tries it directly.)
+  // Each box's intervals are sorted already: a few boxes' runs are merged one by one, many
+  // boxes' are sorted once (the same order: no two entries are equal). (One box needs no index:
+  // Find() tries it directly.)
+  constexpr std::size_t kMergedBoxes = 8;
   if (boxes_.size() > 1) {
     for (std::size_t k = 0; k < boxes_.size(); ++k) {
       const auto middle = static_cast<std::ptrdiff_t>(slot0_.size());
       for (const WordSet::Interval& interval : boxes_[k].slots[0].intervals()) {
         slot0_.emplace_back(interval, k);
       }
-      std::inplace_merge(slot0_.begin(), slot0_.begin() + middle, slot0_.end());
+      if (boxes_.size() <= kMergedBoxes)
+        std::inplace_merge(slot0_.begin(), slot0_.begin() + middle, slot0_.end());
     }
+    if (boxes_.size() > kMergedBoxes) std::sort(slot0_.begin(), slot0_.end());
   }
   bool separated = true;
   for (std::size_t k = 1; k < slot0_.size() && separated; ++k) {
@@ -347,7 +361,7 @@ Boxes::Boxes(std::vector<Box> boxes) {
   }
   if (!separated) {
     slot0_.clear();
-    for (std::size_t a = 0; a < boxes_.size(); ++a) {
+    for (std::size_t a = 0; check_overlap && a < boxes_.size(); ++a) {
       for (std::size_t b = 0; b < a; ++b) {
         if (BoxesIntersect(boxes_[a], boxes_[b])) {
           throw std::invalid_argument("Boxes: overlapping boxes");
@@ -396,6 +410,14 @@ Boxes Boxes::DisjointUnion(const Boxes& a, const Boxes& b) {
   return Words(x.Union(y));
 }
 
+Boxes Boxes::UnionWithRest(const Boxes& rest) const {
+  if (boxes_.size() == 1 && rest.boxes_.size() == 1 && slots_ == 1 && rest.slots_ == 1)
+    return DisjointUnion(*this, rest);
+  std::vector<Box> all = boxes_;
+  all.insert(all.end(), rest.boxes_.begin(), rest.boxes_.end());
+  return Boxes(std::move(all), false);
+}
+
 Point Boxes::at(Index i) const {
   if (boxes_.size() == 1) return boxes_[0].at(i);
   const auto k = static_cast<std::size_t>(std::upper_bound(prefix_.begin(), prefix_.end(), i) -
@@ -420,15 +442,32 @@ Index Boxes::index_of(const Point& t) const {
 Boxes Boxes::Minus(const Boxes& other) const {
   if (boxes_.empty() || other.boxes_.empty()) return *this;
   if (other.slots_ != slots_) throw std::invalid_argument("Boxes::Minus: slot counts differ");
+  // Box by box: a piece of box a can meet only the boxes of `other` that a meets, so those alone
+  // are subtracted, in order (the pieces, and their order, are those of subtracting every box of
+  // `other` from every piece in turn), and a box that meets none is copied once.
   std::vector<Box> pieces;
-  bool first = true;  // the first round reads this set's boxes without copying them
-  for (const Box& b : other.boxes_) {
-    std::vector<Box> next;
-    for (const Box& p : first ? boxes_ : pieces) BoxMinus(p, b, next);
-    pieces = std::move(next);
-    first = false;
+  std::vector<const Box*> meeting;
+  for (const Box& a : boxes_) {
+    meeting.clear();
+    for (const Box& b : other.boxes_) {
+      if (BoxesIntersect(a, b)) meeting.push_back(&b);
+    }
+    if (meeting.empty()) {
+      pieces.push_back(a);
+      continue;
+    }
+    std::vector<Box> current;
+    BoxMinus(a, *meeting.front(), current);
+    for (std::size_t i = 1; i < meeting.size(); ++i) {
+      std::vector<Box> next;
+      for (const Box& p : current) BoxMinus(p, *meeting[i], next);
+      current = std::move(next);
+    }
+    for (Box& p : current) pieces.push_back(std::move(p));
   }
-  return Boxes(std::move(pieces));
+  // Disjoint by construction: one box's pieces differ on their first slot outside b, and the
+  // boxes they come from are disjoint.
+  return Boxes(std::move(pieces), false);
 }
 
 bool Boxes::Intersects(const Boxes& other) const {

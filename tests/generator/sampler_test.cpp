@@ -138,6 +138,44 @@ TEST(Boxes, DifferenceIsExactOnASmallGrid) {
                std::invalid_argument);
 }
 
+// Minus subtracts from each box only the boxes of the other set it meets; the pieces and their
+// order must be those of subtracting the other set's boxes one at a time from every piece.
+// UnionWithRest gives what DisjointUnion gives for a rest made disjoint by Minus.
+TEST(Boxes, MinusKeepsThePieceOrderAndUnionWithRestIsDisjointUnion) {
+  const Boxes a(
+      {Box{{WordSet::Range(0, 5), WordSet::Range(0, 5), WordSet::Points({7})}},
+       Box{{WordSet::Range(10, 12), WordSet::Of({{0, 2}, {6, 8}}), WordSet::Points({7})}}});
+  const std::vector<Box> other = {
+      Box{{WordSet::Range(2, 3), WordSet::Of({{1, 1}, {4, 9}}), WordSet::Range(0, 9)}},
+      Box{{WordSet::Range(100, 200), WordSet::Range(0, 9), WordSet::Range(0, 9)}},  // meets none
+      Box{{WordSet::Of({{0, 0}, {11, 11}}), WordSet::Range(0, 1), WordSet::Points({7})}},
+      Box{{WordSet::Range(4, 4), WordSet::Range(0, 9), WordSet::Points({8})}},  // slot 2 apart
+  };
+  const Boxes d = a.Minus(Boxes(other));
+  Boxes one_by_one = a;
+  for (const Box& b : other) one_by_one = one_by_one.Minus(Boxes({b}));
+  ASSERT_EQ(d.size(), one_by_one.size());
+  EXPECT_EQ(d.size(), Index{36 - 2 * 3 - 2 + 18 - 2});
+  EXPECT_EQ(d.boxes().size(), one_by_one.boxes().size());
+  for (Index i = 0; i < d.size(); ++i)
+    ASSERT_EQ(d.at(i), one_by_one.at(i)) << static_cast<std::uint64_t>(i);
+
+  const Boxes earlier(other);
+  const Boxes rest = a.Minus(earlier);
+  const Boxes fast = earlier.UnionWithRest(rest);
+  const Boxes checked = Boxes::DisjointUnion(earlier, rest);
+  ASSERT_EQ(fast.size(), checked.size());
+  for (Index i = 0; i < fast.size(); ++i) {
+    ASSERT_EQ(fast.at(i), checked.at(i)) << static_cast<std::uint64_t>(i);
+    EXPECT_EQ(fast.index_of(fast.at(i)), i);
+  }
+  // One slot, one box each: merged into one box, as DisjointUnion does.
+  const Boxes w = Boxes::Words(WordSet::Range(1, 3));
+  const Boxes merged = w.UnionWithRest(Boxes::Words(WordSet::Range(0, 9)).Minus(w));
+  ASSERT_EQ(merged.boxes().size(), 1u);
+  EXPECT_EQ(merged.boxes()[0].slots[0].intervals(), (std::vector<WordSet::Interval>{{0, 9}}));
+}
+
 TEST(Boxes, DisjointUnionOfTwoOneSlotSetsIsOneBox) {
   const Boxes a = Boxes::Words(WordSet::Of({{1, 3}, {20, 30}}));
   const Boxes b = Boxes::Words(WordSet::Of({{5, 9}}));

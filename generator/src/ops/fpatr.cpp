@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ptovec/generator/domains.hpp"
@@ -465,6 +466,13 @@ std::optional<Word> ScaledWord(TileDataType src, bool negative, std::uint64_t r,
   return oracle::LowBits(static_cast<Word>(negative ? -v : v), 32);
 }
 
+// The exponents m for which `src` holds r * 2^m with r of `bits` bits (FP32: normals; S32:
+// integers below 2^31), as (lowest, highest); empty when lowest > highest.
+std::pair<int, int> ScaledExponents(TileDataType src, int bits) {
+  if (src == TileDataType::FP32) return {-125 - bits, 128 - bits};
+  return {0, 31 - bits};
+}
+
 // The FP19 word (bits 18:0) of S * 2^k (S odd, 1..11 bits), or nothing outside the normals.
 std::optional<Word> Fp19Of(std::uint64_t s, int k) {
   const int e = k + BitLength(s) - 1 + 127;  // the biased exponent of S * 2^k
@@ -518,7 +526,7 @@ std::vector<Word> TieValues(TileDataType src, const TieTarget& t, std::uint64_t 
   if (t.integer) {
     const int m = -1 - k;
     const int int_bits = std::min(t.int_bits, 32);
-    for (const std::uint64_t r : OddSpread(1, ((std::uint64_t{1} << int_bits) - 1) / s, 32))
+    for (const std::uint64_t r : OddSpread(1, ((std::uint64_t{1} << int_bits) - 1) / s, 16))
       add(r, m);
     return out;
   }
@@ -526,9 +534,12 @@ std::vector<Word> TieValues(TileDataType src, const TieTarget& t, std::uint64_t 
     if (BitLength(s) > p + 1) continue;
     const std::uint64_t lo = ((std::uint64_t{1} << p) + s - 1) / s;
     const std::uint64_t hi = ((std::uint64_t{1} << (p + 1)) - 1) / s;
-    for (const std::uint64_t r : OddSpread(lo, hi, 16)) {
+    for (const std::uint64_t r : OddSpread(lo, hi, 8)) {
       // P = r * S has its top bit at p: the product's exponent is p + m + k.
-      for (const int m : IntSpread(t.emin - p - k, t.emax - p - k, 8)) add(r, m);
+      const auto [lowest, highest] = ScaledExponents(src, BitLength(r));
+      for (const int m :
+           IntSpread(std::max(lowest, t.emin - p - k), std::min(highest, t.emax - p - k), 4))
+        add(r, m);
     }
   }
   return out;

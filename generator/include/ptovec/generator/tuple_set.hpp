@@ -133,6 +133,10 @@ class Boxes {
   /// The same for two. Two one-box sets of one slot make one box of the union of their words
   /// (so membership is one search, and nothing is copied but the words).
   static Boxes DisjointUnion(const Boxes& a, const Boxes& b);
+  /// DisjointUnion(*this, rest) for a `rest` disjoint from this set by construction (the result
+  /// of some set's Minus(*this)), without the overlap check (which costs a comparison of every
+  /// pair of boxes). Passing a `rest` that overlaps this set is a mistake this does not catch.
+  Boxes UnionWithRest(const Boxes& rest) const;
 
   Index size() const { return prefix_.empty() ? 0 : prefix_.back(); }
   std::size_t slot_count() const { return slots_; }
@@ -147,6 +151,9 @@ class Boxes {
   const std::vector<Box>& boxes() const { return boxes_; }
 
  private:
+  // The constructor, with the pairwise overlap check or without it (for results disjoint by
+  // construction).
+  Boxes(std::vector<Box> boxes, bool check_overlap);
   // The box holding a point, or boxes_.size(): by the slot-0 index when slot 0 separates the
   // boxes, else by trying each.
   std::size_t Find(const Point& t) const;
