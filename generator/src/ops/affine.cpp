@@ -422,12 +422,56 @@ TupleSet OffsetOverDestination(TypePair pair, int width) {
   return NearTargetSet(pair.src, std::move(near));
 }
 
+// FP32 values and scales 1 + f/1024 (f = 0..1023) whose product lies within one unit of a far
+// range end E (2^31 - 1, -2^31, 2^32 - 1) without being an integer, below E and above it, so
+// each rounding mode has a product that rounds to E itself (a product of an FP32 and an FP19
+// value is never 2^31 - 1, a prime; its significand has at most 35 bits, so near 2^31 it lies
+// on a grid of 1/8 and only a few such products exist). The first kFound of each side per edge,
+// as points (one box per scale).
+Boxes InexactAtFarEdges(const std::vector<std::int64_t>& edges) {
+  constexpr int kFound = 3;
+  std::vector<std::pair<Word, Word>> found;  // (scale, value)
+  for (const std::int64_t edge : edges) {
+    const oracle::Real e(edge);
+    int below = 0;
+    int above = 0;
+    for (std::int64_t f = 0; f < 1024 && (below < kFound || above < kFound); ++f) {
+      const Word scale = Fp19Scale(127, f);
+      const oracle::Real scale_value = oracle::Real(1024 + f) * oracle::PowerOfTwo(-10);
+      // The FP32 word at or below the integer part of E / scale (E * 1024 / (1024 + f)).
+      const std::uint32_t centre = Fp32Bracket(oracle::Real(edge * 1024 / (1024 + f))).first;
+      for (int k = -2; k <= 2; ++k) {
+        const std::uint32_t v = Fp32Step(centre, k);
+        if (!Fp32IsFinite(v)) continue;
+        const oracle::Real product = ValueReal(TileDataType::FP32, v) * scale_value;
+        const oracle::Real distance = product - e;
+        if (distance == 0 || abs(distance) >= 1) continue;
+        int& side = distance < 0 ? below : above;
+        if (side < kFound) {
+          ++side;
+          found.emplace_back(scale, v);
+        }
+      }
+    }
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<Box> boxes;
+  for (std::size_t i = 0; i < found.size();) {
+    std::vector<Word> values;
+    const Word scale = found[i].first;
+    for (; i < found.size() && found[i].first == scale; ++i) values.push_back(found[i].second);
+    boxes.push_back(Box{{WordSet::Points(values), WordSet::Points({scale}), WordSet::Points({0}),
+                         WordSet::Points({0})}});
+  }
+  return Boxes(std::move(boxes));
+}
+
 // Strategy width0_destination_edges: width 0 (offset 0), value * scale within 2 of the
 // destination's range ends or of zero, in half steps (ties): exactly or a step either side.
 // Targets beyond 2^23 (the ends of S32 and U32) cannot be resolved to a half step by these
 // scales; for them a second part takes the values within 4 steps of the interval of the
 // targets, for each power-of-two scale that keeps the value in range (FP32 2^-10..2^10, S32
-// 2^1..2^4).
+// 2^0..2^4), and (FP32) a third part of products within one unit of them (InexactAtFarEdges).
 std::vector<WeightedSet> Width0DestinationEdges(TypePair pair) {
   const Range d = AffineDestinationRange(pair.dst);
   const WordSet near_limit = SignedRange(-kTargetLimit + 1, kTargetLimit - 1);
@@ -452,7 +496,7 @@ std::vector<WeightedSet> Width0DestinationEdges(TypePair pair) {
 
   std::vector<Box> far;
   const bool fp32 = pair.src == TileDataType::FP32;
-  for (int scale_exponent = fp32 ? -10 : 1; scale_exponent <= (fp32 ? 10 : 4); ++scale_exponent) {
+  for (int scale_exponent = fp32 ? -10 : 0; scale_exponent <= (fp32 ? 10 : 4); ++scale_exponent) {
     WordSet values;
     for (const std::int64_t edge : far_edges) {
       // value * 2^s within (edge - 2, edge + 2): value within (edge +/- 2) * 2^-s.
@@ -471,6 +515,7 @@ std::vector<WeightedSet> Width0DestinationEdges(TypePair pair) {
                        WordSet::Points({0}), WordSet::Points({0})}});
   }
   parts.push_back({1, Boxes(std::move(far))});
+  if (fp32) parts.push_back({1, InexactAtFarEdges(far_edges)});
   return parts;
 }
 

@@ -57,8 +57,15 @@ TupleSet InRangeShift() {
 // Any S32 word with any shift 1..16.
 TupleSet UniformShift() { return Boxes::Product({Fp32UniformBits(), WordSet::Range(1, 16)}); }
 
+// The S32 ends and the words around zero (0, +/-1, +/-2) with every shift 1..16.
+TupleSet SpecialValues() {
+  return Boxes::Product({WordSet::Points({0, 1, 2, 0xFFFFFFFE, 0xFFFFFFFF, 0x7FFFFFFF, 0x80000000}),
+                         WordSet::Range(1, 16)});
+}
+
 std::vector<SampleStrategy> ShiftStrategies() {
-  return {{"s16_saturation_edges", 5, SaturationEdges()},
+  return {{"special_values", 1, SpecialValues()},
+          {"s16_saturation_edges", 5, SaturationEdges()},
           {"s16_in_range", 4, InRangeShift()},
           {"uniform", 2, UniformShift()}};
 }

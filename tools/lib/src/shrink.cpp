@@ -467,6 +467,28 @@ std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& co
       }
     }
   }
+  // A word some binades down or up while a small unsigned slot (a shift amount) moves by as
+  // many: m 2^(q + d) >> (s + d) keeps the dropped bits of m 2^q >> s, so a rounding situation
+  // can reach its simplest shift (1) in one move.
+  for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
+    const std::optional<OddParts> a = OddPartsOf(c.op->slots[i].TypeFor(c.pair), c.in[i]);
+    if (!a) continue;
+    for (std::size_t j = 0; j < c.op->slots.size(); ++j) {
+      const oracle::FormatInfo& fj = oracle::Format(c.op->slots[j].TypeFor(c.pair));
+      if (j == i || fj.kind != oracle::FormatKind::UnsignedInteger || fj.width > 8) continue;
+      const auto s = static_cast<int>(oracle::LowBits(c.in[j], fj.width));
+      for (int d = -s; d <= 64 && s + d < (1 << fj.width); ++d) {
+        if (d == 0) continue;
+        const std::optional<Word> wi =
+            ExactCode(c.op->slots[i].TypeFor(c.pair), a->negative, a->m, a->q + d);
+        if (!wi) continue;
+        Case k = c;
+        k.in[i] = *wi;
+        k.in[j] = static_cast<Word>(s + d);
+        offer(k);
+      }
+    }
+  }
   for (const Case& k : Drain(ShrinkCase(c))) offer(k);
   std::sort(moves.begin(), moves.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
