@@ -78,6 +78,24 @@ class FileGroupsTest(unittest.TestCase):
         self.assertEqual({(v["rmode"], v["sat"]) for v in scaled["vectors"]},
                          {(c["rmode"], c["sat"]) for c in ALL_CONTROLS})
 
+    def test_generate_leaves_out_a_group_without_the_selected_controls(self):
+        # --rmode RTZ: pqm12-13 (shift modes) takes RNE only, so only pqm19-20 is written, with
+        # a note naming the file left out; a selection of the RNE-only group alone is refused.
+        out = os.path.join(self.tmp.name, "rtz")
+        r = ptovec("generate", "--op", "fpatr", "--src", "s32", "--dst", "s16", "--samples", 100,
+                   "--rmode", "RTZ", "--out", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("ptovec: note: left out (no control among --rmode/--sat): "
+                      "fpatr_s32_s16_pqm12-13\n", r.stderr)
+        self.assertEqual(sorted(os.listdir(out)), ["fpatr_s32_s16_pqm19-20.bin", "manifest.json"])
+        header = binary_header(os.path.join(out, "fpatr_s32_s16_pqm19-20.bin"))
+        self.assertEqual(header["controls"], [{"rmode": "RTZ", "sat": False},
+                                              {"rmode": "RTZ", "sat": True}])
+        r = ptovec("generate", "--op", "fpatr", "--src", "fp32", "--dst", "fp16", "--samples", 100,
+                   "--rmode", "RTZ", "--out", os.path.join(self.tmp.name, "none"))
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("holds no control that --rmode/--sat keep", r.stderr)
+
     def test_list_shows_the_groups(self):
         r = ptovec("list", "--op", "fpatr", "--src", "s32", "--dst", "s16", "--json")
         self.assertEqual(r.returncode, 0, r.stderr)

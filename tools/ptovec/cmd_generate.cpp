@@ -102,7 +102,25 @@ int RunGenerate(const GenerateArgs& a) {
   if (a.samples == 0) return Fail("--samples must be at least 1 (got 0)");
   options.controls = ParseControlFilter(a.rmode, a.sat);
   if (!a.shard.empty()) options.shard = ParseShardSelection(a.shard);
-  const std::vector<Job> jobs = SelectJobs(a);
+  std::vector<Job> jobs = SelectJobs(a);
+  // A file none of whose controls --rmode/--sat keep (an fpatr group whose modes take RNE only,
+  // beside one that takes every mode) is left out, with a note; a selection left with no file
+  // at all is refused (GenerateSuite names the file and what it accepts).
+  std::vector<Job> kept;
+  std::string left_out;
+  for (const Job& job : jobs) {
+    if (options.controls.ControlsOf(*job.op, job.pair).empty()) {
+      left_out += (left_out.empty() ? "" : ", ") + JobBaseName(job);
+    } else {
+      kept.push_back(job);
+    }
+  }
+  if (!kept.empty() && !left_out.empty()) {
+    if (!a.quiet) {
+      std::cerr << "ptovec: note: left out (no control among --rmode/--sat): " << left_out << "\n";
+    }
+    jobs = std::move(kept);
+  }
   if (a.suite == "smoke") {
     // The inputs a greedy set cover picks from each pair's default domain (the default suite's
     // inputs with this seed and --samples) so that every (control, class) the default suite
