@@ -27,6 +27,7 @@
 #include "ptovec/generator/sampler.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/oracle/dyadic.hpp"
+#include "ptovec/oracle/fast_reference_quantization.hpp"
 #include "ptovec/oracle/matrix_postprocess.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
 
@@ -458,8 +459,8 @@ std::optional<Word> ScaledWord(TileDataType src, bool negative, std::uint64_t r,
   if (src == TileDataType::FP32) {
     const int e = bits - 1 + m;
     if (bits > 24 || e < -126 || e > 127) return std::nullopt;
-    const Word fraction = (Word{r} << (24 - bits)) & 0x7FFFFF;
-    return (negative ? Word{0x80000000} : 0) | (Word(e + 127) << 23) | fraction;
+    // A normal with at most 24 significant bits: the encoding is exact.
+    return oracle::FastFP32FiniteEncoding({negative, r, m}, NumericRoundingMode::RNE).word;
   }
   if (m < 0 || bits + m > 31) return std::nullopt;
   const std::int64_t v = static_cast<std::int64_t>(r << m);
