@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/writers.hpp"
 
 namespace ptovec::generator {
 
@@ -111,6 +112,50 @@ std::string PairKey(const OpDef& op, TypePair pair) {
          std::string(oracle::Format(pair.dst).name);
 }
 
+namespace {
+
+// Coverage counts a vector only as what ptovec's oracle says it is: each input run must be in
+// the op's domain, each control legal for it (OpDef::check_control), and each expected result
+// the one the op's bulk path (proven equal to the literal seed) gives. Throws InputError naming
+// the first record that is not, with the `ptovec eval` command that shows the oracle's answer.
+void CheckRecords(const VectorFileInfo& info, const Inputs& in,
+                  std::span<const NumericExecutionControl> controls,
+                  std::span<const Encoded> expected, std::uint64_t first_record,
+                  std::vector<Encoded>& oracle_out) {
+  const OpDef& op = *info.op;
+  const std::string where = info.path.string() + ": vector " + std::to_string(first_record + 1);
+  const std::string advice =
+      "; coverage counts only vectors whose inputs, controls and expected results are the "
+      "oracle's (regenerate the file with ptovec generate)";
+  if (const auto bad = op.check_domain(info.pair, in)) {
+    throw InputError(where + " has inputs outside the " + op.name + " domain (" + *bad + ")" +
+                     advice);
+  }
+  if (op.check_control) {
+    for (std::size_t c = 0; c < controls.size(); ++c) {
+      if (const auto bad = op.check_control(info.pair, in, controls[c])) {
+        throw InputError(info.path.string() + ": vector " +
+                         std::to_string(first_record + c + 1) + " has a control its inputs do "
+                         "not allow (" + *bad + ")" + advice);
+      }
+    }
+  }
+  oracle_out.resize(controls.size());
+  EvaluateBatch(op, info.pair, &in, 1, controls, oracle_out.data());
+  for (std::size_t c = 0; c < controls.size(); ++c) {
+    if (oracle_out[c] == expected[c]) continue;
+    const TileDataType dst = info.pair.dst;
+    const Case k{&op, info.pair, controls[c], in};
+    throw InputError(info.path.string() + ": vector " + std::to_string(first_record + c + 1) +
+                     " expects " + HexWord(expected[c].word, dst) + " status " +
+                     HexStatus(expected[c].status) + " but the oracle gives " +
+                     HexWord(oracle_out[c].word, dst) + " status " +
+                     HexStatus(oracle_out[c].status) + " (" + EvalCommand(k) + ")" + advice);
+  }
+}
+
+}  // namespace
+
 std::vector<PairCoverage> CountCoverage(const VectorSelection& selection) {
   std::vector<PairCoverage> result;
   std::map<std::string, std::size_t> index;
@@ -129,9 +174,13 @@ std::vector<PairCoverage> CountCoverage(const VectorSelection& selection) {
     // of equal inputs at once (the op's classifier computes the input's own facts once).
     std::vector<NumericExecutionControl> controls;
     std::vector<Encoded> expected;
+    std::vector<Encoded> oracle_out;
     std::vector<ClassMask> masks;
     Inputs current{};
+    std::uint64_t first_record = 0;  // the record number of controls[0]
     const auto flush = [&] {
+      CheckRecords(info, current, controls, expected, first_record, oracle_out);
+      first_record += controls.size();
       masks.resize(controls.size());
       classifier.Classify(current, controls, expected.data(), masks.data());
       for (std::size_t c = 0; c < controls.size(); ++c) {
@@ -154,6 +203,24 @@ std::vector<PairCoverage> CountCoverage(const VectorSelection& selection) {
     CheckSourceDigest(source, *reader);
   }
   return result;
+}
+
+std::vector<ScopePair> DefaultSuiteScope() {
+  std::vector<ScopePair> scope;
+  for (const Job& job : DefaultSuite()) {
+    // A split pair may be listed once per file group: one entry for the whole pair.
+    const TypePair whole = job.pair.Whole();
+    auto it = std::find_if(scope.begin(), scope.end(), [&](const ScopePair& p) {
+      return p.op == job.op && p.pair == whole;
+    });
+    if (it == scope.end()) it = scope.insert(scope.end(), ScopePair{job.op, whole, 0});
+    for (TypePair file_pair : FilePairs(*job.op, job.pair)) {
+      for (NumericExecutionControl c : ControlsFor(*job.op, file_pair)) {
+        it->slots = static_cast<std::uint16_t>(it->slots | 1U << ControlSlot(c));
+      }
+    }
+  }
+  return scope;
 }
 
 namespace {

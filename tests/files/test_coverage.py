@@ -6,7 +6,11 @@
                                      against schemas/coverage.schema.json and counts every vector,
                                      and --plot writes a PNG
   test_coverage.py require-all       a narrow suite misses classes: --require-all exits 1 with one
-                                     "missing:" line per missing class, each a reachable one
+                                     "missing:" line per missing class, each a reachable one, and
+                                     (default scope) per pair or control of the default suite the
+                                     folder lacks; --scope present narrows it and says so; a file
+                                     whose inputs or expected results are not the oracle's is
+                                     refused
   test_coverage.py smoke             `generate --suite smoke --format both` reproduces vectors/smoke
                                      byte for byte, at most 25,000 vectors, covering everything
 
@@ -65,15 +69,31 @@ def test_default(vectors):
         print(f"test_coverage: default suite: {doc['hit_cells']} of {doc['reachable_cells']} cells")
 
 
+def default_suite_pairs():
+    """The default suite's (op, src, dst)s, from `ptovec list --json`."""
+    p = ptovec("list", "--json")
+    if p.returncode != 0:
+        fail(p.stderr)
+    pairs = set()
+    for op in json.loads(p.stdout):
+        for pair in op["pairs"]:
+            if pair["default_suite"]:
+                pairs.add((op["op"], pair["src"], pair["dst"]))
+    return pairs
+
+
 def test_require_all():
     with tempfile.TemporaryDirectory() as tmp:
         suite = Path(tmp) / "narrow"
         g = ptovec("generate", "--op", "shift", "--samples", "3", "--out", suite, "--quiet")
         if g.returncode != 0:
             fail(g.stderr)
-        p, doc = coverage_json(suite, tmp, "--require-all")
+        # --scope present: only the one (pair, control) the folder holds, so every line names a
+        # class of it.
+        p, doc = coverage_json(suite, tmp, "--require-all", "--scope", "present")
         if p.returncode != 1:
-            fail(f"coverage --require-all on 3 shift inputs exited {p.returncode}, not 1")
+            fail(f"coverage --require-all --scope present on 3 shift inputs exited "
+                 f"{p.returncode}, not 1")
         validate(doc)
         missing = [line for line in p.stdout.splitlines() if line.startswith("missing: ")]
         (pair,) = doc["pairs"]
@@ -81,10 +101,94 @@ def test_require_all():
         expected = [f"missing: shift s32 -> s16 RNE Sat off: {name}"
                     for name, n, ok in zip(pair["classes"], control["counts"], control["reachable"])
                     if ok and n == 0]
-        if not expected or missing != expected:
+        if not expected or missing != expected or doc["missing"] != [m[9:] for m in missing]:
             fail(f"missing lines {missing} != {expected}")
-        if control["vectors"] != 3:
+        if control["vectors"] != 3 or doc["scope"] != "present":
             fail(f"counted {control['vectors']} vectors, generated 3")
+        # The default scope: every other pair of the default suite is missing as a whole.
+        p, doc = coverage_json(suite, tmp, "--require-all")
+        validate(doc)
+        absent = sorted(f"missing: {op} {src} -> {dst}: no vectors" for op, src, dst
+                        in default_suite_pairs() if op != "shift")
+        got = sorted(line[:line.index(" (")] for line in p.stdout.splitlines()
+                     if line.startswith("missing: ") and ": no vectors" in line)
+        if p.returncode != 1 or got != absent or len(absent) < 100:
+            fail(f"default scope on a shift-only folder: exit {p.returncode}, absent pairs "
+                 f"{got[:3]}... ({len(got)}), expected {len(absent)}")
+        if doc["hit_cells"] >= doc["reachable_cells"] // 100 or doc["scope"] != "default":
+            fail(f"a shift-only folder hit {doc['hit_cells']} of {doc['reachable_cells']} cells")
+
+
+def test_narrowed_controls():
+    """A folder of one control of one pair (generate --rmode RNE --sat off) is not a pass: the
+    pair's other 13 controls are missing, each on its own line, and the scope line says what
+    was required. --scope present accepts it and says so."""
+    with tempfile.TemporaryDirectory() as tmp:
+        suite = Path(tmp) / "rne"
+        g = ptovec("generate", "--op", "encode", "--src", "fp16", "--dst", "e4m3", "--rmode",
+                   "RNE", "--sat", "off", "--out", suite, "--quiet")
+        if g.returncode != 0:
+            fail(g.stderr)
+        p, doc = coverage_json(suite, tmp, "--require-all")
+        lines = p.stdout.splitlines()
+        controls = [line for line in lines if line.startswith("missing: encode fp16 -> e4m3 ")]
+        if p.returncode != 1 or len(controls) != 13 or not all(
+                ": no vectors (" in line for line in controls):
+            fail(f"RNE-only encode fp16 -> e4m3: exit {p.returncode}, lines {controls}")
+        if "missing: encode fp16 -> e4m3 RTZ Sat on: no vectors" not in [
+                line[:line.index(" (")] for line in controls]:
+            fail(f"no line for RTZ Sat on: {controls}")
+        if not any(line.startswith("scope: the default suite's pairs and controls")
+                   and "the vectors hold 1 of the default suite's" in line for line in lines):
+            fail(f"no scope line: {lines[-5:]}")
+        p, doc = coverage_json(suite, tmp, "--require-all", "--scope", "present")
+        if p.returncode != 0 or doc["missing"] or doc["hit_cells"] != doc["reachable_cells"]:
+            fail(f"--scope present on RNE-only encode fp16 -> e4m3 exited {p.returncode}")
+        if not any("(--scope present)" in line for line in p.stdout.splitlines()):
+            fail(f"--scope present does not say so: {p.stdout}")
+        bad = ptovec("coverage", "--vectors", suite, "--scope", "all")
+        if bad.returncode != 2 or bad.stderr.count("\n") != 1 or "--scope all" not in bad.stderr:
+            fail(f"--scope all: exit {bad.returncode}, {bad.stderr!r}")
+
+
+def test_forged_vectors():
+    """Coverage counts vectors only as the oracle has them: a file whose expected result or
+    input was edited is refused with one line naming the file and vector."""
+    with tempfile.TemporaryDirectory() as tmp:
+        suite = Path(tmp) / "forged"
+        g = ptovec("generate", "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "--rmode",
+                   "RNE", "--sat", "off", "--format", "json", "--out", suite, "--quiet")
+        if g.returncode != 0:
+            fail(g.stderr)
+        (suite / "manifest.json").unlink()  # a manifest's digest would refuse it earlier
+        path = suite / "tcvt_fp16_e8m0.json"
+        lines = path.read_text().split("\n")
+        # 0x0001 (2^-24) to E8M0 is 0x67 (2^-24); the file now claims 0x68.
+        if '"in":["0x0001"]' not in lines[2] or '"out":"0x67"' not in lines[2]:
+            fail(f"unexpected record 2: {lines[2]}")
+        lines[2] = lines[2].replace('"out":"0x67"', '"out":"0x68"')
+        path.write_text("\n".join(lines))
+        p = ptovec("coverage", "--vectors", suite, "--quiet", "--scope", "present")
+        want = (f"{path}: vector 2 expects 0x68 status 0x00 but the oracle gives 0x67 status "
+                "0x00 (ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RNE 0x0001)")
+        if p.returncode != 2 or want not in p.stderr or p.stderr.count("\n") != 1:
+            fail(f"forged expected word: exit {p.returncode}, {p.stderr!r}")
+
+        g = ptovec("generate", "--op", "fpatr", "--src", "fp32", "--dst", "fp16", "--samples",
+                   "3", "--format", "json", "--out", Path(tmp) / "fpatr", "--quiet")
+        if g.returncode != 0:
+            fail(g.stderr)
+        (Path(tmp) / "fpatr" / "manifest.json").unlink()
+        path = Path(tmp) / "fpatr" / "fpatr_fp32_fp16.json"
+        lines = path.read_text().split("\n")
+        record = json.loads(lines[1].rstrip(","))
+        record["in"][2] = "0x07"  # ReluMode 7 does not exist
+        lines[1] = json.dumps(record, separators=(",", ":")) + ","
+        path.write_text("\n".join(lines))
+        p = ptovec("coverage", "--vectors", path.parent, "--quiet", "--scope", "present")
+        if (p.returncode != 2 or f"{path}: vector 1 has inputs outside the fpatr domain "
+                "(relu_mode 0x07 is not a legal ReluMode" not in p.stderr):
+            fail(f"ReluMode 7: exit {p.returncode}, {p.stderr!r}")
 
 
 def test_smoke():
@@ -119,6 +223,8 @@ def main():
         test_default(sys.argv[2])
     elif sys.argv[1] == "require-all":
         test_require_all()
+        test_narrowed_controls()
+        test_forged_vectors()
     else:
         test_smoke()
     return 0

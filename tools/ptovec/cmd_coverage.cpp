@@ -2,6 +2,8 @@
 // Sat); a table on stdout, JSON (--json, schemas/coverage.schema.json), a heat map (--plot, by
 // tools/coverage_heatmap.py with matplotlib), and --require-all.
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -31,6 +33,7 @@ struct CoverageArgs {
   bool require_all = false;
   bool quiet = false;
   std::string find_witnesses;
+  std::string scope = "default";
   std::uint64_t seed = 2;
   std::uint64_t samples = 1000000;
   unsigned threads = 0;
@@ -71,71 +74,145 @@ int RunCoverage(const CoverageArgs& a) {
     return 0;
   }
   if (a.vectors.empty()) return Fail("coverage needs --vectors DIR (a suite folder or files)");
+  if (a.scope != "default" && a.scope != "present") {
+    return Fail("--scope " + a.scope +
+                " is not a scope; accepted: default (every pair and control of the default "
+                "suite), present (only those the vectors hold)");
+  }
   VectorSelection selection;
   for (const std::string& v : a.vectors) selection.paths.emplace_back(v);
-  const std::vector<PairCoverage> pairs = CountCoverage(selection);
+  const std::vector<PairCoverage> counted = CountCoverage(selection);
+
+  // The scope: each pair with the control slots it is required under. --scope default: the
+  // default suite's pairs and controls, in its order (absent ones with no vectors), then any
+  // other pair the vectors hold; --scope present: what the vectors hold.
+  struct Scoped {
+    PairCoverage cov;
+    std::uint16_t slots = 0;     // control slots in scope
+    bool in_default = false;     // a pair of the default suite
+  };
+  std::vector<Scoped> pairs;
+  std::vector<bool> used(counted.size(), false);
+  const auto present_slots = [](const PairCoverage& p) {
+    std::uint16_t m = 0;
+    for (std::size_t s = 0; s < kControlSlots; ++s) {
+      if (p.vectors[s] != 0) m = static_cast<std::uint16_t>(m | 1U << s);
+    }
+    return m;
+  };
+  std::size_t scope_controls = 0;
+  std::size_t held_controls = 0;
+  for (const ScopePair& d : DefaultSuiteScope()) {
+    const std::string key = PairKey(*d.op, d.pair);
+    Scoped sp{{d.op, d.pair, {}, {}}, d.slots, true};
+    for (std::size_t k = 0; k < counted.size(); ++k) {
+      if (!used[k] && PairKey(*counted[k].op, counted[k].pair) == key) {
+        sp.cov = counted[k];
+        used[k] = true;
+      }
+    }
+    const std::uint16_t held = present_slots(sp.cov);
+    scope_controls += static_cast<std::size_t>(std::popcount(d.slots));
+    held_controls += static_cast<std::size_t>(std::popcount<std::uint16_t>(held & d.slots));
+    if (a.scope == "default") {
+      sp.slots = static_cast<std::uint16_t>(sp.slots | held);
+      pairs.push_back(sp);
+    } else if (held != 0) {
+      sp.slots = held;
+      pairs.push_back(sp);
+    }
+  }
+  std::size_t outside = 0;
+  for (std::size_t k = 0; k < counted.size(); ++k) {
+    if (used[k]) continue;
+    pairs.push_back({counted[k], present_slots(counted[k]), false});
+    ++outside;
+  }
 
   nlohmann::ordered_json j;
   j["format"] = "ptovec-coverage";
-  j["version"] = 1;
+  j["version"] = 2;
   j["vectors"] = a.vectors;
+  j["scope"] = a.scope;
   nlohmann::ordered_json jpairs = nlohmann::ordered_json::array();
   std::vector<std::string> missing;
   std::uint64_t reachable_cells = 0;
   std::uint64_t hit_cells = 0;
-  for (const PairCoverage& p : pairs) {
+  for (const Scoped& sp : pairs) {
+    const PairCoverage& p = sp.cov;
     const std::vector<CoverageClass> classes = CoverageClasses(*p.op, p.pair);
     const auto reach = ReachableClasses(*p.op, p.pair);
     const bool has_witnesses =
         std::any_of(reach.begin(), reach.end(), [](ClassMask m) { return m != 0; });
     std::vector<std::size_t> slots;
     for (std::size_t s = 0; s < kControlSlots; ++s) {
-      if (p.vectors[s] != 0) slots.push_back(s);
+      if ((sp.slots >> s) & 1U) slots.push_back(s);
     }
     const std::string src(oracle::Format(p.pair.src).name);
     const std::string dst(oracle::Format(p.pair.dst).name);
+    const std::string name = p.op->name + " " + src + " -> " + dst;
+    const bool absent = present_slots(p) == 0;
     nlohmann::ordered_json jp;
     jp["op"] = p.op->name;
     jp["src"] = src;
     jp["dst"] = dst;
+    jp["default_suite"] = sp.in_default;
     jp["witnesses"] = has_witnesses;
     nlohmann::ordered_json names = nlohmann::ordered_json::array();
     for (const CoverageClass& c : classes) names.push_back(c.name);
     jp["classes"] = names;
     nlohmann::ordered_json jcontrols = nlohmann::ordered_json::array();
+    std::size_t absent_reachable = 0;
     for (std::size_t s : slots) {
       nlohmann::ordered_json jc;
-      jc["rmode"] = oracle::RoundingModeName(oracle::kAllRoundingModes[s / 2]);
+      const std::string rmode(oracle::RoundingModeName(oracle::kAllRoundingModes[s / 2]));
+      jc["rmode"] = rmode;
       jc["sat"] = s % 2 == 1;
       jc["vectors"] = p.vectors[s];
       nlohmann::ordered_json counts = nlohmann::ordered_json::array();
       nlohmann::ordered_json reachable = nlohmann::ordered_json::array();
+      std::size_t control_missing = 0;
       for (const CoverageClass& c : classes) {
         const std::uint64_t n = p.counts[s][c.bit];
         const bool r = ((reach[s] >> c.bit) & 1U) != 0;
         counts.push_back(n);
         reachable.push_back(r);
-        if (r) {
-          ++reachable_cells;
-          if (n > 0) {
-            ++hit_cells;
-          } else {
-            missing.push_back(p.op->name + " " + src + " -> " + dst + " " +
-                              std::string(jc["rmode"]) + " Sat " + (s % 2 ? "on" : "off") + ": " +
-                              c.name);
-          }
+        if (!r) continue;
+        ++reachable_cells;
+        if (n > 0) {
+          ++hit_cells;
+        } else if (p.vectors[s] != 0) {
+          missing.push_back(name + " " + rmode + " Sat " + (s % 2 ? "on" : "off") + ": " +
+                            c.name);
+        } else {
+          ++control_missing;
         }
+      }
+      absent_reachable += control_missing;
+      if (p.vectors[s] == 0 && !absent) {
+        missing.push_back(name + " " + rmode + " Sat " + (s % 2 ? "on" : "off") +
+                          ": no vectors (" + std::to_string(control_missing) +
+                          " reachable classes; the default suite holds this control)");
       }
       jc["counts"] = counts;
       jc["reachable"] = reachable;
       jcontrols.push_back(jc);
     }
+    if (absent) {
+      missing.push_back(name + ": no vectors (" + std::to_string(slots.size()) +
+                        (slots.size() == 1 ? " control, " : " controls, ") +
+                        std::to_string(absent_reachable) +
+                        " reachable classes; the default suite holds this pair)");
+    }
     jp["controls"] = jcontrols;
     jpairs.push_back(jp);
 
     if (!a.quiet) {
-      std::cout << p.op->name << " " << src << " -> " << dst
-                << (has_witnesses ? "" : " (no witness table for this pair)") << "\n";
+      if (absent) {
+        std::cout << name << ": no vectors (a pair of the default suite)\n";
+        continue;
+      }
+      std::cout << name << (has_witnesses ? "" : " (no witness table for this pair)") << "\n";
       std::cout << "  " << std::left << std::setw(40) << "class" << std::right;
       for (std::size_t s : slots) std::cout << std::setw(9) << ControlLabel(s);
       std::cout << "\n";
@@ -153,6 +230,16 @@ int RunCoverage(const CoverageArgs& a) {
       }
     }
   }
+  j["missing"] = missing;
+  std::cout << "scope: "
+            << (a.scope == "default"
+                    ? "the default suite's pairs and controls (--scope present: only those the "
+                      "vectors hold); "
+                    : "only the pairs and controls the vectors hold (--scope present); ")
+            << "the vectors hold " << held_controls << " of the default suite's "
+            << scope_controls << " (op, types, mode, Sat)"
+            << (outside ? " and " + std::to_string(outside) + " pair(s) outside it" : "")
+            << "\n";
   j["pairs"] = jpairs;
   j["reachable_cells"] = reachable_cells;
   j["hit_cells"] = hit_cells;
@@ -205,6 +292,9 @@ Command AddCoverageCommand(CLI::App& app) {
                   "also draw a heat map PNG (ops x classes, per mode; needs python3-matplotlib)");
   cov->add_flag("--require-all", args->require_all,
                 "exit 1, one line per class, when a reachable class has no vector");
+  cov->add_option("--scope", args->scope,
+                  "what --require-all requires: default (every pair and control of the default "
+                  "suite; absent ones are missing) or present (only those the vectors hold)");
   cov->add_flag("--quiet", args->quiet, "only the summary line (and missing classes)");
   cov->add_option("--find-witnesses", args->find_witnesses,
                   "instead: search the default domains for witnesses and write the witness "

@@ -12,9 +12,9 @@ nlohmann::ordered_json CoverageSchema() {
   const J control = {
       {"type", "object"},
       {"description",
-       "one (mode, Sat) of the pair: its vectors and, per class (in the pair's "
-       "classes order), the vectors hitting it and whether a witness shows it "
-       "reachable under this control"},
+       "one (mode, Sat) of the pair in the report's scope: its vectors (0 for a control of "
+       "the default suite the vectors lack) and, per class (in the pair's classes order), "
+       "the vectors hitting it and whether a witness shows it reachable under this control"},
       {"required", J::array({"rmode", "sat", "vectors", "counts", "reachable"})},
       {"additionalProperties", false},
       {"properties",
@@ -24,12 +24,16 @@ nlohmann::ordered_json CoverageSchema() {
         {"counts", {{"type", "array"}, {"items", count}}},
         {"reachable", {{"type", "array"}, {"items", {{"type", "boolean"}}}}}}}};
   const J pair = {{"type", "object"},
-                  {"required", J::array({"op", "src", "dst", "witnesses", "classes", "controls"})},
+                  {"required", J::array({"op", "src", "dst", "default_suite", "witnesses", "classes",
+                                         "controls"})},
                   {"additionalProperties", false},
                   {"properties",
                    {{"op", {{"type", "string"}}},
                     {"src", {{"type", "string"}}},
                     {"dst", {{"type", "string"}}},
+                    {"default_suite",
+                     {{"type", "boolean"},
+                      {"description", "whether the pair is one of the default suite's"}}},
                     {"witnesses",
                      {{"type", "boolean"},
                       {"description",
@@ -46,13 +50,25 @@ nlohmann::ordered_json CoverageSchema() {
           {"title", "ptovec coverage --json"},
           {"type", "object"},
           {"required",
-           J::array({"format", "version", "vectors", "pairs", "reachable_cells", "hit_cells"})},
+           J::array({"format", "version", "vectors", "scope", "pairs", "missing",
+                     "reachable_cells", "hit_cells"})},
           {"additionalProperties", false},
           {"properties",
            {{"format", {{"const", "ptovec-coverage"}}},
-            {"version", {{"const", 1}}},
+            {"version", {{"const", 2}}},
             {"vectors", {{"type", "array"}, {"items", {{"type", "string"}}}}},
+            {"scope",
+             {{"enum", J::array({"default", "present"})},
+              {"description",
+               "default: every pair and control of the default suite is in the report (one "
+               "the vectors lack counts as missing); present: only those the vectors hold"}}},
             {"pairs", {{"type", "array"}, {"items", pair}}},
+            {"missing",
+             {{"type", "array"},
+              {"description",
+               "what --require-all fails on, one line each: a reachable class without a "
+               "vector, a control or a pair of the scope without vectors"},
+              {"items", {{"type", "string"}}}}},
             {"reachable_cells", count},
             {"hit_cells", count}}}};
 }

@@ -70,6 +70,18 @@ std::string PairKey(const OpDef& op, TypePair pair);
 /// each class, in suite order. Throws InputError as VectorReader does.
 std::vector<PairCoverage> CountCoverage(const VectorSelection& selection);
 
+/// One (op, pair) of a coverage scope and the controls it holds there (bit ControlSlot).
+struct ScopePair {
+  const OpDef* op = nullptr;
+  TypePair pair{};  ///< the whole pair (group 0)
+  std::uint16_t slots = 0;
+};
+
+/// The default suite's scope, which `coverage` requires unless told `--scope present`: every
+/// (op, pair) of DefaultSuite(), in its order, with the controls its files hold (the union of
+/// ControlsFor over a split pair's file groups).
+std::vector<ScopePair> DefaultSuiteScope();
+
 /// One witness: an input of a pair and the controls (bit ControlSlot) under which it hits a class.
 struct Witness {
   const char* op;
