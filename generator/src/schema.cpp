@@ -512,14 +512,19 @@ nlohmann::ordered_json ManifestSchema() {
                  "Written last by `ptovec generate` into its output folder: the options and one "
                  "entry per vector file, with its size and SHA-256.");
   s["type"] = "object";
-  s["required"] = J::array({"format", "version", "tool", "tool_version", "seed", "samples",
-                            "formats", "controls", "files"});
+  s["required"] = J::array({"format", "version", "tool", "tool_version", "suite", "seed",
+                            "samples", "formats", "controls", "files"});
   s["additionalProperties"] = false;
   J p = J::object();
   p["format"] = {{"const", "ptovec-manifest"}};
   p["version"] = {{"const", kFileFormatVersion}};
   p["tool"] = {{"const", "ptovec"}};
   p["tool_version"] = {{"type", "string"}, {"pattern", "^[0-9]+\\.[0-9]+\\.[0-9]+"}};
+  p["suite"] = {{"description",
+                 "the --suite given to generate: default (every input of the default domains) "
+                 "or smoke (the inputs chosen to reach every outcome class); a folder holds "
+                 "one suite"},
+                {"enum", J::array({"default", "smoke"})}};
   p["seed"] = {{"description", "the --seed given to generate"}, {"$ref", "#/$defs/uint64"}};
   p["samples"] = {{"description", "the --samples given to generate"},
                   {"type", "integer"},

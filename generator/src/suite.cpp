@@ -165,6 +165,14 @@ std::vector<ManifestEntry> EntriesToKeep(const std::vector<Job>& jobs,
   const Manifest old = ReadManifest(manifest_path);
   RefuseUnlistedVectorFiles(out, &old, "--out folder",
                             "give an empty or new --out folder, or move them away");
+  if (old.suite != options.suite) {
+    // Neither adding to nor replacing: the smoke suite over a default one would silently swap
+    // a nightly suite for a per-commit one (or the reverse), under the same file names.
+    throw InputError("--out " + out.string() + " holds the " + old.suite + " suite (" +
+                     std::to_string(old.files.size()) + " file(s)), this run writes the " +
+                     options.suite + " suite; a folder holds one suite (give another --out, or "
+                     "delete the folder first)");
+  }
   std::vector<std::string> writing;
   for (const Job& job : jobs) {
     if (options.binary) writing.push_back(JobBaseName(job) + ".bin");
@@ -492,6 +500,7 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
   manifest["version"] = kFileFormatVersion;
   manifest["tool"] = "ptovec";
   manifest["tool_version"] = PTOVEC_VERSION;
+  manifest["suite"] = options.suite;
   manifest["seed"] = options.sampling.seed;
   manifest["samples"] = options.sampling.samples;
   manifest["formats"] = FormatNames(options);

@@ -71,6 +71,12 @@ Manifest ReadManifest(const std::filesystem::path& manifest_path) {
       throw InputError("\"version\" " + std::to_string(version) + " is not a version");
     m.version = static_cast<int>(version);
     m.tool_version = text(j, "tool_version");
+    if (j.contains("suite")) {
+      m.suite = text(j, "suite");
+      if (m.suite != "default" && m.suite != "smoke") {
+        throw InputError("\"suite\" \"" + m.suite + "\" is not a suite (default, smoke)");
+      }
+    }
     m.seed = whole(j, "seed");
     m.samples = whole(j, "samples");
     if (!j.contains("formats") || !j["formats"].is_array()) {

@@ -154,6 +154,32 @@ class SuiteFolderTest(unittest.TestCase):
         r = ptovec("generate", "--out", v, *SHIFT, "--samples", samples * 2, "--quiet")
         self.assertEqual(r.returncode, 0, r.stderr)
 
+    def test_the_smoke_and_the_default_suite_never_share_a_folder(self):
+        # The manifest names its suite; generate neither replaces nor adds to a folder's suite
+        # of the other kind, whichever comes first, and leaves the folder as it was.
+        smoke, default = self.path("smoke"), self.path("default")
+        shift_smoke = ["generate", "--suite", "smoke", *SHIFT, "--samples", 1000]
+        r = ptovec(*shift_smoke, "--out", smoke)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(smoke, "manifest.json")) as f:
+            self.assertEqual(json.load(f)["suite"], "smoke")
+        self.generate(default, *SHIFT)
+        with open(os.path.join(default, "manifest.json")) as f:
+            self.assertEqual(json.load(f)["suite"], "default")
+        before_smoke, before_default = snapshot(smoke), snapshot(default)
+        # Same file name (shift_s32_s16.bin), so either run would rewrite every file.
+        r = ptovec(*shift_smoke, "--out", default)
+        self.assert_refused(r, f"--out {default} holds the default suite (1 file(s)), this run "
+                               "writes the smoke suite; a folder holds one suite")
+        r = ptovec("generate", "--samples", 1000, "--out", smoke, *SHIFT)
+        self.assert_refused(r, f"--out {smoke} holds the smoke suite (1 file(s)), this run "
+                               "writes the default suite; a folder holds one suite")
+        # Adding another pair is refused the same way.
+        r = ptovec("generate", "--samples", 1000, "--out", smoke, *FP16_E8M0)
+        self.assert_refused(r, "holds the smoke suite")
+        self.assertEqual(snapshot(smoke), before_smoke)
+        self.assertEqual(snapshot(default), before_default)
+
     def test_unlisted_vector_files_are_refused_by_run_check_and_generate(self):
         v = self.path("v")
         self.generate(v, *FP16_E8M0)

@@ -134,6 +134,7 @@ int RunGenerate(const GenerateArgs& a) {
   }
   const std::string out = a.out.empty() ? DefaultOutFor(a, options.shard) : a.out;
   options.out_dir = out;
+  options.suite = a.suite == "smoke" ? "smoke" : "default";
   options.sampling = {a.seed, a.samples};
   options.threads = a.threads;
   options.progress = !a.quiet && ProgressWanted();

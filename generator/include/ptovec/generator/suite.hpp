@@ -25,6 +25,10 @@ std::vector<Job> DefaultSuite();
 
 struct GenerateOptions {
   std::filesystem::path out_dir = "vectors/default";
+  /// The manifest's "suite": "default" (the op's default domains) or "smoke" (`selected` holds
+  /// the inputs coverage.hpp SelectSmokeInputs picks). A folder holds one suite: generate
+  /// refuses to add to or replace a folder's suite of another kind.
+  std::string suite = "default";
   bool binary = true;
   bool json = false;
   /// TestFloat-style text (testfloat.hpp): one file per (op, pair, control), named

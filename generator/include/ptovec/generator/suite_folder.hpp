@@ -7,7 +7,8 @@
 //    (check, run and generate refuse it);
 //  - `generate` into a folder that holds a suite either replaces it (when it rewrites every file
 //    the manifest names) or adds to it (same file-format version, tool version, seed, samples and
-//    formats; anything else is refused before a byte is written).
+//    formats; anything else is refused before a byte is written), and never mixes or swaps the
+//    default and the smoke suite (the manifest's "suite").
 #pragma once
 
 #include <cstdint>
@@ -61,6 +62,9 @@ struct ManifestEntry {
 struct Manifest {
   int version = 0;  ///< file-format version
   std::string tool_version;
+  /// "default" or "smoke" (GenerateOptions::suite); "default" when the manifest has no
+  /// "suite" (written before the key existed).
+  std::string suite = "default";
   std::uint64_t seed = 0;
   std::uint64_t samples = 0;
   std::vector<std::string> formats;     ///< "bin", "json", "testfloat"
