@@ -1,12 +1,14 @@
 #!/usr/bin/python3
 """Draws the heat map of `ptovec coverage --json` output: one panel per rounding mode (ops without
-a mode under RNE), rows the (op, src, dst) pairs, columns the outcome classes; each cell the share
+a mode under RNE), rows the ops (their pairs pooled), columns the outcome classes (fpatr's
+per-PreQuantMode blocks pooled into the classes they name); each cell the share
 of the class's reachable (pair, Sat) cells that hold at least one vector (white: no pair reaches
 the class under that mode). Called by `ptovec coverage --plot FILE.png`:
 
     tools/coverage_heatmap.py COVERAGE.json OUT.png
 """
 import json
+import re
 import sys
 
 import matplotlib
@@ -16,6 +18,13 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 MODES = ["RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB"]
+# fpatr's classes come in one block per PreQuantMode ("PreQuantMode 25: exact tie rounded up",
+# "PreQuantMode 25, ReluMode 2 (LReLU)"); the picture pools the blocks into the class they name.
+PQM_PREFIX = re.compile(r"^PreQuantMode \d+(: |, )")
+
+
+def column(name):
+    return PQM_PREFIX.sub("", name)
 
 
 def main():
@@ -29,7 +38,7 @@ def main():
     for p in cov["pairs"]:
         if p["op"] not in ops:
             ops.append(p["op"])
-        for c in p["classes"]:
+        for c in map(column, p["classes"]):
             if c not in classes:
                 classes.append(c)
     reach = np.zeros((len(MODES), len(ops), len(classes)))
@@ -40,7 +49,7 @@ def main():
             m = MODES.index(ctl["rmode"])
             for name, n, ok in zip(p["classes"], ctl["counts"], ctl["reachable"]):
                 if ok:
-                    k = classes.index(name)
+                    k = classes.index(column(name))
                     reach[m, r, k] += 1
                     hit[m, r, k] += 1 if n > 0 else 0
     share = np.where(reach > 0, hit / np.maximum(reach, 1), np.nan)

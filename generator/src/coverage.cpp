@@ -101,9 +101,9 @@ void PairClassifier::Classify(const Inputs& in, std::span<const NumericExecution
   } else {
     std::fill(out, out + controls.size(), ClassMask{0});
   }
-  const ClassMask input = ClassMask{1} << InputClassOf(*op_, pair_, in);
+  const ClassMask input = ClassBit(InputClassOf(*op_, pair_, in));
   for (std::size_t c = 0; c < controls.size(); ++c) {
-    out[c] |= input | ClassMask{1} << (kOutcomeBit + OutcomeOf(expected[c].status));
+    out[c] |= input | ClassBit(kOutcomeBit + OutcomeOf(expected[c].status));
   }
 }
 
@@ -186,7 +186,7 @@ std::vector<PairCoverage> CountCoverage(const VectorSelection& selection) {
       for (std::size_t c = 0; c < controls.size(); ++c) {
         const std::size_t slot = ControlSlot(controls[c]);
         ++cov.vectors[slot];
-        for (ClassMask m = masks[c]; m != 0; m &= m - 1) ++cov.counts[slot][std::countr_zero(m)];
+        ForEachClassBit(masks[c], [&](unsigned k) { ++cov.counts[slot][k]; });
       }
       controls.clear();
       expected.clear();
@@ -239,7 +239,7 @@ std::array<ClassMask, kControlSlots> ReachableClasses(const OpDef& op, TypePair 
     for (const CoverageClass& c : classes) {
       if (c.name != w.class_name) continue;
       for (std::size_t s = 0; s < kControlSlots; ++s) {
-        if ((w.controls >> s) & 1U) reach[s] |= ClassMask{1} << c.bit;
+        if ((w.controls >> s) & 1U) reach[s].set(c.bit);
       }
     }
   }
@@ -252,7 +252,7 @@ std::string FindWitnesses(const SamplingOptions& sampling, unsigned threads) {
   ParallelFor(jobs.size(), threads, [&](std::size_t j) {
     const Job& job = jobs[j];
     const std::vector<CoverageClass> classes = CoverageClasses(*job.op, job.pair);
-    std::array<std::uint16_t, 64> seen{};  // per bit: control slots already witnessed
+    std::array<std::uint16_t, kClassBits> seen{};  // per bit: control slots already witnessed
     std::ostringstream out;
     WalkDomain(job, sampling,
                [&](std::uint64_t, const Inputs& in,
@@ -260,7 +260,7 @@ std::string FindWitnesses(const SamplingOptions& sampling, unsigned threads) {
                  for (const CoverageClass& c : classes) {
                    std::uint16_t hit = 0;
                    for (std::size_t k = 0; k < controls.size(); ++k) {
-                     if ((masks[k] >> c.bit) & 1U)
+                     if (masks[k].test(c.bit))
                        hit = static_cast<std::uint16_t>(hit | 1U << ControlSlot(controls[k]));
                    }
                    if ((hit & ~seen[c.bit]) == 0) continue;
@@ -330,7 +330,7 @@ std::vector<std::vector<Inputs>> SelectSmokeInputs(const std::vector<Job>& jobs,
       for (std::size_t k = 0; k < candidates.size(); ++k) {
         int gain = 0;
         for (std::size_t s = 0; s < kControlSlots; ++s) {
-          gain += std::popcount(candidates[k].hits[s] & left[s]);
+          gain += static_cast<int>((candidates[k].hits[s] & left[s]).count());
         }
         if (gain > best_gain) best = k, best_gain = gain;
       }

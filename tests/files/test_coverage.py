@@ -10,7 +10,8 @@
                                      (default scope) per pair or control of the default suite the
                                      folder lacks; --scope present narrows it and says so; a file
                                      whose inputs or expected results are not the oracle's is
-                                     refused
+                                     refused; fp32 -> hif8 without PreQuantMode 25's inexact inputs
+                                     misses that mode's classes
   test_coverage.py smoke             `generate --suite smoke --format both` reproduces vectors/smoke
                                      byte for byte, at most 25,000 vectors, covering everything
 
@@ -119,6 +120,43 @@ def test_require_all():
             fail(f"a shift-only folder hit {doc['hit_cells']} of {doc['reachable_cells']} cells")
 
 
+def test_fpatr_mode_classes():
+    """The review's case: fp32 -> hif8 without the inexact results of PreQuantMode 25 (its mode 28
+    still has them) fails --require-all on PreQuantMode 25's own inexact classes."""
+    with tempfile.TemporaryDirectory() as tmp:
+        suite = Path(tmp) / "hif8"
+        g = ptovec("generate", "--op", "fpatr", "--src", "fp32", "--dst", "hif8", "--format",
+                   "json", "--out", suite, "--quiet")
+        if g.returncode != 0:
+            fail(g.stderr)
+        (suite / "manifest.json").unlink()
+        path = suite / "fpatr_fp32_hif8.json"
+        head, *records = path.read_text().split("\n")
+        records = [r for r in records if r.startswith("{")]
+        parsed = [json.loads(r.rstrip(",")) for r in records]
+        # Records come input by input, both controls (RNE Sat off, on) of an input in a row;
+        # drop every input of mode 25 whose result is inexact under either.
+        drop = {tuple(r["in"]) for r in parsed
+                if r["in"][1] == "0x19" and int(r["flags"], 16) & 0x10}
+        kept = [r for r, j in zip(records, parsed) if tuple(j["in"]) not in drop]
+        if not drop or len(kept) == len(records):
+            fail("no inexact PreQuantMode 25 input in fp32 -> hif8")
+        header = json.loads(head + "]}")
+        header["inputs"] -= len(drop)
+        header["count"] = len(kept)
+        text = json.dumps(header, separators=(",", ":"))[:-2] + "\n"
+        text += ",\n".join(r.rstrip(",") for r in kept) + "\n]}"
+        path.write_text(text)
+        p = ptovec("coverage", "--vectors", suite, "--quiet", "--require-all", "--scope",
+                   "present")
+        missing = [line for line in p.stdout.splitlines() if line.startswith("missing: ")]
+        want = "missing: fpatr fp32 -> hif8 RNE Sat off: PreQuantMode 25: inexact normal"
+        if p.returncode != 1 or want not in missing or any("PreQuantMode 28" in m
+                                                             for m in missing):
+            fail(f"fp32 -> hif8 without inexact mode-25 inputs: exit {p.returncode}, "
+                 f"{missing[:8]} {p.stderr}")
+
+
 def test_narrowed_controls():
     """A folder of one control of one pair (generate --rmode RNE --sat off) is not a pass: the
     pair's other 13 controls are missing, each on its own line, and the scope line says what
@@ -225,6 +263,7 @@ def main():
         test_require_all()
         test_narrowed_controls()
         test_forged_vectors()
+        test_fpatr_mode_classes()
     else:
         test_smoke()
     return 0

@@ -48,7 +48,7 @@ TEST(Coverage, EveryWitnessLandsInItsClassUnderEachControlItClaims) {
     ASSERT_FALSE(op->check_domain(pair, in).has_value());
     for (const NumericExecutionControl control : ControlsFor(*op)) {
       if (((w.controls >> ControlSlot(control)) & 1U) == 0) continue;
-      EXPECT_TRUE((ClassesOf(*op, pair, in, control) >> c->bit) & 1U)
+      EXPECT_TRUE(ClassesOf(*op, pair, in, control).test(c->bit))
           << PairKey(*op, pair) << " " << w.class_name << " control " << ControlSlot(control);
       ++checked;
     }
@@ -88,7 +88,7 @@ TEST(Coverage, FloatingEncodeClassesOfKnownValues) {
   const TypePair pair{TileDataType::FP32, TileDataType::FP16};
   const auto classes = CoverageClasses(op, pair);
   const auto has = [&](Word value, NumericExecutionControl c, std::string_view name) {
-    return ((ClassesOf(op, pair, {value, 0, 0, 0}, c) >> FindClass(classes, name)->bit) & 1U) != 0;
+    return ClassesOf(op, pair, {value, 0, 0, 0}, c).test(FindClass(classes, name)->bit);
   };
   const NumericExecutionControl rne{NumericRoundingMode::RNE, false};
   const NumericExecutionControl rne_sat{NumericRoundingMode::RNE, true};
@@ -114,12 +114,76 @@ TEST(Coverage, FloatingEncodeClassesOfKnownValues) {
   EXPECT_TRUE(has(0x30800000, rne, "tiny and inexact (UF)"));
 }
 
+// fpatr keeps the classes of each PreQuantMode's last step apart (a review found that deleting
+// every inexact PreQuantMode 25 input of fp32 -> hif8 left coverage complete when classes were
+// kept per pair only), and HiF8's smallest normal is 2^-15, not its first normal code (1.0).
+TEST(Coverage, FpatrClassesArePerPreQuantModeAndLastStep) {
+  const OpDef& op = *FindOp("fpatr");
+  const NumericExecutionControl rne{NumericRoundingMode::RNE, false};
+  const NumericExecutionControl rne_sat{NumericRoundingMode::RNE, true};
+  const auto has = [&](TypePair pair, const Inputs& in, NumericExecutionControl c,
+                       std::string_view name) {
+    const auto classes = CoverageClasses(op, pair);
+    const CoverageClass* k = FindClass(classes, name);
+    EXPECT_NE(k, nullptr) << name;
+    return k != nullptr && ClassesOf(op, pair, in, c).test(k->bit);
+  };
+  const TypePair fp16{TileDataType::FP32, TileDataType::FP16};
+  // Mode 1 (no scale, RNE): 65520 is FP16's overflow threshold itself.
+  const Inputs at_threshold{0x477ff000, 1, 0, 0, 0};
+  EXPECT_TRUE(has(fp16, at_threshold, rne, "PreQuantMode 1: at the overflow threshold"));
+  EXPECT_TRUE(has(fp16, at_threshold, rne, "PreQuantMode 1: overflow to Inf or NaN"));
+  EXPECT_TRUE(has(fp16, at_threshold, rne_sat, "PreQuantMode 1: overflow under Sat"));
+  EXPECT_FALSE(has(fp16, at_threshold, rne, "PreQuantMode 32: at the overflow threshold"));
+  // Mode 32 (scalar scale 0.5 in bits 31:13): 1 + 2^-10 times 0.5 is exact in FP16.
+  const Inputs scaled{0x3f802000, 32, 0, Word{0x1F800} << 13, 0};
+  EXPECT_TRUE(has(fp16, scaled, rne, "PreQuantMode 32: exact normal"));
+  EXPECT_FALSE(has(fp16, scaled, rne, "PreQuantMode 1: exact normal"));
+  // -1 + 2^-11 ... as a negative value under LReLU with parameter 1.0: a tie of FP16 (1 + 2^-11
+  // is halfway between 1 and 1 + 2^-10), RNE keeps 1.
+  const Inputs lrelu_tie{0xbf801000, 1, 2, 0, 0x1FC00};
+  EXPECT_TRUE(has(fp16, lrelu_tie, rne, "PreQuantMode 1: exact tie rounded down"));
+  EXPECT_TRUE(has(fp16, lrelu_tie, rne, "PreQuantMode 1: negative under LReLU/PReLU"));
+  EXPECT_TRUE(has(fp16, lrelu_tie, rne, "PreQuantMode 1, ReluMode 2 (LReLU)"));
+
+  const TypePair hif8{TileDataType::FP32, TileDataType::HiF8};
+  // Mode 25 (scalar scale, RHB): 2^-15 (HiF8's smallest normal) minus 2^-40 rounds up to it;
+  // 1 - 2^-24 rounding up to 1.0 is only a carry into the next binade.
+  const Inputs below_normal{0x37ffffff, 25, 0, Word{0x1FC00} << 13, 0};
+  EXPECT_TRUE(has(hif8, below_normal, rne, "PreQuantMode 25: rounding up to the smallest normal"));
+  EXPECT_FALSE(has(hif8, below_normal, rne, "PreQuantMode 28: rounding up to the smallest normal"));
+  const Inputs below_one{0x3f7fffff, 25, 0, Word{0x1FC00} << 13, 0};
+  EXPECT_FALSE(has(hif8, below_one, rne, "PreQuantMode 25: rounding up to the smallest normal"));
+  EXPECT_TRUE(has(hif8, below_one, rne, "PreQuantMode 25: carry into the next binade"));
+  EXPECT_TRUE(has(hif8, below_one, rne, "PreQuantMode 25: inexact normal"));
+
+  // Modes 12 (shift) and 19 (S17 affine) of S32 -> S16 have the shift's and the affine step's
+  // classes; mode 19 has only its own width and no ties after its intermediate.
+  const TypePair s16{TileDataType::S32, TileDataType::S16};
+  const Inputs shift_half{0x1, 12, 0, 0, 0};  // shift code 0: shift 1, the dropped bit is half
+  EXPECT_TRUE(has(s16, shift_half, rne, "PreQuantMode 12: dropped bits exactly half"));
+  EXPECT_TRUE(has(s16, shift_half, rne, "PreQuantMode 12: shift 1"));
+  const auto classes = CoverageClasses(op, s16);
+  EXPECT_NE(FindClass(classes, "PreQuantMode 19: width 17"), nullptr);
+  EXPECT_EQ(FindClass(classes, "PreQuantMode 19: width 5"), nullptr);
+  EXPECT_EQ(FindClass(classes, "PreQuantMode 19: dst tie rounded up"), nullptr);
+  EXPECT_EQ(FindClass(classes, "PreQuantMode 19: dst negative into unsigned"), nullptr);
+  // 3 input and 5 status classes; per shift mode 4 ReluModes, 2 negative-value classes and the
+  // shift's 12; per affine mode the same 6 and 13 of the affine table's 20 (3 other widths, the
+  // 3 ties and rounding to zero of the final encoding, negative into unsigned left out).
+  EXPECT_EQ(classes.size(), 8U + 2 * (4 + 2 + 12) + 2 * (4 + 2 + 13));
+  // 3 x 0.5 = 1.5: a tie of the S17 intermediate (mode 19: scale in bits 31:13, offset 0).
+  const Inputs product_tie{0x3, 19, 0, Word{0x1F800} << 13, 0};
+  EXPECT_TRUE(has(s16, product_tie, rne, "PreQuantMode 19: product tie"));
+  EXPECT_TRUE(has(s16, product_tie, rne, "PreQuantMode 19: width 17"));
+}
+
 TEST(Coverage, ShiftAndQparamClassesOfKnownInputs) {
   const OpDef& shift = *FindOp("shift");
   const TypePair sp{TileDataType::S32, TileDataType::S16};
   const auto sc = CoverageClasses(shift, sp);
   const auto shift_has = [&](Word v, Word s, std::string_view name) {
-    return ((ClassesOf(shift, sp, {v, s, 0, 0}, {}) >> FindClass(sc, name)->bit) & 1U) != 0;
+    return ClassesOf(shift, sp, {v, s, 0, 0}, {}).test(FindClass(sc, name)->bit);
   };
   EXPECT_TRUE(shift_has(0x1, 1, "dropped bits exactly half"));
   EXPECT_TRUE(shift_has(0x3, 2, "dropped bits above half"));
@@ -132,7 +196,7 @@ TEST(Coverage, ShiftAndQparamClassesOfKnownInputs) {
   const TypePair qp{TileDataType::FP32, TileDataType::U64};
   const auto qc = CoverageClasses(qparam, qp);
   const auto q_has = [&](Word scale, std::string_view name) {
-    return ((ClassesOf(qparam, qp, {scale, 0, 0, 0}, {}) >> FindClass(qc, name)->bit) & 1U) != 0;
+    return ClassesOf(qparam, qp, {scale, 0, 0, 0}, {}).test(FindClass(qc, name)->bit);
   };
   EXPECT_TRUE(q_has(0x3f801000, "FP19 tie kept even"));
   EXPECT_TRUE(q_has(0x3f803000, "FP19 tie rounded up to even"));

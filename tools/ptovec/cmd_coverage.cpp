@@ -174,7 +174,7 @@ int RunCoverage(const CoverageArgs& a) {
       std::size_t control_missing = 0;
       for (const CoverageClass& c : classes) {
         const std::uint64_t n = p.counts[s][c.bit];
-        const bool r = ((reach[s] >> c.bit) & 1U) != 0;
+        const bool r = reach[s].test(c.bit);
         counts.push_back(n);
         reachable.push_back(r);
         if (!r) continue;
@@ -220,7 +220,7 @@ int RunCoverage(const CoverageArgs& a) {
         std::cout << "  " << std::left << std::setw(40) << c.name.substr(0, 39) << std::right;
         for (std::size_t s : slots) {
           const std::uint64_t n = p.counts[s][c.bit];
-          const bool r = ((reach[s] >> c.bit) & 1U) != 0;
+          const bool r = reach[s].test(c.bit);
           std::cout << std::setw(9)
                     << (n > 0 ? std::to_string(n)
                         : r   ? std::string("MISSING")

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,6 +31,7 @@
 #include "ptovec/oracle/fast_reference_quantization.hpp"
 #include "ptovec/oracle/matrix_postprocess.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
+#include "outcome_classes.hpp"
 
 namespace ptovec::generator {
 
@@ -588,6 +590,193 @@ std::vector<WeightedSet> ScaledTies(TypePair pair) {
   return parts;
 }
 
+// What the last step of PreQuantMode `m` is (MatrixPostQuantBaseWithFlags lines 180-252): the
+// S32 -> S16 shift, the S5/S9/S17 affine step, or an encoding of value x multiplier into an
+// integer or floating destination.
+enum class LastStep { Shift, Affine, IntegerEncode, FloatingEncode };
+
+LastStep LastStepOf(unsigned m, TileDataType dst) {
+  if (oracle::BundleFPATRModeIsShift(m)) return LastStep::Shift;
+  if (oracle::BundleFPATRModeOffsetWidth(m) != 0) return LastStep::Affine;
+  return Format(dst).IsFloating() ? LastStep::FloatingEncode : LastStep::IntegerEncode;
+}
+
+// ---- products at a floating destination's thresholds ----
+//
+// Whether value x multiplier lands just below, at or just above the overflow threshold of a
+// floating destination (largest finite L, T = L + half its ulp, L + its ulp), or just below its
+// smallest normal N (within half a subnormal step q, or within q), or on a subnormal, depends on
+// the product's low bits: few products of a 24-bit (or S32) value and an 11-bit FP19 multiplier
+// land there, and no draw finds them by chance (a review showed, for example, that every
+// threshold class of FP32 -> FP32 was unreached). This strategy finds them by construction, as
+// `affine`'s InexactAtFarEdges does for integer range ends: for each target t and multiplier
+// S * 2^k (S odd: small ones, 11-bit ones spread evenly, and the odd divisors of T's odd
+// significand, which give products exactly at T), the accumulator words next to t / (S * 2^k),
+// kept when their product falls in one of the intervals (the first few per interval).
+
+// The odd divisors of n (odd) that are at most 2047, increasing.
+std::vector<std::uint64_t> OddDivisorsUpTo2047(std::uint64_t n) {
+  std::vector<std::uint64_t> out;
+  for (std::uint64_t d = 1; d <= 2047 && d <= n; d += 2) {
+    if (n % d == 0) out.push_back(d);
+  }
+  return out;
+}
+
+// (multiplier FP19 word, accumulator word) pairs whose product lands in each threshold interval
+// of the pair's floating destination (positive values; the strategy adds the sign).
+std::vector<std::pair<Word, Word>> ThresholdProducts(TypePair pair) {
+  using oracle::Real;
+  const TileDataType dst = pair.dst;
+  const oracle::FormatInfo& f = Format(dst);
+  const auto value_of = [dst](Word code) {
+    return oracle::ToReal(oracle::DyadicFromFiniteCode(dst, code));
+  };
+  // The largest finite L and the smallest positive normal N, and the values just below them
+  // (by value: HiF8's codes are not in value order). FP32: 2^-126 and its neighbours.
+  const Real largest = value_of(f.largest_finite_code);
+  Real normal = oracle::PowerOfTwo(-126);
+  Real below_largest = value_of(f.largest_finite_code - 1);
+  Real below_normal = normal - oracle::PowerOfTwo(-149);
+  if (dst != TileDataType::FP32) {
+    std::optional<Real> n;
+    for (Word w = 1; w < (Word{1} << f.width); ++w) {
+      if (oracle::TileNumericValueClass(dst, w) != NumericValueClass::PositiveNormal) continue;
+      const Real v = value_of(w);
+      if (!n || v < *n) n = v;
+    }
+    normal = *n;
+    below_largest = 0;
+    below_normal = 0;
+    for (Word w = 1; w < (Word{1} << f.width); ++w) {
+      const NumericValueClass c = oracle::TileNumericValueClass(dst, w);
+      if (c != NumericValueClass::PositiveNormal && c != NumericValueClass::PositiveSubnormal)
+        continue;
+      const Real v = value_of(w);
+      if (v < largest && v > below_largest) below_largest = v;
+      if (v < normal && v > below_normal) below_normal = v;
+    }
+  }
+  const Real ulp = largest - below_largest;
+  const Real threshold = largest + ulp / 2;
+  const Real beyond = largest + ulp;
+  const Real step = normal - below_normal;
+  // Intervals: (L, T), T, (T, L + ulp), (N - q/2, N), (N - q, N - q/2], a subnormal k * q'.
+  constexpr std::size_t kIntervals = 6;
+  const auto interval = [&](const Real& x) -> std::optional<std::size_t> {
+    if (x > largest && x < threshold) return 0;
+    if (x == threshold) return 1;
+    if (x > threshold && x < beyond) return 2;
+    if (x < normal && x > normal - step / 2) return 3;
+    if (x <= normal - step / 2 && x > normal - step) return 4;
+    if (x > 0 && x < normal - step && denominator(Real(x / step)) == 1) return 5;
+    return std::nullopt;
+  };
+  const oracle::Dyadic t_dyadic = *oracle::DyadicFromReal(threshold);
+  const std::uint64_t t_odd = static_cast<std::uint64_t>(t_dyadic.significand >> std::countr_zero(static_cast<std::uint64_t>(t_dyadic.significand)));
+  std::vector<std::uint64_t> significands = {1, 3, 5, 7, 9, 13, 31, 0x401, 0x555, 0x7FF};
+  for (const std::uint64_t d : OddDivisorsUpTo2047(t_odd)) significands.push_back(d);
+  for (const std::uint64_t d : OddSpread(1025, 2047, 24)) significands.push_back(d);
+  std::sort(significands.begin(), significands.end());
+  significands.erase(std::unique(significands.begin(), significands.end()), significands.end());
+
+  const bool fp32 = pair.src == TileDataType::FP32;
+  const std::vector<int> value_exponents = fp32 ? std::vector<int>{-24, 0, 24} : std::vector<int>{10, 25};
+  constexpr int kFound = 3;
+  std::array<int, kIntervals> found{};
+  std::vector<std::pair<Word, Word>> out;
+  for (const Real& t : {largest + ulp / 4, threshold, threshold + ulp / 4, normal - step / 4,
+                        normal - step * 3 / 4, normal / 2}) {
+    const oracle::Dyadic td = *oracle::DyadicFromReal(t);
+    const int e_t = oracle::DyadicLeadingExponent(td);
+    for (const std::uint64_t s : significands) {
+      for (const int e_v : value_exponents) {
+        const int k = e_t - e_v - (BitLength(s) - 1);
+        const std::optional<Word> fp19 = Fp19Of(s, k);
+        if (!fp19) continue;
+        const Real multiplier = Real(static_cast<std::int64_t>(s)) * oracle::PowerOfTwo(k);
+        const Real centre = t / multiplier;
+        std::vector<Word> values;
+        if (fp32) {
+          // centre is not dyadic for S > 1: bracket its truncation to 2^(e_v - 40), which is
+          // finer than an FP32 ulp there, so the word at or below is the same or one below.
+          const Real truncated = Real(oracle::RoundDown(centre * oracle::PowerOfTwo(40 - e_v))) *
+                                 oracle::PowerOfTwo(e_v - 40);
+          const std::uint32_t c = Fp32Bracket(truncated).first;
+          for (int d = -2; d <= 2; ++d) {
+            const std::uint32_t v = Fp32Step(c, d);
+            if (Fp32IsFinite(v) && (v & 0x80000000) == 0 && (v & 0x7FFFFFFF) != 0) values.push_back(v);
+          }
+        } else {
+          const auto c = static_cast<std::int64_t>(oracle::RoundDown(centre));
+          for (std::int64_t v = c - 2; v <= c + 2; ++v) {
+            if (v >= 1 && v <= INT32_MAX) values.push_back(static_cast<Word>(v));
+          }
+        }
+        for (const Word v : values) {
+          const Real x = (fp32 ? oracle::ReferenceFP32FiniteValue(v)
+                               : Real(static_cast<std::int64_t>(v))) * multiplier;
+          const std::optional<std::size_t> at = interval(x);
+          if (!at || found[*at] >= kFound) continue;
+          const std::pair<Word, Word> candidate{*fp19, v};
+          if (std::find(out.begin(), out.end(), candidate) != out.end()) continue;
+          ++found[*at];
+          out.push_back(candidate);
+        }
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// One part per mode whose last step encodes into the floating destination: boxes of (the
+// threshold values of one multiplier, both signs, ReluMode 0, that multiplier as the quant
+// scale) for modes with a scale, and (the values negated, ReluMode 2-3, the multiplier as the
+// ReLU parameter) for every mode.
+std::vector<WeightedSet> ThresholdsAfterScale(TypePair pair) {
+  std::vector<WeightedSet> parts;
+  if (!Format(pair.dst).IsFloating()) return parts;
+  std::vector<unsigned> modes;
+  for (const unsigned m : ModesOf(pair)) {
+    if (LastStepOf(m, pair.dst) == LastStep::FloatingEncode) modes.push_back(m);
+  }
+  if (modes.empty()) return parts;
+  const std::vector<std::pair<Word, Word>> products = ThresholdProducts(pair);
+  const Word sign = pair.src == TileDataType::FP32 ? Word{0x80000000} : 0;
+  const auto negate = [&](Word v) {
+    return sign != 0 ? v | sign : oracle::LowBits(static_cast<Word>(-static_cast<std::int64_t>(v)), 32);
+  };
+  for (const unsigned m : modes) {
+    std::vector<Box> boxes;
+    const bool scaled = oracle::BundleFPATRModeUsesScalarParameter(m) ||
+                        oracle::BundleFPATRModeUsesVectorParameter(m);
+    for (std::size_t i = 0; i < products.size();) {
+      const Word fp19 = products[i].first;
+      std::vector<Word> both;
+      std::vector<Word> negative;
+      for (; i < products.size() && products[i].first == fp19; ++i) {
+        both.push_back(products[i].second);
+        both.push_back(negate(products[i].second));
+        negative.push_back(negate(products[i].second));
+      }
+      std::sort(both.begin(), both.end());
+      std::sort(negative.begin(), negative.end());
+      if (scaled) {
+        boxes.push_back(Box{{WordSet::Points(both), WordSet::Points({Word(m)}),
+                             WordSet::Points({0}), WordSet::Points({QuantWord(m, fp19, 0, 0)}),
+                             WordSet::Points({0})}});
+      }
+      boxes.push_back(Box{{WordSet::Points(negative), WordSet::Points({Word(m)}),
+                           WordSet::Range(2, 3),
+                           WordSet::Points({scaled ? QuantWord(m, kFp19One, 0, 0) : Word{0}}),
+                           WordSet::Points({fp19})}});
+    }
+    if (!boxes.empty()) parts.push_back({1, Boxes(std::move(boxes))});
+  }
+  return parts;
+}
+
 std::vector<SampleStrategy> FpatrStrategies(TypePair pair) {
   std::vector<SampleStrategy> s = {
       {"mode_relu_grid", 2,
@@ -605,6 +794,8 @@ std::vector<SampleStrategy> FpatrStrategies(TypePair pair) {
   }
   if (std::vector<WeightedSet> ties = ScaledTies(pair); !ties.empty())
     s.push_back({"ties_after_scale", 4, std::move(ties)});
+  if (std::vector<WeightedSet> edges = ThresholdsAfterScale(pair); !edges.empty())
+    s.push_back({"thresholds_after_scale", 3, std::move(edges)});
   s.push_back(
       {"random", 2, ModeReluBoxes(pair, AllValues(pair.src), RandomScales(), EdgeReluParams())});
   return s;
@@ -640,81 +831,160 @@ rc::Gen<Inputs> UniformFpatr(TypePair pair) {
 
 // ---- outcome classes (ptovec coverage) ----
 
-// fpatr's own classes for one pair: every (PreQuantMode, ReluMode) of the pair, so coverage is
-// kept per mode and ReluMode as well as per control (when a pair has too many modes for one
-// table, the modes and the ReluModes separately), then the accumulator cases the pipeline
-// treats apart: NaN, Inf and -0 (FP32), a negative value under ReLU (clamped) and under
-// LReLU/PReLU (multiplied by the parameter).
+// fpatr's own classes for one pair, one block per PreQuantMode of the pair (in code order), so
+// that coverage is kept per mode as the issue asks:
+//  - the mode with each ReluMode ("PreQuantMode 25, ReluMode 2 (LReLU)");
+//  - the accumulators the pipeline treats apart: NaN, Inf and -0 (FP32 accumulators), a
+//    negative value under ReLU (clamped to 0) and under LReLU/PReLU (multiplied by the ReLU
+//    parameter) (signed accumulators);
+//  - the classes of the mode's last step, on the exact value it is given: the shift op's
+//    classes (modes 12, 13), the affine op's (widths 5/9/17: modes 2, 3, 17-20, 23, 24; value x
+//    the selected multiplier, the mode's offset and width), else the encode op's integer or
+//    floating classes of value x multiplier (a NaN or Inf accumulator, which the special-value
+//    step answers, has none of them).
+// Every class of a block is named "PreQuantMode m: ..." after the op it comes from.
 OutcomeClassTable FpatrOutcomeClasses(TypePair pair) {
   const std::vector<unsigned> modes = WholeModesOf(pair);  // one table for all its file groups
-  const bool floating = Format(pair.src).IsFloating();
-  const bool is_signed = floating || oracle::TileDataTypeIsSigned(pair.src);
-  const std::size_t specials = (floating ? 3 : 0) + (is_signed ? 2 : 0);
-  const bool joint = modes.size() * 4 + specials <= kMaxOpClasses;
-  static constexpr const char* kReluNames[4] = {"none", "ReLU", "LReLU", "PReLU"};
-  std::vector<OutcomeClass> classes;
-  for (std::size_t i = 0; i < modes.size(); ++i) {
-    for (unsigned r = 0; r < (joint ? 4U : 1U); ++r) {
-      const std::string mode = "PreQuantMode " + std::to_string(modes[i]);
-      classes.push_back(joint ? OutcomeClass{mode + ", ReluMode " + std::to_string(r) + " (" +
-                                                 kReluNames[r] + ")",
-                                             "pre_quant_mode " + std::to_string(modes[i]) +
-                                                 " with relu_mode " + std::to_string(r)}
-                              : OutcomeClass{mode, "pre_quant_mode " + std::to_string(modes[i])});
-    }
-  }
-  if (!joint) {
-    for (unsigned r = 0; r < 4; ++r) {
-      classes.push_back({"ReluMode " + std::to_string(r) + " (" + kReluNames[r] + ")",
-                         "relu_mode " + std::to_string(r)});
-    }
-  }
-  const std::size_t first_special = classes.size();
-  if (floating) {
-    classes.push_back({"NaN accumulator", "a NaN value (the destination's NaN or NV)"});
-    classes.push_back({"Inf accumulator", "+Inf or -Inf"});
-    classes.push_back({"-0 accumulator", "the signed-zero rule: -0 in"});
-  }
-  if (is_signed) {
-    classes.push_back({"negative under ReLU", "a negative value with relu_mode 1 (clamped to 0)"});
-    classes.push_back({"negative under LReLU/PReLU",
-                       "a negative value with relu_mode 2 or 3 (multiplied by the parameter)"});
-  }
   const TileDataType src = pair.src;
-  auto classify = [modes, joint, floating, is_signed, first_special, src](
-                      const Inputs& in, std::span<const NumericExecutionControl> controls,
-                      const Encoded*, ClassMask* out) {
-    ClassMask mask = 0;
+  const TileDataType dst = pair.dst;
+  const bool floating = Format(src).IsFloating();
+  const bool is_signed = floating || oracle::TileDataTypeIsSigned(src);
+  static constexpr const char* kReluNames[4] = {"none", "ReLU", "LReLU", "PReLU"};
+  struct Block {
+    unsigned mode;
+    LastStep step;
+    std::size_t first;     // bit of "ReluMode 0"
+    std::size_t specials;  // bit of the first special accumulator class
+    // (class of the last step's own table, bit in this table) of the classes kept.
+    std::vector<std::pair<std::size_t, std::size_t>> last_bits;
+  };
+  std::vector<Block> blocks;
+  std::vector<OutcomeClass> classes;
+  const OutcomeClassTable shift_table = ShiftOutcomeClasses(pair);
+  const OutcomeClassTable affine_table = AffineOutcomeClasses(TypePair{src, dst});
+  for (const unsigned m : modes) {
+    const std::string mode = "PreQuantMode " + std::to_string(m);
+    Block b{m, LastStepOf(m, dst), classes.size(), 0, {}};
+    for (unsigned r = 0; r < 4; ++r) {
+      classes.push_back({mode + ", ReluMode " + std::to_string(r) + " (" + kReluNames[r] + ")",
+                         "pre_quant_mode " + std::to_string(m) + " with relu_mode " +
+                             std::to_string(r)});
+    }
+    b.specials = classes.size();
+    if (floating) {
+      classes.push_back({mode + ": NaN accumulator", "a NaN value (the destination's NaN or NV)"});
+      classes.push_back({mode + ": Inf accumulator", "+Inf or -Inf"});
+      classes.push_back({mode + ": -0 accumulator", "the signed-zero rule: -0 in"});
+    }
+    if (is_signed) {
+      classes.push_back(
+          {mode + ": negative under ReLU", "a negative value with relu_mode 1 (clamped to 0)"});
+      classes.push_back({mode + ": negative under LReLU/PReLU",
+                         "a negative value with relu_mode 2 or 3 (multiplied by the parameter)"});
+    }
+    const std::vector<OutcomeClass> last =
+        b.step == LastStep::Shift            ? shift_table.classes
+        : b.step == LastStep::Affine         ? affine_table.classes
+        : b.step == LastStep::FloatingEncode ? FloatingEncodeClassNames()
+                                             : IntegerEncodeClassNames();
+    // Left out, as no input of the mode can hit them by their definition: the affine widths
+    // other than the mode's own, the final encoding's ties and rounding to zero after an
+    // S5/S9/S17 intermediate (the affine classifier never sets them there: the rounding
+    // happened in the intermediate), and a negative value into an unsigned destination when
+    // the destination is signed.
+    const int own_width = oracle::BundleFPATRModeOffsetWidth(m);
+    const bool signed_dst = !Format(dst).IsFloating() && oracle::TileDataTypeIsSigned(dst);
+    for (std::size_t k = 0; k < last.size(); ++k) {
+      const std::string& name = last[k].name;
+      const bool other_width = b.step == LastStep::Affine && name.starts_with("width ") &&
+                               name != "width " + std::to_string(own_width);
+      const bool after_intermediate =
+          b.step == LastStep::Affine && (name == "dst tie rounded up" ||
+                                         name == "dst tie rounded down" ||
+                                         name == "dst rounding to zero from a non-zero value");
+      const bool unsigned_only = signed_dst && name.ends_with("negative into unsigned");
+      if (other_width || after_intermediate || unsigned_only) continue;
+      b.last_bits.push_back({k, classes.size()});
+      classes.push_back({mode + ": " + name, last[k].description + " (the mode's last step)"});
+    }
+    blocks.push_back(b);
+  }
+  if (classes.size() > kMaxOpClasses) {
+    throw std::logic_error("fpatr: the class table of a pair has more than kMaxOpClasses classes");
+  }
+  const ValueClassifier encode = Format(dst).IsFloating() ? FloatingEncodeClassifier(dst)
+                                                          : IntegerEncodeClassifier(dst);
+  auto classify = [blocks, floating, is_signed, src, shift = shift_table.classify,
+                   affine = affine_table.classify,
+                   encode](const Inputs& in, std::span<const NumericExecutionControl> controls,
+                           const Encoded* expected, ClassMask* out) {
     const unsigned mode = ModeOf(in);
     const unsigned relu = ReluOf(in);
-    const auto at = std::find(modes.begin(), modes.end(), mode);
-    if (at != modes.end() && relu < 4) {
-      const std::size_t i = static_cast<std::size_t>(at - modes.begin());
-      if (joint) {
-        mask |= ClassMask{1} << (i * 4 + relu);
-      } else {
-        mask |= ClassMask{1} << i;
-        mask |= ClassMask{1} << (modes.size() + relu);
-      }
-    }
+    const auto at = std::find_if(blocks.begin(), blocks.end(),
+                                 [mode](const Block& b) { return b.mode == mode; });
+    std::fill(out, out + controls.size(), ClassMask{});
+    if (at == blocks.end() || relu >= 4) return;
+    const Block& b = *at;
+    ClassMask mask = ClassBit(b.first + relu);
     const Word value = in[kValue];
     const unsigned width = Format(src).width;
-    const bool negative = ((value >> (width - 1)) & 1) != 0 && (floating || is_signed);
-    std::size_t k = first_special;
+    const bool negative_bit = ((value >> (width - 1)) & 1) != 0 && is_signed;
+    const bool all_ones = floating && ((value >> 23) & 0xFF) == 0xFF;
+    const bool nan = all_ones && (value & 0x7FFFFF) != 0;
+    const bool inf = all_ones && (value & 0x7FFFFF) == 0;
+    std::size_t k = b.specials;
     if (floating) {
-      const bool all_ones = ((value >> 23) & 0xFF) == 0xFF;
-      if (all_ones && (value & 0x7FFFFF) != 0) mask |= ClassMask{1} << k;
-      if (all_ones && (value & 0x7FFFFF) == 0) mask |= ClassMask{1} << (k + 1);
-      if (value == 0x80000000) mask |= ClassMask{1} << (k + 2);
+      if (nan) mask |= ClassBit(k);
+      if (inf) mask |= ClassBit(k + 1);
+      if (value == 0x80000000) mask |= ClassBit(k + 2);
       k += 3;
     }
     const bool nonzero_negative =
-        negative && (floating ? (value & 0x7FFFFFFF) != 0 && ((value >> 23) & 0xFF) != 0xFF : true);
+        negative_bit && (floating ? (value & 0x7FFFFFFF) != 0 && !all_ones : true);
     if (is_signed && nonzero_negative) {
-      if (relu == 1) mask |= ClassMask{1} << k;
-      if (relu == 2 || relu == 3) mask |= ClassMask{1} << (k + 1);
+      if (relu == 1) mask |= ClassBit(k);
+      if (relu == 2 || relu == 3) mask |= ClassBit(k + 1);
     }
     for (std::size_t c = 0; c < controls.size(); ++c) out[c] = mask;
+    // The last step's classes. A NaN accumulator and an Inf one (but -Inf under ReLU, which the
+    // pipeline multiplies by 0) are answered by the special-value step instead.
+    const bool negative = negative_bit && !nan;
+    const bool relu_zero = negative && relu == 1;
+    if (nan || (inf && !relu_zero)) return;
+    std::array<ClassMask, 14> last{};  // one per control: at most 7 modes x 2 Sat
+    const std::size_t n = std::min(controls.size(), last.size());
+    const Word scale_code = oracle::BundleFPATRModeUsesScalarParameter(mode) ||
+                                    oracle::BundleFPATRModeUsesVectorParameter(mode)
+                                ? ((in[kQuant] >> 13) & 0x7FFFF)
+                                : kFp19One;
+    const Word multiplier = !negative || relu == 0 ? scale_code
+                            : relu == 1            ? Word{0}
+                                                   : (in[kReluParam] & 0x7FFFF);
+    const Word source = inf ? Word{0} : value;  // -Inf x 0 is 0
+    if (b.step == LastStep::Shift) {
+      shift(Inputs{value, ((in[kQuant] >> 32) & 0xF) + 1}, controls.first(n), expected,
+            last.data());
+    } else if (b.step == LastStep::Affine) {
+      const int w = oracle::BundleFPATRModeOffsetWidth(mode);
+      const auto offset = static_cast<std::int64_t>(oracle::MatrixQuantOffset(in[kQuant], w));
+      affine(Inputs{source, multiplier, oracle::LowBits(static_cast<Word>(offset), 32),
+                    static_cast<Word>(w)},
+             controls.first(n), expected, last.data());
+    } else {
+      const oracle::Dyadic x = oracle::DyadicProduct(
+          floating ? oracle::DyadicFromFiniteCode(TileDataType::FP32, source)
+          : src == TileDataType::U32
+              ? oracle::DyadicFromInteger(static_cast<std::int64_t>(source & 0xFFFFFFFF))
+              : oracle::DyadicFromInteger(
+                    static_cast<std::int32_t>(static_cast<std::uint32_t>(source))),
+          oracle::DyadicFromFiniteCode(TileDataType::FP19, multiplier));
+      encode(x, controls.first(n), expected, last.data());
+    }
+    for (std::size_t c = 0; c < n; ++c) {
+      for (const auto& [own, bit] : b.last_bits) {
+        if (last[c].test(own)) out[c].set(bit);
+      }
+    }
   };
   return {std::move(classes), std::move(classify)};
 }

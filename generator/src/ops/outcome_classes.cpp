@@ -4,6 +4,7 @@
 #include "outcome_classes.hpp"
 
 #include <bit>
+#include <optional>
 #include <utility>
 
 #include "ptovec/oracle/dyadic.hpp"
@@ -87,17 +88,19 @@ Dyadic SourceValue(T type, Word w) {
 std::int64_t IntegerMinimum(T type) { return IntegerValue(type, oracle::TileIntegerMinimum(type)); }
 std::int64_t IntegerMaximum(T type) { return IntegerValue(type, oracle::TileIntegerMaximum(type)); }
 
-// The smallest positive normal value of a floating type (the least code NumericValueClass calls
-// normal; FP32: 2^-126).
+// The smallest positive normal value of a floating type: the least value of a code
+// NumericValueClass calls normal (FP32: 2^-126). By value, not by code: HiF8's codes are not in
+// value order (0x08 is 1.0, its smallest normal 2^-15 has a larger code).
 Dyadic SmallestNormal(T type) {
   const oracle::FormatInfo& f = Format(type);
   if (f.width > 16) return PowerOfTwo(1 - f.bias);
+  std::optional<Dyadic> least;
   for (Word w = 1; w < (Word{1} << f.width); ++w) {
-    if (oracle::TileNumericValueClass(type, w) == NumericValueClass::PositiveNormal) {
-      return oracle::DyadicFromFiniteCode(type, w);
-    }
+    if (oracle::TileNumericValueClass(type, w) != NumericValueClass::PositiveNormal) continue;
+    const Dyadic v = oracle::DyadicFromFiniteCode(type, w);
+    if (!least || oracle::DyadicCompareMagnitude(v, *least) < 0) least = v;
   }
-  return PowerOfTwo(1 - f.bias);
+  return least ? *least : PowerOfTwo(1 - f.bias);
 }
 
 ClassMask Bit(unsigned k) { return ClassMask{1} << k; }
@@ -301,22 +304,40 @@ void ClassifyInteger(T dst, const Dyadic& x, std::span<const NumericExecutionCon
 
 }  // namespace
 
+std::vector<OutcomeClass> FloatingEncodeClassNames() { return FloatingClassNames(); }
+
+ValueClassifier FloatingEncodeClassifier(T dst) {
+  auto d = std::make_shared<FloatingDestination>(DescribeDestination(dst));
+  return [d](const Dyadic& x, std::span<const NumericExecutionControl> controls,
+             const Encoded* expected, ClassMask* out) {
+    ClassifyFloating(
+        *d, x,
+        [&](NumericExecutionControl c) {
+          const Encoded r = oracle::FastMatrixFloatingEncoding(x, d->dst, c);
+          return Encoded{oracle::LowBits(r.word, Format(d->dst).width), r.status};
+        },
+        controls, expected, out);
+  };
+}
+
+std::vector<OutcomeClass> IntegerEncodeClassNames() { return IntegerClassNames(); }
+
+ValueClassifier IntegerEncodeClassifier(T dst) {
+  return [dst](const Dyadic& x, std::span<const NumericExecutionControl> controls,
+               const Encoded* expected, ClassMask* out) {
+    ClassifyInteger(dst, x, controls, expected, out);
+  };
+}
+
 OutcomeClassTable EncodeOutcomeClasses(TypePair pair) {
   const T src = pair.src;
   const T dst = pair.dst;
   if (Format(dst).IsFloating()) {
-    auto d = std::make_shared<FloatingDestination>(DescribeDestination(dst));
     return {FloatingClassNames(),
-            [src, d](const Inputs& in, std::span<const NumericExecutionControl> controls,
-                     const Encoded* expected, ClassMask* out) {
-              const Dyadic x = SourceValue(src, in[0]);
-              ClassifyFloating(
-                  *d, x,
-                  [&](NumericExecutionControl c) {
-                    const Encoded r = oracle::FastMatrixFloatingEncoding(x, d->dst, c);
-                    return Encoded{oracle::LowBits(r.word, Format(d->dst).width), r.status};
-                  },
-                  controls, expected, out);
+            [src, classify = FloatingEncodeClassifier(dst)](
+                const Inputs& in, std::span<const NumericExecutionControl> controls,
+                const Encoded* expected, ClassMask* out) {
+              classify(SourceValue(src, in[0]), controls, expected, out);
             }};
   }
   return {IntegerClassNames(),

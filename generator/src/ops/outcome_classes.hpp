@@ -2,7 +2,12 @@
 // outcome_classes.cpp; docs/coverage.md lists every class and which are unreachable.
 #pragma once
 
+#include <functional>
+#include <span>
+#include <vector>
+
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/oracle/dyadic.hpp"
 
 namespace ptovec::generator {
 
@@ -24,5 +29,20 @@ OutcomeClassTable TdequantOutcomeClasses(TypePair pair);
 /// affine: MatrixQuantizedAffine's widths, product and intermediate cases, then the integer
 /// encoding's classes prefixed "dst ".
 OutcomeClassTable AffineOutcomeClasses(TypePair pair);
+
+/// Classifies an exact value that a pipeline encodes as its last step (fpatr): out[c] gets the
+/// classes of the value under controls[c] given the result expected[c] (bit k: class k of the
+/// matching *ClassNames list).
+using ValueClassifier =
+    std::function<void(const oracle::Dyadic& x, std::span<const NumericExecutionControl> controls,
+                       const Encoded* expected, ClassMask* out)>;
+/// ReferenceMatrixFloatingEncoding's classes (encode into a floating type), 16 of them.
+std::vector<OutcomeClass> FloatingEncodeClassNames();
+/// The classifier of a value encoded into floating type `dst` (FP32, FP16, BF16, E4M3, HiF8).
+ValueClassifier FloatingEncodeClassifier(TileDataType dst);
+/// ReferenceMatrixIntegerEncoding's classes (encode into an integer type), 10 of them.
+std::vector<OutcomeClass> IntegerEncodeClassNames();
+/// The classifier of a value rounded and encoded into integer type `dst`.
+ValueClassifier IntegerEncodeClassifier(TileDataType dst);
 
 }  // namespace ptovec::generator

@@ -53,7 +53,7 @@ inline std::size_t ControlSlot(NumericExecutionControl c) {
 inline constexpr std::size_t kControlSlots = 14;
 
 /// Vectors per class bit of one (op, pair, control).
-using ClassCounts = std::array<std::uint64_t, 64>;
+using ClassCounts = std::array<std::uint64_t, kClassBits>;
 
 /// The coverage of one (op, pair): vectors per control slot, and per class under each slot.
 struct PairCoverage {

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <array>
+#include <bit>
+#include <bitset>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -134,12 +136,27 @@ struct OutcomeClass {
 /// The classes a vector hits, as bits of the whole table of its pair (coverage.hpp
 /// CoverageClasses): bits 0..13 the report's input classes (VectorClass::input), 14..18 its
 /// outcomes (VectorClass::outcome), bit kOpClassBit + k the op's own class k. A vector may hit
-/// several.
-using ClassMask = std::uint64_t;
+/// several. 128 bits: fpatr's table has, per PreQuantMode of a pair (up to 4), its ReluModes,
+/// special accumulators and the classes of the mode's last step (up to 88 classes for S32 ->
+/// S16).
+inline constexpr unsigned kClassBits = 128;
+using ClassMask = std::bitset<kClassBits>;
 /// The first bit of an op's own classes in a ClassMask.
 inline constexpr unsigned kOpClassBit = 19;
 /// The most classes an op's own table may have.
-inline constexpr unsigned kMaxOpClasses = 64 - kOpClassBit;
+inline constexpr unsigned kMaxOpClasses = kClassBits - kOpClassBit;
+/// The mask with only bit k set.
+inline ClassMask ClassBit(std::size_t k) { return ClassMask{}.set(k); }
+/// Calls f(k) for each set bit k of m, in increasing order (64 bits at a time).
+template <typename F>
+void ForEachClassBit(const ClassMask& m, F f) {
+  const ClassMask low_word{~std::uint64_t{0}};
+  for (unsigned base = 0; base < kClassBits; base += 64) {
+    for (std::uint64_t w = ((m >> base) & low_word).to_ullong(); w != 0; w &= w - 1) {
+      f(base + static_cast<unsigned>(std::countr_zero(w)));
+    }
+  }
+}
 
 /// Sets out[c] to the op's own classes (bit k: class k of the table, not yet shifted by
 /// kOpClassBit) that input `in` hits under controls[c], given its expected result expected[c].
