@@ -134,9 +134,10 @@ void CheckRecords(const VectorFileInfo& info, const Inputs& in,
   if (op.check_control) {
     for (std::size_t c = 0; c < controls.size(); ++c) {
       if (const auto bad = op.check_control(info.pair, in, controls[c])) {
-        throw InputError(info.path.string() + ": vector " +
-                         std::to_string(first_record + c + 1) + " has a control its inputs do "
-                         "not allow (" + *bad + ")" + advice);
+        throw InputError(info.path.string() + ": vector " + std::to_string(first_record + c + 1) +
+                         " has a control its inputs do "
+                         "not allow (" +
+                         *bad + ")" + advice);
       }
     }
   }
@@ -210,9 +211,8 @@ std::vector<ScopePair> DefaultSuiteScope() {
   for (const Job& job : DefaultSuite()) {
     // A split pair may be listed once per file group: one entry for the whole pair.
     const TypePair whole = job.pair.Whole();
-    auto it = std::find_if(scope.begin(), scope.end(), [&](const ScopePair& p) {
-      return p.op == job.op && p.pair == whole;
-    });
+    auto it = std::find_if(scope.begin(), scope.end(),
+                           [&](const ScopePair& p) { return p.op == job.op && p.pair == whole; });
     if (it == scope.end()) it = scope.insert(scope.end(), ScopePair{job.op, whole, 0});
     for (TypePair file_pair : FilePairs(*job.op, job.pair)) {
       for (NumericExecutionControl c : ControlsFor(*job.op, file_pair)) {

@@ -512,8 +512,8 @@ nlohmann::ordered_json ManifestSchema() {
                  "Written last by `ptovec generate` into its output folder: the options and one "
                  "entry per vector file, with its size and SHA-256.");
   s["type"] = "object";
-  s["required"] = J::array({"format", "version", "tool", "tool_version", "suite", "seed",
-                            "samples", "formats", "controls", "files"});
+  s["required"] = J::array({"format", "version", "tool", "tool_version", "suite", "seed", "samples",
+                            "formats", "controls", "files"});
   s["additionalProperties"] = false;
   J p = J::object();
   p["format"] = {{"const", "ptovec-manifest"}};

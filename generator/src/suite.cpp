@@ -170,7 +170,8 @@ std::vector<ManifestEntry> EntriesToKeep(const std::vector<Job>& jobs,
     // a nightly suite for a per-commit one (or the reverse), under the same file names.
     throw InputError("--out " + out.string() + " holds the " + old.suite + " suite (" +
                      std::to_string(old.files.size()) + " file(s)), this run writes the " +
-                     options.suite + " suite; a folder holds one suite (give another --out, or "
+                     options.suite +
+                     " suite; a folder holds one suite (give another --out, or "
                      "delete the folder first)");
   }
   std::vector<std::string> writing;

@@ -35,7 +35,7 @@ struct CoverageArgs {
   std::string find_witnesses;
   std::string scope = "default";
   std::uint64_t seed = 2;
-  std::uint64_t samples = 1000000;
+  std::uint64_t samples = 300000;  // what tools/regenerate-smoke uses
   unsigned threads = 0;
 };
 
@@ -88,8 +88,8 @@ int RunCoverage(const CoverageArgs& a) {
   // other pair the vectors hold; --scope present: what the vectors hold.
   struct Scoped {
     PairCoverage cov;
-    std::uint16_t slots = 0;     // control slots in scope
-    bool in_default = false;     // a pair of the default suite
+    std::uint16_t slots = 0;  // control slots in scope
+    bool in_default = false;  // a pair of the default suite
   };
   std::vector<Scoped> pairs;
   std::vector<bool> used(counted.size(), false);
@@ -182,16 +182,15 @@ int RunCoverage(const CoverageArgs& a) {
         if (n > 0) {
           ++hit_cells;
         } else if (p.vectors[s] != 0) {
-          missing.push_back(name + " " + rmode + " Sat " + (s % 2 ? "on" : "off") + ": " +
-                            c.name);
+          missing.push_back(name + " " + rmode + " Sat " + (s % 2 ? "on" : "off") + ": " + c.name);
         } else {
           ++control_missing;
         }
       }
       absent_reachable += control_missing;
       if (p.vectors[s] == 0 && !absent) {
-        missing.push_back(name + " " + rmode + " Sat " + (s % 2 ? "on" : "off") +
-                          ": no vectors (" + std::to_string(control_missing) +
+        missing.push_back(name + " " + rmode + " Sat " + (s % 2 ? "on" : "off") + ": no vectors (" +
+                          std::to_string(control_missing) +
                           " reachable classes; the default suite holds this control)");
       }
       jc["counts"] = counts;
@@ -236,10 +235,9 @@ int RunCoverage(const CoverageArgs& a) {
                     ? "the default suite's pairs and controls (--scope present: only those the "
                       "vectors hold); "
                     : "only the pairs and controls the vectors hold (--scope present); ")
-            << "the vectors hold " << held_controls << " of the default suite's "
-            << scope_controls << " (op, types, mode, Sat)"
-            << (outside ? " and " + std::to_string(outside) + " pair(s) outside it" : "")
-            << "\n";
+            << "the vectors hold " << held_controls << " of the default suite's " << scope_controls
+            << " (op, types, mode, Sat)"
+            << (outside ? " and " + std::to_string(outside) + " pair(s) outside it" : "") << "\n";
   j["pairs"] = jpairs;
   j["reachable_cells"] = reachable_cells;
   j["hit_cells"] = hit_cells;
@@ -301,8 +299,9 @@ Command AddCoverageCommand(CLI::App& app) {
                   "table (generator/src/coverage_witnesses.inc) to this file");
   cov->add_option("--seed", args->seed, "--find-witnesses: sampling seed (default 2)")
       ->check(kWholeNumber);
-  cov->add_option("--samples", args->samples,
-                  "--find-witnesses: samples per sampled pair (default 1000000)")
+  cov->add_option(
+         "--samples", args->samples,
+         "--find-witnesses: samples per sampled pair (default 300000, as tools/regenerate-smoke)")
       ->check(kSampleCount);
   cov->add_option("--threads", args->threads, "--find-witnesses: worker threads")
       ->check(kWholeNumber);

@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "outcome_classes.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/generator/sampler.hpp"
@@ -31,7 +32,6 @@
 #include "ptovec/oracle/fast_reference_quantization.hpp"
 #include "ptovec/oracle/matrix_postprocess.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
-#include "outcome_classes.hpp"
 
 namespace ptovec::generator {
 
@@ -673,7 +673,8 @@ std::vector<std::pair<Word, Word>> ThresholdProducts(TypePair pair) {
     return std::nullopt;
   };
   const oracle::Dyadic t_dyadic = *oracle::DyadicFromReal(threshold);
-  const std::uint64_t t_odd = static_cast<std::uint64_t>(t_dyadic.significand >> std::countr_zero(static_cast<std::uint64_t>(t_dyadic.significand)));
+  const std::uint64_t t_odd = static_cast<std::uint64_t>(
+      t_dyadic.significand >> std::countr_zero(static_cast<std::uint64_t>(t_dyadic.significand)));
   std::vector<std::uint64_t> significands = {1, 3, 5, 7, 9, 13, 31, 0x401, 0x555, 0x7FF};
   for (const std::uint64_t d : OddDivisorsUpTo2047(t_odd)) significands.push_back(d);
   for (const std::uint64_t d : OddSpread(1025, 2047, 24)) significands.push_back(d);
@@ -681,7 +682,8 @@ std::vector<std::pair<Word, Word>> ThresholdProducts(TypePair pair) {
   significands.erase(std::unique(significands.begin(), significands.end()), significands.end());
 
   const bool fp32 = pair.src == TileDataType::FP32;
-  const std::vector<int> value_exponents = fp32 ? std::vector<int>{-24, 0, 24} : std::vector<int>{10, 25};
+  const std::vector<int> value_exponents =
+      fp32 ? std::vector<int>{-24, 0, 24} : std::vector<int>{10, 25};
   constexpr int kFound = 3;
   std::array<int, kIntervals> found{};
   std::vector<std::pair<Word, Word>> out;
@@ -705,7 +707,8 @@ std::vector<std::pair<Word, Word>> ThresholdProducts(TypePair pair) {
           const std::uint32_t c = Fp32Bracket(truncated).first;
           for (int d = -2; d <= 2; ++d) {
             const std::uint32_t v = Fp32Step(c, d);
-            if (Fp32IsFinite(v) && (v & 0x80000000) == 0 && (v & 0x7FFFFFFF) != 0) values.push_back(v);
+            if (Fp32IsFinite(v) && (v & 0x80000000) == 0 && (v & 0x7FFFFFFF) != 0)
+              values.push_back(v);
           }
         } else {
           const auto c = static_cast<std::int64_t>(oracle::RoundDown(centre));
@@ -714,8 +717,9 @@ std::vector<std::pair<Word, Word>> ThresholdProducts(TypePair pair) {
           }
         }
         for (const Word v : values) {
-          const Real x = (fp32 ? oracle::ReferenceFP32FiniteValue(v)
-                               : Real(static_cast<std::int64_t>(v))) * multiplier;
+          const Real x =
+              (fp32 ? oracle::ReferenceFP32FiniteValue(v) : Real(static_cast<std::int64_t>(v))) *
+              multiplier;
           const std::optional<std::size_t> at = interval(x);
           if (!at || found[*at] >= kFound) continue;
           const std::pair<Word, Word> candidate{*fp19, v};
@@ -745,7 +749,8 @@ std::vector<WeightedSet> ThresholdsAfterScale(TypePair pair) {
   const std::vector<std::pair<Word, Word>> products = ThresholdProducts(pair);
   const Word sign = pair.src == TileDataType::FP32 ? Word{0x80000000} : 0;
   const auto negate = [&](Word v) {
-    return sign != 0 ? v | sign : oracle::LowBits(static_cast<Word>(-static_cast<std::int64_t>(v)), 32);
+    return sign != 0 ? v | sign
+                     : oracle::LowBits(static_cast<Word>(-static_cast<std::int64_t>(v)), 32);
   };
   for (const unsigned m : modes) {
     std::vector<Box> boxes;
@@ -763,14 +768,14 @@ std::vector<WeightedSet> ThresholdsAfterScale(TypePair pair) {
       std::sort(both.begin(), both.end());
       std::sort(negative.begin(), negative.end());
       if (scaled) {
-        boxes.push_back(Box{{WordSet::Points(both), WordSet::Points({Word(m)}),
-                             WordSet::Points({0}), WordSet::Points({QuantWord(m, fp19, 0, 0)}),
-                             WordSet::Points({0})}});
+        boxes.push_back(
+            Box{{WordSet::Points(both), WordSet::Points({Word(m)}), WordSet::Points({0}),
+                 WordSet::Points({QuantWord(m, fp19, 0, 0)}), WordSet::Points({0})}});
       }
-      boxes.push_back(Box{{WordSet::Points(negative), WordSet::Points({Word(m)}),
-                           WordSet::Range(2, 3),
-                           WordSet::Points({scaled ? QuantWord(m, kFp19One, 0, 0) : Word{0}}),
-                           WordSet::Points({fp19})}});
+      boxes.push_back(
+          Box{{WordSet::Points(negative), WordSet::Points({Word(m)}), WordSet::Range(2, 3),
+               WordSet::Points({scaled ? QuantWord(m, kFp19One, 0, 0) : Word{0}}),
+               WordSet::Points({fp19})}});
     }
     if (!boxes.empty()) parts.push_back({1, Boxes(std::move(boxes))});
   }
@@ -866,9 +871,9 @@ OutcomeClassTable FpatrOutcomeClasses(TypePair pair) {
     const std::string mode = "PreQuantMode " + std::to_string(m);
     Block b{m, LastStepOf(m, dst), classes.size(), 0, {}};
     for (unsigned r = 0; r < 4; ++r) {
-      classes.push_back({mode + ", ReluMode " + std::to_string(r) + " (" + kReluNames[r] + ")",
-                         "pre_quant_mode " + std::to_string(m) + " with relu_mode " +
-                             std::to_string(r)});
+      classes.push_back(
+          {mode + ", ReluMode " + std::to_string(r) + " (" + kReluNames[r] + ")",
+           "pre_quant_mode " + std::to_string(m) + " with relu_mode " + std::to_string(r)});
     }
     b.specials = classes.size();
     if (floating) {
@@ -882,11 +887,11 @@ OutcomeClassTable FpatrOutcomeClasses(TypePair pair) {
       classes.push_back({mode + ": negative under LReLU/PReLU",
                          "a negative value with relu_mode 2 or 3 (multiplied by the parameter)"});
     }
-    const std::vector<OutcomeClass> last =
-        b.step == LastStep::Shift            ? shift_table.classes
-        : b.step == LastStep::Affine         ? affine_table.classes
-        : b.step == LastStep::FloatingEncode ? FloatingEncodeClassNames()
-                                             : IntegerEncodeClassNames();
+    const std::vector<OutcomeClass> last = b.step == LastStep::Shift    ? shift_table.classes
+                                           : b.step == LastStep::Affine ? affine_table.classes
+                                           : b.step == LastStep::FloatingEncode
+                                               ? FloatingEncodeClassNames()
+                                               : IntegerEncodeClassNames();
     // Left out, as no input of the mode can hit them by their definition: the affine widths
     // other than the mode's own, the final encoding's ties and rounding to zero after an
     // S5/S9/S17 intermediate (the affine classifier never sets them there: the rounding
@@ -899,9 +904,9 @@ OutcomeClassTable FpatrOutcomeClasses(TypePair pair) {
       const bool other_width = b.step == LastStep::Affine && name.starts_with("width ") &&
                                name != "width " + std::to_string(own_width);
       const bool after_intermediate =
-          b.step == LastStep::Affine && (name == "dst tie rounded up" ||
-                                         name == "dst tie rounded down" ||
-                                         name == "dst rounding to zero from a non-zero value");
+          b.step == LastStep::Affine &&
+          (name == "dst tie rounded up" || name == "dst tie rounded down" ||
+           name == "dst rounding to zero from a non-zero value");
       const bool unsigned_only = signed_dst && name.ends_with("negative into unsigned");
       if (other_width || after_intermediate || unsigned_only) continue;
       b.last_bits.push_back({k, classes.size()});
@@ -912,8 +917,8 @@ OutcomeClassTable FpatrOutcomeClasses(TypePair pair) {
   if (classes.size() > kMaxOpClasses) {
     throw std::logic_error("fpatr: the class table of a pair has more than kMaxOpClasses classes");
   }
-  const ValueClassifier encode = Format(dst).IsFloating() ? FloatingEncodeClassifier(dst)
-                                                          : IntegerEncodeClassifier(dst);
+  const ValueClassifier encode =
+      Format(dst).IsFloating() ? FloatingEncodeClassifier(dst) : IntegerEncodeClassifier(dst);
   auto classify = [blocks, floating, is_signed, src, shift = shift_table.classify,
                    affine = affine_table.classify,
                    encode](const Inputs& in, std::span<const NumericExecutionControl> controls,

@@ -324,9 +324,8 @@ std::vector<OutcomeClass> IntegerEncodeClassNames() { return IntegerClassNames()
 
 ValueClassifier IntegerEncodeClassifier(T dst) {
   return [dst](const Dyadic& x, std::span<const NumericExecutionControl> controls,
-               const Encoded* expected, ClassMask* out) {
-    ClassifyInteger(dst, x, controls, expected, out);
-  };
+               const Encoded* expected,
+               ClassMask* out) { ClassifyInteger(dst, x, controls, expected, out); };
 }
 
 OutcomeClassTable EncodeOutcomeClasses(TypePair pair) {
@@ -336,9 +335,8 @@ OutcomeClassTable EncodeOutcomeClasses(TypePair pair) {
     return {FloatingClassNames(),
             [src, classify = FloatingEncodeClassifier(dst)](
                 const Inputs& in, std::span<const NumericExecutionControl> controls,
-                const Encoded* expected, ClassMask* out) {
-              classify(SourceValue(src, in[0]), controls, expected, out);
-            }};
+                const Encoded* expected,
+                ClassMask* out) { classify(SourceValue(src, in[0]), controls, expected, out); }};
   }
   return {IntegerClassNames(),
           [src, dst](const Inputs& in, std::span<const NumericExecutionControl> controls,
