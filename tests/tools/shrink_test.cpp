@@ -469,6 +469,45 @@ TEST(ShrinkProperty, ARoundingShiftShrinksToOneShiftedByOne) {
   }
 }
 
+TEST(ShrinkOrder, AnFp19ParameterFieldIsOrderedByItsValue) {
+  // fpatr's quant_param holds an FP19 scale in bits 31:13 and relu_param an FP19 in bits 18:0
+  // (OpDef::value_fields): 1.0 is simpler than 2^-126 and than 1.5, whatever their words.
+  Case one;
+  one.op = FindOp("fpatr");
+  one.pair = {T::FP32, T::E4M3};
+  one.in = {0x80000000, 0x1A, 0x02, 0x3F800000, 0x1FC00};  // scale 1.0, LReLU 1.0
+  Case tiny = one;
+  tiny.in[3] = 0x00800000;  // scale 2^-126
+  Case one_and_half = one;
+  one_and_half.in[4] = 0x1FE00;  // LReLU 1.5
+  EXPECT_TRUE(Simpler(one, tiny));
+  EXPECT_TRUE(Simpler(one, one_and_half));
+  const SimplicityKey k = SimplicityOf(one);
+  EXPECT_EQ(k.nonzero, 4u);
+  EXPECT_EQ(k.significant_bits, 4u + 1u + 1u + 1u);  // 26 = 13 * 2, 2, 1.0, 1.0
+  EXPECT_EQ(k.exponent_distance, 4u + 1u);
+  EXPECT_EQ(SimplicityOf(tiny).exponent_distance, 4u + 1u + 126u);
+  // Other bits of the word (an S9 offset from bit 37) count as the slot's integer besides it.
+  Case offset = one;
+  offset.in[3] = 0x3F800000 | (Word{1} << 37);
+  EXPECT_EQ(SimplicityOf(offset).significant_bits, k.significant_bits + 1u);
+  EXPECT_EQ(SimplicityOf(offset).exponent_distance, k.exponent_distance + 37u);
+}
+
+TEST(ShrinkMoves, AnFp19FieldMovesToOtherBinades) {
+  // The scale 2^-126 (quant_param 0x800000) of fpatr mode 26 moves to 1.0 (0x3f800000) in one
+  // move: the same significand at another binade of the FP19 field. As an integer word it had no
+  // simpler legal neighbour.
+  Case c;
+  c.op = FindOp("fpatr");
+  c.pair = {T::FP32, T::E4M3};
+  c.in = {0x80000000, 0x1A, 0x00, 0x00800000, 0};
+  const std::vector<Case> moves = SimplerMoves(c);
+  const Inputs one{0x80000000, 0x1A, 0x00, 0x3F800000, 0};
+  EXPECT_TRUE(std::any_of(moves.begin(), moves.end(), [&](const Case& k) { return k.in == one; }));
+  for (const Case& k : moves) EXPECT_FALSE(c.op->check_domain(k.pair, k.in));
+}
+
 TEST(ShrinkFrom, DescendsFromAGivenCaseAndTurnsSatOff) {
   FaultyOracle device(RnaForRne);
   Case start;

@@ -95,6 +95,53 @@ WordKey KeyOfWord(oracle::TileDataType type, Word word) {
   return KeyOfValue(d.negative || (word & f.SignBit()) != 0, d.significand, d.exponent);
 }
 
+// The floating value field of slot `i` (OpDef::value_fields), or nullptr.
+const generator::ValueField* FieldOf(const OpDef& op, std::size_t i) {
+  for (const generator::ValueField& f : op.value_fields) {
+    if (f.slot == i) return &f;
+  }
+  return nullptr;
+}
+
+// How the order and the moves read an input word: the whole word as its slot's type, or a
+// floating value in a bit field of it (OpDef::value_fields).
+struct WordView {
+  oracle::TileDataType type{};
+  unsigned low_bit = 0;
+  unsigned width = 0;
+  Word Get(Word word) const { return oracle::LowBits(word >> low_bit, width); }
+  // `word` with the view's bits replaced by `code`.
+  Word Put(Word word, Word code) const {
+    const Word mask = oracle::LowBits(~Word{0}, width) << low_bit;
+    return (word & ~mask) | ((code << low_bit) & mask);
+  }
+};
+
+WordView FieldView(const generator::ValueField& f) {
+  return {f.type, f.low_bit, oracle::Format(f.type).width};
+}
+
+// The views of slot `i`: the whole word, then its value field if it has one.
+std::vector<WordView> ViewsOf(const Case& c, std::size_t i) {
+  const oracle::TileDataType type = c.op->slots[i].TypeFor(c.pair);
+  std::vector<WordView> views{{type, 0, oracle::Format(type).width}};
+  if (const generator::ValueField* f = FieldOf(*c.op, i)) views.push_back(FieldView(*f));
+  return views;
+}
+
+// The key of slot `i`'s word: KeyOfWord of its type, or for a slot with a value field the key of
+// the field's value plus that of the other bits read as the slot's type.
+WordKey KeyOfSlotWord(const Case& c, std::size_t i) {
+  const oracle::TileDataType type = c.op->slots[i].TypeFor(c.pair);
+  const generator::ValueField* f = FieldOf(*c.op, i);
+  if (f == nullptr) return KeyOfWord(type, c.in[i]);
+  const WordView view = FieldView(*f);
+  const WordKey value = KeyOfWord(f->type, view.Get(c.in[i]));
+  const WordKey rest = KeyOfWord(type, view.Put(c.in[i], 0));
+  return {value.nonzero || rest.nonzero, value.bits + rest.bits, value.distance + rest.distance,
+          value.negative || rest.negative};
+}
+
 // The code of +/- m * 2^q in `type` when the type holds exactly that value (m odd, non-zero),
 // for the types SimplerMoves moves in: integers and floating types with sign, exponent and
 // fraction fields.
@@ -355,7 +402,7 @@ void Descend(Device& device, rc::Shrinkable<Case> current, Counterexample failin
 SimplicityKey SimplicityOf(const Case& c) {
   SimplicityKey key;
   for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
-    const WordKey w = KeyOfWord(c.op->slots[i].TypeFor(c.pair), c.in[i]);
+    const WordKey w = KeyOfSlotWord(c, i);
     key.nonzero += w.nonzero;
     key.significant_bits += w.bits;
     key.exponent_distance += w.distance;
@@ -399,71 +446,76 @@ std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& co
     }
   };
   for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
-    const oracle::TileDataType type = c.op->slots[i].TypeFor(c.pair);
-    const oracle::FormatInfo& f = oracle::Format(type);
-    if (f.IsFloating() && !f.HasSignExponentFraction()) continue;
-    const oracle::FiniteDecomposition d =
-        f.IsFloating() ? oracle::TileNumericFiniteDecomposition(type, c.in[i])
-                       : oracle::FiniteDecomposition{};
-    std::uint64_t m = 0;
-    bool negative = false;
-    if (f.IsFloating()) {
-      if (!d.available) continue;
-      m = static_cast<std::uint64_t>(d.significand);
-      negative = d.negative || (c.in[i] & f.SignBit()) != 0;
-    } else {
-      const WordKey w = KeyOfWord(type, c.in[i]);
-      negative = w.negative;
-      const Word word = oracle::LowBits(c.in[i], f.width);
-      m = negative ? oracle::LowBits(Word{0} - word, f.width) : word;
-      if (negative && m == 0) m = Word{1} << (f.width - 1);
-    }
-    if (m == 0) continue;
-    m >>= std::countr_zero(m);
-    // Simpler significands: m itself (another binade), its top bits, its top and lowest set bits
-    // (the sticky bit kept), 2^a + 1 (a tie or sticky bit a places below the leading one), 1.
-    std::vector<std::uint64_t> significands{m, 1};
-    const int length = BitWidth(m);
-    for (int j = 1; j < length; ++j) {
-      const std::uint64_t top = m >> j;
-      significands.push_back(top >> std::countr_zero(top));
-      significands.push_back((top << j) | 1);
-      significands.push_back((std::uint64_t{1} << j) | 1);
-    }
-    std::sort(significands.begin(), significands.end());
-    significands.erase(std::unique(significands.begin(), significands.end()), significands.end());
-    const auto [lo, hi] = LeadingExponentRange(type);
-    for (const std::uint64_t s : significands) {
-      const int bits = BitWidth(s);
-      for (int leading = lo; leading <= hi; ++leading) {
-        const std::optional<Word> code = ExactCode(type, negative, s, leading - bits + 1);
-        if (!code || *code == oracle::LowBits(c.in[i], f.width)) continue;
-        Case k = c;
-        k.in[i] = *code;
-        offer(k);
+    for (const WordView& view : ViewsOf(c, i)) {
+      const oracle::TileDataType type = view.type;
+      const oracle::FormatInfo& f = oracle::Format(type);
+      if (f.IsFloating() && !f.HasSignExponentFraction()) continue;
+      const Word word = view.Get(c.in[i]);
+      const oracle::FiniteDecomposition d = f.IsFloating()
+                                                ? oracle::TileNumericFiniteDecomposition(type, word)
+                                                : oracle::FiniteDecomposition{};
+      std::uint64_t m = 0;
+      bool negative = false;
+      if (f.IsFloating()) {
+        if (!d.available) continue;
+        m = static_cast<std::uint64_t>(d.significand);
+        negative = d.negative || (word & f.SignBit()) != 0;
+      } else {
+        const WordKey w = KeyOfWord(type, word);
+        negative = w.negative;
+        m = negative ? oracle::LowBits(Word{0} - word, f.width) : word;
+        if (negative && m == 0) m = Word{1} << (f.width - 1);
+      }
+      if (m == 0) continue;
+      m >>= std::countr_zero(m);
+      // Simpler significands: m itself (another binade), its top bits, its top and lowest set
+      // bits (the sticky bit kept), 2^a + 1 (a tie or sticky bit a places below the leading
+      // one), 1.
+      std::vector<std::uint64_t> significands{m, 1};
+      const int length = BitWidth(m);
+      for (int j = 1; j < length; ++j) {
+        const std::uint64_t top = m >> j;
+        significands.push_back(top >> std::countr_zero(top));
+        significands.push_back((top << j) | 1);
+        significands.push_back((std::uint64_t{1} << j) | 1);
+      }
+      std::sort(significands.begin(), significands.end());
+      significands.erase(std::unique(significands.begin(), significands.end()), significands.end());
+      const auto [lo, hi] = LeadingExponentRange(type);
+      for (const std::uint64_t s : significands) {
+        const int bits = BitWidth(s);
+        for (int leading = lo; leading <= hi; ++leading) {
+          const std::optional<Word> code = ExactCode(type, negative, s, leading - bits + 1);
+          if (!code || *code == word) continue;
+          Case k = c;
+          k.in[i] = view.Put(c.in[i], *code);
+          offer(k);
+        }
       }
     }
   }
   // Two words at once, one binade up and the other down by as many (m_i 2^(q_i + d), m_j 2^(q_j
   // - d)): a product of the two, as TQUANT's value x scale, keeps its value and its rounding.
   for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
-    const std::optional<OddParts> a = OddPartsOf(c.op->slots[i].TypeFor(c.pair), c.in[i]);
-    if (!a) continue;
-    for (std::size_t j = i + 1; j < c.op->slots.size(); ++j) {
-      const std::optional<OddParts> b = OddPartsOf(c.op->slots[j].TypeFor(c.pair), c.in[j]);
-      if (!b) continue;
-      for (int d = -320; d <= 320; ++d) {
-        if (d == 0) continue;
-        const std::optional<Word> wi =
-            ExactCode(c.op->slots[i].TypeFor(c.pair), a->negative, a->m, a->q + d);
-        if (!wi) continue;
-        const std::optional<Word> wj =
-            ExactCode(c.op->slots[j].TypeFor(c.pair), b->negative, b->m, b->q - d);
-        if (!wj) continue;
-        Case k = c;
-        k.in[i] = *wi;
-        k.in[j] = *wj;
-        offer(k);
+    for (const WordView& va : ViewsOf(c, i)) {
+      const std::optional<OddParts> a = OddPartsOf(va.type, va.Get(c.in[i]));
+      if (!a) continue;
+      for (std::size_t j = i + 1; j < c.op->slots.size(); ++j) {
+        for (const WordView& vb : ViewsOf(c, j)) {
+          const std::optional<OddParts> b = OddPartsOf(vb.type, vb.Get(c.in[j]));
+          if (!b) continue;
+          for (int d = -320; d <= 320; ++d) {
+            if (d == 0) continue;
+            const std::optional<Word> wi = ExactCode(va.type, a->negative, a->m, a->q + d);
+            if (!wi) continue;
+            const std::optional<Word> wj = ExactCode(vb.type, b->negative, b->m, b->q - d);
+            if (!wj) continue;
+            Case k = c;
+            k.in[i] = va.Put(c.in[i], *wi);
+            k.in[j] = vb.Put(c.in[j], *wj);
+            offer(k);
+          }
+        }
       }
     }
   }
@@ -471,21 +523,22 @@ std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& co
   // many: m 2^(q + d) >> (s + d) keeps the dropped bits of m 2^q >> s, so a rounding situation
   // can reach its simplest shift (1) in one move.
   for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
-    const std::optional<OddParts> a = OddPartsOf(c.op->slots[i].TypeFor(c.pair), c.in[i]);
-    if (!a) continue;
-    for (std::size_t j = 0; j < c.op->slots.size(); ++j) {
-      const oracle::FormatInfo& fj = oracle::Format(c.op->slots[j].TypeFor(c.pair));
-      if (j == i || fj.kind != oracle::FormatKind::UnsignedInteger || fj.width > 8) continue;
-      const auto s = static_cast<int>(oracle::LowBits(c.in[j], fj.width));
-      for (int d = -s; d <= 64 && s + d < (1 << fj.width); ++d) {
-        if (d == 0) continue;
-        const std::optional<Word> wi =
-            ExactCode(c.op->slots[i].TypeFor(c.pair), a->negative, a->m, a->q + d);
-        if (!wi) continue;
-        Case k = c;
-        k.in[i] = *wi;
-        k.in[j] = static_cast<Word>(s + d);
-        offer(k);
+    for (const WordView& va : ViewsOf(c, i)) {
+      const std::optional<OddParts> a = OddPartsOf(va.type, va.Get(c.in[i]));
+      if (!a) continue;
+      for (std::size_t j = 0; j < c.op->slots.size(); ++j) {
+        const oracle::FormatInfo& fj = oracle::Format(c.op->slots[j].TypeFor(c.pair));
+        if (j == i || fj.kind != oracle::FormatKind::UnsignedInteger || fj.width > 8) continue;
+        const auto s = static_cast<int>(oracle::LowBits(c.in[j], fj.width));
+        for (int d = -s; d <= 64 && s + d < (1 << fj.width); ++d) {
+          if (d == 0) continue;
+          const std::optional<Word> wi = ExactCode(va.type, a->negative, a->m, a->q + d);
+          if (!wi) continue;
+          Case k = c;
+          k.in[i] = va.Put(c.in[i], *wi);
+          k.in[j] = static_cast<Word>(s + d);
+          offer(k);
+        }
       }
     }
   }

@@ -42,6 +42,10 @@ struct Counterexample {
 /// For each input word, its value v (the slot's type: floating codes by
 /// TileNumericFiniteDecomposition, integers sign- or zero-extended) is written v = (-1)^s * m *
 /// 2^q with m odd (zero: m = 0), and E is the exponent of its leading bit (2^E <= |v| < 2^(E+1)).
+/// A word with a value field (OpDef::value_fields: fpatr's FP19 scale in quant_param bits 31:13
+/// and FP19 LReLU/PReLU parameter in relu_param bits 18:0) counts as two values, the field's (by
+/// its floating type, so a scale is simplest at 1.0) and the rest of the word's (the slot's
+/// integer with the field cleared); it is not zero when either is not.
 struct SimplicityKey {
   /// 1. input words whose value is not zero (+0, -0 and integer 0 are zero; E8M0 has no zero;
   ///    Inf and NaN are not zero)
@@ -76,12 +80,13 @@ SimplicityKey SimplicityOf(const Case& c);
 bool Simpler(const Case& a, const Case& b);
 
 /// Moves toward the simplest case that keep the rounding situation, for the descent after the
-/// shrink tree: for each floating input word with sign, exponent and fraction fields and each
-/// integer word, the same significand m at every other exponent the type represents exactly,
-/// normal or subnormal (the same tie and sticky pattern relative to a destination grid, at another
-/// binade), and simpler significands (m's top bits, m's top and lowest set bits, 2^a + 1) at
-/// every exponent; two words at once, one moved d binades up and the other d down (a product of
-/// the two, as TQUANT's value x scale, keeps its value); then ShrinkCase's candidates. A move whose
+/// shrink tree: for each floating input word with sign, exponent and fraction fields, each
+/// integer word and each value field (OpDef::value_fields), the same significand m at every other
+/// exponent the type represents exactly, normal or subnormal (the same tie and sticky pattern
+/// relative to a destination grid, at another binade), and simpler significands (m's top bits,
+/// m's top and lowest set bits, 2^a + 1) at every exponent; two words (or fields) at once, one
+/// moved d binades up and the other d down (a product of the two, as TQUANT's value x scale,
+/// keeps its value); then ShrinkCase's candidates. A move whose
 /// inputs alone are simpler (fewer non-zero words, significant bits or exponent distance) is also
 /// offered under every other control `controls` selects (a simpler value may fail under another
 /// mode only). Only cases strictly simpler than `c`, inside the op's domain and under a control
