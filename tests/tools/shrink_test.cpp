@@ -14,6 +14,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "mutants.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/readers.hpp"
 
@@ -469,6 +470,56 @@ TEST(ShrinkProperty, ARoundingShiftShrinksToOneShiftedByOne) {
   }
 }
 
+// A catalog mutant (tests/mutants) as a device, in process.
+class MutantDevice : public Device {
+ public:
+  explicit MutantDevice(const char* name) : mutant_(mutants::FindMutant(name)), name_(name) {}
+  const std::string& Name() const override { return name_; }
+  void Evaluate(std::span<const Case> cases, std::span<DeviceAnswer> answers) override {
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      answers[i] = {true, mutants::EvaluateMutant(*mutant_, cases[i])};
+    }
+  }
+
+ private:
+  const mutants::MutantInfo* mutant_;
+  std::string name_;
+};
+
+// fpatr_signed_zero_dropped: a -0 accumulator gives +0 (the oracle keeps -0 through every mode,
+// ReLU and scale), so a failing case needs value 0x80000000 and nothing else. Its simplest
+// failing cases, reached from every seed:
+// - fp32 -> fp16 (modes 1, 32, 33): mode 1 reads no quant parameter, so relu_mode, quant_param
+//   and relu_param all go to 0 and the mode is the one non-zero word (1 significant bit,
+//   exponent 0). Reaching it takes the moves that zero a mode and the parameter words it makes
+//   illegal in one step (relu_mode 2 -> 0 with relu_param -> 0, pre_quant_mode 32 -> 1 with
+//   quant_param -> 0); it used to stop at 0x20 0x02 0x800000 0x400.
+// - fp32 -> e4m3 (modes 26 and 37, both with a scalar or vector scale): mode 26 (4 significant
+//   bits; 37 has 6) with the scale 1.0 (FP19 0x1fc00 in quant_param bits 31:13: 1 significant
+//   bit, exponent 0), ReLU off. The scale is ordered by its FP19 value: as a plain integer
+//   0x800000 (2^-126) looked simpler than 0x3f800000 (1.0).
+TEST(ShrinkProperty, FpatrSignedZeroDroppedShrinksToItsSimplestCase) {
+  MutantDevice device("fpatr_signed_zero_dropped");
+  for (const auto& [dst, expected] : std::vector<std::pair<T, std::string>>{
+           {T::FP16,
+            "ptovec eval --op fpatr --src fp32 --dst fp16 --rmode RNE 0x80000000 0x01 0x00 "
+            "0x0000000000000000 0x0000000000000000"},
+           {T::E4M3,
+            "ptovec eval --op fpatr --src fp32 --dst e4m3 --rmode RNE 0x80000000 0x1a 0x00 "
+            "0x000000003f800000 0x0000000000000000"}}) {
+    for (const std::uint64_t seed : {1, 2, 3, 4, 5}) {
+      const ShrinkResult r = RunProperty(device, "fpatr", T::FP32, dst, seed, 2000);
+      ASSERT_TRUE(r.failed) << seed;
+      EXPECT_TRUE(r.local_minimum) << seed;
+      EXPECT_EQ(generator::EvalCommand(r.minimal->c), expected) << seed;
+      EXPECT_FALSE(r.minimal->c.control.saturating) << seed;
+      EXPECT_EQ(r.minimal->expected.word, dst == T::FP16 ? 0x8000u : 0x80u) << seed;
+      EXPECT_EQ(r.minimal->got.result.word, 0u) << seed;
+      EXPECT_EQ(ExpectAllCandidatesPass(device, r.minimal->c), r.minimal_candidates) << seed;
+    }
+  }
+}
+
 TEST(ShrinkOrder, AnFp19ParameterFieldIsOrderedByItsValue) {
   // fpatr's quant_param holds an FP19 scale in bits 31:13 and relu_param an FP19 in bits 18:0
   // (OpDef::value_fields): 1.0 is simpler than 2^-126 and than 1.5, whatever their words.
@@ -492,6 +543,24 @@ TEST(ShrinkOrder, AnFp19ParameterFieldIsOrderedByItsValue) {
   offset.in[3] = 0x3F800000 | (Word{1} << 37);
   EXPECT_EQ(SimplicityOf(offset).significant_bits, k.significant_bits + 1u);
   EXPECT_EQ(SimplicityOf(offset).exponent_distance, k.exponent_distance + 37u);
+}
+
+TEST(ShrinkMoves, AReluModeGoesToZeroWithItsParameter) {
+  Case c;
+  c.op = FindOp("fpatr");
+  c.pair = {T::FP32, T::FP16};
+  c.in = {0x80000000, 0x20, 0x02, 0x00800000, 0x400};
+  const std::vector<Case> moves = SimplerMoves(c);
+  const auto offered = [&](const Inputs& in) {
+    return std::any_of(moves.begin(), moves.end(),
+                       [&](const Case& k) { return k.in == in && k.control == c.control; });
+  };
+  // relu_mode 2 -> 0 alone, or relu_param alone, leaves the domain; together they are a move.
+  EXPECT_TRUE(offered({0x80000000, 0x20, 0x00, 0x00800000, 0}));
+  // mode 32 -> 1 (no quant parameter) with quant_param -> 0, and with every other word too.
+  EXPECT_TRUE(offered({0x80000000, 0x01, 0x02, 0, 0x400}));
+  EXPECT_TRUE(offered({0x80000000, 0x01, 0x00, 0, 0}));
+  for (const Case& k : moves) EXPECT_FALSE(c.op->check_domain(k.pair, k.in));
 }
 
 TEST(ShrinkMoves, AnFp19FieldMovesToOtherBinades) {

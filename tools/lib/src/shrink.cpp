@@ -542,6 +542,41 @@ std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& co
       }
     }
   }
+  // One word made simpler (a small slot, such as a mode, to any simpler value; any word to
+  // zero) with other non-zero words zeroed where the op's domain then requires it: fpatr's
+  // relu_mode 2 -> 0 takes relu_param to 0 in the same move, and a pre_quant_mode that reads no
+  // quant parameter takes quant_param to 0 (each word alone would leave the domain). Every
+  // subset of the other non-zero words is tried; check_domain (in `offer`) keeps the legal ones.
+  for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
+    const oracle::TileDataType type = c.op->slots[i].TypeFor(c.pair);
+    const oracle::FormatInfo& f = oracle::Format(type);
+    const WordKey current = KeyOfSlotWord(c, i);
+    const auto word_part = [](const WordKey& w) {
+      return std::make_tuple(w.nonzero, w.bits, w.distance);
+    };
+    std::vector<Word> values;
+    if (!f.IsFloating() && f.width <= 8) {
+      for (Word v = 0; v < (Word{1} << f.width); ++v) {
+        if (word_part(KeyOfWord(type, v)) < word_part(current)) values.push_back(v);
+      }
+    } else if (current.nonzero) {
+      values.push_back(0);
+    }
+    std::vector<std::size_t> others;
+    for (std::size_t j = 0; j < c.op->slots.size(); ++j) {
+      if (j != i && c.in[j] != 0) others.push_back(j);
+    }
+    for (const Word v : values) {
+      for (std::size_t subset = 0; subset < (std::size_t{1} << others.size()); ++subset) {
+        Case k = c;
+        k.in[i] = v;
+        for (std::size_t b = 0; b < others.size(); ++b) {
+          if ((subset >> b) & 1) k.in[others[b]] = 0;
+        }
+        offer(k);
+      }
+    }
+  }
   for (const Case& k : Drain(ShrinkCase(c))) offer(k);
   std::sort(moves.begin(), moves.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });

@@ -86,7 +86,9 @@ bool Simpler(const Case& a, const Case& b);
 /// relative to a destination grid, at another binade), and simpler significands (m's top bits,
 /// m's top and lowest set bits, 2^a + 1) at every exponent; two words (or fields) at once, one
 /// moved d binades up and the other d down (a product of the two, as TQUANT's value x scale,
-/// keeps its value); then ShrinkCase's candidates. A move whose
+/// keeps its value); a word made simpler (a slot of at most 8 bits to any simpler value, any word
+/// to zero) with any of the other non-zero words zeroed in the same move (fpatr: relu_mode 2 -> 0
+/// with relu_param -> 0, each alone outside the domain); then ShrinkCase's candidates. A move whose
 /// inputs alone are simpler (fewer non-zero words, significant bits or exponent distance) is also
 /// offered under every other control `controls` selects (a simpler value may fail under another
 /// mode only). Only cases strictly simpler than `c`, inside the op's domain and under a control
