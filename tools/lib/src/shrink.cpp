@@ -430,14 +430,19 @@ std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& co
   std::vector<std::pair<SimplicityKey, Case>> moves;
   const auto offer_one = [&](const Case& k) {
     if (c.op->uses_controls && !controls.Accepts(k.control)) return;
-    if (k.op->check_control && k.op->check_control(k.pair, k.in, k.control)) return;
     SimplicityKey key = SimplicityOf(k);
-    if (key < own) moves.emplace_back(key, k);
+    if (!(key < own)) return;
+    if (k.op->check_control && k.op->check_control(k.pair, k.in, k.control)) return;
+    moves.emplace_back(key, k);
   };
   const auto offer = [&](const Case& k) {
+    // Nothing simpler, under this control or another: skipped before the (costlier) domain check.
+    const SimplicityKey key = SimplicityOf(k);
+    const bool inputs_simpler = inputs_part(key) < inputs_part(own);
+    if (!(key < own) && (all_controls.empty() || !inputs_simpler)) return;
     if (k.op->check_domain(k.pair, k.in)) return;
     offer_one(k);
-    if (all_controls.empty() || !(inputs_part(SimplicityOf(k)) < inputs_part(own))) return;
+    if (all_controls.empty() || !inputs_simpler) return;
     for (const generator::NumericExecutionControl control : all_controls) {
       if (control == k.control) continue;
       Case other = k;
@@ -546,7 +551,9 @@ std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& co
   // zero) with other non-zero words zeroed where the op's domain then requires it: fpatr's
   // relu_mode 2 -> 0 takes relu_param to 0 in the same move, and a pre_quant_mode that reads no
   // quant parameter takes quant_param to 0 (each word alone would leave the domain). Every
-  // subset of the other non-zero words is tried; check_domain (in `offer`) keeps the legal ones.
+  // subset of the other non-zero words is tried and check_domain (in `offer`) keeps the legal
+  // ones, unless the check refuses the new value with the same line whether the other words are
+  // kept or all zeroed (the value itself is outside the domain: an illegal mode).
   for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
     const oracle::TileDataType type = c.op->slots[i].TypeFor(c.pair);
     const oracle::FormatInfo& f = oracle::Format(type);
@@ -566,14 +573,27 @@ std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& co
     for (std::size_t j = 0; j < c.op->slots.size(); ++j) {
       if (j != i && c.in[j] != 0) others.push_back(j);
     }
+    const std::size_t all = (std::size_t{1} << others.size()) - 1;
+    const auto with = [&](Word v, std::size_t subset) {
+      Case k = c;
+      k.in[i] = v;
+      for (std::size_t b = 0; b < others.size(); ++b) {
+        if ((subset >> b) & 1) k.in[others[b]] = 0;
+      }
+      return k;
+    };
     for (const Word v : values) {
-      for (std::size_t subset = 0; subset < (std::size_t{1} << others.size()); ++subset) {
-        Case k = c;
-        k.in[i] = v;
-        for (std::size_t b = 0; b < others.size(); ++b) {
-          if ((subset >> b) & 1) k.in[others[b]] = 0;
-        }
-        offer(k);
+      const Case alone = with(v, 0);
+      const std::optional<std::string> refused = c.op->check_domain(alone.pair, alone.in);
+      if (!refused) {
+        offer(alone);
+        continue;
+      }
+      if (others.empty()) continue;
+      const Case zeroed = with(v, all);
+      if (c.op->check_domain(zeroed.pair, zeroed.in) == refused) continue;
+      for (std::size_t subset = 1; subset <= all; ++subset) {
+        offer(with(v, subset));
       }
     }
   }
