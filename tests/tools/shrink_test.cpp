@@ -577,6 +577,135 @@ TEST(ShrinkMoves, AnFp19FieldMovesToOtherBinades) {
   for (const Case& k : moves) EXPECT_FALSE(c.op->check_domain(k.pair, k.in));
 }
 
+// The oracle as a device that records every case it is given and answers wrong (the word's low
+// bit flipped) on the cases `wrong` picks.
+class RecordingDevice : public Device {
+ public:
+  explicit RecordingDevice(std::function<bool(const Case&)> wrong) : wrong_(std::move(wrong)) {}
+  const std::string& Name() const override { return name_; }
+  void Evaluate(std::span<const Case> cases, std::span<DeviceAnswer> answers) override {
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      seen.push_back(cases[i]);
+      answers[i] = {true, generator::EvaluateCase(cases[i])};
+      if (wrong_(cases[i])) answers[i].result.word ^= 1;
+    }
+  }
+  std::vector<Case> seen;
+
+ private:
+  std::function<bool(const Case&)> wrong_;
+  std::string name_ = "recording";
+};
+
+// Every case the device saw (draws, shrink candidates, moves) is under a control the filter
+// keeps and the op accepts for its inputs.
+void ExpectEveryControlSelectedAndLegal(const RecordingDevice& device,
+                                        const generator::ControlFilter& filter) {
+  ASSERT_FALSE(device.seen.empty());
+  for (const Case& c : device.seen) {
+    EXPECT_TRUE(filter.Accepts(c.control)) << generator::EvalCommand(c);
+    EXPECT_FALSE(c.op->check_control(c.pair, c.in, c.control)) << generator::EvalCommand(c);
+  }
+}
+
+TEST(ShrinkProperty, APairWithNoSelectedControlIsRefused) {
+  // Every mode of fpatr fp32 -> fp16 (1, 32, 33) has fixed rounding: RNE only.
+  const generator::OpDef& fpatr = *FindOp("fpatr");
+  RecordingDevice device([](const Case&) { return true; });
+  ShrinkOptions options;
+  options.op = &fpatr;
+  options.pair = generator::TypePair{T::FP32, T::FP16};
+  options.controls = generator::ParseControlFilter("RTZ", "");
+  try {
+    ShrinkProperty(device, options);
+    ADD_FAILURE() << "no InputError";
+  } catch (const generator::InputError& e) {
+    EXPECT_STREQ(
+        e.what(),
+        "fpatr fp32 -> fp16 holds no control that --rmode/--sat keep (RTZ; Sat off and "
+        "on): it accepts [{\"rmode\":\"RNE\",\"sat\":false},{\"rmode\":\"RNE\",\"sat\":true}]");
+  }
+  EXPECT_TRUE(device.seen.empty());
+  // RNE with Sat on is one of its controls: searched, and only under it.
+  options.controls = generator::ParseControlFilter("RNE,RTZ", "on");
+  options.tests = 200;
+  const ShrinkResult r = ShrinkProperty(device, options);
+  ASSERT_TRUE(r.failed);
+  EXPECT_TRUE(r.left_out.empty());
+  ExpectEveryControlSelectedAndLegal(device, options.controls);
+  // Any pair under RTZ: the pairs and groups with a mode that takes RTZ are searched, the others
+  // left out.
+  const ShrinkSelection any =
+      SelectShrinkPairs(fpatr, std::nullopt, generator::ParseControlFilter("RTZ", ""));
+  const auto names = [&](const std::vector<generator::TypePair>& pairs) {
+    std::vector<std::string> out;
+    for (const generator::TypePair p : pairs) out.push_back(PairName(fpatr, p));
+    return out;
+  };
+  EXPECT_EQ(
+      names(any.pairs),
+      (std::vector<std::string>{"fpatr fp32 -> fp32 pqm27-38", "fpatr fp32 -> s8",
+                                "fpatr s32 -> s8", "fpatr s32 -> fp16", "fpatr s32 -> s16 pqm19-20",
+                                "fpatr s32 -> s4x2", "fpatr s32 -> bf16"}));
+  EXPECT_EQ(names(any.left_out),
+            (std::vector<std::string>{"fpatr fp32 -> fp32 pqm0", "fpatr fp32 -> fp16",
+                                      "fpatr fp32 -> bf16", "fpatr fp32 -> hif8",
+                                      "fpatr fp32 -> e4m3", "fpatr s32 -> s32",
+                                      "fpatr s32 -> s16 pqm12-13", "fpatr u32 -> u32"}));
+  // Without a filter, or for an op without controls, every pair whole.
+  EXPECT_EQ(SelectShrinkPairs(fpatr, std::nullopt, {}).pairs, fpatr.legal_pairs);
+  const generator::OpDef& shift = *FindOp("shift");
+  EXPECT_EQ(
+      SelectShrinkPairs(shift, std::nullopt, generator::ParseControlFilter("RTZ", "on")).pairs,
+      shift.legal_pairs);
+}
+
+TEST(ShrinkProperty, OnlyInputsWithASelectedControlAreDrawn) {
+  // fpatr s32 -> s16: the shift modes 12/13 take RNE, Sat off only, modes 19/20 every control. A
+  // device wrong on the shift modes only passes under RTZ: those inputs are not drawn (they used
+  // to be, evaluated under RNE).
+  const auto shift_mode = [](const Case& c) { return c.in[1] == 12 || c.in[1] == 13; };
+  RecordingDevice device(shift_mode);
+  ShrinkOptions options;
+  options.op = FindOp("fpatr");
+  options.pair = generator::TypePair{T::S32, T::S16};
+  options.tests = 2000;
+  options.controls = generator::ParseControlFilter("RTZ", "");
+  const ShrinkResult r = ShrinkProperty(device, options);
+  EXPECT_FALSE(r.failed);
+  EXPECT_EQ(r.tests, 2000u);
+  ASSERT_EQ(r.left_out.size(), 1u);
+  EXPECT_EQ(PairName(*options.op, r.left_out[0]), "fpatr s32 -> s16 pqm12-13");
+  EXPECT_EQ(SearchLines(r),
+            (std::vector<std::string>{"sampled 2,000 cases of fpatr s32 -> s16 pqm19-20 with the "
+                                      "default suite's strategies (seed 1): none fails"}));
+  ExpectEveryControlSelectedAndLegal(device, options.controls);
+  for (const Case& c : device.seen) {
+    EXPECT_EQ(c.pair, (generator::TypePair{T::S32, T::S16}));  // reported over the whole pair
+    EXPECT_TRUE(c.in[1] == 19 || c.in[1] == 20) << generator::EvalCommand(c);
+  }
+  // Under RNE, Sat off every mode has a control: the whole pair is drawn, the fault found.
+  RecordingDevice again(shift_mode);
+  options.controls = generator::ParseControlFilter("RNE", "off");
+  const ShrinkResult found = ShrinkProperty(again, options);
+  ASSERT_TRUE(found.failed);
+  EXPECT_TRUE(found.left_out.empty());
+  EXPECT_TRUE(shift_mode(found.minimal->c));
+  ExpectEveryControlSelectedAndLegal(again, options.controls);
+  // A device wrong everywhere, under RTZ: the reported case and every case tried on the way are
+  // under RTZ. The simplest: value 0, mode 20 (5 x 4; 19 has 5 significant bits), the scale 1.0
+  // (modes 19/20 read one), ReLU off, Sat off.
+  RecordingDevice wrong([](const Case&) { return true; });
+  options.controls = generator::ParseControlFilter("RTZ", "");
+  const ShrinkResult any = ShrinkProperty(wrong, options);
+  ASSERT_TRUE(any.failed);
+  ExpectEveryControlSelectedAndLegal(wrong, options.controls);
+  EXPECT_EQ(any.original->c.control.rounding_mode, NumericRoundingMode::RTZ);
+  EXPECT_EQ(generator::EvalCommand(any.minimal->c),
+            "ptovec eval --op fpatr --src s32 --dst s16 --rmode RTZ 0x00000000 0x14 0x00 "
+            "0x000000003f800000 0x0000000000000000");
+}
+
 TEST(ShrinkFrom, DescendsFromAGivenCaseAndTurnsSatOff) {
   FaultyOracle device(RnaForRne);
   Case start;

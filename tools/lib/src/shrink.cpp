@@ -724,8 +724,31 @@ rc::Shrinkable<Case> ShrinkableCase(const Case& c) {
 
 namespace {
 
+// The control a drawn case is evaluated under: the drawn one when the op accepts it for the
+// inputs, else LegalControl's choice (RNE with the drawn Sat, else RNE, Sat off) when the filter
+// keeps it, else the first of the kept controls (`kept`, in ControlsFor order) the inputs accept.
+generator::NumericExecutionControl DrawnControl(
+    const OpDef& op, TypePair pair, const generator::Inputs& in,
+    generator::NumericExecutionControl drawn, const generator::ControlFilter& filter,
+    const std::vector<generator::NumericExecutionControl>& kept) {
+  if (!op.check_control) return drawn;
+  const auto legal = [&](generator::NumericExecutionControl c) {
+    return !op.check_control(pair, in, c);
+  };
+  if (legal(drawn)) return drawn;
+  const generator::NumericExecutionControl fallback = generator::LegalControl(op, pair, in, drawn);
+  if (filter.Accepts(fallback) && legal(fallback)) return fallback;
+  for (const generator::NumericExecutionControl c : kept) {
+    if (legal(c)) return c;
+  }
+  // SelectShrinkPairs draws only pairs and groups holding a kept control for every input.
+  throw std::logic_error("shrink: no control --rmode/--sat keep is legal for " +
+                         generator::EvalCommand(Case{&op, pair, drawn, in}));
+}
+
 // The property's generator over `pairs` (one: that pair; several: an index shrinking toward the
-// first).
+// first). A file group's inputs are drawn from its own input space and reported over the whole
+// pair.
 rc::Gen<Case> CaseGenOver(const OpDef& op, std::vector<TypePair> pairs_in,
                           const generator::ControlFilter& filter) {
   const OpDef* op_ptr = &op;
@@ -736,27 +759,32 @@ rc::Gen<Case> CaseGenOver(const OpDef& op, std::vector<TypePair> pairs_in,
     modes->assign(oracle::kAllRoundingModes.begin(), oracle::kAllRoundingModes.end());
   auto sats = std::make_shared<std::vector<bool>>(filter.sat);
   if (sats->empty()) *sats = {false, true};
+  const auto controls = std::make_shared<
+      const std::pair<generator::ControlFilter, std::vector<generator::NumericExecutionControl>>>(
+      filter, filter.ControlsOf(op));
   // One pair: inputs from the op's input space (its own shrink tree: generator::ShrinkInputs),
   // then the mode (inRange shrinks toward RNE) and Sat (toward off). rc::gen::tuple shrinks the
   // inputs first, then the mode, then Sat: the same tree as ShrinkableCase.
-  const auto for_pair = [op_ptr, modes, sats](TypePair p) -> rc::Gen<Case> {
+  const auto for_pair = [op_ptr, modes, sats, controls](TypePair p) -> rc::Gen<Case> {
     const rc::Gen<generator::Inputs> inputs = op_ptr->input_space(p);
+    const TypePair whole = p.Whole();
     if (!op_ptr->uses_controls) {
-      return rc::gen::map(inputs, [op_ptr, p](const generator::Inputs& in) {
-        return Case{op_ptr, p, {}, in};
+      return rc::gen::map(inputs, [op_ptr, whole](const generator::Inputs& in) {
+        return Case{op_ptr, whole, {}, in};
       });
     }
-    return rc::gen::map(rc::gen::tuple(inputs, rc::gen::inRange(0, static_cast<int>(modes->size())),
-                                       rc::gen::inRange(0, static_cast<int>(sats->size()))),
-                        [op_ptr, p, modes, sats](const std::tuple<generator::Inputs, int, int>& t) {
-                          Case c{op_ptr, p, {}, std::get<0>(t)};
-                          c.control.rounding_mode =
-                              (*modes)[static_cast<std::size_t>(std::get<1>(t))];
-                          c.control.saturating = (*sats)[static_cast<std::size_t>(std::get<2>(t))];
-                          // fpatr: a control the inputs' PreQuantMode refuses becomes RNE.
-                          c.control = generator::LegalControl(*op_ptr, p, c.in, c.control);
-                          return c;
-                        });
+    return rc::gen::map(
+        rc::gen::tuple(inputs, rc::gen::inRange(0, static_cast<int>(modes->size())),
+                       rc::gen::inRange(0, static_cast<int>(sats->size()))),
+        [op_ptr, whole, modes, sats, controls](const std::tuple<generator::Inputs, int, int>& t) {
+          Case c{op_ptr, whole, {}, std::get<0>(t)};
+          c.control.rounding_mode = (*modes)[static_cast<std::size_t>(std::get<1>(t))];
+          c.control.saturating = (*sats)[static_cast<std::size_t>(std::get<2>(t))];
+          // fpatr: a control the inputs' PreQuantMode refuses becomes one it takes.
+          c.control =
+              DrawnControl(*op_ptr, whole, c.in, c.control, controls->first, controls->second);
+          return c;
+        });
   };
   if (pairs_in.size() == 1) return for_pair(pairs_in.front());
   // Building an input space can be costly (destination anchors, interesting codes): each pair's
@@ -778,6 +806,56 @@ rc::Gen<Case> CaseGen(const OpDef& op, std::optional<TypePair> pair,
   return CaseGenOver(op, pair ? std::vector<TypePair>{*pair} : op.legal_pairs, filter);
 }
 
+std::string PairName(const OpDef& op, TypePair pair) {
+  const std::string group = generator::FileGroupName(op, pair);
+  return op.name + " " + TypeName(pair.src) + " -> " + TypeName(pair.dst) +
+         (group.empty() ? "" : " " + group);
+}
+
+ShrinkSelection SelectShrinkPairs(const OpDef& op, std::optional<TypePair> pair,
+                                  const generator::ControlFilter& controls) {
+  ShrinkSelection selection;
+  const std::vector<TypePair> pairs = pair ? std::vector<TypePair>{*pair} : op.legal_pairs;
+  if (!op.uses_controls || controls.all()) {
+    selection.pairs = pairs;
+    return selection;
+  }
+  // What the pairs accept, for the refusal: every control some group of them holds.
+  std::vector<generator::NumericExecutionControl> accepted;
+  for (const TypePair p : pairs) {
+    const std::vector<TypePair> groups = generator::FilePairs(op, p);
+    std::vector<TypePair> kept;
+    for (const TypePair g : groups) {
+      for (const generator::NumericExecutionControl c : generator::ControlsFor(op, g)) {
+        if (std::find(accepted.begin(), accepted.end(), c) == accepted.end()) accepted.push_back(c);
+      }
+      if (controls.ControlsOf(op, g).empty()) {
+        selection.left_out.push_back(g);
+      } else {
+        kept.push_back(g);
+      }
+    }
+    if (kept.size() == groups.size()) {
+      selection.pairs.push_back(p);  // every group: the whole pair, as without a filter
+    } else {
+      selection.pairs.insert(selection.pairs.end(), kept.begin(), kept.end());
+    }
+  }
+  if (selection.pairs.empty()) {
+    // In ControlsFor order.
+    std::vector<generator::NumericExecutionControl> ordered;
+    for (const generator::NumericExecutionControl c : generator::ControlsFor(op)) {
+      if (std::find(accepted.begin(), accepted.end(), c) != accepted.end()) ordered.push_back(c);
+    }
+    const std::string what = pair ? PairName(op, *pair) : "no pair of " + op.name;
+    throw generator::InputError((pair ? what + " holds no control" : what + " holds a control") +
+                                " that --rmode/--sat keep (" + controls.Describe() +
+                                "): " + (pair ? "it accepts " : "they accept ") +
+                                generator::ControlsJson(ordered).dump());
+  }
+  return selection;
+}
+
 ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options) {
   if (options.op == nullptr) throw std::invalid_argument("ShrinkProperty: no op");
   const OpDef& op = *options.op;
@@ -789,9 +867,11 @@ ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options) {
   ShrinkResult result;
   result.op = &op;
   result.seed = options.seed;
+  // The pairs (or file groups) holding a control the filter keeps.
+  ShrinkSelection selection = SelectShrinkPairs(op, options.pair, options.controls);
+  result.left_out = std::move(selection.left_out);
+  const std::vector<TypePair>& pairs = selection.pairs;
   // 1. Every enumerable pair, in order: the first with a failing case ends the search.
-  const std::vector<TypePair> pairs =
-      options.pair ? std::vector<TypePair>{*options.pair} : op.legal_pairs;
   const std::vector<generator::NumericExecutionControl> controls = options.controls.ControlsOf(op);
   std::vector<TypePair> sampled;
   for (const TypePair pair : pairs) {
@@ -957,13 +1037,12 @@ std::string SearchLine(const ShrinkResult& result, const ShrinkResult::SearchPar
                             : part.enumerated ? Thousands(part.failing) + " fail"
                                               : std::string("one fails");
   if (part.enumerated) {
-    return "enumerated all " + Thousands(part.cases) + " cases of " + op.name + " " +
-           TypeName(part.pair.src) + " -> " + TypeName(part.pair.dst) + ": " + fails;
+    return "enumerated all " + Thousands(part.cases) + " cases of " + PairName(op, part.pair) +
+           ": " + fails;
   }
-  const std::string what =
-      sampled_pairs == 1
-          ? op.name + " " + TypeName(part.pair.src) + " -> " + TypeName(part.pair.dst)
-          : op.name + " (" + std::to_string(sampled_pairs) + " sampled pairs)";
+  const std::string what = sampled_pairs == 1
+                               ? PairName(op, part.pair)
+                               : op.name + " (" + std::to_string(sampled_pairs) + " sampled pairs)";
   return "sampled " + Thousands(part.cases) + " cases of " + what +
          " with the default suite's strategies (seed " + std::to_string(result.seed) +
          "): " + fails;

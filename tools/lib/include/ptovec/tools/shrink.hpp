@@ -122,9 +122,33 @@ struct ShrinkOptions {
   std::size_t batch = 256;       ///< cases per Device::Evaluate call (never changes the result)
   std::uint64_t max_shrink_steps = 100000;  ///< safety cap on accepted shrinks
   /// Only these modes and Sat values are drawn (and shrunk toward the first of them); ops
-  /// without controls ignore it.
+  /// without controls ignore it. An input is drawn only with a control its op accepts for it
+  /// (check_control) among these: see SelectShrinkPairs.
   generator::ControlFilter controls;
 };
+
+/// The pairs ShrinkProperty draws from under a control filter.
+struct ShrinkSelection {
+  /// In search order: each pair whole when every file group of it (generator::FilePairs) holds a
+  /// control the filter keeps, else only its groups that hold one (fpatr s32 -> s16 under
+  /// --sat on: pqm19-20, whose modes take Sat; pqm12-13's shift modes take RNE, Sat off only):
+  /// their inputs alone are drawn, and cases are reported over the whole pair.
+  std::vector<TypePair> pairs;
+  /// The pairs, or groups of a pair, that hold no control the filter keeps (fpatr fp32 -> fp16
+  /// under --rmode RTZ: its modes round RNE only), in order.
+  std::vector<TypePair> left_out;
+};
+
+/// What ShrinkProperty searches for `op` (`pair`, or every legal pair) under `controls`; ops
+/// without controls keep every pair. Throws generator::InputError, one line naming the filter and
+/// what the pair accepts, when no pair is left (as `generate` refuses a selection with no file
+/// left): "fpatr fp32 -> fp16 holds no control that --rmode/--sat keep (RTZ; Sat off and on): it
+/// accepts [{"rmode":"RNE","sat":false},{"rmode":"RNE","sat":true}]".
+ShrinkSelection SelectShrinkPairs(const OpDef& op, std::optional<TypePair> pair,
+                                  const generator::ControlFilter& controls);
+
+/// "fpatr fp32 -> fp16", with a file group "fpatr s32 -> s16 pqm12-13" (as `list` names it).
+std::string PairName(const OpDef& op, TypePair pair);
 
 /// The outcome of a property run or of a descent from a given case.
 struct ShrinkResult {
@@ -154,6 +178,9 @@ struct ShrinkResult {
   /// the pair's cases (an enumerated pair), not only a local minimum.
   bool simplest = false;
   std::uint64_t order_steps = 0;  ///< accepted SimplerMoves steps after the shrink tree
+  /// ShrinkProperty: the pairs or groups left out because they hold no selected control
+  /// (ShrinkSelection::left_out).
+  std::vector<TypePair> left_out;
 };
 
 /// Judges cases: for each, nullopt when the device agrees with the oracle (word at the dst width
@@ -173,10 +200,16 @@ rc::Shrinkable<Case> ShrinkableCase(const Case& c);
 
 /// The property's generator: a legal pair (options.pair, or rc::gen::inRange over
 /// op.legal_pairs, shrinking toward the first), inputs from op.input_space(pair), mode uniform
-/// over the 7 (shrinking toward RNE) and Sat (toward off) when op.uses_controls, else RNE, off.
-rc::Gen<Case> CaseGen(const OpDef& op, std::optional<TypePair> pair);
+/// over the 7, or those `controls` keeps (shrinking toward the first: RNE), and Sat (toward off)
+/// when op.uses_controls, else RNE, off. A control check_control refuses for the drawn inputs
+/// becomes LegalControl's when `controls` keeps it, else the first kept control the inputs
+/// accept (the pairs must hold one for every input: SelectShrinkPairs).
+rc::Gen<Case> CaseGen(const OpDef& op, std::optional<TypePair> pair,
+                      const generator::ControlFilter& controls = {});
 
-/// Runs the property "device equals oracle". First every enumerable pair (options.pair, or each
+/// Runs the property "device equals oracle" over SelectShrinkPairs(op, options.pair,
+/// options.controls) (a pair, or group, holding no selected control is not searched: see
+/// result.left_out). First every enumerable pair (options.pair, or each
 /// enumerable legal pair in registry order; EnumerableInputs) is enumerated in the suite's order
 /// (its domain's order, every selected control of an input before the next input), by blocks
 /// through generator::EvaluateBatch and Device::EvaluateProduct; the first pair with a failing
@@ -189,7 +222,8 @@ rc::Gen<Case> CaseGen(const OpDef& op, std::optional<TypePair> pair);
 /// case is evaluated twice more and must give the same wrong answer. Deterministic for a given
 /// seed and device. Throws DeviceError (also "device is not deterministic: case X gave A
 /// then B" when the final case does not fail the same way again); std::invalid_argument for a
-/// missing op or an illegal pair.
+/// missing op or an illegal pair; generator::InputError when the filter leaves no pair. Every
+/// drawn and reported case's control is one options.controls keeps and check_control accepts.
 ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options);
 
 /// From a given case: when its pair is enumerable, the pair is enumerated under every control and
