@@ -3,7 +3,8 @@
 the input"): fpatr s32 -> s16 holds the shift modes 12/13 (RNE, Sat off only) beside modes 19/20
 (all 14 controls), so its files are split into pqm12-13 and pqm19-20, each with every control its
 modes accept. Checked end to end: `generate` writes both groups with their controls, names and
-"group" in header and manifest; `list` shows them; the readers, `run` and `check` take them; the
+"group" in header and manifest; `shrink --rmode` draws only the groups holding a selected
+control and refuses a pair with none; `list` shows them; the readers, `run` and `check` take them; the
 committed JSON Schemas (python3-jsonschema) accept them and refuse a header that lists a control
 its pair or group does not allow, an unknown group, or a group on a pair kept in one file.
 
@@ -95,6 +96,31 @@ class FileGroupsTest(unittest.TestCase):
                    "--rmode", "RTZ", "--out", os.path.join(self.tmp.name, "none"))
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("holds no control that --rmode/--sat keep", r.stderr)
+
+    def test_shrink_draws_only_the_groups_with_the_selected_controls(self):
+        # shrink --rmode RTZ: pqm12-13's shift modes take RNE only, so only pqm19-20's inputs are
+        # drawn, with a note naming the group left out (as generate leaves its file out).
+        oracle = os.environ.get("PTOVEC_ORACLE_DUT") or os.path.join(
+            os.path.dirname(PTOVEC), "dut", "libptovec_oracle_dut.so")
+        r = ptovec("shrink", "--dut", oracle, "--op", "fpatr", "--src", "s32", "--dst", "s16",
+                   "--rmode", "RTZ", "--tests", 200, "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr, "ptovec: note: left out (no control among --rmode/--sat): "
+                                   "fpatr s32 -> s16 pqm12-13\n")
+        result = json.loads(r.stdout)
+        self.assertEqual(result["left_out"], ["fpatr s32 -> s16 pqm12-13"])
+        self.assertEqual([(p["group"], p["cases"], p["failing"]) for p in result["search"]],
+                         [("pqm19-20", 200, 0)])
+        # fp32 -> fp16: every mode takes RNE only. Refused with one line before the device is
+        # opened (this one does not exist), exit 2, nothing on stdout.
+        r = ptovec("shrink", "--dut", os.path.join(self.tmp.name, "no-such-device.so"),
+                   "--op", "fpatr", "--src", "fp32", "--dst", "fp16", "--rmode", "RTZ")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(r.stdout, "")
+        self.assertEqual(r.stderr,
+                         "ptovec: error: fpatr fp32 -> fp16 holds no control that --rmode/--sat "
+                         "keep (RTZ; Sat off and on): it accepts "
+                         '[{"rmode":"RNE","sat":false},{"rmode":"RNE","sat":true}]\n')
 
     def test_list_shows_the_groups(self):
         r = ptovec("list", "--op", "fpatr", "--src", "s32", "--dst", "s16", "--json")

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "mutants.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/readers.hpp"
 
@@ -467,6 +468,242 @@ TEST(ShrinkProperty, ARoundingShiftShrinksToOneShiftedByOne) {
               "ptovec eval --op shift --src s32 --dst s16 --rmode RNE 0x00000001 0x01")
         << seed;
   }
+}
+
+// A catalog mutant (tests/mutants) as a device, in process.
+class MutantDevice : public Device {
+ public:
+  explicit MutantDevice(const char* name) : mutant_(mutants::FindMutant(name)), name_(name) {}
+  const std::string& Name() const override { return name_; }
+  void Evaluate(std::span<const Case> cases, std::span<DeviceAnswer> answers) override {
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      answers[i] = {true, mutants::EvaluateMutant(*mutant_, cases[i])};
+    }
+  }
+
+ private:
+  const mutants::MutantInfo* mutant_;
+  std::string name_;
+};
+
+// fpatr_signed_zero_dropped: a -0 accumulator gives +0 (the oracle keeps -0 through every mode,
+// ReLU and scale), so a failing case needs value 0x80000000 and nothing else. Its simplest
+// failing cases, reached from every seed:
+// - fp32 -> fp16 (modes 1, 32, 33): mode 1 reads no quant parameter, so relu_mode, quant_param
+//   and relu_param all go to 0 and the mode is the one non-zero word (1 significant bit,
+//   exponent 0). Reaching it takes the moves that zero a mode and the parameter words it makes
+//   illegal in one step (relu_mode 2 -> 0 with relu_param -> 0, pre_quant_mode 32 -> 1 with
+//   quant_param -> 0); it used to stop at 0x20 0x02 0x800000 0x400.
+// - fp32 -> e4m3 (modes 26 and 37, both with a scalar or vector scale): mode 26 (4 significant
+//   bits; 37 has 6) with the scale 1.0 (FP19 0x1fc00 in quant_param bits 31:13: 1 significant
+//   bit, exponent 0), ReLU off. The scale is ordered by its FP19 value: as a plain integer
+//   0x800000 (2^-126) looked simpler than 0x3f800000 (1.0).
+TEST(ShrinkProperty, FpatrSignedZeroDroppedShrinksToItsSimplestCase) {
+  MutantDevice device("fpatr_signed_zero_dropped");
+  for (const auto& [dst, expected] : std::vector<std::pair<T, std::string>>{
+           {T::FP16,
+            "ptovec eval --op fpatr --src fp32 --dst fp16 --rmode RNE 0x80000000 0x01 0x00 "
+            "0x0000000000000000 0x0000000000000000"},
+           {T::E4M3,
+            "ptovec eval --op fpatr --src fp32 --dst e4m3 --rmode RNE 0x80000000 0x1a 0x00 "
+            "0x000000003f800000 0x0000000000000000"}}) {
+    for (const std::uint64_t seed : {1, 2, 3, 4, 5}) {
+      const ShrinkResult r = RunProperty(device, "fpatr", T::FP32, dst, seed, 2000);
+      ASSERT_TRUE(r.failed) << seed;
+      EXPECT_TRUE(r.local_minimum) << seed;
+      EXPECT_EQ(generator::EvalCommand(r.minimal->c), expected) << seed;
+      EXPECT_FALSE(r.minimal->c.control.saturating) << seed;
+      EXPECT_EQ(r.minimal->expected.word, dst == T::FP16 ? 0x8000u : 0x80u) << seed;
+      EXPECT_EQ(r.minimal->got.result.word, 0u) << seed;
+      EXPECT_EQ(ExpectAllCandidatesPass(device, r.minimal->c), r.minimal_candidates) << seed;
+    }
+  }
+}
+
+TEST(ShrinkOrder, AnFp19ParameterFieldIsOrderedByItsValue) {
+  // fpatr's quant_param holds an FP19 scale in bits 31:13 and relu_param an FP19 in bits 18:0
+  // (OpDef::value_fields): 1.0 is simpler than 2^-126 and than 1.5, whatever their words.
+  Case one;
+  one.op = FindOp("fpatr");
+  one.pair = {T::FP32, T::E4M3};
+  one.in = {0x80000000, 0x1A, 0x02, 0x3F800000, 0x1FC00};  // scale 1.0, LReLU 1.0
+  Case tiny = one;
+  tiny.in[3] = 0x00800000;  // scale 2^-126
+  Case one_and_half = one;
+  one_and_half.in[4] = 0x1FE00;  // LReLU 1.5
+  EXPECT_TRUE(Simpler(one, tiny));
+  EXPECT_TRUE(Simpler(one, one_and_half));
+  const SimplicityKey k = SimplicityOf(one);
+  EXPECT_EQ(k.nonzero, 4u);
+  EXPECT_EQ(k.significant_bits, 4u + 1u + 1u + 1u);  // 26 = 13 * 2, 2, 1.0, 1.0
+  EXPECT_EQ(k.exponent_distance, 4u + 1u);
+  EXPECT_EQ(SimplicityOf(tiny).exponent_distance, 4u + 1u + 126u);
+  // Other bits of the word (an S9 offset from bit 37) count as the slot's integer besides it.
+  Case offset = one;
+  offset.in[3] = 0x3F800000 | (Word{1} << 37);
+  EXPECT_EQ(SimplicityOf(offset).significant_bits, k.significant_bits + 1u);
+  EXPECT_EQ(SimplicityOf(offset).exponent_distance, k.exponent_distance + 37u);
+}
+
+TEST(ShrinkMoves, AReluModeGoesToZeroWithItsParameter) {
+  Case c;
+  c.op = FindOp("fpatr");
+  c.pair = {T::FP32, T::FP16};
+  c.in = {0x80000000, 0x20, 0x02, 0x00800000, 0x400};
+  const std::vector<Case> moves = SimplerMoves(c);
+  const auto offered = [&](const Inputs& in) {
+    return std::any_of(moves.begin(), moves.end(),
+                       [&](const Case& k) { return k.in == in && k.control == c.control; });
+  };
+  // relu_mode 2 -> 0 alone, or relu_param alone, leaves the domain; together they are a move.
+  EXPECT_TRUE(offered({0x80000000, 0x20, 0x00, 0x00800000, 0}));
+  // mode 32 -> 1 (no quant parameter) with quant_param -> 0, and with every other word too.
+  EXPECT_TRUE(offered({0x80000000, 0x01, 0x02, 0, 0x400}));
+  EXPECT_TRUE(offered({0x80000000, 0x01, 0x00, 0, 0}));
+  for (const Case& k : moves) EXPECT_FALSE(c.op->check_domain(k.pair, k.in));
+}
+
+TEST(ShrinkMoves, AnFp19FieldMovesToOtherBinades) {
+  // The scale 2^-126 (quant_param 0x800000) of fpatr mode 26 moves to 1.0 (0x3f800000) in one
+  // move: the same significand at another binade of the FP19 field. As an integer word it had no
+  // simpler legal neighbour.
+  Case c;
+  c.op = FindOp("fpatr");
+  c.pair = {T::FP32, T::E4M3};
+  c.in = {0x80000000, 0x1A, 0x00, 0x00800000, 0};
+  const std::vector<Case> moves = SimplerMoves(c);
+  const Inputs one{0x80000000, 0x1A, 0x00, 0x3F800000, 0};
+  EXPECT_TRUE(std::any_of(moves.begin(), moves.end(), [&](const Case& k) { return k.in == one; }));
+  for (const Case& k : moves) EXPECT_FALSE(c.op->check_domain(k.pair, k.in));
+}
+
+// The oracle as a device that records every case it is given and answers wrong (the word's low
+// bit flipped) on the cases `wrong` picks.
+class RecordingDevice : public Device {
+ public:
+  explicit RecordingDevice(std::function<bool(const Case&)> wrong) : wrong_(std::move(wrong)) {}
+  const std::string& Name() const override { return name_; }
+  void Evaluate(std::span<const Case> cases, std::span<DeviceAnswer> answers) override {
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      seen.push_back(cases[i]);
+      answers[i] = {true, generator::EvaluateCase(cases[i])};
+      if (wrong_(cases[i])) answers[i].result.word ^= 1;
+    }
+  }
+  std::vector<Case> seen;
+
+ private:
+  std::function<bool(const Case&)> wrong_;
+  std::string name_ = "recording";
+};
+
+// Every case the device saw (draws, shrink candidates, moves) is under a control the filter
+// keeps and the op accepts for its inputs.
+void ExpectEveryControlSelectedAndLegal(const RecordingDevice& device,
+                                        const generator::ControlFilter& filter) {
+  ASSERT_FALSE(device.seen.empty());
+  for (const Case& c : device.seen) {
+    EXPECT_TRUE(filter.Accepts(c.control)) << generator::EvalCommand(c);
+    EXPECT_FALSE(c.op->check_control(c.pair, c.in, c.control)) << generator::EvalCommand(c);
+  }
+}
+
+TEST(ShrinkProperty, APairWithNoSelectedControlIsRefused) {
+  // Every mode of fpatr fp32 -> fp16 (1, 32, 33) has fixed rounding: RNE only.
+  const generator::OpDef& fpatr = *FindOp("fpatr");
+  RecordingDevice device([](const Case&) { return true; });
+  ShrinkOptions options;
+  options.op = &fpatr;
+  options.pair = generator::TypePair{T::FP32, T::FP16};
+  options.controls = generator::ParseControlFilter("RTZ", "");
+  try {
+    ShrinkProperty(device, options);
+    ADD_FAILURE() << "no InputError";
+  } catch (const generator::InputError& e) {
+    EXPECT_STREQ(
+        e.what(),
+        "fpatr fp32 -> fp16 holds no control that --rmode/--sat keep (RTZ; Sat off and "
+        "on): it accepts [{\"rmode\":\"RNE\",\"sat\":false},{\"rmode\":\"RNE\",\"sat\":true}]");
+  }
+  EXPECT_TRUE(device.seen.empty());
+  // RNE with Sat on is one of its controls: searched, and only under it.
+  options.controls = generator::ParseControlFilter("RNE,RTZ", "on");
+  options.tests = 200;
+  const ShrinkResult r = ShrinkProperty(device, options);
+  ASSERT_TRUE(r.failed);
+  EXPECT_TRUE(r.left_out.empty());
+  ExpectEveryControlSelectedAndLegal(device, options.controls);
+  // Any pair under RTZ: the pairs and groups with a mode that takes RTZ are searched, the others
+  // left out.
+  const ShrinkSelection any =
+      SelectShrinkPairs(fpatr, std::nullopt, generator::ParseControlFilter("RTZ", ""));
+  const auto names = [&](const std::vector<generator::TypePair>& pairs) {
+    std::vector<std::string> out;
+    for (const generator::TypePair p : pairs) out.push_back(PairName(fpatr, p));
+    return out;
+  };
+  EXPECT_EQ(
+      names(any.pairs),
+      (std::vector<std::string>{"fpatr fp32 -> fp32 pqm27-38", "fpatr fp32 -> s8",
+                                "fpatr s32 -> s8", "fpatr s32 -> fp16", "fpatr s32 -> s16 pqm19-20",
+                                "fpatr s32 -> s4x2", "fpatr s32 -> bf16"}));
+  EXPECT_EQ(names(any.left_out),
+            (std::vector<std::string>{"fpatr fp32 -> fp32 pqm0", "fpatr fp32 -> fp16",
+                                      "fpatr fp32 -> bf16", "fpatr fp32 -> hif8",
+                                      "fpatr fp32 -> e4m3", "fpatr s32 -> s32",
+                                      "fpatr s32 -> s16 pqm12-13", "fpatr u32 -> u32"}));
+  // Without a filter, or for an op without controls, every pair whole.
+  EXPECT_EQ(SelectShrinkPairs(fpatr, std::nullopt, {}).pairs, fpatr.legal_pairs);
+  const generator::OpDef& shift = *FindOp("shift");
+  EXPECT_EQ(
+      SelectShrinkPairs(shift, std::nullopt, generator::ParseControlFilter("RTZ", "on")).pairs,
+      shift.legal_pairs);
+}
+
+TEST(ShrinkProperty, OnlyInputsWithASelectedControlAreDrawn) {
+  // fpatr s32 -> s16: the shift modes 12/13 take RNE, Sat off only, modes 19/20 every control. A
+  // device wrong on the shift modes only passes under RTZ: those inputs are not drawn (they used
+  // to be, evaluated under RNE).
+  const auto shift_mode = [](const Case& c) { return c.in[1] == 12 || c.in[1] == 13; };
+  RecordingDevice device(shift_mode);
+  ShrinkOptions options;
+  options.op = FindOp("fpatr");
+  options.pair = generator::TypePair{T::S32, T::S16};
+  options.tests = 2000;
+  options.controls = generator::ParseControlFilter("RTZ", "");
+  const ShrinkResult r = ShrinkProperty(device, options);
+  EXPECT_FALSE(r.failed);
+  EXPECT_EQ(r.tests, 2000u);
+  ASSERT_EQ(r.left_out.size(), 1u);
+  EXPECT_EQ(PairName(*options.op, r.left_out[0]), "fpatr s32 -> s16 pqm12-13");
+  EXPECT_EQ(SearchLines(r),
+            (std::vector<std::string>{"sampled 2,000 cases of fpatr s32 -> s16 pqm19-20 with the "
+                                      "default suite's strategies (seed 1): none fails"}));
+  ExpectEveryControlSelectedAndLegal(device, options.controls);
+  for (const Case& c : device.seen) {
+    EXPECT_EQ(c.pair, (generator::TypePair{T::S32, T::S16}));  // reported over the whole pair
+    EXPECT_TRUE(c.in[1] == 19 || c.in[1] == 20) << generator::EvalCommand(c);
+  }
+  // Under RNE, Sat off every mode has a control: the whole pair is drawn, the fault found.
+  RecordingDevice again(shift_mode);
+  options.controls = generator::ParseControlFilter("RNE", "off");
+  const ShrinkResult found = ShrinkProperty(again, options);
+  ASSERT_TRUE(found.failed);
+  EXPECT_TRUE(found.left_out.empty());
+  EXPECT_TRUE(shift_mode(found.minimal->c));
+  ExpectEveryControlSelectedAndLegal(again, options.controls);
+  // A device wrong everywhere, under RTZ: the reported case and every case tried on the way are
+  // under RTZ. The simplest: value 0, mode 20 (5 x 4; 19 has 5 significant bits), the scale 1.0
+  // (modes 19/20 read one), ReLU off, Sat off.
+  RecordingDevice wrong([](const Case&) { return true; });
+  options.controls = generator::ParseControlFilter("RTZ", "");
+  const ShrinkResult any = ShrinkProperty(wrong, options);
+  ASSERT_TRUE(any.failed);
+  ExpectEveryControlSelectedAndLegal(wrong, options.controls);
+  EXPECT_EQ(any.original->c.control.rounding_mode, NumericRoundingMode::RTZ);
+  EXPECT_EQ(generator::EvalCommand(any.minimal->c),
+            "ptovec eval --op fpatr --src s32 --dst s16 --rmode RTZ 0x00000000 0x14 0x00 "
+            "0x000000003f800000 0x0000000000000000");
 }
 
 TEST(ShrinkFrom, DescendsFromAGivenCaseAndTurnsSatOff) {

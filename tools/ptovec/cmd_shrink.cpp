@@ -60,6 +60,8 @@ nlohmann::ordered_json ResultJson(const tools::ShrinkResult& r, const std::strin
       if (part.enumerated || r.sampled_pairs == 1) {
         p["src"] = oracle::Format(part.pair.src).name;
         p["dst"] = oracle::Format(part.pair.dst).name;
+        const std::string group = generator::FileGroupName(*r.op, part.pair);
+        if (!group.empty()) p["group"] = group;  // only this file group's inputs were drawn
       } else {
         p["pairs"] = r.sampled_pairs;
       }
@@ -69,6 +71,11 @@ nlohmann::ordered_json ResultJson(const tools::ShrinkResult& r, const std::strin
       search.push_back(p);
     }
     j["search"] = search;
+    if (!r.left_out.empty()) {
+      nlohmann::ordered_json left_out = nlohmann::ordered_json::array();
+      for (const generator::TypePair p : r.left_out) left_out.push_back(tools::PairName(*r.op, p));
+      j["left_out"] = left_out;  // no control among --rmode/--sat
+    }
   }
   if (r.minimal) {
     j["counterexample"] = tools::CounterexampleJson(*r.minimal);
@@ -106,6 +113,16 @@ int RunProperty(const ShrinkArgs& a, bool json_file) {
   const std::optional<generator::TypePair> pair = SelectedPair(a, op);
   if (a.tests == 0) throw InputError("--tests must be at least 1 (got 0)");
   const generator::ControlFilter controls = generator::ParseControlFilter(a.rmode, a.sat);
+  // A pair (or a file group of one) with no control among --rmode/--sat is not searched, with a
+  // note; a selection with none left is refused before the device starts (as `generate` does).
+  const tools::ShrinkSelection selection = tools::SelectShrinkPairs(op, pair, controls);
+  if (!selection.left_out.empty()) {
+    std::string left_out;
+    for (const generator::TypePair p : selection.left_out) {
+      left_out += (left_out.empty() ? "" : ", ") + tools::PairName(op, p);
+    }
+    std::cerr << "ptovec: note: left out (no control among --rmode/--sat): " << left_out << "\n";
+  }
   std::unique_ptr<tools::Device> device = OpenDevice(a.device);
   tools::ShrinkOptions options;
   options.op = &op;

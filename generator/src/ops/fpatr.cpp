@@ -1024,6 +1024,8 @@ OpDef MakeFpatrOp() {
        "the ReLU parameter word: fp19 +0 or positive normal in bits 18:0 for ReluMode 2 and 3; 0 "
        "otherwise"},
   };
+  // The FP19 scale and the FP19 LReLU/PReLU parameter: `shrink` moves them toward 1.0.
+  op.value_fields = {{kQuant, 13, TileDataType::FP19}, {kReluParam, 0, TileDataType::FP19}};
   op.uses_controls = true;
   op.legal_pairs = FpatrPairs();
   // The default suite holds every legal control of every mode: a pair whose modes differ in

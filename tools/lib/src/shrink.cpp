@@ -95,6 +95,53 @@ WordKey KeyOfWord(oracle::TileDataType type, Word word) {
   return KeyOfValue(d.negative || (word & f.SignBit()) != 0, d.significand, d.exponent);
 }
 
+// The floating value field of slot `i` (OpDef::value_fields), or nullptr.
+const generator::ValueField* FieldOf(const OpDef& op, std::size_t i) {
+  for (const generator::ValueField& f : op.value_fields) {
+    if (f.slot == i) return &f;
+  }
+  return nullptr;
+}
+
+// How the order and the moves read an input word: the whole word as its slot's type, or a
+// floating value in a bit field of it (OpDef::value_fields).
+struct WordView {
+  oracle::TileDataType type{};
+  unsigned low_bit = 0;
+  unsigned width = 0;
+  Word Get(Word word) const { return oracle::LowBits(word >> low_bit, width); }
+  // `word` with the view's bits replaced by `code`.
+  Word Put(Word word, Word code) const {
+    const Word mask = oracle::LowBits(~Word{0}, width) << low_bit;
+    return (word & ~mask) | ((code << low_bit) & mask);
+  }
+};
+
+WordView FieldView(const generator::ValueField& f) {
+  return {f.type, f.low_bit, oracle::Format(f.type).width};
+}
+
+// The views of slot `i`: the whole word, then its value field if it has one.
+std::vector<WordView> ViewsOf(const Case& c, std::size_t i) {
+  const oracle::TileDataType type = c.op->slots[i].TypeFor(c.pair);
+  std::vector<WordView> views{{type, 0, oracle::Format(type).width}};
+  if (const generator::ValueField* f = FieldOf(*c.op, i)) views.push_back(FieldView(*f));
+  return views;
+}
+
+// The key of slot `i`'s word: KeyOfWord of its type, or for a slot with a value field the key of
+// the field's value plus that of the other bits read as the slot's type.
+WordKey KeyOfSlotWord(const Case& c, std::size_t i) {
+  const oracle::TileDataType type = c.op->slots[i].TypeFor(c.pair);
+  const generator::ValueField* f = FieldOf(*c.op, i);
+  if (f == nullptr) return KeyOfWord(type, c.in[i]);
+  const WordView view = FieldView(*f);
+  const WordKey value = KeyOfWord(f->type, view.Get(c.in[i]));
+  const WordKey rest = KeyOfWord(type, view.Put(c.in[i], 0));
+  return {value.nonzero || rest.nonzero, value.bits + rest.bits, value.distance + rest.distance,
+          value.negative || rest.negative};
+}
+
 // The code of +/- m * 2^q in `type` when the type holds exactly that value (m odd, non-zero),
 // for the types SimplerMoves moves in: integers and floating types with sign, exponent and
 // fraction fields.
@@ -355,7 +402,7 @@ void Descend(Device& device, rc::Shrinkable<Case> current, Counterexample failin
 SimplicityKey SimplicityOf(const Case& c) {
   SimplicityKey key;
   for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
-    const WordKey w = KeyOfWord(c.op->slots[i].TypeFor(c.pair), c.in[i]);
+    const WordKey w = KeyOfSlotWord(c, i);
     key.nonzero += w.nonzero;
     key.significant_bits += w.bits;
     key.exponent_distance += w.distance;
@@ -383,14 +430,19 @@ std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& co
   std::vector<std::pair<SimplicityKey, Case>> moves;
   const auto offer_one = [&](const Case& k) {
     if (c.op->uses_controls && !controls.Accepts(k.control)) return;
-    if (k.op->check_control && k.op->check_control(k.pair, k.in, k.control)) return;
     SimplicityKey key = SimplicityOf(k);
-    if (key < own) moves.emplace_back(key, k);
+    if (!(key < own)) return;
+    if (k.op->check_control && k.op->check_control(k.pair, k.in, k.control)) return;
+    moves.emplace_back(key, k);
   };
   const auto offer = [&](const Case& k) {
+    // Nothing simpler, under this control or another: skipped before the (costlier) domain check.
+    const SimplicityKey key = SimplicityOf(k);
+    const bool inputs_simpler = inputs_part(key) < inputs_part(own);
+    if (!(key < own) && (all_controls.empty() || !inputs_simpler)) return;
     if (k.op->check_domain(k.pair, k.in)) return;
     offer_one(k);
-    if (all_controls.empty() || !(inputs_part(SimplicityOf(k)) < inputs_part(own))) return;
+    if (all_controls.empty() || !inputs_simpler) return;
     for (const generator::NumericExecutionControl control : all_controls) {
       if (control == k.control) continue;
       Case other = k;
@@ -399,71 +451,76 @@ std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& co
     }
   };
   for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
-    const oracle::TileDataType type = c.op->slots[i].TypeFor(c.pair);
-    const oracle::FormatInfo& f = oracle::Format(type);
-    if (f.IsFloating() && !f.HasSignExponentFraction()) continue;
-    const oracle::FiniteDecomposition d =
-        f.IsFloating() ? oracle::TileNumericFiniteDecomposition(type, c.in[i])
-                       : oracle::FiniteDecomposition{};
-    std::uint64_t m = 0;
-    bool negative = false;
-    if (f.IsFloating()) {
-      if (!d.available) continue;
-      m = static_cast<std::uint64_t>(d.significand);
-      negative = d.negative || (c.in[i] & f.SignBit()) != 0;
-    } else {
-      const WordKey w = KeyOfWord(type, c.in[i]);
-      negative = w.negative;
-      const Word word = oracle::LowBits(c.in[i], f.width);
-      m = negative ? oracle::LowBits(Word{0} - word, f.width) : word;
-      if (negative && m == 0) m = Word{1} << (f.width - 1);
-    }
-    if (m == 0) continue;
-    m >>= std::countr_zero(m);
-    // Simpler significands: m itself (another binade), its top bits, its top and lowest set bits
-    // (the sticky bit kept), 2^a + 1 (a tie or sticky bit a places below the leading one), 1.
-    std::vector<std::uint64_t> significands{m, 1};
-    const int length = BitWidth(m);
-    for (int j = 1; j < length; ++j) {
-      const std::uint64_t top = m >> j;
-      significands.push_back(top >> std::countr_zero(top));
-      significands.push_back((top << j) | 1);
-      significands.push_back((std::uint64_t{1} << j) | 1);
-    }
-    std::sort(significands.begin(), significands.end());
-    significands.erase(std::unique(significands.begin(), significands.end()), significands.end());
-    const auto [lo, hi] = LeadingExponentRange(type);
-    for (const std::uint64_t s : significands) {
-      const int bits = BitWidth(s);
-      for (int leading = lo; leading <= hi; ++leading) {
-        const std::optional<Word> code = ExactCode(type, negative, s, leading - bits + 1);
-        if (!code || *code == oracle::LowBits(c.in[i], f.width)) continue;
-        Case k = c;
-        k.in[i] = *code;
-        offer(k);
+    for (const WordView& view : ViewsOf(c, i)) {
+      const oracle::TileDataType type = view.type;
+      const oracle::FormatInfo& f = oracle::Format(type);
+      if (f.IsFloating() && !f.HasSignExponentFraction()) continue;
+      const Word word = view.Get(c.in[i]);
+      const oracle::FiniteDecomposition d = f.IsFloating()
+                                                ? oracle::TileNumericFiniteDecomposition(type, word)
+                                                : oracle::FiniteDecomposition{};
+      std::uint64_t m = 0;
+      bool negative = false;
+      if (f.IsFloating()) {
+        if (!d.available) continue;
+        m = static_cast<std::uint64_t>(d.significand);
+        negative = d.negative || (word & f.SignBit()) != 0;
+      } else {
+        const WordKey w = KeyOfWord(type, word);
+        negative = w.negative;
+        m = negative ? oracle::LowBits(Word{0} - word, f.width) : word;
+        if (negative && m == 0) m = Word{1} << (f.width - 1);
+      }
+      if (m == 0) continue;
+      m >>= std::countr_zero(m);
+      // Simpler significands: m itself (another binade), its top bits, its top and lowest set
+      // bits (the sticky bit kept), 2^a + 1 (a tie or sticky bit a places below the leading
+      // one), 1.
+      std::vector<std::uint64_t> significands{m, 1};
+      const int length = BitWidth(m);
+      for (int j = 1; j < length; ++j) {
+        const std::uint64_t top = m >> j;
+        significands.push_back(top >> std::countr_zero(top));
+        significands.push_back((top << j) | 1);
+        significands.push_back((std::uint64_t{1} << j) | 1);
+      }
+      std::sort(significands.begin(), significands.end());
+      significands.erase(std::unique(significands.begin(), significands.end()), significands.end());
+      const auto [lo, hi] = LeadingExponentRange(type);
+      for (const std::uint64_t s : significands) {
+        const int bits = BitWidth(s);
+        for (int leading = lo; leading <= hi; ++leading) {
+          const std::optional<Word> code = ExactCode(type, negative, s, leading - bits + 1);
+          if (!code || *code == word) continue;
+          Case k = c;
+          k.in[i] = view.Put(c.in[i], *code);
+          offer(k);
+        }
       }
     }
   }
   // Two words at once, one binade up and the other down by as many (m_i 2^(q_i + d), m_j 2^(q_j
   // - d)): a product of the two, as TQUANT's value x scale, keeps its value and its rounding.
   for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
-    const std::optional<OddParts> a = OddPartsOf(c.op->slots[i].TypeFor(c.pair), c.in[i]);
-    if (!a) continue;
-    for (std::size_t j = i + 1; j < c.op->slots.size(); ++j) {
-      const std::optional<OddParts> b = OddPartsOf(c.op->slots[j].TypeFor(c.pair), c.in[j]);
-      if (!b) continue;
-      for (int d = -320; d <= 320; ++d) {
-        if (d == 0) continue;
-        const std::optional<Word> wi =
-            ExactCode(c.op->slots[i].TypeFor(c.pair), a->negative, a->m, a->q + d);
-        if (!wi) continue;
-        const std::optional<Word> wj =
-            ExactCode(c.op->slots[j].TypeFor(c.pair), b->negative, b->m, b->q - d);
-        if (!wj) continue;
-        Case k = c;
-        k.in[i] = *wi;
-        k.in[j] = *wj;
-        offer(k);
+    for (const WordView& va : ViewsOf(c, i)) {
+      const std::optional<OddParts> a = OddPartsOf(va.type, va.Get(c.in[i]));
+      if (!a) continue;
+      for (std::size_t j = i + 1; j < c.op->slots.size(); ++j) {
+        for (const WordView& vb : ViewsOf(c, j)) {
+          const std::optional<OddParts> b = OddPartsOf(vb.type, vb.Get(c.in[j]));
+          if (!b) continue;
+          for (int d = -320; d <= 320; ++d) {
+            if (d == 0) continue;
+            const std::optional<Word> wi = ExactCode(va.type, a->negative, a->m, a->q + d);
+            if (!wi) continue;
+            const std::optional<Word> wj = ExactCode(vb.type, b->negative, b->m, b->q - d);
+            if (!wj) continue;
+            Case k = c;
+            k.in[i] = va.Put(c.in[i], *wi);
+            k.in[j] = vb.Put(c.in[j], *wj);
+            offer(k);
+          }
+        }
       }
     }
   }
@@ -471,21 +528,72 @@ std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& co
   // many: m 2^(q + d) >> (s + d) keeps the dropped bits of m 2^q >> s, so a rounding situation
   // can reach its simplest shift (1) in one move.
   for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
-    const std::optional<OddParts> a = OddPartsOf(c.op->slots[i].TypeFor(c.pair), c.in[i]);
-    if (!a) continue;
+    for (const WordView& va : ViewsOf(c, i)) {
+      const std::optional<OddParts> a = OddPartsOf(va.type, va.Get(c.in[i]));
+      if (!a) continue;
+      for (std::size_t j = 0; j < c.op->slots.size(); ++j) {
+        const oracle::FormatInfo& fj = oracle::Format(c.op->slots[j].TypeFor(c.pair));
+        if (j == i || fj.kind != oracle::FormatKind::UnsignedInteger || fj.width > 8) continue;
+        const auto s = static_cast<int>(oracle::LowBits(c.in[j], fj.width));
+        for (int d = -s; d <= 64 && s + d < (1 << fj.width); ++d) {
+          if (d == 0) continue;
+          const std::optional<Word> wi = ExactCode(va.type, a->negative, a->m, a->q + d);
+          if (!wi) continue;
+          Case k = c;
+          k.in[i] = va.Put(c.in[i], *wi);
+          k.in[j] = static_cast<Word>(s + d);
+          offer(k);
+        }
+      }
+    }
+  }
+  // One word made simpler (a small slot, such as a mode, to any simpler value; any word to
+  // zero) with other non-zero words zeroed where the op's domain then requires it: fpatr's
+  // relu_mode 2 -> 0 takes relu_param to 0 in the same move, and a pre_quant_mode that reads no
+  // quant parameter takes quant_param to 0 (each word alone would leave the domain). Every
+  // subset of the other non-zero words is tried and check_domain (in `offer`) keeps the legal
+  // ones, unless the check refuses the new value with the same line whether the other words are
+  // kept or all zeroed (the value itself is outside the domain: an illegal mode).
+  for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
+    const oracle::TileDataType type = c.op->slots[i].TypeFor(c.pair);
+    const oracle::FormatInfo& f = oracle::Format(type);
+    const WordKey current = KeyOfSlotWord(c, i);
+    const auto word_part = [](const WordKey& w) {
+      return std::make_tuple(w.nonzero, w.bits, w.distance);
+    };
+    std::vector<Word> values;
+    if (!f.IsFloating() && f.width <= 8) {
+      for (Word v = 0; v < (Word{1} << f.width); ++v) {
+        if (word_part(KeyOfWord(type, v)) < word_part(current)) values.push_back(v);
+      }
+    } else if (current.nonzero) {
+      values.push_back(0);
+    }
+    std::vector<std::size_t> others;
     for (std::size_t j = 0; j < c.op->slots.size(); ++j) {
-      const oracle::FormatInfo& fj = oracle::Format(c.op->slots[j].TypeFor(c.pair));
-      if (j == i || fj.kind != oracle::FormatKind::UnsignedInteger || fj.width > 8) continue;
-      const auto s = static_cast<int>(oracle::LowBits(c.in[j], fj.width));
-      for (int d = -s; d <= 64 && s + d < (1 << fj.width); ++d) {
-        if (d == 0) continue;
-        const std::optional<Word> wi =
-            ExactCode(c.op->slots[i].TypeFor(c.pair), a->negative, a->m, a->q + d);
-        if (!wi) continue;
-        Case k = c;
-        k.in[i] = *wi;
-        k.in[j] = static_cast<Word>(s + d);
-        offer(k);
+      if (j != i && c.in[j] != 0) others.push_back(j);
+    }
+    const std::size_t all = (std::size_t{1} << others.size()) - 1;
+    const auto with = [&](Word v, std::size_t subset) {
+      Case k = c;
+      k.in[i] = v;
+      for (std::size_t b = 0; b < others.size(); ++b) {
+        if ((subset >> b) & 1) k.in[others[b]] = 0;
+      }
+      return k;
+    };
+    for (const Word v : values) {
+      const Case alone = with(v, 0);
+      const std::optional<std::string> refused = c.op->check_domain(alone.pair, alone.in);
+      if (!refused) {
+        offer(alone);
+        continue;
+      }
+      if (others.empty()) continue;
+      const Case zeroed = with(v, all);
+      if (c.op->check_domain(zeroed.pair, zeroed.in) == refused) continue;
+      for (std::size_t subset = 1; subset <= all; ++subset) {
+        offer(with(v, subset));
       }
     }
   }
@@ -616,8 +724,31 @@ rc::Shrinkable<Case> ShrinkableCase(const Case& c) {
 
 namespace {
 
+// The control a drawn case is evaluated under: the drawn one when the op accepts it for the
+// inputs, else LegalControl's choice (RNE with the drawn Sat, else RNE, Sat off) when the filter
+// keeps it, else the first of the kept controls (`kept`, in ControlsFor order) the inputs accept.
+generator::NumericExecutionControl DrawnControl(
+    const OpDef& op, TypePair pair, const generator::Inputs& in,
+    generator::NumericExecutionControl drawn, const generator::ControlFilter& filter,
+    const std::vector<generator::NumericExecutionControl>& kept) {
+  if (!op.check_control) return drawn;
+  const auto legal = [&](generator::NumericExecutionControl c) {
+    return !op.check_control(pair, in, c);
+  };
+  if (legal(drawn)) return drawn;
+  const generator::NumericExecutionControl fallback = generator::LegalControl(op, pair, in, drawn);
+  if (filter.Accepts(fallback) && legal(fallback)) return fallback;
+  for (const generator::NumericExecutionControl c : kept) {
+    if (legal(c)) return c;
+  }
+  // SelectShrinkPairs draws only pairs and groups holding a kept control for every input.
+  throw std::logic_error("shrink: no control --rmode/--sat keep is legal for " +
+                         generator::EvalCommand(Case{&op, pair, drawn, in}));
+}
+
 // The property's generator over `pairs` (one: that pair; several: an index shrinking toward the
-// first).
+// first). A file group's inputs are drawn from its own input space and reported over the whole
+// pair.
 rc::Gen<Case> CaseGenOver(const OpDef& op, std::vector<TypePair> pairs_in,
                           const generator::ControlFilter& filter) {
   const OpDef* op_ptr = &op;
@@ -628,27 +759,32 @@ rc::Gen<Case> CaseGenOver(const OpDef& op, std::vector<TypePair> pairs_in,
     modes->assign(oracle::kAllRoundingModes.begin(), oracle::kAllRoundingModes.end());
   auto sats = std::make_shared<std::vector<bool>>(filter.sat);
   if (sats->empty()) *sats = {false, true};
+  const auto controls = std::make_shared<
+      const std::pair<generator::ControlFilter, std::vector<generator::NumericExecutionControl>>>(
+      filter, filter.ControlsOf(op));
   // One pair: inputs from the op's input space (its own shrink tree: generator::ShrinkInputs),
   // then the mode (inRange shrinks toward RNE) and Sat (toward off). rc::gen::tuple shrinks the
   // inputs first, then the mode, then Sat: the same tree as ShrinkableCase.
-  const auto for_pair = [op_ptr, modes, sats](TypePair p) -> rc::Gen<Case> {
+  const auto for_pair = [op_ptr, modes, sats, controls](TypePair p) -> rc::Gen<Case> {
     const rc::Gen<generator::Inputs> inputs = op_ptr->input_space(p);
+    const TypePair whole = p.Whole();
     if (!op_ptr->uses_controls) {
-      return rc::gen::map(inputs, [op_ptr, p](const generator::Inputs& in) {
-        return Case{op_ptr, p, {}, in};
+      return rc::gen::map(inputs, [op_ptr, whole](const generator::Inputs& in) {
+        return Case{op_ptr, whole, {}, in};
       });
     }
-    return rc::gen::map(rc::gen::tuple(inputs, rc::gen::inRange(0, static_cast<int>(modes->size())),
-                                       rc::gen::inRange(0, static_cast<int>(sats->size()))),
-                        [op_ptr, p, modes, sats](const std::tuple<generator::Inputs, int, int>& t) {
-                          Case c{op_ptr, p, {}, std::get<0>(t)};
-                          c.control.rounding_mode =
-                              (*modes)[static_cast<std::size_t>(std::get<1>(t))];
-                          c.control.saturating = (*sats)[static_cast<std::size_t>(std::get<2>(t))];
-                          // fpatr: a control the inputs' PreQuantMode refuses becomes RNE.
-                          c.control = generator::LegalControl(*op_ptr, p, c.in, c.control);
-                          return c;
-                        });
+    return rc::gen::map(
+        rc::gen::tuple(inputs, rc::gen::inRange(0, static_cast<int>(modes->size())),
+                       rc::gen::inRange(0, static_cast<int>(sats->size()))),
+        [op_ptr, whole, modes, sats, controls](const std::tuple<generator::Inputs, int, int>& t) {
+          Case c{op_ptr, whole, {}, std::get<0>(t)};
+          c.control.rounding_mode = (*modes)[static_cast<std::size_t>(std::get<1>(t))];
+          c.control.saturating = (*sats)[static_cast<std::size_t>(std::get<2>(t))];
+          // fpatr: a control the inputs' PreQuantMode refuses becomes one it takes.
+          c.control =
+              DrawnControl(*op_ptr, whole, c.in, c.control, controls->first, controls->second);
+          return c;
+        });
   };
   if (pairs_in.size() == 1) return for_pair(pairs_in.front());
   // Building an input space can be costly (destination anchors, interesting codes): each pair's
@@ -670,6 +806,56 @@ rc::Gen<Case> CaseGen(const OpDef& op, std::optional<TypePair> pair,
   return CaseGenOver(op, pair ? std::vector<TypePair>{*pair} : op.legal_pairs, filter);
 }
 
+std::string PairName(const OpDef& op, TypePair pair) {
+  const std::string group = generator::FileGroupName(op, pair);
+  return op.name + " " + TypeName(pair.src) + " -> " + TypeName(pair.dst) +
+         (group.empty() ? "" : " " + group);
+}
+
+ShrinkSelection SelectShrinkPairs(const OpDef& op, std::optional<TypePair> pair,
+                                  const generator::ControlFilter& controls) {
+  ShrinkSelection selection;
+  const std::vector<TypePair> pairs = pair ? std::vector<TypePair>{*pair} : op.legal_pairs;
+  if (!op.uses_controls || controls.all()) {
+    selection.pairs = pairs;
+    return selection;
+  }
+  // What the pairs accept, for the refusal: every control some group of them holds.
+  std::vector<generator::NumericExecutionControl> accepted;
+  for (const TypePair p : pairs) {
+    const std::vector<TypePair> groups = generator::FilePairs(op, p);
+    std::vector<TypePair> kept;
+    for (const TypePair g : groups) {
+      for (const generator::NumericExecutionControl c : generator::ControlsFor(op, g)) {
+        if (std::find(accepted.begin(), accepted.end(), c) == accepted.end()) accepted.push_back(c);
+      }
+      if (controls.ControlsOf(op, g).empty()) {
+        selection.left_out.push_back(g);
+      } else {
+        kept.push_back(g);
+      }
+    }
+    if (kept.size() == groups.size()) {
+      selection.pairs.push_back(p);  // every group: the whole pair, as without a filter
+    } else {
+      selection.pairs.insert(selection.pairs.end(), kept.begin(), kept.end());
+    }
+  }
+  if (selection.pairs.empty()) {
+    // In ControlsFor order.
+    std::vector<generator::NumericExecutionControl> ordered;
+    for (const generator::NumericExecutionControl c : generator::ControlsFor(op)) {
+      if (std::find(accepted.begin(), accepted.end(), c) != accepted.end()) ordered.push_back(c);
+    }
+    const std::string what = pair ? PairName(op, *pair) : "no pair of " + op.name;
+    throw generator::InputError((pair ? what + " holds no control" : what + " holds a control") +
+                                " that --rmode/--sat keep (" + controls.Describe() +
+                                "): " + (pair ? "it accepts " : "they accept ") +
+                                generator::ControlsJson(ordered).dump());
+  }
+  return selection;
+}
+
 ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options) {
   if (options.op == nullptr) throw std::invalid_argument("ShrinkProperty: no op");
   const OpDef& op = *options.op;
@@ -681,9 +867,11 @@ ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options) {
   ShrinkResult result;
   result.op = &op;
   result.seed = options.seed;
+  // The pairs (or file groups) holding a control the filter keeps.
+  ShrinkSelection selection = SelectShrinkPairs(op, options.pair, options.controls);
+  result.left_out = std::move(selection.left_out);
+  const std::vector<TypePair>& pairs = selection.pairs;
   // 1. Every enumerable pair, in order: the first with a failing case ends the search.
-  const std::vector<TypePair> pairs =
-      options.pair ? std::vector<TypePair>{*options.pair} : op.legal_pairs;
   const std::vector<generator::NumericExecutionControl> controls = options.controls.ControlsOf(op);
   std::vector<TypePair> sampled;
   for (const TypePair pair : pairs) {
@@ -849,13 +1037,12 @@ std::string SearchLine(const ShrinkResult& result, const ShrinkResult::SearchPar
                             : part.enumerated ? Thousands(part.failing) + " fail"
                                               : std::string("one fails");
   if (part.enumerated) {
-    return "enumerated all " + Thousands(part.cases) + " cases of " + op.name + " " +
-           TypeName(part.pair.src) + " -> " + TypeName(part.pair.dst) + ": " + fails;
+    return "enumerated all " + Thousands(part.cases) + " cases of " + PairName(op, part.pair) +
+           ": " + fails;
   }
-  const std::string what =
-      sampled_pairs == 1
-          ? op.name + " " + TypeName(part.pair.src) + " -> " + TypeName(part.pair.dst)
-          : op.name + " (" + std::to_string(sampled_pairs) + " sampled pairs)";
+  const std::string what = sampled_pairs == 1
+                               ? PairName(op, part.pair)
+                               : op.name + " (" + std::to_string(sampled_pairs) + " sampled pairs)";
   return "sampled " + Thousands(part.cases) + " cases of " + what +
          " with the default suite's strategies (seed " + std::to_string(result.seed) +
          "): " + fails;

@@ -73,6 +73,14 @@ struct Slot {
   }
 };
 
+/// A floating value held in a bit field of an integer input word (OpDef::value_fields), e.g.
+/// the FP19 scale in bits 31:13 of fpatr's quant_param.
+struct ValueField {
+  std::size_t slot = 0;  ///< the input slot whose word holds it
+  unsigned low_bit = 0;  ///< the field's lowest bit; it is Format(type).width bits wide
+  TileDataType type = TileDataType::FP19;
+};
+
 /// Inputs of one case: element-width words, slot by slot (only the first slots.size() are used).
 using Inputs = std::array<Word, kMaxSlots>;
 
@@ -234,6 +242,10 @@ struct OpDef {
   /// like a bug but is the seed's rule (tcvt to non-E8M0 types copies the word); "" for none.
   std::function<std::string(TypePair)> pair_note;
   std::vector<Slot> slots;
+  /// Optional: floating values held in bit fields of integer slots (at most one per slot).
+  /// `shrink` orders such a word by the field's value and moves the field by binades and
+  /// significands as it does a floating word (tools shrink.hpp SimplicityKey, SimplerMoves).
+  std::vector<ValueField> value_fields;
   /// false: the op has no rounding mode and no Sat; its vectors record RNE and Sat off only.
   bool uses_controls = true;
   std::vector<TypePair> legal_pairs;          ///< every pair `eval` and `generate --op` accept

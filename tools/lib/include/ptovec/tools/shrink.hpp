@@ -42,6 +42,10 @@ struct Counterexample {
 /// For each input word, its value v (the slot's type: floating codes by
 /// TileNumericFiniteDecomposition, integers sign- or zero-extended) is written v = (-1)^s * m *
 /// 2^q with m odd (zero: m = 0), and E is the exponent of its leading bit (2^E <= |v| < 2^(E+1)).
+/// A word with a value field (OpDef::value_fields: fpatr's FP19 scale in quant_param bits 31:13
+/// and FP19 LReLU/PReLU parameter in relu_param bits 18:0) counts as two values, the field's (by
+/// its floating type, so a scale is simplest at 1.0) and the rest of the word's (the slot's
+/// integer with the field cleared); it is not zero when either is not.
 struct SimplicityKey {
   /// 1. input words whose value is not zero (+0, -0 and integer 0 are zero; E8M0 has no zero;
   ///    Inf and NaN are not zero)
@@ -76,12 +80,15 @@ SimplicityKey SimplicityOf(const Case& c);
 bool Simpler(const Case& a, const Case& b);
 
 /// Moves toward the simplest case that keep the rounding situation, for the descent after the
-/// shrink tree: for each floating input word with sign, exponent and fraction fields and each
-/// integer word, the same significand m at every other exponent the type represents exactly,
-/// normal or subnormal (the same tie and sticky pattern relative to a destination grid, at another
-/// binade), and simpler significands (m's top bits, m's top and lowest set bits, 2^a + 1) at
-/// every exponent; two words at once, one moved d binades up and the other d down (a product of
-/// the two, as TQUANT's value x scale, keeps its value); then ShrinkCase's candidates. A move whose
+/// shrink tree: for each floating input word with sign, exponent and fraction fields, each
+/// integer word and each value field (OpDef::value_fields), the same significand m at every other
+/// exponent the type represents exactly, normal or subnormal (the same tie and sticky pattern
+/// relative to a destination grid, at another binade), and simpler significands (m's top bits,
+/// m's top and lowest set bits, 2^a + 1) at every exponent; two words (or fields) at once, one
+/// moved d binades up and the other d down (a product of the two, as TQUANT's value x scale,
+/// keeps its value); a word made simpler (a slot of at most 8 bits to any simpler value, any word
+/// to zero) with any of the other non-zero words zeroed in the same move (fpatr: relu_mode 2 -> 0
+/// with relu_param -> 0, each alone outside the domain); then ShrinkCase's candidates. A move whose
 /// inputs alone are simpler (fewer non-zero words, significant bits or exponent distance) is also
 /// offered under every other control `controls` selects (a simpler value may fail under another
 /// mode only). Only cases strictly simpler than `c`, inside the op's domain and under a control
@@ -115,9 +122,33 @@ struct ShrinkOptions {
   std::size_t batch = 256;       ///< cases per Device::Evaluate call (never changes the result)
   std::uint64_t max_shrink_steps = 100000;  ///< safety cap on accepted shrinks
   /// Only these modes and Sat values are drawn (and shrunk toward the first of them); ops
-  /// without controls ignore it.
+  /// without controls ignore it. An input is drawn only with a control its op accepts for it
+  /// (check_control) among these: see SelectShrinkPairs.
   generator::ControlFilter controls;
 };
+
+/// The pairs ShrinkProperty draws from under a control filter.
+struct ShrinkSelection {
+  /// In search order: each pair whole when every file group of it (generator::FilePairs) holds a
+  /// control the filter keeps, else only its groups that hold one (fpatr s32 -> s16 under
+  /// --sat on: pqm19-20, whose modes take Sat; pqm12-13's shift modes take RNE, Sat off only):
+  /// their inputs alone are drawn, and cases are reported over the whole pair.
+  std::vector<TypePair> pairs;
+  /// The pairs, or groups of a pair, that hold no control the filter keeps (fpatr fp32 -> fp16
+  /// under --rmode RTZ: its modes round RNE only), in order.
+  std::vector<TypePair> left_out;
+};
+
+/// What ShrinkProperty searches for `op` (`pair`, or every legal pair) under `controls`; ops
+/// without controls keep every pair. Throws generator::InputError, one line naming the filter and
+/// what the pair accepts, when no pair is left (as `generate` refuses a selection with no file
+/// left): "fpatr fp32 -> fp16 holds no control that --rmode/--sat keep (RTZ; Sat off and on): it
+/// accepts [{"rmode":"RNE","sat":false},{"rmode":"RNE","sat":true}]".
+ShrinkSelection SelectShrinkPairs(const OpDef& op, std::optional<TypePair> pair,
+                                  const generator::ControlFilter& controls);
+
+/// "fpatr fp32 -> fp16", with a file group "fpatr s32 -> s16 pqm12-13" (as `list` names it).
+std::string PairName(const OpDef& op, TypePair pair);
 
 /// The outcome of a property run or of a descent from a given case.
 struct ShrinkResult {
@@ -147,6 +178,9 @@ struct ShrinkResult {
   /// the pair's cases (an enumerated pair), not only a local minimum.
   bool simplest = false;
   std::uint64_t order_steps = 0;  ///< accepted SimplerMoves steps after the shrink tree
+  /// ShrinkProperty: the pairs or groups left out because they hold no selected control
+  /// (ShrinkSelection::left_out).
+  std::vector<TypePair> left_out;
 };
 
 /// Judges cases: for each, nullopt when the device agrees with the oracle (word at the dst width
@@ -166,10 +200,16 @@ rc::Shrinkable<Case> ShrinkableCase(const Case& c);
 
 /// The property's generator: a legal pair (options.pair, or rc::gen::inRange over
 /// op.legal_pairs, shrinking toward the first), inputs from op.input_space(pair), mode uniform
-/// over the 7 (shrinking toward RNE) and Sat (toward off) when op.uses_controls, else RNE, off.
-rc::Gen<Case> CaseGen(const OpDef& op, std::optional<TypePair> pair);
+/// over the 7, or those `controls` keeps (shrinking toward the first: RNE), and Sat (toward off)
+/// when op.uses_controls, else RNE, off. A control check_control refuses for the drawn inputs
+/// becomes LegalControl's when `controls` keeps it, else the first kept control the inputs
+/// accept (the pairs must hold one for every input: SelectShrinkPairs).
+rc::Gen<Case> CaseGen(const OpDef& op, std::optional<TypePair> pair,
+                      const generator::ControlFilter& controls = {});
 
-/// Runs the property "device equals oracle". First every enumerable pair (options.pair, or each
+/// Runs the property "device equals oracle" over SelectShrinkPairs(op, options.pair,
+/// options.controls) (a pair, or group, holding no selected control is not searched: see
+/// result.left_out). First every enumerable pair (options.pair, or each
 /// enumerable legal pair in registry order; EnumerableInputs) is enumerated in the suite's order
 /// (its domain's order, every selected control of an input before the next input), by blocks
 /// through generator::EvaluateBatch and Device::EvaluateProduct; the first pair with a failing
@@ -182,7 +222,8 @@ rc::Gen<Case> CaseGen(const OpDef& op, std::optional<TypePair> pair);
 /// case is evaluated twice more and must give the same wrong answer. Deterministic for a given
 /// seed and device. Throws DeviceError (also "device is not deterministic: case X gave A
 /// then B" when the final case does not fail the same way again); std::invalid_argument for a
-/// missing op or an illegal pair.
+/// missing op or an illegal pair; generator::InputError when the filter leaves no pair. Every
+/// drawn and reported case's control is one options.controls keeps and check_control accepts.
 ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options);
 
 /// From a given case: when its pair is enumerable, the pair is enumerated under every control and
