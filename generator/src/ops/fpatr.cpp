@@ -51,12 +51,15 @@ constexpr Word kFp19One = 0x1FC00;
 using oracle::kFp19MaxNormal;
 using oracle::kFp19MinNormal;
 
-// Every legal PreQuantMode, in code order.
-std::vector<unsigned> LegalModes() {
-  std::vector<unsigned> modes;
-  for (unsigned m = 0; m < 64; ++m) {
-    if (oracle::BundleFPATRPreQuantModeLegal(m)) modes.push_back(m);
-  }
+// Every legal PreQuantMode, in code order (computed once: check_domain asks on every case).
+const std::vector<unsigned>& LegalModes() {
+  static const std::vector<unsigned> modes = [] {
+    std::vector<unsigned> m;
+    for (unsigned code = 0; code < 64; ++code) {
+      if (oracle::BundleFPATRPreQuantModeLegal(code)) m.push_back(code);
+    }
+    return m;
+  }();
   return modes;
 }
 
