@@ -161,9 +161,25 @@ std::vector<PairCoverage> CountCoverage(const VectorSelection& selection) {
   std::vector<PairCoverage> result;
   std::map<std::string, std::size_t> index;
   std::vector<VectorRecord> records;
-  for (const VectorSource& source : SelectVectorFiles(selection)) {
+  // A file stored in both formats is counted once, from its binary form; the JSON twin is read
+  // too (selection.twins) and must hold the same records: the fingerprints of the records of the
+  // last counted file and of its twin are compared.
+  VectorSelection with_twins = selection;
+  with_twins.twins = true;
+  std::uint64_t counted_fingerprint = 0;
+  std::uint64_t counted_records = 0;
+  std::string counted_path;
+  for (const VectorSource& source : SelectVectorFiles(with_twins)) {
     const auto reader = OpenVectorSource(source);
     const VectorFileInfo& info = reader->info();
+    std::uint64_t fingerprint = 0xcbf29ce484222325ULL;  // FNV-1a over every record's words
+    std::uint64_t read_records = 0;
+    const auto mix = [&fingerprint](std::uint64_t word) {
+      for (int b = 0; b < 64; b += 8) {
+        fingerprint ^= (word >> b) & 0xFF;
+        fingerprint *= 0x100000001b3ULL;
+      }
+    };
     // The file groups of a split pair (OpDef::file_groups) count into their whole pair's table.
     const TypePair pair = info.pair.Whole();
     const std::string key = PairKey(*info.op, pair);
@@ -182,6 +198,11 @@ std::vector<PairCoverage> CountCoverage(const VectorSelection& selection) {
     const auto flush = [&] {
       CheckRecords(info, current, controls, expected, first_record, oracle_out);
       first_record += controls.size();
+      if (source.twin) {
+        controls.clear();
+        expected.clear();
+        return;
+      }
       masks.resize(controls.size());
       classifier.Classify(current, controls, expected.data(), masks.data());
       for (std::size_t c = 0; c < controls.size(); ++c) {
@@ -194,6 +215,11 @@ std::vector<PairCoverage> CountCoverage(const VectorSelection& selection) {
     };
     while (reader->Read(records, 65536) > 0) {
       for (const VectorRecord& r : records) {
+        ++read_records;
+        for (std::size_t k = 0; k < info.op->slots.size(); ++k) mix(r.c.in[k]);
+        mix(ControlSlot(r.c.control));
+        mix(r.expected.word);
+        mix(r.expected.status);
         if (!controls.empty() && (r.c.in != current || controls.size() >= kControlSlots)) flush();
         current = r.c.in;
         controls.push_back(r.c.control);
@@ -202,6 +228,16 @@ std::vector<PairCoverage> CountCoverage(const VectorSelection& selection) {
     }
     if (!controls.empty()) flush();
     CheckSourceDigest(source, *reader);
+    if (!source.twin) {
+      counted_fingerprint = fingerprint;
+      counted_records = read_records;
+      counted_path = source.path.string();
+    } else if (fingerprint != counted_fingerprint || read_records != counted_records) {
+      throw InputError(source.path.string() + " holds other records than " + counted_path + " (" +
+                       std::to_string(read_records) + " and " + std::to_string(counted_records) +
+                       " records); the two formats of one file must hold the same vectors "
+                       "(regenerate them with ptovec generate --format both)");
+    }
   }
   return result;
 }

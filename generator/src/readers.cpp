@@ -554,7 +554,7 @@ void VectorReader::Finish() {
 
 // ---- folders and manifests ----
 
-std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path) {
+std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path, bool twins) {
   std::error_code error;
   if (!std::filesystem::exists(path, error)) {
     throw InputError("--vectors " + path.string() + " does not exist (expected a vector file or " +
@@ -564,20 +564,34 @@ std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path) {
     return {
         {path, path.filename().string(), std::nullopt, std::nullopt, std::nullopt, std::nullopt}};
   }
-  // Of a file stored in both formats, the binary one is read.
-  const auto prefer_binary = [](std::vector<std::pair<std::string, std::string>> names) {
+  // Of a file stored in both formats, the binary one is read (with `twins`, the other one right
+  // after it, marked as its twin).
+  const auto prefer_binary = [twins](std::vector<std::pair<std::string, std::string>> names) {
     std::vector<std::string> chosen;  // (stem, name) pairs in order; a stem's .bin wins
     std::vector<std::string> stems;
+    std::vector<std::string> others;  // per stem: the name not chosen, or ""
     for (const auto& [stem, name] : names) {
       const auto at = std::find(stems.begin(), stems.end(), stem);
       if (at == stems.end()) {
         stems.push_back(stem);
         chosen.push_back(name);
-      } else if (name.ends_with(".bin")) {
-        chosen[static_cast<std::size_t>(at - stems.begin())] = name;
+        others.emplace_back();
+      } else {
+        const auto k = static_cast<std::size_t>(at - stems.begin());
+        if (name.ends_with(".bin")) {
+          others[k] = chosen[k];
+          chosen[k] = name;
+        } else {
+          others[k] = name;
+        }
       }
     }
-    return chosen;
+    std::vector<std::pair<std::string, bool>> out;  // (name, twin)
+    for (std::size_t k = 0; k < chosen.size(); ++k) {
+      out.emplace_back(chosen[k], false);
+      if (twins && !others[k].empty()) out.emplace_back(others[k], true);
+    }
+    return out;
   };
   std::vector<VectorSource> sources;
   const std::filesystem::path manifest_path = path / "manifest.json";
@@ -588,11 +602,11 @@ std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path) {
                                   path.string() + "` (same seed and samples) or move them away");
     std::vector<std::pair<std::string, std::string>> names;
     for (const ManifestEntry& e : manifest.files) names.emplace_back(e.Stem(), e.path);
-    for (const std::string& name : prefer_binary(names)) {
+    for (const auto& [name, twin] : prefer_binary(names)) {
       const auto e = std::find_if(manifest.files.begin(), manifest.files.end(),
                                   [&](const ManifestEntry& m) { return m.path == name; });
       sources.push_back({path / name, name, e->sha256, e->count, e->bytes,
-                         std::array<std::string, 4>{e->op, e->src, e->dst, e->format}});
+                         std::array<std::string, 4>{e->op, e->src, e->dst, e->format}, twin});
     }
     for (const VectorSource& s : sources) {
       if (!std::filesystem::is_regular_file(s.path, error)) {
@@ -616,8 +630,9 @@ std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path) {
   for (const std::string& name : VectorFileNamesIn(path)) {
     names.emplace_back(name.substr(0, name.rfind('.')), name);
   }
-  for (const std::string& name : prefer_binary(names)) {
-    sources.push_back({path / name, name, std::nullopt, std::nullopt, std::nullopt, std::nullopt});
+  for (const auto& [name, twin] : prefer_binary(names)) {
+    sources.push_back(
+        {path / name, name, std::nullopt, std::nullopt, std::nullopt, std::nullopt, twin});
   }
   if (sources.empty()) {
     throw InputError("--vectors folder " + path.string() + " holds no manifest.json and no " +
@@ -643,7 +658,7 @@ std::vector<VectorSource> SelectVectorFiles(const VectorSelection& selection) {
   if (!selection.dst.empty()) RequireType(selection.dst, "--dst");
   std::vector<VectorSource> chosen;
   for (const std::filesystem::path& path : selection.paths) {
-    for (VectorSource& source : ListVectorFiles(path)) {
+    for (VectorSource& source : ListVectorFiles(path, selection.twins)) {
       for (const VectorSource& other : chosen) {
         std::error_code error;
         if (std::filesystem::equivalent(other.path, source.path, error)) {

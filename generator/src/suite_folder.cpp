@@ -165,6 +165,12 @@ Manifest ReadManifest(const std::filesystem::path& manifest_path) {
       }
       m.files.push_back(std::move(e));
     }
+    // A manifest written before "suite" existed: its smoke suite's files have domain "selected".
+    if (!j.contains("suite")) {
+      for (const ManifestEntry& f : m.files) {
+        if (f.json.contains("domain") && f.json["domain"] == "selected") m.suite = "smoke";
+      }
+    }
   } catch (const std::exception& e) {
     throw InputError("malformed manifest " + manifest_path.string() + " (" + e.what() +
                      "; expected the manifest `ptovec generate` writes)");

@@ -212,6 +212,33 @@ def test_forged_vectors():
         if p.returncode != 2 or want not in p.stderr or p.stderr.count("\n") != 1:
             fail(f"forged expected word: exit {p.returncode}, {p.stderr!r}")
 
+        # The JSON twin of a binary file (a --format both folder) is read and checked too.
+        both = Path(tmp) / "both"
+        g = ptovec("generate", "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "--rmode",
+                   "RNE", "--sat", "off", "--format", "both", "--out", both, "--quiet")
+        if g.returncode != 0:
+            fail(g.stderr)
+        (both / "manifest.json").unlink()
+        twin = both / "tcvt_fp16_e8m0.json"
+        lines = twin.read_text().split("\n")
+        lines[2] = lines[2].replace('"out":"0x67"', '"out":"0x68"')
+        twin.write_text("\n".join(lines))
+        p = ptovec("coverage", "--vectors", both, "--quiet", "--scope", "present")
+        if p.returncode != 2 or f"{twin}: vector 2 expects 0x68" not in p.stderr:
+            fail(f"edited JSON twin: exit {p.returncode}, {p.stderr!r}")
+        # A twin with a vector fewer (its header count fixed) holds other records.
+        lines = twin.read_text().split("\n")
+        lines[2] = lines[2].replace('"out":"0x68"', '"out":"0x67"')
+        header = json.loads(lines[0] + "]}")
+        header["count"] -= 1
+        header["inputs"] -= 1
+        body = [r.rstrip(",") for r in lines[1:] if r.startswith("{")][:-1]
+        twin.write_text(json.dumps(header, separators=(",", ":"))[:-2] + "\n" +
+                        ",\n".join(body) + "\n]}")
+        p = ptovec("coverage", "--vectors", both, "--quiet", "--scope", "present")
+        if p.returncode != 2 or "holds other records than" not in p.stderr:
+            fail(f"JSON twin with a vector fewer: exit {p.returncode}, {p.stderr!r}")
+
         g = ptovec("generate", "--op", "fpatr", "--src", "fp32", "--dst", "fp16", "--samples",
                    "3", "--format", "json", "--out", Path(tmp) / "fpatr", "--quiet")
         if g.returncode != 0:

@@ -179,6 +179,17 @@ class SuiteFolderTest(unittest.TestCase):
         self.assert_refused(r, "holds the smoke suite")
         self.assertEqual(snapshot(smoke), before_smoke)
         self.assertEqual(snapshot(default), before_default)
+        # A smoke manifest written before "suite" existed is known by its files' domain
+        # "selected".
+        with open(os.path.join(smoke, "manifest.json")) as f:
+            old = json.load(f)
+        del old["suite"]
+        with open(os.path.join(smoke, "manifest.json"), "w") as f:
+            json.dump(old, f, indent=2)
+        before_smoke = snapshot(smoke)
+        r = ptovec("generate", "--samples", 1000, "--out", smoke, *FP16_E8M0)
+        self.assert_refused(r, "holds the smoke suite")
+        self.assertEqual(snapshot(smoke), before_smoke)
 
     def test_unlisted_vector_files_are_refused_by_run_check_and_generate(self):
         v = self.path("v")

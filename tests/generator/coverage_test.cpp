@@ -168,14 +168,34 @@ TEST(Coverage, FpatrClassesArePerPreQuantModeAndLastStep) {
   EXPECT_EQ(FindClass(classes, "PreQuantMode 19: width 5"), nullptr);
   EXPECT_EQ(FindClass(classes, "PreQuantMode 19: dst tie rounded up"), nullptr);
   EXPECT_EQ(FindClass(classes, "PreQuantMode 19: dst negative into unsigned"), nullptr);
-  // 3 input and 5 status classes; per shift mode 4 ReluModes, 2 negative-value classes and the
-  // shift's 12; per affine mode the same 6 and 13 of the affine table's 20 (3 other widths, the
-  // 3 ties and rounding to zero of the final encoding, negative into unsigned left out).
-  EXPECT_EQ(classes.size(), 8U + 2 * (4 + 2 + 12) + 2 * (4 + 2 + 13));
+  // 3 input and 5 status classes; per shift mode 4 ReluModes and the shift's 12 (a shift mode
+  // ignores ReluMode: no negative-value classes); per affine mode 4 ReluModes, 2 negative-value
+  // classes and 15 of the affine table's 22 (3 other widths, the 3 ties and rounding to zero of
+  // the final encoding, negative into unsigned left out).
+  EXPECT_EQ(classes.size(), 8U + 2 * (4 + 12) + 2 * (4 + 2 + 15));
+  EXPECT_EQ(FindClass(classes, "PreQuantMode 12: negative under ReLU"), nullptr);
   // 3 x 0.5 = 1.5: a tie of the S17 intermediate (mode 19: scale in bits 31:13, offset 0).
   const Inputs product_tie{0x3, 19, 0, Word{0x1F800} << 13, 0};
   EXPECT_TRUE(has(s16, product_tie, rne, "PreQuantMode 19: product tie"));
   EXPECT_TRUE(has(s16, product_tie, rne, "PreQuantMode 19: width 17"));
+  // RNE takes 1.5 to 2 (away from zero), RTZ to 1.
+  EXPECT_TRUE(has(s16, product_tie, rne, "PreQuantMode 19: product tie rounded up"));
+  EXPECT_TRUE(has(s16, product_tie, {NumericRoundingMode::RTZ, false},
+                  "PreQuantMode 19: product tie rounded down"));
+
+  // -Inf times a zero multiplier (ReLU, or LReLU with a +0 parameter) is encoded as 0; with a
+  // non-zero parameter it is the special-value step's -Inf. -0 keeps its sign only with a
+  // non-zero multiplier.
+  const TypePair fp32{TileDataType::FP32, TileDataType::FP32};
+  const Inputs minus_inf_relu{0xff800000, 27, 1, Word{0x1FC00} << 13, 0};
+  const Inputs minus_inf_lrelu{0xff800000, 27, 2, Word{0x1FC00} << 13, 0x1FC00};
+  EXPECT_TRUE(
+      has(fp32, minus_inf_relu, rne, "PreQuantMode 27: -Inf accumulator times a zero multiplier"));
+  EXPECT_FALSE(has(fp32, minus_inf_relu, rne, "PreQuantMode 27: Inf accumulator"));
+  EXPECT_TRUE(has(fp32, minus_inf_relu, rne, "PreQuantMode 27: exact zero"));
+  EXPECT_TRUE(has(fp32, minus_inf_lrelu, rne, "PreQuantMode 27: Inf accumulator"));
+  EXPECT_TRUE(has(fp16, {0x80000000, 1, 0, 0, 0}, rne, "PreQuantMode 1: -0 accumulator kept"));
+  EXPECT_TRUE(has(fp16, {0x80000000, 1, 1, 0, 0}, rne, "PreQuantMode 1: -0 accumulator made +0"));
 }
 
 TEST(Coverage, ShiftAndQparamClassesOfKnownInputs) {

@@ -242,8 +242,10 @@ int RunCoverage(const CoverageArgs& a) {
   j["reachable_cells"] = reachable_cells;
   j["hit_cells"] = hit_cells;
   std::cout << "coverage: " << hit_cells << " of " << reachable_cells
-            << " reachable (op, types, mode, Sat, class) cells hit by a vector; " << missing.size()
-            << " missing ('.': no witness shows the class reachable under that control)\n";
+            << " reachable (op, types, mode, Sat, class) cells hit by a vector; "
+            << reachable_cells - hit_cells << " not hit, in " << missing.size()
+            << " `missing:` line(s) ('.': no witness shows the class reachable under that "
+               "control)\n";
   if (!a.json.empty()) {
     AtomicFile out(a.json);
     out.Write(j.dump(1) + "\n");

@@ -881,10 +881,22 @@ OutcomeClassTable FpatrOutcomeClasses(TypePair pair) {
     b.specials = classes.size();
     if (floating) {
       classes.push_back({mode + ": NaN accumulator", "a NaN value (the destination's NaN or NV)"});
-      classes.push_back({mode + ": Inf accumulator", "+Inf or -Inf"});
-      classes.push_back({mode + ": -0 accumulator", "the signed-zero rule: -0 in"});
+      classes.push_back({mode + ": Inf accumulator",
+                         "+Inf, or -Inf with a non-zero multiplier: the special-value step's "
+                         "answer"});
+      classes.push_back({mode + ": -Inf accumulator times a zero multiplier",
+                         "-Inf under ReLU, or under LReLU/PReLU with a +0 parameter: encoded as "
+                         "0 (matrix-postprocess.asl lines 216-220)"});
+      if (Format(dst).IsFloating()) {  // an integer destination has no -0
+        classes.push_back({mode + ": -0 accumulator kept",
+                           "the signed-zero rule: -0 in, -0 out (a non-zero multiplier, no "
+                           "offset, a floating destination)"});
+      }
+      classes.push_back({mode + ": -0 accumulator made +0",
+                         "-0 in with a zero multiplier, an offset or an integer destination: "
+                         "encoded as 0"});
     }
-    if (is_signed) {
+    if (is_signed && b.step != LastStep::Shift) {  // the shift modes ignore ReluMode
       classes.push_back(
           {mode + ": negative under ReLU", "a negative value with relu_mode 1 (clamped to 0)"});
       classes.push_back({mode + ": negative under LReLU/PReLU",
@@ -922,7 +934,7 @@ OutcomeClassTable FpatrOutcomeClasses(TypePair pair) {
   }
   const ValueClassifier encode =
       Format(dst).IsFloating() ? FloatingEncodeClassifier(dst) : IntegerEncodeClassifier(dst);
-  auto classify = [blocks, floating, is_signed, src, shift = shift_table.classify,
+  auto classify = [blocks, floating, is_signed, src, dst, shift = shift_table.classify,
                    affine = affine_table.classify,
                    encode](const Inputs& in, std::span<const NumericExecutionControl> controls,
                            const Encoded* expected, ClassMask* out) {
@@ -940,25 +952,35 @@ OutcomeClassTable FpatrOutcomeClasses(TypePair pair) {
     const bool all_ones = floating && ((value >> 23) & 0xFF) == 0xFF;
     const bool nan = all_ones && (value & 0x7FFFFF) != 0;
     const bool inf = all_ones && (value & 0x7FFFFF) == 0;
+    // MatrixSelectedMultiplier is 0 for a negative value (-0 and -Inf included) under ReLU, or
+    // under LReLU/PReLU with a +0 parameter.
+    const bool negative = negative_bit && !nan;
+    const bool multiplier_zero =
+        negative && (relu == 1 || ((relu == 2 || relu == 3) && (in[kReluParam] & 0x7FFFF) == 0));
     std::size_t k = b.specials;
     if (floating) {
+      const int w = oracle::BundleFPATRModeOffsetWidth(mode);
+      const bool offset = w != 0 && oracle::MatrixQuantOffset(in[kQuant], w) != 0;
       if (nan) mask |= ClassBit(k);
-      if (inf) mask |= ClassBit(k + 1);
-      if (value == 0x80000000) mask |= ClassBit(k + 2);
-      k += 3;
+      if (inf && !(negative && multiplier_zero)) mask |= ClassBit(k + 1);
+      if (inf && negative && multiplier_zero) mask |= ClassBit(k + 2);
+      const bool floating_dst = Format(dst).IsFloating();
+      if (value == 0x80000000) {
+        const bool kept = !multiplier_zero && !offset && floating_dst;
+        mask |= ClassBit(kept ? k + 3 : floating_dst ? k + 4 : k + 3);
+      }
+      k += floating_dst ? 5 : 4;
     }
     const bool nonzero_negative =
         negative_bit && (floating ? (value & 0x7FFFFFFF) != 0 && !all_ones : true);
-    if (is_signed && nonzero_negative) {
+    if (is_signed && nonzero_negative && b.step != LastStep::Shift) {
       if (relu == 1) mask |= ClassBit(k);
       if (relu == 2 || relu == 3) mask |= ClassBit(k + 1);
     }
     for (std::size_t c = 0; c < controls.size(); ++c) out[c] = mask;
-    // The last step's classes. A NaN accumulator and an Inf one (but -Inf under ReLU, which the
-    // pipeline multiplies by 0) are answered by the special-value step instead.
-    const bool negative = negative_bit && !nan;
-    const bool relu_zero = negative && relu == 1;
-    if (nan || (inf && !relu_zero)) return;
+    // The last step's classes. A NaN accumulator and an Inf one (but -Inf times a zero
+    // multiplier, which the pipeline encodes as 0) are answered by the special-value step.
+    if (nan || (inf && !multiplier_zero)) return;
     std::array<ClassMask, 14> last{};  // one per control: at most 7 modes x 2 Sat
     const std::size_t n = std::min(controls.size(), last.size());
     const Word scale_code = oracle::BundleFPATRModeUsesScalarParameter(mode) ||

@@ -6,6 +6,7 @@
 #include <bit>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "ptovec/oracle/dyadic.hpp"
 #include "ptovec/oracle/fast_matrix_quantization.hpp"
@@ -91,7 +92,7 @@ std::int64_t IntegerMaximum(T type) { return IntegerValue(type, oracle::TileInte
 // The smallest positive normal value of a floating type: the least value of a code
 // NumericValueClass calls normal (FP32: 2^-126). By value, not by code: HiF8's codes are not in
 // value order (0x08 is 1.0, its smallest normal 2^-15 has a larger code).
-Dyadic SmallestNormal(T type) {
+Dyadic SmallestNormalUncached(T type) {
   const oracle::FormatInfo& f = Format(type);
   if (f.width > 16) return PowerOfTwo(1 - f.bias);
   std::optional<Dyadic> least;
@@ -101,6 +102,21 @@ Dyadic SmallestNormal(T type) {
     if (!least || oracle::DyadicCompareMagnitude(v, *least) < 0) least = v;
   }
   return least ? *least : PowerOfTwo(1 - f.bias);
+}
+
+// SmallestNormalUncached of the floating destinations, computed once (a classifier is built per
+// pair and per witness; the search walks every 16-bit code).
+Dyadic SmallestNormal(T type) {
+  static const std::vector<std::pair<T, Dyadic>> known = [] {
+    std::vector<std::pair<T, Dyadic>> v;
+    for (const T t : {T::FP32, T::FP16, T::BF16, T::E4M3, T::HiF8})
+      v.emplace_back(t, SmallestNormalUncached(t));
+    return v;
+  }();
+  for (const auto& [t, d] : known) {
+    if (t == type) return d;
+  }
+  return SmallestNormalUncached(type);
 }
 
 ClassMask Bit(unsigned k) { return ClassMask{1} << k; }
@@ -620,6 +636,8 @@ OutcomeClassTable AffineOutcomeClasses(TypePair pair) {
     kIntermediateHigh,
     kIntermediateLow,
     kOffsetNonZero,
+    kProductTieUp,
+    kProductTieDown,
     kFirst  // then the integer-encode classes of the destination
   };
   std::vector<OutcomeClass> names = {
@@ -633,58 +651,74 @@ OutcomeClassTable AffineOutcomeClasses(TypePair pair) {
       {"intermediate clamp high", "value * scale > the S5/S9/S17 maximum (width 5/9/17)"},
       {"intermediate clamp low", "value * scale < the S5/S9/S17 minimum (width 5/9/17)"},
       {"non-zero offset", "the offset is not 0"},
+      {"product tie rounded up",
+       "width 5/9/17: value * scale is an integer + 1/2 inside the intermediate's range and is "
+       "rounded away from zero (read from the result: no OF, result - offset)"},
+      {"product tie rounded down",
+       "width 5/9/17: value * scale is an integer + 1/2 inside the intermediate's range and is "
+       "rounded toward zero"},
   };
   for (const OutcomeClass& c : IntegerClassNames()) {
     names.push_back({"dst " + c.name, c.description + " (the final integer encoding)"});
   }
   const T src = pair.src;
   const T dst = pair.dst;
-  return {std::move(names),
-          [src, dst](const Inputs& in, std::span<const NumericExecutionControl> controls,
-                     const Encoded* expected, ClassMask* out) {
-            const int width = static_cast<int>(in[3]);
-            const std::int64_t offset = static_cast<std::int64_t>(oracle::SignExtend(in[2], 32));
-            ClassMask common = 0;
-            common |= Bit(width == 0   ? kWidth0
-                          : width == 5 ? kWidth5
-                          : width == 9 ? kWidth9
-                                       : kWidth17);
-            const Dyadic p = oracle::DyadicProduct(SourceValue(src, in[0]),
-                                                   oracle::DyadicFromFiniteCode(T::FP19, in[1]));
-            const int low = IsZero(p) ? 0 : LowExponent(p);
-            common |= Bit(low >= 0 ? kProductInteger : low == -1 ? kProductTie : kProductInexact);
-            if (width != 0) {
-              const std::int64_t wmax = (std::int64_t{1} << (width - 1)) - 1;
-              if (Compare(p, FromInteger(wmax)) > 0) common |= Bit(kIntermediateHigh);
-              if (Compare(p, FromInteger(-wmax - 1)) < 0) common |= Bit(kIntermediateLow);
+  return {
+      std::move(names),
+      [src, dst](const Inputs& in, std::span<const NumericExecutionControl> controls,
+                 const Encoded* expected, ClassMask* out) {
+        const int width = static_cast<int>(in[3]);
+        const std::int64_t offset = static_cast<std::int64_t>(oracle::SignExtend(in[2], 32));
+        ClassMask common = 0;
+        common |= Bit(width == 0   ? kWidth0
+                      : width == 5 ? kWidth5
+                      : width == 9 ? kWidth9
+                                   : kWidth17);
+        const Dyadic p = oracle::DyadicProduct(SourceValue(src, in[0]),
+                                               oracle::DyadicFromFiniteCode(T::FP19, in[1]));
+        const int low = IsZero(p) ? 0 : LowExponent(p);
+        common |= Bit(low >= 0 ? kProductInteger : low == -1 ? kProductTie : kProductInexact);
+        if (width != 0) {
+          const std::int64_t wmax = (std::int64_t{1} << (width - 1)) - 1;
+          if (Compare(p, FromInteger(wmax)) > 0) common |= Bit(kIntermediateHigh);
+          if (Compare(p, FromInteger(-wmax - 1)) < 0) common |= Bit(kIntermediateLow);
+        }
+        if (offset != 0) common |= Bit(kOffsetNonZero);
+        // The intermediate's tie rule, read from each result: result - offset is the rounded
+        // intermediate when nothing was clamped (no intermediate clamp, no OF).
+        const bool tie_in_range = width != 0 && low == -1 &&
+                                  (common & (Bit(kIntermediateHigh) | Bit(kIntermediateLow))) == 0;
+        // The final encoding's classes, of value * scale (width 0) or of the clamped
+        // intermediate + offset as the destination sees it: its ties and signs are those of
+        // the product at width 0; with an intermediate the encoded value is an integer.
+        ClassMask integer[14];
+        const std::size_t n = std::min<std::size_t>(controls.size(), 14);
+        // The value the destination encodes: value * scale at width 0; with an intermediate
+        // an integer (the rounding happened there) whose sign is that of value * scale +
+        // offset: only its sign is used below, as ties and rounding to zero are dropped.
+        Dyadic encoded = p;
+        if (width != 0) {
+          const int sign = Compare(p, FromInteger(-offset));
+          encoded = FromInteger(sign);
+        }
+        ClassifyInteger(dst, encoded, controls.first(n), expected, integer);
+        for (std::size_t c = 0; c < controls.size(); ++c) {
+          ClassMask m = common;
+          if (tie_in_range && (expected[c].status & kStatusOF) == 0) {
+            const Dyadic intermediate = FromInteger(IntegerValue(dst, expected[c].word) - offset);
+            m |= Bit(oracle::DyadicCompareMagnitude(intermediate, p) > 0 ? kProductTieUp
+                                                                         : kProductTieDown);
+          }
+          if (c < n) {
+            ClassMask own = integer[c];
+            if (width != 0) {  // ties and rounding belong to the intermediate step
+              own &= ~(Bit(kIntTieUp) | Bit(kIntTieDown) | Bit(kIntRoundToZero));
             }
-            if (offset != 0) common |= Bit(kOffsetNonZero);
-            // The final encoding's classes, of value * scale (width 0) or of the clamped
-            // intermediate + offset as the destination sees it: its ties and signs are those of
-            // the product at width 0; with an intermediate the encoded value is an integer.
-            ClassMask integer[14];
-            const std::size_t n = std::min<std::size_t>(controls.size(), 14);
-            // The value the destination encodes: value * scale at width 0; with an intermediate
-            // an integer (the rounding happened there) whose sign is that of value * scale +
-            // offset: only its sign is used below, as ties and rounding to zero are dropped.
-            Dyadic encoded = p;
-            if (width != 0) {
-              const int sign = Compare(p, FromInteger(-offset));
-              encoded = FromInteger(sign);
-            }
-            ClassifyInteger(dst, encoded, controls.first(n), expected, integer);
-            for (std::size_t c = 0; c < controls.size(); ++c) {
-              ClassMask m = common;
-              if (c < n) {
-                ClassMask own = integer[c];
-                if (width != 0) {  // ties and rounding belong to the intermediate step
-                  own &= ~(Bit(kIntTieUp) | Bit(kIntTieDown) | Bit(kIntRoundToZero));
-                }
-                m |= own << kFirst;
-              }
-              out[c] = m;
-            }
-          }};
+            m |= own << kFirst;
+          }
+          out[c] = m;
+        }
+      }};
 }
 
 // ---- shift: MatrixShiftS32ToS16, ASR by 1..16 clamped to S16 ----

@@ -109,6 +109,9 @@ struct VectorSource {
   std::optional<std::uint64_t> bytes;  ///< from manifest.json, verified before reading
   /// From manifest.json: op, src, dst and format ("bin"/"json"), verified against the header.
   std::optional<std::array<std::string, 4>> kind;
+  /// The other format of the file listed just before it (VectorSelection::twins): read only to
+  /// check that it holds the same records.
+  bool twin = false;
 };
 
 /// The vector files of `path`: a file is itself; a folder with manifest.json is every file it
@@ -119,7 +122,7 @@ struct VectorSource {
 /// malformed manifest, a folder holding vector files its manifest does not name (a suite is
 /// never checked in part without saying so), a listed file that is missing or has another
 /// size, or zero files.
-std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path);
+std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path, bool twins = false);
 
 /// A selection of the vector files of one or more paths (each a file or a suite folder).
 struct VectorSelection {
@@ -130,6 +133,9 @@ struct VectorSelection {
   std::string op;   ///< only this op ("" any)
   std::string src;  ///< only this source type name ("" any)
   std::string dst;  ///< only this destination type name ("" any)
+  /// Also list, right after a binary file, its JSON twin of the same folder (VectorSource::twin),
+  /// which is otherwise not read (`coverage` checks it).
+  bool twins = false;
   bool filtered() const { return !op.empty() || !src.empty() || !dst.empty(); }
   /// "vectors/default", "a, b", plus " (op tcvt, src fp16)" when filtered.
   std::string Describe() const;

@@ -62,8 +62,8 @@ struct ManifestEntry {
 struct Manifest {
   int version = 0;  ///< file-format version
   std::string tool_version;
-  /// "default" or "smoke" (GenerateOptions::suite); "default" when the manifest has no
-  /// "suite" (written before the key existed).
+  /// "default" or "smoke" (GenerateOptions::suite). A manifest written before the key existed:
+  /// "smoke" when a file's domain is "selected" (only the smoke suite's are), else "default".
   std::string suite = "default";
   std::uint64_t seed = 0;
   std::uint64_t samples = 0;
