@@ -602,11 +602,13 @@ std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path, boo
                                   path.string() + "` (same seed and samples) or move them away");
     std::vector<std::pair<std::string, std::string>> names;
     for (const ManifestEntry& e : manifest.files) names.emplace_back(e.Stem(), e.path);
-    for (const auto& [name, twin] : prefer_binary(names)) {
+    for (const auto& listed : prefer_binary(names)) {
+      const std::string& name = listed.first;
       const auto e = std::find_if(manifest.files.begin(), manifest.files.end(),
                                   [&](const ManifestEntry& m) { return m.path == name; });
       sources.push_back({path / name, name, e->sha256, e->count, e->bytes,
-                         std::array<std::string, 4>{e->op, e->src, e->dst, e->format}, twin});
+                         std::array<std::string, 4>{e->op, e->src, e->dst, e->format},
+                         listed.second});
     }
     for (const VectorSource& s : sources) {
       if (!std::filesystem::is_regular_file(s.path, error)) {
