@@ -161,9 +161,9 @@ std::vector<PairCoverage> CountCoverage(const VectorSelection& selection) {
   std::vector<PairCoverage> result;
   std::map<std::string, std::size_t> index;
   std::vector<VectorRecord> records;
-  // A file stored in both formats is counted once, from its binary form; the JSON twin is read
-  // too (selection.twins) and must hold the same records: the fingerprints of the records of the
-  // last counted file and of its twin are compared.
+  // A file stored in both formats is counted and checked against the oracle once, from its
+  // binary form; the JSON twin is read too (selection.twins) and must hold the same records: the
+  // fingerprints of the records of the last counted file and of its twin are compared.
   VectorSelection with_twins = selection;
   with_twins.twins = true;
   std::uint64_t counted_fingerprint = 0;
@@ -196,13 +196,13 @@ std::vector<PairCoverage> CountCoverage(const VectorSelection& selection) {
     Inputs current{};
     std::uint64_t first_record = 0;  // the record number of controls[0]
     const auto flush = [&] {
-      CheckRecords(info, current, controls, expected, first_record, oracle_out);
-      first_record += controls.size();
-      if (source.twin) {
+      if (source.twin) {  // compared with its binary, already checked, by fingerprint below
         controls.clear();
         expected.clear();
         return;
       }
+      CheckRecords(info, current, controls, expected, first_record, oracle_out);
+      first_record += controls.size();
       masks.resize(controls.size());
       classifier.Classify(current, controls, expected.data(), masks.data());
       for (std::size_t c = 0; c < controls.size(); ++c) {
