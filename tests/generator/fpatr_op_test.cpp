@@ -109,6 +109,27 @@ TEST(FpatrOp, EvalAcceptsTheIssueExampleAndRefusesOtherControls) {
   EXPECT_EQ(ErrorOf({"0x12c", "0x02", "0x00", "0x3f800000", "0x0"}, "RTO", true, "s32", "s8"), "");
 }
 
+TEST(FpatrOp, SlotValuesAreTheModesTheDomainAccepts) {
+  const OpDef& op = Fpatr();
+  ASSERT_TRUE(op.slot_values);
+  EXPECT_EQ(op.slot_values({T::FP32, T::FP16}, 1), (std::vector<Word>{1, 32, 33}));
+  EXPECT_EQ(op.slot_values({T::S32, T::S16, 1}, 1), (std::vector<Word>{12, 13}));
+  EXPECT_EQ(op.slot_values({T::FP32, T::FP32}, 2), (std::vector<Word>{0, 1, 2, 3}));
+  EXPECT_EQ(op.slot_values({T::FP32, T::FP32}, 0), std::vector<Word>{});  // every value
+  // Each pair and file group: a pre_quant_mode is refused for itself (a line naming it) exactly
+  // when slot_values leaves it out.
+  for (const TypePair pair : op.default_suite_pairs) {
+    const std::vector<Word> modes = op.slot_values(pair, 1);
+    for (Word m = 0; m < 256; ++m) {
+      const std::optional<std::string> refused = op.check_domain(pair, {0, m, 0, 0, 0});
+      const bool named = refused && refused->starts_with("pre_quant_mode");
+      EXPECT_EQ(named, std::find(modes.begin(), modes.end(), m) == modes.end())
+          << oracle::Format(pair.src).name << " " << oracle::Format(pair.dst).name << " group "
+          << +pair.group << " mode " << m;
+    }
+  }
+}
+
 TEST(FpatrOp, DomainCheckNamesTheBadWord) {
   EXPECT_EQ(ErrorOf({"0x0", "0x06", "0x00", "0x0", "0x0"}),
             "pre_quant_mode 0x06 is not a legal B.FPATR PreQuantMode "

@@ -520,6 +520,84 @@ TEST(ShrinkProperty, FpatrSignedZeroDroppedShrinksToItsSimplestCase) {
   }
 }
 
+// The local minima a review found (seeds 2 to 6 and 3, 7 of `ptovec shrink`): each start below
+// failed and had no failing local move; the jump moves and the sign and unit moves reach the
+// least failing case the other seeds reach.
+TEST(ShrinkFrom, FpatrFaultsReachTheirSimplestCaseFromFormerLocalMinima) {
+  struct Start {
+    const char* mutant;
+    T dst;
+    Inputs in;
+    const char* expected;
+  };
+  const char* const rhb =
+      "ptovec eval --op fpatr --src fp32 --dst hif8 --rmode RNE 0x34000000 0x1c 0x00 "
+      "0x000000003f800000 0x0000000000000000";
+  for (const Start& start : std::vector<Start>{
+           // -1.5 * 2^-16 x 1.0: the tie fails on +2^-23 too (the other sign, one bit).
+           {"fpatr_rhb_from_datr", T::HiF8, {0xB7C00000, 0x1C, 0x00, 0x3F800000, 0}, rhb},
+           // -2^-16 under LReLU 1.5: LReLU off, its parameter moved into the scale.
+           {"fpatr_rhb_from_datr", T::HiF8, {0xB7800000, 0x1C, 0x02, 0x3F800000, 0x1FE00}, rhb},
+           // -2^-16 x 1.5: +2^-23 with the scale taken out (1.0).
+           {"fpatr_rhb_from_datr", T::HiF8, {0xB7800000, 0x1C, 0x00, 0x3FC00000, 0}, rhb},
+           // -0 x 1.0 in mode 27: the scale carried into LReLU's parameter under mode 0.
+           {"fpatr_signed_zero_dropped",
+            T::FP32,
+            {0x80000000, 0x1B, 0x00, 0x3F800000, 0},
+            "ptovec eval --op fpatr --src fp32 --dst fp32 --rmode RNE 0x80000000 0x00 0x02 "
+            "0x0000000000000000 0x000000000001fc00"}}) {
+    MutantDevice device(start.mutant);
+    Case c;
+    c.op = FindOp("fpatr");
+    c.pair = {T::FP32, start.dst};
+    c.in = start.in;
+    const ShrinkResult r = ShrinkFrom(device, c);
+    ASSERT_TRUE(r.failed) << start.mutant;
+    EXPECT_EQ(generator::EvalCommand(r.minimal->c), start.expected) << start.mutant;
+    EXPECT_TRUE(r.local_minimum) << start.mutant;
+  }
+  // And the property, from seeds whose descent ended at those local minima.
+  MutantDevice rhb_device("fpatr_rhb_from_datr");
+  for (const std::uint64_t seed : {2, 3, 4, 5, 6}) {
+    const ShrinkResult r = RunProperty(rhb_device, "fpatr", T::FP32, T::HiF8, seed, 2000);
+    ASSERT_TRUE(r.failed) << seed;
+    EXPECT_EQ(generator::EvalCommand(r.minimal->c), rhb) << seed;
+    EXPECT_EQ(r.minimal->expected.word, 0x01u) << seed;
+    EXPECT_EQ(r.minimal->got.result.word, 0x00u) << seed;
+    EXPECT_EQ(ExpectAllCandidatesPass(rhb_device, r.minimal->c), r.minimal_candidates) << seed;
+  }
+}
+
+TEST(ShrinkMoves, JumpMovesTradeAMultiplierBetweenSlots) {
+  const auto offered = [](const Case& c, const Inputs& in) {
+    const std::vector<Case> moves = SimplerMoves(c);
+    return std::any_of(moves.begin(), moves.end(), [&](const Case& k) { return k.in == in; });
+  };
+  Case lrelu;
+  lrelu.op = FindOp("fpatr");
+  lrelu.pair = {T::FP32, T::HiF8};
+  lrelu.in = {0xB7800000, 0x1C, 0x02, 0x3F800000, 0x1FE00};  // -2^-16, LReLU 1.5, scale 1.0
+  // LReLU's 1.5 times the scale 1.0 into the scale, relu_mode and relu_param to 0.
+  EXPECT_TRUE(offered(lrelu, {0xB7800000, 0x1C, 0x00, 0x3FC00000, 0}));
+  Case scaled = lrelu;
+  scaled.in = {0xB7800000, 0x1C, 0x00, 0x3FC00000, 0};
+  // The value to +2^-23 (the other sign) with the scale back to 1.0.
+  EXPECT_TRUE(offered(scaled, {0x34000000, 0x1C, 0x00, 0x3F800000, 0}));
+  Case kept;
+  kept.op = FindOp("fpatr");
+  kept.pair = {T::FP32, T::FP32};
+  kept.in = {0x80000000, 0x1B, 0x00, 0x3F800000, 0};  // -0, mode 27, scale 1.0
+  // Mode 0 (no quant parameter) with LReLU, its parameter the former scale: two slots become
+  // simpler, two more complex, in one move.
+  EXPECT_TRUE(offered(kept, {0x80000000, 0x00, 0x02, 0, 0x1FC00}));
+  for (const Case& c : {lrelu, scaled, kept}) {
+    for (const Case& k : SimplerMoves(c)) {
+      EXPECT_FALSE(c.op->check_domain(k.pair, k.in)) << generator::EvalCommand(k);
+      EXPECT_TRUE(Simpler(k, c)) << generator::EvalCommand(k);
+    }
+  }
+}
+
 TEST(ShrinkOrder, AnFp19ParameterFieldIsOrderedByItsValue) {
   // fpatr's quant_param holds an FP19 scale in bits 31:13 and relu_param an FP19 in bits 18:0
   // (OpDef::value_fields): 1.0 is simpler than 2^-126 and than 1.5, whatever their words.

@@ -175,10 +175,46 @@ std::string ModesText(TypePair pair) {
   return s;
 }
 
-std::optional<std::string> CheckFpatrDomain(TypePair pair, const Inputs& in) {
+// Bit m set: PreQuantMode m belongs to `pair` (ModesOf), for every pair and file group of the
+// table, computed once (check_domain asks on every case, shrink on every candidate).
+std::uint64_t ModeMask(TypePair pair) {
+  static const std::vector<std::pair<TypePair, std::uint64_t>> masks = [] {
+    std::vector<std::pair<TypePair, std::uint64_t>> out;
+    for (const TypePair whole : FpatrPairs()) {
+      const std::size_t groups = FpatrFileGroups(whole).size();
+      for (std::size_t k = 0; k <= groups; ++k) {
+        const TypePair p{whole.src, whole.dst, static_cast<std::uint8_t>(k)};
+        std::uint64_t mask = 0;
+        for (const unsigned m : ModesOf(p)) mask |= std::uint64_t{1} << m;
+        out.emplace_back(p, mask);
+      }
+    }
+    return out;
+  }();
+  for (const auto& [p, mask] : masks) {
+    if (p == pair) return mask;
+  }
+  return 0;
+}
+
+// The values pre_quant_mode and relu_mode take in the pair's domain (OpDef::slot_values).
+std::vector<Word> FpatrSlotValues(TypePair pair, std::size_t slot) {
+  std::vector<Word> out;
+  if (slot == kMode) {
+    const std::uint64_t mask = ModeMask(pair);
+    for (unsigned m = 0; m < 64; ++m) {
+      if ((mask >> m) & 1) out.push_back(m);
+    }
+  } else if (slot == kRelu) {
+    out = {0, 1, 2, 3};
+  }
+  return out;
+}
+
+// Why `mode` is not a PreQuantMode of `pair` (ModeMask has no bit for it).
+std::string ModeRefusal(TypePair pair, Word mode) {
   const std::string types =
       std::string(Format(pair.src).name) + " -> " + std::string(Format(pair.dst).name);
-  const Word mode = in[kMode];
   if (mode > 63 || !oracle::BundleFPATRPreQuantModeLegal(static_cast<unsigned>(mode))) {
     return "pre_quant_mode " + Hex2(mode) +
            " is not a legal B.FPATR PreQuantMode (BundleFPATRPreQuantModeLegal); " + types +
@@ -191,12 +227,15 @@ std::optional<std::string> CheckFpatrDomain(TypePair pair, const Inputs& in) {
            " (its accumulator and output type differ); " + types + " accepts " +
            ModesText(pair.Whole());
   }
-  const std::vector<unsigned> group = ModesOf(pair);
-  if (std::find(group.begin(), group.end(), m) == group.end()) {
-    return "pre_quant_mode " + Hex2(mode) + " (" + std::to_string(m) + ") is not in file group " +
-           FpatrFileGroups(pair)[pair.group - 1U] + " of " + types + "; it accepts " +
-           ModesText(pair);
-  }
+  return "pre_quant_mode " + Hex2(mode) + " (" + std::to_string(m) + ") is not in file group " +
+         FpatrFileGroups(pair)[pair.group - 1U] + " of " + types + "; it accepts " +
+         ModesText(pair);
+}
+
+std::optional<std::string> CheckFpatrDomain(TypePair pair, const Inputs& in) {
+  const Word mode = in[kMode];
+  if (mode > 63 || ((ModeMask(pair) >> mode) & 1) == 0) return ModeRefusal(pair, mode);
+  const auto m = static_cast<unsigned>(mode);
   if (in[kRelu] > 3) {
     return "relu_mode " + Hex2(in[kRelu]) +
            " is not a legal ReluMode (BundleFPATRReluModeLegal): accepted 0x00 none, 0x01 ReLU, "
@@ -1064,6 +1103,7 @@ OpDef MakeFpatrOp() {
   op.evaluate_reference = EvaluateFpatrReference;
   op.check_domain = CheckFpatrDomain;
   op.check_control = CheckFpatrControl;
+  op.slot_values = FpatrSlotValues;
   op.pair_controls = FpatrPairControls;
   op.file_groups = FpatrFileGroups;
   op.outcome_classes = FpatrOutcomeClasses;

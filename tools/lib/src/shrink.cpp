@@ -249,9 +249,18 @@ void ConfirmDeterministic(Device& device, const Counterexample& cx) {
   }
 }
 
+// SimplerMoves in two parts (defined below): the local moves, and the jump moves tried when no
+// local move fails (the walk over jumps costs more than all local moves together).
+std::vector<Case> LocalSimplerMoves(const Case& c, const generator::ControlFilter& controls);
+// The jump moves that are not among `local` (LocalSimplerMoves of the same case, already
+// judged).
+std::vector<Case> JumpSimplerMoves(const Case& c, const generator::ControlFilter& controls,
+                                   const std::vector<Case>& local);
+
 // Greedy descent toward the simplest case from a failing case: the simplest failing one of its
-// SimplerMoves, repeated until none fails (each step is strictly simpler, so it ends). Then the
-// final case is confirmed and recorded.
+// local SimplerMoves, or when none fails the simplest failing jump move, repeated until no move
+// fails (each step is strictly simpler, so it ends). Then the final case is confirmed and
+// recorded.
 void OrderDescent(Device& device, Counterexample failing, std::size_t batch,
                   std::uint64_t max_steps, const generator::ControlFilter& controls,
                   ShrinkResult& result) {
@@ -260,21 +269,26 @@ void OrderDescent(Device& device, Counterexample failing, std::size_t batch,
       result.local_minimum = false;
       break;
     }
-    const std::vector<Case> moves = SimplerMoves(failing.c, controls);
     std::uint64_t checked = 0;
     bool moved = false;
-    for (std::size_t first = 0; first < moves.size() && !moved; first += batch) {
-      const std::size_t n = std::min(batch, moves.size() - first);
-      const auto judged = JudgeCases(device, std::span<const Case>(moves.data() + first, n));
-      for (std::size_t i = 0; i < n; ++i) {
-        ++checked;
-        if (judged[i]) {
-          failing = *judged[i];
-          ++result.order_steps;
-          moved = true;
-          break;
+    std::vector<Case> local;
+    for (const bool jumps : {false, true}) {
+      if (!jumps) local = LocalSimplerMoves(failing.c, controls);
+      const std::vector<Case> moves = jumps ? JumpSimplerMoves(failing.c, controls, local) : local;
+      for (std::size_t first = 0; first < moves.size() && !moved; first += batch) {
+        const std::size_t n = std::min(batch, moves.size() - first);
+        const auto judged = JudgeCases(device, std::span<const Case>(moves.data() + first, n));
+        for (std::size_t i = 0; i < n; ++i) {
+          ++checked;
+          if (judged[i]) {
+            failing = *judged[i];
+            ++result.order_steps;
+            moved = true;
+            break;
+          }
         }
       }
+      if (moved) break;
     }
     result.candidates_tried += checked;
     if (!moved) {
@@ -416,40 +430,120 @@ SimplicityKey SimplicityOf(const Case& c) {
 
 bool Simpler(const Case& a, const Case& b) { return SimplicityOf(a) < SimplicityOf(b); }
 
-std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& controls,
-                               std::size_t limit) {
-  const SimplicityKey own = SimplicityOf(c);
-  const auto inputs_part = [](const SimplicityKey& k) {
-    return std::tie(k.nonzero, k.significant_bits, k.exponent_distance);
-  };
-  // A move whose inputs are simpler may take any selected control (a simpler value can fail
-  // under another mode only).
-  const std::vector<generator::NumericExecutionControl> all_controls =
-      c.op->uses_controls ? controls.ControlsOf(*c.op)
-                          : std::vector<generator::NumericExecutionControl>{};
-  std::vector<std::pair<SimplicityKey, Case>> moves;
-  const auto offer_one = [&](const Case& k) {
-    if (c.op->uses_controls && !controls.Accepts(k.control)) return;
-    SimplicityKey key = SimplicityOf(k);
-    if (!(key < own)) return;
-    if (k.op->check_control && k.op->check_control(k.pair, k.in, k.control)) return;
-    moves.emplace_back(key, k);
-  };
-  const auto offer = [&](const Case& k) {
+namespace {
+
+// The candidate moves of one case: those strictly simpler than it, inside the op's domain and
+// under a control the filter accepts, sorted simplest first.
+class MoveSet {
+ public:
+  MoveSet(const Case& c, const generator::ControlFilter& controls)
+      : c_(c),
+        controls_(controls),
+        own_(SimplicityOf(c)),
+        all_controls_(c.op->uses_controls ? controls.ControlsOf(*c.op)
+                                          : std::vector<generator::NumericExecutionControl>{}) {}
+
+  const Case& From() const { return c_; }
+  const SimplicityKey& Own() const { return own_; }
+
+  // Offers `k` and, when its inputs alone are simpler (fewer non-zero words, significant bits
+  // or exponent distance), `k` under every other selected control: a simpler value can fail
+  // under another mode only.
+  void Offer(const Case& k) {
     // Nothing simpler, under this control or another: skipped before the (costlier) domain check.
     const SimplicityKey key = SimplicityOf(k);
-    const bool inputs_simpler = inputs_part(key) < inputs_part(own);
-    if (!(key < own) && (all_controls.empty() || !inputs_simpler)) return;
+    const bool inputs_simpler = InputsPart(key) < InputsPart(own_);
+    if (!(key < own_) && (all_controls_.empty() || !inputs_simpler)) return;
     if (k.op->check_domain(k.pair, k.in)) return;
-    offer_one(k);
-    if (all_controls.empty() || !inputs_simpler) return;
-    for (const generator::NumericExecutionControl control : all_controls) {
+    OfferOne(k);
+    if (all_controls_.empty() || !inputs_simpler) return;
+    for (const generator::NumericExecutionControl control : all_controls_) {
       if (control == k.control) continue;
       Case other = k;
       other.control = control;
-      offer_one(other);
+      OfferOne(other);
     }
-  };
+  }
+
+  // The offered cases, simplest first, at most `limit`.
+  std::vector<Case> Sorted(std::size_t limit) const {
+    // Sorted by index (a key and a case are some 200 bytes each: moving them costs more than
+    // comparing); equal keys are one case, kept once.
+    std::vector<std::uint32_t> order(moves_.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint32_t>(i);
+    std::sort(order.begin(), order.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return moves_[a].first < moves_[b].first; });
+    std::vector<Case> out;
+    out.reserve(std::min(limit, order.size()));
+    for (std::size_t i = 0; i < order.size() && out.size() < limit; ++i) {
+      if (i > 0 && moves_[order[i]].first == moves_[order[i - 1]].first) continue;
+      out.push_back(moves_[order[i]].second);
+    }
+    return out;
+  }
+
+ private:
+  static std::tuple<unsigned, unsigned, unsigned> InputsPart(const SimplicityKey& k) {
+    return {k.nonzero, k.significant_bits, k.exponent_distance};
+  }
+  void OfferOne(const Case& k) {
+    if (c_.op->uses_controls && !controls_.Accepts(k.control)) return;
+    SimplicityKey key = SimplicityOf(k);
+    if (!(key < own_)) return;
+    if (k.op->check_control && k.op->check_control(k.pair, k.in, k.control)) return;
+    moves_.emplace_back(key, k);
+  }
+
+  const Case& c_;
+  const generator::ControlFilter& controls_;
+  SimplicityKey own_;
+  std::vector<generator::NumericExecutionControl> all_controls_;
+  std::vector<std::pair<SimplicityKey, Case>> moves_;
+};
+
+// The floating view of slot `i` that jump moves trade values through: its value field, or the
+// whole word of a floating type with sign, exponent and fraction fields; nullopt otherwise.
+std::optional<WordView> FloatingViewOf(const Case& c, std::size_t i) {
+  const std::vector<WordView> views = ViewsOf(c, i);
+  const WordView& view = views.back();
+  const oracle::FormatInfo& f = oracle::Format(view.type);
+  if (!f.IsFloating() || !f.HasSignExponentFraction()) return std::nullopt;
+  return view;
+}
+
+// `k` with the floating view of every slot but `i` that holds a non-zero finite value other than
+// 1 set to 1 (a multiplier taken out: fpatr's quant scale or LReLU parameter, TQUANT's scale),
+// or nullopt when there is none.
+std::optional<Case> OthersAtUnit(const Case& k, std::size_t i) {
+  Case out = k;
+  for (std::size_t j = 0; j < k.op->slots.size(); ++j) {
+    const std::optional<WordView> view = j == i ? std::nullopt : FloatingViewOf(k, j);
+    if (!view) continue;
+    const std::optional<OddParts> p = OddPartsOf(view->type, view->Get(k.in[j]));
+    if (!p || (!p->negative && p->m == 1 && p->q == 0)) continue;
+    if (const std::optional<Word> one = ExactCode(view->type, false, 1, 0)) {
+      out.in[j] = view->Put(k.in[j], *one);
+    }
+  }
+  if (out.in == k.in) return std::nullopt;
+  return out;
+}
+
+// The values a slot of at most 8 bits takes in the pair's domain (OpDef::slot_values), or every
+// value of its width.
+std::vector<Word> SmallSlotValues(const Case& c, std::size_t i, unsigned width) {
+  std::vector<Word> values;
+  if (c.op->slot_values) values = c.op->slot_values(c.pair, i);
+  if (values.empty()) {
+    for (Word v = 0; v < (Word{1} << width); ++v) values.push_back(v);
+  }
+  return values;
+}
+
+// LocalMoves: the moves near `c` (see SimplerMoves in shrink.hpp).
+void LocalMoves(MoveSet& set) {
+  const Case& c = set.From();
+  const auto offer = [&](const Case& k) { set.Offer(k); };
   for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
     for (const WordView& view : ViewsOf(c, i)) {
       const oracle::TileDataType type = view.type;
@@ -487,14 +581,23 @@ std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& co
       std::sort(significands.begin(), significands.end());
       significands.erase(std::unique(significands.begin(), significands.end()), significands.end());
       const auto [lo, hi] = LeadingExponentRange(type);
-      for (const std::uint64_t s : significands) {
-        const int bits = BitWidth(s);
-        for (int leading = lo; leading <= hi; ++leading) {
-          const std::optional<Word> code = ExactCode(type, negative, s, leading - bits + 1);
-          if (!code || *code == word) continue;
-          Case k = c;
-          k.in[i] = view.Put(c.in[i], *code);
-          offer(k);
+      // m and 1 at every exponent are also tried with the other sign when negative (a failure
+      // seen on one sign is often seen on the other at a simpler value) and with the other
+      // multipliers at 1 (OthersAtUnit: the value moved while the scale is taken out).
+      for (const bool sign : negative ? std::vector<bool>{true, false} : std::vector<bool>{false}) {
+        for (const std::uint64_t s : significands) {
+          const bool extra = s == 1 || s == m;
+          if (sign != negative && !extra) continue;
+          const int bits = BitWidth(s);
+          for (int leading = lo; leading <= hi; ++leading) {
+            const std::optional<Word> code = ExactCode(type, sign, s, leading - bits + 1);
+            if (!code || *code == word) continue;
+            Case k = c;
+            k.in[i] = view.Put(c.in[i], *code);
+            offer(k);
+            if (!extra) continue;
+            if (const std::optional<Case> unit = OthersAtUnit(k, i)) offer(*unit);
+          }
         }
       }
     }
@@ -563,7 +666,7 @@ std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& co
     };
     std::vector<Word> values;
     if (!f.IsFloating() && f.width <= 8) {
-      for (Word v = 0; v < (Word{1} << f.width); ++v) {
+      for (const Word v : SmallSlotValues(c, i, f.width)) {
         if (word_part(KeyOfWord(type, v)) < word_part(current)) values.push_back(v);
       }
     } else if (current.nonzero) {
@@ -598,17 +701,147 @@ std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& co
     }
   }
   for (const Case& k : Drain(ShrinkCase(c))) offer(k);
-  std::sort(moves.begin(), moves.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  moves.erase(std::unique(moves.begin(), moves.end(),
-                          [](const auto& a, const auto& b) { return a.first == b.first; }),
-              moves.end());
-  if (moves.size() > limit) moves.resize(limit);
-  std::vector<Case> out;
-  out.reserve(moves.size());
-  for (auto& [key, k] : moves) out.push_back(k);
-  return out;
 }
+
+// JumpMoves: every word replaced at once by one of a few options, to reach failing cases far
+// from `c` (see SimplerMoves in shrink.hpp). The options of a slot of at most 8 bits with no
+// value field (a mode, a shift) are the values it takes in the pair's domain (slot_values).
+// Those of any other slot are its word; zero; its value (an integer, or its floating view) set
+// to +/-1, 2 or 0.5 or cut to one significant bit (its lowest or its leading one, either sign);
+// and, for a slot with a floating view, that view set to the value of another slot's view or to
+// the product of the two (when exact). The product moves a multiplier from one slot to another
+// (fpatr: LReLU's parameter into the quant scale, with relu_mode -> 0 and relu_param -> 0 in the
+// same move); the plain value carries it (fpatr: a quant scale of a mode that keeps -0 into
+// LReLU's parameter, pre_quant_mode -> 0). Combinations are walked slot by slot and cut as soon
+// as their non-zero words, significant bits and exponent distance can no longer come below those
+// of `c`; the rest go through MoveSet::Offer (domain and controls).
+void JumpMoves(MoveSet& set) {
+  const Case& c = set.From();
+  const std::size_t n = c.op->slots.size();
+  using Part = std::array<unsigned, 3>;  // non-zero, significant bits, exponent distance
+  struct Option {
+    Word word;
+    Part part;
+  };
+  std::vector<std::vector<Option>> options(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const oracle::TileDataType type = c.op->slots[i].TypeFor(c.pair);
+    const oracle::FormatInfo& f = oracle::Format(type);
+    std::vector<Word> words;
+    if (!f.IsFloating() && f.width <= 8 && FieldOf(*c.op, i) == nullptr) {
+      words = SmallSlotValues(c, i, f.width);
+    } else {
+      words = {c.in[i], 0};
+      std::optional<WordView> own = FloatingViewOf(c, i);
+      if (!own && !f.IsFloating()) own = ViewsOf(c, i).front();  // an integer word
+      if (own) {
+        // The simplest values: +/-1, 2, 0.5 (one significant bit, exponent 0 or 1 from it), and
+        // the word's own significand cut to 1 at its lowest and at its leading bit.
+        std::vector<std::pair<bool, int>> ones;
+        for (const bool negative : {false, true}) {
+          for (const int q : {0, 1, -1}) ones.emplace_back(negative, q);
+        }
+        if (const std::optional<OddParts> a = OddPartsOf(own->type, own->Get(c.in[i]))) {
+          for (const bool negative : {a->negative, !a->negative}) {
+            ones.emplace_back(negative, a->q);
+            ones.emplace_back(negative, a->q + BitWidth(a->m) - 1);
+          }
+        }
+        for (const auto& [negative, q] : ones) {
+          if (const auto code = ExactCode(own->type, negative, 1, q)) {
+            words.push_back(own->Put(c.in[i], *code));
+          }
+        }
+      }
+      if (const std::optional<WordView> view = FloatingViewOf(c, i)) {
+        const std::optional<OddParts> a = OddPartsOf(view->type, view->Get(c.in[i]));
+        for (std::size_t j = 0; j < n; ++j) {
+          const std::optional<WordView> other = j == i ? std::nullopt : FloatingViewOf(c, j);
+          if (!other) continue;
+          const std::optional<OddParts> b = OddPartsOf(other->type, other->Get(c.in[j]));
+          if (!b) continue;
+          if (const auto code = ExactCode(view->type, b->negative, b->m, b->q)) {
+            words.push_back(view->Put(c.in[i], *code));
+          }
+          if (a && BitWidth(a->m) + BitWidth(b->m) <= 64) {
+            if (const auto code =
+                    ExactCode(view->type, a->negative != b->negative, a->m * b->m, a->q + b->q)) {
+              words.push_back(view->Put(c.in[i], *code));
+            }
+          }
+        }
+      }
+      std::sort(words.begin(), words.end());
+      words.erase(std::unique(words.begin(), words.end()), words.end());
+    }
+    Case probe = c;
+    for (const Word w : words) {
+      probe.in[i] = w;
+      const WordKey key = KeyOfSlotWord(probe, i);
+      options[i].push_back({w, {key.nonzero ? 1U : 0U, key.bits, key.distance}});
+    }
+  }
+  // least[i]: the least part slots i.. can add (per component; a lower bound of the rest).
+  std::vector<Part> least(n + 1, Part{0, 0, 0});
+  for (std::size_t i = n; i-- > 0;) {
+    Part low{~0U, ~0U, ~0U};
+    for (const Option& o : options[i]) {
+      for (std::size_t k = 0; k < 3; ++k) low[k] = std::min(low[k], o.part[k]);
+    }
+    for (std::size_t k = 0; k < 3; ++k) least[i][k] = least[i + 1][k] + low[k];
+  }
+  const Part own{set.Own().nonzero, set.Own().significant_bits, set.Own().exponent_distance};
+  Case k = c;
+  const auto walk = [&](const auto& self, std::size_t i, Part sum) -> void {
+    const Part bound{sum[0] + least[i][0], sum[1] + least[i][1], sum[2] + least[i][2]};
+    if (own < bound) return;  // every completion has as many or more of each: not simpler
+    if (i == n) {
+      if (k.in != c.in) set.Offer(k);
+      return;
+    }
+    for (const Option& o : options[i]) {
+      k.in[i] = o.word;
+      self(self, i + 1, Part{sum[0] + o.part[0], sum[1] + o.part[1], sum[2] + o.part[2]});
+    }
+    k.in[i] = c.in[i];
+  };
+  walk(walk, 0, Part{0, 0, 0});
+}
+
+}  // namespace
+
+std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& controls,
+                               std::size_t limit) {
+  MoveSet set(c, controls);
+  LocalMoves(set);
+  JumpMoves(set);
+  return set.Sorted(limit);
+}
+
+namespace {
+
+std::vector<Case> LocalSimplerMoves(const Case& c, const generator::ControlFilter& controls) {
+  MoveSet set(c, controls);
+  LocalMoves(set);
+  return set.Sorted(kSimplerMovesLimit);
+}
+
+std::vector<Case> JumpSimplerMoves(const Case& c, const generator::ControlFilter& controls,
+                                   const std::vector<Case>& local) {
+  MoveSet set(c, controls);
+  JumpMoves(set);
+  std::vector<Case> jumps = set.Sorted(kSimplerMovesLimit);
+  // Both are sorted by key, and a key names one case.
+  std::vector<SimplicityKey> seen;
+  seen.reserve(local.size());
+  for (const Case& k : local) seen.push_back(SimplicityOf(k));
+  std::erase_if(jumps, [&](const Case& k) {
+    return std::binary_search(seen.begin(), seen.end(), SimplicityOf(k));
+  });
+  return jumps;
+}
+
+}  // namespace
 
 std::uint64_t EnumerableInputs(const OpDef& op, TypePair pair) {
   if (op.plan && op.slots.size() == 1 &&

@@ -246,6 +246,11 @@ struct OpDef {
   /// `shrink` orders such a word by the field's value and moves the field by binades and
   /// significands as it does a floating word (tools shrink.hpp SimplicityKey, SimplerMoves).
   std::vector<ValueField> value_fields;
+  /// Optional: the values slot `i` (an integer word of at most 8 bits: a mode, a shift) takes
+  /// somewhere in the pair's domain, in increasing order (fpatr: the pair's PreQuantModes,
+  /// ReluMode 0..3). `shrink`'s jump moves try only these. Unset, or empty for a slot: every
+  /// value of the slot's width.
+  std::function<std::vector<Word>(TypePair, std::size_t slot)> slot_values;
   /// false: the op has no rounding mode and no Sat; its vectors record RNE and Sat off only.
   bool uses_controls = true;
   std::vector<TypePair> legal_pairs;          ///< every pair `eval` and `generate --op` accept
