@@ -704,9 +704,9 @@ void LocalMoves(MoveSet& set) {
 }
 
 // JumpMoves: every word replaced at once by one of a few options, to reach failing cases far
-// from `c` (see SimplerMoves in shrink.hpp). The options of a slot of at most 8 bits with no
-// value field (a mode, a shift) are the values it takes in the pair's domain (slot_values).
-// Those of any other slot are its word; zero; its value (an integer, or its floating view) set
+// from `c` (see SimplerMoves in shrink.hpp). The options of a slot of at most 8 bits that
+// OpDef::slot_values lists (fpatr's modes) are those values. Those of any other slot are its
+// word; zero; its value (an integer, or its floating view) set
 // to +/-1, 2 or 0.5 or cut to one significant bit (its lowest or its leading one, either sign);
 // and, for a slot with a floating view, that view set to the value of another slot's view or to
 // the product of the two (when exact). The product moves a multiplier from one slot to another
@@ -727,10 +727,10 @@ void JumpMoves(MoveSet& set) {
   for (std::size_t i = 0; i < n; ++i) {
     const oracle::TileDataType type = c.op->slots[i].TypeFor(c.pair);
     const oracle::FormatInfo& f = oracle::Format(type);
-    std::vector<Word> words;
-    if (!f.IsFloating() && f.width <= 8 && FieldOf(*c.op, i) == nullptr) {
-      words = SmallSlotValues(c, i, f.width);
-    } else {
+    std::vector<Word> words = c.op->slot_values && !f.IsFloating() && f.width <= 8
+                                  ? c.op->slot_values(c.pair, i)
+                                  : std::vector<Word>{};
+    if (words.empty()) {
       words = {c.in[i], 0};
       std::optional<WordView> own = FloatingViewOf(c, i);
       if (!own && !f.IsFloating()) own = ViewsOf(c, i).front();  // an integer word

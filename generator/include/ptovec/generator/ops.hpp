@@ -246,10 +246,11 @@ struct OpDef {
   /// `shrink` orders such a word by the field's value and moves the field by binades and
   /// significands as it does a floating word (tools shrink.hpp SimplicityKey, SimplerMoves).
   std::vector<ValueField> value_fields;
-  /// Optional: the values slot `i` (an integer word of at most 8 bits: a mode, a shift) takes
-  /// somewhere in the pair's domain, in increasing order (fpatr: the pair's PreQuantModes,
-  /// ReluMode 0..3). `shrink`'s jump moves try only these. Unset, or empty for a slot: every
-  /// value of the slot's width.
+  /// Optional: the values slot `i` (an integer word of at most 8 bits: a mode) takes somewhere in
+  /// the pair's domain, in increasing order (fpatr: the pair's PreQuantModes, ReluMode 0..3).
+  /// `shrink` tries these as the slot's values in its jump moves and its simpler values. Unset,
+  /// or empty for a slot: jump moves treat the slot as any integer word (a zero point, a shift),
+  /// and its simpler values are every value of its width.
   std::function<std::vector<Word>(TypePair, std::size_t slot)> slot_values;
   /// false: the op has no rounding mode and no Sat; its vectors record RNE and Sat off only.
   bool uses_controls = true;

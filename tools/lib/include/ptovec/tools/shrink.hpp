@@ -90,8 +90,8 @@ bool Simpler(const Case& a, const Case& b);
 /// two, as TQUANT's value x scale, keeps its value); a word made simpler (a slot of at most 8
 /// bits to any simpler value, any word to zero) with any of the other non-zero words zeroed in
 /// the same move (fpatr: relu_mode 2 -> 0 with relu_param -> 0, each alone outside the domain);
-/// then ShrinkCase's candidates. Jump moves: every word at once from a few options each (small
-/// slots: every value OpDef::slot_values allows; others: the word, zero, +/-1, 2, 0.5, the
+/// then ShrinkCase's candidates. Jump moves: every word at once from a few options each (a
+/// slot OpDef::slot_values lists: those values; others: the word, zero, +/-1, 2, 0.5, the
 /// value cut to one significant bit, another slot's floating value, or the product of the two),
 /// which reach cases a local move cannot (fpatr: LReLU's parameter moved into the scale, or a
 /// scale into LReLU's parameter under mode 0); the descent tries them when no local move fails.
