@@ -116,6 +116,9 @@ TEST(FpatrOp, SlotValuesAreTheModesTheDomainAccepts) {
   EXPECT_EQ(op.slot_values({T::S32, T::S16, 1}, 1), (std::vector<Word>{12, 13}));
   EXPECT_EQ(op.slot_values({T::FP32, T::FP32}, 2), (std::vector<Word>{0, 1, 2, 3}));
   EXPECT_EQ(op.slot_values({T::FP32, T::FP32}, 0), std::vector<Word>{});  // every value
+  // Group 1 of a pair kept in one file is the whole pair (ModesOf), as before the mode cache.
+  EXPECT_EQ(op.slot_values({T::FP32, T::FP16, 1}, 1), (std::vector<Word>{1, 32, 33}));
+  EXPECT_EQ(op.check_domain({T::FP32, T::FP16, 1}, {0, 1, 0, 0, 0}), std::nullopt);
   // Each pair and file group: a pre_quant_mode is refused for itself (a line naming it) exactly
   // when slot_values leaves it out.
   for (const TypePair pair : op.default_suite_pairs) {

@@ -520,9 +520,10 @@ TEST(ShrinkProperty, FpatrSignedZeroDroppedShrinksToItsSimplestCase) {
   }
 }
 
-// The local minima a review found (seeds 2 to 6 and 3, 7 of `ptovec shrink`): each start below
-// failed and had no failing local move; the jump moves and the sign and unit moves reach the
-// least failing case the other seeds reach.
+// The ends a review found where seeds 2 to 6 (fp32 -> hif8) and 3, 7 (fp32 -> fp32) of `ptovec
+// shrink` stopped before the moves of the other sign, the multipliers at 1 and the jumps: each
+// start fails, and the descent now reaches the least failing case the other seeds reach (the
+// first three through the other sign and the scale at 1, the fourth only through a jump).
 TEST(ShrinkFrom, FpatrFaultsReachTheirSimplestCaseFromFormerLocalMinima) {
   struct Start {
     const char* mutant;
@@ -536,9 +537,9 @@ TEST(ShrinkFrom, FpatrFaultsReachTheirSimplestCaseFromFormerLocalMinima) {
   for (const Start& start : std::vector<Start>{
            // -1.5 * 2^-16 x 1.0: the tie fails on +2^-23 too (the other sign, one bit).
            {"fpatr_rhb_from_datr", T::HiF8, {0xB7C00000, 0x1C, 0x00, 0x3F800000, 0}, rhb},
-           // -2^-16 under LReLU 1.5: LReLU off, its parameter moved into the scale.
+           // -2^-16 under LReLU 1.5.
            {"fpatr_rhb_from_datr", T::HiF8, {0xB7800000, 0x1C, 0x02, 0x3F800000, 0x1FE00}, rhb},
-           // -2^-16 x 1.5: +2^-23 with the scale taken out (1.0).
+           // -2^-16 x 1.5: +2^-23 with the scale at 1.0.
            {"fpatr_rhb_from_datr", T::HiF8, {0xB7800000, 0x1C, 0x00, 0x3FC00000, 0}, rhb},
            // -0 x 1.0 in mode 27: the scale carried into LReLU's parameter under mode 0.
            {"fpatr_signed_zero_dropped",
@@ -579,10 +580,6 @@ TEST(ShrinkMoves, JumpMovesTradeAMultiplierBetweenSlots) {
   lrelu.in = {0xB7800000, 0x1C, 0x02, 0x3F800000, 0x1FE00};  // -2^-16, LReLU 1.5, scale 1.0
   // LReLU's 1.5 times the scale 1.0 into the scale, relu_mode and relu_param to 0.
   EXPECT_TRUE(offered(lrelu, {0xB7800000, 0x1C, 0x00, 0x3FC00000, 0}));
-  Case scaled = lrelu;
-  scaled.in = {0xB7800000, 0x1C, 0x00, 0x3FC00000, 0};
-  // The value to +2^-23 (the other sign) with the scale back to 1.0.
-  EXPECT_TRUE(offered(scaled, {0x34000000, 0x1C, 0x00, 0x3F800000, 0}));
   Case kept;
   kept.op = FindOp("fpatr");
   kept.pair = {T::FP32, T::FP32};
@@ -590,12 +587,28 @@ TEST(ShrinkMoves, JumpMovesTradeAMultiplierBetweenSlots) {
   // Mode 0 (no quant parameter) with LReLU, its parameter the former scale: two slots become
   // simpler, two more complex, in one move.
   EXPECT_TRUE(offered(kept, {0x80000000, 0x00, 0x02, 0, 0x1FC00}));
-  for (const Case& c : {lrelu, scaled, kept}) {
+  for (const Case& c : {lrelu, kept}) {
     for (const Case& k : SimplerMoves(c)) {
       EXPECT_FALSE(c.op->check_domain(k.pair, k.in)) << generator::EvalCommand(k);
       EXPECT_TRUE(Simpler(k, c)) << generator::EvalCommand(k);
     }
   }
+}
+
+TEST(ShrinkMoves, AValueMovesToTheOtherSignAndWithItsMultipliersAtOne) {
+  Case scaled;
+  scaled.op = FindOp("fpatr");
+  scaled.pair = {T::FP32, T::HiF8};
+  scaled.in = {0xB7800000, 0x1C, 0x00, 0x3FC00000, 0};  // -2^-16 x 1.5
+  const std::vector<Case> moves = SimplerMoves(scaled);
+  const auto offered = [&](const Inputs& in) {
+    return std::any_of(moves.begin(), moves.end(), [&](const Case& k) { return k.in == in; });
+  };
+  EXPECT_TRUE(offered({0x37800000, 0x1C, 0x00, 0x3FC00000, 0}));  // +2^-16, the scale kept
+  EXPECT_TRUE(offered({0x34000000, 0x1C, 0x00, 0x3F800000, 0}));  // +2^-23, the scale at 1.0
+  EXPECT_TRUE(offered({0xB4000000, 0x1C, 0x00, 0x3F800000, 0}));  // -2^-23, the scale at 1.0
+  // +2^-23 with the scale kept is not simpler (farther from 2^0, and as many bits).
+  EXPECT_FALSE(offered({0x34000000, 0x1C, 0x00, 0x3FC00000, 0}));
 }
 
 TEST(ShrinkOrder, AnFp19ParameterFieldIsOrderedByItsValue) {

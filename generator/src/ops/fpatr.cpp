@@ -181,7 +181,8 @@ std::uint64_t ModeMask(TypePair pair) {
   static const std::vector<std::pair<TypePair, std::uint64_t>> masks = [] {
     std::vector<std::pair<TypePair, std::uint64_t>> out;
     for (const TypePair whole : FpatrPairs()) {
-      const std::size_t groups = FpatrFileGroups(whole).size();
+      // Group 0, the whole pair, then each of ModeGroups (one for a pair kept in one file).
+      const std::size_t groups = ModeGroups(whole).size();
       for (std::size_t k = 0; k <= groups; ++k) {
         const TypePair p{whole.src, whole.dst, static_cast<std::uint8_t>(k)};
         std::uint64_t mask = 0;

@@ -249,8 +249,8 @@ void ConfirmDeterministic(Device& device, const Counterexample& cx) {
   }
 }
 
-// SimplerMoves in two parts (defined below): the local moves, and the jump moves tried when no
-// local move fails (the walk over jumps costs more than all local moves together).
+// SimplerMoves in its two parts (defined below): the local moves, and the jump moves tried when
+// no local move fails.
 std::vector<Case> LocalSimplerMoves(const Case& c, const generator::ControlFilter& controls);
 // The jump moves that are not among `local` (LocalSimplerMoves of the same case, already
 // judged).
@@ -465,8 +465,9 @@ class MoveSet {
     }
   }
 
-  // The offered cases, simplest first, at most `limit`.
-  std::vector<Case> Sorted(std::size_t limit) const {
+  // The offered cases but those whose keys are in `judged` (sorted), simplest first, at most
+  // `limit`.
+  std::vector<Case> Sorted(std::size_t limit, const std::vector<SimplicityKey>& judged = {}) const {
     // Sorted by index (a key and a case are some 200 bytes each: moving them costs more than
     // comparing); equal keys are one case, kept once.
     std::vector<std::uint32_t> order(moves_.size());
@@ -476,7 +477,9 @@ class MoveSet {
     std::vector<Case> out;
     out.reserve(std::min(limit, order.size()));
     for (std::size_t i = 0; i < order.size() && out.size() < limit; ++i) {
-      if (i > 0 && moves_[order[i]].first == moves_[order[i - 1]].first) continue;
+      const SimplicityKey& key = moves_[order[i]].first;
+      if (i > 0 && key == moves_[order[i - 1]].first) continue;
+      if (std::binary_search(judged.begin(), judged.end(), key)) continue;
       out.push_back(moves_[order[i]].second);
     }
     return out;
@@ -512,8 +515,9 @@ std::optional<WordView> FloatingViewOf(const Case& c, std::size_t i) {
 }
 
 // `k` with the floating view of every slot but `i` that holds a non-zero finite value other than
-// 1 set to 1 (a multiplier taken out: fpatr's quant scale or LReLU parameter, TQUANT's scale),
-// or nullopt when there is none.
+// +1 set to +1, or nullopt when there is none: when slot i is the value, its multipliers taken
+// out (fpatr's quant scale and LReLU parameter, TQUANT's scale); when slot i is a multiplier,
+// the value and the other multipliers at +1.
 std::optional<Case> OthersAtUnit(const Case& k, std::size_t i) {
   Case out = k;
   for (std::size_t j = 0; j < k.op->slots.size(); ++j) {
@@ -581,23 +585,14 @@ void LocalMoves(MoveSet& set) {
       std::sort(significands.begin(), significands.end());
       significands.erase(std::unique(significands.begin(), significands.end()), significands.end());
       const auto [lo, hi] = LeadingExponentRange(type);
-      // m and 1 at every exponent are also tried with the other sign when negative (a failure
-      // seen on one sign is often seen on the other at a simpler value) and with the other
-      // multipliers at 1 (OthersAtUnit: the value moved while the scale is taken out).
-      for (const bool sign : negative ? std::vector<bool>{true, false} : std::vector<bool>{false}) {
-        for (const std::uint64_t s : significands) {
-          const bool extra = s == 1 || s == m;
-          if (sign != negative && !extra) continue;
-          const int bits = BitWidth(s);
-          for (int leading = lo; leading <= hi; ++leading) {
-            const std::optional<Word> code = ExactCode(type, sign, s, leading - bits + 1);
-            if (!code || *code == word) continue;
-            Case k = c;
-            k.in[i] = view.Put(c.in[i], *code);
-            offer(k);
-            if (!extra) continue;
-            if (const std::optional<Case> unit = OthersAtUnit(k, i)) offer(*unit);
-          }
+      for (const std::uint64_t s : significands) {
+        const int bits = BitWidth(s);
+        for (int leading = lo; leading <= hi; ++leading) {
+          const std::optional<Word> code = ExactCode(type, negative, s, leading - bits + 1);
+          if (!code || *code == word) continue;
+          Case k = c;
+          k.in[i] = view.Put(c.in[i], *code);
+          offer(k);
         }
       }
     }
@@ -701,6 +696,37 @@ void LocalMoves(MoveSet& set) {
     }
   }
   for (const Case& k : Drain(ShrinkCase(c))) offer(k);
+}
+
+// SignAndUnitMoves: each word (or value field) whose value is +/- m 2^q (m odd) as m and as 1 at
+// every exponent, with the other sign (a failure seen on one sign is often seen on the other at
+// a simpler value), and with either sign while every other floating word or field is +1
+// (OthersAtUnit: the value moved while its multipliers are taken out). Tried with the jump
+// moves: offered with the local ones, these many simpler cases that mostly pass would be judged
+// before a failing local move at every step.
+void SignAndUnitMoves(MoveSet& set) {
+  const Case& c = set.From();
+  for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
+    for (const WordView& view : ViewsOf(c, i)) {
+      const std::optional<OddParts> a = OddPartsOf(view.type, view.Get(c.in[i]));
+      if (!a) continue;
+      const auto [lo, hi] = LeadingExponentRange(view.type);
+      for (const std::uint64_t s : {std::uint64_t{1}, a->m}) {
+        const int bits = BitWidth(s);
+        for (int leading = lo; leading <= hi; ++leading) {
+          for (const bool negative : {a->negative, !a->negative}) {
+            const std::optional<Word> code = ExactCode(view.type, negative, s, leading - bits + 1);
+            if (!code) continue;
+            Case k = c;
+            k.in[i] = view.Put(c.in[i], *code);
+            if (negative != a->negative) set.Offer(k);
+            if (const std::optional<Case> unit = OthersAtUnit(k, i)) set.Offer(*unit);
+          }
+        }
+        if (a->m == 1) break;
+      }
+    }
+  }
 }
 
 // JumpMoves: every word replaced at once by one of a few options, to reach failing cases far
@@ -810,12 +836,11 @@ void JumpMoves(MoveSet& set) {
 
 }  // namespace
 
-std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& controls,
-                               std::size_t limit) {
-  MoveSet set(c, controls);
-  LocalMoves(set);
-  JumpMoves(set);
-  return set.Sorted(limit);
+std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& controls) {
+  std::vector<Case> moves = LocalSimplerMoves(c, controls);
+  const std::vector<Case> jumps = JumpSimplerMoves(c, controls, moves);
+  moves.insert(moves.end(), jumps.begin(), jumps.end());
+  return moves;
 }
 
 namespace {
@@ -823,22 +848,18 @@ namespace {
 std::vector<Case> LocalSimplerMoves(const Case& c, const generator::ControlFilter& controls) {
   MoveSet set(c, controls);
   LocalMoves(set);
-  return set.Sorted(kSimplerMovesLimit);
+  return set.Sorted(kLocalMovesLimit);
 }
 
 std::vector<Case> JumpSimplerMoves(const Case& c, const generator::ControlFilter& controls,
                                    const std::vector<Case>& local) {
   MoveSet set(c, controls);
+  SignAndUnitMoves(set);
   JumpMoves(set);
-  std::vector<Case> jumps = set.Sorted(kSimplerMovesLimit);
-  // Both are sorted by key, and a key names one case.
-  std::vector<SimplicityKey> seen;
-  seen.reserve(local.size());
-  for (const Case& k : local) seen.push_back(SimplicityOf(k));
-  std::erase_if(jumps, [&](const Case& k) {
-    return std::binary_search(seen.begin(), seen.end(), SimplicityOf(k));
-  });
-  return jumps;
+  std::vector<SimplicityKey> judged;  // local is sorted by key, and a key names one case
+  judged.reserve(local.size());
+  for (const Case& k : local) judged.push_back(SimplicityOf(k));
+  return set.Sorted(kJumpMovesLimit, judged);
 }
 
 }  // namespace

@@ -79,29 +79,33 @@ SimplicityKey SimplicityOf(const Case& c);
 /// True when `a` is strictly simpler than `b` (SimplicityOf(a) < SimplicityOf(b)).
 bool Simpler(const Case& a, const Case& b);
 
-/// Moves toward the simplest case that keep the rounding situation, for the descent after the
-/// shrink tree. Local moves: for each floating input word with sign, exponent and fraction
-/// fields, each integer word and each value field (OpDef::value_fields), the same significand m
-/// at every other exponent the type represents exactly, normal or subnormal (the same tie and
-/// sticky pattern relative to a destination grid, at another binade), and simpler significands
-/// (m's top bits, m's top and lowest set bits, 2^a + 1) at every exponent; m and 1 also with the
-/// other sign and with the other floating words or fields set to 1 (the multiplier taken out);
-/// two words (or fields) at once, one moved d binades up and the other d down (a product of the
-/// two, as TQUANT's value x scale, keeps its value); a word made simpler (a slot of at most 8
-/// bits to any simpler value, any word to zero) with any of the other non-zero words zeroed in
-/// the same move (fpatr: relu_mode 2 -> 0 with relu_param -> 0, each alone outside the domain);
-/// then ShrinkCase's candidates. Jump moves: every word at once from a few options each (a
-/// slot OpDef::slot_values lists: those values; others: the word, zero, +/-1, 2, 0.5, the
-/// value cut to one significant bit, another slot's floating value, or the product of the two),
-/// which reach cases a local move cannot (fpatr: LReLU's parameter moved into the scale, or a
-/// scale into LReLU's parameter under mode 0); the descent tries them when no local move fails.
-/// A move whose inputs alone are simpler (fewer non-zero words, significant bits or exponent
-/// distance) is also offered under every other control `controls` selects (a simpler value may
-/// fail under another mode only). Only cases strictly simpler than `c`, inside the op's domain
-/// and under a control `controls` accepts, sorted simplest first, at most `limit` of them.
-inline constexpr std::size_t kSimplerMovesLimit = 20000;
-std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& controls = {},
-                               std::size_t limit = kSimplerMovesLimit);
+/// The moves the descent after the shrink tree judges at `c`, in the order it judges them: the
+/// local moves, simplest first (at most kLocalMovesLimit), then the jump moves that are not
+/// among them, simplest first (at most kJumpMovesLimit). The descent takes the first failing one
+/// (so a failing jump is taken only when no local move fails) and repeats until none fails.
+/// Local moves, which keep the rounding situation: for each floating input word with sign,
+/// exponent and fraction fields, each integer word and each value field
+/// (OpDef::value_fields), the same significand m at every other exponent the type represents
+/// exactly, normal or subnormal (the same tie and sticky pattern relative to a destination
+/// grid, at another binade), and simpler significands (m's top bits, m's top and lowest set
+/// bits, 2^a + 1) at every exponent; two words (or fields) at once,
+/// one moved d binades up and the other d down (a product of the two, as TQUANT's value x
+/// scale, keeps its value); a word made simpler (a slot of at most 8 bits to any simpler value,
+/// any word to zero) with any of the other non-zero words zeroed in the same move (fpatr:
+/// relu_mode 2 -> 0 with relu_param -> 0, each alone outside the domain); then ShrinkCase's
+/// candidates. Jump moves: m and 1 at every exponent with the other sign, and with every other
+/// floating word or field set to +1 (a multiplier taken out); every word at once from a few
+/// options each (a slot
+/// OpDef::slot_values lists: those values; others: the word, zero, +/-1, 2, 0.5, the value cut
+/// to one significant bit, another slot's floating value, or the product of the two), which
+/// reach cases no local move reaches (fpatr: a scale carried into LReLU's parameter under mode
+/// 0). A move whose inputs alone are simpler (fewer non-zero words, significant bits or
+/// exponent distance) is also offered under every other control `controls` selects (a simpler
+/// value may fail under another mode only). Only cases strictly simpler than `c`, inside the
+/// op's domain and under a control `controls` accepts.
+inline constexpr std::size_t kLocalMovesLimit = 20000;
+inline constexpr std::size_t kJumpMovesLimit = 20000;
+std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& controls = {});
 
 /// Whole input spaces of at most this many input tuples are enumerated (times the controls:
 /// 14 for an op with controls), not sampled.
