@@ -251,11 +251,12 @@ void ConfirmDeterministic(Device& device, const Counterexample& cx) {
 
 // SimplerMoves in its two parts (defined below): the local moves, and the jump moves tried when
 // no local move fails.
-std::vector<Case> LocalSimplerMoves(const Case& c, const generator::ControlFilter& controls);
-// The jump moves that are not among `local` (LocalSimplerMoves of the same case, already
-// judged).
+// LocalSimplerMoves also gives the moves' keys (sorted), which JumpSimplerMoves takes to leave
+// out the cases already judged.
+std::vector<Case> LocalSimplerMoves(const Case& c, const generator::ControlFilter& controls,
+                                    std::vector<SimplicityKey>& keys);
 std::vector<Case> JumpSimplerMoves(const Case& c, const generator::ControlFilter& controls,
-                                   const std::vector<Case>& local);
+                                   const std::vector<SimplicityKey>& local_keys);
 
 // Greedy descent toward the simplest case from a failing case: the simplest failing one of its
 // local SimplerMoves, or when none fails the simplest failing jump move, repeated until no move
@@ -271,10 +272,10 @@ void OrderDescent(Device& device, Counterexample failing, std::size_t batch,
     }
     std::uint64_t checked = 0;
     bool moved = false;
-    std::vector<Case> local;
+    std::vector<SimplicityKey> local_keys;
     for (const bool jumps : {false, true}) {
-      if (!jumps) local = LocalSimplerMoves(failing.c, controls);
-      const std::vector<Case> moves = jumps ? JumpSimplerMoves(failing.c, controls, local) : local;
+      const std::vector<Case> moves = jumps ? JumpSimplerMoves(failing.c, controls, local_keys)
+                                            : LocalSimplerMoves(failing.c, controls, local_keys);
       for (std::size_t first = 0; first < moves.size() && !moved; first += batch) {
         const std::size_t n = std::min(batch, moves.size() - first);
         const auto judged = JudgeCases(device, std::span<const Case>(moves.data() + first, n));
@@ -467,7 +468,9 @@ class MoveSet {
 
   // The offered cases but those whose keys are in `judged` (sorted), simplest first, at most
   // `limit`.
-  std::vector<Case> Sorted(std::size_t limit, const std::vector<SimplicityKey>& judged = {}) const {
+  // `keys`, when given, receives the keys of the returned cases (in the same order).
+  std::vector<Case> Sorted(std::size_t limit, const std::vector<SimplicityKey>& judged = {},
+                           std::vector<SimplicityKey>* keys = nullptr) const {
     // Sorted by index (a key and a case are some 200 bytes each: moving them costs more than
     // comparing); equal keys are one case, kept once.
     std::vector<std::uint32_t> order(moves_.size());
@@ -481,6 +484,7 @@ class MoveSet {
       if (i > 0 && key == moves_[order[i - 1]].first) continue;
       if (std::binary_search(judged.begin(), judged.end(), key)) continue;
       out.push_back(moves_[order[i]].second);
+      if (keys != nullptr) keys->push_back(key);
     }
     return out;
   }
@@ -837,29 +841,29 @@ void JumpMoves(MoveSet& set) {
 }  // namespace
 
 std::vector<Case> SimplerMoves(const Case& c, const generator::ControlFilter& controls) {
-  std::vector<Case> moves = LocalSimplerMoves(c, controls);
-  const std::vector<Case> jumps = JumpSimplerMoves(c, controls, moves);
+  std::vector<SimplicityKey> local_keys;
+  std::vector<Case> moves = LocalSimplerMoves(c, controls, local_keys);
+  const std::vector<Case> jumps = JumpSimplerMoves(c, controls, local_keys);
   moves.insert(moves.end(), jumps.begin(), jumps.end());
   return moves;
 }
 
 namespace {
 
-std::vector<Case> LocalSimplerMoves(const Case& c, const generator::ControlFilter& controls) {
+std::vector<Case> LocalSimplerMoves(const Case& c, const generator::ControlFilter& controls,
+                                    std::vector<SimplicityKey>& keys) {
   MoveSet set(c, controls);
   LocalMoves(set);
-  return set.Sorted(kLocalMovesLimit);
+  keys.clear();
+  return set.Sorted(kLocalMovesLimit, {}, &keys);
 }
 
 std::vector<Case> JumpSimplerMoves(const Case& c, const generator::ControlFilter& controls,
-                                   const std::vector<Case>& local) {
+                                   const std::vector<SimplicityKey>& local_keys) {
   MoveSet set(c, controls);
   SignAndUnitMoves(set);
   JumpMoves(set);
-  std::vector<SimplicityKey> judged;  // local is sorted by key, and a key names one case
-  judged.reserve(local.size());
-  for (const Case& k : local) judged.push_back(SimplicityOf(k));
-  return set.Sorted(kJumpMovesLimit, judged);
+  return set.Sorted(kJumpMovesLimit, local_keys);
 }
 
 }  // namespace
