@@ -1,0 +1,117 @@
+// How the gate compares a device's answer with the oracle's, and how it names a difference:
+// the comparison policy (--compare, --flags), the class of a result word, the kind of a word
+// difference, and the triage signature that groups mismatches with the same cause
+// (docs/bring-up.md, "Triage").
+#pragma once
+
+#include <array>
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/ops.hpp"
+#include "ptovec/oracle/formats.hpp"
+#include "ptovec/oracle/numeric.hpp"
+#include "ptovec/tools/device.hpp"
+
+namespace ptovec::tools {
+
+using oracle::Status;
+using oracle::Word;
+
+/// What the gate compares: the result word always, and the status bits of `flags` (bit 0 NV ..
+/// bit 4 NX, spec-notes section 3). The default compares all five; `--compare word` none (a
+/// device without a status register); `--flags NV,OF,UF` those (a device that raises only some).
+struct ComparePolicy {
+  Status flags = kStatusBits;
+  /// Every status bit is compared (the default, the only policy a plain PASS stands for).
+  bool full() const { return flags == kStatusBits; }
+  /// The policy's name: "word+flags", "word" or "word+flags:NV,OF,UF" (results headers, JUnit).
+  std::string Name() const;
+  /// One phrase for reports: "word and flags", "words only: the status flags are not
+  /// compared", "word and flags NV,OF,UF only: DZ,NX not compared".
+  std::string Describe() const;
+  friend bool operator==(const ComparePolicy&, const ComparePolicy&) = default;
+};
+
+/// Parses --compare ("word+flags", the default when empty, or "word") and --flags (status bit
+/// names, comma-separated, case-insensitive: NV DZ OF UF NX; empty: not given). Throws
+/// generator::InputError with one line naming the bad value and what is accepted, also for
+/// --flags together with --compare word.
+ComparePolicy ParseComparePolicy(const std::string& compare, const std::string& flags);
+
+/// The inverse of ComparePolicy::Name (results headers). Throws generator::InputError.
+ComparePolicy ComparePolicyFromName(const std::string& name);
+
+/// Status bits from their names: "OF|NX", "OF,NX", "-" or "" for none. nullopt when a name is
+/// not one of NV DZ OF UF NX.
+std::optional<Status> ParseFlagNames(std::string_view text);
+
+/// The class of a result word of type `type`, for triage and known-difference rules. Floating
+/// types: "+0" "-0" "+subnormal" "-subnormal" "+normal" "-normal" "+largest" "-largest" (the
+/// largest finite magnitude) "+inf" "-inf" "nan" "invalid"; E8M0 (no sign): "+normal",
+/// "+largest" (0xfe), "nan". Integer types: "0", "min", "max" (the type's range ends), "+int",
+/// "-int". Only the low Format(type).width bits of `word` are read.
+std::string_view ResultClass(oracle::TileDataType type, Word word);
+
+/// How a device's word differs from the expected one of the same type.
+enum class WordDifference : std::uint8_t {
+  Same,          ///< equal words (only flags differ)
+  Sign,          ///< the same magnitude with the other sign (-0 for +0 included)
+  OneNearer,     ///< floating: the adjacent magnitude toward zero, same sign
+  OneFarther,    ///< floating: the adjacent magnitude away from zero, same sign
+  Nearer,        ///< floating: a smaller magnitude, same sign, farther than one code
+  Farther,       ///< floating: a larger magnitude, same sign, farther than one code
+  OneBelow,      ///< integer: the value minus 1
+  OneAbove,      ///< integer: the value plus 1
+  Below,         ///< integer: a smaller value
+  Above,         ///< integer: a larger value
+  Other,         ///< anything else: another sign and magnitude, a NaN or an invalid encoding
+};
+
+/// "same", "sign", "1 code nearer zero", "1 code farther from zero", "nearer zero", "farther
+/// from zero", "1 below", "1 above", "below", "above", "other".
+std::string_view WordDifferenceName(WordDifference d);
+
+/// The difference between two words of `type` (low Format(type).width bits of each).
+WordDifference WordDifferenceOf(oracle::TileDataType type, Word expected, Word got);
+
+/// The triage signature of one mismatch: what differs, independent of the mode and Sat (a
+/// group's line lists the controls it was seen under), so that one cause is one group and a
+/// shrink of the group may move the mode. Two mismatches of one (op, pair) with the same
+/// signature differ from the oracle the same way.
+struct Signature {
+  /// The words of the op's slots that have named values (OpDef::slot_values: fpatr's
+  /// pre_quant_mode and relu_mode), -1 for the other slots.
+  std::array<std::int32_t, generator::kMaxSlots> named{-1, -1, -1, -1, -1};
+  std::uint8_t input_class = 0;  ///< generator::InputClassOf
+  std::string_view expected_class;
+  Status expected_flags = 0;  ///< masked by the policy
+  /// ResultClass of the device's word, or "unsupported" (then got_flags is 0 and word Other).
+  std::string_view got_class;
+  Status got_flags = 0;  ///< masked by the policy
+  WordDifference word = WordDifference::Same;
+  friend auto operator<=>(const Signature&, const Signature&) = default;
+};
+
+/// The signature of case `c` answered `got` where the oracle gives `expected` (`got`'s word
+/// within the destination's width), the flags masked by `policy`.
+Signature SignatureOf(const Case& c, const oracle::Encoded& expected, const DeviceAnswer& got,
+                      const ComparePolicy& policy);
+
+/// The signature as one line, without op and pair: "[<slot> <word>; ...]input <class>;
+/// expected <class> <flags>; got <class> <flags>; word <difference>; flags <difference>", e.g.
+/// "input +normal; expected +inf OF|NX; got +largest OF|NX; word 1 code nearer zero; flags
+/// same", or "flags -OF +NV" for a flag difference (fpatr: "pre_quant_mode 26; relu_mode 0;
+/// input ..."). `shrink --signature` takes this text.
+std::string SignatureText(const generator::OpDef& op, const Signature& s);
+
+/// Checks a --signature text for `op`: throws generator::InputError naming the first part that
+/// is not what SignatureText writes (a field out of order, an unknown class, flag or difference
+/// name, a named slot the op does not have). Returns the text with runs of spaces folded.
+std::string CheckSignatureText(const generator::OpDef& op, const std::string& text);
+
+}  // namespace ptovec::tools

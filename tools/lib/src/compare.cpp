@@ -1,0 +1,416 @@
+// The comparison policy, result classes, word differences and triage signatures (compare.hpp).
+#include "ptovec/tools/compare.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cctype>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ptovec/generator/writers.hpp"
+
+namespace ptovec::tools {
+
+namespace {
+
+using generator::InputError;
+using oracle::FormatInfo;
+using oracle::FormatKind;
+using oracle::NumericValueClass;
+using oracle::TileDataType;
+__extension__ using Int128 = __int128;
+__extension__ using UInt128 = unsigned __int128;
+
+constexpr std::array<std::pair<std::string_view, Status>, 5> kFlagBits{{
+    {"NV", oracle::kStatusNV},
+    {"DZ", oracle::kStatusDZ},
+    {"OF", oracle::kStatusOF},
+    {"UF", oracle::kStatusUF},
+    {"NX", oracle::kStatusNX},
+}};
+
+// "NV,OF,UF": the names of `flags`, comma-separated, in bit order.
+std::string CommaNames(Status flags) {
+  std::string out;
+  for (const auto& [name, bit] : kFlagBits) {
+    if (flags & bit) out += (out.empty() ? "" : ",") + std::string(name);
+  }
+  return out;
+}
+
+std::string Upper(std::string_view text) {
+  std::string out(text);
+  for (char& ch : out) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+std::string Trim(std::string_view text) {
+  const auto first = text.find_first_not_of(' ');
+  if (first == std::string_view::npos) return {};
+  const auto last = text.find_last_not_of(' ');
+  return std::string(text.substr(first, last - first + 1));
+}
+
+// A magnitude's rank among the magnitudes of a floating type, increasing with the value (+Inf
+// above the largest finite). Binary, BinaryFN and E8M0 codes increase with their magnitude bits;
+// HiF8's prefix-coded layout does not, so its 128 magnitudes are ranked once by value.
+int MagnitudeRank(const FormatInfo& f, Word magnitude) {
+  if (f.kind != FormatKind::HiF8) return static_cast<int>(magnitude);
+  static const std::array<int, 128> kRanks = [] {
+    std::array<Word, 128> codes{};
+    for (Word m = 0; m < 128; ++m) codes[m] = m;
+    const auto value_less = [](Word a, Word b) {
+      const auto key = [](Word m) -> std::pair<int, UInt128> {
+        if (m == oracle::Format(TileDataType::HiF8).infinity_code) return {1 << 20, 0};
+        const oracle::FiniteDecomposition d =
+            oracle::TileNumericFiniteDecomposition(TileDataType::HiF8, m);
+        if (!d.available || d.significand == 0) return {-(1 << 20), 0};
+        // Compared by the leading exponent, then by the significand aligned to 64 bits.
+        const int width = static_cast<int>(std::bit_width(d.significand));
+        const UInt128 aligned = static_cast<UInt128>(d.significand)
+                                          << (64 - width);
+        return {d.exponent + width - 1, aligned};
+      };
+      return key(a) < key(b);
+    };
+    std::stable_sort(codes.begin(), codes.end(), value_less);
+    std::array<int, 128> ranks{};
+    for (int r = 0; r < 128; ++r) ranks[codes[static_cast<std::size_t>(r)]] = r;
+    return ranks;
+  }();
+  return kRanks[magnitude & 0x7F];
+}
+
+// The integer a word of integer type `type` denotes.
+Int128 IntegerValue(TileDataType type, Word word) {
+  const FormatInfo& f = oracle::Format(type);
+  const Word bits = oracle::LowBits(word, f.width);
+  if (f.kind == FormatKind::SignedInteger) {
+    return static_cast<Int128>(static_cast<std::int64_t>(oracle::SignExtend(bits, f.width)));
+  }
+  return static_cast<Int128>(bits);
+}
+
+// Every name ResultClass gives, for --signature checks.
+bool IsResultClassName(std::string_view name) {
+  static constexpr std::array<std::string_view, 17> kNames{
+      "+0",       "-0",   "+subnormal", "-subnormal", "+normal", "-normal",
+      "+largest", "-largest", "+inf",   "-inf",       "nan",     "invalid",
+      "0",        "min",  "max",        "+int",       "-int"};
+  return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
+}
+
+std::string InputClassName(std::size_t k) {
+  const std::string full = generator::VectorClassName(k * generator::kOutcomes);
+  return full.substr(0, full.find(' '));
+}
+
+// "same", "-UF", "+OF", "-OF|NX +NV".
+std::string FlagDifferenceText(Status expected, Status got) {
+  const Status missing = expected & ~got;
+  const Status extra = got & ~expected;
+  if (missing == 0 && extra == 0) return "same";
+  std::string out;
+  if (missing) out += "-" + generator::FlagNames(missing);
+  if (extra) out += (out.empty() ? "+" : " +") + generator::FlagNames(extra);
+  return out;
+}
+
+constexpr std::array<WordDifference, 11> kWordDifferences{
+    WordDifference::Same,      WordDifference::Sign,     WordDifference::OneNearer,
+    WordDifference::OneFarther, WordDifference::Nearer,  WordDifference::Farther,
+    WordDifference::OneBelow,  WordDifference::OneAbove, WordDifference::Below,
+    WordDifference::Above,     WordDifference::Other};
+
+}  // namespace
+
+std::string ComparePolicy::Name() const {
+  if (full()) return "word+flags";
+  if (flags == 0) return "word";
+  return "word+flags:" + CommaNames(flags);
+}
+
+std::string ComparePolicy::Describe() const {
+  if (full()) return "word and flags";
+  if (flags == 0) return "words only: the status flags are not compared";
+  return "word and flags " + CommaNames(flags) + " only: " + CommaNames(kStatusBits & ~flags) +
+         " not compared";
+}
+
+std::optional<Status> ParseFlagNames(std::string_view text) {
+  const std::string t = Trim(text);
+  if (t.empty() || t == "-") return Status{0};
+  Status out = 0;
+  std::size_t start = 0;
+  while (start <= t.size()) {
+    std::size_t end = t.find_first_of("|,", start);
+    if (end == std::string::npos) end = t.size();
+    const std::string name = Upper(Trim(std::string_view(t).substr(start, end - start)));
+    const auto it = std::find_if(kFlagBits.begin(), kFlagBits.end(),
+                                 [&](const auto& f) { return f.first == name; });
+    if (it == kFlagBits.end()) return std::nullopt;
+    out |= it->second;
+    start = end + 1;
+  }
+  return out;
+}
+
+ComparePolicy ParseComparePolicy(const std::string& compare, const std::string& flags) {
+  ComparePolicy policy;
+  if (compare == "word") {
+    if (!flags.empty()) {
+      throw InputError("--flags " + flags +
+                       " picks the status bits compared with the word, but --compare word "
+                       "compares none (give one of them)");
+    }
+    policy.flags = 0;
+    return policy;
+  }
+  if (!compare.empty() && compare != "word+flags") {
+    throw InputError("unknown --compare '" + compare + "' (accepted: word+flags, word)");
+  }
+  if (!flags.empty()) {
+    const std::optional<Status> bits = ParseFlagNames(flags);
+    if (!bits || *bits == 0 || flags.find('|') != std::string::npos) {
+      throw InputError("--flags '" + flags +
+                       "': not a list of status bits (accepted: NV, DZ, OF, UF, NX, "
+                       "comma-separated, e.g. --flags NV,OF,UF; --compare word for none)");
+    }
+    policy.flags = *bits;
+  }
+  return policy;
+}
+
+ComparePolicy ComparePolicyFromName(const std::string& name) {
+  if (name == "word+flags" || name == "word") return ParseComparePolicy(name, "");
+  const std::string prefix = "word+flags:";
+  if (name.rfind(prefix, 0) == 0) return ParseComparePolicy("", name.substr(prefix.size()));
+  throw InputError("unknown comparison policy '" + name +
+                   "' (accepted: word+flags, word, word+flags:<bits>)");
+}
+
+std::string_view ResultClass(TileDataType type, Word word) {
+  const FormatInfo& f = oracle::Format(type);
+  const Word bits = oracle::LowBits(word, f.width);
+  if (!f.IsFloating()) {
+    if (bits == oracle::LowBits(oracle::TileIntegerMinimum(type), f.width) && bits != 0) {
+      return "min";
+    }
+    if (bits == oracle::LowBits(oracle::TileIntegerMaximum(type), f.width)) return "max";
+    if (bits == 0) return "0";
+    return IntegerValue(type, bits) < 0 ? "-int" : "+int";
+  }
+  const bool negative = (bits & f.SignBit()) != 0;
+  switch (oracle::TileNumericValueClass(type, bits)) {
+    case NumericValueClass::PositiveZero:
+      return "+0";
+    case NumericValueClass::NegativeZero:
+      return "-0";
+    case NumericValueClass::PositiveSubnormal:
+      return "+subnormal";
+    case NumericValueClass::NegativeSubnormal:
+      return "-subnormal";
+    case NumericValueClass::PositiveNormal:
+    case NumericValueClass::NegativeNormal:
+      if ((bits & ~f.SignBit()) == f.largest_finite_code) return negative ? "-largest" : "+largest";
+      return negative ? "-normal" : "+normal";
+    case NumericValueClass::PositiveInfinity:
+      return "+inf";
+    case NumericValueClass::NegativeInfinity:
+      return "-inf";
+    case NumericValueClass::QuietNaN:
+    case NumericValueClass::SignalingNaN:
+      return "nan";
+    case NumericValueClass::InvalidEncoding:
+      break;
+  }
+  return "invalid";
+}
+
+std::string_view WordDifferenceName(WordDifference d) {
+  switch (d) {
+    case WordDifference::Same:
+      return "same";
+    case WordDifference::Sign:
+      return "sign";
+    case WordDifference::OneNearer:
+      return "1 code nearer zero";
+    case WordDifference::OneFarther:
+      return "1 code farther from zero";
+    case WordDifference::Nearer:
+      return "nearer zero";
+    case WordDifference::Farther:
+      return "farther from zero";
+    case WordDifference::OneBelow:
+      return "1 below";
+    case WordDifference::OneAbove:
+      return "1 above";
+    case WordDifference::Below:
+      return "below";
+    case WordDifference::Above:
+      return "above";
+    case WordDifference::Other:
+      break;
+  }
+  return "other";
+}
+
+WordDifference WordDifferenceOf(TileDataType type, Word expected, Word got) {
+  const FormatInfo& f = oracle::Format(type);
+  const Word e = oracle::LowBits(expected, f.width);
+  const Word g = oracle::LowBits(got, f.width);
+  if (e == g) return WordDifference::Same;
+  if (!f.IsFloating()) {
+    const Int128 d = IntegerValue(type, g) - IntegerValue(type, e);
+    return d == 1 ? WordDifference::OneAbove
+           : d == -1 ? WordDifference::OneBelow
+           : d > 0   ? WordDifference::Above
+                     : WordDifference::Below;
+  }
+  const auto ordered = [&](Word w) {
+    const NumericValueClass c = oracle::TileNumericValueClass(type, w);
+    return !oracle::NumericValueClassIsNaN(c) && c != NumericValueClass::InvalidEncoding;
+  };
+  if (!ordered(e) || !ordered(g)) return WordDifference::Other;
+  const Word sign = f.SignBit();
+  const int re = MagnitudeRank(f, e & ~sign);
+  const int rg = MagnitudeRank(f, g & ~sign);
+  if ((e & sign) != (g & sign)) return re == rg ? WordDifference::Sign : WordDifference::Other;
+  const int d = rg - re;
+  return d == 1 ? WordDifference::OneFarther
+         : d == -1 ? WordDifference::OneNearer
+         : d > 0   ? WordDifference::Farther
+                   : WordDifference::Nearer;
+}
+
+Signature SignatureOf(const Case& c, const oracle::Encoded& expected, const DeviceAnswer& got,
+                      const ComparePolicy& policy) {
+  Signature s;
+  const generator::OpDef& op = *c.op;
+  if (op.slot_values) {
+    for (std::size_t i = 0; i < op.slots.size(); ++i) {
+      if (!op.slot_values(c.pair.Whole(), i).empty()) {
+        s.named[i] = static_cast<std::int32_t>(c.in[i]);
+      }
+    }
+  }
+  s.input_class = generator::InputClassOf(op, c.pair, c.in);
+  s.expected_class = ResultClass(c.pair.dst, expected.word);
+  s.expected_flags = expected.status & policy.flags;
+  if (!got.supported) {
+    s.got_class = "unsupported";
+    s.word = WordDifference::Other;
+    return s;
+  }
+  s.got_class = ResultClass(c.pair.dst, got.result.word);
+  s.got_flags = got.result.status & policy.flags;
+  s.word = WordDifferenceOf(c.pair.dst, expected.word, got.result.word);
+  return s;
+}
+
+std::string SignatureText(const generator::OpDef& op, const Signature& s) {
+  std::string out;
+  for (std::size_t i = 0; i < op.slots.size() && i < s.named.size(); ++i) {
+    if (s.named[i] >= 0) out += op.slots[i].name + " " + std::to_string(s.named[i]) + "; ";
+  }
+  out += "input " + InputClassName(s.input_class) + "; expected " + std::string(s.expected_class) +
+         " " + generator::FlagNames(s.expected_flags) + "; got ";
+  if (s.got_class == "unsupported") return out + "unsupported";
+  out += std::string(s.got_class) + " " + generator::FlagNames(s.got_flags) + "; word " +
+         std::string(WordDifferenceName(s.word)) + "; flags " +
+         FlagDifferenceText(s.expected_flags, s.got_flags);
+  return out;
+}
+
+std::string CheckSignatureText(const generator::OpDef& op, const std::string& text) {
+  // Fold runs of spaces, split at ';'.
+  std::string folded;
+  for (const char ch : text) {
+    if (ch == ' ' && (folded.empty() || folded.back() == ' ')) continue;
+    folded += ch;
+  }
+  std::vector<std::string> parts;
+  for (std::size_t start = 0; start <= folded.size();) {
+    std::size_t end = folded.find(';', start);
+    if (end == std::string::npos) end = folded.size();
+    parts.push_back(Trim(std::string_view(folded).substr(start, end - start)));
+    start = end + 1;
+  }
+  const auto refuse = [&](const std::string& part, const std::string& what) -> void {
+    throw InputError("--signature part '" + part + "': " + what +
+                     " (give a signature as a report's triage line prints it, e.g. 'input "
+                     "+normal; expected +inf OF|NX; got +largest OF|NX; word 1 code nearer zero; "
+                     "flags same')");
+  };
+  std::size_t k = 0;
+  std::string canonical;
+  // Named slots first, in slot order.
+  for (std::size_t i = 0; i < op.slots.size() && k < parts.size(); ++i) {
+    const std::string prefix = op.slots[i].name + " ";
+    if (parts[k].rfind(prefix, 0) != 0) continue;
+    const std::string value = parts[k].substr(prefix.size());
+    if (!op.slot_values || value.empty() ||
+        value.find_first_not_of("0123456789") != std::string::npos) {
+      refuse(parts[k], "a named slot takes a decimal value, and " + op.name + " names " +
+                           (op.slot_values ? "only its mode slots" : "none"));
+    }
+    canonical += parts[k] + "; ";
+    ++k;
+  }
+  const auto take = [&](const std::string& key) {
+    if (k >= parts.size() || parts[k].rfind(key + " ", 0) != 0) {
+      refuse(k < parts.size() ? parts[k] : std::string(), "expected '" + key + " ...' here");
+    }
+    return parts[k++].substr(key.size() + 1);
+  };
+  const std::string input = take("input");
+  bool known_input = false;
+  for (std::size_t c = 0; c < generator::kInputClasses; ++c) {
+    known_input = known_input || InputClassName(c) == input;
+  }
+  if (!known_input) refuse("input " + input, "unknown input class");
+  canonical += "input " + input;
+  // "<class> <flags>" of expected and got.
+  const auto result = [&](const std::string& key, Status& flags) {
+    const std::string value = take(key);
+    const auto space = value.find(' ');
+    const std::string cls = value.substr(0, space);
+    if (!IsResultClassName(cls)) refuse(key + " " + value, "unknown result class '" + cls + "'");
+    const std::optional<Status> bits =
+        space == std::string::npos ? std::nullopt : ParseFlagNames(value.substr(space + 1));
+    if (!bits || value.find(',') != std::string::npos) {
+      refuse(key + " " + value, "expected a result class and its flags ('OF|NX', '-' for none)");
+    }
+    flags = *bits;
+    canonical += "; " + key + " " + cls + " " + generator::FlagNames(*bits);
+  };
+  Status expected_flags = 0;
+  Status got_flags = 0;
+  result("expected", expected_flags);
+  if (k < parts.size() && parts[k] == "got unsupported") {
+    canonical += "; got unsupported";
+    ++k;
+  } else {
+    result("got", got_flags);
+    const std::string word = take("word");
+    const bool known_word =
+        std::any_of(kWordDifferences.begin(), kWordDifferences.end(),
+                    [&](WordDifference d) { return WordDifferenceName(d) == word; });
+    if (!known_word) refuse("word " + word, "unknown word difference");
+    canonical += "; word " + word;
+    const std::string flags = take("flags");
+    const std::string want = FlagDifferenceText(expected_flags, got_flags);
+    if (flags != want) {
+      refuse("flags " + flags, "the flag difference of these expected and got flags is '" + want +
+                                   "'");
+    }
+    canonical += "; flags " + flags;
+  }
+  if (k != parts.size()) refuse(parts[k], "nothing may follow here");
+  return canonical;
+}
+
+}  // namespace ptovec::tools
