@@ -6,6 +6,8 @@
 #   include/ptovec/oracle/*.hpp           the oracle's headers
 #   include/ptovec_dut.h                  the device ABI of `run --dut` (tools/dut/include)
 #   share/ptovec/schemas/                 the JSON schemas and the device protocol (schemas/)
+#   share/ptovec/known-differences/     the built-in known-difference sets (ieee754.json, ...), as
+#                                         examples to copy; ptovec has them compiled in
 #   share/ptovec/coverage_heatmap.py      the heat map of `ptovec coverage --plot` (found from
 #                                         bin/ptovec; matplotlib)
 #   share/ptovec/dpi/                     ptovec_dpi.svh and ptovec_dpi.c: the C API for
@@ -30,6 +32,8 @@ install(FILES ${PROJECT_SOURCE_DIR}/tools/dut/include/ptovec_dut.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS ptovec ptovec-device-host RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/schemas/ DESTINATION ${PTOVEC_INSTALL_SCHEMADIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/tools/known-differences/
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/ptovec/known-differences)
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/coverage_heatmap.py
         DESTINATION ${CMAKE_INSTALL_DATADIR}/ptovec)
 install(FILES ${PROJECT_SOURCE_DIR}/capi/dpi/ptovec_dpi.svh ${PROJECT_SOURCE_DIR}/capi/dpi/ptovec_dpi.c

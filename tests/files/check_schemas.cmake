@@ -3,7 +3,8 @@
 # Usage: cmake -DPTOVEC=<ptovec binary> -DSCHEMA_DIR=<source>/schemas -P check_schemas.cmake
 set(stale "")
 foreach(pair vectors:vectors manifest:manifest eval:eval-line binary-header:binary-header
-             results:results results-binary-header:results-binary-header coverage:coverage)
+             results:results results-binary-header:results-binary-header coverage:coverage
+             known-differences:known-differences)
   string(REPLACE ":" ";" pair "${pair}")
   list(GET pair 0 name)
   list(GET pair 1 file)

@@ -8,6 +8,7 @@
 #include "ptovec/tools/check.hpp"
 #include "ptovec/tools/check_outputs.hpp"
 #include "ptovec/tools/check_report.hpp"
+#include "ptovec/tools/known_differences.hpp"
 
 namespace ptovec::cli {
 
@@ -21,7 +22,7 @@ struct CheckArgs {
   std::string mismatches;
   std::string rmode, sat;
   std::size_t max_report = 20;
-  bool allow_unsupported = false;
+  JudgeArgs judge;
   bool quiet = false;
 };
 
@@ -78,14 +79,14 @@ Command AddCheckCommand(CLI::App& app) {
                     "results file; the report says what was left out");
   c.app->add_option("--sat", args->sat, "check only the vectors of Sat off, on or both");
   c.app->add_option("--mismatches", args->mismatches,
-                    "write every mismatched or unsupported vector to FILE as JSON lines (inputs, "
-                    "mode, Sat, input class, expected, got, kind)");
-  c.app->add_flag("--allow-unsupported", args->allow_unsupported,
-                  "unsupported vectors (a device that implements only some pairs, modes or Sat "
-                  "values) do not fail the gate; the report and JUnit (skipped) say how many");
+                    "write every mismatched, waived or unsupported vector to FILE as JSON lines "
+                    "(inputs, mode, Sat, input class, expected, got, kind, verdict, rule, "
+                    "signature)");
+  AddJudgeOptions(*c.app, args->judge);
   c.app->add_flag("--quiet", args->quiet, "no progress on stderr");
   c.run = [args] {
     try {
+      const tools::Judge judge = MakeJudge(args->judge);
       const generator::ControlFilter controls = generator::ParseControlFilter(
           args->rmode.empty() ? "all" : args->rmode, args->sat.empty() ? "both" : args->sat);
       generator::VectorSelection vectors;
@@ -108,8 +109,7 @@ Command AddCheckCommand(CLI::App& app) {
       }
       tools::CheckReport report =
           tools::CheckResults(vectors, args->results, args->max_report,
-                              !args->quiet && ProgressWanted(), args->mismatches, controls);
-      report.allow_unsupported = args->allow_unsupported;
+                              !args->quiet && ProgressWanted(), args->mismatches, controls, judge);
       return FinishReport(report, args->junit, args->max_report);
     } catch (const std::exception& e) {
       return Fail(e.what());

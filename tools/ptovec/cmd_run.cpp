@@ -10,6 +10,7 @@
 #include "ptovec/tools/check_outputs.hpp"
 #include "ptovec/tools/device.hpp"
 #include "ptovec/tools/exhaustive.hpp"
+#include "ptovec/tools/known_differences.hpp"
 
 namespace ptovec::cli {
 
@@ -31,7 +32,7 @@ struct RunArgs {
   std::size_t max_report = 20;
   unsigned threads = 0;
   bool exhaustive = false;
-  bool allow_unsupported = false;
+  JudgeArgs judge;
   std::string rmode;  // --exhaustive: "all" when empty
   std::string sat;
   std::string shard;
@@ -100,6 +101,7 @@ int RunExhaustive(const RunArgs& a) {
   options.threads = a.threads;
   options.max_report = a.max_report;
   options.progress = !a.quiet && ProgressWanted();
+  options.judge = MakeJudge(a.judge);
   if (!a.junit.empty()) {
     const tools::OutputFile junit{"--junit", a.junit};
     tools::CheckOutputFolder(junit);
@@ -107,7 +109,6 @@ int RunExhaustive(const RunArgs& a) {
   }
   std::unique_ptr<tools::Device> device = OpenDevice(a.device);
   tools::CheckReport report = tools::RunExhaustive(*device, options);
-  report.allow_unsupported = a.allow_unsupported;
   device->Close();
   return FinishReport(report, a.junit, a.max_report);
 }
@@ -142,6 +143,7 @@ int Run(const RunArgs& a) {
   if (a.samples == 0) throw InputError("--samples must be at least 1 (got 0)");
   const generator::ControlFilter controls = generator::ParseControlFilter(a.rmode, a.sat);
   const bool progress = !a.quiet && ProgressWanted();
+  tools::Judge judge = MakeJudge(a.judge);
 
   const bool generating = a.vectors.empty();
   generator::VectorSelection vectors;
@@ -215,10 +217,10 @@ int Run(const RunArgs& a) {
   options.threads = a.threads;
   options.progress = progress;
   options.keep_going = a.keep_going;
+  options.judge = std::move(judge);
   // Open the device last: a bad argument never starts it.
   std::unique_ptr<tools::Device> device = OpenDevice(a.device);
   tools::CheckReport report = tools::RunDevice(*device, vectors, options);
-  report.allow_unsupported = a.allow_unsupported;
   try {
     device->Close();  // a program device must exit 0 after its last answer
   } catch (const tools::DeviceError&) {
@@ -283,11 +285,9 @@ Command AddRunCommand(CLI::App& app) {
                "the N folders, results files too, into the unsharded run's); with --exhaustive, "
                "that shard of the input codes");
   r.add_option("--mismatches", args->mismatches,
-               "write every mismatched or unsupported vector to FILE as JSON lines (inputs, mode, "
-               "Sat, input class, expected, got, kind)");
-  r.add_flag("--allow-unsupported", args->allow_unsupported,
-             "unsupported vectors (a device that implements only some pairs, modes or Sat values) "
-             "do not fail the gate; the report and JUnit (skipped) say how many");
+               "write every mismatched, waived or unsupported vector to FILE as JSON lines "
+               "(inputs, mode, Sat, input class, expected, got, kind, verdict, rule, signature)");
+  AddJudgeOptions(r, args->judge);
   r.add_flag("--keep-going", args->keep_going,
              "after the device crashes, exits or hangs on a case, restart it and go on (each "
              "such case is counted as a device failure and recorded as unsupported; the gate "

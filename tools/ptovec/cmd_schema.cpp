@@ -37,7 +37,8 @@ Command AddSchemaCommand(CLI::App& app) {
   schema
       ->add_option(
           "name", *schema_name,
-          "vectors, manifest, eval, binary-header, results, results-binary-header or coverage")
+          "vectors, manifest, eval, binary-header, results, results-binary-header, coverage or "
+          "known-differences")
       ->required();
   Command c;
   c.app = schema;

@@ -11,7 +11,9 @@
 #include "commands.hpp"
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/tools/check.hpp"
+#include "ptovec/tools/compare.hpp"
 #include "ptovec/tools/device.hpp"
+#include "ptovec/tools/known_differences.hpp"
 #include "ptovec/tools/shrink.hpp"
 
 namespace ptovec::cli {
@@ -34,7 +36,46 @@ struct ShrinkArgs {
   std::string vectors;
   std::string rmode;
   std::string sat;
+  JudgeArgs judge;
+  std::string signature;  // --signature: only failures with this triage signature
+  std::string classes;    // --class: only failures of these input classes
+  bool triage = false;    // --from --triage: shrink every triage group
 };
+
+// The judge of --compare/--flags/--known-differences/--allow-unsupported, --signature (checked
+// against the op: --signature needs --op) and --class.
+tools::Judge ShrinkJudge(const ShrinkArgs& a) {
+  tools::Judge judge = MakeJudge(a.judge);
+  if (!a.signature.empty()) {
+    if (a.op.empty()) {
+      throw InputError("--signature needs --op (a signature names the op's slots and classes)");
+    }
+    judge.signature = tools::CheckSignatureText(generator::RequireOp(a.op), a.signature);
+  }
+  if (!a.classes.empty()) judge.input_classes = tools::ParseInputClasses(a.classes);
+  return judge;
+}
+
+// One line saying how failures are judged, when it is not the default ("" otherwise).
+std::string JudgeLine(const tools::Judge& judge) {
+  std::string out;
+  if (!judge.policy.full()) out += "compare: " + judge.policy.Describe() + "\n";
+  if (!judge.known.empty()) {
+    std::string sets;
+    for (const std::string& set : judge.known.sets) sets += (sets.empty() ? "" : ", ") + set;
+    out += "known differences waived: " + sets + "\n";
+  }
+  if (judge.allow_unsupported) out += "unsupported answers are not counterexamples\n";
+  if (judge.signature) out += "only failures with signature: " + *judge.signature + "\n";
+  if (judge.input_classes != 0) {
+    std::string names;
+    for (std::size_t k = 0; k < generator::kInputClasses; ++k) {
+      if ((judge.input_classes >> k) & 1U) names += (names.empty() ? "" : ", ") + tools::InputClassName(k);
+    }
+    out += "only failures of input class: " + names + "\n";
+  }
+  return out;
+}
 
 // Writes the counterexample file of a result; returns its path ("" when nothing was found).
 std::string WriteResultFile(const tools::ShrinkResult& r, const std::string& out, bool json_file,
@@ -130,6 +171,7 @@ int RunProperty(const ShrinkArgs& a, bool json_file) {
   options.seed = a.seed;
   options.tests = a.tests;
   options.controls = controls;
+  options.judge = ShrinkJudge(a);
   const tools::ShrinkResult r = tools::ShrinkProperty(*device, options);
   device->Close();  // a device that fails at its end is an error, whatever it answered
   const std::string file = WriteResultFile(r, a.out, json_file, a.seed);
@@ -150,6 +192,7 @@ int RunProperty(const ShrinkArgs& a, bool json_file) {
     std::cout << "ptovec shrink: " << op.name << " (" << pair_text << "), device " << device->Name()
               << ", seed " << a.seed << ", up to " << a.tests
               << " sampled tests (enumerable pairs are enumerated)\n";
+    std::cout << JudgeLine(options.judge);
     tools::PrintShrinkResult(std::cout, r);
     if (!file.empty()) std::cout << "wrote " << file << "\n";
   }
@@ -175,29 +218,50 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
     if (!a.dst.empty()) only_dst = generator::RequireType(a.dst, "--dst");
   }
   const bool filtered = only_op || only_src || only_dst;
-  // The first mismatch of each (op, pair), in results order.
-  constexpr std::size_t kLimit = 100000;
-  const std::vector<tools::Mismatch> mismatches =
-      tools::ResultsMismatches(vectors, results, kLimit);
+  const tools::Judge judge = ShrinkJudge(a);
+  const generator::ControlFilter controls = generator::ParseControlFilter(
+      a.rmode.empty() ? "all" : a.rmode, a.sat.empty() ? "both" : a.sat);
+  // Every failure of the results file as the judge sees it, grouped by triage signature: the
+  // first failure of each (op, pair), or with --triage of each group, in results order. An
+  // unsupported record is a start only without --allow-unsupported.
+  const tools::CheckReport report =
+      tools::CheckResults(vectors, results, 0, false, {}, controls, judge);
   std::vector<const tools::Mismatch*> firsts;
-  for (const tools::Mismatch& m : mismatches) {
+  std::vector<std::optional<std::string>> signatures;  // per start, with --triage
+  for (const tools::TriageGroup& g : report.groups) {
+    const tools::Mismatch& m = g.first;
+    if (m.verdict == tools::Verdict::Unsupported && judge.allow_unsupported) continue;
     if (only_op && m.c.op != only_op) continue;
     if (only_src && m.c.pair.src != *only_src) continue;
     if (only_dst && m.c.pair.dst != *only_dst) continue;
-    const bool seen = std::any_of(firsts.begin(), firsts.end(), [&](const tools::Mismatch* f) {
+    if (!judge.Counts(m.c, m.expected, m.got)) continue;  // --signature, --class
+    if (a.triage) {
+      firsts.push_back(&m);
+      signatures.push_back(tools::SignatureText(*m.c.op, m.signature));
+      continue;
+    }
+    const auto earlier = std::find_if(firsts.begin(), firsts.end(), [&](const tools::Mismatch* f) {
       return f->c.op == m.c.op && f->c.pair.Whole() == m.c.pair.Whole();
     });
-    if (!seen) firsts.push_back(&m);
+    if (earlier == firsts.end()) {
+      firsts.push_back(&m);
+      signatures.emplace_back();
+    } else if (m.section < (*earlier)->section ||
+               (m.section == (*earlier)->section && m.index < (*earlier)->index)) {
+      *earlier = &m;  // the pair's first failure in results order
+    }
   }
+  const std::uint64_t failures = report.mismatched + (judge.allow_unsupported ? 0 : report.unsupported);
   if (firsts.size() > 1 && !a.out.empty()) {
     throw InputError("--out names one file but " + std::to_string(firsts.size()) +
-                     " (op, pair)s mismatch; give no --out (files are named "
-                     "shrunk-<op>-<src>-<dst>.bin)");
+                     (a.triage ? " triage groups" : " (op, pair)s") +
+                     " fail; give no --out (files are named shrunk-<op>-<src>-<dst>.bin"
+                     "; with --triage shrunk-<op>-<src>-<dst>-<group>.bin)");
   }
   nlohmann::ordered_json all = nlohmann::ordered_json::array();
   if (firsts.empty() && filtered) {
     // Does the results file hold a section the selection names at all?
-    const tools::CheckReport sections = tools::CheckResults(vectors, results, 0);
+    const tools::CheckReport& sections = report;
     std::string listed;
     bool any = false;
     for (const tools::FileTally& f : sections.per_file) {
@@ -227,20 +291,29 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
                        .dump()
                 << "\n";
     } else {
-      std::cout << "ptovec shrink: no mismatches in " << results.string()
+      std::cout << "ptovec shrink: no failures to shrink in " << results.string()
                 << (only_op || only_src || only_dst ? " for the selected op and types" : "")
-                << "\n";
+                << (judge.plain() ? "" : " as judged here") << "\n"
+                << JudgeLine(judge);
+      if (report.waived > 0) {
+        std::cout << report.waived << " mismatches waived by known differences\n";
+      }
+      if (report.unsupported > 0 && judge.allow_unsupported) {
+        std::cout << report.unsupported << " unsupported answers skipped (--allow-unsupported)\n";
+      }
     }
     return kExitOk;
   }
   std::unique_ptr<tools::Device> device = OpenDevice(a.device);
   std::vector<tools::ShrinkResult> shrunk;
-  for (const tools::Mismatch* m : firsts) {
+  for (std::size_t k = 0; k < firsts.size(); ++k) {
     // Over the whole pair: a split pair's file group (OpDef::file_groups) is a file's, not a
     // bound on the search.
-    generator::Case c = m->c;
+    generator::Case c = firsts[k]->c;
     c.pair = c.pair.Whole();
-    shrunk.push_back(tools::ShrinkFrom(*device, c));
+    tools::Judge group_judge = judge;
+    if (signatures[k]) group_judge.signature = signatures[k];
+    shrunk.push_back(tools::ShrinkFrom(*device, c, 100000, group_judge, controls));
   }
   device->Close();  // a device that fails at its end is an error, whatever it answered
   if (std::none_of(shrunk.begin(), shrunk.end(), [](const auto& r) { return r.failed; })) {
@@ -256,11 +329,17 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
   for (std::size_t k = 0; k < firsts.size(); ++k) {
     const tools::Mismatch* m = firsts[k];
     const tools::ShrinkResult& r = shrunk[k];
-    const std::string file = WriteResultFile(r, a.out, json_file, a.seed);
+    std::string out = a.out;
+    if (a.triage && out.empty() && r.minimal) {
+      out = tools::DefaultCounterexampleFileName(r.minimal->c, json_file);
+      out.insert(out.rfind('.'), "-" + std::to_string(k + 1));
+    }
+    const std::string file = WriteResultFile(r, out, json_file, a.seed);
     if (a.json) {
       nlohmann::ordered_json j;
       j["file_in_results"] = m->file;
       j["record"] = m->index;
+      if (signatures[k]) j["signature"] = *signatures[k];
       j["reproduced"] = r.failed;
       j.update(ResultJson(r, file));
       all.push_back(j);
@@ -268,6 +347,11 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
       std::cout << "ptovec shrink: from " << m->file << " record " << m->index << " ("
                 << m->c.op->name << " " << oracle::Format(m->c.pair.src).name << " -> "
                 << oracle::Format(m->c.pair.dst).name << "), device " << device->Name() << "\n";
+      if (signatures[k]) {
+        std::cout << "triage group " << k + 1 << " of " << firsts.size() << ": " << *signatures[k]
+                  << "\n";
+      }
+      std::cout << JudgeLine(judge);
       if (!r.failed) {
         std::cout << "the device now agrees with the oracle on this case (not reproducible): "
                   << generator::EvalCommand(m->c) << "\n";
@@ -280,7 +364,7 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
   if (a.json) {
     std::cout << nlohmann::ordered_json{{"from", results.string()},
                                         {"device", device->Name()},
-                                        {"mismatches", mismatches.size()},
+                                        {"mismatches", failures},
                                         {"results", all}}
                      .dump()
               << "\n";
@@ -296,14 +380,8 @@ int Shrink(const ShrinkArgs& a) {
   } else if (a.format != "bin") {
     throw InputError("unknown --format '" + a.format + "' (accepted: bin, json)");
   }
-  if (!a.from.empty()) {
-    if (!a.rmode.empty() || !a.sat.empty()) {
-      throw InputError(
-          "--rmode/--sat select what the property draws; --from shrinks the "
-          "recorded mismatches as they are (run --rmode/--sat to record only those)");
-    }
-    return RunFrom(a, json_file);
-  }
+  if (!a.from.empty()) return RunFrom(a, json_file);
+  if (a.triage) throw InputError("--triage goes with --from RESULTS (it shrinks each triage group)");
   if (!a.vectors.empty()) throw InputError("--vectors goes with --from RESULTS only");
   if (a.op.empty()) {
     throw InputError("--op is required without --from (accepted: " + generator::OpNamesList() +
@@ -328,8 +406,21 @@ Command AddShrinkCommand(CLI::App& app) {
   s.add_option("--dst", args->dst, "destination type (with --src)");
   s.add_option("--seed", args->seed, "RapidCheck seed (default 1)")->check(kWholeNumber);
   s.add_option("--rmode", args->rmode,
-               "only these rounding modes, comma-separated (default all; not with --from)");
-  s.add_option("--sat", args->sat, "only Sat off, on or both (default both; not with --from)");
+               "only these rounding modes, comma-separated (default all); with --from: start "
+               "only from records of these modes and move only to them");
+  s.add_option("--sat", args->sat, "only Sat off, on or both (default both); with --from as --rmode");
+  AddJudgeOptions(s, args->judge);
+  s.add_option("--signature", args->signature,
+               "minimise only failures with this triage signature, as a report's triage line "
+               "prints it (needs --op), e.g. 'input +normal; expected +inf OF|NX; got +largest "
+               "OF|NX; word 1 code nearer zero; flags same'");
+  s.add_option("--class", args->classes,
+               "minimise only failures whose first input is of these classes (+normal, "
+               "-subnormal, qnan, +int, ... comma-separated), e.g. +normal,+subnormal for "
+               "positive finite inputs");
+  s.add_flag("--triage", args->triage,
+             "with --from: shrink every triage group of the results file (one per failure "
+             "signature and pair) to its own simplest case, not only each pair's first failure");
   s.add_option("--tests", args->tests,
                "sampled tests before the property passes (default 10000; pairs small enough to "
                "enumerate are enumerated whatever it says)")

@@ -16,6 +16,7 @@ struct VectorSelection;
 namespace ptovec::tools {
 struct CheckReport;
 class Device;
+struct Judge;
 }  // namespace ptovec::tools
 
 namespace ptovec::cli {
@@ -61,6 +62,19 @@ void CheckDeviceArgs(const DeviceArgs& args);
 /// Opens the device the options name: a --dut library in a device host process unless
 /// --in-process. Throws tools::DeviceError.
 std::unique_ptr<tools::Device> OpenDevice(const DeviceArgs& args);
+
+/// How answers are judged, options shared by run, check and shrink: --compare word+flags|word,
+/// --flags NV,OF,..., --known-differences SET|FILE (repeatable), --allow-unsupported.
+struct JudgeArgs {
+  std::string compare;
+  std::string flags;
+  std::vector<std::string> known_differences;
+  bool allow_unsupported = false;
+};
+/// Adds the JudgeArgs options to a subcommand (device_options.cpp).
+void AddJudgeOptions(CLI::App& app, JudgeArgs& args);
+/// The Judge the options describe. Throws generator::InputError (one line) for a bad value.
+tools::Judge MakeJudge(const JudgeArgs& args);
 
 /// Read locks (generator::FolderLock) on the folder of each --vectors path, so that no generate
 /// changes a suite while check or run reads it (cmd_check.cpp). Throws generator::InputError

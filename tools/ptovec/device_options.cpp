@@ -1,10 +1,13 @@
-// The device options shared by `ptovec run` and `ptovec shrink`.
+// The device options shared by `ptovec run` and `ptovec shrink`, and the judging options shared
+// by run, check and shrink.
 #include <charconv>
 #include <cmath>
 
 #include "commands.hpp"
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/tools/compare.hpp"
 #include "ptovec/tools/device.hpp"
+#include "ptovec/tools/known_differences.hpp"
 
 namespace ptovec::cli {
 
@@ -51,6 +54,33 @@ std::unique_ptr<tools::Device> OpenDevice(const DeviceArgs& args) {
     return tools::OpenIsolatedLibraryDevice(args.dut, args.dut_arg, isolated);
   }
   return tools::OpenCommandDevice(args.dut_cmd, options);
+}
+
+void AddJudgeOptions(CLI::App& app, JudgeArgs& args) {
+  app.add_option("--compare", args.compare,
+                 "what must agree: word+flags (default: the word and all five status bits) or "
+                 "word (words only, for a device without a status register; reports say so)");
+  app.add_option("--flags", args.flags,
+                 "compare only these status bits with the word (NV,DZ,OF,UF,NX comma-separated, "
+                 "e.g. NV,OF for a device that raises only those); the others are ignored");
+  app.add_option("--known-differences", args.known_differences,
+                 "waive the mismatches a set of known-difference rules explains: a built-in set "
+                 "(ieee754, riscv) or a file (a path with '/' or ending in .json; "
+                 "schemas/known-differences-format.md); repeatable. Waived vectors are counted "
+                 "per rule, apart; anything no rule explains still fails")
+      ->take_all();
+  app.add_flag("--allow-unsupported", args.allow_unsupported,
+               "unsupported answers (a device that implements only some pairs, modes or Sat "
+               "values) do not fail and are never a counterexample; reports and JUnit (skipped) "
+               "say how many");
+}
+
+tools::Judge MakeJudge(const JudgeArgs& args) {
+  tools::Judge judge;
+  judge.policy = tools::ParseComparePolicy(args.compare, args.flags);
+  judge.known = tools::LoadKnownDifferences(args.known_differences);
+  judge.allow_unsupported = args.allow_unsupported;
+  return judge;
 }
 
 }  // namespace ptovec::cli

@@ -29,6 +29,15 @@ using generator::InputError;
 using generator::VectorRecord;
 using generator::VectorSource;
 
+// The results header's record of how a run judged its answers (results-format.md).
+nlohmann::ordered_json JudgeHeader(const Judge& judge) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  j["compare"] = judge.policy.Name();
+  j["known_differences"] = judge.known.sets;
+  j["allow_unsupported"] = judge.allow_unsupported;
+  return j;
+}
+
 std::size_t ControlIndex(const Case& c) {
   if (!c.op->uses_controls) return 0;
   return static_cast<std::size_t>(c.control.rounding_mode) * 2 + (c.control.saturating ? 1 : 0);
@@ -130,11 +139,11 @@ template <typename Stop>
 CheckReport CompareTestFloat(const generator::VectorSelection& vectors,
                              const std::filesystem::path& results, std::size_t max_report,
                              bool progress, Stop stop, const std::filesystem::path& mismatches,
-                             const generator::ControlFilter& filter) {
+                             const generator::ControlFilter& filter, const Judge& judge) {
   const std::vector<VectorSource> sources = generator::SelectVectorFiles(vectors);
   TestFloatResultsReader reader(results);
   MismatchesFile export_file(mismatches);
-  CheckAccumulator acc(max_report, export_file.Sink());
+  CheckAccumulator acc(max_report, export_file.Sink(), judge);
   std::vector<VectorRecord> records;
   generator::TestFloatLine line;
   for (std::size_t s = 0; s < sources.size(); ++s) {
@@ -212,9 +221,10 @@ template <typename Stop>
 CheckReport Compare(const generator::VectorSelection& vectors, const std::filesystem::path& results,
                     std::size_t max_report, bool progress, Stop stop,
                     const std::filesystem::path& mismatches = {},
-                    const generator::ControlFilter& filter = {}) {
+                    const generator::ControlFilter& filter = {}, const Judge& judge = {}) {
   if (IsTestFloatResultsFile(results)) {
-    return CompareTestFloat(vectors, results, max_report, progress, stop, mismatches, filter);
+    return CompareTestFloat(vectors, results, max_report, progress, stop, mismatches, filter,
+                            judge);
   }
   std::uint64_t left_out = 0;  // answers of controls the filter drops
   const std::vector<VectorSource> sources = generator::SelectVectorFiles(vectors);
@@ -234,7 +244,7 @@ CheckReport Compare(const generator::VectorSelection& vectors, const std::filesy
                      " vector file(s) (" + hint + ")");
   }
   MismatchesFile export_file(mismatches);
-  CheckAccumulator acc(max_report, export_file.Sink());
+  CheckAccumulator acc(max_report, export_file.Sink(), judge);
   std::vector<VectorRecord> records;
   std::vector<std::uint64_t> positions;
   std::vector<std::uint64_t> indices;
@@ -324,8 +334,12 @@ std::string_view MismatchKindName(MismatchKind kind) {
 }
 
 CheckAccumulator::CheckAccumulator(std::size_t max_report,
-                                   std::function<void(const Mismatch&)> every)
-    : max_report_(max_report), every_(std::move(every)) {}
+                                   std::function<void(const Mismatch&)> every, Judge judge)
+    : max_report_(max_report), every_(std::move(every)) {
+  report_.judge = std::move(judge);
+  report_.allow_unsupported = report_.judge.allow_unsupported;
+  report_.rules.resize(report_.judge.known.rules.size());
+}
 
 void CheckAccumulator::EndFile() {
   if (report_.per_file.empty()) return;
@@ -368,32 +382,72 @@ void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& ex
   ++file.classes[vector_class][0];
   // Every Device and the results readers deliver words already within the destination's width
   // (device.hpp), so the word compares as it is.
-  MismatchKind kind;
-  if (!got.supported) {
-    kind = MismatchKind::Unsupported;
+  const Judge& judge = report_.judge;
+  std::size_t rule = kNoRule;
+  const Verdict verdict = judge.Of(c, input_class_, expected, got, &rule);
+  if (verdict == Verdict::Match) {
+    ++report_.matched;
+    return;
+  }
+  MismatchKind kind = MismatchKind::Unsupported;
+  if (verdict == Verdict::Unsupported) {
     ++tally.unsupported;
     ++report_.unsupported;
   } else {
     const bool word = got.result.word != expected.word;
-    const bool flags = got.result.status != expected.status;
-    if (!word && !flags) {
-      ++report_.matched;
-      return;
+    const bool flags = ((got.result.status ^ expected.status) & judge.policy.flags) != 0;
+    kind = word && flags ? MismatchKind::Both : word ? MismatchKind::Word : MismatchKind::Flags;
+  }
+  if (verdict == Verdict::Waived) {
+    ++tally.waived;
+    ++report_.waived;
+    RuleTally& r = report_.rules[rule];
+    ++r.waived;
+    if (!r.first || every_) {
+      Mismatch m{file.file, report_.per_file.size() - 1, index, c, expected, got, kind,
+                 vector_class, verdict, rule, {}, judge.known.rules[rule].FullName()};
+      if (every_) every_(m);
+      if (!r.first) r.first = std::move(m);
     }
+    return;
+  }
+  if (verdict == Verdict::Mismatch) {
     ++report_.mismatched;
-    if (word && flags) {
-      kind = MismatchKind::Both, ++tally.both, ++report_.both;
-    } else if (word) {
-      kind = MismatchKind::Word, ++tally.word, ++report_.word;
-    } else {
-      kind = MismatchKind::Flags, ++tally.flags, ++report_.flags;
+    switch (kind) {
+      case MismatchKind::Both:
+        ++tally.both, ++report_.both;
+        break;
+      case MismatchKind::Word:
+        ++tally.word, ++report_.word;
+        break;
+      default:
+        ++tally.flags, ++report_.flags;
+        break;
     }
   }
-  ++file.classes[vector_class][1];
-  const bool keep_first = report_.first.size() < max_report_;
-  const bool keep_example = tally.examples.size() < kJunitExamples;
-  if (!keep_first && !keep_example && !every_) return;
-  Mismatch m{file.file, report_.per_file.size() - 1, index, c, expected, got, kind, vector_class};
+  const bool failed = verdict == Verdict::Mismatch || !judge.allow_unsupported;
+  if (failed) ++file.classes[vector_class][1];
+  const Signature signature = SignatureOf(c, input_class_, expected, got, judge.policy);
+  const auto key = std::make_tuple(c.op, c.pair.src, c.pair.dst, signature);
+  auto group = group_of_.find(key);
+  const std::uint16_t control_bit =
+      static_cast<std::uint16_t>(1U << (static_cast<unsigned>(c.control.rounding_mode) * 2 +
+                                        (c.control.saturating ? 1U : 0U)));
+  const bool new_group = group == group_of_.end();
+  const bool keep_first = failed && report_.first.size() < max_report_;
+  const bool keep_example = failed && tally.examples.size() < kJunitExamples;
+  if (!new_group) {
+    TriageGroup& g = report_.groups[group->second];
+    ++g.count;
+    g.controls |= control_bit;
+    if (!keep_first && !keep_example && !every_) return;
+  }
+  Mismatch m{file.file, report_.per_file.size() - 1, index, c,      expected, got,
+             kind,      vector_class,                 verdict, kNoRule, signature, {}};
+  if (new_group) {
+    group_of_.emplace(key, report_.groups.size());
+    report_.groups.push_back(TriageGroup{c.op, c.pair.Whole(), signature, 1, control_bit, m});
+  }
   if (every_) every_(m);
   if (keep_example) tally.examples.push_back(m);
   if (keep_first) report_.first.push_back(std::move(m));
@@ -422,8 +476,7 @@ std::uint64_t CheckAccumulator::AddProduct(
     for (std::size_t c = 0; c < nc; ++c) {
       const std::size_t j = i * nc + c;
       const DeviceAnswer& a = got[j];
-      if (c < 14 && a.supported && a.result.word == expected[j].word &&
-          a.result.status == expected[j].status) {
+      if (c < 14 && report_.judge.Matches(expected[j], a)) {
         ++matched_of[c];
         ++matched;
         ++class_of[generator::VectorClass{input_class, generator::OutcomeOf(expected[j].status)}
@@ -452,6 +505,7 @@ CheckReport CheckAccumulator::Finish() {
 
 void ControlTally::Add(ControlTally&& later) {
   total += later.total;
+  waived += later.waived;
   word += later.word;
   flags += later.flags;
   both += later.both;
@@ -466,6 +520,7 @@ void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report
   total.matched += part.matched;
   total.mismatched += part.mismatched;
   total.unsupported += part.unsupported;
+  total.waived += part.waived;
   total.word += part.word;
   total.flags += part.flags;
   total.both += part.both;
@@ -489,21 +544,40 @@ void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report
   for (Mismatch& m : part.first) {
     if (total.first.size() < max_report) total.first.push_back(std::move(m));
   }
+  if (total.rules.size() < part.rules.size()) total.rules.resize(part.rules.size());
+  for (std::size_t k = 0; k < part.rules.size(); ++k) {
+    total.rules[k].waived += part.rules[k].waived;
+    if (!total.rules[k].first) total.rules[k].first = std::move(part.rules[k].first);
+  }
+  for (TriageGroup& g : part.groups) {
+    auto it = std::find_if(total.groups.begin(), total.groups.end(), [&](const TriageGroup& t) {
+      return t.op == g.op && t.pair == g.pair && t.signature == g.signature;
+    });
+    if (it == total.groups.end()) {
+      total.groups.push_back(std::move(g));
+    } else {
+      it->count += g.count;
+      it->controls |= g.controls;
+    }
+  }
 }
 
 CheckReport CheckResults(const generator::VectorSelection& vectors,
                          const std::filesystem::path& results, std::size_t max_report,
                          bool progress, const std::filesystem::path& mismatches,
-                         const generator::ControlFilter& controls) {
+                         const generator::ControlFilter& controls, const Judge& judge) {
   return Compare(
       vectors, results, max_report, progress, [](const CheckAccumulator&) { return false; },
-      mismatches, controls);
+      mismatches, controls, judge);
 }
 
 std::vector<Mismatch> ResultsMismatches(const generator::VectorSelection& vectors,
-                                        const std::filesystem::path& results, std::size_t limit) {
-  CheckReport report = Compare(vectors, results, limit, false,
-                               [limit](const CheckAccumulator& a) { return a.kept() >= limit; });
+                                        const std::filesystem::path& results, std::size_t limit,
+                                        const Judge& judge,
+                                        const generator::ControlFilter& controls) {
+  CheckReport report = Compare(
+      vectors, results, limit, false,
+      [limit](const CheckAccumulator& a) { return a.kept() >= limit; }, {}, controls, judge);
   return std::move(report.first);
 }
 
@@ -535,9 +609,10 @@ CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
   if (total == 0) {
     throw InputError("--vectors " + vectors.Describe() + " holds zero vectors (nothing to run)");
   }
-  ResultsWriter writer(options.results, options.format, sections, device.Name());
+  ResultsWriter writer(options.results, options.format, sections, device.Name(),
+                       JudgeHeader(options.judge));
   MismatchesFile export_file(options.mismatches);
-  CheckAccumulator acc(options.max_report, export_file.Sink());
+  CheckAccumulator acc(options.max_report, export_file.Sink(), options.judge);
   std::vector<VectorRecord> records;
   std::vector<std::uint64_t> indices;
   std::vector<Case> cases;

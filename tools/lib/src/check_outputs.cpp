@@ -6,6 +6,8 @@
 
 #include "ptovec/generator/interrupts.hpp"
 #include "ptovec/generator/writers.hpp"
+#include "ptovec/tools/compare.hpp"
+#include "ptovec/tools/known_differences.hpp"
 #include "report_text.hpp"
 
 namespace ptovec::tools {
@@ -44,6 +46,14 @@ std::string MismatchJsonLine(const Mismatch& m) {
     j["got"] = "unsupported";
   }
   j["kind"] = MismatchKindName(m.kind);
+  j["verdict"] = m.verdict == Verdict::Waived ? "waived"
+                 : m.verdict == Verdict::Unsupported ? "unsupported"
+                                                     : "mismatch";
+  if (m.verdict == Verdict::Waived) {
+    j["rule"] = m.rule_name;
+  } else {
+    j["signature"] = SignatureText(*c.op, m.signature);
+  }
   return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 

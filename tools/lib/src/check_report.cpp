@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "ptovec/generator/writers.hpp"
+#include "ptovec/tools/compare.hpp"
+#include "ptovec/tools/known_differences.hpp"
 #include "report_text.hpp"
 
 namespace ptovec::tools {
@@ -115,13 +117,129 @@ std::string MismatchText(const Mismatch& m, const std::string& indent) {
   return out;
 }
 
+// "RNE off, RTZ off, RTZ on" for a TriageGroup's control bits ("-" for an op without controls).
+std::string ControlsText(const OpDef& op, std::uint16_t controls) {
+  if (!op.uses_controls) return "-";
+  if (controls == 0x3FFF) return "every mode, Sat off and on";
+  std::string out;
+  for (std::size_t c = 0; c < 14; ++c) {
+    if (((controls >> c) & 1U) == 0) continue;
+    out += (out.empty() ? "" : ", ") + ModeName(c) + (c % 2 ? " on" : " off");
+  }
+  return out;
+}
+
+// The vectors of the report that rule `r`'s op, types, mode and Sat conditions cover.
+std::uint64_t RuleScope(const CheckReport& report, const KnownDifferenceRule& r) {
+  std::uint64_t n = 0;
+  for (const FileTally& f : report.per_file) {
+    if (!r.AppliesTo(*f.op, f.pair)) continue;
+    for (std::size_t c = 0; c < f.controls.size(); ++c) {
+      if (!f.op->uses_controls) {
+        n += f.controls[c].total;
+        continue;
+      }
+      generator::NumericExecutionControl control;
+      control.rounding_mode = static_cast<oracle::NumericRoundingMode>(c / 2);
+      control.saturating = c % 2 == 1;
+      if (r.AppliesTo(control)) n += f.controls[c].total;
+    }
+  }
+  return n;
+}
+
+// " [words only: the status flags are not compared]" unless every bit is compared.
+std::string PolicyNote(const CheckReport& r) {
+  return r.judge.policy.full() ? std::string() : " [" + r.judge.policy.Describe() + "]";
+}
+
+std::string SetsText(const CheckReport& r) {
+  std::string out;
+  for (const std::string& s : r.judge.known.sets) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+// The failed vectors: mismatched, and unsupported unless --allow-unsupported.
+std::uint64_t FailedCount(const CheckReport& r) {
+  return r.mismatched + (r.allow_unsupported ? 0 : r.unsupported);
+}
+
+// Triage groups printed in full before the rest are summarised (every group's count is
+// still printed: a small group is never folded into a large one).
+constexpr std::size_t kGroupsInFull = 50;
+
+void PrintKnownDifferences(std::ostream& out, const CheckReport& r) {
+  const auto& rules = r.judge.known.rules;
+  if (rules.empty()) return;
+  out << "known differences (" << SetsText(r) << "): " << r.waived
+      << " mismatched vectors waived\n";
+  std::vector<std::string> stale;
+  std::vector<std::string> unused;
+  for (std::size_t k = 0; k < rules.size(); ++k) {
+    const std::uint64_t waived = k < r.rules.size() ? r.rules[k].waived : 0;
+    if (waived == 0) {
+      const std::uint64_t scope = RuleScope(r, rules[k]);
+      if (scope > 0) {
+        stale.push_back(rules[k].FullName() + " (covers " + Str(scope) +
+                        " vectors of this run, explains none)");
+      } else {
+        unused.push_back(rules[k].FullName());
+      }
+      continue;
+    }
+    out << "  " << std::setw(12) << waived << "  " << rules[k].FullName() << ": " << rules[k].reason
+        << "\n";
+    if (r.rules[k].first) {
+      const Mismatch& m = *r.rules[k].first;
+      out << "                e.g. expected " << ResultText(m.expected, m.c.pair.dst) << ", got "
+          << ResultText(m.got.result, m.c.pair.dst) << ": " << generator::EvalCommand(m.c) << "\n";
+    }
+  }
+  for (const std::string& s : stale) out << "  stale rule: " << s << "\n";
+  if (!unused.empty()) {
+    out << "  not applicable to the vectors of this run (op, types, mode or Sat):";
+    for (const std::string& s : unused) out << " " << s;
+    out << "\n";
+  }
+}
+
+void PrintTriage(std::ostream& out, const CheckReport& r) {
+  if (r.groups.empty()) return;
+  out << "by failure signature (triage: one line per cause, " << r.groups.size()
+      << (r.groups.size() == 1 ? " group" : " groups")
+      << "; `ptovec shrink --signature TEXT` shrinks one):\n";
+  // Failing groups in order of first sight, then the skipped ones (--allow-unsupported); past
+  // kGroupsInFull only counts and signatures.
+  std::vector<const TriageGroup*> order;
+  for (const bool skipped_part : {false, true}) {
+    for (const TriageGroup& g : r.groups) {
+      const bool skipped = g.first.verdict == Verdict::Unsupported && r.allow_unsupported;
+      if (skipped == skipped_part) order.push_back(&g);
+    }
+  }
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const TriageGroup& g = *order[i];
+    const bool skipped = g.first.verdict == Verdict::Unsupported && r.allow_unsupported;
+    out << "  " << std::setw(12) << g.count << "  " << g.op->name << " " << TypeName(g.pair.src)
+        << " -> " << TypeName(g.pair.dst) << ": " << SignatureText(*g.op, g.signature)
+        << (skipped ? " (skipped: --allow-unsupported)" : "") << "\n";
+    if (i >= kGroupsInFull) continue;
+    out << "                under " << ControlsText(*g.op, g.controls) << "; first "
+        << g.first.file << " record " << g.first.index << "\n";
+    out << "                " << generator::EvalCommand(g.first.c) << "\n";
+  }
+}
+
 }  // namespace
 
 void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report) {
   out << "ptovec: " << r.files << " file(s), " << r.vectors << " vectors: " << r.matched
-      << " matched, " << r.mismatched << " mismatched, " << r.unsupported << " unsupported";
+      << " matched, ";
+  if (!r.judge.known.empty()) out << r.waived << " waived, ";
+  out << r.mismatched << " mismatched, " << r.unsupported << " unsupported";
   if (!r.device.empty()) out << " (device " << r.device << ")";
-  out << "\n";
+  out << PolicyNote(r) << "\n";
+  PrintKnownDifferences(out, r);
   if (r.mismatched + r.unsupported > 0) {
     out << "by kind: wrong word " << r.word << ", wrong flags " << r.flags << ", both " << r.both
         << ", unsupported " << r.unsupported << "\n";
@@ -143,6 +261,12 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
             << t.both << std::setw(12) << t.unsupported << "\n";
       }
     }
+    const bool any_class_failed =
+        std::any_of(r.per_file.begin(), r.per_file.end(), [](const FileTally& f) {
+          return std::any_of(f.classes.begin(), f.classes.end(),
+                             [](const auto& k) { return k[1] > 0; });
+        });
+    if (any_class_failed) {
     out << "by input class and outcome (the first input's value class; the expected flags):\n";
     out << "  " << std::left << std::setw(27) << "file" << std::setw(24) << "class" << std::right
         << std::setw(12) << "vectors" << std::setw(12) << "failed"
@@ -156,13 +280,13 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
             << (f.classes[k][1] == f.classes[k][0] ? "  (every one)" : "") << "\n";
       }
     }
+    }
+    PrintTriage(out, r);
     const std::size_t shown = std::min(max_report, r.first.size());
     if (shown > 0) {
-      out << "first " << shown << " of " << r.mismatched + r.unsupported
-          << (r.allow_unsupported && r.unsupported > 0
-                  ? " vectors not matched (mismatched, or unsupported and skipped by "
-                    "--allow-unsupported):\n"
-                  : " failed vectors (mismatched or unsupported):\n");
+      out << "first " << shown << " of " << FailedCount(r)
+          << (r.allow_unsupported ? " failed vectors (mismatched; unsupported ones are skipped):\n"
+                                  : " failed vectors (mismatched or unsupported):\n");
     }
     for (std::size_t i = 0; i < shown; ++i) {
       out << "  " << MismatchText(r.first[i], "    ");
@@ -171,12 +295,22 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
   for (const std::string& f : r.device_failures) out << "DEVICE FAILED: " << f << "\n";
   if (!r.incomplete.empty()) out << "INCOMPLETE: " << r.incomplete << "\n";
   if (!r.scope.empty()) out << "scope: " << r.scope << "\n";
-  if (r.passed() && r.unsupported > 0) {
-    out << "PASS with " << r.unsupported
-        << " unsupported vectors skipped (--allow-unsupported): " << r.matched << " of "
-        << r.vectors << " vectors checked and matched\n";
-  } else if (r.passed()) {
-    out << "PASS\n";
+  if (r.passed()) {
+    std::string with;
+    if (r.waived > 0) {
+      with += Str(r.waived) + " mismatches waived by known differences (" + SetsText(r) + ")";
+    }
+    if (r.unsupported > 0) {
+      with += (with.empty() ? "" : ", ") + Str(r.unsupported) +
+              " unsupported vectors skipped (--allow-unsupported)";
+    }
+    out << "PASS";
+    if (!r.judge.policy.full()) out << " (" << r.judge.policy.Describe() << ")";
+    if (!with.empty()) {
+      out << " with " << with << ": " << r.matched << " of " << r.vectors
+          << " vectors checked and matched";
+    }
+    out << "\n";
   } else {
     out << "FAIL: " << r.mismatched << " mismatched, " << r.unsupported << " unsupported of "
         << r.vectors << " vectors" << (r.incomplete.empty() ? "" : " checked (incomplete run)");
@@ -184,7 +318,8 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
       out << ", the device failed on " << r.device_failures.size()
           << (r.device_failures.size() == 1 ? " case" : " cases");
     }
-    out << "\n";
+    if (r.waived > 0) out << " (" << r.waived << " more waived by known differences)";
+    out << PolicyNote(r) << "\n";
   }
 }
 
@@ -215,6 +350,17 @@ std::string JunitXml(const CheckReport& r) {
       if (listed(f, c) && skipped(f.controls[c])) ++skips, --failures;
     }
   }
+  // How the answers were judged, in every file's <properties>: a words-only pass is never
+  // mistaken for a full one.
+  std::string properties = "    <properties>\n      <property name=\"ptovec.compare\" value=\"" +
+                           XmlEscape(r.judge.policy.Name()) + "\"/>\n";
+  properties += "      <property name=\"ptovec.compare.description\" value=\"" +
+                XmlEscape(r.judge.policy.Describe()) + "\"/>\n";
+  properties += "      <property name=\"ptovec.known_differences\" value=\"" +
+                XmlEscape(SetsText(r)) + "\"/>\n";
+  properties += "      <property name=\"ptovec.waived\" value=\"" + Str(r.waived) + "\"/>\n";
+  properties += "      <property name=\"ptovec.allow_unsupported\" value=\"" +
+                std::string(r.allow_unsupported ? "true" : "false") + "\"/>\n    </properties>\n";
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   x << "<testsuites name=\"ptovec\" tests=\"" << tests << "\" failures=\"" << failures
     << "\" errors=\"" << r.device_failures.size() << "\" skipped=\"" << skips << "\" time=\""
@@ -242,6 +388,7 @@ std::string JunitXml(const CheckReport& r) {
     x << "  <testsuite name=\"" << XmlEscape(f.file) << "\" tests=\"" << file_tests
       << "\" failures=\"" << file_failures << "\" errors=\"0\" skipped=\"" << file_skips
       << "\" time=\"" << Seconds(f.seconds) << "\">\n";
+    x << properties;
     for (std::size_t c = 0; c < n; ++c) {
       if (!listed(f, c)) continue;
       const ControlTally& t = f.controls[c];

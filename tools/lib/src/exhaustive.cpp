@@ -87,7 +87,7 @@ CheckReport RunExhaustive(Device& device, const ExhaustiveOptions& options) {
     if (block >= blocks) return;
     const std::uint64_t block_first = block * kBlockInputs;
     const std::uint64_t block_last = std::min(range.inputs, block_first + kBlockInputs);
-    CheckAccumulator acc(options.max_report);
+    CheckAccumulator acc(options.max_report, {}, options.judge);
     acc.BeginFile(name, op, pair, 0);
     // The block in parts small enough that a part's cases, answers and expected results stay in
     // cache between the oracle, the device and the tally; a device in another process (the
@@ -135,7 +135,7 @@ CheckReport RunExhaustive(Device& device, const ExhaustiveOptions& options) {
     w.report = acc.Finish();
   };
 
-  CheckReport total;
+  CheckReport total = CheckAccumulator(0, {}, options.judge).Finish();  // judged as the parts
   ParallelRounds pool(threads);
   const auto start = std::chrono::steady_clock::now();
   auto last_shown = start;

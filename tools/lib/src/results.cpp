@@ -10,6 +10,7 @@
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/framing.hpp"
 #include "ptovec/generator/writers.hpp"
+#include "ptovec/tools/compare.hpp"
 #include "report_text.hpp"
 
 namespace ptovec::tools {
@@ -138,12 +139,15 @@ ResultsSection SectionFor(const std::string& file, const std::string& sha256, co
 }
 
 J ResultsHeader(const std::vector<ResultsSection>& sections, ResultsFormat format,
-                const std::string& device_name) {
+                const std::string& device_name, const J& judged) {
   J h;
   h["format"] = format == ResultsFormat::Binary ? "ptovec-results-bin" : "ptovec-results-json";
   h["version"] = kResultsFormatVersion;
   h["tool_version"] = PTOVEC_VERSION;
   h["device"] = device_name;
+  if (judged.is_object()) {
+    for (const auto& [key, value] : judged.items()) h[key] = value;
+  }
   J list = J::array();
   for (const ResultsSection& s : sections) {
     J entry;
@@ -173,6 +177,7 @@ struct ResultsWriter::Impl {
   ResultsFormat format;
   std::vector<ResultsSection> sections;
   std::string device;
+  J judged;
   std::size_t section = 0;
   std::uint64_t in_section = 0;  // records written to the current section
   std::uint64_t records = 0;     // records written in all
@@ -181,8 +186,8 @@ struct ResultsWriter::Impl {
   std::string buffer;
 
   Impl(const std::filesystem::path& path, ResultsFormat f, std::vector<ResultsSection> s,
-       std::string d)
-      : file(path), format(f), sections(std::move(s)), device(std::move(d)) {}
+       std::string d, J j)
+      : file(path), format(f), sections(std::move(s)), device(std::move(d)), judged(std::move(j)) {}
 
   void SkipEmpty() {
     while (section < sections.size() && in_section == sections[section].count) {
@@ -193,7 +198,7 @@ struct ResultsWriter::Impl {
 
   // The header text padded with spaces to `room` bytes (0: the natural size plus the reserve).
   std::string HeaderText(const std::optional<ResultsStop>& stop, std::size_t room) const {
-    J header = ResultsHeader(sections, format, device);
+    J header = ResultsHeader(sections, format, device, judged);
     if (stop) header["stopped"] = {{"reason", stop->reason}, {"records", stop->records}};
     std::string text = Dump(header);  // names with invalid UTF-8 become U+FFFD, never throw
     if (room == 0) room = text.size() + kStopReserve;
@@ -204,8 +209,10 @@ struct ResultsWriter::Impl {
 };
 
 ResultsWriter::ResultsWriter(const std::filesystem::path& path, ResultsFormat format,
-                             std::vector<ResultsSection> sections, const std::string& device_name)
-    : impl_(std::make_unique<Impl>(path, format, std::move(sections), device_name)) {
+                             std::vector<ResultsSection> sections, const std::string& device_name,
+                             nlohmann::ordered_json judged)
+    : impl_(std::make_unique<Impl>(path, format, std::move(sections), device_name,
+                                   std::move(judged))) {
   std::string text = impl_->HeaderText(std::nullopt, 0);
   if (format == ResultsFormat::Json) {
     impl_->header_bytes = text.size();
@@ -297,6 +304,8 @@ struct ResultsReader::Impl {
   std::FILE* file = nullptr;
   std::string format;
   std::string device;
+  std::string compare;
+  std::vector<std::string> known_differences;
   int version = 0;
   std::optional<ResultsStop> stopped;
   std::vector<ResultsSection> sections;
@@ -361,10 +370,13 @@ struct ResultsReader::Impl {
     version = static_cast<int>(h["version"].get<std::uint64_t>());
     for (const auto& item : h.items()) {
       const std::string& key = item.key();
+      const bool judged_key =
+          key == "compare" || key == "known_differences" || key == "allow_unsupported";
       if (key != "format" && key != "version" && key != "tool_version" && key != "device" &&
-          key != "sections" && !(version >= 2 && key == "stopped")) {
+          key != "sections" && !(version >= 2 && (key == "stopped" || judged_key))) {
         Fail("has a malformed header: unknown key \"" + key + "\" (accepted: format, version, " +
-             "tool_version, device, sections" + (version >= 2 ? ", stopped)" : ")"));
+             "tool_version, device, sections" +
+             (version >= 2 ? ", stopped, compare, known_differences, allow_unsupported)" : ")"));
       }
     }
     if (h.contains("stopped")) {
@@ -377,6 +389,24 @@ struct ResultsReader::Impl {
       where = "header";
     }
     if (h.contains("device")) device = text(h, "device");
+    if (h.contains("compare")) {
+      where = "header \"compare\"";
+      compare = text(h, "compare");
+      try {
+        ComparePolicyFromName(compare);
+      } catch (const generator::InputError& e) {
+        Fail("has a malformed header: " + std::string(e.what()));
+      }
+      where = "header";
+    }
+    if (h.contains("known_differences")) {
+      const J& kd = h["known_differences"];
+      if (!kd.is_array()) Fail("has a malformed header: \"known_differences\" must be an array of set names");
+      for (const J& n : kd) {
+        if (!n.is_string()) Fail("has a malformed header: \"known_differences\" must be an array of set names");
+        known_differences.push_back(n.get<std::string>());
+      }
+    }
     if (!h.contains("sections") || !h["sections"].is_array()) {
       Fail("has a malformed header: \"sections\" must be an array");
     }
@@ -542,6 +572,10 @@ ResultsReader::~ResultsReader() = default;
 const std::vector<ResultsSection>& ResultsReader::sections() const { return impl_->sections; }
 const std::string& ResultsReader::format() const { return impl_->format; }
 const std::string& ResultsReader::device() const { return impl_->device; }
+const std::string& ResultsReader::compare() const { return impl_->compare; }
+const std::vector<std::string>& ResultsReader::known_differences() const {
+  return impl_->known_differences;
+}
 int ResultsReader::version() const { return impl_->version; }
 const std::optional<ResultsStop>& ResultsReader::stopped() const { return impl_->stopped; }
 std::uint64_t ResultsReader::RecordsIn(std::size_t section) const {

@@ -2,6 +2,7 @@
 #include "ptovec/tools/schemas.hpp"
 
 #include "ptovec/generator/schema.hpp"
+#include "ptovec/tools/known_differences.hpp"
 #include "ptovec/tools/results_schema.hpp"
 
 namespace ptovec::tools {
@@ -73,7 +74,7 @@ nlohmann::ordered_json CoverageSchema() {
 }
 
 std::vector<std::string> SchemaNames() {
-  return {"vectors", "manifest", "eval", "binary-header", "results", "results-binary-header",
+  return {"vectors", "manifest", "eval", "binary-header", "results", "results-binary-header", "known-differences",
           "coverage"};
 }
 
@@ -85,6 +86,7 @@ std::optional<nlohmann::ordered_json> SchemaByName(std::string_view name) {
   if (name == "results") return ResultsSchema();
   if (name == "results-binary-header") return ResultsBinaryHeaderSchema();
   if (name == "coverage") return CoverageSchema();
+  if (name == "known-differences") return KnownDifferencesSchema();
   return std::nullopt;
 }
 
@@ -96,6 +98,7 @@ std::string SchemaFileName(std::string_view name) {
   if (name == "results") return "results.schema.json";
   if (name == "results-binary-header") return "results-binary-header.schema.json";
   if (name == "coverage") return "coverage.schema.json";
+  if (name == "known-differences") return "known-differences.schema.json";
   return "";
 }
 

@@ -234,9 +234,9 @@ void KeepSimplest(std::optional<Counterexample>& best, Counterexample cx) {
 
 // Evaluates the counterexample's case twice more (one call each) and requires the same wrong
 // answer both times: a flaky device must not get a counterexample it no longer reproduces.
-void ConfirmDeterministic(Device& device, const Counterexample& cx) {
+void ConfirmDeterministic(Device& device, const Counterexample& cx, const Judge& judge) {
   for (int round = 0; round < 2; ++round) {
-    const auto again = JudgeCases(device, std::span<const Case>(&cx.c, 1));
+    const auto again = JudgeCases(device, std::span<const Case>(&cx.c, 1), judge);
     const bool same = again[0] && again[0]->got.supported == cx.got.supported &&
                       again[0]->failure.empty() == cx.failure.empty() &&
                       (!cx.got.supported || again[0]->got.result == cx.got.result);
@@ -264,7 +264,7 @@ std::vector<Case> JumpSimplerMoves(const Case& c, const generator::ControlFilter
 // recorded.
 void OrderDescent(Device& device, Counterexample failing, std::size_t batch,
                   std::uint64_t max_steps, const generator::ControlFilter& controls,
-                  ShrinkResult& result) {
+                  const Judge& judge, ShrinkResult& result) {
   for (;;) {
     if (result.shrink_steps + result.order_steps >= max_steps) {
       result.local_minimum = false;
@@ -278,7 +278,8 @@ void OrderDescent(Device& device, Counterexample failing, std::size_t batch,
                                             : LocalSimplerMoves(failing.c, controls, local_keys);
       for (std::size_t first = 0; first < moves.size() && !moved; first += batch) {
         const std::size_t n = std::min(batch, moves.size() - first);
-        const auto judged = JudgeCases(device, std::span<const Case>(moves.data() + first, n));
+        const auto judged =
+            JudgeCases(device, std::span<const Case>(moves.data() + first, n), judge);
         for (std::size_t i = 0; i < n; ++i) {
           ++checked;
           if (judged[i]) {
@@ -298,7 +299,7 @@ void OrderDescent(Device& device, Counterexample failing, std::size_t batch,
       break;
     }
   }
-  ConfirmDeterministic(device, failing);
+  ConfirmDeterministic(device, failing, judge);
   result.minimal = failing;
 }
 
@@ -308,8 +309,8 @@ void OrderDescent(Device& device, Counterexample failing, std::size_t batch,
 // simplest-case order (into `best`).
 void EnumeratePair(Device& device, const OpDef& op, TypePair pair,
                    const std::vector<generator::NumericExecutionControl>& controls,
-                   ShrinkResult::SearchPart& part, std::optional<Counterexample>& first,
-                   std::optional<Counterexample>& best) {
+                   const Judge& judge, ShrinkResult::SearchPart& part,
+                   std::optional<Counterexample>& first, std::optional<Counterexample>& best) {
   const generator::InputSet domain = EnumerableSpace(op, pair);
   const std::size_t nc = controls.size();
   std::vector<generator::Inputs> inputs;
@@ -344,7 +345,7 @@ void EnumeratePair(Device& device, const OpDef& op, TypePair pair,
       std::vector<Case> cases;
       cases.reserve(n * nc);
       for (std::size_t j = 0; j < n * nc; ++j) cases.push_back(case_at(j));
-      for (auto& judged : JudgeCases(device, cases)) {
+      for (auto& judged : JudgeCases(device, cases, judge)) {
         if (!judged) continue;
         ++part.failing;
         if (!first) first = *judged;
@@ -355,12 +356,10 @@ void EnumeratePair(Device& device, const OpDef& op, TypePair pair,
     for (std::size_t j = 0; j < n * nc; ++j) {
       DeviceAnswer got = answers[j];
       got.result.word &= mask;
-      if (got.supported && got.result.word == expected[j].word &&
-          got.result.status == expected[j].status) {
-        continue;
-      }
-      ++part.failing;
+      if (judge.Matches(expected[j], got)) continue;
       Counterexample cx{case_at(j), expected[j], got, {}};
+      if (!judge.plain() && !judge.Counts(cx.c, expected[j], got)) continue;
+      ++part.failing;
       if (!first) first = cx;
       KeepSimplest(best, std::move(cx));
     }
@@ -372,7 +371,7 @@ void EnumeratePair(Device& device, const OpDef& op, TypePair pair,
 // first failing one in sequence order wins, so the batch size never changes the result).
 void Descend(Device& device, rc::Shrinkable<Case> current, Counterexample failing,
              std::size_t batch, std::uint64_t max_steps, const generator::ControlFilter& controls,
-             ShrinkResult& result) {
+             const Judge& judge, ShrinkResult& result) {
   result.failed = true;
   result.original = failing;
   for (;;) {
@@ -389,7 +388,7 @@ void Descend(Device& device, rc::Shrinkable<Case> current, Counterexample failin
       std::vector<Case> cases;
       cases.reserve(chunk.size());
       for (const auto& s : chunk) cases.push_back(s.value());
-      const auto judged = JudgeCases(device, cases);
+      const auto judged = JudgeCases(device, cases, judge);
       for (std::size_t i = 0; i < judged.size(); ++i) {
         ++checked;
         if (judged[i]) {
@@ -409,7 +408,7 @@ void Descend(Device& device, rc::Shrinkable<Case> current, Counterexample failin
       break;
     }
   }
-  OrderDescent(device, failing, batch, max_steps, controls, result);
+  OrderDescent(device, failing, batch, max_steps, controls, judge, result);
 }
 
 }  // namespace
@@ -463,6 +462,17 @@ class MoveSet {
       Case other = k;
       other.control = control;
       OfferOne(other);
+    }
+  }
+
+  // The case itself under every simpler control the filter selects (the mode order's moves: any
+  // simpler mode, not only the neighbours, and Sat off).
+  void OfferControls() {
+    for (const generator::NumericExecutionControl control : all_controls_) {
+      if (control == c_.control) continue;
+      Case k = c_;
+      k.control = control;
+      OfferOne(k);
     }
   }
 
@@ -853,6 +863,7 @@ namespace {
 std::vector<Case> LocalSimplerMoves(const Case& c, const generator::ControlFilter& controls,
                                     std::vector<SimplicityKey>& keys) {
   MoveSet set(c, controls);
+  set.OfferControls();
   LocalMoves(set);
   keys.clear();
   return set.Sorted(kLocalMovesLimit, {}, &keys);
@@ -907,7 +918,8 @@ generator::InputSet EnumerableSpace(const OpDef& op, TypePair pair) {
   return set;
 }
 
-std::vector<std::optional<Counterexample>> JudgeCases(Device& device, std::span<const Case> cases) {
+std::vector<std::optional<Counterexample>> JudgeCases(Device& device, std::span<const Case> cases,
+                                                      const Judge& judge) {
   std::vector<DeviceAnswer> answers(cases.size());
   // A case the device crashed, exited or hung on: its DeviceFailure message.
   std::vector<std::string> failures(cases.size());
@@ -944,9 +956,8 @@ std::vector<std::optional<Counterexample>> JudgeCases(Device& device, std::span<
     }
     DeviceAnswer got = answers[i];
     got.result.word &= DstMask(c);
-    if (got.supported && got.result.word == expected.word && got.result.status == expected.status) {
-      continue;
-    }
+    // A case the device failed on (crash, exit, hang) is always a counterexample.
+    if (failures[i].empty() && !judge.Counts(c, expected, got)) continue;
     out[i] = Counterexample{c, expected, got, std::move(failures[i])};
   }
   return out;
@@ -961,8 +972,10 @@ rc::Seq<Case> ShrinkCase(const Case& c) {
     out.push_back(k);
   }
   if (c.op->uses_controls) {
+    // Every simpler mode (RNE first), not only rc::shrink::towards' halving steps: a case that
+    // fails under RTZ and RTM must reach RTM.
     const int mode = static_cast<int>(c.control.rounding_mode);
-    for (int m : Drain(rc::shrink::towards(mode, 0))) {
+    for (int m = 0; m < mode; ++m) {
       Case k = c;
       k.control.rounding_mode = static_cast<NumericRoundingMode>(m);
       if (!c.op->check_control || !c.op->check_control(k.pair, k.in, k.control)) out.push_back(k);
@@ -1140,7 +1153,7 @@ ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options) {
     ShrinkResult::SearchPart part;
     std::optional<Counterexample> first;
     std::optional<Counterexample> best;
-    EnumeratePair(device, op, pair, controls, part, first, best);
+    EnumeratePair(device, op, pair, controls, options.judge, part, first, best);
     result.search.push_back(part);
     result.tests += part.cases;
     if (best) {
@@ -1148,7 +1161,7 @@ ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options) {
       result.original = first;
       result.simplest = true;
       result.local_minimum = true;
-      ConfirmDeterministic(device, *best);
+      ConfirmDeterministic(device, *best, options.judge);
       result.minimal = best;
       return result;
     }
@@ -1177,14 +1190,14 @@ ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options) {
       drawn.push_back(gen(random.split(), rc::kNominalSize));
       cases.push_back(drawn.back().value());
     }
-    const auto judged = JudgeCases(device, cases);
+    const auto judged = JudgeCases(device, cases, options.judge);
     for (std::size_t i = 0; i < n; ++i) {
       ++tests;
       if (judged[i]) {
         part.failing = 1;
         finish();
         Descend(device, drawn[i], *judged[i], batch, options.max_shrink_steps, options.controls,
-                result);
+                options.judge, result);
         return result;
       }
     }
@@ -1193,18 +1206,21 @@ ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options) {
   return result;
 }
 
-ShrinkResult ShrinkFrom(Device& device, const Case& start, std::uint64_t max_shrink_steps) {
+ShrinkResult ShrinkFrom(Device& device, const Case& start, std::uint64_t max_shrink_steps,
+                        const Judge& judge, const generator::ControlFilter& controls) {
   ShrinkResult result;
   result.tests = 1;
-  const auto judged = JudgeCases(device, std::span<const Case>(&start, 1));
+  const auto judged = JudgeCases(device, std::span<const Case>(&start, 1), judge);
   if (!judged[0]) return result;
   if (EnumerableInputs(*start.op, start.pair) > 0) {
     // The whole pair under every control: its least failing case (start is one of them).
     ShrinkResult::SearchPart part;
     std::optional<Counterexample> first;
     std::optional<Counterexample> best;
-    EnumeratePair(device, *start.op, start.pair, generator::ControlsFor(*start.op), part, first,
-                  best);
+    EnumeratePair(device, *start.op, start.pair,
+                  start.op->uses_controls ? controls.ControlsOf(*start.op)
+                                          : generator::ControlsFor(*start.op),
+                  judge, part, first, best);
     KeepSimplest(best, *judged[0]);
     result.tests += part.cases;
     result.search.push_back(part);
@@ -1213,11 +1229,12 @@ ShrinkResult ShrinkFrom(Device& device, const Case& start, std::uint64_t max_shr
     result.original = *judged[0];
     result.simplest = true;
     result.local_minimum = true;
-    ConfirmDeterministic(device, *best);
+    ConfirmDeterministic(device, *best, judge);
     result.minimal = best;
     return result;
   }
-  Descend(device, ShrinkableCase(start), *judged[0], 64, max_shrink_steps, {}, result);
+  Descend(device, ShrinkableCase(start), *judged[0], 64, max_shrink_steps, controls, judge,
+          result);
   return result;
 }
 

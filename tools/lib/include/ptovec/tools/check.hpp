@@ -8,12 +8,18 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <map>
+#include <optional>
+#include <span>
 #include <string>
+#include <tuple>
 #include <string_view>
 #include <vector>
 
 #include "ptovec/generator/readers.hpp"
+#include "ptovec/tools/compare.hpp"
 #include "ptovec/tools/device.hpp"
+#include "ptovec/tools/known_differences.hpp"
 #include "ptovec/tools/results.hpp"
 
 namespace ptovec::tools {
@@ -21,8 +27,11 @@ namespace ptovec::tools {
 using oracle::Status;
 using oracle::TileDataType;
 
-/// How a device answer differs from the expected one.
+/// How a device answer differs from the expected one (the flags: on the compared bits).
 enum class MismatchKind { Word, Flags, Both, Unsupported };
+
+/// Known-difference rule index of a Mismatch no rule waived.
+inline constexpr std::size_t kNoRule = static_cast<std::size_t>(-1);
 
 /// "wrong word", "wrong flags", "both", "unsupported".
 std::string_view MismatchKindName(MismatchKind kind);
@@ -40,6 +49,26 @@ struct Mismatch {
   DeviceAnswer got{};       ///< the device's answer (word masked to the destination width)
   MismatchKind kind = MismatchKind::Word;
   std::size_t vector_class = 0;  ///< generator::ClassOf(...).index()
+  Verdict verdict = Verdict::Mismatch;  ///< Mismatch, Waived or Unsupported
+  std::size_t rule = kNoRule;           ///< Waived: the rule's index in Judge::known.rules
+  Signature signature;                  ///< the triage signature (compare.hpp)
+  std::string rule_name;                ///< Waived: the rule's FullName()
+};
+
+/// The mismatches of one (op, pair, signature): one cause, however many vectors it hits.
+struct TriageGroup {
+  const OpDef* op = nullptr;
+  TypePair pair{};  ///< the whole pair (file groups of a split pair are one pair)
+  Signature signature;
+  std::uint64_t count = 0;
+  std::uint16_t controls = 0;  ///< bit rmode * 2 + sat: the controls it was seen under
+  Mismatch first;              ///< its first vector in run order
+};
+
+/// The vectors one known-difference rule waived.
+struct RuleTally {
+  std::uint64_t waived = 0;
+  std::optional<Mismatch> first;  ///< the first in run order
 };
 
 /// Counts of one (file, mode, Sat).
@@ -49,7 +78,8 @@ struct ControlTally {
   std::uint64_t flags = 0;
   std::uint64_t both = 0;
   std::uint64_t unsupported = 0;
-  std::vector<Mismatch> examples;  ///< the first few (kJunitExamples), for JUnit
+  std::uint64_t waived = 0;  ///< mismatches a known-difference rule explains (not failed)
+  std::vector<Mismatch> examples;  ///< the first few failed (kJunitExamples), for JUnit
   std::uint64_t failed() const { return word + flags + both + unsupported; }
   /// Adds the counts of `later` (a tally of later records of the same control) and its examples
   /// while fewer than kJunitExamples are kept.
@@ -67,7 +97,8 @@ struct FileTally {
   std::uint64_t count = 0;
   std::array<ControlTally, 14> controls{};
   double seconds = 0;  ///< wall time spent on this file (JUnit `time`)
-  /// Per vector class (generator::VectorClass index): {vectors, failed}.
+  /// Per vector class (generator::VectorClass index): {vectors, failed} (failed: mismatched
+  /// and not waived, or unsupported without --allow-unsupported).
   std::array<std::array<std::uint64_t, 2>, generator::kVectorClasses> classes{};
 };
 
@@ -77,11 +108,19 @@ struct CheckReport {
   std::uint64_t files = 0;
   std::uint64_t vectors = 0;
   std::uint64_t matched = 0;
-  std::uint64_t mismatched = 0;  ///< wrong word, wrong flags or both
+  std::uint64_t mismatched = 0;  ///< wrong word, wrong flags or both, and no rule waives it
   std::uint64_t unsupported = 0;
+  std::uint64_t waived = 0;  ///< mismatches a known-difference rule explains
   std::uint64_t word = 0, flags = 0, both = 0;  ///< mismatched by kind
   std::vector<FileTally> per_file;              ///< in run order
-  std::vector<Mismatch> first;  ///< the first max_report mismatches (unsupported included)
+  /// The first max_report failed vectors (mismatched; unsupported too unless allowed).
+  std::vector<Mismatch> first;
+  /// The policy, known differences and --allow-unsupported the answers were judged by.
+  Judge judge;
+  /// Per rule of judge.known.rules: what it waived.
+  std::vector<RuleTally> rules;
+  /// Mismatched and unsupported vectors by (op, pair, signature), in order of first sight.
+  std::vector<TriageGroup> groups;
   /// Set when the results file records a run that stopped early: why, and where ("" otherwise).
   /// An incomplete run never passes.
   std::string incomplete;
@@ -106,8 +145,10 @@ class CheckAccumulator {
  public:
   /// Keeps the first `max_report` mismatches in CheckReport::first; `every` (when given) is
   /// called with each mismatch and unsupported vector, in order (--mismatches).
+  /// Answers are judged by `judge` (the comparison policy and known differences); the report
+  /// carries it. Waived vectors are passed to `every` too (verdict Waived).
   explicit CheckAccumulator(std::size_t max_report,
-                            std::function<void(const Mismatch&)> every = {});
+                            std::function<void(const Mismatch&)> every = {}, Judge judge = {});
   /// Starts the next file (section).
   void BeginFile(const std::string& file, const OpDef& op, TypePair pair, std::uint64_t count);
   /// Adds record `index` of the current file. The answer's word must already be within the
@@ -139,6 +180,9 @@ class CheckAccumulator {
   std::uint8_t input_class_ = 0;
   std::function<void(const Mismatch&)> every_;
   CheckReport report_;
+  std::map<std::tuple<const OpDef*, oracle::TileDataType, oracle::TileDataType, Signature>,
+           std::size_t>
+      group_of_;  // index in report_.groups
   std::chrono::steady_clock::time_point file_start_{};
 };
 
@@ -162,14 +206,17 @@ void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report
 CheckReport CheckResults(const generator::VectorSelection& vectors,
                          const std::filesystem::path& results, std::size_t max_report,
                          bool progress = false, const std::filesystem::path& mismatches = {},
-                         const generator::ControlFilter& controls = {});
+                         const generator::ControlFilter& controls = {}, const Judge& judge = {});
 
-/// For `ptovec shrink --from`: the first `limit` mismatches (any kind, unsupported included) of a
-/// results file against its vectors, each with its generator::Case, the expected Encoded, the
-/// device's answer, the vector file name and record index. Stops reading at `limit`. Throws as
-/// CheckResults does.
+/// For `ptovec shrink --from`: the first `limit` failed vectors of a results file against its
+/// vectors as `judge` sees them (mismatches no rule waives; unsupported ones unless
+/// judge.allow_unsupported), only those of `controls`, each with its generator::Case, the
+/// expected Encoded, the device's answer, the vector file name and record index. Stops reading
+/// at `limit`. Throws as CheckResults does.
 std::vector<Mismatch> ResultsMismatches(const generator::VectorSelection& vectors,
-                                        const std::filesystem::path& results, std::size_t limit);
+                                        const std::filesystem::path& results, std::size_t limit,
+                                        const Judge& judge = {},
+                                        const generator::ControlFilter& controls = {});
 
 struct RunOptions {
   std::filesystem::path results;  ///< the results file to write
@@ -189,6 +236,8 @@ struct RunOptions {
   /// evaluated again one case at a time (the device restarted as needed), each failed case is
   /// counted in CheckReport::device_failures and written to the results file as unsupported.
   bool keep_going = false;
+  /// How answers are judged: the comparison policy, known differences, --allow-unsupported.
+  Judge judge;
 };
 
 /// `ptovec run`: streams every selected vector file of `vectors` through `device` in batches,

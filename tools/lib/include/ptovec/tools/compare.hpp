@@ -20,7 +20,6 @@
 namespace ptovec::tools {
 
 using oracle::Status;
-using oracle::Word;
 
 /// What the gate compares: the result word always, and the status bits of `flags` (bit 0 NV ..
 /// bit 4 NX, spec-notes section 3). The default compares all five; `--compare word` none (a
@@ -55,7 +54,7 @@ std::optional<Status> ParseFlagNames(std::string_view text);
 /// largest finite magnitude) "+inf" "-inf" "nan" "invalid"; E8M0 (no sign): "+normal",
 /// "+largest" (0xfe), "nan". Integer types: "0", "min", "max" (the type's range ends), "+int",
 /// "-int". Only the low Format(type).width bits of `word` are read.
-std::string_view ResultClass(oracle::TileDataType type, Word word);
+std::string_view ResultClass(oracle::TileDataType type, oracle::Word word);
 
 /// How a device's word differs from the expected one of the same type.
 enum class WordDifference : std::uint8_t {
@@ -77,12 +76,16 @@ enum class WordDifference : std::uint8_t {
 std::string_view WordDifferenceName(WordDifference d);
 
 /// The difference between two words of `type` (low Format(type).width bits of each).
-WordDifference WordDifferenceOf(oracle::TileDataType type, Word expected, Word got);
+WordDifference WordDifferenceOf(oracle::TileDataType type, oracle::Word expected,
+                                oracle::Word got);
 
 /// The triage signature of one mismatch: what differs, independent of the mode and Sat (a
 /// group's line lists the controls it was seen under), so that one cause is one group and a
 /// shrink of the group may move the mode. Two mismatches of one (op, pair) with the same
 /// signature differ from the oracle the same way.
+/// Signature::input_class of an unsupported answer (one group per pair, whatever the input).
+inline constexpr std::uint8_t kAnyInputClass = 0xFF;
+
 struct Signature {
   /// The words of the op's slots that have named values (OpDef::slot_values: fpatr's
   /// pre_quant_mode and relu_mode), -1 for the other slots.
@@ -101,9 +104,16 @@ struct Signature {
 /// within the destination's width), the flags masked by `policy`.
 Signature SignatureOf(const Case& c, const oracle::Encoded& expected, const DeviceAnswer& got,
                       const ComparePolicy& policy);
+/// The same with the case's input class (generator::InputClassOf) already known.
+Signature SignatureOf(const Case& c, std::uint8_t input_class, const oracle::Encoded& expected,
+                      const DeviceAnswer& got, const ComparePolicy& policy);
+
+/// The name reports give input class k ("+normal", "qnan", "+int"; 0 .. kInputClasses - 1).
+std::string InputClassName(std::size_t k);
 
 /// The signature as one line, without op and pair: "[<slot> <word>; ...]input <class>;
-/// expected <class> <flags>; got <class> <flags>; word <difference>; flags <difference>", e.g.
+/// expected <class> <flags>; got <class> <flags>; word <difference>; flags <difference>", or
+/// "[<slot> <word>; ...]got unsupported" for an unsupported answer, e.g.
 /// "input +normal; expected +inf OF|NX; got +largest OF|NX; word 1 code nearer zero; flags
 /// same", or "flags -OF +NV" for a flag difference (fpatr: "pre_quant_mode 26; relu_mode 0;
 /// input ..."). `shrink --signature` takes this text.

@@ -21,6 +21,7 @@ struct ExhaustiveOptions {
   unsigned threads = 0;  ///< 0: one per core (device calls serialized unless ThreadSafe())
   std::size_t max_report = 20;
   bool progress = false;  ///< progress with a projected finish time on stderr
+  Judge judge;            ///< the comparison policy and known differences
 };
 
 /// The input codes of `pair` for `op`: every word of the source type's width (2^32 for FP32),

@@ -64,9 +64,11 @@ unsigned ResultsRecordSize(TypePair pair, int version = kResultsFormatVersion);
 
 /// The JSON header both formats carry: {"format","version","tool_version","device","sections":
 /// [{"file","sha256","op","src","dst","count"}, ...]}; the binary one adds "record_size" to each
-/// section and "data_offset".
+/// section and "data_offset". The keys of `judged` (a run's "compare", "known_differences",
+/// "allow_unsupported": how the run judged the answers; results-format.md) are added.
 nlohmann::ordered_json ResultsHeader(const std::vector<ResultsSection>& sections,
-                                     ResultsFormat format, const std::string& device_name);
+                                     ResultsFormat format, const std::string& device_name,
+                                     const nlohmann::ordered_json& judged = {});
 
 /// Writes a results file atomically (generator::AtomicFile) and streamed: the header first, then
 /// the answers section by section in order. Append() may span section boundaries.
@@ -74,7 +76,8 @@ class ResultsWriter {
  public:
   /// Throws std::runtime_error when the file cannot be created.
   ResultsWriter(const std::filesystem::path& path, ResultsFormat format,
-                std::vector<ResultsSection> sections, const std::string& device_name);
+                std::vector<ResultsSection> sections, const std::string& device_name,
+                nlohmann::ordered_json judged = {});
   ~ResultsWriter();
   ResultsWriter(const ResultsWriter&) = delete;
   ResultsWriter& operator=(const ResultsWriter&) = delete;
@@ -114,6 +117,11 @@ class ResultsReader {
   const std::string& format() const;
   /// The device name the header records ("" when none).
   const std::string& device() const;
+  /// The comparison policy the run that wrote it used ("compare": "word", ...; "" when the
+  /// header has none, as before version 2 or from another harness).
+  const std::string& compare() const;
+  /// The known-difference sets the run used (header "known_differences"; empty when none).
+  const std::vector<std::string>& known_differences() const;
   /// The file's format version (1 or 2).
   int version() const;
   /// Set when the run stopped early: then only stopped()->records records follow, the first of

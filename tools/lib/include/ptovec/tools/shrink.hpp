@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "ptovec/tools/device.hpp"
+#include "ptovec/tools/known_differences.hpp"
 
 namespace ptovec::tools {
 
@@ -99,7 +100,9 @@ bool Simpler(const Case& a, const Case& b);
 /// OpDef::slot_values lists: those values; others: the word, zero, +/-1, 2, 0.5, the value cut
 /// to one significant bit, another slot's floating value, or the product of the two), which
 /// reach cases no local move reaches (fpatr: a scale carried into LReLU's parameter under mode
-/// 0). A move whose inputs alone are simpler (fewer non-zero words, significant bits or
+/// 0). The local moves begin with the case itself under every simpler control (any simpler mode,
+/// not only a neighbour, and Sat off), so a local minimum has no simpler failing control. A
+/// move whose inputs alone are simpler (fewer non-zero words, significant bits or
 /// exponent distance) is also offered under every other control `controls` selects (a simpler
 /// value may fail under another mode only). Only cases strictly simpler than `c`, inside the
 /// op's domain and under a control `controls` accepts.
@@ -136,6 +139,10 @@ struct ShrinkOptions {
   /// without controls ignore it. An input is drawn only with a control its op accepts for it
   /// (check_control) among these: see SelectShrinkPairs.
   generator::ControlFilter controls;
+  /// What counts as a failure: a mismatch under its comparison policy that no known difference
+  /// waives, unsupported only without allow_unsupported, of its signature and input classes
+  /// when given (a device failure always counts).
+  Judge judge;
 };
 
 /// The pairs ShrinkProperty draws from under a control filter.
@@ -194,14 +201,18 @@ struct ShrinkResult {
   std::vector<TypePair> left_out;
 };
 
-/// Judges cases: for each, nullopt when the device agrees with the oracle (word at the dst width
-/// and status) or the oracle rejects the inputs (outside the seed's domain: never reported),
-/// else the counterexample. Evaluates through `device` in one Evaluate call. Throws DeviceError.
-std::vector<std::optional<Counterexample>> JudgeCases(Device& device, std::span<const Case> cases);
+/// Judges cases: for each, nullopt when the answer is no failure by `judge` (the device agrees
+/// with the oracle on the word and the compared status bits, a known difference waives it, it
+/// is unsupported and allowed, or it lacks the judge's signature or input class) or the oracle
+/// rejects the inputs (outside the seed's domain: never reported), else the counterexample. A
+/// case the device failed on (crashed, exited, hung) is always one. Evaluates through `device`
+/// in one Evaluate call. Throws DeviceError.
+std::vector<std::optional<Counterexample>> JudgeCases(Device& device, std::span<const Case> cases,
+                                                      const Judge& judge = {});
 
 /// The shrink candidates of a case, simplest first: the inputs (generator::ShrinkInputs: word by
-/// word toward 0, smaller exponents and fractions, kept inside the op's domain), then the mode
-/// toward RNE (rc::shrink::towards), then Sat on -> off; ops without controls only the inputs.
+/// word toward 0, smaller exponents and fractions, kept inside the op's domain), then every
+/// simpler mode (RNE first), then Sat on -> off; ops without controls only the inputs.
 /// The pair is kept.
 rc::Seq<Case> ShrinkCase(const Case& c);
 
@@ -241,9 +252,10 @@ ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options);
 /// the result is its least failing case in the simplest-case order (result.simplest; start itself
 /// when nothing simpler fails); otherwise the same descent as ShrinkProperty
 /// (ShrinkableCase(start), then SimplerMoves). result.failed is false (and nothing is searched)
-/// when the device agrees with the oracle on `start`. Throws DeviceError (as ShrinkProperty, also
-/// for a non-deterministic device).
-ShrinkResult ShrinkFrom(Device& device, const Case& start, std::uint64_t max_shrink_steps = 100000);
+/// when `start` is no failure by `judge`. Only controls `controls` accepts are moved to (start's
+/// own must be one). Throws DeviceError (as ShrinkProperty, also for a non-deterministic device).
+ShrinkResult ShrinkFrom(Device& device, const Case& start, std::uint64_t max_shrink_steps = 100000,
+                        const Judge& judge = {}, const generator::ControlFilter& controls = {});
 
 /// Writes a counterexample as a one-vector file (the expected result is the oracle's) with the
 /// generator writers, atomically: binary, or JSON when `json`. Header domain "sampled", seed
