@@ -84,19 +84,22 @@ TEST(Signature, TextAndItsCheck) {
   EXPECT_EQ(text,
             "input +normal; expected +inf OF|NX; got +largest OF|NX; word 1 code nearer zero; "
             "flags same");
-  EXPECT_EQ(CheckSignatureText(*c.op, "input  +normal; expected +inf OF|NX; got +largest OF|NX; "
-                                      "word 1 code nearer zero; flags same"),
+  EXPECT_EQ(CheckSignatureText(*c.op,
+                               "input  +normal; expected +inf OF|NX; got +largest OF|NX; "
+                               "word 1 code nearer zero; flags same"),
             text);
-  EXPECT_NE(ErrorOf([&] { CheckSignatureText(*c.op, "input +normal; expected +huge OF|NX"); })
-                .find("unknown result class '+huge'"),
+  EXPECT_NE(ErrorOf([&] {
+              CheckSignatureText(*c.op, "input +normal; expected +huge OF|NX");
+            }).find("unknown result class '+huge'"),
             std::string::npos);
   // Flags masked by the policy: a words-only signature has none.
   const Signature words = SignatureOf(c, expected, got, ParseComparePolicy("word", ""));
   EXPECT_EQ(SignatureText(*c.op, words),
             "input +normal; expected +inf -; got +largest -; word 1 code nearer zero; flags same");
   // Unsupported answers: one group per pair.
-  EXPECT_EQ(SignatureText(*c.op, SignatureOf(c, expected, DeviceAnswer{false, {}}, ComparePolicy{})),
-            "got unsupported");
+  EXPECT_EQ(
+      SignatureText(*c.op, SignatureOf(c, expected, DeviceAnswer{false, {}}, ComparePolicy{})),
+      "got unsupported");
   EXPECT_EQ(CheckSignatureText(*c.op, "got unsupported"), "got unsupported");
 }
 
@@ -136,11 +139,11 @@ TEST(KnownDifferences, BuiltinSetsLoadAndRulesExplainOnlyTheirShape) {
                     DeviceAnswer{true, {0x8000, 0}})
                 .second,
             "negative-zero-kept");
-  EXPECT_EQ(verdict(EncodeFp32Fp16(0xb87ffffe, NumericRoundingMode::RTM),
-                    Encoded{0x8400, static_cast<Status>(kUF | kNX)},
-                    DeviceAnswer{true, {0x8400, kNX}})
-                .second,
-            "tininess-after-rounding");
+  EXPECT_EQ(
+      verdict(EncodeFp32Fp16(0xb87ffffe, NumericRoundingMode::RTM),
+              Encoded{0x8400, static_cast<Status>(kUF | kNX)}, DeviceAnswer{true, {0x8400, kNX}})
+          .second,
+      "tininess-after-rounding");
   // Under --compare word the flags condition holds on the compared bits only (none).
   judge.policy = ParseComparePolicy("word", "");
   EXPECT_EQ(verdict(EncodeFp32Fp16(0x7f7fffff, NumericRoundingMode::RTZ), inf,
@@ -167,13 +170,15 @@ TEST(KnownDifferences, RefusesRulesThatWaiveEverythingOrNothing) {
             std::string::npos);
   EXPECT_NE(parse(R"({"name":"a","reason":"r","rmode":"RXX","word":"any"})").find("rmode 'RXX'"),
             std::string::npos);
-  EXPECT_NE(parse(R"({"name":"a","reason":"r","colour":1,"word":"any"})")
-                .find("unknown key \"colour\""),
-            std::string::npos);
+  EXPECT_NE(
+      parse(R"({"name":"a","reason":"r","colour":1,"word":"any"})").find("unknown key \"colour\""),
+      std::string::npos);
   EXPECT_EQ(ErrorOf([] { LoadKnownDifferences({"ieee"}); }),
             "--known-differences 'ieee' is not a built-in set (built in: ieee754, riscv; a file "
             "is named by a path with '/' or ending in .json)");
-  EXPECT_NE(ErrorOf([] { LoadKnownDifferences({"ieee754", "ieee754"}); }).find("already given"),
+  EXPECT_NE(ErrorOf([] {
+              LoadKnownDifferences({"ieee754", "ieee754"});
+            }).find("already given"),
             std::string::npos);
 }
 
@@ -287,7 +292,8 @@ TEST(ShrinkModes, RtzAndRtmFailureEndsAtTheSimplestFailingMode) {
       a.result.word -= 1;
     }
   });
-  const ShrinkResult from = ShrinkFrom(device, EncodeFp32Fp16(0x47800000, NumericRoundingMode::RTZ));
+  const ShrinkResult from =
+      ShrinkFrom(device, EncodeFp32Fp16(0x47800000, NumericRoundingMode::RTZ));
   ASSERT_TRUE(from.minimal);
   EXPECT_EQ(from.minimal->c.control.rounding_mode, NumericRoundingMode::RTM);
   EXPECT_EQ(from.minimal->c.in[0], 0x47800000U);

@@ -70,7 +70,8 @@ std::string JudgeLine(const tools::Judge& judge) {
   if (judge.input_classes != 0) {
     std::string names;
     for (std::size_t k = 0; k < generator::kInputClasses; ++k) {
-      if ((judge.input_classes >> k) & 1U) names += (names.empty() ? "" : ", ") + tools::InputClassName(k);
+      if ((judge.input_classes >> k) & 1U)
+        names += (names.empty() ? "" : ", ") + tools::InputClassName(k);
     }
     out += "only failures of input class: " + names + "\n";
   }
@@ -164,6 +165,7 @@ int RunProperty(const ShrinkArgs& a, bool json_file) {
     }
     std::cerr << "ptovec: note: left out (no control among --rmode/--sat): " << left_out << "\n";
   }
+  tools::Judge judge = ShrinkJudge(a);  // a bad option never starts the device
   std::unique_ptr<tools::Device> device = OpenDevice(a.device);
   tools::ShrinkOptions options;
   options.op = &op;
@@ -171,7 +173,7 @@ int RunProperty(const ShrinkArgs& a, bool json_file) {
   options.seed = a.seed;
   options.tests = a.tests;
   options.controls = controls;
-  options.judge = ShrinkJudge(a);
+  options.judge = std::move(judge);
   const tools::ShrinkResult r = tools::ShrinkProperty(*device, options);
   device->Close();  // a device that fails at its end is an error, whatever it answered
   const std::string file = WriteResultFile(r, a.out, json_file, a.seed);
@@ -251,7 +253,8 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
       *earlier = &m;  // the pair's first failure in results order
     }
   }
-  const std::uint64_t failures = report.mismatched + (judge.allow_unsupported ? 0 : report.unsupported);
+  const std::uint64_t failures =
+      report.mismatched + (judge.allow_unsupported ? 0 : report.unsupported);
   if (firsts.size() > 1 && !a.out.empty()) {
     throw InputError("--out names one file but " + std::to_string(firsts.size()) +
                      (a.triage ? " triage groups" : " (op, pair)s") +
@@ -381,7 +384,8 @@ int Shrink(const ShrinkArgs& a) {
     throw InputError("unknown --format '" + a.format + "' (accepted: bin, json)");
   }
   if (!a.from.empty()) return RunFrom(a, json_file);
-  if (a.triage) throw InputError("--triage goes with --from RESULTS (it shrinks each triage group)");
+  if (a.triage)
+    throw InputError("--triage goes with --from RESULTS (it shrinks each triage group)");
   if (!a.vectors.empty()) throw InputError("--vectors goes with --from RESULTS only");
   if (a.op.empty()) {
     throw InputError("--op is required without --from (accepted: " + generator::OpNamesList() +
@@ -408,7 +412,8 @@ Command AddShrinkCommand(CLI::App& app) {
   s.add_option("--rmode", args->rmode,
                "only these rounding modes, comma-separated (default all); with --from: start "
                "only from records of these modes and move only to them");
-  s.add_option("--sat", args->sat, "only Sat off, on or both (default both); with --from as --rmode");
+  s.add_option("--sat", args->sat,
+               "only Sat off, on or both (default both); with --from as --rmode");
   AddJudgeOptions(s, args->judge);
   s.add_option("--signature", args->signature,
                "minimise only failures with this triage signature, as a report's triage line "

@@ -404,8 +404,12 @@ void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& ex
     RuleTally& r = report_.rules[rule];
     ++r.waived;
     if (!r.first || every_) {
-      Mismatch m{file.file, report_.per_file.size() - 1, index, c, expected, got, kind,
-                 vector_class, verdict, rule, {}, judge.known.rules[rule].FullName()};
+      Mismatch m{file.file, report_.per_file.size() - 1,
+                 index,     c,
+                 expected,  got,
+                 kind,      vector_class,
+                 verdict,   rule,
+                 {},        judge.known.rules[rule].FullName()};
       if (every_) every_(m);
       if (!r.first) r.first = std::move(m);
     }
@@ -442,8 +446,12 @@ void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& ex
     g.controls |= control_bit;
     if (!keep_first && !keep_example && !every_) return;
   }
-  Mismatch m{file.file, report_.per_file.size() - 1, index, c,      expected, got,
-             kind,      vector_class,                 verdict, kNoRule, signature, {}};
+  Mismatch m{file.file, report_.per_file.size() - 1,
+             index,     c,
+             expected,  got,
+             kind,      vector_class,
+             verdict,   kNoRule,
+             signature, {}};
   if (new_group) {
     group_of_.emplace(key, report_.groups.size());
     report_.groups.push_back(TriageGroup{c.op, c.pair.Whole(), signature, 1, control_bit, m});

@@ -46,7 +46,7 @@ std::string MismatchJsonLine(const Mismatch& m) {
     j["got"] = "unsupported";
   }
   j["kind"] = MismatchKindName(m.kind);
-  j["verdict"] = m.verdict == Verdict::Waived ? "waived"
+  j["verdict"] = m.verdict == Verdict::Waived        ? "waived"
                  : m.verdict == Verdict::Unsupported ? "unsupported"
                                                      : "mismatch";
   if (m.verdict == Verdict::Waived) {

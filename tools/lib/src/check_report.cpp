@@ -203,13 +203,13 @@ void PrintKnownDifferences(std::ostream& out, const CheckReport& r) {
   }
 }
 
-void PrintTriage(std::ostream& out, const CheckReport& r) {
+void PrintTriage(std::ostream& out, const CheckReport& r, std::size_t max_report) {
   if (r.groups.empty()) return;
   out << "by failure signature (triage: one line per cause, " << r.groups.size()
       << (r.groups.size() == 1 ? " group" : " groups")
       << "; `ptovec shrink --signature TEXT` shrinks one):\n";
   // Failing groups in order of first sight, then the skipped ones (--allow-unsupported); past
-  // kGroupsInFull only counts and signatures.
+  // kGroupsInFull, or with --max-report 0, only counts and signatures.
   std::vector<const TriageGroup*> order;
   for (const bool skipped_part : {false, true}) {
     for (const TriageGroup& g : r.groups) {
@@ -223,9 +223,9 @@ void PrintTriage(std::ostream& out, const CheckReport& r) {
     out << "  " << std::setw(12) << g.count << "  " << g.op->name << " " << TypeName(g.pair.src)
         << " -> " << TypeName(g.pair.dst) << ": " << SignatureText(*g.op, g.signature)
         << (skipped ? " (skipped: --allow-unsupported)" : "") << "\n";
-    if (i >= kGroupsInFull) continue;
-    out << "                under " << ControlsText(*g.op, g.controls) << "; first "
-        << g.first.file << " record " << g.first.index << "\n";
+    if (i >= kGroupsInFull || max_report == 0) continue;
+    out << "                under " << ControlsText(*g.op, g.controls) << "; first " << g.first.file
+        << " record " << g.first.index << "\n";
     out << "                " << generator::EvalCommand(g.first.c) << "\n";
   }
 }
@@ -267,21 +267,21 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
                              [](const auto& k) { return k[1] > 0; });
         });
     if (any_class_failed) {
-    out << "by input class and outcome (the first input's value class; the expected flags):\n";
-    out << "  " << std::left << std::setw(27) << "file" << std::setw(24) << "class" << std::right
-        << std::setw(12) << "vectors" << std::setw(12) << "failed"
-        << "\n";
-    for (const FileTally& f : r.per_file) {
-      for (std::size_t k = 0; k < f.classes.size(); ++k) {
-        if (f.classes[k][1] == 0) continue;
-        out << "  " << std::left << std::setw(26) << f.file.substr(0, f.file.rfind('.')) << " "
-            << std::setw(24) << generator::VectorClassName(k) << std::right << std::setw(12)
-            << f.classes[k][0] << std::setw(12) << f.classes[k][1]
-            << (f.classes[k][1] == f.classes[k][0] ? "  (every one)" : "") << "\n";
+      out << "by input class and outcome (the first input's value class; the expected flags):\n";
+      out << "  " << std::left << std::setw(27) << "file" << std::setw(24) << "class" << std::right
+          << std::setw(12) << "vectors" << std::setw(12) << "failed"
+          << "\n";
+      for (const FileTally& f : r.per_file) {
+        for (std::size_t k = 0; k < f.classes.size(); ++k) {
+          if (f.classes[k][1] == 0) continue;
+          out << "  " << std::left << std::setw(26) << f.file.substr(0, f.file.rfind('.')) << " "
+              << std::setw(24) << generator::VectorClassName(k) << std::right << std::setw(12)
+              << f.classes[k][0] << std::setw(12) << f.classes[k][1]
+              << (f.classes[k][1] == f.classes[k][0] ? "  (every one)" : "") << "\n";
+        }
       }
     }
-    }
-    PrintTriage(out, r);
+    PrintTriage(out, r, max_report);
     const std::size_t shown = std::min(max_report, r.first.size());
     if (shown > 0) {
       out << "first " << shown << " of " << FailedCount(r)

@@ -71,8 +71,7 @@ int MagnitudeRank(const FormatInfo& f, Word magnitude) {
         if (!d.available || d.significand == 0) return {-(1 << 20), 0};
         // Compared by the leading exponent, then by the significand aligned to 64 bits.
         const int width = static_cast<int>(std::bit_width(d.significand));
-        const UInt128 aligned = static_cast<UInt128>(d.significand)
-                                          << (64 - width);
+        const UInt128 aligned = static_cast<UInt128>(d.significand) << (64 - width);
         return {d.exponent + width - 1, aligned};
       };
       return key(a) < key(b);
@@ -98,9 +97,9 @@ Int128 IntegerValue(TileDataType type, Word word) {
 // Every name ResultClass gives, for --signature checks.
 bool IsResultClassName(std::string_view name) {
   static constexpr std::array<std::string_view, 17> kNames{
-      "+0",       "-0",   "+subnormal", "-subnormal", "+normal", "-normal",
-      "+largest", "-largest", "+inf",   "-inf",       "nan",     "invalid",
-      "0",        "min",  "max",        "+int",       "-int"};
+      "+0",       "-0",       "+subnormal", "-subnormal", "+normal", "-normal",
+      "+largest", "-largest", "+inf",       "-inf",       "nan",     "invalid",
+      "0",        "min",      "max",        "+int",       "-int"};
   return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
 }
 
@@ -116,10 +115,10 @@ std::string FlagDifferenceText(Status expected, Status got) {
 }
 
 constexpr std::array<WordDifference, 11> kWordDifferences{
-    WordDifference::Same,      WordDifference::Sign,     WordDifference::OneNearer,
-    WordDifference::OneFarther, WordDifference::Nearer,  WordDifference::Farther,
-    WordDifference::OneBelow,  WordDifference::OneAbove, WordDifference::Below,
-    WordDifference::Above,     WordDifference::Other};
+    WordDifference::Same,       WordDifference::Sign,     WordDifference::OneNearer,
+    WordDifference::OneFarther, WordDifference::Nearer,   WordDifference::Farther,
+    WordDifference::OneBelow,   WordDifference::OneAbove, WordDifference::Below,
+    WordDifference::Above,      WordDifference::Other};
 
 }  // namespace
 
@@ -261,7 +260,7 @@ WordDifference WordDifferenceOf(TileDataType type, Word expected, Word got) {
   if (e == g) return WordDifference::Same;
   if (!f.IsFloating()) {
     const Int128 d = IntegerValue(type, g) - IntegerValue(type, e);
-    return d == 1 ? WordDifference::OneAbove
+    return d == 1    ? WordDifference::OneAbove
            : d == -1 ? WordDifference::OneBelow
            : d > 0   ? WordDifference::Above
                      : WordDifference::Below;
@@ -276,7 +275,7 @@ WordDifference WordDifferenceOf(TileDataType type, Word expected, Word got) {
   const int rg = MagnitudeRank(f, g & ~sign);
   if ((e & sign) != (g & sign)) return re == rg ? WordDifference::Sign : WordDifference::Other;
   const int d = rg - re;
-  return d == 1 ? WordDifference::OneFarther
+  return d == 1    ? WordDifference::OneFarther
          : d == -1 ? WordDifference::OneNearer
          : d > 0   ? WordDifference::Farther
                    : WordDifference::Nearer;
@@ -411,8 +410,8 @@ std::string CheckSignatureText(const generator::OpDef& op, const std::string& te
     const std::string flags = take("flags");
     const std::string want = FlagDifferenceText(expected_flags, got_flags);
     if (flags != want) {
-      refuse("flags " + flags, "the flag difference of these expected and got flags is '" + want +
-                                   "'");
+      refuse("flags " + flags,
+             "the flag difference of these expected and got flags is '" + want + "'");
     }
     canonical += "; flags " + flags;
   }

@@ -58,7 +58,8 @@ constexpr std::size_t kWordDifferenceCount = static_cast<std::size_t>(WordDiffer
 // Reads the rules of one document; `where(rule)` prefixes each error.
 class RuleParser {
  public:
-  RuleParser(std::string origin, std::string set) : origin_(std::move(origin)), set_(std::move(set)) {}
+  RuleParser(std::string origin, std::string set)
+      : origin_(std::move(origin)), set_(std::move(set)) {}
 
   [[noreturn]] void Refuse(const std::string& where, const std::string& what) const {
     throw InputError("known differences " + origin_ + ": " + where + ": " + what);
@@ -84,8 +85,9 @@ class RuleParser {
     if (!value.is_string()) Refuse(where, "expected flag names such as \"OF|NX\" or \"-\"");
     const std::optional<Status> bits = ParseFlagNames(value.get<std::string>());
     if (!bits) {
-      Refuse(where, "'" + value.get<std::string>() +
-                        "' is not a set of status flags (NV DZ OF UF NX joined by '|', '-' for none)");
+      Refuse(where,
+             "'" + value.get<std::string>() +
+                 "' is not a set of status flags (NV DZ OF UF NX joined by '|', '-' for none)");
     }
     return bits;
   }
@@ -93,13 +95,13 @@ class RuleParser {
   KnownDifferenceRule Rule(const json& r, std::size_t index) {
     std::string where = "rule " + std::to_string(index);
     if (!r.is_object()) Refuse(where, "a rule is an object");
-    static const std::vector<std::string> kKeys{"name", "reason", "see",   "op",    "src",
-                                                "dst",  "rmode",  "sat",   "input", "word",
-                                                "flags"};
+    static const std::vector<std::string> kKeys{"name",  "reason", "see",   "op",   "src",  "dst",
+                                                "rmode", "sat",    "input", "word", "flags"};
     for (const auto& [key, value] : r.items()) {
       if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end()) {
-        Refuse(where, "unknown key \"" + key + "\" (accepted: name, reason, see, op, src, dst, "
-                      "rmode, sat, input, word, flags)");
+        Refuse(where, "unknown key \"" + key +
+                          "\" (accepted: name, reason, see, op, src, dst, "
+                          "rmode, sat, input, word, flags)");
       }
     }
     KnownDifferenceRule rule;
@@ -136,8 +138,8 @@ class RuleParser {
         } else if (const auto type = oracle::ParseTileDataType(name)) {
           t.type = *type;
         } else {
-          Refuse(where, std::string(key) + " '" + name +
-                            "' is not a type name, \"float\" or \"integer\"");
+          Refuse(where,
+                 std::string(key) + " '" + name + "' is not a type name, \"float\" or \"integer\"");
         }
         out.push_back(t);
       }
@@ -172,13 +174,17 @@ class RuleParser {
     }
     if (r.contains("word")) WordCondition(r["word"], where, rule);
     if (r.contains("flags")) FlagsCondition(r["flags"], where, rule);
-    if (rule.word == KnownDifferenceRule::WordRule::Any && rule.flags == KnownDifferenceRule::FlagsRule::Any) {
-      Refuse(where, "\"word\": \"any\" with \"flags\": \"any\" would waive every mismatch "
-                    "(say which difference the rule explains)");
+    if (rule.word == KnownDifferenceRule::WordRule::Any &&
+        rule.flags == KnownDifferenceRule::FlagsRule::Any) {
+      Refuse(where,
+             "\"word\": \"any\" with \"flags\": \"any\" would waive every mismatch "
+             "(say which difference the rule explains)");
     }
-    if (rule.word == KnownDifferenceRule::WordRule::Same && rule.flags == KnownDifferenceRule::FlagsRule::Same) {
-      Refuse(where, "\"word\" and \"flags\" both \"same\" (the defaults) explain no mismatch "
-                    "(say which difference the rule explains)");
+    if (rule.word == KnownDifferenceRule::WordRule::Same &&
+        rule.flags == KnownDifferenceRule::FlagsRule::Same) {
+      Refuse(where,
+             "\"word\" and \"flags\" both \"same\" (the defaults) explain no mismatch "
+             "(say which difference the rule explains)");
     }
     return rule;
   }
@@ -200,8 +206,9 @@ class RuleParser {
       return;
     }
     if (!w.is_object() || w.empty()) {
-      Refuse(where, "\"word\" is \"same\", \"any\" or an object of \"expected\", \"got\", "
-                    "\"difference\"");
+      Refuse(where,
+             "\"word\" is \"same\", \"any\" or an object of \"expected\", \"got\", "
+             "\"difference\"");
     }
     rule.word = KnownDifferenceRule::WordRule::Shape;
     for (const auto& [key, value] : w.items()) {
@@ -244,8 +251,9 @@ class RuleParser {
       return;
     }
     if (!f.is_object() || f.empty()) {
-      Refuse(where, "\"flags\" is \"same\", \"any\" or an object of \"expected\", \"got\", "
-                    "\"missing\", \"extra\"");
+      Refuse(where,
+             "\"flags\" is \"same\", \"any\" or an object of \"expected\", \"got\", "
+             "\"missing\", \"extra\"");
     }
     rule.flags = KnownDifferenceRule::FlagsRule::Shape;
     for (const auto& [key, value] : f.items()) {
@@ -309,9 +317,8 @@ bool KnownDifferenceRule::AppliesTo(const generator::NumericExecutionControl& co
          ((sats >> (control.saturating ? 1U : 0U)) & 1U) != 0;
 }
 
-bool KnownDifferenceRule::Explains(const Case& c, std::uint8_t input_class,
-                                   const Encoded& expected, const DeviceAnswer& got,
-                                   const ComparePolicy& policy) const {
+bool KnownDifferenceRule::Explains(const Case& c, std::uint8_t input_class, const Encoded& expected,
+                                   const DeviceAnswer& got, const ComparePolicy& policy) const {
   if (!AppliesTo(*c.op, c.pair)) return false;
   if (c.op->uses_controls && !AppliesTo(c.control)) return false;
   if (inputs != 0 && ((inputs >> input_class) & 1U) == 0) return false;
@@ -329,9 +336,8 @@ bool KnownDifferenceRule::Explains(const Case& c, std::uint8_t input_class,
       const auto any_of = [&](const std::vector<ClassPattern>& patterns, std::string_view cls,
                               bool is_got) {
         return patterns.empty() ||
-               std::any_of(patterns.begin(), patterns.end(), [&](const ClassPattern& p) {
-                 return p.Accepts(cls, ec, is_got);
-               });
+               std::any_of(patterns.begin(), patterns.end(),
+                           [&](const ClassPattern& p) { return p.Accepts(cls, ec, is_got); });
       };
       if (!any_of(word_expected, ec, false) || !any_of(word_got, gc, true)) return false;
       if (!word_difference.empty()) {
@@ -373,7 +379,8 @@ std::string_view BuiltinKnownDifferencesText(std::string_view name) {
     if (set == name) return text;
   }
   std::string names;
-  for (const std::string& s : BuiltinKnownDifferenceSets()) names += (names.empty() ? "" : ", ") + s;
+  for (const std::string& s : BuiltinKnownDifferenceSets())
+    names += (names.empty() ? "" : ", ") + s;
   throw InputError("--known-differences '" + std::string(name) +
                    "' is not a built-in set (built in: " + names +
                    "; a file is named by a path with '/' or ending in .json)");
@@ -435,7 +442,8 @@ KnownDifferences LoadKnownDifferences(const std::vector<std::string>& arguments)
                          "or a built-in set: " +
                          [] {
                            std::string s;
-                           for (const auto& n : BuiltinKnownDifferenceSets()) s += (s.empty() ? "" : ", ") + n;
+                           for (const auto& n : BuiltinKnownDifferenceSets())
+                             s += (s.empty() ? "" : ", ") + n;
                            return s;
                          }() +
                          ")");

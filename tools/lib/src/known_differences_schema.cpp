@@ -9,10 +9,9 @@ namespace ptovec::tools {
 
 nlohmann::ordered_json KnownDifferencesSchema() {
   using J = nlohmann::ordered_json;
-  const J names = {{"oneOf", J::array({{{"type", "string"}},
-                                       {{"type", "array"},
-                                        {"minItems", 1},
-                                        {"items", {{"type", "string"}}}}})}};
+  const J names = {
+      {"oneOf", J::array({{{"type", "string"}},
+                          {{"type", "array"}, {"minItems", 1}, {"items", {{"type", "string"}}}}})}};
   const J flags = {{"type", "string"},
                    {"description", "status flags joined by '|' (NV DZ OF UF NX), '-' for none"},
                    {"pattern", "^(-|(NV|DZ|OF|UF|NX)(\\|(NV|DZ|OF|UF|NX))*)$"}};
@@ -38,20 +37,19 @@ nlohmann::ordered_json KnownDifferencesSchema() {
                        "any of: same, sign, 1 code nearer zero, 1 code farther from zero, "
                        "nearer zero, farther from zero, 1 below, 1 above, below, above, other"},
                       {"oneOf", names["oneOf"]}}}}}}})}};
-  J flag_shape = {{"description",
-                   "how the device's status differs: \"same\" (equal on the compared bits, the "
-                   "default), \"any\", or conditions that must all hold: the oracle's status, "
-                   "the device's (compared bits), the compared bits missing, the extra ones"},
-                  {"oneOf",
-                   J::array({{{"enum", J::array({"same", "any"})}},
-                             {{"type", "object"},
-                              {"additionalProperties", false},
-                              {"minProperties", 1},
-                              {"properties",
-                               {{"expected", flags},
-                                {"got", flags},
-                                {"missing", flags},
-                                {"extra", flags}}}}})}};
+  J flag_shape = {
+      {"description",
+       "how the device's status differs: \"same\" (equal on the compared bits, the "
+       "default), \"any\", or conditions that must all hold: the oracle's status, "
+       "the device's (compared bits), the compared bits missing, the extra ones"},
+      {"oneOf",
+       J::array(
+           {{{"enum", J::array({"same", "any"})}},
+            {{"type", "object"},
+             {"additionalProperties", false},
+             {"minProperties", 1},
+             {"properties",
+              {{"expected", flags}, {"got", flags}, {"missing", flags}, {"extra", flags}}}}})}};
   J rule = {{"type", "object"},
             {"additionalProperties", false},
             {"required", J::array({"name", "reason"})},

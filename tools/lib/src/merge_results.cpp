@@ -96,6 +96,12 @@ void MergeShardResults(const std::vector<fs::path>& folders, const std::vector<f
                        "', the first shard's " + first.reader->format() + " from '" +
                        first.reader->device() + "' (merge joins one run's shards)");
     }
+    if (r.judged() != first.reader->judged()) {
+      throw InputError(describe(shard, file) + " was judged " + r.judged().dump() +
+                       ", the first shard's " + first.reader->judged().dump() +
+                       " (merge joins one run's shards: the same --compare, --flags, "
+                       "--known-differences and --allow-unsupported)");
+    }
     if (r.sections().size() != sources.size()) {
       throw InputError(describe(shard, file) + " has " + Str(r.sections().size()) +
                        " sections, the merged suite " + Str(sources.size()) +
@@ -126,7 +132,7 @@ void MergeShardResults(const std::vector<fs::path>& folders, const std::vector<f
   }
   ResultsWriter writer(
       out, first.reader->format() == "bin" ? ResultsFormat::Binary : ResultsFormat::Json, sections,
-      first.reader->device());
+      first.reader->device(), first.reader->judged());
   std::vector<DeviceAnswer> answers;
   std::vector<std::uint64_t> indices;
   for (std::size_t s = 0; s < sources.size(); ++s) {

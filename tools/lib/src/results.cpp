@@ -306,6 +306,7 @@ struct ResultsReader::Impl {
   std::string device;
   std::string compare;
   std::vector<std::string> known_differences;
+  J judged = J::object();  // the header's "compare", "known_differences", "allow_unsupported"
   int version = 0;
   std::optional<ResultsStop> stopped;
   std::vector<ResultsSection> sections;
@@ -389,6 +390,12 @@ struct ResultsReader::Impl {
       where = "header";
     }
     if (h.contains("device")) device = text(h, "device");
+    for (const char* key : {"compare", "known_differences", "allow_unsupported"}) {
+      if (h.contains(key)) judged[key] = h[key];
+    }
+    if (h.contains("allow_unsupported") && !h["allow_unsupported"].is_boolean()) {
+      Fail("has a malformed header: \"allow_unsupported\" must be true or false");
+    }
     if (h.contains("compare")) {
       where = "header \"compare\"";
       compare = text(h, "compare");
@@ -401,9 +408,11 @@ struct ResultsReader::Impl {
     }
     if (h.contains("known_differences")) {
       const J& kd = h["known_differences"];
-      if (!kd.is_array()) Fail("has a malformed header: \"known_differences\" must be an array of set names");
+      if (!kd.is_array())
+        Fail("has a malformed header: \"known_differences\" must be an array of set names");
       for (const J& n : kd) {
-        if (!n.is_string()) Fail("has a malformed header: \"known_differences\" must be an array of set names");
+        if (!n.is_string())
+          Fail("has a malformed header: \"known_differences\" must be an array of set names");
         known_differences.push_back(n.get<std::string>());
       }
     }
@@ -573,6 +582,7 @@ const std::vector<ResultsSection>& ResultsReader::sections() const { return impl
 const std::string& ResultsReader::format() const { return impl_->format; }
 const std::string& ResultsReader::device() const { return impl_->device; }
 const std::string& ResultsReader::compare() const { return impl_->compare; }
+const nlohmann::ordered_json& ResultsReader::judged() const { return impl_->judged; }
 const std::vector<std::string>& ResultsReader::known_differences() const {
   return impl_->known_differences;
 }

@@ -27,12 +27,13 @@ J ResultsHeaderSchema(bool binary) {
                        {"type", "string"}};
   p["device"] = {{"description", "the device's name, for reports (may be empty)"},
                  {"type", "string"}};
-  p["compare"] = {{"description",
-                   "version 2, written by `ptovec run`: the comparison policy the run judged by: "
-                   "word+flags (every status bit), word (words only), or word+flags:NV,OF,... "
-                   "(those status bits only)"},
-                  {"type", "string"},
-                  {"pattern", "^(word\\+flags|word|word\\+flags:(NV|DZ|OF|UF|NX)(,(NV|DZ|OF|UF|NX))*)$"}};
+  p["compare"] = {
+      {"description",
+       "version 2, written by `ptovec run`: the comparison policy the run judged by: "
+       "word+flags (every status bit), word (words only), or word+flags:NV,OF,... "
+       "(those status bits only)"},
+      {"type", "string"},
+      {"pattern", "^(word\\+flags|word|word\\+flags:(NV|DZ|OF|UF|NX)(,(NV|DZ|OF|UF|NX))*)$"}};
   p["known_differences"] = {{"description",
                              "version 2, written by `ptovec run`: the known-difference sets "
                              "(--known-differences) whose rules waived mismatches, in order"},

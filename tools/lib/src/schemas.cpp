@@ -74,8 +74,9 @@ nlohmann::ordered_json CoverageSchema() {
 }
 
 std::vector<std::string> SchemaNames() {
-  return {"vectors", "manifest", "eval", "binary-header", "results", "results-binary-header", "known-differences",
-          "coverage"};
+  return {"vectors",           "manifest", "eval",
+          "binary-header",     "results",  "results-binary-header",
+          "known-differences", "coverage"};
 }
 
 std::optional<nlohmann::ordered_json> SchemaByName(std::string_view name) {

@@ -1233,8 +1233,7 @@ ShrinkResult ShrinkFrom(Device& device, const Case& start, std::uint64_t max_shr
     result.minimal = best;
     return result;
   }
-  Descend(device, ShrinkableCase(start), *judged[0], 64, max_shrink_steps, controls, judge,
-          result);
+  Descend(device, ShrinkableCase(start), *judged[0], 64, max_shrink_steps, controls, judge, result);
   return result;
 }
 

@@ -12,8 +12,8 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <tuple>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "ptovec/generator/readers.hpp"
@@ -48,7 +48,7 @@ struct Mismatch {
   Encoded expected{};       ///< the oracle's word (element width) and status
   DeviceAnswer got{};       ///< the device's answer (word masked to the destination width)
   MismatchKind kind = MismatchKind::Word;
-  std::size_t vector_class = 0;  ///< generator::ClassOf(...).index()
+  std::size_t vector_class = 0;         ///< generator::ClassOf(...).index()
   Verdict verdict = Verdict::Mismatch;  ///< Mismatch, Waived or Unsupported
   std::size_t rule = kNoRule;           ///< Waived: the rule's index in Judge::known.rules
   Signature signature;                  ///< the triage signature (compare.hpp)
@@ -78,7 +78,7 @@ struct ControlTally {
   std::uint64_t flags = 0;
   std::uint64_t both = 0;
   std::uint64_t unsupported = 0;
-  std::uint64_t waived = 0;  ///< mismatches a known-difference rule explains (not failed)
+  std::uint64_t waived = 0;        ///< mismatches a known-difference rule explains (not failed)
   std::vector<Mismatch> examples;  ///< the first few failed (kJunitExamples), for JUnit
   std::uint64_t failed() const { return word + flags + both + unsupported; }
   /// Adds the counts of `later` (a tally of later records of the same control) and its examples
@@ -110,7 +110,7 @@ struct CheckReport {
   std::uint64_t matched = 0;
   std::uint64_t mismatched = 0;  ///< wrong word, wrong flags or both, and no rule waives it
   std::uint64_t unsupported = 0;
-  std::uint64_t waived = 0;  ///< mismatches a known-difference rule explains
+  std::uint64_t waived = 0;                     ///< mismatches a known-difference rule explains
   std::uint64_t word = 0, flags = 0, both = 0;  ///< mismatched by kind
   std::vector<FileTally> per_file;              ///< in run order
   /// The first max_report failed vectors (mismatched; unsupported too unless allowed).
@@ -147,8 +147,8 @@ class CheckAccumulator {
   /// called with each mismatch and unsupported vector, in order (--mismatches).
   /// Answers are judged by `judge` (the comparison policy and known differences); the report
   /// carries it. Waived vectors are passed to `every` too (verdict Waived).
-  explicit CheckAccumulator(std::size_t max_report,
-                            std::function<void(const Mismatch&)> every = {}, Judge judge = {});
+  explicit CheckAccumulator(std::size_t max_report, std::function<void(const Mismatch&)> every = {},
+                            Judge judge = {});
   /// Starts the next file (section).
   void BeginFile(const std::string& file, const OpDef& op, TypePair pair, std::uint64_t count);
   /// Adds record `index` of the current file. The answer's word must already be within the

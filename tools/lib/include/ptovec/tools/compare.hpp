@@ -58,17 +58,17 @@ std::string_view ResultClass(oracle::TileDataType type, oracle::Word word);
 
 /// How a device's word differs from the expected one of the same type.
 enum class WordDifference : std::uint8_t {
-  Same,          ///< equal words (only flags differ)
-  Sign,          ///< the same magnitude with the other sign (-0 for +0 included)
-  OneNearer,     ///< floating: the adjacent magnitude toward zero, same sign
-  OneFarther,    ///< floating: the adjacent magnitude away from zero, same sign
-  Nearer,        ///< floating: a smaller magnitude, same sign, farther than one code
-  Farther,       ///< floating: a larger magnitude, same sign, farther than one code
-  OneBelow,      ///< integer: the value minus 1
-  OneAbove,      ///< integer: the value plus 1
-  Below,         ///< integer: a smaller value
-  Above,         ///< integer: a larger value
-  Other,         ///< anything else: another sign and magnitude, a NaN or an invalid encoding
+  Same,        ///< equal words (only flags differ)
+  Sign,        ///< the same magnitude with the other sign (-0 for +0 included)
+  OneNearer,   ///< floating: the adjacent magnitude toward zero, same sign
+  OneFarther,  ///< floating: the adjacent magnitude away from zero, same sign
+  Nearer,      ///< floating: a smaller magnitude, same sign, farther than one code
+  Farther,     ///< floating: a larger magnitude, same sign, farther than one code
+  OneBelow,    ///< integer: the value minus 1
+  OneAbove,    ///< integer: the value plus 1
+  Below,       ///< integer: a smaller value
+  Above,       ///< integer: a larger value
+  Other,       ///< anything else: another sign and magnitude, a NaN or an invalid encoding
 };
 
 /// "same", "sign", "1 code nearer zero", "1 code farther from zero", "nearer zero", "farther
@@ -76,8 +76,7 @@ enum class WordDifference : std::uint8_t {
 std::string_view WordDifferenceName(WordDifference d);
 
 /// The difference between two words of `type` (low Format(type).width bits of each).
-WordDifference WordDifferenceOf(oracle::TileDataType type, oracle::Word expected,
-                                oracle::Word got);
+WordDifference WordDifferenceOf(oracle::TileDataType type, oracle::Word expected, oracle::Word got);
 
 /// The triage signature of one mismatch: what differs, independent of the mode and Sat (a
 /// group's line lists the controls it was seen under), so that one cause is one group and a

@@ -37,8 +37,7 @@ struct TypeCondition {
 /// in "expected" either sign, in "got" the sign of the expected word.
 struct ClassPattern {
   std::string name;  ///< as written
-  bool Accepts(std::string_view result_class, std::string_view expected_class,
-               bool is_got) const;
+  bool Accepts(std::string_view result_class, std::string_view expected_class, bool is_got) const;
 };
 
 /// One rule. Every condition given must hold for a mismatch to be waived; a missing condition
@@ -54,7 +53,7 @@ struct KnownDifferenceRule {
   std::vector<TypeCondition> src, dst;       ///< empty: every type
   std::uint8_t rmodes = 0x7F;                ///< bit k: NumericRoundingMode k
   std::uint8_t sats = 3;                     ///< bit 0: Sat off, bit 1: Sat on
-  std::uint32_t inputs = 0;                  ///< bit k: input class k (generator::InputClassOf); 0 any
+  std::uint32_t inputs = 0;  ///< bit k: input class k (generator::InputClassOf); 0 any
   /// "word": Same (the words are equal), Any (not looked at), or Shape (the patterns below).
   enum class WordRule : std::uint8_t { Same, Any, Shape } word = WordRule::Same;
   std::vector<ClassPattern> word_expected, word_got;  ///< any of (empty: any class)

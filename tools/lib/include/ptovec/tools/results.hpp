@@ -122,6 +122,9 @@ class ResultsReader {
   const std::string& compare() const;
   /// The known-difference sets the run used (header "known_differences"; empty when none).
   const std::vector<std::string>& known_differences() const;
+  /// The header's "compare", "known_differences" and "allow_unsupported" as written (an object,
+  /// empty when the header has none of them), for ResultsWriter's `judged` (merge).
+  const nlohmann::ordered_json& judged() const;
   /// The file's format version (1 or 2).
   int version() const;
   /// Set when the run stopped early: then only stopped()->records records follow, the first of
