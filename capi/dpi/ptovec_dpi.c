@@ -18,6 +18,9 @@ extern "C" {
 int ptovec_dpi_evaluate(const char* op, int src_code, int dst_code, int rmode, int sat,
                         int n_inputs, long long in0, long long in1, long long in2, long long in3,
                         long long* word, int* status);
+int ptovec_dpi_compare_policy(const char* policy, int* flags_mask);
+int ptovec_dpi_compare(int dst_code, int flags_mask, long long expected_word, int expected_status,
+                       long long got_word, int got_status);
 
 /* ptovec_evaluate with up to 4 input words passed by value: n_inputs of in0..in3 are used (the
  * op's slots in `ptovec list` order, each in the low bits of its type's width). On PTOVEC_OK
@@ -41,6 +44,33 @@ int ptovec_dpi_evaluate(const char* op, int src_code, int dst_code, int rmode, i
   *word = error == PTOVEC_OK ? (long long)result.word : 0;
   *status = error == PTOVEC_OK ? (int)result.status : 0;
   return (int)error;
+}
+
+/* ptovec_compare_policy: *flags_mask receives the status bits compared under `policy`
+ * ("word+flags" 0x1f, "word" 0x00, "word+flags:NV,OF" 0x05); 0 on an error. Returns a
+ * ptovec_error. */
+int ptovec_dpi_compare_policy(const char* policy, int* flags_mask) {
+  uint8_t mask = 0;
+  const ptovec_error error = ptovec_compare_policy(policy, &mask);
+  *flags_mask = error == PTOVEC_OK ? (int)mask : 0;
+  return (int)error;
+}
+
+/* ptovec_compare with DPI-C types: 1 when the answer (got_word, got_status) matches the expected
+ * one for destination type `dst_code` under `flags_mask`, 0 when it does not, -1 on an error (an
+ * unknown type code, or a mask outside 0x00..0x1f; see ptovec_last_error). A status with bits
+ * above bit 7 set never matches. */
+int ptovec_dpi_compare(int dst_code, int flags_mask, long long expected_word, int expected_status,
+                       long long got_word, int got_status) {
+  int match = 0;
+  /* A mask above 8 bits is refused as one with bits 7:5 set (the library names it). */
+  const uint8_t mask =
+      (flags_mask & ~0xff) != 0 ? (uint8_t)(flags_mask | 0xe0) : (uint8_t)flags_mask;
+  if (ptovec_compare(dst_code, mask, (uint64_t)expected_word, (uint8_t)expected_status,
+                     (uint64_t)got_word, (uint8_t)got_status, &match) != PTOVEC_OK) {
+    return -1;
+  }
+  return (expected_status & ~0xff) != (got_status & ~0xff) ? 0 : match;
 }
 
 #ifdef __cplusplus

@@ -17,3 +17,11 @@ import "DPI-C" function string ptovec_last_error();
 import "DPI-C" function int ptovec_type_code(input string name);
 // The library version ("0.1.0").
 import "DPI-C" function string ptovec_version();
+// The status bits compared under a comparison policy ("word+flags" 'h1f, "word" 'h00,
+// "word+flags:NV,OF" 'h05): 0 = ok, else a ptovec_error code.
+import "DPI-C" function int ptovec_dpi_compare_policy(input string policy, output int flags_mask);
+// 1 when the answer matches the expected one for destination type dst_code (the low bits of the
+// type's width, and the status bits of flags_mask), 0 when not, -1 on an error.
+import "DPI-C" function int ptovec_dpi_compare(
+  input int dst_code, input int flags_mask, input longint expected_word, input int expected_status,
+  input longint got_word, input int got_status);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/compare_policy.hpp"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/rounding.hpp"
@@ -315,6 +316,50 @@ PTOVEC_C_EXPORT ptovec_error ptovec_evaluate_batch(const char* op, int src_code,
     return PTOVEC_OK;
   } catch (const std::bad_alloc&) {
     return Internal("out of memory");
+  } catch (const std::exception& e) {
+    return Internal(e.what());
+  } catch (...) {
+    return Internal("unknown exception");
+  }
+}
+
+PTOVEC_C_EXPORT ptovec_error ptovec_compare_policy(const char* policy, uint8_t* flags_mask) {
+  try {
+    if (flags_mask == nullptr) return Fail(PTOVEC_ERROR_NULL_ARGUMENT, "flags_mask is NULL");
+    const std::string name = policy == nullptr || *policy == '\0' ? "word+flags" : policy;
+    try {
+      *flags_mask = generator::ComparePolicyFromName(name).flags;
+    } catch (const generator::InputError& e) {
+      return Fail(PTOVEC_ERROR_BAD_POLICY, e.what());
+    }
+    return PTOVEC_OK;
+  } catch (const std::exception& e) {
+    return Internal(e.what());
+  } catch (...) {
+    return Internal("unknown exception");
+  }
+}
+
+PTOVEC_C_EXPORT ptovec_error ptovec_compare(int dst_code, uint8_t flags_mask,
+                                            uint64_t expected_word, uint8_t expected_status,
+                                            uint64_t got_word, uint8_t got_status, int* match) {
+  try {
+    if (match == nullptr) return Fail(PTOVEC_ERROR_NULL_ARGUMENT, "match is NULL");
+    const oracle::FormatInfo* dst = FormatOfCode(dst_code);
+    if (dst == nullptr) {
+      return Fail(PTOVEC_ERROR_UNKNOWN_TYPE, "unknown type code " + std::to_string(dst_code) +
+                                                 " for dst (accepted: " + TypeCodesList() + ")");
+    }
+    if ((flags_mask & ~oracle::kStatusAll) != 0) {
+      return Fail(PTOVEC_ERROR_BAD_POLICY,
+                  "flags_mask " + HexText(flags_mask) +
+                      " has bits 7:5 set (accepted: 0x00..0x1f, bit 0 NV .. bit 4 NX)");
+    }
+    generator::ComparePolicy policy;
+    policy.flags = flags_mask;
+    *match =
+        policy.Matches(dst->type, expected_word, expected_status, got_word, got_status) ? 1 : 0;
+    return PTOVEC_OK;
   } catch (const std::exception& e) {
     return Internal(e.what());
   } catch (...) {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "ptovec/generator/compare_policy.hpp"
 #include "ptovec/generator/interrupts.hpp"
 
 namespace ptovec::generator {
@@ -153,10 +154,9 @@ std::string HexStatus(Status status) {
 }
 
 std::string FlagNames(Status status) {
-  static constexpr const char* kNames[] = {"NV", "DZ", "OF", "UF", "NX"};
   std::string out;
-  for (unsigned bit = 0; bit < 5; ++bit) {
-    if ((status >> bit) & 1U) out += (out.empty() ? "" : "|") + std::string(kNames[bit]);
+  for (unsigned bit = 0; bit < kStatusBitNames.size(); ++bit) {
+    if ((status >> bit) & 1U) out += (out.empty() ? "" : "|") + std::string(kStatusBitNames[bit]);
   }
   if ((status & 0xE0) != 0) out += (out.empty() ? "" : "|") + std::string("bits7:5");
   return out.empty() ? "-" : out;

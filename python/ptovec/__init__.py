@@ -41,7 +41,7 @@ import numpy as np
 from . import files
 from .files import RMODE_NAMES, read_vector_file, read_vectors
 
-__all__ = ["FLAG_NAMES", "RMODE_NAMES", "Result", "eval", "evaluate", "flag_names", "generate",
+__all__ = ["FLAG_NAMES", "RMODE_NAMES", "Result", "compare", "eval", "evaluate", "flag_names", "generate",
            "read_vectors", "read_vector_file", "executable", "version", "ops", "input_count",
            "files"]
 
@@ -160,10 +160,10 @@ def _words(array: np.ndarray, what: str) -> np.ndarray:
     """``array`` as uint64 words; ValueError naming ``what`` for anything but unsigned or
     non-negative integers."""
     if array.dtype.kind not in "ui":
-        raise ValueError(f"inputs: {what} has dtype {array.dtype} (accepted: unsigned or "
+        raise ValueError(f"{what} has dtype {array.dtype} (accepted: unsigned or "
                          "non-negative integer words, e.g. uint64; convert values to words first)")
     if array.dtype.kind == "i" and array.size and array.min() < 0:
-        raise ValueError(f"inputs: {what} holds the negative word {array.min()} (words are "
+        raise ValueError(f"{what} holds the negative word {array.min()} (words are "
                          "unsigned: S8 -1 is 0xff)")
     return array.astype(np.uint64, copy=False)
 
@@ -171,7 +171,7 @@ def _words(array: np.ndarray, what: str) -> np.ndarray:
 def _input_matrix(inputs: BatchInputs) -> np.ndarray:
     """The cases' words as a C-contiguous uint64 array of shape (n, slots)."""
     if isinstance(inputs, (list, tuple)) and any(np.ndim(c) >= 1 for c in inputs):
-        columns = [_words(np.asarray(c), f"slot {i}") for i, c in enumerate(inputs)]
+        columns = [_words(np.asarray(c), f"inputs: slot {i}") for i, c in enumerate(inputs)]
         if any(c.ndim != 1 for c in columns) or len({c.shape for c in columns}) != 1:
             raise ValueError("inputs: one 1-D array per slot, all of one length (got shapes "
                              f"{[c.shape for c in columns]})")
@@ -181,7 +181,7 @@ def _input_matrix(inputs: BatchInputs) -> np.ndarray:
         raise ValueError(f"inputs: an array of {array.ndim} dimensions (accepted: a 1-D array "
                          "for an op of one slot, a 2-D array of shape (n, slots), or one 1-D "
                          "array per slot)")
-    words = _words(array, "the array")
+    words = _words(array, "inputs: the array")
     return np.ascontiguousarray(words[:, None] if words.ndim == 1 else words)
 
 
@@ -207,6 +207,51 @@ def evaluate(op: str, src: str, dst: str, inputs: BatchInputs, rmode: RoundingMo
     rmode_index, saturate = _controls(core, rmode, sat)
     return core.evaluate_batch(op, _type_code(core, src, "src"), _type_code(core, dst, "dst"),
                                rmode_index, saturate, matrix)
+
+
+def _status_bytes(array, what: str) -> np.ndarray:
+    """``array`` as int64 status values; ValueError naming ``what`` for anything but integers
+    0..2^63-1 (values above 0x1f are kept: they never match)."""
+    values = np.asarray(array)
+    if values.dtype.kind not in "ui" or (values.dtype.kind == "i" and values.size
+                                          and values.min() < 0):
+        raise ValueError(f"{what}: status bytes must be non-negative integers (bit 0 NV .. bit 4 "
+                         f"NX), got dtype {values.dtype}")
+    return values.astype(np.uint64, copy=False)
+
+
+def compare(dst: str, expected_words, expected_flags, got_words, got_flags, *,
+            policy: str = "word+flags") -> np.ndarray:
+    """Which answers of a device match the expected ones, as the gate compares them
+    (ptovec_compare of the C API, `ptovec check --compare/--flags`): the low bits of the
+    destination type's width of the words are equal, and so are the status bits the policy
+    compares; bits 7:5 (and above) of a got status are always compared, so a status that sets
+    them never matches.
+
+    ``dst``: the destination type name ("e8m0", "fp16", ...). ``expected_words``,
+    ``got_words``: integer arrays (or scalars) of result words; ``expected_flags``,
+    ``got_flags``: integer arrays of status bytes (bit 0 NV .. bit 4 NX); all broadcast to one
+    shape, e.g. the two arrays ``evaluate`` returns and a device's two arrays.
+    ``policy``: "word+flags" (the default, every status bit), "word" (no status bit: a device
+    without a status register) or "word+flags:" followed by bit names ("word+flags:NV,OF").
+    Known differences (``--known-differences``) are the gate's, not this function's.
+
+    Returns a numpy bool array of the broadcast shape (True: match). Raises ValueError for an
+    unknown type or policy (the C API's message) and for words or statuses that are not
+    non-negative integers."""
+    core = _lib()
+    width = core.type_width(_type_code(core, dst, "dst"))
+    if not isinstance(policy, str):
+        raise ValueError(f"policy {policy!r} is not a string (accepted: word+flags, word, "
+                         "word+flags:NV,OF, ...)")
+    compared = np.uint64(core.compare_policy(policy) | ~0x1f & 0xffffffffffffffff)
+    mask = np.uint64((1 << width) - 1)
+    expected = _words(np.asarray(expected_words), "expected_words")
+    got = _words(np.asarray(got_words), "got_words")
+    words_match = ((expected ^ got) & mask) == 0
+    flags_match = ((_status_bytes(expected_flags, "expected_flags")
+                    ^ _status_bytes(got_flags, "got_flags")) & compared) == 0
+    return np.asarray(words_match & flags_match)
 
 
 def executable() -> str:

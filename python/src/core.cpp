@@ -116,6 +116,14 @@ std::pair<Words, Statuses> EvaluateBatch(const std::string& op, int src_code, in
   return {OwningArray<Words>(std::move(words), n), OwningArray<Statuses>(std::move(statuses), n)};
 }
 
+// ptovec_compare_policy: the status bits compared under a policy name.
+unsigned ComparePolicyMask(const std::string& policy) {
+  std::uint8_t mask = 0;
+  const ptovec_error error = ptovec_compare_policy(policy.c_str(), &mask);
+  if (error != PTOVEC_OK) Raise(error, std::nullopt);
+  return mask;
+}
+
 }  // namespace
 
 NB_MODULE(_core, m) {
@@ -144,6 +152,10 @@ NB_MODULE(_core, m) {
         "One case through ptovec_evaluate: (result word, 5 status bits NV DZ OF UF NX in bits "
         "0..4). Raises ValueError with the C API's message for bad input, RuntimeError for an "
         "internal error.");
+  m.def("compare_policy", &ComparePolicyMask, nb::arg("policy"),
+        "The status bits (bit 0 NV .. bit 4 NX) compared under a policy name: \"word+flags\" "
+        "0x1f, \"word\" 0, \"word+flags:NV,OF\" 0x05 (ptovec_compare_policy). Raises ValueError "
+        "with the C API's message for an unknown name.");
   m.def("evaluate_batch", &EvaluateBatch, nb::arg("op"), nb::arg("src_code"), nb::arg("dst_code"),
         nb::arg("rmode"), nb::arg("sat"), nb::arg("inputs"),
         "Cases of one op, pair and control through ptovec_evaluate_batch with the GIL released: "

@@ -39,6 +39,16 @@ int main(void) {
     puts("unknown op not reported");
     bad = 1;
   }
+  {
+    uint8_t mask = 0;
+    int match = -1;
+    if (ptovec_compare_policy("word+flags:NV,OF", &mask) != PTOVEC_OK || mask != 0x05 ||
+        ptovec_compare(e8m0, mask, 0x7f, PTOVEC_STATUS_NX, 0x7f, 0, &match) != PTOVEC_OK ||
+        match != 1) {
+      puts("compare under word+flags:NV,OF of 0x7f NX with 0x7f - is not a match");
+      bad = 1;
+    }
+  }
   printf("ptovec %s: %s\n", ptovec_version(), bad ? "FAILED" : "ok");
   return bad;
 }

@@ -45,6 +45,63 @@ void ExpectResult(ptovec_result r, std::uint64_t word, unsigned status) {
 
 constexpr std::uint64_t kFp19One = 0x1FC00;  // FP32ToFP19(1.0): 0x3F800000 >> 13
 
+// ---- comparison: ptovec_compare_policy, ptovec_compare ----
+
+TEST(CApiCompare, PoliciesGiveTheirMasks) {
+  std::uint8_t mask = 0xee;
+  EXPECT_EQ(ptovec_compare_policy("word+flags", &mask), PTOVEC_OK);
+  EXPECT_EQ(mask, 0x1f);
+  EXPECT_EQ(ptovec_compare_policy(nullptr, &mask), PTOVEC_OK);
+  EXPECT_EQ(mask, 0x1f);
+  EXPECT_EQ(ptovec_compare_policy("word", &mask), PTOVEC_OK);
+  EXPECT_EQ(mask, 0x00);
+  EXPECT_EQ(ptovec_compare_policy("word+flags:NV,OF", &mask), PTOVEC_OK);
+  EXPECT_EQ(mask, 0x05);
+  EXPECT_EQ(ptovec_compare_policy("word+flags:nx,uf", &mask), PTOVEC_OK);
+  EXPECT_EQ(mask, 0x18);
+  mask = 0xee;
+  EXPECT_EQ(ptovec_compare_policy("word+flags:NV,XX", &mask), PTOVEC_ERROR_BAD_POLICY);
+  EXPECT_EQ(mask, 0xee);
+  EXPECT_EQ(std::string(ptovec_last_error()),
+            "unknown comparison policy 'word+flags:NV,XX' (accepted: word+flags, word, or "
+            "word+flags: followed by status bits NV, DZ, OF, UF, NX, comma-separated, e.g. "
+            "word+flags:NV,OF)");
+  EXPECT_EQ(ptovec_compare_policy("flags", &mask), PTOVEC_ERROR_BAD_POLICY);
+  EXPECT_EQ(ptovec_compare_policy("word", nullptr), PTOVEC_ERROR_NULL_ARGUMENT);
+}
+
+TEST(CApiCompare, WordsAtTheirWidthAndTheMaskedFlags) {
+  const int e8m0 = Code("e8m0"), s8 = Code("s8");
+  int match = -1;
+  // tcvt fp16 -1.0 -> e8m0 is 0xff NV: a device without flags answers 0xff, 0.
+  EXPECT_EQ(ptovec_compare(e8m0, 0x1f, 0xff, PTOVEC_STATUS_NV, 0xff, 0, &match), PTOVEC_OK);
+  EXPECT_EQ(match, 0);
+  EXPECT_EQ(ptovec_compare(e8m0, 0x00, 0xff, PTOVEC_STATUS_NV, 0xff, 0, &match), PTOVEC_OK);
+  EXPECT_EQ(match, 1);
+  // NV only: a missing NX is ignored, a wrong word is not.
+  EXPECT_EQ(ptovec_compare(e8m0, PTOVEC_STATUS_NV, 0x7f, PTOVEC_STATUS_NX, 0x7f, 0, &match),
+            PTOVEC_OK);
+  EXPECT_EQ(match, 1);
+  EXPECT_EQ(ptovec_compare(e8m0, PTOVEC_STATUS_NV, 0x7f, PTOVEC_STATUS_NX, 0x80, 0, &match),
+            PTOVEC_OK);
+  EXPECT_EQ(match, 0);
+  // Only the low 8 bits are an S8 word (a sign-extended -1 matches 0xff); bits 7:5 of a status
+  // never match, whatever the mask.
+  EXPECT_EQ(ptovec_compare(s8, 0x1f, 0xff, 0, 0xffffffffffffffffULL, 0, &match), PTOVEC_OK);
+  EXPECT_EQ(match, 1);
+  EXPECT_EQ(ptovec_compare(s8, 0x00, 0xff, 0, 0xff, 0x20, &match), PTOVEC_OK);
+  EXPECT_EQ(match, 0);
+  match = 7;
+  EXPECT_EQ(ptovec_compare(3, 0x1f, 0, 0, 0, 0, &match), PTOVEC_ERROR_UNKNOWN_TYPE);
+  EXPECT_EQ(match, 7);
+  EXPECT_EQ(std::string(ptovec_last_error()).rfind("unknown type code 3 for dst (accepted: ", 0),
+            0u);
+  EXPECT_EQ(ptovec_compare(e8m0, 0x3f, 0, 0, 0, 0, &match), PTOVEC_ERROR_BAD_POLICY);
+  EXPECT_EQ(std::string(ptovec_last_error()),
+            "flags_mask 0x3f has bits 7:5 set (accepted: 0x00..0x1f, bit 0 NV .. bit 4 NX)");
+  EXPECT_EQ(ptovec_compare(e8m0, 0x1f, 0, 0, 0, 0, nullptr), PTOVEC_ERROR_NULL_ARGUMENT);
+}
+
 // ---- known answers: spec-notes section 6 ----
 
 TEST(CApiKnownAnswers, SpecNotesSection6) {

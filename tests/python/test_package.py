@@ -287,3 +287,26 @@ def test_python_m_ptovec_runs_the_carried_program():
                           "--dst", "e8m0", "0x1"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.startswith("ptovec: error: unknown op 'nope'")
+
+
+def test_compare_applies_the_policy_like_the_gate():
+    # tcvt fp16 -> e8m0 of 1.5 under RTZ: 0x7f NX; of -1.0: 0xff NV (spec-notes section 6).
+    words, flags = ptovec.evaluate("tcvt", "fp16", "e8m0", [0x3E00, 0xBC00], "RTZ")
+    assert words.tolist() == [0x7F, 0xFF] and flags.tolist() == [0x10, 0x01]
+    flagless = (words, np.zeros(2, dtype=np.uint8))
+    assert ptovec.compare("e8m0", words, flags, *flagless).tolist() == [False, False]
+    assert ptovec.compare("e8m0", words, flags, *flagless, policy="word").tolist() == [True, True]
+    # Only NV compared: the missing NX of 1.5 is ignored, the missing NV of -1.0 is not.
+    assert ptovec.compare("e8m0", words, flags, *flagless,
+                          policy="word+flags:nv").tolist() == [True, False]
+    # Bits above the type's width are not the word's; bits 7:5 of a status never match.
+    assert ptovec.compare("e8m0", 0x7F, 0x10, 0x17F, 0x10).tolist() is True
+    assert ptovec.compare("e8m0", 0x7F, 0x10, 0x7F, 0x30, policy="word").tolist() is False
+    assert ptovec.compare("fp16", 0x3C00, 0, 0x3C01, 0).tolist() is False
+    with pytest.raises(ValueError, match=r"unknown comparison policy 'word\+flags:NV,XX' "
+                       r"\(accepted: word\+flags, word, or word\+flags: followed by status bits"):
+        ptovec.compare("e8m0", words, flags, *flagless, policy="word+flags:NV,XX")
+    with pytest.raises(ValueError, match="unknown dst type 'e9m0'"):
+        ptovec.compare("e9m0", words, flags, *flagless)
+    with pytest.raises(ValueError, match="got_words holds the negative word -1"):
+        ptovec.compare("e8m0", words, flags, np.array([-1, 0]), flags)

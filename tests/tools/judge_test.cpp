@@ -103,6 +103,37 @@ TEST(Signature, TextAndItsCheck) {
   EXPECT_EQ(CheckSignatureText(*c.op, "got unsupported"), "got unsupported");
 }
 
+// fpatr signatures start with the named slots (pre_quant_mode, relu_mode): every cause of the
+// real devices was in one of them.
+TEST(Signature, FpatrSplitsByPreQuantModeAndReluMode) {
+  Case c;
+  c.op = generator::FindOp("fpatr");
+  c.pair = {TileDataType::FP32, TileDataType::FP32};
+  c.in = {0x3f800000, 0, 1, 0, 0};
+  const Encoded expected{0x3f800000, 0};
+  const DeviceAnswer got{true, {0xbf800000, 0}};
+  EXPECT_EQ(SignatureText(*c.op, SignatureOf(c, expected, got, ComparePolicy{})),
+            "pre_quant_mode 0; relu_mode 1; input +normal; expected +normal -; got -normal -; "
+            "word sign; flags same");
+}
+
+// shrink --class: only failures whose first input is of the given classes count.
+TEST(ShrinkJudge, ClassFilterKeepsOnlyThoseInputs) {
+  Judge judge;
+  judge.input_classes = ParseInputClasses("+normal,+subnormal");
+  const Encoded inf{0x7c00, static_cast<Status>(kOF | kNX)};
+  const DeviceAnswer largest{true, {0x7bff, static_cast<Status>(kOF | kNX)}};
+  EXPECT_TRUE(judge.Counts(EncodeFp32Fp16(0x7f7fffff, NumericRoundingMode::RNE), inf, largest));
+  const Encoded minus_inf{0xfc00, static_cast<Status>(kOF | kNX)};
+  const DeviceAnswer minus_largest{true, {0xfbff, static_cast<Status>(kOF | kNX)}};
+  EXPECT_FALSE(
+      judge.Counts(EncodeFp32Fp16(0xff7fffff, NumericRoundingMode::RNE), minus_inf, minus_largest));
+  EXPECT_NE(ErrorOf([] {
+              ParseInputClasses("+normal,positive");
+            }).find("--class 'positive' is not an input class (accepted: invalid-encoding, +zero"),
+            std::string::npos);
+}
+
 TEST(KnownDifferences, BuiltinSetsLoadAndRulesExplainOnlyTheirShape) {
   const KnownDifferences ieee = LoadKnownDifferences({"ieee754"});
   ASSERT_EQ(ieee.sets, std::vector<std::string>{"ieee754"});
@@ -260,7 +291,7 @@ TEST(Triage, TwoFaultsTwoGroupsEachShrunkApart) {
             "input +normal; expected +normal -; got +normal -; word 1 code farther from zero; "
             "flags same");
   std::ostringstream text;
-  PrintReport(text, r, 0);
+  PrintReport(text, r, 1);
   EXPECT_NE(text.str().find("           4  tcvt fp16 -> e8m0: input +normal; expected +normal -; "
                             "got +normal -; word 1 code farther from zero; flags same\n"
                             "                under RTM off, RTM on, RTZ off, RTZ on;"),

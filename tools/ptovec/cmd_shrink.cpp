@@ -248,9 +248,9 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
     if (earlier == firsts.end()) {
       firsts.push_back(&m);
       signatures.emplace_back();
-    } else if (m.section < (*earlier)->section ||
-               (m.section == (*earlier)->section && m.index < (*earlier)->index)) {
-      *earlier = &m;  // the pair's first failure in results order
+    } else if ((*earlier)->verdict == tools::Verdict::Unsupported &&
+               m.verdict != tools::Verdict::Unsupported) {
+      *earlier = &m;  // a wrong answer of the pair before an unsupported one
     }
   }
   const std::uint64_t failures =

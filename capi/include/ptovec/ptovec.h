@@ -57,7 +57,10 @@ typedef enum ptovec_error {
   /** A required pointer argument is NULL. */
   PTOVEC_ERROR_NULL_ARGUMENT = 9,
   /** Out of memory or an internal failure (a bug: please report the message). */
-  PTOVEC_ERROR_INTERNAL = 10
+  PTOVEC_ERROR_INTERNAL = 10,
+  /** A comparison policy name or flag mask ptovec does not accept (ptovec_compare_policy,
+   *  ptovec_compare). */
+  PTOVEC_ERROR_BAD_POLICY = 11
 } ptovec_error;
 
 /** Rounding modes in NumericRoundingMode's order (spec-notes section 2): the `rmode` argument,
@@ -140,6 +143,27 @@ ptovec_error ptovec_evaluate(const char* op, int src_code, int dst_code, int rmo
 ptovec_error ptovec_evaluate_batch(const char* op, int src_code, int dst_code, int rmode, int sat,
                                    const uint64_t* inputs, size_t n_inputs, size_t n,
                                    ptovec_result* results, size_t* failed_index);
+
+/** The status bits compared under a comparison policy, as a mask for ptovec_compare (bit 0 NV ..
+ *  bit 4 NX). `policy` is the name `ptovec check` prints on its first line, in its results
+ *  header ("compare") and in its JUnit property ptovec.compare: "word+flags" (every bit: 0x1f;
+ *  also for NULL or ""), "word" (none: 0x00, a device without a status register) or
+ *  "word+flags:" followed by status bit names, comma-separated, case-insensitive
+ *  ("word+flags:NV,OF" -> 0x05; `--flags NV,OF` of the CLI). On an unknown name `*flags_mask` is
+ *  untouched and the error is PTOVEC_ERROR_BAD_POLICY (PTOVEC_ERROR_NULL_ARGUMENT for a NULL
+ *  flags_mask). */
+ptovec_error ptovec_compare_policy(const char* policy, uint8_t* flags_mask);
+
+/** Whether a device's answer matches the expected one for destination type `dst_code`, as the
+ *  gate judges it: the low ptovec_type_width(dst_code) bits of the words are equal and so are the
+ *  status bits of `flags_mask` (bits 4:0, from ptovec_compare_policy); bits 7:5 of `got_status`
+ *  are always compared, so an answer that sets them never matches. `*match` is 1 for a match, 0
+ *  otherwise. Errors: PTOVEC_ERROR_UNKNOWN_TYPE (dst_code), PTOVEC_ERROR_BAD_POLICY (a mask with
+ *  bits 7:5), PTOVEC_ERROR_NULL_ARGUMENT (match); `*match` is then untouched. Known differences
+ *  (`--known-differences`) are the gate's, not this function's. */
+ptovec_error ptovec_compare(int dst_code, uint8_t flags_mask, uint64_t expected_word,
+                            uint8_t expected_status, uint64_t got_word, uint8_t got_status,
+                            int* match);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -28,6 +28,7 @@ module tb_tcvt_e8m0_dpi;
   longint unsigned cases = 0;
   longint unsigned mismatches = 0;
   int e8m0;
+  int flags_mask;  // the status bits compared: ptovec_dpi_compare_policy("word+flags")
 
   // One case: drive, settle, compare with ptovec.
   task automatic check(input logic [4:0] t, input logic [31:0] v, input int m, input int s);
@@ -43,8 +44,10 @@ module tb_tcvt_e8m0_dpi;
                                 expected_status);
     if (error != 0) $fatal(1, "ptovec_dpi_evaluate failed (%0d): %s", error, ptovec_last_error());
     cases++;
-    // ptovec's word has only bits 7:0 set for E8M0 and only bits 4:0 of its status.
-    if (!supported || 64'(code) != word || 32'(status) != expected_status) begin
+    // The gate's own comparison (ptovec_compare): the low 8 bits of the words, the status bits
+    // of the policy's mask.
+    if (!supported || ptovec_dpi_compare(e8m0, flags_mask, word, expected_status, longint'(code),
+                                         int'(status)) != 1) begin
       mismatches++;
       if (mismatches <= 10)
         $error("mismatch: src_type %0d value 0x%08h rmode %0d sat %0d: RTL code 0x%02h status 0x%02h (supported %0d), ptovec 0x%02h 0x%02h",
@@ -58,6 +61,15 @@ module tb_tcvt_e8m0_dpi;
     low_halves = '{16'h0000, 16'h0001, 16'h8000, 16'hffff, 16'h4000, 16'h7fff};
     if (!$value$plusargs("fp32_stride=%d", fp32_stride)) fp32_stride = 1;
     e8m0 = ptovec_type_code("e8m0");
+    if (ptovec_dpi_compare_policy("word+flags:NV,OF", flags_mask) != 0 || flags_mask != 'h05)
+      $fatal(1, "ptovec_dpi_compare_policy(word+flags:NV,OF) gave 'h%02h: %s", flags_mask,
+             ptovec_last_error());
+    if (ptovec_dpi_compare(e8m0, flags_mask, 64'h80, 'h11, 64'h80, 'h10) != 0 ||
+        ptovec_dpi_compare(e8m0, flags_mask, 64'h80, 'h11, 64'h180, 'h01) != 1)
+      $fatal(1, "ptovec_dpi_compare disagrees with word+flags:NV,OF on 0x80");
+    if (ptovec_dpi_compare_policy("word+flags", flags_mask) != 0 || flags_mask != 'h1f)
+      $fatal(1, "ptovec_dpi_compare_policy(word+flags) gave 'h%02h: %s", flags_mask,
+             ptovec_last_error());
     $display("ptovec %s through DPI-C; e8m0 is type code %0d", ptovec_version(), e8m0);
     for (int m = 0; m < 7; m++) begin
       for (int s = 0; s < 2; s++) begin

@@ -314,6 +314,19 @@ CheckReport Compare(const generator::VectorSelection& vectors, const std::filesy
                    " answers of other controls in the results file were not compared)";
   }
   report.device = reader.device();
+  const ComparePolicy run_policy =
+      reader.compare().empty() ? ComparePolicy{} : ComparePolicyFromName(reader.compare());
+  if (!reader.compare().empty() &&
+      (!(run_policy == judge.policy) || reader.known_differences() != judge.known.sets)) {
+    std::string sets;
+    for (const std::string& set : reader.known_differences()) {
+      sets += (sets.empty() ? "" : ", ") + set;
+    }
+    report.run_judged = "the run that wrote " + results.filename().string() + " compared " +
+                        run_policy.Describe() +
+                        (sets.empty() ? std::string() : " with known differences " + sets) +
+                        "; this check judges by its own options";
+  }
   return report;
 }
 

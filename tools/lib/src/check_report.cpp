@@ -295,6 +295,7 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
   for (const std::string& f : r.device_failures) out << "DEVICE FAILED: " << f << "\n";
   if (!r.incomplete.empty()) out << "INCOMPLETE: " << r.incomplete << "\n";
   if (!r.scope.empty()) out << "scope: " << r.scope << "\n";
+  if (!r.run_judged.empty()) out << "note: " << r.run_judged << "\n";
   if (r.passed()) {
     std::string with;
     if (r.waived > 0) {

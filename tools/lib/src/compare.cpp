@@ -25,29 +25,6 @@ using oracle::Word;
 __extension__ using Int128 = __int128;
 __extension__ using UInt128 = unsigned __int128;
 
-constexpr std::array<std::pair<std::string_view, Status>, 5> kFlagBits{{
-    {"NV", oracle::kStatusNV},
-    {"DZ", oracle::kStatusDZ},
-    {"OF", oracle::kStatusOF},
-    {"UF", oracle::kStatusUF},
-    {"NX", oracle::kStatusNX},
-}};
-
-// "NV,OF,UF": the names of `flags`, comma-separated, in bit order.
-std::string CommaNames(Status flags) {
-  std::string out;
-  for (const auto& [name, bit] : kFlagBits) {
-    if (flags & bit) out += (out.empty() ? "" : ",") + std::string(name);
-  }
-  return out;
-}
-
-std::string Upper(std::string_view text) {
-  std::string out(text);
-  for (char& ch : out) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return out;
-}
-
 std::string Trim(std::string_view text) {
   const auto first = text.find_first_not_of(' ');
   if (first == std::string_view::npos) return {};
@@ -121,71 +98,6 @@ constexpr std::array<WordDifference, 11> kWordDifferences{
     WordDifference::Above,      WordDifference::Other};
 
 }  // namespace
-
-std::string ComparePolicy::Name() const {
-  if (full()) return "word+flags";
-  if (flags == 0) return "word";
-  return "word+flags:" + CommaNames(flags);
-}
-
-std::string ComparePolicy::Describe() const {
-  if (full()) return "word and flags";
-  if (flags == 0) return "words only: the status flags are not compared";
-  return "word and flags " + CommaNames(flags) + " only: " + CommaNames(kStatusBits & ~flags) +
-         " not compared";
-}
-
-std::optional<Status> ParseFlagNames(std::string_view text) {
-  const std::string t = Trim(text);
-  if (t.empty() || t == "-") return Status{0};
-  Status out = 0;
-  std::size_t start = 0;
-  while (start <= t.size()) {
-    std::size_t end = t.find_first_of("|,", start);
-    if (end == std::string::npos) end = t.size();
-    const std::string name = Upper(Trim(std::string_view(t).substr(start, end - start)));
-    const auto it = std::find_if(kFlagBits.begin(), kFlagBits.end(),
-                                 [&](const auto& f) { return f.first == name; });
-    if (it == kFlagBits.end()) return std::nullopt;
-    out |= it->second;
-    start = end + 1;
-  }
-  return out;
-}
-
-ComparePolicy ParseComparePolicy(const std::string& compare, const std::string& flags) {
-  ComparePolicy policy;
-  if (compare == "word") {
-    if (!flags.empty()) {
-      throw InputError("--flags " + flags +
-                       " picks the status bits compared with the word, but --compare word "
-                       "compares none (give one of them)");
-    }
-    policy.flags = 0;
-    return policy;
-  }
-  if (!compare.empty() && compare != "word+flags") {
-    throw InputError("unknown --compare '" + compare + "' (accepted: word+flags, word)");
-  }
-  if (!flags.empty()) {
-    const std::optional<Status> bits = ParseFlagNames(flags);
-    if (!bits || *bits == 0 || flags.find('|') != std::string::npos) {
-      throw InputError("--flags '" + flags +
-                       "': not a list of status bits (accepted: NV, DZ, OF, UF, NX, "
-                       "comma-separated, e.g. --flags NV,OF,UF; --compare word for none)");
-    }
-    policy.flags = *bits;
-  }
-  return policy;
-}
-
-ComparePolicy ComparePolicyFromName(const std::string& name) {
-  if (name == "word+flags" || name == "word") return ParseComparePolicy(name, "");
-  const std::string prefix = "word+flags:";
-  if (name.rfind(prefix, 0) == 0) return ParseComparePolicy("", name.substr(prefix.size()));
-  throw InputError("unknown comparison policy '" + name +
-                   "' (accepted: word+flags, word, word+flags:<bits>)");
-}
 
 std::string_view ResultClass(TileDataType type, Word word) {
   const FormatInfo& f = oracle::Format(type);

@@ -385,6 +385,12 @@ void Descend(Device& device, rc::Shrinkable<Case> current, Counterexample failin
     for (;;) {
       std::vector<rc::Shrinkable<Case>> chunk = Take(candidates, batch);
       if (chunk.empty()) break;
+      // Only controls the filter keeps (ShrinkFrom's tree offers every simpler one).
+      std::erase_if(chunk, [&](const rc::Shrinkable<Case>& k) {
+        const Case& x = k.value();
+        return x.op->uses_controls && !controls.Accepts(x.control);
+      });
+      if (chunk.empty()) continue;
       std::vector<Case> cases;
       cases.reserve(chunk.size());
       for (const auto& s : chunk) cases.push_back(s.value());

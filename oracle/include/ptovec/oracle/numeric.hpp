@@ -33,6 +33,8 @@ inline constexpr Status kStatusDZ = 0x02;  ///< divide by zero
 inline constexpr Status kStatusOF = 0x04;  ///< overflow
 inline constexpr Status kStatusUF = 0x08;  ///< underflow
 inline constexpr Status kStatusNX = 0x10;  ///< inexact
+/// Every status bit, bits 4:0 (NV DZ OF UF NX); bits 7:5 of a Status are never set by a seed.
+inline constexpr Status kStatusAll = 0x1F;
 /// The two combinations the seeds produce besides single flags (spec-notes section 3).
 inline constexpr Status kStatusOFNX = kStatusOF | kStatusNX;  ///< 0x14: overflow, inexact
 inline constexpr Status kStatusUFNX = kStatusUF | kStatusNX;  ///< 0x18: underflow, inexact

@@ -127,6 +127,10 @@ struct CheckReport {
   /// Set when only some controls were checked (check --rmode/--sat): which, and how many answers
   /// of other controls the results file holds that were not compared ("" otherwise).
   std::string scope;
+  /// `check` of a results file whose run judged by another policy or other known differences
+  /// (its header's "compare", "known_differences"): what the run used ("" otherwise). The check
+  /// judges by its own options; the report says both.
+  std::string run_judged;
   /// --allow-unsupported: unsupported vectors do not fail the gate; reports say how many were
   /// skipped (JUnit `skipped`), never silently.
   bool allow_unsupported = false;

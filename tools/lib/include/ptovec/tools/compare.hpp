@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/compare_policy.hpp"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/numeric.hpp"
@@ -21,33 +22,10 @@ namespace ptovec::tools {
 
 using oracle::Status;
 
-/// What the gate compares: the result word always, and the status bits of `flags` (bit 0 NV ..
-/// bit 4 NX, spec-notes section 3). The default compares all five; `--compare word` none (a
-/// device without a status register); `--flags NV,OF,UF` those (a device that raises only some).
-struct ComparePolicy {
-  Status flags = kStatusBits;
-  /// Every status bit is compared (the default, the only policy a plain PASS stands for).
-  bool full() const { return flags == kStatusBits; }
-  /// The policy's name: "word+flags", "word" or "word+flags:NV,OF,UF" (results headers, JUnit).
-  std::string Name() const;
-  /// One phrase for reports: "word and flags", "words only: the status flags are not
-  /// compared", "word and flags NV,OF,UF only: DZ,NX not compared".
-  std::string Describe() const;
-  friend bool operator==(const ComparePolicy&, const ComparePolicy&) = default;
-};
-
-/// Parses --compare ("word+flags", the default when empty, or "word") and --flags (status bit
-/// names, comma-separated, case-insensitive: NV DZ OF UF NX; empty: not given). Throws
-/// generator::InputError with one line naming the bad value and what is accepted, also for
-/// --flags together with --compare word.
-ComparePolicy ParseComparePolicy(const std::string& compare, const std::string& flags);
-
-/// The inverse of ComparePolicy::Name (results headers). Throws generator::InputError.
-ComparePolicy ComparePolicyFromName(const std::string& name);
-
-/// Status bits from their names: "OF|NX", "OF,NX", "-" or "" for none. nullopt when a name is
-/// not one of NV DZ OF UF NX.
-std::optional<Status> ParseFlagNames(std::string_view text);
+using generator::ComparePolicy;
+using generator::ComparePolicyFromName;
+using generator::ParseComparePolicy;
+using generator::ParseFlagNames;
 
 /// The class of a result word of type `type`, for triage and known-difference rules. Floating
 /// types: "+0" "-0" "+subnormal" "-subnormal" "+normal" "-normal" "+largest" "-largest" (the

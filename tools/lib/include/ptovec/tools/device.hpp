@@ -52,9 +52,7 @@ std::string CaseText(const Case& c);
 
 /// The status bits a device may answer, bits 4:0 (NV DZ OF UF NX, spec-notes section 3); an
 /// answer with any of bits 7:5 set is a device error.
-inline constexpr oracle::Status kStatusBits = oracle::kStatusNV | oracle::kStatusDZ |
-                                              oracle::kStatusOF | oracle::kStatusUF |
-                                              oracle::kStatusNX;
+inline constexpr oracle::Status kStatusBits = oracle::kStatusAll;
 
 /// What a device said about one case.
 struct DeviceAnswer {

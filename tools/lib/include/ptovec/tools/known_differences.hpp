@@ -122,11 +122,11 @@ struct Judge {
   /// 0: any) (--class).
   std::uint32_t input_classes = 0;
 
-  /// The fast test: supported, same word and same compared status bits (bits 7:5, which no
-  /// status has, always compared: a device that sets them is refused, not waved through).
+  /// The fast test: supported, same word (devices' words arrive cut to the destination's width)
+  /// and the same compared status bits (ComparePolicy::FlagsMatch: bits 7:5 always compared).
   bool Matches(const Encoded& expected, const DeviceAnswer& got) const {
     return got.supported && got.result.word == expected.word &&
-           ((got.result.status ^ expected.status) & (policy.flags | ~kStatusBits)) == 0;
+           policy.FlagsMatch(expected.status, got.result.status);
   }
   /// The verdict on `got` for case `c` (input class `input_class`); `rule` receives the index in
   /// known.rules of the rule that waived it (the first that explains it).
