@@ -30,8 +30,10 @@
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/oracle/dyadic.hpp"
 #include "ptovec/oracle/fast_reference_quantization.hpp"
+#include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/matrix_postprocess.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
+#include "ptovec/oracle/reference_quantization.hpp"
 
 namespace ptovec::generator {
 

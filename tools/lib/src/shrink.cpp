@@ -385,20 +385,24 @@ void Descend(Device& device, rc::Shrinkable<Case> current, Counterexample failin
     for (;;) {
       std::vector<rc::Shrinkable<Case>> chunk = Take(candidates, batch);
       if (chunk.empty()) break;
-      // Only controls the filter keeps (ShrinkFrom's tree offers every simpler one).
-      std::erase_if(chunk, [&](const rc::Shrinkable<Case>& k) {
-        const Case& x = k.value();
-        return x.op->uses_controls && !controls.Accepts(x.control);
-      });
-      if (chunk.empty()) continue;
+      // Only controls the filter keeps (ShrinkFrom's tree offers every simpler one). A
+      // Shrinkable's value is computed on each call, so each is taken once here.
       std::vector<Case> cases;
+      std::vector<std::size_t> kept;
       cases.reserve(chunk.size());
-      for (const auto& s : chunk) cases.push_back(s.value());
+      kept.reserve(chunk.size());
+      for (std::size_t i = 0; i < chunk.size(); ++i) {
+        Case x = chunk[i].value();
+        if (x.op->uses_controls && !controls.Accepts(x.control)) continue;
+        cases.push_back(std::move(x));
+        kept.push_back(i);
+      }
+      if (cases.empty()) continue;
       const auto judged = JudgeCases(device, cases, judge);
       for (std::size_t i = 0; i < judged.size(); ++i) {
         ++checked;
         if (judged[i]) {
-          current = chunk[i];
+          current = chunk[kept[i]];
           failing = *judged[i];
           ++result.shrink_steps;
           descended = true;
