@@ -41,6 +41,7 @@ namespace {
 
 using oracle::BitLength;
 using oracle::Format;
+using oracle::NumericValueClass;
 
 constexpr std::size_t kValue = 0;
 constexpr std::size_t kMode = 1;
