@@ -1,7 +1,7 @@
 /* ptovec_dpi.c: the C API (ptovec/ptovec.h) in DPI-C argument types, for SystemVerilog
  * testbenches that check RTL against ptovec on the fly, as a UVM scoreboard calls a C reference
  * model. Declared in SystemVerilog by ptovec_dpi.svh; compile this file with the testbench and
- * link libptovec_c (see the README's DPI-C section).
+ * link libptovec_c (see docs/rtl.md, "SystemVerilog with DPI-C").
  *
  * DPI-C types (IEEE 1800-2017 Annex H): `string` is const char*, `int` is int, `longint` is
  * long long (the bits of a 64-bit word; ptovec reads it as uint64_t), `output` arguments are

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The Slurm array recipe of the README, run by a real Slurm (long set, ctest label `long`).
+"""The Slurm array recipe of docs/shards.md, run by a real Slurm (long set, ctest label `long`).
 
 A private, throw-away single-node cluster of Debian's slurm-wlm (22.05 on Debian 12) is started
 as the current user in a temporary folder: its own slurm.conf (never /etc/slurm), state, spool,

@@ -43,7 +43,7 @@ and which ops and pairs it affects. The proof:
   (`tests/mutants/run_mutants.py`) re-checks that it reproduces (`ptovec eval` gives the expected
   answer, the mutant's differs; `ptovec run` of the mutant on the one-vector file shrink wrote
   exits 1) and, independently of shrink (`ptovec_mutant_scan --minimal`), that it is minimal in
-  the simplest-case order (README, "Devices under test and shrinking"): when the target pair is
+  the simplest-case order (docs/devices.md, "The simplest case"): when the target pair is
   enumerable (an 8- or 16-bit source), the scan enumerates every case of the pair and no simpler
   one fails, i.e. it is the least failing case of the pair; otherwise none of its simpler moves
   (`tools::SimplerMoves`) fails.
@@ -53,9 +53,10 @@ The default suite is generated once into `build/vectors-default` by the fixture 
 processes of all mutants took {cpu} CPU minutes together on the 2-core development machine
 (recorded per mutant in `work/<name>/run.json`); the shrinks a few CPU seconds.
 
-Regenerate this page from real runs:
+Regenerate this page from real runs (the long set runs these commands:
+`tests/files/test_docs_commands.py --long`):
 
-```sh
+```sh long
 cmake --build build --target ptovec ptovec_mutants ptovec_mutant_scan
 ctest --test-dir build -L mutants
 /usr/bin/python3 tests/mutants/make_table.py --scan build/tests/mutants/ptovec_mutant_scan \\

@@ -1,5 +1,5 @@
-/* The README's C example: FP16 1.5 to E8M0 under every rounding mode with ptovec/ptovec.h, then
- * one error. Prints "RNE 0x80 0x10" ... and the error line. */
+/* The C example of docs/c-api.md: FP16 1.5 to E8M0 under every rounding mode with
+ * ptovec/ptovec.h, then one error. Prints "RNE 0x80 0x10" ... and the error line. */
 #include <inttypes.h>
 #include <stdio.h>
 

@@ -1,0 +1,232 @@
+#!/usr/bin/python3
+"""Every shell command the documentation shows is run: the ```sh blocks of README.md and
+docs/*.md, with their exit status and the output they show (issue 25).
+
+The convention (also in docs/README.md):
+- Only fenced blocks whose info string starts with `sh` are run. ```sh runs in CI (ctest
+  ptovec_docs_commands_<K>of3, label files); ```sh long only in the long set (label long, this
+  script's --long, which runs every block); ```sh long fresh runs in a folder of its own without
+  the build tree, for a block that builds one. Blocks of other languages (text, yaml, python, c,
+  systemverilog) and bare ``` blocks (transcripts) are not run: they hold other engines'
+  configurations, program text or output.
+- A command is a line that does not start with `#`, with its `\\` continuation lines. It must exit
+  0, unless its trailing comment starts with `exit N` (`ptovec run ... # exit 1: the mutant
+  fails`). A line `NAME=VALUE` sets a variable for the block's later commands.
+- Lines starting with `#   ` (a hash and three spaces) right after a command are its output:
+  each must equal, in order, a line of what the command printed (stdout and stderr together,
+  blanks trimmed), where `...` stands for any text. A line `# text` is a comment.
+- The blocks of one page run in order in one temporary folder: a view of the source tree (its
+  folders made anew, each file a link to the source's; docs/ and vectors/smoke copied, so
+  the files a command writes stay in the folder), `build` linked to the build tree,
+  HOME the folder itself, CI=1, and a `ptovec` on PATH that runs the build's ptovec.
+- `tools/setup` and `tools/test` are not run here: CI itself runs tools/test (.ci/run), and
+  tools/setup is its build plus `ptovec generate`.
+
+Run by ctest with Debian's /usr/bin/python3; PTOVEC and PTOVEC_SOURCE_DIR come from the
+environment (or --ptovec PATH --source DIR before the unittest arguments), the build tree from
+PTOVEC_BUILD_DIR (default: the folder above the ptovec binary's). `--shard K/N` runs the commands
+of every N-th page only (ctest runs the shards in parallel); `--list` prints each command with the
+way it is run, and runs nothing. PTOVEC_DOCS_TIMES=1 prints each command's wall time.
+"""
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+from ptovec_test_env import locate, take_option
+
+PTOVEC, SOURCE = locate("test_docs_commands.py")
+LONG = "--long" in sys.argv
+LIST = "--list" in sys.argv
+sys.argv = [a for a in sys.argv if a not in ("--long", "--list")]
+SHARD = take_option("--shard", "PTOVEC_DOCS_SHARD")  # K/N: only the pages i with i % N == K
+BUILD = os.environ.get("PTOVEC_BUILD_DIR") or os.path.dirname(
+    os.path.dirname(os.path.abspath(PTOVEC)))
+EXEMPT = ("tools/setup", "tools/test")
+PAGES = ["README.md"] + sorted(
+    os.path.relpath(p, SOURCE) for p in glob.glob(os.path.join(SOURCE, "docs", "*.md")))
+
+
+class Command:
+    """One command of a ```sh block: its text, expected exit status and output lines."""
+
+    def __init__(self, page, line, text, status, block):
+        self.page, self.line, self.text, self.status, self.block = page, line, text, status, block
+        self.output = []
+
+    def __str__(self):
+        return f"{self.page}:{self.line}: {self.text}"
+
+
+def trailing_comment(line):
+    """The comment after a command on its line (outside quotes), or ''."""
+    quote = None
+    for i, c in enumerate(line):
+        if quote:
+            if c == quote:
+                quote = None
+        elif c in "'\"":
+            quote = c
+        elif c == "#" and (i == 0 or line[i - 1] in " \t"):
+            return line[i + 1:].strip()
+    return ""
+
+
+def blocks(page):
+    """(info words, first line number, lines) of each fenced block of `page`."""
+    with open(os.path.join(SOURCE, page)) as f:
+        lines = f.read().splitlines()
+    out, i = [], 0
+    while i < len(lines):
+        if lines[i].startswith("```"):
+            info, start, body = lines[i][3:].split(), i + 2, []
+            i += 1
+            while i < len(lines) and not lines[i].startswith("```"):
+                body.append(lines[i])
+                i += 1
+            out.append((info, start, body))
+        i += 1
+    return out
+
+
+def commands(page):
+    """The commands of the ```sh blocks of `page`, in order; each block is (kind, [Command])."""
+    out = []
+    for info, start, body in blocks(page):
+        if not info or info[0] != "sh":
+            continue
+        kind = "fresh" if "fresh" in info else "long" if "long" in info else "ci"
+        block, current, j = [], None, 0
+        while j < len(body):
+            line, number = body[j], start + j
+            if line.startswith("#   ") and current is not None:
+                current.output.append(line[4:].strip())
+            elif line.startswith("#") or not line.strip():
+                current = None
+            else:
+                text = line
+                while text.endswith("\\") and j + 1 < len(body):
+                    j += 1
+                    text = text[:-1] + " " + body[j].strip()
+                match = re.match(r"exit (\d+)", trailing_comment(text))
+                current = Command(page, number, text, int(match.group(1)) if match else 0, kind)
+                block.append(current)
+            j += 1
+        out.append((kind, block))
+    return out
+
+
+def output_matches(expected, printed):
+    """Whether each expected line equals, in order, one printed line (`...` = any text)."""
+    lines = [line.strip() for line in printed.splitlines()]
+    k = 0
+    for want in expected:
+        pattern = re.compile(".*".join(re.escape(part) for part in want.split("...")) + r"\Z")
+        while k < len(lines) and not pattern.match(lines[k]):
+            k += 1
+        if k == len(lines):
+            return False, want
+        k += 1
+    return True, None
+
+
+def source_view(folder, with_build):
+    """Make `folder` look like the source tree (see the convention above)."""
+    for name in os.listdir(SOURCE):
+        path = os.path.join(SOURCE, name)
+        if name in (".git", "docs", "vectors") or name.startswith("build"):
+            continue
+        if os.path.isdir(path) and name != ".venv":
+            # Folders of links to the files: what a command writes stays in the view.
+            shutil.copytree(path, os.path.join(folder, name), copy_function=os.symlink,
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            os.symlink(path, os.path.join(folder, name))
+    shutil.copytree(os.path.join(SOURCE, "docs"), os.path.join(folder, "docs"))
+    shutil.copytree(os.path.join(SOURCE, "vectors", "smoke"),
+                    os.path.join(folder, "vectors", "smoke"))
+    if with_build:
+        os.symlink(BUILD, os.path.join(folder, "build"))
+    shim = os.path.join(folder, ".ptovec-docs-bin")
+    os.mkdir(shim)
+    with open(os.path.join(shim, "ptovec"), "w") as f:
+        f.write(f'#!/bin/sh\nexec "{os.path.abspath(PTOVEC)}" "$@"\n')
+    os.chmod(os.path.join(shim, "ptovec"), 0o755)
+    return dict(os.environ, HOME=folder, CI="1", PATH=shim + os.pathsep + os.environ["PATH"])
+
+
+def run_page(test, page):
+    """Run the commands of `page` (see the convention above), one subTest each."""
+    selected = [(kind, cmds) for kind, cmds in commands(page) if LONG or kind == "ci"]
+    with tempfile.TemporaryDirectory(prefix="ptovec-docs-") as tmp:
+        shared = os.path.join(tmp, "page")
+        os.mkdir(shared)
+        shared_env = source_view(shared, True)
+        for n, (kind, cmds) in enumerate(selected):
+            folder, env = shared, shared_env
+            if kind == "fresh":
+                folder = os.path.join(tmp, f"fresh{n}")
+                os.mkdir(folder)
+                env = source_view(folder, False)
+            for cmd in cmds:
+                if cmd.text.split()[0] in EXEMPT:
+                    continue
+                with test.subTest(str(cmd)):
+                    assignment = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)=(\S*)\s*(#.*)?",
+                                              cmd.text)
+                    if assignment:
+                        env[assignment.group(1)] = subprocess.run(
+                            ["bash", "-c", f"printf %s {assignment.group(2)}"], env=env,
+                            cwd=folder, capture_output=True, text=True).stdout
+                        continue
+                    started = time.monotonic()
+                    r = subprocess.run(["bash", "-c", cmd.text], cwd=folder, env=env,
+                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                       text=True, errors="replace", timeout=3600)
+                    if os.environ.get("PTOVEC_DOCS_TIMES"):
+                        print(f"{time.monotonic() - started:7.2f} s  {cmd}", file=sys.stderr)
+                    test.assertEqual(r.returncode, cmd.status, r.stdout[-3000:])
+                    ok, missing = output_matches(cmd.output, r.stdout)
+                    test.assertTrue(ok, f"shown output line not printed: {missing!r}\n"
+                                    f"printed:\n{r.stdout[-3000:]}")
+        # A reader who runs the page at the top of a checkout must not find files added to the
+        # committed smoke suite (a run writes its results file into --vectors unless --results).
+        smoke = os.path.join("vectors", "smoke")
+        test.assertEqual(sorted(os.listdir(os.path.join(shared, smoke))),
+                         sorted(os.listdir(os.path.join(SOURCE, smoke))),
+                         f"{page}: its commands add files to {smoke}")
+
+
+class DocsCommandsTest(unittest.TestCase):
+    def test_every_page_is_linked_from_the_readme(self):
+        with open(os.path.join(SOURCE, "README.md")) as f:
+            readme = f.read()
+        for page in PAGES[1:]:
+            self.assertIn(f"({page})", readme, page)
+
+    def test_every_sh_block_holds_a_command(self):
+        for page in PAGES:
+            for kind, cmds in commands(page):
+                with self.subTest(page):
+                    self.assertTrue(cmds, f"{page}: a ```sh block without a command")
+
+
+for _number, _page in enumerate(PAGES):
+    if SHARD and _number % int(SHARD.split("/")[1]) != int(SHARD.split("/")[0]):
+        continue
+    setattr(DocsCommandsTest, "test_commands_of_" + re.sub(r"\W", "_", _page),
+            lambda self, page=_page: run_page(self, page))
+
+if __name__ == "__main__":
+    if LIST:
+        for page in PAGES:
+            for kind, cmds in commands(page):
+                for cmd in cmds:
+                    print(f"{kind:5} exit {cmd.status} out {len(cmd.output):2}  {cmd}")
+        sys.exit(0)
+    unittest.main()
