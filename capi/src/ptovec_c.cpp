@@ -5,7 +5,6 @@
 // the order of generator::MakeCase (op, types, pair, control, input count, widths, domain); when
 // one fails, the message is the one MakeCase throws for the same case given as names and hex
 // words, so it is `ptovec eval`'s text word for word.
-#include <cstdio>
 #include <exception>
 #include <new>
 #include <optional>
@@ -16,6 +15,7 @@
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/compare_policy.hpp"
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/rounding.hpp"
 #include "ptovec/ptovec.h"
@@ -51,12 +51,6 @@ std::string TypeCodesList() {
   return out;
 }
 
-std::string HexText(std::uint64_t word) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(word));
-  return text;
-}
-
 // The message generator::MakeCase gives for this case (eval's error line), or `fallback` when it
 // accepts the case.
 std::string MakeCaseMessage(const generator::OpDef& op, const oracle::FormatInfo& src,
@@ -64,7 +58,7 @@ std::string MakeCaseMessage(const generator::OpDef& op, const oracle::FormatInfo
                             bool sat, const std::uint64_t* inputs, std::size_t n_inputs,
                             const std::string& fallback) {
   std::vector<std::string> words;
-  for (std::size_t i = 0; i < n_inputs; ++i) words.push_back(HexText(inputs[i]));
+  for (std::size_t i = 0; i < n_inputs; ++i) words.push_back(generator::HexShortest(inputs[i]));
   try {
     (void)generator::MakeCase(op.name, src.name, dst.name, oracle::RoundingModeName(mode), sat,
                               words);
@@ -144,9 +138,10 @@ ptovec_error CheckInputs(const Checked& c, const std::uint64_t* inputs, generato
     if (oracle::LowBits(inputs[i], width) != inputs[i]) {
       return Fail(
           PTOVEC_ERROR_INPUT_WIDTH,
-          MakeCaseMessage(
-              *c.op, *c.src, *c.dst, c.control.rounding_mode, c.control.saturating, inputs, n,
-              c.op->slots[i].name + " word " + HexText(inputs[i]) + " is too wide for its type"));
+          MakeCaseMessage(*c.op, *c.src, *c.dst, c.control.rounding_mode, c.control.saturating,
+                          inputs, n,
+                          c.op->slots[i].name + " word " + generator::HexShortest(inputs[i]) +
+                              " is too wide for its type"));
     }
     in[i] = inputs[i];
   }
@@ -352,7 +347,7 @@ PTOVEC_C_EXPORT ptovec_error ptovec_compare(int dst_code, uint8_t flags_mask,
     }
     if ((flags_mask & ~oracle::kStatusAll) != 0) {
       return Fail(PTOVEC_ERROR_BAD_POLICY,
-                  "flags_mask " + HexText(flags_mask) +
+                  "flags_mask " + generator::HexShortest(flags_mask) +
                       " has bits 7:5 set (accepted: 0x00..0x1f, bit 0 NV .. bit 4 NX)");
     }
     generator::ComparePolicy policy;

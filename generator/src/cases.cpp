@@ -1,8 +1,11 @@
+// One case of an op as text (cases.hpp): words, decimal values and names parsed with one-line
+// errors, MakeCase, and the eval JSON line and command of a case.
 #include "ptovec/generator/cases.hpp"
 
-#include <charconv>
+#include <optional>
+#include <string>
 
-#include "ptovec/generator/writers.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
 #include "ptovec/oracle/reference_quantization.hpp"
 
@@ -24,14 +27,13 @@ Word ParseWord(std::string_view text, TileDataType type, std::string_view slot_n
   if (text.size() < 3 || text[0] != '0' || (text[1] != 'x' && text[1] != 'X')) throw malformed();
   const std::string_view digits = text.substr(2);
   Word value = 0;
-  const auto [end, error] =
-      std::from_chars(digits.data(), digits.data() + digits.size(), value, 16);
-  if (error == std::errc::result_out_of_range) {
+  const HexParse parsed = ParseHexDigits(digits, value);
+  if (parsed == HexParse::TooWide) {
     throw InputError(std::string(slot_name) + " word " + Quoted(text) + " is too wide for " +
                      std::string(f.name) + " (" + std::to_string(f.width) + " bits: " + accepted +
                      ")");
   }
-  if (error != std::errc() || end != digits.data() + digits.size()) throw malformed();
+  if (parsed != HexParse::Ok) throw malformed();
   if (oracle::LowBits(value, f.width) != value) {
     throw InputError(std::string(slot_name) + " word " + Quoted(text) + " is too wide for " +
                      std::string(f.name) + " (" + std::to_string(f.width) + " bits: " + accepted +

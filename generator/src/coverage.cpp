@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdio>
 #include <sstream>
 #include <string>
 #include <thread>
 
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 
 namespace ptovec::generator {
@@ -309,13 +309,10 @@ std::string FindWitnesses(const SamplingOptions& sampling, unsigned threads) {
                    seen[c.bit] = static_cast<std::uint16_t>(seen[c.bit] | hit);
                    std::string words;
                    for (std::size_t s = 0; s < kMaxSlots; ++s) {
-                     char word[24];
-                     std::snprintf(word, sizeof word, "%s0x%llx", s == 0 ? "" : ", ",
-                                   static_cast<unsigned long long>(in[s]));
-                     words += word;
+                     words += (s == 0 ? "" : ", ") + HexShortest(in[s]);
                    }
-                   char mask[16];
-                   std::snprintf(mask, sizeof mask, "0x%04x", hit);
+                   std::string mask;
+                   AppendHexWord(mask, hit, 4);
                    out << "    {\"" << job.op->name << "\", \"" << oracle::Format(job.pair.src).name
                        << "\", \"" << oracle::Format(job.pair.dst).name << "\", \"" << c.name
                        << "\", " << mask << ", {" << words << "}},\n";

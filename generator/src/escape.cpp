@@ -1,12 +1,13 @@
+// Printable text (escape.hpp): ill-formed UTF-8, controls and invisible code points escaped.
 #include "ptovec/generator/escape.hpp"
 
 #include <cstdint>
 
+#include "ptovec/generator/word_text.hpp"
+
 namespace ptovec::generator {
 
 namespace {
-
-constexpr char kHex[] = "0123456789abcdef";
 
 // The length of the well-formed UTF-8 sequence at p[0..n) (Unicode Table 3-7: no overlongs,
 // no surrogates, at most U+10FFFF) and its code point; 0 when ill-formed. p[0] >= 0x80.
@@ -56,18 +57,17 @@ void Scan(std::string_view bytes, Keep keep, Escape escape) {
       continue;
     }
     if (b < 0x80) {  // C0 control or DEL
-      escape(std::string{'\\', 'x', kHex[b >> 4], kHex[b & 0xF]});
+      escape("\\x" + HexDigits(b, 2));
       ++i;
       continue;
     }
     std::uint32_t code = 0;
     const std::size_t len = SequenceAt(p + i, n - i, code);
     if (len == 0) {
-      escape(std::string{'\\', 'x', kHex[b >> 4], kHex[b & 0xF]});
+      escape("\\x" + HexDigits(b, 2));
       ++i;
     } else if (IsUnprintable(code)) {
-      escape(std::string{'\\', 'u', kHex[(code >> 12) & 0xF], kHex[(code >> 8) & 0xF],
-                         kHex[(code >> 4) & 0xF], kHex[code & 0xF]});
+      escape("\\u" + HexDigits(code, 4));
       i += len;
     } else {
       keep(i, len);

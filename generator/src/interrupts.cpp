@@ -1,5 +1,7 @@
-// Clean interrupts and folder locks: see interrupts.hpp for the design and why a sigwait()
-// thread rather than a signal handler.
+// Clean interrupts (interrupts.hpp, which gives the design and why a sigwait() thread rather
+// than a signal handler): the one registry and mutex that file undo (temporaries, commits,
+// removals, created folders), child processes and folder locks share, the interrupt that undoes
+// them, and each of the three's registration.
 #include "ptovec/generator/interrupts.hpp"
 
 #include <fcntl.h>

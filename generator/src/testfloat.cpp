@@ -1,3 +1,5 @@
+// TestFloat-style text (testfloat.hpp): file names, lines of upper-case hex words and flags, and
+// their parsers.
 #include "ptovec/generator/testfloat.hpp"
 
 #include <algorithm>
@@ -5,31 +7,17 @@
 
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/suite.hpp"
+#include "ptovec/generator/word_text.hpp"
 
 namespace ptovec::generator {
 
 namespace {
 
-constexpr char kUpperDigits[] = "0123456789ABCDEF";
-
-// Appends `word` as `digits` upper-case hex digits.
-void AppendHex(std::string& out, Word word, unsigned digits) {
-  for (unsigned i = digits; i-- > 0;) out.push_back(kUpperDigits[(word >> (4 * i)) & 0xF]);
-}
-
-// The value of one hex digit (either case), or -1.
-int HexDigitValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
-}
-
 // The largest word of `type`, in upper-case hex at its width ("FFFF" for FP16, "7FFFF" for FP19).
 std::string LargestWord(TileDataType type) {
   const oracle::FormatInfo& f = oracle::Format(type);
   std::string text;
-  AppendHex(text, oracle::LowBits(~Word{0}, f.width), f.HexDigits());
+  AppendHexDigits(text, oracle::LowBits(~Word{0}, f.width), f.HexDigits(), HexLetters::Upper);
   return text;
 }
 
@@ -38,12 +26,7 @@ std::string LargestWord(TileDataType type) {
 Word ParseHexToken(std::string_view token, unsigned digits, unsigned width, const std::string& what,
                    const std::string& accepted) {
   Word value = 0;
-  bool ok = token.size() == digits;
-  for (std::size_t i = 0; ok && i < token.size(); ++i) {
-    const int d = HexDigitValue(token[i]);
-    ok = d >= 0;
-    value = (value << 4) | static_cast<Word>(d < 0 ? 0 : d);
-  }
+  const bool ok = token.size() == digits && ParseHexDigits(token, value) == HexParse::Ok;
   if (!ok || oracle::LowBits(value, width) != value) {
     throw InputError("has a bad " + what + " token '" + std::string(token) +
                      "' (accepted: " + accepted + ")");
@@ -118,12 +101,13 @@ unsigned TestFloatLineBytes(const OpDef& op, TypePair pair) {
 void AppendTestFloatLine(std::string& out, const OpDef& op, TypePair pair, const Inputs& in,
                          Encoded result) {
   for (std::size_t i = 0; i < op.slots.size(); ++i) {
-    AppendHex(out, in[i], oracle::Format(op.slots[i].TypeFor(pair)).HexDigits());
+    AppendHexDigits(out, in[i], oracle::Format(op.slots[i].TypeFor(pair)).HexDigits(),
+                    HexLetters::Upper);
     out.push_back(' ');
   }
-  AppendHex(out, result.word, oracle::Format(pair.dst).HexDigits());
+  AppendHexDigits(out, result.word, oracle::Format(pair.dst).HexDigits(), HexLetters::Upper);
   out.push_back(' ');
-  AppendHex(out, TestFloatFlags(result.status), 2);
+  AppendHexDigits(out, TestFloatFlags(result.status), 2, HexLetters::Upper);
   out.push_back('\n');
 }
 

@@ -1,24 +1,14 @@
+// Vector file writers (writers.hpp): record layouts, the header both formats carry, binary
+// preambles and records, JSON preambles and records.
 #include "ptovec/generator/writers.hpp"
 
-#include <openssl/evp.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
-#include "ptovec/generator/compare_policy.hpp"
-#include "ptovec/generator/interrupts.hpp"
+#include "ptovec/generator/word_text.hpp"
 
 namespace ptovec::generator {
-
-namespace {
-
-std::string SystemError(const std::string& what, const std::filesystem::path& path) {
-  return what + " " + path.string() + ": " + std::strerror(errno);
-}
-
-}  // namespace
 
 std::vector<RecordField> RecordLayout(const OpDef& op, TypePair pair) {
   std::vector<RecordField> fields;
@@ -101,65 +91,6 @@ nlohmann::ordered_json StrategiesJson(const std::vector<StrategyCount>& strategi
         {{"name", s.name}, {"weight", s.weight}, {"available", s.available}, {"tuples", s.tuples}});
   }
   return out;
-}
-
-ShardSelection ParseShardSelection(const std::string& text) {
-  const auto bad = [&text]() {
-    return std::invalid_argument("--shard '" + text +
-                                 "' is not K/N (accepted: whole numbers K/N with K from 0 to "
-                                 "N-1 and N from 1 to 2^32, e.g. 0/4 .. 3/4)");
-  };
-  const std::size_t slash = text.find('/');
-  if (slash == std::string::npos) throw bad();
-  const std::string k = text.substr(0, slash);
-  const std::string n = text.substr(slash + 1);
-  for (const std::string& part : {k, n}) {
-    if (part.empty() || part.size() > 10 ||
-        part.find_first_not_of("0123456789") != std::string::npos) {
-      throw bad();
-    }
-  }
-  const ShardSelection shard{std::stoull(k), std::stoull(n)};
-  if (shard.of == 0 || shard.of > (std::uint64_t{1} << 32)) throw bad();
-  if (shard.index >= shard.of) {
-    throw std::invalid_argument("--shard '" + text + "': K must be below N (K counts from 0: " +
-                                "0/" + n + " .. " + std::to_string(shard.of - 1) + "/" + n + ")");
-  }
-  return shard;
-}
-
-std::string ShardName(const ShardSelection& shard) {
-  return std::to_string(shard.index) + "/" + std::to_string(shard.of);
-}
-
-ShardRange ShardRange::Of(std::uint64_t index, std::uint64_t of, std::uint64_t total) {
-  __extension__ typedef unsigned __int128 Wide;
-  const auto bound = [&](std::uint64_t k) {
-    return static_cast<std::uint64_t>(static_cast<Wide>(k) * total / of);
-  };
-  return {index, of, bound(index), bound(index + 1) - bound(index)};
-}
-
-std::string HexWord(Word word, TileDataType type) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  const unsigned digits = oracle::Format(type).HexDigits();
-  std::string out = "0x";
-  for (unsigned i = digits; i-- > 0;) out.push_back(kDigits[(word >> (4 * i)) & 0xF]);
-  return out;
-}
-
-std::string HexStatus(Status status) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  return std::string("0x") + kDigits[(status >> 4) & 0xF] + kDigits[status & 0xF];
-}
-
-std::string FlagNames(Status status) {
-  std::string out;
-  for (unsigned bit = 0; bit < kStatusBitNames.size(); ++bit) {
-    if ((status >> bit) & 1U) out += (out.empty() ? "" : "|") + std::string(kStatusBitNames[bit]);
-  }
-  if ((status & 0xE0) != 0) out += (out.empty() ? "" : "|") + std::string("bits7:5");
-  return out.empty() ? "-" : out;
 }
 
 nlohmann::ordered_json FileHeader(const FileSpec& spec, std::string_view format_name) {
@@ -302,99 +233,5 @@ void AppendJsonRecord(std::string& out, const OpDef& op, TypePair pair, const In
 }
 
 std::string JsonTrailer() { return "\n]}\n"; }
-
-Sha256::Sha256() {
-  auto* ctx = EVP_MD_CTX_new();
-  if (ctx == nullptr || EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr) != 1) {
-    EVP_MD_CTX_free(ctx);
-    throw std::runtime_error("cannot initialise SHA-256 (OpenSSL)");
-  }
-  ctx_ = ctx;
-}
-
-Sha256::~Sha256() { EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(ctx_)); }
-
-void Sha256::Update(const void* data, std::size_t bytes) {
-  if (bytes > 0) EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(ctx_), data, bytes);
-}
-
-std::string Sha256::HexDigest() {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_DigestFinal_ex(static_cast<EVP_MD_CTX*>(ctx_), digest, &length);
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string hex;
-  for (unsigned i = 0; i < length; ++i) {
-    hex.push_back(kDigits[digest[i] >> 4]);
-    hex.push_back(kDigits[digest[i] & 0xF]);
-  }
-  return hex;
-}
-
-AtomicFile::AtomicFile(std::filesystem::path path) : path_(std::move(path)) {
-  temp_ = path_;
-  temp_ += ".tmp-" + std::to_string(::getpid());
-  file_ = CreateTemporary(temp_);
-  if (file_ == nullptr) throw std::runtime_error(SystemError("cannot create", temp_));
-}
-
-AtomicFile::~AtomicFile() {
-  if (file_ != nullptr) std::fclose(file_);
-  if (!committed_) RemoveTemporary(temp_);
-}
-
-void AtomicFile::Write(std::string_view bytes) {
-  if (bytes.empty()) return;
-  if (finished_) throw std::logic_error("AtomicFile::Write after Finish: " + temp_.string());
-  if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) {
-    throw std::runtime_error(SystemError("cannot write", temp_));
-  }
-  sha_.Update(bytes.data(), bytes.size());
-  bytes_ += bytes.size();
-}
-
-void AtomicFile::Overwrite(std::uint64_t offset, std::string_view bytes) {
-  if (finished_ || offset + bytes.size() > bytes_) {
-    throw std::logic_error("AtomicFile::Overwrite past the bytes written to " + temp_.string());
-  }
-  if (std::fflush(file_) != 0 ||
-      ::pwrite(fileno(file_), bytes.data(), bytes.size(), static_cast<off_t>(offset)) !=
-          static_cast<ssize_t>(bytes.size())) {
-    throw std::runtime_error(SystemError("cannot write", temp_));
-  }
-  overwritten_ = true;
-}
-
-std::string AtomicFile::Finish() {
-  if (finished_) return digest_;
-  const bool flushed = std::fflush(file_) == 0 && ::fsync(fileno(file_)) == 0;
-  const bool closed = std::fclose(file_) == 0;
-  file_ = nullptr;
-  finished_ = true;
-  if (!flushed || !closed) throw std::runtime_error(SystemError("cannot write", temp_));
-  digest_ = overwritten_ ? std::string() : sha_.HexDigest();
-  return digest_;
-}
-
-std::string AtomicFile::Commit() {
-  CommitAll({this});
-  return digest_;
-}
-
-void AtomicFile::CommitAll(const std::vector<AtomicFile*>& files) {
-  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> renames;
-  for (AtomicFile* f : files) {
-    f->Finish();
-    renames.emplace_back(f->temp_, f->path_);
-  }
-  CommitTemporaries(renames);
-  for (AtomicFile* f : files) f->committed_ = true;
-}
-
-void WriteFileAtomically(const std::filesystem::path& path, std::string_view text) {
-  AtomicFile file(path);
-  file.Write(text);
-  file.Commit();
-}
 
 }  // namespace ptovec::generator

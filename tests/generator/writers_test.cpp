@@ -1,4 +1,5 @@
-// Writers: hex text, record layout, binary preamble, atomic files, and a generated file read back.
+// Writers: record layout, binary preamble, atomic files, shards, controls, and a generated file
+// read back. Hex text is tested in word_text_test.cpp.
 #include "ptovec/generator/writers.hpp"
 
 #include <gtest/gtest.h>
@@ -6,6 +7,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "ptovec/generator/atomic_file.hpp"
+#include "ptovec/generator/shard.hpp"
 #include "ptovec/generator/suite.hpp"
 
 namespace ptovec::generator {
@@ -32,17 +35,6 @@ std::uint64_t LittleEndian(const std::string& bytes, std::size_t offset, unsigne
     v |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[offset + i])) << (8 * i);
   }
   return v;
-}
-
-TEST(Writers, HexWordIsZeroPaddedToTheTypeWidth) {
-  EXPECT_EQ(HexWord(0x3C00, TileDataType::FP16), "0x3c00");
-  EXPECT_EQ(HexWord(0x7F, TileDataType::E8M0), "0x7f");
-  EXPECT_EQ(HexWord(0x82, TileDataType::S8), "0x82");
-  EXPECT_EQ(HexWord(0x5, TileDataType::S4X2), "0x5");
-  EXPECT_EQ(HexWord(0x1, TileDataType::FP32), "0x00000001");
-  EXPECT_EQ(HexWord(0x3FF00, TileDataType::FP19), "0x3ff00");
-  EXPECT_EQ(HexStatus(0x14), "0x14");
-  EXPECT_EQ(HexStatus(0x01), "0x01");
 }
 
 TEST(Writers, RecordLayoutOfTcvtFp16ToE8M0) {

@@ -10,6 +10,7 @@
 
 #include "device_protocol.hpp"
 #include "oracle_dut.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/oracle/rounding.hpp"
 
 namespace ptovec::dut {
@@ -20,11 +21,11 @@ class OracleDeviceFatal : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-using ptovec::tools::AppendHex;
+using ptovec::generator::AppendHexWord;
+using ptovec::generator::ParseHexWord;
 using ptovec::tools::kHelloWord;
 using ptovec::tools::kProtocolVersion;
 using ptovec::tools::ParseDecimal;
-using ptovec::tools::ParseHexWord;
 using ptovec::tools::Tokens;
 
 /// The oracle answering the protocol's lines in order: the hello line first, then case lines.
@@ -124,9 +125,9 @@ class OracleDeviceServer {
     const auto& f = ptovec::oracle::Format(k.pair.dst);
     out.append(t[0]);
     out += ' ';
-    AppendHex(out, ptovec::oracle::LowBits(e.word, f.width), f.HexDigits());
+    AppendHexWord(out, ptovec::oracle::LowBits(e.word, f.width), f.HexDigits());
     out += ' ';
-    AppendHex(out, e.status, 2);
+    AppendHexWord(out, e.status, 2);
     out += '\n';
   }
 

@@ -4,13 +4,9 @@
 #include <charconv>
 #include <utility>
 
-namespace ptovec::tools {
+#include "ptovec/generator/word_text.hpp"
 
-void AppendHex(std::string& out, oracle::Word word, unsigned digits) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  out += "0x";
-  for (unsigned i = digits; i-- > 0;) out.push_back(kDigits[(word >> (4 * i)) & 0xF]);
-}
+namespace ptovec::tools {
 
 void CaseFormatter::Append(std::string& out, std::uint64_t index, const generator::Case& k) {
   if (k.op != op_ || !(k.pair == pair_)) {
@@ -31,7 +27,7 @@ void CaseFormatter::Append(std::string& out, std::uint64_t index, const generato
   out += k.control.saturating ? " 1" : " 0";
   for (std::size_t s = 0; s < digits_.size(); ++s) {
     out += ' ';
-    AppendHex(out, k.in[s], digits_[s]);
+    generator::AppendHexWord(out, k.in[s], digits_[s]);
   }
   out += '\n';
 }
@@ -75,12 +71,6 @@ std::size_t Tokens(std::string_view line, std::string_view* out, std::size_t max
 bool ParseDecimal(std::string_view t, std::uint64_t& v) {
   if (t.empty()) return false;
   const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-  return ec == std::errc() && end == t.data() + t.size();
-}
-
-bool ParseHexWord(std::string_view t, oracle::Word& v) {
-  if (t.size() < 3 || t.size() > 18 || t[0] != '0' || (t[1] != 'x' && t[1] != 'X')) return false;
-  const auto [end, ec] = std::from_chars(t.data() + 2, t.data() + t.size(), v, 16);
   return ec == std::errc() && end == t.data() + t.size();
 }
 

@@ -20,9 +20,9 @@ inline constexpr std::string_view kHelloWord = "ptovec-dut";
 /// The protocol version both sides speak, the hello lines' second word.
 inline constexpr std::string_view kProtocolVersion = "1";
 
-/// Appends "0x" and the low `digits` hex digits of `word` (lower case, zero-padded): the word
-/// format of case lines and answers.
-void AppendHex(std::string& out, oracle::Word word, unsigned digits);
+// Words in case lines and answers are "0x" and lower-case hex digits zero-padded to the type's
+// width (generator::AppendHexWord, word_text.hpp); a word or flags token is read by
+// generator::ParseHexWord.
 
 /// Formats case lines "<index> <op> <src> <dst> <rmode> <sat> <in0> [<in1> ...]\n": each input
 /// zero-padded to its slot type's width, as `ptovec eval` prints it. Caches the "op src dst "
@@ -55,9 +55,5 @@ std::size_t Tokens(std::string_view line, std::string_view* out, std::size_t max
 
 /// A decimal index (the whole token, 0 .. 2^64 - 1) into `v`; false when malformed.
 bool ParseDecimal(std::string_view t, std::uint64_t& v);
-
-/// A word: "0x" (or "0X") and 1 to 16 hex digits of either case (the whole token) into `v`;
-/// false when malformed.
-bool ParseHexWord(std::string_view t, oracle::Word& v);
 
 }  // namespace ptovec::tools

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "device_text.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/tools/device.hpp"
 #include "ptovec_dut.h"
@@ -301,7 +302,7 @@ class LibraryDevice final : public Device {
       const ptovec_dut_result& r = out[i];
       if (status[i] == PTOVEC_DUT_OK) {
         if ((r.flags & ~Word{kStatusBits}) != 0) {
-          throw DeviceError("device " + name_ + " returned flags " + HexByte(r.flags) +
+          throw DeviceError("device " + name_ + " returned flags " + generator::HexStatus(r.flags) +
                             " with bits 7:5 set (only NV DZ OF UF NX, 0x00..0x1f) on case: " +
                             EvalCommand(case_at(i)));
         }
@@ -320,11 +321,6 @@ class LibraryDevice final : public Device {
                           EvalCommand(case_at(i)));
       }
     }
-  }
-
-  static std::string HexByte(unsigned v) {
-    static constexpr char kDigits[] = "0123456789abcdef";
-    return std::string("0x") + kDigits[(v >> 4) & 0xF] + kDigits[v & 0xF];
   }
 
   void* Symbol(const char* name, const std::string& shown) {

@@ -24,6 +24,7 @@
 
 #include "device_protocol.hpp"
 #include "device_text.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/tools/device.hpp"
 #include "subprocess.hpp"
@@ -241,8 +242,9 @@ class CommandDevice final : public Device {
       }
       Word word = 0;
       Word flags = 0;
-      if (!ParseHexWord(t[1], word)) bad("malformed word (expected 0x and 1 to 16 hex digits)");
-      if (!ParseHexWord(t[2], flags)) bad("malformed flags (expected 0x00..0x1f)");
+      if (!generator::ParseHexWord(t[1], word))
+        bad("malformed word (expected 0x and 1 to 16 hex digits)");
+      if (!generator::ParseHexWord(t[2], flags)) bad("malformed flags (expected 0x00..0x1f)");
       const oracle::FormatInfo& f = oracle::Format(k.pair.dst);
       if (oracle::LowBits(word, f.width) != word) {
         bad("word too wide for " + std::string(f.name) + " (" + std::to_string(f.width) + " bits)");

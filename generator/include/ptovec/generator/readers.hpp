@@ -14,6 +14,8 @@
 
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/sha256.hpp"
+#include "ptovec/generator/shard.hpp"
 #include "ptovec/generator/writers.hpp"
 
 namespace ptovec::generator {

@@ -1,9 +1,9 @@
-// Vector file writers: the binary format and JSON (schemas/ describes both), record encoding,
-// and files that appear under their final name only when complete.
+// Vector file writers: the binary format and JSON (schemas/ describes both), their headers and
+// record encoding. Files that appear under their final name only when complete are in
+// atomic_file.hpp, SHA-256 in sha256.hpp, shards in shard.hpp, hex text in word_text.hpp.
 #pragma once
 
-#include <cstdio>
-#include <filesystem>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
@@ -13,6 +13,12 @@
 
 #include "ptovec/generator/framing.hpp"
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/shard.hpp"
+// Included for the files that reached these names through this header before they had their own
+// (atomic files, SHA-256, hex and flag text); such files should include them directly.
+#include "ptovec/generator/atomic_file.hpp"  // IWYU pragma: export
+#include "ptovec/generator/sha256.hpp"       // IWYU pragma: export
+#include "ptovec/generator/word_text.hpp"    // IWYU pragma: export
 
 namespace ptovec::generator {
 
@@ -27,31 +33,6 @@ inline constexpr int kOldestFileFormatVersion = 1;
 inline constexpr std::string_view kBinaryMagic{"PTOVEC\0B", 8};
 /// Bytes of the binary file's fixed header (before the JSON header text; framing.hpp).
 inline constexpr unsigned kBinaryFixedHeaderBytes = kFixedHeaderBytes;
-
-/// Which part of a whole file a shard file holds: shard `index` of `of` (0-based) takes inputs
-/// floor(index * inputs / of) up to floor((index + 1) * inputs / of) of the whole file, with all
-/// their controls; so its records are a contiguous range of the whole file's.
-struct ShardRange {
-  std::uint64_t index = 0;
-  std::uint64_t of = 1;
-  std::uint64_t first_input = 0;
-  std::uint64_t inputs = 0;  ///< inputs in this shard
-  /// The range of shard `index` of `of` over `total` inputs.
-  static ShardRange Of(std::uint64_t index, std::uint64_t of, std::uint64_t total);
-};
-
-/// Shard `index` of `of` (0-based) of a run, as --shard K/N selects it.
-struct ShardSelection {
-  std::uint64_t index = 0;
-  std::uint64_t of = 1;
-  friend bool operator==(const ShardSelection&, const ShardSelection&) = default;
-};
-
-/// Parses --shard "K/N": shard K (0-based, K < N) of N, N from 1 to 2^32. Throws
-/// std::invalid_argument with one line naming the bad text and what is accepted.
-ShardSelection ParseShardSelection(const std::string& text);
-/// "K/N".
-std::string ShardName(const ShardSelection& shard);
 
 /// What one vector file holds.
 struct FileSpec {
@@ -106,14 +87,6 @@ nlohmann::ordered_json StrategiesJson(const std::vector<StrategyCount>& strategi
 /// strategies of a sampled file, shard of a shard file).
 nlohmann::ordered_json FileHeader(const FileSpec& spec, std::string_view format_name);
 
-/// "0x" + lower-case hex, zero-padded to `type`'s width (FP16 4 digits, E8M0 2, S4X2 1).
-std::string HexWord(Word word, TileDataType type);
-/// "0x" + two lower-case hex digits of a status.
-std::string HexStatus(Status status);
-/// The status bits by name, "OF|NX", in bit order NV DZ OF UF NX ("bits7:5" when any of those is
-/// set); "-" for none.
-std::string FlagNames(Status status);
-
 /// Packs binary records of one (op, pair) fast: no allocation per record.
 class RecordPacker {
  public:
@@ -148,65 +121,5 @@ void AppendJsonRecord(std::string& out, const OpDef& op, TypePair pair, const In
                       NumericExecutionControl control, Encoded result, bool first);
 /// The JSON file's closing text.
 std::string JsonTrailer();
-
-/// SHA-256 of the bytes given so far (OpenSSL EVP), as lower-case hex.
-class Sha256 {
- public:
-  Sha256();
-  Sha256(const Sha256&) = delete;
-  Sha256& operator=(const Sha256&) = delete;
-  ~Sha256();
-  void Update(const void* data, std::size_t bytes);
-  /// The digest (64 lower-case hex digits); the object cannot be updated afterwards.
-  std::string HexDigest();
-
- private:
-  void* ctx_ = nullptr;  // EVP_MD_CTX
-};
-
-/// A file written under a temporary name in the same folder (`PATH.tmp-PID`) and renamed to its
-/// final name only by Commit() (or CommitAll()); destroyed uncommitted, the temporary is removed.
-/// Computes SHA-256 as it writes. The temporary is registered for interrupts (interrupts.hpp):
-/// SIGINT or SIGTERM removes it, and undoes the commit of a file already renamed into place.
-class AtomicFile {
- public:
-  /// Opens `path`'s temporary. Throws std::runtime_error naming the path on failure.
-  explicit AtomicFile(std::filesystem::path path);
-  AtomicFile(const AtomicFile&) = delete;
-  AtomicFile& operator=(const AtomicFile&) = delete;
-  ~AtomicFile();
-
-  void Write(std::string_view bytes);
-  /// Replaces bytes already written, at `offset` (same length; a header rewritten in place).
-  /// Throws std::logic_error past the bytes written, std::runtime_error on a write error.
-  void Overwrite(std::uint64_t offset, std::string_view bytes);
-  /// Flushes, syncs and closes the temporary, keeping it under its temporary name (no more
-  /// writes). Returns the SHA-256 (lower-case hex), or "" when Overwrite() was used (the digest
-  /// of the streamed bytes no longer describes the file). Throws std::runtime_error on a write
-  /// error. Called again, returns the same digest.
-  std::string Finish();
-  /// Finish(), then renames into place. Returns Finish()'s digest.
-  std::string Commit();
-  /// Finishes every file and renames them all into place in the order given, as one step with
-  /// respect to SIGINT and SIGTERM (put the manifest that names the others last): a suite is
-  /// replaced whole or not at all.
-  static void CommitAll(const std::vector<AtomicFile*>& files);
-  std::uint64_t bytes() const { return bytes_; }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-  std::filesystem::path temp_;
-  std::FILE* file_ = nullptr;
-  Sha256 sha_;
-  std::string digest_;
-  std::uint64_t bytes_ = 0;
-  bool finished_ = false;
-  bool committed_ = false;
-  bool overwritten_ = false;
-};
-
-/// Writes `text` to `path` atomically (temporary name, then rename).
-void WriteFileAtomically(const std::filesystem::path& path, std::string_view text);
 
 }  // namespace ptovec::generator

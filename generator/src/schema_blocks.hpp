@@ -1,0 +1,54 @@
+// The building blocks the JSON Schema documents share (schema_blocks.cpp), for
+// schema_documents.cpp; internal to the generator (the public blocks are in schema.hpp).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "ptovec/generator/ops.hpp"
+
+namespace ptovec::generator::schema_blocks {
+
+using J = nlohmann::ordered_json;
+
+/// The strings as a JSON array.
+J Strings(const std::vector<std::string>& items);
+/// Every type that is the src or dst of some legal pair, in format-table order.
+std::vector<std::string> PairTypeNames();
+/// The op names of the registry, in registry order.
+std::vector<std::string> OpNames();
+/// The rounding mode names, RNE .. RHB.
+std::vector<std::string> ModeNames();
+/// An op's legal pairs as "anyOf" alternatives {"properties": {"src", "dst"}}: sources with the
+/// same set of destinations share one.
+J PairAlternatives(const OpDef& op);
+/// {"properties": {key: {"const": value}, ...}, "required": [key, ...]}: an "if" condition.
+J IfProperties(const std::vector<std::pair<std::string, std::string>>& consts);
+/// {"if": condition, "then": then}.
+J Block(J condition, J then);
+/// An unsigned 64-bit integer: {"type":"integer","minimum":0,"maximum":2^64 - 1}.
+J Uint64();
+/// The "$defs" every document shares: "uint64", "type_name", "word", "rmode", "flags".
+J CommonDefs();
+/// The header keys FileHeader writes (writers.hpp), shared by the JSON vector file and the
+/// binary header; "format" is `format_name`.
+J HeaderProperties(std::string_view format_name);
+/// The definitions HeaderProperties refers to, added to a header document's $defs.
+void AddHeaderDefs(J& defs);
+/// The header keys every vector file header holds, for "required".
+J HeaderRequired();
+
+/// The document kinds OpBlocks builds conditional blocks for.
+enum class Doc { Vectors, EvalResult, BinaryHeader };
+/// The conditional blocks ("allOf") of one document kind, for each op: one keyed by the op
+/// (header fields, slot names, fixed-type slots, the legal pairs), one per src type and one per
+/// dst type.
+J OpBlocks(Doc doc);
+/// A schema document's head: "$schema" (draft 2020-12), "$id"
+/// (https://ptovec.invalid/schemas/ + `file`), "title", "description".
+J Document(std::string_view file, std::string_view title, std::string_view description);
+
+}  // namespace ptovec::generator::schema_blocks
