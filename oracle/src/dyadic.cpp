@@ -83,6 +83,24 @@ int DyadicCompareMagnitude(const Dyadic& a, const Dyadic& b) {
   return ma < mb ? -1 : ma > mb ? 1 : 0;
 }
 
+int DyadicCompare(const Dyadic& a, const Dyadic& b) {
+  const bool na = a.negative && a.significand != 0;
+  const bool nb = b.negative && b.significand != 0;
+  if (na != nb) return na ? -1 : 1;
+  const int m = DyadicCompareMagnitude(a, b);
+  return na ? -m : m;
+}
+
+int DyadicLowExponent(const Dyadic& d) { return d.exponent + TrailingZeros(d.significand); }
+
+Dyadic DyadicNormalized(Dyadic d) {
+  if (d.significand == 0) return {};
+  const int zeros = TrailingZeros(d.significand);
+  d.significand >>= zeros;
+  d.exponent += zeros;
+  return d;
+}
+
 Dyadic DyadicProduct(const Dyadic& a, const Dyadic& b) {
   if (a.significand == 0 || b.significand == 0) return Dyadic{};
   const int za = TrailingZeros(a.significand);

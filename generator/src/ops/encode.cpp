@@ -3,11 +3,14 @@
 // or HiF8, or by ReferenceMatrixIntegerEncoding (lines 108-131) into an integer type.
 #include <algorithm>
 #include <memory>
+#include <span>
+#include <vector>
 
 #include "outcome_classes.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/generator/writers.hpp"
+#include "ptovec/oracle/dyadic.hpp"
 #include "ptovec/oracle/fast.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
 #include "ptovec/oracle/reference_quantization.hpp"
@@ -238,6 +241,25 @@ DomainPlan EncodePlan(TypePair pair) {
 }
 
 }  // namespace
+
+// ---- outcome classes (ptovec coverage) ----
+
+OutcomeClassTable EncodeOutcomeClasses(TypePair pair) {
+  const TileDataType src = pair.src;
+  const TileDataType dst = pair.dst;
+  if (oracle::Format(dst).IsFloating()) {
+    return {FloatingEncodeClassNames(),
+            [src, classify = FloatingEncodeClassifier(dst)](
+                const Inputs& in, std::span<const NumericExecutionControl> controls,
+                const Encoded* expected,
+                ClassMask* out) { classify(ExactWordValue(src, in[0]), controls, expected, out); }};
+  }
+  return {IntegerEncodeClassNames(),
+          [src, dst](const Inputs& in, std::span<const NumericExecutionControl> controls,
+                     const Encoded* expected, ClassMask* out) {
+            ClassifyIntegerEncode(dst, ExactWordValue(src, in[0]), controls, expected, out);
+          }};
+}
 
 OpDef MakeEncodeOp() {
   OpDef op;

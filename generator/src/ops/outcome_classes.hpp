@@ -1,34 +1,47 @@
-// The ops' own outcome-class tables (OpDef::outcome_classes), one function per op, defined in
-// outcome_classes.cpp; docs/coverage.md lists every class and which are unreachable.
+// The ops' own outcome-class tables (OpDef::outcome_classes, `ptovec coverage`; docs/coverage.md
+// lists every class and which are unreachable): one function per op, each defined beside its op
+// (ops/<op>.cpp, ops/affine/, ops/fpatr/), declared here because fpatr reuses the shift and
+// affine tables; the encode classifiers that encode, affine and fpatr share (encode_classes.cpp);
+// and the integer-word helpers the class blocks read. Every class is decided from the exact input
+// value (Dyadic arithmetic, no floating point) and the vector's expected result.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <span>
 #include <vector>
 
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/oracle/dyadic.hpp"
+#include "ptovec/oracle/formats.hpp"
+#include "ptovec/oracle/numeric.hpp"
 
 namespace ptovec::generator {
 
 /// tcvt to E8M0 (ReferenceFloatToE8M0): exact power, rounded down / up, at the sqrt(2)
 /// threshold, NaN, Inf, zero, negative, subnormal and tiny inputs, overflow. Other tcvt pairs
-/// copy the word and have no own classes (an empty table).
+/// copy the word and have no own classes (an empty table). In tcvt.cpp.
 OutcomeClassTable TcvtOutcomeClasses(TypePair pair);
 /// encode: ReferenceMatrixFloatingEncoding's classes into a floating type, else
-/// ReferenceMatrixIntegerEncoding's.
+/// ReferenceMatrixIntegerEncoding's. In encode.cpp.
 OutcomeClassTable EncodeOutcomeClasses(TypePair pair);
-/// shift: MatrixShiftS32ToS16 (dropped bits against half, clamps, range ends, shift ends).
+/// shift: MatrixShiftS32ToS16 (dropped bits against half, clamps, range ends, shift ends). In
+/// shift.cpp.
 OutcomeClassTable ShiftOutcomeClasses(TypePair pair);
-/// qparam: FP32ToFP19's rounding cases, widths and offset ends of MatrixQuantParameter.
+/// qparam: FP32ToFP19's rounding cases, widths and offset ends of MatrixQuantParameter. In
+/// qparam.cpp.
 OutcomeClassTable QparamOutcomeClasses(TypePair pair);
-/// tquant: TileProfileQuantize's specials, ties, range and zero-point cases.
+/// tquant: TileProfileQuantize's specials, ties, range and zero-point cases. In tquant.cpp.
 OutcomeClassTable TquantOutcomeClasses(TypePair pair);
-/// tdequant: TileProfileDequantize's difference and FP32 encoding cases.
+/// tdequant: TileProfileDequantize's difference and FP32 encoding cases. In tdequant.cpp.
 OutcomeClassTable TdequantOutcomeClasses(TypePair pair);
 /// affine: MatrixQuantizedAffine's widths, product and intermediate cases, then the integer
-/// encoding's classes prefixed "dst ".
+/// encoding's classes prefixed "dst ". In affine/affine.cpp.
 OutcomeClassTable AffineOutcomeClasses(TypePair pair);
+/// fpatr: per PreQuantMode of the pair its ReluModes, special accumulators and the classes of
+/// its last step (the shift, affine or encode classes), named "PreQuantMode m: ...". In
+/// fpatr/classes.cpp.
+OutcomeClassTable FpatrOutcomeClasses(TypePair pair);
 
 /// Classifies an exact value that a pipeline encodes as its last step (fpatr): out[c] gets the
 /// classes of the value under controls[c] given the result expected[c] (bit k: class k of the
@@ -40,9 +53,55 @@ using ValueClassifier =
 std::vector<OutcomeClass> FloatingEncodeClassNames();
 /// The classifier of a value encoded into floating type `dst` (FP32, FP16, BF16, E4M3, HiF8).
 ValueClassifier FloatingEncodeClassifier(TileDataType dst);
+/// The classes of IntegerEncodeClassNames, in order (bit k of ClassifyIntegerEncode).
+enum IntegerClass : unsigned {
+  kIntExact,
+  kIntInexact,
+  kIntTieUp,
+  kIntTieDown,
+  kIntSatClamp,
+  kIntWrap,
+  kIntNegativeIntoUnsigned,
+  kIntAtMinimum,
+  kIntAtMaximum,
+  kIntRoundToZero,
+  kIntegerClasses
+};
+
 /// ReferenceMatrixIntegerEncoding's classes (encode into an integer type), 10 of them.
 std::vector<OutcomeClass> IntegerEncodeClassNames();
 /// The classifier of a value rounded and encoded into integer type `dst`.
 ValueClassifier IntegerEncodeClassifier(TileDataType dst);
+/// IntegerEncodeClassifier's work: the classes (IntegerEncodeClassNames order) of the exact value
+/// x rounded and encoded into integer type `dst`, under controls[c] with result expected[c], into
+/// out[c] (one per control).
+void ClassifyIntegerEncode(TileDataType dst, const oracle::Dyadic& x,
+                           std::span<const NumericExecutionControl> controls,
+                           const Encoded* expected, ClassMask* out);
+
+/// The value of an integer type's word (its low Format(type).width bits, two's complement for a
+/// signed type).
+inline std::int64_t IntegerWordValue(TileDataType type, Word w) {
+  const oracle::FormatInfo& f = oracle::Format(type);
+  const Word low = oracle::LowBits(w, f.width);
+  return f.kind == oracle::FormatKind::SignedInteger
+             ? static_cast<std::int64_t>(oracle::SignExtend(low, f.width))
+             : static_cast<std::int64_t>(low);
+}
+
+/// The range ends of an integer type, as values.
+inline std::int64_t IntegerTypeMinimum(TileDataType type) {
+  return IntegerWordValue(type, oracle::TileIntegerMinimum(type));
+}
+inline std::int64_t IntegerTypeMaximum(TileDataType type) {
+  return IntegerWordValue(type, oracle::TileIntegerMaximum(type));
+}
+
+/// The exact value of a finite source word of encode or affine (an integer type: its value).
+inline oracle::Dyadic ExactWordValue(TileDataType type, Word w) {
+  if (!oracle::Format(type).IsFloating())
+    return oracle::DyadicFromInteger(IntegerWordValue(type, w));
+  return oracle::DyadicFromFiniteCode(type, w);
+}
 
 }  // namespace ptovec::generator

@@ -2,11 +2,19 @@
 // section 4) and packed with a signed offset by MatrixQuantParameter (seed 000 lines 11-23); the
 // vector's result is the 64-bit parameter word, from which MatrixQuantOffset (lines 32-41)
 // recovers the offset. No rounding mode and no Sat: vectors record RNE and Sat off only.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
 #include "outcome_classes.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/generator/writers.hpp"
+#include "ptovec/oracle/format_edges.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
+#include "ptovec/oracle/numeric.hpp"
 
 namespace ptovec::generator {
 
@@ -54,6 +62,76 @@ rc::Gen<Inputs> UniformQparam() {
 }
 
 }  // namespace
+
+// ---- outcome classes (ptovec coverage): MatrixQuantParameter(FP32ToFP19(scale), offset, width)
+// ----
+
+OutcomeClassTable QparamOutcomeClasses(TypePair) {
+  enum : unsigned {
+    kExact,
+    kDown,
+    kUp,
+    kTieEven,
+    kTieUp,
+    kCarry,
+    kWidth0,
+    kWidth5,
+    kWidth9,
+    kWidth17,
+    kNegativeOffset,
+    kOffsetMinimum,
+    kOffsetMaximum,
+    kNaN,
+  };
+  std::vector<OutcomeClass> names = {
+      {"FP19 exact", "the 13 dropped fraction bits are 0"},
+      {"FP19 rounded down", "the dropped bits are below half"},
+      {"FP19 rounded up", "the dropped bits are above half"},
+      {"FP19 tie kept even", "the dropped bits are exactly half and bit 13 is 0"},
+      {"FP19 tie rounded up to even", "the dropped bits are exactly half and bit 13 is 1"},
+      {"FP19 carry into the exponent", "rounding up a fraction of all ones (bits 22:13)"},
+      {"width 0", "no offset field"},
+      {"width 5", "a 5-bit offset"},
+      {"width 9", "a 9-bit offset"},
+      {"width 17", "a 17-bit offset"},
+      {"negative offset", "the offset is negative"},
+      {"offset at the width's minimum", "offset = -2^(width-1)"},
+      {"offset at the width's maximum", "offset = 2^(width-1) - 1"},
+      {"NaN scale", "a NaN FP32 scale (FP32ToFP19 gives 0x3ff00)"},
+  };
+  return {std::move(names), [](const Inputs& in, std::span<const NumericExecutionControl> controls,
+                               const Encoded*, ClassMask* out) {
+            const auto w = static_cast<std::uint32_t>(in[0]);
+            const std::uint32_t low = w & 0x1FFFU;
+            const bool odd = ((w >> 13) & 1U) != 0;
+            ClassMask m = 0;
+            const bool nan = oracle::NumericValueClassIsNaN(
+                oracle::TileNumericValueClass(TileDataType::FP32, w));
+            if (nan) m |= ClassBit(kNaN);
+            if (!nan) {
+              m |= ClassBit(low == 0        ? kExact
+                            : low < 0x1000U ? kDown
+                            : low > 0x1000U ? kUp
+                            : odd           ? kTieUp
+                                            : kTieEven);
+              const bool rounds_up = low > 0x1000U || (low == 0x1000U && odd);
+              if (rounds_up && ((w >> 13) & 0x3FFU) == 0x3FFU) m |= ClassBit(kCarry);
+            }
+            const int width = static_cast<int>(in[2]);
+            m |= ClassBit(width == 0   ? kWidth0
+                          : width == 5 ? kWidth5
+                          : width == 9 ? kWidth9
+                                       : kWidth17);
+            const auto offset = static_cast<std::int64_t>(oracle::SignExtend(in[1], 32));
+            if (offset < 0) m |= ClassBit(kNegativeOffset);
+            if (width != 0 && offset == oracle::SignedFieldMinimum(width))
+              m |= ClassBit(kOffsetMinimum);
+            if (width != 0 && offset == oracle::SignedFieldMaximum(width)) {
+              m |= ClassBit(kOffsetMaximum);
+            }
+            for (std::size_t c = 0; c < controls.size(); ++c) out[c] = m;
+          }};
+}
 
 OpDef MakeQparamOp() {
   OpDef op;

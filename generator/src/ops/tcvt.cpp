@@ -2,11 +2,22 @@
 // (lines 103-152); to other types the raw-carrier rule (spec-notes section 5 item 9). Bulk
 // evaluation uses the fast exact form FastTileProfileConvert (fast_e8m0_conversion.hpp, proven
 // equal by tests/oracle/fast_e8m0_test.cpp); evaluate_reference the literal one.
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
 #include "outcome_classes.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/oracle/dyadic.hpp"
 #include "ptovec/oracle/e8m0_conversion.hpp"
 #include "ptovec/oracle/fast_e8m0_conversion.hpp"
+#include "ptovec/oracle/format_edges.hpp"
+#include "ptovec/oracle/numeric.hpp"
 
 namespace ptovec::generator {
 
@@ -82,6 +93,85 @@ DomainPlan TcvtPlan(TypePair pair) {
 }
 
 }  // namespace
+
+// ---- outcome classes (ptovec coverage): ReferenceFloatToE8M0 (to E8M0); other pairs copy the word
+// and have no own classes ----
+
+OutcomeClassTable TcvtOutcomeClasses(TypePair pair) {
+  if (pair.dst != TileDataType::E8M0 || !oracle::Format(pair.src).IsFloating()) return {};
+  enum : unsigned {
+    kPower,
+    kDown,
+    kUp,
+    kSqrt2,
+    kNaN,
+    kInf,
+    kZero,
+    kNegative,
+    kSubnormal,
+    kTiny,
+    kOverflow
+  };
+  std::vector<OutcomeClass> names = {
+      {"exact power of two", "a positive power of two: the result is exact (no NX)"},
+      {"rounded down", "NX and the result is below the value"},
+      {"rounded up", "NX and the result is above the value"},
+      {"at the sqrt(2) threshold",
+       "the value is the source code just below or just above sqrt(2) * 2^k, where nearest "
+       "modes change exponent"},
+      {"NaN input (NV)", "a NaN source"},
+      {"Inf input", "+Inf or -Inf"},
+      {"zero input", "+0 or -0"},
+      {"negative input", "a negative finite non-zero source"},
+      {"subnormal input", "a subnormal source"},
+      {"tiny: below 2^-127", "0 < |value| < 2^-127, the smallest E8M0 value"},
+      {"overflow (OF)", "OF is raised"},
+  };
+  const TileDataType src = pair.src;
+  return {
+      std::move(names), [src](const Inputs& in, std::span<const NumericExecutionControl> controls,
+                              const Encoded* expected, ClassMask* out) {
+        const oracle::NumericValueClass vc = oracle::TileNumericValueClass(src, in[0]);
+        ClassMask common = 0;
+        std::optional<oracle::Dyadic> x;
+        if (oracle::NumericValueClassIsNaN(vc)) common |= ClassBit(kNaN);
+        if (oracle::NumericValueClassIsInfinity(vc)) common |= ClassBit(kInf);
+        if (oracle::NumericValueClassIsZero(vc)) common |= ClassBit(kZero);
+        if (vc == oracle::NumericValueClass::PositiveSubnormal ||
+            vc == oracle::NumericValueClass::NegativeSubnormal) {
+          common |= ClassBit(kSubnormal);
+        }
+        if (oracle::TileNumericValueIsFinite(src, in[0]) && !oracle::NumericValueClassIsZero(vc)) {
+          x = oracle::DyadicFromFiniteCode(src, in[0]);
+          if (x->negative) common |= ClassBit(kNegative);
+          if (oracle::DyadicCompareMagnitude(
+                  *x, oracle::SmallestPositiveValue(TileDataType::E8M0)) < 0) {
+            common |= ClassBit(kTiny);  // below 2^-127
+          }
+          // A p-bit significand m next to sqrt(2) * 2^(p-1) (irrational: never equal), the
+          // boundaries the strategies aim at (FloorSqrt2Scaled, Fp32Sqrt2Boundaries).
+          const oracle::FiniteDecomposition f = oracle::TileNumericFiniteDecomposition(src, in[0]);
+          const auto p = static_cast<int>(std::bit_width(f.significand));
+          if (p > 1 && p <= 63) {
+            const std::uint64_t below = FloorSqrt2Scaled(p - 1);
+            if (f.significand == below || f.significand == below + 1) common |= ClassBit(kSqrt2);
+          }
+        }
+        for (std::size_t c = 0; c < controls.size(); ++c) {
+          const Encoded r = expected[c];
+          ClassMask m = common;
+          if ((r.status & oracle::kStatusOF) != 0) m |= ClassBit(kOverflow);
+          if (x && !x->negative && oracle::TileNumericValueIsFinite(TileDataType::E8M0, r.word)) {
+            const int cmp = oracle::DyadicCompareMagnitude(
+                oracle::DyadicFromFiniteCode(TileDataType::E8M0, r.word), *x);
+            if ((r.status & oracle::kStatusNX) == 0 && cmp == 0) m |= ClassBit(kPower);
+            if ((r.status & oracle::kStatusNX) != 0 && cmp < 0) m |= ClassBit(kDown);
+            if ((r.status & oracle::kStatusNX) != 0 && cmp > 0) m |= ClassBit(kUp);
+          }
+          out[c] = m;
+        }
+      }};
+}
 
 OpDef MakeTcvtOp() {
   OpDef op;

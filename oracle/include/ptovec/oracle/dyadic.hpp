@@ -38,6 +38,20 @@ inline int DyadicLeadingExponent(const Dyadic& d) {
 /// The sign of |a| - |b|: -1, 0 or 1, exactly (zeros of either sign compare equal).
 int DyadicCompareMagnitude(const Dyadic& a, const Dyadic& b);
 
+/// The sign of a - b: -1, 0 or 1, exactly (zeros of either sign compare equal).
+int DyadicCompare(const Dyadic& a, const Dyadic& b);
+
+/// The exponent of the lowest set bit of a non-zero d: d.exponent plus the significand's trailing
+/// zero bits (-1 for an integer + 1/2, >= 0 for an integer).
+int DyadicLowExponent(const Dyadic& d);
+
+/// d with the significand's trailing zero bits moved into the exponent (the odd significand); a
+/// zero gives Dyadic{} (+0, exponent 0).
+Dyadic DyadicNormalized(Dyadic d);
+
+/// 2^exponent.
+inline Dyadic DyadicPowerOfTwo(int exponent) { return {false, 1, exponent}; }
+
 /// The exact value of `d` as an ASL real (for tests and for callers of the literal functions).
 Real ToReal(const Dyadic& d);
 

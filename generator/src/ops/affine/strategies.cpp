@@ -1,129 +1,39 @@
-// Op `affine`: MatrixQuantizedAffine (seed 000 lines 133-150), the B.FPATR PreQuant step: the
-// value times an FP19 scale, rounded and clamped at an S5/S9/S17 intermediate (width 5/9/17,
-// MatrixRoundAndSaturateSigned lines 68-91) or not at all (width 0), plus a signed offset, then
-// integer-encoded into the destination (ReferenceMatrixIntegerEncoding lines 108-131). The flags
-// of both steps are OR-ed (spec-notes section 5 item 8).
-//
-// Inputs: value (an FP32 or S32 word), scale (an FP19 word, bits 18:0), offset (an S32 word,
-// two's complement) and width (a U8 word: 0, 5, 9 or 17). The domain follows the B.FPATR
-// parameter word that MatrixQuantParameter (lines 11-23) packs: the scale is a positive normal
-// FP19 (spec-notes section 4), the offset fits the width's signed field, and width 0 has no
-// offset field, so its offset is 0 (MatrixQuantOffset, lines 32-41, returns 0 for width 0).
+// Op `affine`'s sampling strategies (MatrixQuantizedAffine, affine.cpp): near-target sets that
+// aim value * scale at the clamp edges of the S5/S9/S17 intermediate, at the destination's range
+// ends through the offset, at width 0's destination edges and at ties (power-of-two and odd
+// scales, built with tie_products.hpp), then value specials and random tuples; and the uniform
+// generator.
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
+#include <memory>
 #include <optional>
-#include <string>
+#include <utility>
 #include <vector>
 
-#include "outcome_classes.hpp"
+#include "../tie_products.hpp"
+#include "affine.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
-#include "ptovec/generator/writers.hpp"
+#include "ptovec/generator/tuple_set.hpp"
+#include "ptovec/oracle/dyadic.hpp"
+#include "ptovec/oracle/exact_rational.hpp"
 #include "ptovec/oracle/fast.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
-#include "ptovec/oracle/reference_quantization.hpp"
+#include "ptovec/oracle/numeric.hpp"
 
-namespace ptovec::generator {
+namespace ptovec::generator::affine {
 
 namespace {
 
 using oracle::Dyadic;
 using oracle::Format;
-using oracle::NumericValueClass;
-
-constexpr std::size_t kValueSlot = 0;
-constexpr std::size_t kScaleSlot = 1;
-constexpr std::size_t kOffsetSlot = 2;
-constexpr std::size_t kWidthSlot = 3;
-
-constexpr std::array<TileDataType, 2> kAffineSources = {TileDataType::FP32, TileDataType::S32};
-constexpr std::array<TileDataType, 8> kAffineDestinations = {
-    TileDataType::S4X2, TileDataType::U4X2, TileDataType::S8,  TileDataType::U8,
-    TileDataType::S16,  TileDataType::U16,  TileDataType::S32, TileDataType::U32};
-
 using oracle::kFp19MaxNormal;
 using oracle::kFp19MinNormal;
 
-std::int64_t S32Of(Word word) {
-  return static_cast<std::int32_t>(static_cast<std::uint32_t>(word));
-}
-Word S32Word(std::int64_t value) {
-  return static_cast<std::uint32_t>(
-      static_cast<std::int32_t>(std::clamp<std::int64_t>(value, INT32_MIN, INT32_MAX)));
-}
-
-std::int64_t WidthMin(int width) { return width == 0 ? 0 : -(std::int64_t{1} << (width - 1)); }
-std::int64_t WidthMax(int width) { return width == 0 ? 0 : (std::int64_t{1} << (width - 1)) - 1; }
-
-// The destination's integer range (S4X2/U4X2: one 4-bit lane).
-struct Range {
-  std::int64_t lo;
-  std::int64_t hi;
-};
-Range AffineDestinationRange(TileDataType dst) {
-  const oracle::FormatInfo& f = Format(dst);
-  if (f.kind == oracle::FormatKind::SignedInteger) {
-    return {-(std::int64_t{1} << (f.width - 1)), (std::int64_t{1} << (f.width - 1)) - 1};
-  }
-  return {0, (std::int64_t{1} << f.width) - 1};
-}
-
-// ---- evaluation ----
-
-Dyadic ValueDyadic(TileDataType src, Word value) {
-  if (src == TileDataType::S32) return oracle::DyadicFromInteger(S32Of(value));
-  return oracle::DyadicFromFiniteCode(TileDataType::FP32, value);
-}
-
-oracle::Real ValueReal(TileDataType src, Word value) {
-  if (src == TileDataType::S32) {
-    return oracle::Real(oracle::ReferenceIntegerValue(value, TileDataType::S32));
-  }
-  return oracle::ReferenceFP32FiniteValue(value);
-}
-
-Encoded EvaluateAffine(TypePair pair, const Inputs& in, NumericExecutionControl control) {
-  const Encoded r = oracle::FastMatrixQuantizedAffine(
-      ValueDyadic(pair.src, in[kValueSlot]),
-      oracle::DyadicFromFiniteCode(TileDataType::FP19, in[kScaleSlot]), S32Of(in[kOffsetSlot]),
-      static_cast<int>(in[kWidthSlot]), pair.dst, control);
-  return {oracle::LowBits(r.word, Format(pair.dst).width), r.status};
-}
-
-Encoded EvaluateAffineReference(TypePair pair, const Inputs& in, NumericExecutionControl control) {
-  const Encoded r = oracle::MatrixQuantizedAffine(
-      ValueReal(pair.src, in[kValueSlot]), oracle::FP19FiniteValue(in[kScaleSlot]),
-      oracle::Integer(S32Of(in[kOffsetSlot])), static_cast<int>(in[kWidthSlot]), pair.dst, control);
-  return {oracle::LowBits(r.word, Format(pair.dst).width), r.status};
-}
-
-std::optional<std::string> CheckAffineDomain(TypePair pair, const Inputs& in) {
-  if (pair.src == TileDataType::FP32) {
-    const NumericValueClass c = oracle::TileNumericValueClass(TileDataType::FP32, in[kValueSlot]);
-    if (oracle::NumericValueClassIsNaN(c) || oracle::NumericValueClassIsInfinity(c)) {
-      return "value " + HexWord(in[kValueSlot], TileDataType::FP32) + " is " +
-             std::string(oracle::NumericValueClassName(c)) +
-             "; affine accepts a finite fp32 value (zeros, subnormals and normals of either sign)";
-    }
-  }
-  const NumericValueClass scale_class =
-      oracle::TileNumericValueClass(TileDataType::FP19, in[kScaleSlot]);
-  if (scale_class != NumericValueClass::PositiveNormal) {
-    return "scale " + HexWord(in[kScaleSlot], TileDataType::FP19) + " is " +
-           std::string(oracle::NumericValueClassName(scale_class)) +
-           "; affine accepts a positive normal fp19 scale (" +
-           HexWord(kFp19MinNormal, TileDataType::FP19) + ".." +
-           HexWord(kFp19MaxNormal, TileDataType::FP19) +
-           ": sign 0, exponent field 1..254; the B.FPATR rule)";
-  }
-  return CheckOffsetAndWidth(in[kOffsetSlot], in[kWidthSlot]);
-}
-
-// ---- sampling ----
-//
 // Every strategy is a TupleSet (tuple_set.hpp). Four aim at a target product and are mapped
 // sets over axes [width, a, offset, b, s, 0, k] (unused axes hold 0):
 //  - the target p: value * scale lands on or next to p / 2 (p odd: a tie k + 1/2), p a function
@@ -141,16 +51,13 @@ std::optional<std::string> CheckAffineDomain(TypePair pair, const Inputs& in) {
 /// Targets p with |p| >= kTargetLimit are not near-target axes.
 constexpr std::int64_t kTargetLimit = std::int64_t{1} << 23;
 
-int BitLength(std::uint64_t x) { return 64 - std::countl_zero(x); }
 std::uint64_t Magnitude(std::int64_t x) {
   return x < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(x) : static_cast<std::uint64_t>(x);
 }
 Word Axis(std::int64_t v) { return static_cast<Word>(v); }
 
-Word Fp19Scale(int biased_exponent, std::int64_t fraction) {
-  return (static_cast<Word>(std::clamp(biased_exponent, 1, 254)) << 10) |
-         static_cast<Word>(fraction & 0x3FF);
-}
+// The FP19 scale 2^s (s in -126..127: every scale exponent the strategies use).
+Word Fp19PowerOfTwo(int s) { return Fp19Word(1, s).value(); }
 
 // Every positive normal FP19 scale word.
 WordSet AllNormalScales() { return WordSet::Range(kFp19MinNormal, kFp19MaxNormal); }
@@ -207,10 +114,7 @@ std::optional<std::int64_t> FloorTwiceProduct(TileDataType src, Word value, Word
       ValueDyadic(src, value), oracle::DyadicFromFiniteCode(TileDataType::FP19, scale));
   if (product.significand == 0) return 0;
   const int exponent = product.exponent + 1;
-  const int bits =
-      128 - (static_cast<std::uint64_t>(product.significand >> 64) != 0
-                 ? std::countl_zero(static_cast<std::uint64_t>(product.significand >> 64))
-                 : 64 + std::countl_zero(static_cast<std::uint64_t>(product.significand)));
+  const int bits = oracle::BitLength(product.significand);
   if (bits + exponent > 40) return std::nullopt;
   oracle::DyadicSignificand magnitude = product.significand;
   bool inexact = false;
@@ -252,7 +156,7 @@ Boxes PowerOfTwoScaleTuples(TileDataType src, int width, const WordSet& exponent
   std::vector<Word> scales;
   for (const auto& [lo, hi] : exponents.intervals()) {
     for (Word e = lo;; ++e) {
-      scales.push_back(Fp19Scale(static_cast<int>(static_cast<std::int64_t>(e)) + 127, 0));
+      scales.push_back(Fp19PowerOfTwo(static_cast<int>(static_cast<std::int64_t>(e))));
       if (e == hi) break;
     }
   }
@@ -268,8 +172,8 @@ TupleSet NearTargetSet(TileDataType src, NearTarget near) {
     const std::int64_t p =
         shared->target(width, SignedAxisValue(a[1]), offset, SignedAxisValue(a[3]));
     const int s = static_cast<int>(SignedAxisValue(a[4]));
-    return Inputs{ValueBelow(src, p, s, SignedAxisValue(a[6])), Fp19Scale(s + 127, 0),
-                  S32Word(offset), Word(width)};
+    return Inputs{ValueBelow(src, p, s, SignedAxisValue(a[6])), Fp19PowerOfTwo(s), S32Word(offset),
+                  Word(width)};
   };
   const auto invert = [src, shared](const Inputs& t, std::vector<Point>& out) {
     if ((t[kScaleSlot] & 0x3FF) != 0) return;
@@ -436,7 +340,7 @@ Boxes InexactAtFarEdges(const std::vector<std::int64_t>& edges) {
     int below = 0;
     int above = 0;
     for (std::int64_t f = 0; f < 1024 && (below < kFound || above < kFound); ++f) {
-      const Word scale = Fp19Scale(127, f);
+      const Word scale = Fp19Word(static_cast<std::uint64_t>(1024 + f), -10).value();  // 1 + f/1024
       const oracle::Real scale_value = oracle::Real(1024 + f) * oracle::PowerOfTwo(-10);
       // The FP32 word at or below the integer part of E / scale (E * 1024 / (1024 + f)).
       const std::uint32_t centre = Fp32Bracket(oracle::Real(edge * 1024 / (1024 + f))).first;
@@ -511,7 +415,7 @@ std::vector<WeightedSet> Width0DestinationEdges(TypePair pair) {
                                        static_cast<std::int64_t>(oracle::RoundUp(hi)) + 4));
       }
     }
-    far.push_back(Box{{values, WordSet::Points({Fp19Scale(scale_exponent + 127, 0)}),
+    far.push_back(Box{{values, WordSet::Points({Fp19PowerOfTwo(scale_exponent)}),
                        WordSet::Points({0}), WordSet::Points({0})}});
   }
   parts.push_back({1, Boxes(std::move(far))});
@@ -519,10 +423,10 @@ std::vector<WeightedSet> Width0DestinationEdges(TypePair pair) {
   return parts;
 }
 
-// Strategy tie_odd_scale: scale = m * 2^s with a significand m = m_odd * 2^t (m_odd odd, 3..2047)
-// and value = q * 2^a (q odd, |q| < 2^11) with a + s + t = -1, so value * scale = q * m_odd / 2
-// is a tie that a power-of-two scale cannot give; the value then moved by -1, 0 or +1 steps.
-// Axes [width, r, offset, u, a, 0, k] with m_odd = 2r + 1, q = 2u + 1.
+// Strategy tie_odd_scale: scale = m_odd * 2^k (m_odd odd, 3..2047) and value = q * 2^a (q odd,
+// |q| < 2^11) with a + k = -1 (IntegerTieExponent), so value * scale = q * m_odd / 2 is a tie that
+// a power-of-two scale cannot give; the value then moved by -1, 0 or +1 steps. Axes
+// [width, r, offset, u, a, 0, k] with m_odd = 2r + 1, q = 2u + 1 (k follows from a).
 TupleSet TieOddScale(TypePair pair, int width) {
   const TileDataType src = pair.src;
   const bool fp32 = src == TileDataType::FP32;
@@ -533,51 +437,25 @@ TupleSet TieOddScale(TypePair pair, int width) {
                          WordSet::Points({0}), SignedRange(-1, 1)}});
   }
   const auto assemble = [src](const Point& x) {
-    const std::int64_t m_odd = 2 * static_cast<std::int64_t>(x[1]) + 1;
-    const int t = 11 - BitLength(static_cast<std::uint64_t>(m_odd));
+    const std::uint64_t m_odd = 2 * x[1] + 1;
     const std::int64_t q = 2 * SignedAxisValue(x[3]) + 1;
     const int a = static_cast<int>(SignedAxisValue(x[4]));
-    const int s = -1 - t - a;
-    const Word scale = Fp19Scale(s + 137, (m_odd << t) - 1024);
-    Word value = 0;
-    if (src == TileDataType::S32) {
-      value = S32Word(q * (std::int64_t{1} << a));
-    } else {
-      value =
-          oracle::FastFP32FiniteEncoding(Dyadic{q < 0, Magnitude(q), a}, NumericRoundingMode::RNE)
-              .word;
-    }
+    const Word scale = Fp19Word(m_odd, IntegerTieExponent(a)).value();
+    const Word value = ScaledSourceWord(src, q < 0, Magnitude(q), a).value();
     return Inputs{SourceStep(src, value, static_cast<int>(SignedAxisValue(x[6]))), scale,
                   S32Word(SignedAxisValue(x[2])), x[0]};
   };
   const auto invert = [src](const Inputs& t, std::vector<Point>& out) {
-    const std::int64_t m = 1024 + static_cast<std::int64_t>(t[kScaleSlot] & 0x3FF);
-    const int shift = std::countr_zero(static_cast<std::uint64_t>(m));
-    const std::int64_t m_odd = m >> shift;
-    if (m_odd < 3) return;
-    const int s = static_cast<int>((t[kScaleSlot] >> 10) & 0xFF) - 137;
+    const OddScaled scale = Fp19OddScaled(t[kScaleSlot]);
+    if (scale.odd < 3) return;
     for (int k = -1; k <= 1; ++k) {
-      const Word value = SourceStep(src, t[kValueSlot], -k);
-      std::int64_t q = 0;
-      int a = 0;
-      if (src == TileDataType::S32) {
-        const std::int64_t v = S32Of(value);
-        if (v == 0) continue;
-        a = std::countr_zero(Magnitude(v));
-        q = v / (std::int64_t{1} << a);
-      } else {
-        if (!Fp32IsFinite(static_cast<std::uint32_t>(value)) || (value & 0x7FFFFFFFU) == 0)
-          continue;
-        const Dyadic d = oracle::DyadicFromFiniteCode(TileDataType::FP32, value);
-        const auto sig = static_cast<std::uint64_t>(d.significand);
-        const int zeros = std::countr_zero(sig);
-        q = static_cast<std::int64_t>(sig >> zeros);
-        if (d.negative) q = -q;
-        a = d.exponent + zeros;
-      }
-      if (a + s + shift != -1) continue;
-      out.push_back(Point{t[kWidthSlot], Axis((m_odd - 1) / 2), Axis(S32Of(t[kOffsetSlot])),
-                          Axis((q - 1) / 2), Axis(a), 0, Axis(k)});
+      const std::optional<OddScaled> v = SourceOddScaled(src, SourceStep(src, t[kValueSlot], -k));
+      if (!v || v->exponent != IntegerTieExponent(scale.exponent)) continue;
+      const std::int64_t q =
+          v->negative ? -static_cast<std::int64_t>(v->odd) : static_cast<std::int64_t>(v->odd);
+      out.push_back(Point{t[kWidthSlot], Axis(static_cast<std::int64_t>(scale.odd - 1) / 2),
+                          Axis(S32Of(t[kOffsetSlot])), Axis((q - 1) / 2), Axis(v->exponent), 0,
+                          Axis(k)});
     }
   };
   return TupleSet::Mapped(Boxes(std::move(boxes)), assemble, invert,
@@ -666,6 +544,8 @@ std::vector<WeightedSet> PerWidth(TypePair pair, TupleSet (*build)(TypePair, int
   return parts;
 }
 
+}  // namespace
+
 std::vector<SampleStrategy> AffineStrategies(TypePair pair) {
   const auto kAll = {0, 5, 9, 17};
   const auto kClamping = {5, 9, 17};
@@ -687,8 +567,6 @@ std::vector<SampleStrategy> AffineStrategies(TypePair pair) {
   };
 }
 
-// Uniform over the domain: any finite FP32 / any S32 value, any positive normal FP19 scale, a
-// uniform width and an offset uniform in its range.
 rc::Gen<Inputs> UniformAffine(TypePair pair) {
   const bool fp32 = pair.src == TileDataType::FP32;
   return rc::gen::apply(
@@ -703,44 +581,4 @@ rc::Gen<Inputs> UniformAffine(TypePair pair) {
       UniformOffsetAndWidth());
 }
 
-}  // namespace
-
-OpDef MakeAffineOp() {
-  OpDef op;
-  op.name = "affine";
-  op.instruction = "B.FPATR PreQuant";
-  op.seed_function = "MatrixQuantizedAffine";
-  op.seed_source =
-      "000_93cee333e42f6460.txt lines 133-150 (MatrixRoundAndSaturateSigned lines 68-91, "
-      "ReferenceMatrixIntegerEncoding lines 108-131)";
-  op.summary =
-      "B.FPATR PreQuant: value * FP19 scale, rounded and clamped to S5/S9/S17 (width 5/9/17; "
-      "not at width 0), plus the signed offset, integer-encoded into dst; flags of both steps "
-      "OR-ed";
-  op.slots = {
-      {"value", SlotRole::Source, TileDataType::FP32,
-       "the value: a finite src word (fp32: NaN and Inf rejected; s32: any two's complement word)"},
-      {"scale", SlotRole::Fixed, TileDataType::FP19,
-       "the B.FPATR scale: an fp19 word (bits 18:0), a positive normal 0x00400..0x3fbff"},
-      {"offset", SlotRole::Fixed, TileDataType::S32,
-       "the signed offset, two's complement: width 5 -16..15, 9 -256..255, 17 -65536..65535; "
-       "width 0 only 0 (a width-0 parameter word has no offset field)"},
-      {"width", SlotRole::Fixed, TileDataType::U8,
-       "the intermediate width: 0 (no intermediate), 5, 9 or 17 (round and clamp to S5/S9/S17)"},
-  };
-  op.uses_controls = true;
-  for (TileDataType src : kAffineSources) {
-    for (TileDataType dst : kAffineDestinations) op.legal_pairs.push_back({src, dst});
-  }
-  op.default_suite_pairs = op.legal_pairs;
-  op.evaluate = EvaluateAffine;
-  op.evaluate_reference = EvaluateAffineReference;
-  op.check_domain = CheckAffineDomain;
-  op.plan = [](TypePair pair) {
-    return DomainPlan::Sampled(AffineStrategies(pair), [pair] { return UniformAffine(pair); });
-  };
-  op.outcome_classes = AffineOutcomeClasses;
-  return op;
-}
-
-}  // namespace ptovec::generator
+}  // namespace ptovec::generator::affine
