@@ -1,7 +1,7 @@
 // The device host: a `--dut` library loaded in a child process (ptovec-device-host) so that a
 // crash or a hang of the library is the device failing, never ptovec dying. Both sides: the
-// host's main loop (RunDeviceHost, tools/device_host_main.cpp) and the wire format they share.
-// Private to ptovec_tools.
+// host's main loop (RunDeviceHost, device_host_server.cpp; tools/device_host_main.cpp) and ptovec's
+// side (isolated_device.cpp), and the wire format they share. Private to ptovec_tools.
 //
 // Wire: the parent creates one memfd holding `channels` regions of kHostCapacity cases and
 // answers each, and two pipes per channel. The child gets the memfd as descriptor 3 and channel
@@ -49,6 +49,19 @@ inline constexpr std::uint64_t kProductRequest = std::uint64_t{1} << 63;
 /// Bytes of one channel's region: kHostCapacity cases, then kHostCapacity answers.
 inline constexpr std::size_t kHostRegionBytes =
     kHostCapacity * (sizeof(HostCase) + sizeof(HostAnswer));
+
+/// The child's descriptors (see the wire above): the memfd, channel k's request pipe (read end)
+/// and its answer pipe (write end).
+inline constexpr int kHostMemFd = 3;
+constexpr int HostRequestFd(std::size_t k) { return 4 + 2 * static_cast<int>(k); }
+constexpr int HostAnswerFd(std::size_t k) { return 5 + 2 * static_cast<int>(k); }
+
+/// A channel region's cases (the first kHostCapacity * sizeof(HostCase) bytes) and answers (the
+/// rest).
+inline HostCase* RegionCases(std::uint8_t* region) { return reinterpret_cast<HostCase*>(region); }
+inline HostAnswer* RegionAnswers(std::uint8_t* region) {
+  return reinterpret_cast<HostAnswer*>(region + kHostCapacity * sizeof(HostCase));
+}
 
 /// Message kinds the host writes on a channel's answer pipe: a uint32 kind, a uint32 length and
 /// that many bytes of text.

@@ -1,8 +1,12 @@
-// JSON Schemas of the results files (schemas/results-format.md; read and written by results.cpp),
-// built from the generator's schema blocks (ptovec/generator/schema.hpp).
+// JSON Schemas of the results files (schemas/results-format.md; written by results_writer.cpp,
+// read by results_reader.cpp), built from the generator's schema blocks
+// (ptovec/generator/schema.hpp).
 #include "ptovec/tools/results_schema.hpp"
 
+#include <string>
+
 #include "ptovec/generator/schema.hpp"
+#include "ptovec/tools/results.hpp"
 
 namespace ptovec::tools {
 
@@ -17,7 +21,8 @@ J ResultsHeaderSchema(bool binary) {
   h["required"] = J::array({"format", "version", "tool_version", "sections"});
   h["additionalProperties"] = false;
   J p = J::object();
-  p["format"] = {{"const", binary ? "ptovec-results-bin" : "ptovec-results-json"}};
+  p["format"] = {
+      {"const", std::string(binary ? kResultsBinaryFormatName : kResultsJsonFormatName)}};
   p["version"] = {{"description",
                    "results format version (bumped on any layout change): ptovec writes 2 and "
                    "reads 1 and 2; version 1 has no \"controls\" or \"stopped\" and binary "

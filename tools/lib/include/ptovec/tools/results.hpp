@@ -6,6 +6,7 @@
 // results-binary-header`.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -16,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ptovec/generator/framing.hpp"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/tools/device.hpp"
 
@@ -32,7 +34,10 @@ inline constexpr int kOldestResultsFormatVersion = 1;
 /// The 8 magic bytes that open a binary results file.
 inline constexpr std::string_view kResultsMagic{"PTOVEC\0R", 8};
 /// Bytes of the binary results file's fixed header (before the JSON header text).
-inline constexpr unsigned kResultsFixedHeaderBytes = 32;
+inline constexpr unsigned kResultsFixedHeaderBytes = generator::kFixedHeaderBytes;
+/// The header "format" of a binary results file and of a JSON lines one.
+inline constexpr std::string_view kResultsBinaryFormatName{"ptovec-results-bin"};
+inline constexpr std::string_view kResultsJsonFormatName{"ptovec-results-json"};
 /// The flags byte of a case the device reported unsupported (binary); JSON writes "unsupported".
 inline constexpr std::uint8_t kUnsupportedFlags = 0x80;
 
