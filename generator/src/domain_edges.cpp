@@ -16,6 +16,7 @@
 
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/tuple_set.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/oracle/dyadic.hpp"
 #include "ptovec/oracle/exact_rational.hpp"

@@ -16,9 +16,11 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "ptovec/generator/atomic_file.hpp"
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/interrupts.hpp"
 #include "ptovec/generator/readers.hpp"
+#include "ptovec/generator/shard.hpp"
 #include "ptovec/generator/suite_folder.hpp"
 #include "ptovec/generator/testfloat.hpp"
 #include "ptovec/generator/writers.hpp"

@@ -6,6 +6,7 @@
 
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/escape.hpp"
+#include "ptovec/generator/shard.hpp"
 #include "ptovec/generator/testfloat.hpp"
 
 namespace ptovec::generator {

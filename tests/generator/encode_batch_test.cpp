@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 
 namespace ptovec::generator {

@@ -37,6 +37,7 @@
 #include "mutants.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/suite.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/tools/device.hpp"
 #include "ptovec/tools/shrink.hpp"

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ptovec/generator/suite.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 
 namespace ptovec::mutants {

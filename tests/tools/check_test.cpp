@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "gate_test_support.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/tools/check_outputs.hpp"
 #include "ptovec/tools/check_report.hpp"
 

@@ -19,6 +19,8 @@
 #include <thread>
 #include <vector>
 
+#include "ptovec/generator/word_text.hpp"
+
 #ifdef PTOVEC_F16C_DUT
 #include <cpuid.h>
 #endif

@@ -1,6 +1,6 @@
 // TestFloat-style text (generator/testfloat.hpp, tools/testfloat_results.hpp): the flag mapping
 // and file names, generated lines checked against known answers (spec-notes section 6 and the
-// README's eval examples), determinism across thread counts, shards merged byte for byte, run
+// eval examples of docs/cli.md), determinism across thread counts, shards merged byte for byte, run
 // over a TestFloat-style suite, and check of TestFloat-style results: a flipped word or flag is
 // reported exactly, bad lines are refused naming the file, line and token.
 #include "ptovec/generator/testfloat.hpp"
@@ -12,6 +12,7 @@
 #include "gate_test_support.hpp"
 #include "ptovec/generator/merge.hpp"
 #include "ptovec/generator/readers.hpp"
+#include "ptovec/generator/shard.hpp"
 #include "ptovec/generator/suite_folder.hpp"
 #include "ptovec/tools/check.hpp"
 #include "ptovec/tools/testfloat_results.hpp"

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "ptovec/generator/atomic_file.hpp"
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/interrupts.hpp"
 #include "ptovec/generator/writers.hpp"

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "ptovec/generator/atomic_file.hpp"
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/coverage.hpp"
 #include "ptovec/generator/writers.hpp"

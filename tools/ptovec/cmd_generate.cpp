@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/coverage.hpp"
+#include "ptovec/generator/shard.hpp"
 #include "ptovec/generator/suite.hpp"
 #include "ptovec/generator/suite_folder.hpp"
 

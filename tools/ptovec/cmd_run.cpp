@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/interrupts.hpp"
+#include "ptovec/generator/shard.hpp"
 #include "ptovec/generator/suite.hpp"
 #include "ptovec/tools/check.hpp"
 #include "ptovec/tools/check_outputs.hpp"

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 
 namespace ptovec::cli {

@@ -9,6 +9,7 @@
 #include "outcome_classes.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/oracle/dyadic.hpp"
 #include "ptovec/oracle/fast.hpp"

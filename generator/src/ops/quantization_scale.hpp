@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 
 namespace ptovec::generator::quantization {

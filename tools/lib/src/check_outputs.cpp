@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "ptovec/generator/interrupts.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/tools/compare.hpp"
 #include "ptovec/tools/known_differences.hpp"

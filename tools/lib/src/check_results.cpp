@@ -17,6 +17,7 @@
 #include "check_internal.hpp"
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/readers.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/tools/check.hpp"
 #include "ptovec/tools/check_outputs.hpp"

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 
 namespace ptovec::tools {

@@ -13,7 +13,9 @@
 #include <thread>
 
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/shard.hpp"
 #include "ptovec/generator/suite.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/tools/parallel_rounds.hpp"
 
 namespace ptovec::tools {

@@ -32,6 +32,7 @@
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/interrupts.hpp"
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/tools/device.hpp"

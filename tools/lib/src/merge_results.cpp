@@ -6,6 +6,7 @@
 
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/readers.hpp"
+#include "ptovec/generator/shard.hpp"
 #include "ptovec/generator/suite_folder.hpp"
 #include "ptovec/tools/results.hpp"
 #include "report_text.hpp"

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/oracle/formats.hpp"
 

@@ -23,6 +23,7 @@
 
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/framing.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/numeric.hpp"
@@ -108,26 +109,25 @@ std::uint64_t WholeBelow(const Json& j, const char* key, std::uint64_t limit) {
 
 // Checks a result line's "flags" text: "0x" and two lower-case hex digits up to 0x1f.
 Status ParseFlags(const std::string& flags) {
-  if (flags.size() != 4 || flags[0] != '0' || flags[1] != 'x' ||
-      flags.find_first_not_of("0123456789abcdef", 2) != std::string::npos ||
-      std::stoul(flags.substr(2), nullptr, 16) > 0x1F) {
+  const std::optional<Status> status = generator::ParseFlagText(flags);
+  if (!status) {
     throw InputError("flags \"" + flags +
                      "\" (accepted: 0x00..0x1f, written 0x and 2 lower-case hex digits, or "
                      "\"unsupported\")");
   }
-  return static_cast<Status>(std::stoul(flags.substr(2), nullptr, 16));
+  return *status;
 }
 
-// Parses a result line's "out" word: "0x" and 1..16 hex digits (either case).
+// Parses a result line's "out" word: "0x" (lower-case x) and 1..16 hex digits (either case).
 Word ParseOut(const std::string& out, TypePair pair) {
   const oracle::FormatInfo& f = oracle::Format(pair.dst);
-  if (out.size() < 3 || out.size() > 18 || out[0] != '0' || out[1] != 'x' ||
-      out.find_first_not_of("0123456789abcdefABCDEF", 2) != std::string::npos) {
+  Word value = 0;
+  if (out.size() < 2 || out[1] != 'x' || !generator::ParseHexWord(out, value)) {
     throw InputError("out word \"" + out + "\" is malformed (accepted: 0x and 1..16 hex digits; " +
                      std::string(f.name) + " words are " + generator::HexWord(0, pair.dst) + ".." +
                      generator::HexWord(oracle::LowBits(~Word{0}, f.width), pair.dst) + ")");
   }
-  return std::stoull(out.substr(2), nullptr, 16);
+  return value;
 }
 
 bool IsRegular(const std::filesystem::path& path) {
@@ -290,11 +290,9 @@ void ResultsReader::Read(std::size_t section, std::span<DeviceAnswer> out,
       if (flags == kUnsupportedFlags) {
         a = DeviceAnswer{false, {}};
       } else if (flags > 0x1F) {
-        r.Fail(name() + " record " + Str(expected) + " has flags 0x" + [&] {
-          char t[3];
-          std::snprintf(t, sizeof t, "%02x", flags);
-          return std::string(t);
-        }() + " (accepted: 0x00..0x1f, or 0x80 unsupported)");
+        r.Fail(name() + " record " + Str(expected) + " has flags " +
+               generator::HexStatus(static_cast<Status>(flags)) +
+               " (accepted: 0x00..0x1f, or 0x80 unsupported)");
       } else {
         const Word word = generator::LoadLittleEndian(p + index_bytes, dst_bytes);
         a = DeviceAnswer{true, {oracle::LowBits(word, width), static_cast<Status>(flags)}};

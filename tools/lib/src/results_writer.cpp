@@ -14,7 +14,9 @@
 #include <utility>
 #include <vector>
 
+#include "ptovec/generator/atomic_file.hpp"
 #include "ptovec/generator/framing.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/oracle/numeric.hpp"
 #include "ptovec/tools/results.hpp"

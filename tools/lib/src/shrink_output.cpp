@@ -9,8 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "ptovec/generator/atomic_file.hpp"
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/tools/shrink.hpp"

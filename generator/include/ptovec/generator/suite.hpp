@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/shard.hpp"
 #include "ptovec/generator/writers.hpp"
 
 namespace ptovec::generator {

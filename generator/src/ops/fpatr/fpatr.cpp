@@ -29,6 +29,7 @@
 #include "modes.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/oracle/fast.hpp"
 #include "ptovec/oracle/formats.hpp"

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ptovec/generator/readers.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/tools/compare.hpp"
 #include "ptovec/tools/device.hpp"
 #include "ptovec/tools/known_differences.hpp"

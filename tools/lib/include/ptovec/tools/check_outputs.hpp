@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "ptovec/generator/atomic_file.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/tools/check.hpp"
 

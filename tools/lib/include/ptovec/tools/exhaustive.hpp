@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/shard.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/tools/check.hpp"
 #include "ptovec/tools/device.hpp"
