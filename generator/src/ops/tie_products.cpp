@@ -15,7 +15,8 @@ namespace ptovec::generator {
 
 std::optional<Word> Fp19Word(std::uint64_t m, int k) {
   const int bits = oracle::BitLength(m);
-  const int e = k + bits - 1 + 127;  // the biased exponent of m * 2^k
+  if (bits == 0 || bits > 11) return std::nullopt;  // not 1..11 significant bits: no exact FP19
+  const int e = k + bits - 1 + 127;                 // the biased exponent of m * 2^k
   if (e < 1 || e > 254) return std::nullopt;
   const Word fraction = (Word{m} << (11 - bits)) & 0x3FF;
   return (Word(e) << 10) | fraction;

@@ -21,8 +21,9 @@ struct OddScaled {
 };
 
 /// The FP19 word (bits 18:0: sign 0, exponent field 1..254, 10-bit fraction) of the positive
-/// value m * 2^k, m an integer of 1..11 significant bits; nullopt when the value is not a normal
-/// FP19 (its exponent field would leave 1..254).
+/// value m * 2^k, m an integer of 1..11 significant bits; nullopt when m has none or more than
+/// 11 (not exactly an FP19 significand) or the value is not a normal FP19 (its exponent field
+/// would leave 1..254).
 std::optional<Word> Fp19Word(std::uint64_t m, int k);
 
 /// The odd form S * 2^k of a positive normal FP19 word (bits 18:0; the sign bit is ignored).
