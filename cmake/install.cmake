@@ -5,6 +5,7 @@
 #   include/ptovec/ptovec.h               the C API header
 #   include/ptovec/oracle/*.hpp           the oracle's headers
 #   include/ptovec_dut.h                  the device ABI of `run --dut` (tools/dut/include)
+#   include/ptovec_dut_stream.hpp         the streaming harness for clocked RTL devices (C++17)
 #   share/ptovec/schemas/                 the JSON schemas and the device protocol (schemas/)
 #   share/ptovec/known-differences/     the built-in known-difference sets (ieee754.json, ...), as
 #                                         examples to copy; ptovec has them compiled in
@@ -13,8 +14,9 @@
 #   share/ptovec/dpi/                     ptovec_dpi.svh and ptovec_dpi.c: the C API for
 #                                         SystemVerilog testbenches (import "DPI-C")
 #   lib/cmake/ptovec/                     ptovecConfig.cmake, its version file and targets:
-#                                         find_package(ptovec CONFIG) gives ptovec::oracle and
-#                                         ptovec::ptovec_c
+#                                         find_package(ptovec CONFIG) gives ptovec::oracle,
+#                                         ptovec::ptovec_c and ptovec::dut, and ptovec_add_dut
+#                                         (ptovecDut.cmake, ptovec_dut_exports.map)
 # tests/install/check_install.cmake proves it with a consumer project (tests/install/consumer).
 include(CMakePackageConfigHelpers)
 
@@ -22,13 +24,15 @@ set(PTOVEC_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/ptovec)
 set(PTOVEC_INSTALL_SCHEMADIR ${CMAKE_INSTALL_DATADIR}/ptovec/schemas)
 
 set_target_properties(ptovec_oracle PROPERTIES EXPORT_NAME oracle)
-install(TARGETS ptovec_oracle ptovec_c EXPORT ptovecTargets
+set_target_properties(ptovec_dut_abi PROPERTIES EXPORT_NAME dut)
+install(TARGETS ptovec_oracle ptovec_c ptovec_dut_abi EXPORT ptovecTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ptovec
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/oracle/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/tools/dut/include/ptovec_dut.h
+              ${PROJECT_SOURCE_DIR}/tools/dut/include/ptovec_dut_stream.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS ptovec ptovec-device-host RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/schemas/ DESTINATION ${PTOVEC_INSTALL_SCHEMADIR})
@@ -47,4 +51,7 @@ configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/ptovecConfig.cmake.in
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/ptovecConfigVersion.cmake
                                  COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/ptovecConfig.cmake ${PROJECT_BINARY_DIR}/ptovecConfigVersion.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/ptovecDut.cmake
         DESTINATION ${PTOVEC_INSTALL_CMAKEDIR})
+install(FILES ${PTOVEC_DUT_EXPORTS_MAP} DESTINATION ${PTOVEC_INSTALL_CMAKEDIR}
+        RENAME ptovec_dut_exports.map)

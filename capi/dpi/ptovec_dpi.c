@@ -21,6 +21,8 @@ int ptovec_dpi_evaluate(const char* op, int src_code, int dst_code, int rmode, i
 int ptovec_dpi_compare_policy(const char* policy, int* flags_mask);
 int ptovec_dpi_compare(int dst_code, int flags_mask, long long expected_word, int expected_status,
                        long long got_word, int got_status);
+int ptovec_dpi_flags_to_spec(int bits, int order);
+int ptovec_dpi_flags_from_spec(int status, int order);
 
 /* ptovec_evaluate with up to 4 input words passed by value: n_inputs of in0..in3 are used (the
  * op's slots in `ptovec list` order, each in the low bits of its type's width). On PTOVEC_OK
@@ -71,6 +73,22 @@ int ptovec_dpi_compare(int dst_code, int flags_mask, long long expected_word, in
     return -1;
   }
   return (expected_status & ~0xff) != (got_status & ~0xff) ? 0 : match;
+}
+
+/* ptovec_flags_to_spec: a status port's bits in flag order `order` (PTOVEC_FLAG_ORDER_SPEC 0,
+ * _RISCV 1, _MXCSR 2; RISC-V fflags bit 0 NX .. bit 4 NV) as ptovec's status (bit 0 NV .. bit 4
+ * NX); -1 for an unknown order (see ptovec_last_error). */
+int ptovec_dpi_flags_to_spec(int bits, int order) {
+  uint8_t status = 0;
+  return ptovec_flags_to_spec((uint32_t)bits, order, &status) == PTOVEC_OK ? (int)status : -1;
+}
+
+/* ptovec_flags_from_spec: ptovec's status (bits 4:0) as a port's bits in flag order `order`; -1
+ * for an unknown order. */
+int ptovec_dpi_flags_from_spec(int status, int order) {
+  uint32_t bits = 0;
+  return ptovec_flags_from_spec((uint8_t)(status & 0xff), order, &bits) == PTOVEC_OK ? (int)bits
+                                                                                     : -1;
 }
 
 #ifdef __cplusplus

@@ -25,3 +25,16 @@ import "DPI-C" function int ptovec_dpi_compare_policy(input string policy, outpu
 import "DPI-C" function int ptovec_dpi_compare(
   input int dst_code, input int flags_mask, input longint expected_word, input int expected_status,
   input longint got_word, input int got_status);
+// Flag orders of a status port: 0 spec (ptovec's: bit 0 NV .. bit 4 NX), 1 riscv/ieee (RISC-V
+// fflags, SoftFloat, TestFloat: bit 0 NX .. bit 4 NV, the reverse), 2 mxcsr (x86: bits 5:0 PE UE
+// OE ZE DE IE). A RISC-V port copied straight into a ptovec status swaps NV with NX and DZ with UF.
+// A testbench uses one of them: the others are not lint warnings (Verilator -Wall).
+/* verilator lint_off UNUSEDPARAM */
+localparam int PTOVEC_FLAG_ORDER_SPEC = 0;
+localparam int PTOVEC_FLAG_ORDER_RISCV = 1;
+localparam int PTOVEC_FLAG_ORDER_MXCSR = 2;
+/* verilator lint_on UNUSEDPARAM */
+// A port's bits in `order` as ptovec's status; -1 for an unknown order.
+import "DPI-C" function int ptovec_dpi_flags_to_spec(input int bits, input int order);
+// ptovec's status as a port's bits in `order`; -1 for an unknown order.
+import "DPI-C" function int ptovec_dpi_flags_from_spec(input int status, input int order);

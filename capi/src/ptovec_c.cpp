@@ -5,6 +5,7 @@
 // the order of generator::MakeCase (op, types, pair, control, input count, widths, domain); when
 // one fails, the message is the one MakeCase throws for the same case given as names and hex
 // words, so it is `ptovec eval`'s text word for word.
+#include <cctype>
 #include <exception>
 #include <new>
 #include <optional>
@@ -19,6 +20,7 @@
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/rounding.hpp"
 #include "ptovec/ptovec.h"
+#include "ptovec_dut.h"
 
 #define PTOVEC_C_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -333,6 +335,67 @@ PTOVEC_C_EXPORT ptovec_error ptovec_compare_policy(const char* policy, uint8_t* 
   } catch (...) {
     return Internal("unknown exception");
   }
+}
+
+// The flag orders of ptovec.h are ptovec_dut.h's, whose inline functions convert.
+static_assert(int{PTOVEC_FLAG_ORDER_SPEC} == int{PTOVEC_DUT_FLAG_ORDER_SPEC} &&
+              int{PTOVEC_FLAG_ORDER_RISCV} == int{PTOVEC_DUT_FLAG_ORDER_RISCV} &&
+              int{PTOVEC_FLAG_ORDER_IEEE} == int{PTOVEC_DUT_FLAG_ORDER_IEEE} &&
+              int{PTOVEC_FLAG_ORDER_MXCSR} == int{PTOVEC_DUT_FLAG_ORDER_MXCSR});
+
+ptovec_error FlagOrderCode(const char* name, int& order);
+
+PTOVEC_C_EXPORT ptovec_error ptovec_flag_order_code(const char* name, int* order) {
+  if (order == nullptr) return Fail(PTOVEC_ERROR_NULL_ARGUMENT, "order is NULL");
+  if (name == nullptr) return Fail(PTOVEC_ERROR_NULL_ARGUMENT, "name is NULL");
+  try {
+    return FlagOrderCode(name, *order);
+  } catch (const std::exception& e) {
+    return Internal(e.what());
+  }
+}
+
+ptovec_error FlagOrderCode(const char* name, int& order) {
+  std::string lower(name);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower == "spec") {
+    order = PTOVEC_FLAG_ORDER_SPEC;
+  } else if (lower == "riscv" || lower == "ieee" || lower == "softfloat" || lower == "testfloat") {
+    order = PTOVEC_FLAG_ORDER_RISCV;
+  } else if (lower == "mxcsr") {
+    order = PTOVEC_FLAG_ORDER_MXCSR;
+  } else {
+    return Fail(PTOVEC_ERROR_UNKNOWN_FLAG_ORDER,
+                "unknown flag order '" + std::string(name) +
+                    "': accepted spec, riscv, ieee, softfloat, testfloat, mxcsr");
+  }
+  return PTOVEC_OK;
+}
+
+namespace {
+ptovec_error UnknownOrder(int order) {
+  return Fail(PTOVEC_ERROR_UNKNOWN_FLAG_ORDER,
+              "unknown flag order " + std::to_string(order) +
+                  ": accepted 0 (spec), 1 (riscv, ieee), 2 (mxcsr)");
+}
+bool KnownOrder(int order) {
+  return order == PTOVEC_FLAG_ORDER_SPEC || order == PTOVEC_FLAG_ORDER_RISCV ||
+         order == PTOVEC_FLAG_ORDER_MXCSR;
+}
+}  // namespace
+
+PTOVEC_C_EXPORT ptovec_error ptovec_flags_to_spec(uint32_t bits, int order, uint8_t* status) {
+  if (status == nullptr) return Fail(PTOVEC_ERROR_NULL_ARGUMENT, "status is NULL");
+  if (!KnownOrder(order)) return UnknownOrder(order);
+  *status = ptovec_dut_flags_to_spec(bits, order);
+  return PTOVEC_OK;
+}
+
+PTOVEC_C_EXPORT ptovec_error ptovec_flags_from_spec(uint8_t status, int order, uint32_t* bits) {
+  if (bits == nullptr) return Fail(PTOVEC_ERROR_NULL_ARGUMENT, "bits is NULL");
+  if (!KnownOrder(order)) return UnknownOrder(order);
+  *bits = ptovec_dut_flags_from_spec(status, order);
+  return PTOVEC_OK;
 }
 
 PTOVEC_C_EXPORT ptovec_error ptovec_compare(int dst_code, uint8_t flags_mask,

@@ -21,6 +21,8 @@ complement in their width (S8 -126 is 0x82).
 
 Status flags. The 5 status bits of one operation: bit 0 NV (invalid), 1 DZ (divide by zero),
 2 OF (overflow), 3 UF (underflow), 4 NX (inexact) (``FLAG_NAMES``; spec-notes section 3).
+RISC-V fflags and TestFloat use the reverse order: ``flags_to_spec(bits, "riscv")`` and
+``flags_from_spec`` convert (``ptovec.flags``).
 
 Controls. ``rmode`` is a rounding mode name (``RMODE_NAMES``: RNE RTM RTP RTZ RNA RTO RHB,
 case-insensitive) or its index 0..6; ``sat`` selects saturation. Ops without controls (shift,
@@ -40,8 +42,9 @@ import numpy as np
 
 from . import files
 from .files import RMODE_NAMES, read_vector_file, read_vectors
+from .flags import FLAG_ORDERS, flags_from_spec, flags_to_spec
 
-__all__ = ["FLAG_NAMES", "RMODE_NAMES", "Result", "compare", "eval", "evaluate", "flag_names", "generate",
+__all__ = ["FLAG_NAMES", "FLAG_ORDERS", "flags_from_spec", "flags_to_spec", "RMODE_NAMES", "Result", "compare", "eval", "evaluate", "flag_names", "generate",
            "read_vectors", "read_vector_file", "executable", "version", "ops", "input_count",
            "files"]
 

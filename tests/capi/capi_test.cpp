@@ -488,3 +488,37 @@ TEST(CApiThreads, ConcurrentCallsGiveTheSameResultsAndTheirOwnMessages) {
 }
 
 }  // namespace
+
+namespace capi_flag_order_test {
+namespace {
+
+TEST(CApiFlagOrder, ConvertsRiscvAndMxcsrPortsAndNamesOrders) {
+  uint8_t status = 0xEE;
+  ASSERT_EQ(ptovec_flags_to_spec(0x01, PTOVEC_FLAG_ORDER_RISCV, &status), PTOVEC_OK);
+  EXPECT_EQ(status, 0x10);  // RISC-V NX is ptovec's bit 4
+  ASSERT_EQ(ptovec_flags_to_spec(0x18, PTOVEC_FLAG_ORDER_IEEE, &status), PTOVEC_OK);
+  EXPECT_EQ(status, 0x03);  // NV|DZ
+  ASSERT_EQ(ptovec_flags_to_spec(0x22, PTOVEC_FLAG_ORDER_MXCSR, &status), PTOVEC_OK);
+  EXPECT_EQ(status, 0x10);  // PE (DE dropped)
+  uint32_t bits = 0;
+  ASSERT_EQ(ptovec_flags_from_spec(0x14, PTOVEC_FLAG_ORDER_RISCV, &bits), PTOVEC_OK);
+  EXPECT_EQ(bits, 0x05u);
+  ASSERT_EQ(ptovec_flags_from_spec(0x1F, PTOVEC_FLAG_ORDER_MXCSR, &bits), PTOVEC_OK);
+  EXPECT_EQ(bits, 0x3Du);
+  EXPECT_EQ(ptovec_flags_to_spec(1, 3, &status), PTOVEC_ERROR_UNKNOWN_FLAG_ORDER);
+  EXPECT_STREQ(ptovec_last_error(),
+               "unknown flag order 3: accepted 0 (spec), 1 (riscv, ieee), 2 (mxcsr)");
+  EXPECT_EQ(ptovec_flags_to_spec(1, 0, nullptr), PTOVEC_ERROR_NULL_ARGUMENT);
+  int order = -1;
+  ASSERT_EQ(ptovec_flag_order_code("TestFloat", &order), PTOVEC_OK);
+  EXPECT_EQ(order, PTOVEC_FLAG_ORDER_RISCV);
+  ASSERT_EQ(ptovec_flag_order_code("mxcsr", &order), PTOVEC_OK);
+  EXPECT_EQ(order, PTOVEC_FLAG_ORDER_MXCSR);
+  EXPECT_EQ(ptovec_flag_order_code("lsb", &order), PTOVEC_ERROR_UNKNOWN_FLAG_ORDER);
+  EXPECT_EQ(order, PTOVEC_FLAG_ORDER_MXCSR);  // untouched
+  EXPECT_STREQ(ptovec_last_error(),
+               "unknown flag order 'lsb': accepted spec, riscv, ieee, softfloat, testfloat, mxcsr");
+}
+
+}  // namespace
+}  // namespace capi_flag_order_test

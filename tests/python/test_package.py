@@ -310,3 +310,23 @@ def test_compare_applies_the_policy_like_the_gate():
         ptovec.compare("e9m0", words, flags, *flagless)
     with pytest.raises(ValueError, match="got_words holds the negative word -1"):
         ptovec.compare("e8m0", words, flags, np.array([-1, 0]), flags)
+
+
+def test_flag_orders_convert_riscv_and_mxcsr_ports():
+    # RISC-V fflags: bit 0 NX .. bit 4 NV, the reverse of ptovec's bit 0 NV .. bit 4 NX.
+    assert [ptovec.flags_to_spec(1 << b, "riscv") for b in range(5)] == [0x10, 0x08, 0x04,
+                                                                           0x02, 0x01]
+    assert ptovec.flags_from_spec(0x14, "ieee") == 0x05  # OF|NX
+    assert ptovec.flags_to_spec(0xE1, "TestFloat") == 0x10  # case-insensitive; high bits ignored
+    # MXCSR bits 5:0 PE UE OE ZE DE IE; DE has no counterpart.
+    assert ptovec.flags_to_spec(0x22, "mxcsr") == 0x10
+    assert ptovec.flags_from_spec(0x1F, "mxcsr") == 0x3D
+    every = np.arange(32, dtype=np.uint8)
+    for order in ptovec.FLAG_ORDERS:
+        assert ptovec.flags_to_spec(ptovec.flags_from_spec(every, order), order).tolist() == \
+            every.tolist(), order
+    # A device's RISC-V-order port against the oracle: -1.0 -> E8M0 is NV, fflags bit 4.
+    words, flags = ptovec.evaluate("tcvt", "fp16", "e8m0", [0xBC00], "RTZ")
+    assert ptovec.flags_from_spec(flags, "riscv").tolist() == [0x10]
+    with pytest.raises(ValueError, match="unknown flag order 'msb': accepted spec, riscv, ieee"):
+        ptovec.flags_to_spec(1, "msb")

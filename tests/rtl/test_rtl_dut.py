@@ -1,9 +1,13 @@
-"""The verilated RTL example (rtl/ptovec_tcvt_e8m0.sv) as a `ptovec run --dut` device, end to end.
+"""The verilated RTL example (rtl/ptovec_tcvt_e8m0.sv) as a `ptovec run --dut` device, end to end;
+the same for the pipelined unit (rtl/ptovec_tcvt_e8m0_pipe.sv) behind the streaming harness.
 
 Environment: PTOVEC (the ptovec binary), PTOVEC_RTL_DUT and PTOVEC_RTL_DUT_PLANTED_BUG (the two
-device libraries of rtl/CMakeLists.txt), PTOVEC_RTL_VECTORS (a folder holding the default suite's
-tcvt *->e8m0 files: `ptovec generate --op tcvt --dst e8m0`, byte for byte the default suite's).
-Debian's python3 with numpy (the vectors are read with python/ptovec/files.py).
+device libraries: rtl/CMakeLists.txt's, or rtl/stream_example's), PTOVEC_RTL_VECTORS (a folder
+holding the default suite's tcvt *->e8m0 files: `ptovec generate --op tcvt --dst e8m0`, byte for
+byte the default suite's); optional PTOVEC_RTL_NAME (the correct device's ptovec_dut_name, default
+rtl-tcvt-e8m0; the planted bug's is it with -planted-bug) and PTOVEC_RTL_DUT_ARG (a --dut-arg for
+every run and shrink, e.g. the harness's random back-pressure). Debian's python3 with numpy (the
+vectors are read with python/ptovec/files.py).
 
   RunTest         run over the files: the RTL passes every vector; the planted bug (RTZ takes the
                   floor) fails exactly the vectors it changes, predicted from the files alone
@@ -26,6 +30,8 @@ PTOVEC = os.environ["PTOVEC"]
 RTL = os.environ["PTOVEC_RTL_DUT"]
 PLANTED = os.environ["PTOVEC_RTL_DUT_PLANTED_BUG"]
 VECTORS = Path(os.environ["PTOVEC_RTL_VECTORS"])
+NAME = os.environ.get("PTOVEC_RTL_NAME", "rtl-tcvt-e8m0")
+DUT_ARG = os.environ.get("PTOVEC_RTL_DUT_ARG")
 SOURCES = ("fp16", "bf16", "fp32")
 #: Codes of 1.0 and the sign bit by source type.
 ONE = {"fp16": 0x3C00, "bf16": 0x3F80, "fp32": 0x3F800000}
@@ -36,6 +42,8 @@ SUMMARY = re.compile(r"ptovec: (\d+) file\(s\), (\d+) vectors: (\d+) matched, (\
 
 def ptovec(*args):
     """Runs ptovec with args; returns (exit status, stdout + stderr)."""
+    if DUT_ARG and args and args[0] in ("run", "shrink"):
+        args = (*args, "--dut-arg", DUT_ARG)
     p = subprocess.run([PTOVEC, *args], capture_output=True, text=True, timeout=600)
     return p.returncode, p.stdout + p.stderr
 
@@ -74,7 +82,7 @@ class RunTest(unittest.TestCase):
                                  "--results", f"{tmp}/results.bin", "--quiet")
         total = sum(read_vectors(str(p))[0]["count"] for p in files())
         self.assertEqual(status, 0, out)
-        self.assertEqual(summary(out), (3, total, total, 0, 0, "rtl-tcvt-e8m0"), out)
+        self.assertEqual(summary(out), (3, total, total, 0, 0, NAME), out)
         self.assertIn("PASS", out)
 
     def test_planted_bug_fails_exactly_the_vectors_it_changes(self):
@@ -88,7 +96,7 @@ class RunTest(unittest.TestCase):
         changed = planted_bug_changes()
         total = sum(read_vectors(str(p))[0]["count"] for p in files())
         self.assertEqual(summary(out), (3, total, total - len(changed), len(changed), 0,
-                                        "rtl-tcvt-e8m0-planted-bug"), out)
+                                        NAME + "-planted-bug"), out)
         self.assertEqual({(m["file"], m["record"]) for m in mismatches}, changed)
         for m in mismatches:
             self.assertEqual((m["rmode"], m["kind"]), ("RTZ", "wrong word"), m)

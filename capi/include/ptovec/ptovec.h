@@ -60,7 +60,10 @@ typedef enum ptovec_error {
   PTOVEC_ERROR_INTERNAL = 10,
   /** A comparison policy name or flag mask ptovec does not accept (ptovec_compare_policy,
    *  ptovec_compare). */
-  PTOVEC_ERROR_BAD_POLICY = 11
+  PTOVEC_ERROR_BAD_POLICY = 11,
+  /** A flag order ptovec does not know (ptovec_flag_order_code, ptovec_flags_to_spec,
+   *  ptovec_flags_from_spec). */
+  PTOVEC_ERROR_UNKNOWN_FLAG_ORDER = 12
 } ptovec_error;
 
 /** Rounding modes in NumericRoundingMode's order (spec-notes section 2): the `rmode` argument,
@@ -164,6 +167,33 @@ ptovec_error ptovec_compare_policy(const char* policy, uint8_t* flags_mask);
 ptovec_error ptovec_compare(int dst_code, uint8_t flags_mask, uint64_t expected_word,
                             uint8_t expected_status, uint64_t got_word, uint8_t got_status,
                             int* match);
+
+/** Bit orders of a status port (docs/devices.md, "Flag order"). ptovec's own, the
+ *  specification's, is PTOVEC_FLAG_ORDER_SPEC: bit 0 NV, 1 DZ, 2 OF, 3 UF, 4 NX. RISC-V fflags,
+ *  SoftFloat and TestFloat use the reverse, PTOVEC_FLAG_ORDER_RISCV (= PTOVEC_FLAG_ORDER_IEEE):
+ *  bit 0 NX, 1 UF, 2 OF, 3 DZ, 4 NV. x86 MXCSR bits 5:0 are PE UE OE ZE DE IE,
+ *  PTOVEC_FLAG_ORDER_MXCSR (DE, denormal operand, has no counterpart). The values are those of
+ *  ptovec_dut.h's PTOVEC_DUT_FLAG_ORDER_*. */
+enum {
+  PTOVEC_FLAG_ORDER_SPEC = 0,
+  PTOVEC_FLAG_ORDER_RISCV = 1,
+  PTOVEC_FLAG_ORDER_IEEE = 1,
+  PTOVEC_FLAG_ORDER_MXCSR = 2
+};
+
+/** The flag order named `name` (case-insensitive): "spec" 0, "riscv", "ieee", "softfloat" or
+ *  "testfloat" 1, "mxcsr" 2, into *order. Errors: PTOVEC_ERROR_UNKNOWN_FLAG_ORDER (the message
+ *  names the accepted names), PTOVEC_ERROR_NULL_ARGUMENT; *order is then untouched. */
+ptovec_error ptovec_flag_order_code(const char* name, int* order);
+
+/** A port's status bits in flag order `order` as ptovec's 5-bit status (bit 0 NV .. bit 4 NX),
+ *  into *status; bits above the order's flags are ignored (and MXCSR's DE). Errors:
+ *  PTOVEC_ERROR_UNKNOWN_FLAG_ORDER, PTOVEC_ERROR_NULL_ARGUMENT. */
+ptovec_error ptovec_flags_to_spec(uint32_t bits, int order, uint8_t* status);
+
+/** ptovec's status (bits 4:0; bits 7:5 ignored) as a port's bits in flag order `order`, into
+ *  *bits (MXCSR's DE 0). Errors: PTOVEC_ERROR_UNKNOWN_FLAG_ORDER, PTOVEC_ERROR_NULL_ARGUMENT. */
+ptovec_error ptovec_flags_from_spec(uint8_t status, int order, uint32_t* bits);
 
 #ifdef __cplusplus
 } /* extern "C" */

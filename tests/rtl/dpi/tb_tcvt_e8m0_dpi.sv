@@ -70,6 +70,13 @@ module tb_tcvt_e8m0_dpi;
     if (ptovec_dpi_compare_policy("word+flags", flags_mask) != 0 || flags_mask != 'h1f)
       $fatal(1, "ptovec_dpi_compare_policy(word+flags) gave 'h%02h: %s", flags_mask,
              ptovec_last_error());
+    // RISC-V fflags 'h01 (NX) and 'h10 (NV) are ptovec's 'h10 and 'h01; MXCSR PE 'h20 is NX.
+    if (ptovec_dpi_flags_to_spec('h01, PTOVEC_FLAG_ORDER_RISCV) != 'h10 ||
+        ptovec_dpi_flags_to_spec('h18, PTOVEC_FLAG_ORDER_RISCV) != 'h03 ||
+        ptovec_dpi_flags_from_spec('h14, PTOVEC_FLAG_ORDER_RISCV) != 'h05 ||
+        ptovec_dpi_flags_to_spec('h22, PTOVEC_FLAG_ORDER_MXCSR) != 'h10 ||
+        ptovec_dpi_flags_to_spec('h01, 9) != -1)
+      $fatal(1, "ptovec_dpi_flags_to_spec/from_spec disagree with the flag-order table");
     $display("ptovec %s through DPI-C; e8m0 is type code %0d", ptovec_version(), e8m0);
     for (int m = 0; m < 7; m++) begin
       for (int s = 0; s < 2; s++) begin

@@ -94,6 +94,60 @@ enum {
   PTOVEC_DUT_TYPE_FP19 = 32
 };
 
+/* Flag orders. ptovec's status (ptovec_dut_result.flags, vector and results files, the C API,
+ * `ptovec eval`) is in the specification's order, PTOVEC_DUT_FLAG_ORDER_SPEC: bit 0 NV, 1 DZ,
+ * 2 OF, 3 UF, 4 NX. RISC-V fflags, SoftFloat's and TestFloat's flags and most FPU status ports
+ * use the reverse, PTOVEC_DUT_FLAG_ORDER_RISCV (also ..._IEEE, the same order): bit 0 NX, 1 UF,
+ * 2 OF, 3 DZ, 4 NV. x86 MXCSR bits 5:0 are PE UE OE ZE DE IE, PTOVEC_DUT_FLAG_ORDER_MXCSR (its DE,
+ * the denormal-operand flag, has no counterpart and is dropped). Copying a RISC-V port straight
+ * into `flags` swaps NV with NX and DZ with UF: convert with ptovec_dut_flags_to_spec.
+ * docs/devices.md has the table. */
+#define PTOVEC_DUT_FLAG_NV 0x01u
+#define PTOVEC_DUT_FLAG_DZ 0x02u
+#define PTOVEC_DUT_FLAG_OF 0x04u
+#define PTOVEC_DUT_FLAG_UF 0x08u
+#define PTOVEC_DUT_FLAG_NX 0x10u
+enum {
+  PTOVEC_DUT_FLAG_ORDER_SPEC = 0,
+  PTOVEC_DUT_FLAG_ORDER_RISCV = 1,
+  PTOVEC_DUT_FLAG_ORDER_IEEE = 1,
+  PTOVEC_DUT_FLAG_ORDER_MXCSR = 2
+};
+
+/* The 5-bit status in the specification's order (bit 0 NV .. bit 4 NX) of a port's bits in
+ * `order` (a PTOVEC_DUT_FLAG_ORDER_*; bits above the order's flags are ignored). An unknown order
+ * gives 0xFF, which no status is. */
+static inline uint8_t ptovec_dut_flags_to_spec(uint32_t bits, int order) {
+  switch (order) {
+    case PTOVEC_DUT_FLAG_ORDER_SPEC:
+      return (uint8_t)(bits & 0x1Fu);
+    case PTOVEC_DUT_FLAG_ORDER_RISCV:
+      return (uint8_t)(((bits >> 4) & 1u) | ((bits >> 2) & 2u) | (bits & 4u) | ((bits << 2) & 8u) |
+                       ((bits << 4) & 16u));
+    case PTOVEC_DUT_FLAG_ORDER_MXCSR:
+      return (uint8_t)((bits & 1u) | ((bits >> 1) & 2u) | ((bits >> 1) & 4u) | ((bits >> 1) & 8u) |
+                       ((bits >> 1) & 16u));
+    default:
+      return 0xFFu;
+  }
+}
+
+/* The port bits in `order` of a status in the specification's order (bits 4:0; bits 7:5 are
+ * ignored); MXCSR's DE stays 0. An unknown order gives 0xFFFFFFFF. */
+static inline uint32_t ptovec_dut_flags_from_spec(uint8_t flags, int order) {
+  const uint32_t f = flags & 0x1Fu;
+  switch (order) {
+    case PTOVEC_DUT_FLAG_ORDER_SPEC:
+      return f;
+    case PTOVEC_DUT_FLAG_ORDER_RISCV:
+      return ptovec_dut_flags_to_spec(f, PTOVEC_DUT_FLAG_ORDER_RISCV); /* its own inverse */
+    case PTOVEC_DUT_FLAG_ORDER_MXCSR:
+      return (f & 1u) | ((f & 0x1Eu) << 1);
+    default:
+      return 0xFFFFFFFFu;
+  }
+}
+
 typedef struct ptovec_dut_case {
   const char *op;
   const char *src;
