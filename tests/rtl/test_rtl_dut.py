@@ -107,6 +107,36 @@ class RunTest(unittest.TestCase):
         self.assertIn("ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RTZ 0x0003", out)
 
 
+@unittest.skipUnless(NAME.startswith("ptovec-pipe"), "the streaming harness's flag_order only")
+class FlagOrderTest(unittest.TestCase):
+    """The pipelined unit's out_fflags port is in RISC-V order: read as ptovec's (flag_order=spec)
+    every word still matches and every status but the symmetric ones is wrong, and the report
+    says the flags are reversed; read as riscv (the example's setting) it passes."""
+
+    def run_fp16(self, order):
+        arg = (DUT_ARG + "," if DUT_ARG else "") + "flag_order=" + order
+        p = subprocess.run([PTOVEC, "run", "--dut", RTL, "--dut-arg", arg, "--vectors",
+                            str(VECTORS / "tcvt_fp16_e8m0.bin"), "--max-report", "0"],
+                           capture_output=True, text=True, timeout=600)
+        return p.returncode, p.stdout + p.stderr
+
+    def test_unconverted_order_fails_every_asymmetric_status_with_a_hint(self):
+        status, out = self.run_fp16("spec")
+        self.assertEqual(status, 1, out)
+        # Only a status that is its own reverse matches: here 0x00, the 40 positive powers of
+        # two of FP16 (30 normal, 10 subnormal) x 14 controls.
+        self.assertEqual(summary(out)[1:5], (917504, 560, 916944, 0), out)
+        self.assertIn("by kind: wrong word 0, wrong flags 916944, both 0, unsupported 0", out)
+        self.assertIn("hint: 916944 of the 916944 wrong-flags vectors hold the expected flags in "
+                      "reverse order", out)
+
+    def test_riscv_order_passes_without_a_hint(self):
+        status, out = self.run_fp16("riscv")
+        self.assertEqual(status, 0, out)
+        self.assertEqual(summary(out)[1:5], (917504, 917504, 0, 0), out)
+        self.assertNotIn("hint:", out)
+
+
 class ExhaustiveTest(unittest.TestCase):
     def test_every_fp16_and_bf16_code_passes(self):
         for src in ("fp16", "bf16"):

@@ -12,6 +12,7 @@
 #include "ptovec/generator/word_text.hpp"
 #include "ptovec/tools/check_outputs.hpp"
 #include "ptovec/tools/check_report.hpp"
+#include "ptovec_dut.h"
 
 namespace ptovec::tools {
 namespace check_test {
@@ -128,6 +129,42 @@ TEST_F(Gate, TheOracleAsADevicePasses) {
   EXPECT_EQ(text.str(),
             "ptovec: 1 file(s), 30 vectors: 30 matched, 0 mismatched, 0 unsupported (device "
             "test-oracle)\nPASS\n");
+}
+
+// A device whose status port is in RISC-V order (bit 0 NX .. bit 4 NV) copied straight through.
+TEST_F(Gate, FlagsInReverseOrderGetAHint) {
+  TestDevice device([](const Case&, DeviceAnswer& a) {
+    a.result.status =
+        ptovec_dut_flags_from_spec(a.result.status, PTOVEC_DUT_FLAG_ORDER_RISCV) & 0x1Fu;
+  });
+  RunOptions options;
+  options.results = dir_ / "reversed.bin";
+  const CheckReport r = RunDevice(device, dir_, options);
+  // Only 0x00 and 0x04 (OF alone) are their own reverse among the seeds' statuses.
+  EXPECT_EQ(r.vectors, 700u);
+  EXPECT_EQ(r.word, 0u);
+  EXPECT_EQ(r.both, 0u);
+  EXPECT_EQ(r.matched + r.flags, 700u);
+  EXPECT_EQ(r.flags, 546u);  // the 154 others are exact, in range: status 0x00
+  EXPECT_EQ(r.flags_reversed, r.flags);
+  std::ostringstream text;
+  PrintReport(text, r, 0);
+  EXPECT_NE(
+      text.str().find("hint: " + std::to_string(r.flags) + " of the " + std::to_string(r.flags) +
+                      " wrong-flags vectors hold the expected flags in reverse order"),
+      std::string::npos)
+      << text.str();
+  // The same from the results file, and none for faults that are not a reversal.
+  EXPECT_EQ(CheckResults(dir_, options.results, 0).flags_reversed, r.flags);
+  TestDevice toggled(KnownFaults);
+  RunOptions plain;
+  plain.results = dir_ / "toggled.bin";
+  const CheckReport t = RunDevice(toggled, dir_, plain);
+  EXPECT_EQ(t.flags, 50u);
+  EXPECT_EQ(t.flags_reversed, 0u);
+  std::ostringstream other;
+  PrintReport(other, t, 0);
+  EXPECT_EQ(other.str().find("hint:"), std::string::npos) << other.str();
 }
 
 TEST_F(Gate, ResultsOfAnotherSuiteOrFileVersionAreRefused) {

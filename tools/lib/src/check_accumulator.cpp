@@ -17,6 +17,7 @@
 #include "ptovec/generator/readers.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/tools/check.hpp"
+#include "ptovec_dut.h"
 #include "report_text.hpp"
 
 namespace ptovec::tools {
@@ -142,6 +143,10 @@ void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& ex
         break;
       default:
         ++tally.flags, ++report_.flags;
+        if (got.result.status ==
+            ptovec_dut_flags_to_spec(expected.status, PTOVEC_DUT_FLAG_ORDER_RISCV)) {
+          ++report_.flags_reversed;
+        }
         break;
     }
   }
@@ -247,6 +252,7 @@ void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report
   total.waived += part.waived;
   total.word += part.word;
   total.flags += part.flags;
+  total.flags_reversed += part.flags_reversed;
   total.both += part.both;
   for (FileTally& f : part.per_file) {
     auto it = std::find_if(total.per_file.begin(), total.per_file.end(),

@@ -243,6 +243,13 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
   if (r.mismatched + r.unsupported > 0) {
     out << "by kind: wrong word " << r.word << ", wrong flags " << r.flags << ", both " << r.both
         << ", unsupported " << r.unsupported << "\n";
+    // Nearly every wrong status being the right one bit-reversed is a port in RISC-V order.
+    if (r.flags_reversed > 0 && r.flags_reversed * 10 >= r.flags * 9) {
+      out << "hint: " << r.flags_reversed << " of the " << r.flags
+          << " wrong-flags vectors hold the expected flags in reverse order (bit 0 NX .. bit 4 NV,"
+             " as RISC-V fflags): convert the device's status to ptovec's order (bit 0 NV .. bit"
+             " 4 NX; docs/devices.md, Flag order)\n";
+    }
     out << "by op, types, mode and Sat:\n";
     out << "  " << std::left << std::setw(9) << "op" << std::setw(6) << "src" << std::setw(6)
         << "dst" << std::setw(6) << "mode" << std::setw(5) << "sat" << std::right << std::setw(12)

@@ -113,7 +113,10 @@ struct CheckReport {
   std::uint64_t unsupported = 0;
   std::uint64_t waived = 0;                     ///< mismatches a known-difference rule explains
   std::uint64_t word = 0, flags = 0, both = 0;  ///< mismatched by kind
-  std::vector<FileTally> per_file;              ///< in run order
+  /// Of `flags` (wrong flags, right word): those whose status is the expected one with its five
+  /// bits in reverse order (bit 0 NX .. bit 4 NV, RISC-V fflags): a flag order not converted.
+  std::uint64_t flags_reversed = 0;
+  std::vector<FileTally> per_file;  ///< in run order
   /// The first max_report failed vectors (mismatched; unsupported too unless allowed).
   std::vector<Mismatch> first;
   /// The policy, known differences and --allow-unsupported the answers were judged by.
