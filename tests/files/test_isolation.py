@@ -135,6 +135,27 @@ class IsolationTest(unittest.TestCase):
         with open(junit) as f:
             self.assertEqual(f.read().count('<error type="device-failure"'), 1)
 
+    def test_the_library_is_loaded_only_in_the_host(self):
+        # BF16 cases never reach the fault: the run passes. The library's static constructor logs
+        # the process that loaded it: the host (not ptovec) when isolated, ptovec with
+        # --in-process; once each.
+        for in_process in (False, True):
+            log = self.path("loads-%d.txt" % in_process)
+            args = [PTOVEC, "run", "--dut", faulty("crash"), "--op", "tcvt", "--src", "bf16",
+                    "--dst", "e8m0", "--quiet"] + (["--in-process"] if in_process else [])
+            p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 env=dict(os.environ, PTOVEC_TEST_LOAD_LOG=log))
+            out, err = p.communicate(timeout=120)
+            self.assertEqual(p.returncode, 0, out + err)
+            with open(log) as f:
+                loads = [int(line) for line in f]
+            with self.subTest(in_process=in_process):
+                self.assertEqual(len(loads), 1, loads)
+                if in_process:
+                    self.assertEqual(loads[0], p.pid)
+                else:
+                    self.assertNotEqual(loads[0], p.pid)
+
     def test_keep_going_counts_each_failed_case(self):
         results, junit = self.path("keep.bin"), self.path("keep.xml")
         r = ptovec("run", "--dut", faulty("crash"), "--vectors", self.vectors, "--results",

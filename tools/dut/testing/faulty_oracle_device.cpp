@@ -1,8 +1,13 @@
 // The oracle as a --dut device with one fault on one input (FAULTY_<KIND> defined by
 // tools/dut/CMakeLists.txt): on the FP16 input 0x3c00 (1.0) under RNE it crashes (SIGSEGV, a
 // write through a null pointer), hangs (sleeps forever) or exits (status 3); every other case is
-// the oracle's answer. For the isolation tests (tests/files/test_isolation.py).
+// the oracle's answer. For the isolation tests (tests/files/test_isolation.py). When
+// PTOVEC_TEST_LOAD_LOG names a file, loading the library appends its process id to it (one line),
+// so a test sees which process ran the library's static constructors.
 #include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
 
 #include "oracle_dut.hpp"
 
@@ -17,6 +22,16 @@ void Fault() {
 #elif defined(FAULTY_EXIT)
   ::_exit(3);
 #endif
+}
+
+// Runs when the library is loaded, as a verilated model's static objects would.
+__attribute__((constructor)) void LogLoad() {
+  const char* log = std::getenv("PTOVEC_TEST_LOAD_LOG");
+  if (log == nullptr || *log == '\0') return;
+  if (std::FILE* f = std::fopen(log, "a")) {
+    std::fprintf(f, "%ld\n", static_cast<long>(::getpid()));
+    std::fclose(f);
+  }
 }
 
 }  // namespace
