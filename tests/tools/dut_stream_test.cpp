@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ptovec_dut.h"
@@ -242,16 +243,24 @@ TEST(DutStream, BatchesFollowOneAnotherOnOneModel) {
   EXPECT_EQ(harness.sent(), 900u);
 }
 
-TEST(DutStream, AWrongTagIsADeviceErrorAndResets) {
+// 20 cases through the 3-stage unit with `fault` on case 5: the batch fails; the harness's error
+// and each case's status.
+std::pair<std::string, std::vector<std::uint8_t>> FaultyBatch(FakeUnit::Fault fault) {
   Streamed::stages = 3;
-  Streamed::fault = FakeUnit::Fault::kWrongTag;  // case 5 comes back tagged 4
+  Streamed::fault = fault;
   StreamHarness<Streamed> harness(RiscvConfig());
   const auto cases = Cases(20);
   std::vector<ptovec_dut_result> results(cases.size());
   std::vector<std::uint8_t> status(cases.size(), 0xEE);
   EXPECT_EQ(harness.EvaluateBatch(cases.data(), results.data(), status.data(), cases.size()),
             PTOVEC_DUT_ERROR);
-  EXPECT_EQ(harness.last_error(),
+  return {harness.last_error(), status};
+}
+
+TEST(DutStream, AWrongTagIsADeviceErrorAndResets) {
+  // Case 5 comes back tagged 4.
+  const auto [error, status] = FaultyBatch(FakeUnit::Fault::kWrongTag);
+  EXPECT_EQ(error,
             "result tag 0x4 where the oldest case in flight has tag 0x5 (out of order, lost or "
             "duplicated)");
   for (int i = 0; i < 5; ++i) EXPECT_EQ(status[i], PTOVEC_DUT_OK) << i;
@@ -259,17 +268,12 @@ TEST(DutStream, AWrongTagIsADeviceErrorAndResets) {
 }
 
 TEST(DutStream, ALostResultIsSeenAtTheNextTag) {
-  Streamed::stages = 3;
-  Streamed::fault = FakeUnit::Fault::kDrop;  // case 5 vanishes
-  StreamHarness<Streamed> harness(RiscvConfig());
-  const auto cases = Cases(20);
-  std::vector<ptovec_dut_result> results(cases.size());
-  std::vector<std::uint8_t> status(cases.size(), 0xEE);
-  EXPECT_EQ(harness.EvaluateBatch(cases.data(), results.data(), status.data(), cases.size()),
-            PTOVEC_DUT_ERROR);
-  EXPECT_EQ(harness.last_error(),
+  // Case 5 vanishes: case 6's result arrives where 5's is due.
+  const auto [error, status] = FaultyBatch(FakeUnit::Fault::kDrop);
+  EXPECT_EQ(error,
             "result tag 0x6 where the oldest case in flight has tag 0x5 (out of order, lost or "
             "duplicated)");
+  for (int i = 5; i < 20; ++i) EXPECT_EQ(status[i], PTOVEC_DUT_ERROR) << i;
 }
 
 TEST(DutStream, AStalledUnitTimesOut) {
