@@ -5,7 +5,6 @@
 // the order of generator::MakeCase (op, types, pair, control, input count, widths, domain); when
 // one fails, the message is the one MakeCase throws for the same case given as names and hex
 // words, so it is `ptovec eval`'s text word for word.
-#include <cctype>
 #include <exception>
 #include <new>
 #include <optional>
@@ -343,32 +342,16 @@ static_assert(int{PTOVEC_FLAG_ORDER_SPEC} == int{PTOVEC_DUT_FLAG_ORDER_SPEC} &&
               int{PTOVEC_FLAG_ORDER_IEEE} == int{PTOVEC_DUT_FLAG_ORDER_IEEE} &&
               int{PTOVEC_FLAG_ORDER_MXCSR} == int{PTOVEC_DUT_FLAG_ORDER_MXCSR});
 
-ptovec_error FlagOrderCode(const char* name, int& order);
-
 PTOVEC_C_EXPORT ptovec_error ptovec_flag_order_code(const char* name, int* order) {
   if (order == nullptr) return Fail(PTOVEC_ERROR_NULL_ARGUMENT, "order is NULL");
   if (name == nullptr) return Fail(PTOVEC_ERROR_NULL_ARGUMENT, "name is NULL");
-  try {
-    return FlagOrderCode(name, *order);
-  } catch (const std::exception& e) {
-    return Internal(e.what());
-  }
-}
-
-ptovec_error FlagOrderCode(const char* name, int& order) {
-  std::string lower(name);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (lower == "spec") {
-    order = PTOVEC_FLAG_ORDER_SPEC;
-  } else if (lower == "riscv" || lower == "ieee" || lower == "softfloat" || lower == "testfloat") {
-    order = PTOVEC_FLAG_ORDER_RISCV;
-  } else if (lower == "mxcsr") {
-    order = PTOVEC_FLAG_ORDER_MXCSR;
-  } else {
+  const int code = ptovec_dut_flag_order_code(name);
+  if (code < 0) {
     return Fail(PTOVEC_ERROR_UNKNOWN_FLAG_ORDER,
                 "unknown flag order '" + std::string(name) +
                     "': accepted spec, riscv, ieee, softfloat, testfloat, mxcsr");
   }
+  *order = code;
   return PTOVEC_OK;
 }
 

@@ -325,7 +325,8 @@ TEST(DutStream, DutArgSetsTheConfigAndRefusesBadItems) {
   EXPECT_EQ(ParseStreamArg(nullptr, config), "");
   const std::string accepted =
       "': accepted out_ready_percent=1..100, seed=N, timeout_cycles=1..2^30, "
-      "max_in_flight=0..2^30, flag_order=spec|riscv|ieee|mxcsr, comma-separated";
+      "max_in_flight=0..2^30, flag_order=spec|riscv|ieee|softfloat|testfloat|mxcsr, "
+      "comma-separated";
   EXPECT_EQ(ParseStreamArg("out_ready_percent=0", config),
             "bad --dut-arg item 'out_ready_percent=0" + accepted);
   EXPECT_EQ(ParseStreamArg("seed=-1", config), "bad --dut-arg item 'seed=-1" + accepted);

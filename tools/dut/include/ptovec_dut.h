@@ -114,6 +114,27 @@ enum {
   PTOVEC_DUT_FLAG_ORDER_MXCSR = 2
 };
 
+/* The PTOVEC_DUT_FLAG_ORDER_* of an order's name, case-insensitive: "spec"; "riscv", "ieee",
+ * "softfloat" or "testfloat"; "mxcsr". -1 for any other name (or NULL). The names the C API's
+ * ptovec_flag_order_code and the streaming harness's --dut-arg flag_order accept. */
+static inline int ptovec_dut_flag_order_code(const char *name) {
+  static const struct {
+    const char *name;
+    int order;
+  } kOrders[] = {
+      {"spec", PTOVEC_DUT_FLAG_ORDER_SPEC},       {"riscv", PTOVEC_DUT_FLAG_ORDER_RISCV},
+      {"ieee", PTOVEC_DUT_FLAG_ORDER_IEEE},       {"softfloat", PTOVEC_DUT_FLAG_ORDER_RISCV},
+      {"testfloat", PTOVEC_DUT_FLAG_ORDER_RISCV}, {"mxcsr", PTOVEC_DUT_FLAG_ORDER_MXCSR}};
+  unsigned i;
+  if (name == 0) return -1;
+  for (i = 0; i < sizeof kOrders / sizeof kOrders[0]; ++i) {
+    const char *a = name, *b = kOrders[i].name;
+    while (*a != '\0' && (*a == *b || (*a >= 'A' && *a <= 'Z' && *a - 'A' + 'a' == *b))) ++a, ++b;
+    if (*a == '\0' && *b == '\0') return kOrders[i].order;
+  }
+  return -1;
+}
+
 /* The 5-bit status in the specification's order (bit 0 NV .. bit 4 NX) of a port's bits in
  * `order` (a PTOVEC_DUT_FLAG_ORDER_*; bits above the order's flags are ignored). An unknown order
  * gives 0xFF, which no status is. */

@@ -51,8 +51,8 @@
 //
 // PTOVEC_DUT_STREAM_DEVICE(Ports, "name", config) defines the device's exported functions; its
 // `--dut-arg` text may change the config: comma-separated key=value of out_ready_percent, seed,
-// timeout_cycles, max_in_flight, flag_order (spec, riscv, ieee or mxcsr); a bad key or value makes
-// ptovec_dut_init refuse with one line on stderr.
+// timeout_cycles, max_in_flight, flag_order (a name of ptovec_dut_flag_order_code); a bad key or
+// value makes ptovec_dut_init refuse with one line on stderr.
 #ifndef PTOVEC_DUT_STREAM_HPP
 #define PTOVEC_DUT_STREAM_HPP
 
@@ -131,15 +131,13 @@ inline std::string ParseStreamArg(const char* text, StreamConfig& config) {
       config.timeout_cycles = static_cast<unsigned>(v);
     } else if (key == "max_in_flight" && number(0, 1u << 30, v)) {
       config.max_in_flight = static_cast<unsigned>(v);
-    } else if (key == "flag_order" &&
-               (value == "spec" || value == "riscv" || value == "ieee" || value == "mxcsr")) {
-      config.flag_order = value == "spec"    ? PTOVEC_DUT_FLAG_ORDER_SPEC
-                          : value == "mxcsr" ? PTOVEC_DUT_FLAG_ORDER_MXCSR
-                                             : PTOVEC_DUT_FLAG_ORDER_RISCV;
+    } else if (key == "flag_order" && ptovec_dut_flag_order_code(value.c_str()) >= 0) {
+      config.flag_order = ptovec_dut_flag_order_code(value.c_str());
     } else {
       return "bad --dut-arg item '" + item +
              "': accepted out_ready_percent=1..100, seed=N, timeout_cycles=1..2^30, "
-             "max_in_flight=0..2^30, flag_order=spec|riscv|ieee|mxcsr, comma-separated";
+             "max_in_flight=0..2^30, flag_order=spec|riscv|ieee|softfloat|testfloat|mxcsr, "
+             "comma-separated";
     }
   }
   return "";
