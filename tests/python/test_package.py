@@ -330,3 +330,26 @@ def test_flag_orders_convert_riscv_and_mxcsr_ports():
     assert ptovec.flags_from_spec(flags, "riscv").tolist() == [0x10]
     with pytest.raises(ValueError, match="unknown flag order 'msb': accepted spec, riscv, ieee"):
         ptovec.flags_to_spec(1, "msb")
+
+
+def test_stream_cases_from_evaluate_use_the_compiled_module_and_agree_with_the_cli(
+        tmp_path, monkeypatch):
+    """ptovec.stream.cases_from_evaluate computes with ptovec.evaluate when ptovec._core is
+    installed (here), and gives what its ptovec eval --batch fallback gives."""
+    import ptovec.stream as stream
+    words = [0x3E00, 0x3C00, 0xBC00, 0x7E00, 0x0001]
+    controls = [("RTZ", False), ("RNE", True), ("RTP", False)]
+    calls = []
+    real = ptovec.evaluate
+    monkeypatch.setattr(ptovec, "evaluate", lambda *a, **k: calls.append(a) or real(*a, **k))
+    fast = stream.cases_from_evaluate("tcvt", "fp16", "e8m0", words, controls=controls,
+                                      ptovec=CLI, work=tmp_path / "a")
+    assert len(calls) == len(controls)
+    monkeypatch.setattr(ptovec, "evaluate", None)
+    monkeypatch.setitem(sys.modules, "ptovec._core", None)  # import fails: the CLI fallback
+    slow = stream.cases_from_evaluate("tcvt", "fp16", "e8m0", words, controls=controls,
+                                      ptovec=CLI, work=tmp_path / "b")
+    assert [(c.word, c.flags) for c in fast] == [(c.word, c.flags) for c in slow]
+    # FP16 1.5 toward zero: 0x7f with NX (spec-notes section 6); -1.0: 0xff with NV.
+    assert (fast[0].word, fast[0].flags) == (0x7F, 0x10)
+    assert (fast[2 * len(controls)].word, fast[2 * len(controls)].flags) == (0xFF, 0x01)

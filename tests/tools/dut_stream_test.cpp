@@ -321,6 +321,11 @@ TEST(DutStream, DutArgSetsTheConfigAndRefusesBadItems) {
   EXPECT_EQ(config.seed, 16u);
   EXPECT_EQ(config.flag_order, PTOVEC_DUT_FLAG_ORDER_RISCV);
   EXPECT_EQ(config.timeout_cycles, 99u);
+  // Order names are case-insensitive, as in the C API (ptovec_dut_flag_order_code).
+  EXPECT_EQ(ParseStreamArg("flag_order=MXCSR", config), "");
+  EXPECT_EQ(config.flag_order, PTOVEC_DUT_FLAG_ORDER_MXCSR);
+  EXPECT_EQ(ParseStreamArg("flag_order=TestFloat", config), "");
+  EXPECT_EQ(config.flag_order, PTOVEC_DUT_FLAG_ORDER_RISCV);
   EXPECT_EQ(ParseStreamArg("", config), "");
   EXPECT_EQ(ParseStreamArg(nullptr, config), "");
   const std::string accepted =

@@ -1,0 +1,170 @@
+"""ptovec.stream without a simulator: the cases of vector files and of the oracle, the
+scoreboard's order, compare and unsupported rules, and its end-of-test check of what was driven.
+
+  PTOVEC=build/tools/ptovec python3 tests/rtl/test_stream_scoreboard.py
+
+Known answers from docs/semantics.md (spec-notes section 6): FP16 1.5 (0x3e00) to E8M0 toward
+zero is 0x7f with NX; FP16 1.0 is 0x7f exact; a negative FP16 gives 0xff with NV.
+"""
+import json
+import os
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+SOURCE_DIR = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(SOURCE_DIR / "python"))
+
+from ptovec.files import RMODE_NAMES, read_vector_file  # noqa: E402
+from ptovec.stream import (Scoreboard, cases_from_evaluate, cases_from_vectors,  # noqa: E402
+                           compared_flags)
+
+PTOVEC = os.environ.get("PTOVEC", str(SOURCE_DIR / "build" / "tools" / "ptovec"))
+SMOKE = SOURCE_DIR / "vectors" / "smoke"
+RTZ = RMODE_NAMES.index("RTZ")
+
+
+class Cases(unittest.TestCase):
+    def test_vector_file_records_in_order_and_evenly_spaced_slices(self):
+        path = SMOKE / "tcvt_fp16_e8m0.bin"
+        header, records = read_vector_file(path)
+        cases = list(cases_from_vectors([path], ptovec=PTOVEC))
+        self.assertEqual(len(cases), header["count"])
+        self.assertEqual([c.index for c in cases[:3]], [0, 1, 2])
+        self.assertEqual(cases[5].inputs, (int(records["in.value"][5]),))
+        self.assertEqual((cases[5].word, cases[5].flags),
+                         (int(records["out"][5]), int(records["flags"][5])))
+        self.assertEqual(cases[0].pair.out_bits, 8)
+        # 10 of 154: records floor(i * 154 / 10).
+        sliced = [c.index for c in cases_from_vectors([path], limit=10, ptovec=PTOVEC)]
+        self.assertEqual(sliced, [0, 15, 30, 46, 61, 77, 92, 107, 123, 138])
+        # Shared over files, the first ones one more: 5 = 3 + 2.
+        two = list(cases_from_vectors([path, SMOKE / "tcvt_bf16_e8m0.bin"], limit=5,
+                                      ptovec=PTOVEC))
+        self.assertEqual([c.pair.src for c in two], ["fp16"] * 3 + ["bf16"] * 2)
+
+    def test_a_suite_folder_and_filters(self):
+        cases = cases_from_vectors([SMOKE], op="tcvt", src="bf16", dst="e8m0", ptovec=PTOVEC)
+        self.assertEqual(len(list(cases)), read_vector_file(SMOKE / "tcvt_bf16_e8m0.bin")[0][
+            "count"])
+        with self.assertRaisesRegex(ValueError, "no vector file"):
+            list(cases_from_vectors([SMOKE], op="tcvt", src="s8", ptovec=PTOVEC))
+
+    def test_evaluate_gives_the_oracles_known_answers_in_vector_file_order(self):
+        with tempfile.TemporaryDirectory() as work:
+            cases = cases_from_evaluate("tcvt", "fp16", "e8m0", [0x3E00, 0x3C00, 0xBC00],
+                                        controls=[("RTZ", False), ("rne", True)],
+                                        ptovec=PTOVEC, work=work)
+        self.assertEqual(len(cases), 6)
+        self.assertEqual([(c.inputs, RMODE_NAMES[c.rmode], c.sat) for c in cases[:2]],
+                         [((0x3E00,), "RTZ", False), ((0x3E00,), "RNE", True)])
+        self.assertEqual((cases[0].word, cases[0].flags), (0x7F, 0x10))
+        self.assertEqual((cases[2].word, cases[2].flags), (0x7F, 0x00))
+        self.assertEqual((cases[4].word, cases[4].flags), (0xFF, 0x01))
+        self.assertEqual(cases[1].eval_line(),
+                         "ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RNE --sat 0x3e00")
+        self.assertEqual([c.index for c in cases], list(range(6)))
+
+    def test_evaluate_refuses_bad_input_with_ptovecs_message(self):
+        with tempfile.TemporaryDirectory() as work:
+            with self.assertRaisesRegex(ValueError, "unknown rounding mode 'RTX'"):
+                cases_from_evaluate("tcvt", "fp16", "e8m0", [1], controls=[("RTX", False)],
+                                    ptovec=PTOVEC, work=work)
+            with self.assertRaisesRegex(ValueError, "0x10000"):
+                cases_from_evaluate("tcvt", "fp16", "e8m0", [0x10000],
+                                    controls=[("RNE", False)], ptovec=PTOVEC, work=work)
+
+
+class Board(unittest.TestCase):
+    def setUp(self):
+        self.work = tempfile.TemporaryDirectory()
+        self.cases = cases_from_evaluate("tcvt", "fp16", "e8m0", [0x3E00, 0x3C00, 0xBC00],
+                                         controls=[("RTZ", False)], ptovec=PTOVEC,
+                                         work=self.work.name)
+
+    def tearDown(self):
+        self.work.cleanup()
+
+    def test_policies(self):
+        self.assertEqual(compared_flags("word+flags"), 0x1F)
+        self.assertEqual(compared_flags("word"), 0)
+        self.assertEqual(compared_flags("word+flags:NV,of"), 0x05)
+        with self.assertRaisesRegex(ValueError, "unknown compare policy 'flags'"):
+            compared_flags("flags")
+        with self.assertRaisesRegex(ValueError, "unknown status bit 'XX'"):
+            compared_flags("word+flags:NV,XX")
+
+    def test_results_answer_the_oldest_case_and_tags_are_checked(self):
+        lines = []
+        board = Scoreboard(log=lines.append)
+        for tag, case in enumerate(self.cases):
+            board.expect(case, tag)
+        self.assertEqual(board.outstanding, 3)
+        self.assertEqual(board.oldest(), self.cases[0])
+        self.assertIsNone(board.observe(0x7F, 0x10, 0))
+        # Tag 2 where tag 1 is the oldest: an order error, compared with case 1 (0x7f exact).
+        self.assertIsNone(board.observe(0x7F, 0x00, 2))
+        self.assertEqual(board.order_errors, 1)
+        self.assertIn("result tag 2, expected tag 1", lines[0])
+        m = board.observe(0xFF, 0x10, 2)  # NX where NV is expected
+        self.assertEqual((m.word, m.flags), (0xFF, 0x10))
+        self.assertEqual((board.checked, board.matched, board.mismatched), (3, 2, 1))
+        self.assertIn("expected 0xff flags 0x01, got 0xff flags 0x10", lines[1])
+        self.assertIn("ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RTZ 0xbc00", lines[1])
+        with self.assertRaisesRegex(RuntimeError, "no case outstanding"):
+            board.observe(0, 0, 3)
+
+    def test_words_only_high_bits_and_unsupported(self):
+        board = Scoreboard(compare="word")
+        for case in self.cases:
+            board.expect(case)
+        self.assertIsNone(board.observe(0x17F, 0x00))  # bits above E8M0's 8 ignored; flags too
+        self.assertIsNotNone(board.observe(0x7E, 0x00))
+        self.assertIsNotNone(board.observe(None, None))
+        self.assertEqual((board.matched, board.mismatched, board.unsupported), (1, 1, 1))
+
+    def test_finish_checks_what_was_driven_with_ptovec_check_and_coverage(self):
+        board = Scoreboard(device="unit-under-test")
+        for case in self.cases:
+            board.expect(case)
+        board.observe(0x7F, 0x10)
+        board.observe(0x7F, 0x00)
+        board.observe(0xFF, 0x01)
+        outcome = board.finish(Path(self.work.name) / "pass", ptovec=PTOVEC)
+        self.assertEqual(outcome.exit_code, 0, outcome.report)
+        self.assertIn("PASS", outcome.report)
+        driven = sorted(outcome.folder.glob("driven_*.json"))
+        self.assertEqual(len(driven), 1)
+        header, records = read_vector_file(driven[0])
+        self.assertEqual((header["count"], header["domain"], header["controls"]),
+                         (3, "selected", [{"rmode": "RTZ", "sat": False}]))
+        self.assertEqual(records["out"].tolist(), [0x7F, 0x7F, 0xFF])
+        # Of the 24 classes reachable for fp16 -> e8m0 under RTZ, Sat off, these 3 inputs hit
+        # 8: +normal, -normal, exact, invalid, inexact, power of two, rounded down, negative.
+        self.assertEqual((outcome.coverage_json["scope"], outcome.coverage_json["reachable_cells"],
+                          outcome.coverage_json["hit_cells"]), ("present", 24, 8))
+        self.assertIn("8 of 24 reachable", outcome.coverage)
+
+        board = Scoreboard(device="unit-under-test")
+        for case in self.cases:
+            board.expect(case)
+        board.observe(0x7F, 0x10)
+        board.observe(0x7E, 0x00)  # one code low
+        board.observe(None, None)
+        outcome = board.finish(Path(self.work.name) / "fail", ptovec=PTOVEC)
+        self.assertEqual(outcome.exit_code, 1)
+        self.assertIn("1 mismatched, 1 unsupported", outcome.report)
+        self.assertIn("ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RTZ 0x3c00",
+                      outcome.report)
+        results = (outcome.folder / "results.jsonl").read_text().splitlines()
+        self.assertEqual(json.loads(results[0])["device"], "unit-under-test")
+        self.assertEqual(json.loads(results[3]), {"s": 0, "i": 2, "flags": "unsupported"})
+
+    def test_nothing_observed(self):
+        with self.assertRaisesRegex(RuntimeError, "no result was observed"):
+            Scoreboard().finish(self.work.name, ptovec=PTOVEC)
+
+
+if __name__ == "__main__":
+    unittest.main()
