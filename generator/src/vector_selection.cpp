@@ -3,6 +3,7 @@
 // opened and checked against its manifest entry.
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <system_error>
@@ -15,6 +16,32 @@
 
 namespace ptovec::generator {
 
+namespace {
+
+// A source of a manifest's entry: its digest, count, size and kind to verify.
+VectorSource ListedSource(const std::filesystem::path& path, const ManifestEntry& e, bool twin) {
+  return {path,    e.path,  e.sha256,
+          e.count, e.bytes, std::array<std::string, 4>{e.op, e.src, e.dst, e.format},
+          twin};
+}
+
+// Throws InputError when a listed file is missing or its size is not the manifest's.
+void CheckListedSize(const VectorSource& s, const std::filesystem::path& manifest_path) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(s.path, error)) {
+    throw InputError("vector file " + s.path.string() + " listed in " + manifest_path.string() +
+                     " is missing");
+  }
+  const std::uint64_t size = std::filesystem::file_size(s.path, error);
+  if (size != *s.bytes) {
+    throw InputError("vector file " + s.path.string() + " has " + std::to_string(size) +
+                     " bytes, " + manifest_path.string() + " says " + std::to_string(*s.bytes) +
+                     (size < *s.bytes ? " (truncated)" : ""));
+  }
+}
+
+}  // namespace
+
 std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path, bool twins) {
   std::error_code error;
   if (!std::filesystem::exists(path, error)) {
@@ -22,8 +49,20 @@ std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path, boo
                      "a folder of them)");
   }
   if (!std::filesystem::is_directory(path, error)) {
-    return {
-        {path, path.filename().string(), std::nullopt, std::nullopt, std::nullopt, std::nullopt}};
+    // A file given alone is checked against the manifest beside it when that lists it (a suite's
+    // file keeps its digest, count and size wherever it is passed from).
+    const std::string name = path.filename().string();
+    const std::filesystem::path manifest_path = path.parent_path() / "manifest.json";
+    if (std::filesystem::is_regular_file(manifest_path, error)) {
+      const Manifest manifest = ReadManifest(manifest_path);
+      for (const ManifestEntry& e : manifest.files) {
+        if (e.path != name) continue;
+        VectorSource source = ListedSource(path, e, false);
+        CheckListedSize(source, manifest_path);
+        return {source};
+      }
+    }
+    return {{path, name, std::nullopt, std::nullopt, std::nullopt, std::nullopt}};
   }
   // Of a file stored in both formats, the binary one is read (with `twins`, the other one right
   // after it, marked as its twin).
@@ -67,22 +106,9 @@ std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path, boo
       const std::string& name = listed.first;
       const auto e = std::find_if(manifest.files.begin(), manifest.files.end(),
                                   [&](const ManifestEntry& m) { return m.path == name; });
-      sources.push_back({path / name, name, e->sha256, e->count, e->bytes,
-                         std::array<std::string, 4>{e->op, e->src, e->dst, e->format},
-                         listed.second});
+      sources.push_back(ListedSource(path / name, *e, listed.second));
     }
-    for (const VectorSource& s : sources) {
-      if (!std::filesystem::is_regular_file(s.path, error)) {
-        throw InputError("vector file " + s.path.string() + " listed in " + manifest_path.string() +
-                         " is missing");
-      }
-      const std::uint64_t size = std::filesystem::file_size(s.path, error);
-      if (size != *s.bytes) {
-        throw InputError("vector file " + s.path.string() + " has " + std::to_string(size) +
-                         " bytes, " + manifest_path.string() + " says " + std::to_string(*s.bytes) +
-                         (size < *s.bytes ? " (truncated)" : ""));
-      }
-    }
+    for (const VectorSource& s : sources) CheckListedSize(s, manifest_path);
     if (sources.empty()) {
       throw InputError(manifest_path.string() + " lists no vector files (nothing to check)");
     }
@@ -172,6 +198,20 @@ std::unique_ptr<VectorReader> OpenVectorSource(const VectorSource& source) {
     }
   }
   return reader;
+}
+
+std::vector<std::string> UnverifiedCountNotes(const std::vector<VectorSource>& sources) {
+  std::vector<std::string> notes;
+  for (const VectorSource& source : sources) {
+    if (source.count) continue;  // listed in a manifest: count and size verified
+    const VectorReader reader(source.path);
+    if (reader.info().format != "testfloat") continue;  // a header announces the count
+    notes.push_back(source.path.string() + " is a TestFloat file with no manifest.json entry " +
+                    "beside it: its " + std::to_string(reader.info().count) + " vectors are " +
+                    "counted from its size, unverified (a file cut at a line boundary reads as " +
+                    "a shorter one); keep the suite's manifest.json beside it, or pass the folder");
+  }
+  return notes;
 }
 
 void CheckSourceDigest(const VectorSource& source, const VectorReader& reader) {

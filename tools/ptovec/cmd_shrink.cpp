@@ -4,9 +4,14 @@
 // file. Exit 0 all tests passed, 1 a counterexample, 2 usage, file or device errors (also a device
 // that fails at its end, is not deterministic, or no longer reproduces any mismatch of --from).
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <vector>
 
 #include "commands.hpp"
 #include "ptovec/generator/cases.hpp"
@@ -14,6 +19,7 @@
 #include "ptovec/tools/compare.hpp"
 #include "ptovec/tools/device.hpp"
 #include "ptovec/tools/known_differences.hpp"
+#include "ptovec/tools/results.hpp"
 #include "ptovec/tools/shrink.hpp"
 
 namespace ptovec::cli {
@@ -201,12 +207,60 @@ int RunProperty(const ShrinkArgs& a, bool json_file) {
   return r.failed ? kExitMismatch : kExitOk;
 }
 
+// The vector files a results file answers, one per section in its order: each section's file
+// taken by name from --vectors (a folder, or the file itself), else from the paths the results
+// header records (`ptovec run` writes them), else from the results file's folder.
+generator::VectorSelection FromVectors(const ShrinkArgs& a, const std::filesystem::path& results) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(results, error)) {
+    throw InputError(
+        "--from " + results.string() + " " +
+        (std::filesystem::exists(results, error) ? "is not a regular file" : "does not exist") +
+        " (expected the results file of a `ptovec run`)");
+  }
+  const tools::ResultsReader reader(results);
+  std::vector<std::filesystem::path> places;
+  std::string where;
+  if (!a.vectors.empty()) {
+    places = {a.vectors};
+    where = "--vectors " + a.vectors;
+  } else if (!reader.vectors().empty()) {
+    places = reader.vectors();
+    for (const auto& p : places) where += (where.empty() ? "" : ", ") + p.string();
+    where = "the vectors its header names (" + where + ")";
+  } else {
+    places = {results.parent_path().empty() ? std::filesystem::path(".") : results.parent_path()};
+    where = "its folder " + places.front().string() + " (its header names no vectors)";
+  }
+  generator::VectorSelection selection;
+  for (const tools::ResultsSection& section : reader.sections()) {
+    std::optional<std::filesystem::path> found;
+    for (const std::filesystem::path& place : places) {
+      if (std::filesystem::is_directory(place, error)) {
+        if (std::filesystem::is_regular_file(place / section.file, error)) {
+          found = place / section.file;
+        }
+      } else if (place.filename() == section.file) {
+        found = place;
+      }
+      if (found) break;
+    }
+    if (!found) {
+      throw InputError("--from " + results.string() + " answers vector file " + section.file +
+                       ", which is not in " + where +
+                       ": give shrink --vectors the folder or file the run read");
+    }
+    selection.paths.push_back(*found);
+  }
+  if (selection.paths.empty()) {
+    throw InputError("--from " + results.string() + " answers no vector file (nothing to shrink)");
+  }
+  return selection;
+}
+
 int RunFrom(const ShrinkArgs& a, bool json_file) {
   const std::filesystem::path results = a.from;
-  std::filesystem::path vectors = a.vectors;
-  if (vectors.empty()) {
-    vectors = results.parent_path().empty() ? std::filesystem::path(".") : results.parent_path();
-  }
+  const generator::VectorSelection vectors = FromVectors(a, results);
   const generator::OpDef* only_op = a.op.empty() ? nullptr : &generator::RequireOp(a.op);
   std::optional<generator::TileDataType> only_src;
   std::optional<generator::TileDataType> only_dst;
@@ -437,8 +491,9 @@ Command AddShrinkCommand(CLI::App& app) {
   s.add_option("--from", args->from,
                "start from the first mismatch of each (op, pair) of this results file");
   s.add_option("--vectors", args->vectors,
-               "with --from: the vector file or folder the results answer (default: the results "
-               "file's folder)");
+               "with --from: the vector file or folder the results answer, each section's file "
+               "taken from it by name (default: the paths the results file records, else its "
+               "folder)");
   c.run = [args] {
     try {
       return Shrink(*args);

@@ -303,6 +303,7 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
   if (!r.incomplete.empty()) out << "INCOMPLETE: " << r.incomplete << "\n";
   if (!r.scope.empty()) out << "scope: " << r.scope << "\n";
   if (!r.run_judged.empty()) out << "note: " << r.run_judged << "\n";
+  for (const std::string& note : r.notes) out << "note: " << note << "\n";
   if (r.passed()) {
     std::string with;
     if (r.waived > 0) {

@@ -179,6 +179,7 @@ CheckReport CompareTestFloat(const generator::VectorSelection& vectors,
   reader.Finish();
   export_file.Commit();
   CheckReport report = acc.Finish();
+  report.notes = generator::UnverifiedCountNotes(sources);
   if (report.vectors == 0) {
     throw InputError("--rmode/--sat (" + filter.Describe() + ") keep none of the vectors of " +
                      vectors.Describe() + " (nothing to check)");
@@ -267,6 +268,7 @@ CheckReport Compare(const generator::VectorSelection& vectors, const std::filesy
   reader.Finish();
   export_file.Commit();
   CheckReport report = acc.Finish();
+  report.notes = generator::UnverifiedCountNotes(sources);
   if (reader.stopped()) {
     report.incomplete = "the run stopped after " + Str(reader.stopped()->records) + " of " +
                         Str([&] {

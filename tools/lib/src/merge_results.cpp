@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/readers.hpp"
@@ -131,9 +132,11 @@ void MergeShardResults(const std::vector<fs::path>& folders, const std::vector<f
     section.count = counts[s];
     sections.push_back(std::move(section));
   }
+  nlohmann::ordered_json header_keys = first.reader->judged();
+  header_keys["vectors"] = ResultsVectorsHeader({merged}, out);  // as a run of the merged folder
   ResultsWriter writer(
       out, first.reader->format() == "bin" ? ResultsFormat::Binary : ResultsFormat::Json, sections,
-      first.reader->device(), first.reader->judged());
+      first.reader->device(), header_keys);
   std::vector<DeviceAnswer> answers;
   std::vector<std::uint64_t> indices;
   for (std::size_t s = 0; s < sources.size(); ++s) {

@@ -2,6 +2,7 @@
 // ResultsRecordSize) and reading and checking it (ResultsReader::Impl::ParseHeader).
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -66,6 +67,19 @@ J ResultsHeader(const std::vector<ResultsSection>& sections, ResultsFormat forma
   return h;
 }
 
+nlohmann::ordered_json ResultsVectorsHeader(const std::vector<std::filesystem::path>& vectors,
+                                            const std::filesystem::path& results) {
+  const std::filesystem::path base =
+      std::filesystem::absolute(results).parent_path().lexically_normal();
+  J list = J::array();
+  for (const std::filesystem::path& p : vectors) {
+    const std::filesystem::path relative =
+        std::filesystem::absolute(p).lexically_normal().lexically_relative(base);
+    list.push_back((relative.empty() ? std::filesystem::path(".") : relative).generic_string());
+  }
+  return list;
+}
+
 void ResultsReader::Impl::ParseHeader(const J& h, const std::string& expected_format) {
   std::string where = "header";
   // h[key] of an object as text / whole number, naming the key when it is missing or another
@@ -105,10 +119,12 @@ void ResultsReader::Impl::ParseHeader(const J& h, const std::string& expected_fo
     const bool judged_key =
         key == "compare" || key == "known_differences" || key == "allow_unsupported";
     if (key != "format" && key != "version" && key != "tool_version" && key != "device" &&
-        key != "sections" && !(version >= 2 && (key == "stopped" || judged_key))) {
+        key != "sections" &&
+        !(version >= 2 && (key == "stopped" || key == "vectors" || judged_key))) {
       Fail("has a malformed header: unknown key \"" + key + "\" (accepted: format, version, " +
            "tool_version, device, sections" +
-           (version >= 2 ? ", stopped, compare, known_differences, allow_unsupported)" : ")"));
+           (version >= 2 ? ", stopped, compare, known_differences, allow_unsupported, vectors)"
+                         : ")"));
     }
   }
   if (h.contains("stopped")) {
@@ -136,6 +152,15 @@ void ResultsReader::Impl::ParseHeader(const J& h, const std::string& expected_fo
       Fail("has a malformed header: " + std::string(e.what()));
     }
     where = "header";
+  }
+  if (h.contains("vectors")) {
+    const J& v = h["vectors"];
+    const char* what = "has a malformed header: \"vectors\" must be an array of paths";
+    if (!v.is_array()) Fail(what);
+    for (const J& p : v) {
+      if (!p.is_string() || p.get<std::string>().empty()) Fail(what);
+      vectors.emplace_back(p.get<std::string>());
+    }
   }
   if (h.contains("known_differences")) {
     const J& kd = h["known_differences"];

@@ -44,6 +44,8 @@ struct ResultsReader::Impl {
   std::string device;
   std::string compare;
   std::vector<std::string> known_differences;
+  // The header's "vectors" as written (relative to the results file's folder).
+  std::vector<std::filesystem::path> vectors;
   // The header's "compare", "known_differences", "allow_unsupported".
   nlohmann::ordered_json judged = nlohmann::ordered_json::object();
   int version = 0;

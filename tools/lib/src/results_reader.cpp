@@ -231,6 +231,13 @@ const nlohmann::ordered_json& ResultsReader::judged() const { return impl_->judg
 const std::vector<std::string>& ResultsReader::known_differences() const {
   return impl_->known_differences;
 }
+std::vector<std::filesystem::path> ResultsReader::vectors() const {
+  std::vector<std::filesystem::path> out;
+  for (const std::filesystem::path& p : impl_->vectors) {
+    out.push_back(p.is_absolute() ? p : (impl_->path.parent_path() / p).lexically_normal());
+  }
+  return out;
+}
 int ResultsReader::version() const { return impl_->version; }
 const std::optional<ResultsStop>& ResultsReader::stopped() const { return impl_->stopped; }
 std::uint64_t ResultsReader::RecordsIn(std::size_t section) const {

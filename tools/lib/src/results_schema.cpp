@@ -48,6 +48,12 @@ J ResultsHeaderSchema(bool binary) {
                              "version 2, written by `ptovec run`: unsupported answers did not "
                              "fail the run (--allow-unsupported)"},
                             {"type", "boolean"}};
+  p["vectors"] = {{"description",
+                   "version 2, written by `ptovec run`: the --vectors paths the run read, each "
+                   "relative to the results file's folder ('.': that folder), so that `ptovec "
+                   "shrink --from` finds them"},
+                  {"type", "array"},
+                  {"items", {{"type", "string"}, {"minLength", 1}}}};
   p["stopped"] = {{"description",
                    "version 2: the run stopped early (a device error): only the first `records` "
                    "of the sections' records follow, and check reports the run as incomplete"},

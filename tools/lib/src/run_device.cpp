@@ -79,8 +79,9 @@ CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
   if (total == 0) {
     throw InputError("--vectors " + vectors.Describe() + " holds zero vectors (nothing to run)");
   }
-  ResultsWriter writer(options.results, options.format, sections, device.Name(),
-                       JudgeHeader(options.judge));
+  nlohmann::ordered_json extra = JudgeHeader(options.judge);
+  extra["vectors"] = ResultsVectorsHeader(vectors.paths, options.results);
+  ResultsWriter writer(options.results, options.format, sections, device.Name(), extra);
   MismatchesFile export_file(options.mismatches);
   CheckAccumulator acc(options.max_report, export_file.Sink(), options.judge);
   std::vector<VectorRecord> records;
@@ -175,6 +176,7 @@ CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
     CheckReport report = acc.Finish();
     report.device = device.Name();
     report.incomplete = "the device failed, the run stopped early";
+    report.notes = generator::UnverifiedCountNotes(sources);
     report.device_failures = std::move(failures);
     report.device_failures.push_back(e.what());
     return report;
@@ -189,6 +191,7 @@ CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
   export_file.Commit();
   CheckReport report = acc.Finish();
   report.device = device.Name();
+  report.notes = generator::UnverifiedCountNotes(sources);
   report.device_failures = std::move(failures);
   return report;
 }

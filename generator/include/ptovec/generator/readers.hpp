@@ -116,7 +116,9 @@ struct VectorSource {
   bool twin = false;
 };
 
-/// The vector files of `path`: a file is itself; a folder with manifest.json is every file it
+/// The vector files of `path`: a file is itself, checked against the manifest.json beside it
+/// when that lists it (digest, count, size and kind, as in its folder); a folder with
+/// manifest.json is every file it
 /// lists, in its order, each required to exist with the manifest's size (of a file listed in
 /// both formats, the binary one); a folder without a manifest is every vector file in it
 /// (suite_folder.hpp: recognised by its first bytes, whatever its name), sorted by name, the
@@ -153,6 +155,12 @@ std::vector<VectorSource> SelectVectorFiles(const VectorSelection& selection);
 /// size was checked by
 /// ListVectorFiles). The manifest's SHA-256 is checked by CheckSourceDigest once read.
 std::unique_ptr<VectorReader> OpenVectorSource(const VectorSource& source);
+
+/// For each TestFloat-style file of `sources` that no manifest lists (its count comes from its
+/// size, so a file cut at a line boundary cannot be told from a shorter one): a report note
+/// saying the count is unverified and how to verify it. Binary and JSON files announce their
+/// count in their header (the reader checks it) and get none. Throws InputError as VectorReader.
+std::vector<std::string> UnverifiedCountNotes(const std::vector<VectorSource>& sources);
 
 /// Throws InputError when the reader's SHA-256 (done() required) differs from the manifest's.
 void CheckSourceDigest(const VectorSource& source, const VectorReader& reader);

@@ -135,6 +135,9 @@ struct CheckReport {
   /// (its header's "compare", "known_differences"): what the run used ("" otherwise). The check
   /// judges by its own options; the report says both.
   std::string run_judged;
+  /// What the vectors could not verify of themselves, each a line printed after "note: "
+  /// (generator::UnverifiedCountNotes: a TestFloat file passed without its manifest).
+  std::vector<std::string> notes;
   /// --allow-unsupported: unsupported vectors do not fail the gate; reports say how many were
   /// skipped (JUnit `skipped`), never silently.
   bool allow_unsupported = false;

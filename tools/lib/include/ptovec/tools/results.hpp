@@ -70,10 +70,17 @@ unsigned ResultsRecordSize(TypePair pair, int version = kResultsFormatVersion);
 /// The JSON header both formats carry: {"format","version","tool_version","device","sections":
 /// [{"file","sha256","op","src","dst","count"}, ...]}; the binary one adds "record_size" to each
 /// section and "data_offset". The keys of `judged` (a run's "compare", "known_differences",
-/// "allow_unsupported": how the run judged the answers; results-format.md) are added.
+/// "allow_unsupported": how the run judged the answers, and "vectors": the paths it read;
+/// results-format.md) are added.
 nlohmann::ordered_json ResultsHeader(const std::vector<ResultsSection>& sections,
                                      ResultsFormat format, const std::string& device_name,
                                      const nlohmann::ordered_json& judged = {});
+
+/// The header's "vectors": each of `vectors` relative to the folder of the results file
+/// `results` ("." for that folder itself), so that `shrink --from` finds them from anywhere and a
+/// folder moved with its results file keeps them (results-format.md).
+nlohmann::ordered_json ResultsVectorsHeader(const std::vector<std::filesystem::path>& vectors,
+                                            const std::filesystem::path& results);
 
 /// Writes a results file atomically (generator::AtomicFile) and streamed: the header first, then
 /// the answers section by section in order. Append() may span section boundaries.
@@ -130,6 +137,10 @@ class ResultsReader {
   /// The header's "compare", "known_differences" and "allow_unsupported" as written (an object,
   /// empty when the header has none of them), for ResultsWriter's `judged` (merge).
   const nlohmann::ordered_json& judged() const;
+  /// The vector paths the run read (header "vectors", written relative to the results file's
+  /// folder), resolved against that folder; empty when the header has none (a results file of
+  /// another harness, of `merge`, or of a version before it).
+  std::vector<std::filesystem::path> vectors() const;
   /// The file's format version (1 or 2).
   int version() const;
   /// Set when the run stopped early: then only stopped()->records records follow, the first of

@@ -1,0 +1,180 @@
+#!/usr/bin/python3
+"""What a newcomer met in the first hour (issue 28), each kept fixed by a test:
+
+  CutFilesTest   a vector file passed alone is checked against the manifest beside it (a
+                 TestFloat file cut at a line boundary is refused as truncated); one with no
+                 manifest says its count is unverified; binary and JSON files cut anywhere are
+                 refused by their own header's count
+  ShrinkFromTest `shrink --from` finds the vectors the run read (the results header records
+                 them), takes a section's file by name from --vectors, and its errors name its
+                 own options
+
+Run by ctest with Debian's /usr/bin/python3; PTOVEC, PTOVEC_SOURCE_DIR and PTOVEC_ORACLE_DUT from
+the environment (or --ptovec PATH --source DIR before the unittest arguments).
+"""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from ptovec_test_env import locate
+
+PTOVEC, SOURCE = locate("test_first_hour.py")
+ORACLE_DUT = os.environ.get("PTOVEC_ORACLE_DUT")
+FAULTY_DUT = os.environ.get("PTOVEC_FAULTY_DUT")  # the mutant e8m0_always_up
+SMOKE = os.path.join(SOURCE, "vectors", "smoke")
+
+
+def ptovec(*args, cwd=None):
+    return subprocess.run([PTOVEC, *map(str, args)], capture_output=True, text=True, timeout=600,
+                          env=dict(os.environ, CI="1"), cwd=cwd)
+
+
+class Scratch(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="ptovec-first-hour-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def path(self, *parts):
+        return os.path.join(self.tmp, *parts)
+
+    def generate(self, folder, *args):
+        r = ptovec("generate", "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "--rmode", "RTZ",
+                   "--sat", "off", "--out", self.path(folder), "--quiet", *args)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return self.path(folder)
+
+
+@unittest.skipUnless(ORACLE_DUT, "PTOVEC_ORACLE_DUT is not set")
+class CutFilesTest(Scratch):
+    TF = "tcvt_fp16_e8m0_RTZ_satoff.tf"
+
+    def cut_lines(self, path, keep):
+        with open(path) as f:
+            lines = f.readlines()
+        self.assertEqual(len(lines), 65536)
+        with open(path, "w") as f:
+            f.writelines(lines[:keep])
+
+    def run_alone(self, path):
+        return ptovec("run", "--dut", ORACLE_DUT, "--vectors", path, "--results",
+                      self.path("results.bin"), "--max-report", "0")
+
+    def test_a_cut_testfloat_file_beside_its_manifest_is_refused(self):
+        folder = self.generate("tf", "--format", "testfloat")
+        self.cut_lines(os.path.join(folder, self.TF), 40000)
+        r = self.run_alone(os.path.join(folder, self.TF))
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertEqual(r.stderr.strip(), "ptovec: error: vector file "
+                         f"{folder}/{self.TF} has 440000 bytes, {folder}/manifest.json says 720896 "
+                         "(truncated)")
+
+    def test_a_testfloat_file_without_its_manifest_says_its_count_is_unverified(self):
+        folder = self.generate("tf", "--format", "testfloat")
+        os.mkdir(self.path("alone"))
+        alone = self.path("alone", self.TF)
+        shutil.copy(os.path.join(folder, self.TF), alone)
+        self.cut_lines(alone, 40000)
+        for r in (self.run_alone(alone),
+                  ptovec("check", "--vectors", alone, "--results", self.path("results.bin"))):
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertIn(f"note: {alone} is a TestFloat file with no manifest.json entry beside "
+                          "it: its 40000 vectors are counted from its size, unverified", r.stdout)
+            self.assertEqual(r.stdout.splitlines()[-1], "PASS")
+        # The whole file beside its manifest: verified, no note.
+        r = self.run_alone(os.path.join(folder, self.TF))
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertNotIn("note:", r.stdout)
+        self.assertIn("65536 vectors: 65536 matched", r.stdout)
+
+    def test_a_changed_file_beside_its_manifest_fails_its_digest(self):
+        folder = self.generate("tf", "--format", "testfloat")
+        path = os.path.join(folder, self.TF)
+        with open(path, "r+b") as f:  # same size, one hex digit of an expected word changed
+            first = f.readline()
+            f.seek(len(first) - 2)
+            digit = f.read(1)
+            f.seek(len(first) - 2)
+            f.write(b"0" if digit != b"0" else b"1")
+        r = self.run_alone(path)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn(f"vector file {path} has SHA-256 ", r.stderr)
+        self.assertIn("(the file was changed)", r.stderr)
+
+    def test_cut_binary_and_json_files_are_refused_by_their_header(self):
+        for fmt, name, cut, message in [
+                ("bin", "tcvt_fp16_e8m0.bin", 300000, "is truncated: the header announces 65536 "
+                 "records"),
+                ("json", "tcvt_fp16_e8m0.json", None, "is truncated: the header announces 65536 "
+                 "vectors, the file ends after 29999 without the closing ]}")]:
+            folder = self.generate(fmt, "--format", fmt)
+            os.mkdir(self.path(fmt + "-alone"))
+            alone = self.path(fmt + "-alone", name)
+            with open(os.path.join(folder, name), "rb") as f:
+                data = f.read()
+            with open(alone, "wb") as f:
+                f.write(data[:cut] if cut else b"".join(data.splitlines(True)[:30000]))
+            r = self.run_alone(alone)
+            self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+            self.assertIn(f"vector file {alone} {message}", r.stderr)
+
+
+@unittest.skipUnless(FAULTY_DUT, "PTOVEC_FAULTY_DUT is not set")
+class ShrinkFromTest(Scratch):
+    """The run: the e8m0_always_up mutant over the smoke suite's tcvt files (3 of its 118), the
+    results file written away from the suite."""
+
+    def setUp(self):
+        super().setUp()
+        self.results = self.path("results", "r.bin")
+        os.mkdir(self.path("results"))
+        r = ptovec("run", "--dut", FAULTY_DUT, "--vectors", SMOKE, "--op", "tcvt", "--results",
+                   self.results, "--max-report", "0")
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        os.mkdir(self.path("elsewhere"))
+
+    def shrink(self, *args):
+        return ptovec("shrink", "--dut", FAULTY_DUT, "--from", *args, "--json",
+                      cwd=self.path("elsewhere"))
+
+    def assert_three_shrunk(self, r):
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        result = json.loads(r.stdout)
+        self.assertEqual([x["file_in_results"] for x in result["results"]],
+                         ["tcvt_fp16_e8m0.bin", "tcvt_bf16_e8m0.bin", "tcvt_fp32_e8m0.bin"])
+        # Always rounding up: 1.5 toward minus infinity gives 2^1 (0x80) instead of 2^0 (0x7f).
+        self.assertEqual(result["results"][0]["counterexample"]["eval"],
+                         "ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RTM 0x3e00")
+        self.assertEqual(result["results"][0]["counterexample"]["got"],
+                         {"out": "0x80", "flags": "0x10"})
+
+    def test_the_results_header_names_the_vectors_and_shrink_finds_them(self):
+        with open(self.results, "rb") as f:
+            f.seek(8 + 2 + 2)
+            size = int.from_bytes(f.read(4), "little")
+            f.seek(32)
+            header = json.loads(f.read(size).rstrip(b" \0"))
+        self.assertEqual(header["vectors"],
+                         [os.path.relpath(SMOKE, os.path.dirname(self.results))])
+        self.assert_three_shrunk(self.shrink(self.results))
+
+    def test_vectors_folder_of_a_run_of_part_of_it(self):
+        self.assert_three_shrunk(self.shrink(self.results, "--vectors", SMOKE, "--op", "tcvt"))
+        self.assert_three_shrunk(self.shrink(self.results, "--vectors", SMOKE))
+
+    def test_errors_name_shrinks_options(self):
+        r = self.shrink("/nonexistent/results.bin")
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stderr.strip(), "ptovec: error: --from /nonexistent/results.bin does "
+                         "not exist (expected the results file of a `ptovec run`)")
+        r = self.shrink(self.results, "--vectors", self.tmp)
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stderr.strip(), f"ptovec: error: --from {self.results} answers vector "
+                         f"file tcvt_fp16_e8m0.bin, which is not in --vectors {self.tmp}: give "
+                         "shrink --vectors the folder or file the run read")
+
+
+if __name__ == "__main__":
+    unittest.main()
