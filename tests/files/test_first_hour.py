@@ -8,6 +8,8 @@
   ShrinkFromTest `shrink --from` finds the vectors the run read (the results header records
                  them), takes a section's file by name from --vectors, and its errors name its
                  own options
+  RawCopyTest    `generate` and `run` of a raw-copy pair (tcvt fp16 -> e4m3) print the note
+                 `list` and `eval` print, pointing at encode; a converting pair prints none
 
 Run by ctest with Debian's /usr/bin/python3; PTOVEC, PTOVEC_SOURCE_DIR and PTOVEC_ORACLE_DUT from
 the environment (or --ptovec PATH --source DIR before the unittest arguments).
@@ -174,6 +176,33 @@ class ShrinkFromTest(Scratch):
         self.assertEqual(r.stderr.strip(), f"ptovec: error: --from {self.results} answers vector "
                          f"file tcvt_fp16_e8m0.bin, which is not in --vectors {self.tmp}: give "
                          "shrink --vectors the folder or file the run read")
+
+
+@unittest.skipUnless(ORACLE_DUT, "PTOVEC_ORACLE_DUT is not set")
+class RawCopyTest(Scratch):
+    NOTE = ("ptovec: note: tcvt to e4m3 copies the source word's bits, it does not convert the "
+            "value (TileProfileConvert's raw-carrier rule, seed 001 lines 154-168; spec-notes "
+            "section 5 item 9); for conversion by value use --op encode")
+
+    def test_generate_and_run_of_a_raw_copy_pair_say_so(self):
+        r = ptovec("generate", "--op", "tcvt", "--src", "fp16", "--dst", "e4m3", "--rmode", "RNE",
+                   "--sat", "off", "--out", self.path("g"), "--quiet")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr.splitlines().count(self.NOTE), 1, r.stderr)
+        r = ptovec("eval", "--op", "tcvt", "--src", "fp16", "--dst", "e4m3", "0x3c00")
+        self.assertIn(self.NOTE, r.stderr.splitlines())  # the same words as eval's
+        for extra in (["--work", self.path("w")], ["--vectors", self.path("g")]):
+            r = ptovec("run", "--dut", ORACLE_DUT, "--op", "tcvt", "--src", "fp16", "--dst", "e4m3",
+                       "--max-report", "0", "--quiet", *extra)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertEqual(r.stderr.splitlines().count(self.NOTE), 1, r.stderr)
+
+    def test_a_converting_pair_has_no_note(self):
+        self.generate("e8m0")
+        r = ptovec("run", "--dut", ORACLE_DUT, "--op", "tcvt", "--vectors", self.path("e8m0"),
+                   "--max-report", "0", "--quiet")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertNotIn("note:", r.stderr)
 
 
 if __name__ == "__main__":

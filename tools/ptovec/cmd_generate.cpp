@@ -1,5 +1,6 @@
 // ptovec generate: vector files and manifest.json of the default suite or a selection.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -87,6 +88,21 @@ std::string DefaultOutFor(const GenerateArgs& a, const std::optional<ShardSelect
   return out;
 }
 
+}  // namespace
+
+void ptovec::cli::PrintPairNotes(const std::vector<Job>& jobs) {
+  std::vector<std::string> printed;
+  for (const Job& job : jobs) {
+    if (!job.op->pair_note) continue;
+    const std::string note = job.op->pair_note(job.pair);
+    if (note.empty() || std::find(printed.begin(), printed.end(), note) != printed.end()) continue;
+    std::cerr << "ptovec: note: " << note << "\n";
+    printed.push_back(note);
+  }
+}
+
+namespace {
+
 int RunGenerate(const GenerateArgs& a) {
   GenerateOptions options;
   if (a.format == "bin") {
@@ -116,6 +132,7 @@ int RunGenerate(const GenerateArgs& a) {
       kept.push_back(job);
     }
   }
+  if (!a.op.empty() || !a.src.empty() || !a.dst.empty()) ptovec::cli::PrintPairNotes(jobs);
   if (!kept.empty() && !left_out.empty()) {
     if (!a.quiet) {
       std::cerr << "ptovec: note: left out (no control among --rmode/--sat): " << left_out << "\n";

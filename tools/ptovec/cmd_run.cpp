@@ -1,10 +1,12 @@
 // ptovec run: stream vectors through a device under test (a shared library or a program), write
 // a results file and report as `check` does.
 #include <iostream>
+#include <vector>
 
 #include "commands.hpp"
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/interrupts.hpp"
+#include "ptovec/generator/readers.hpp"
 #include "ptovec/generator/shard.hpp"
 #include "ptovec/generator/suite.hpp"
 #include "ptovec/tools/check.hpp"
@@ -219,6 +221,14 @@ int Run(const RunArgs& a) {
   options.progress = progress;
   options.keep_going = a.keep_going;
   options.judge = std::move(judge);
+  if (!a.op.empty() || vectors.filtered()) {  // a pair chosen: say if its files copy bits
+    std::vector<generator::Job> pairs;
+    for (const generator::VectorSource& source : generator::SelectVectorFiles(vectors)) {
+      const generator::VectorReader reader(source.path);
+      pairs.push_back({reader.info().op, reader.info().pair});
+    }
+    PrintPairNotes(pairs);
+  }
   // Open the device last: a bad argument never starts it.
   std::unique_ptr<tools::Device> device = OpenDevice(a.device);
   tools::CheckReport report = tools::RunDevice(*device, vectors, options);

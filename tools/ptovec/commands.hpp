@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "ptovec/generator/suite.hpp"
+
 namespace ptovec::generator {
 class FolderLock;
 struct VectorSelection;
@@ -84,6 +86,12 @@ std::vector<std::unique_ptr<generator::FolderLock>> LockVectorFolders(
 
 /// `run` wrapped so that an exception it throws becomes Fail(its message): one line, exit 2.
 std::function<int()> Guarded(std::function<int()> run);
+
+/// Prints "ptovec: note: ..." on stderr once for each distinct OpDef::pair_note of `jobs` (a pair
+/// whose files copy bits rather than convert values, such as tcvt fp16 -> e4m3, pointing at the
+/// op that converts; `generate` and `run` print what `list` and `eval` say). Defined in
+/// cmd_generate.cpp.
+void PrintPairNotes(const std::vector<generator::Job>& jobs);
 
 struct Command {
   CLI::App* app = nullptr;
