@@ -10,6 +10,7 @@
                  own options
   RawCopyTest    `generate` and `run` of a raw-copy pair (tcvt fp16 -> e4m3) print the note
                  `list` and `eval` print, pointing at encode; a converting pair prints none
+  CoverageTest   `coverage` without --require-all prints the `missing:` lines its count names
 
 Run by ctest with Debian's /usr/bin/python3; PTOVEC, PTOVEC_SOURCE_DIR and PTOVEC_ORACLE_DUT from
 the environment (or --ptovec PATH --source DIR before the unittest arguments).
@@ -203,6 +204,23 @@ class RawCopyTest(Scratch):
                    "--max-report", "0", "--quiet")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertNotIn("note:", r.stderr)
+
+
+class CoverageTest(Scratch):
+    def test_the_missing_lines_are_printed_without_require_all(self):
+        r = ptovec("generate", "--op", "tcvt", "--src", "fp32", "--dst", "e8m0", "--rmode", "RTZ",
+                   "--sat", "off", "--samples", 3, "--out", self.path("few"), "--quiet")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        folder = self.path("few")
+        for extra, status in (([], 0), (["--require-all"], 1)):
+            r = ptovec("coverage", "--vectors", folder, "--scope", "present", *extra)
+            self.assertEqual(r.returncode, status, r.stdout + r.stderr)
+            lines = r.stdout.splitlines()
+            missing = [line for line in lines if line.startswith("missing: ")]
+            self.assertGreater(len(missing), 0)
+            self.assertTrue(all(m.startswith("missing: tcvt fp32 -> e8m0 RTZ Sat off: ")
+                                for m in missing), missing)
+            self.assertIn(f"in {len(missing)} `missing:` line(s) above", lines[-1])
 
 
 if __name__ == "__main__":

@@ -242,10 +242,12 @@ int RunCoverage(const CoverageArgs& a) {
   j["pairs"] = jpairs;
   j["reachable_cells"] = reachable_cells;
   j["hit_cells"] = hit_cells;
+  for (const std::string& m : missing) std::cout << "missing: " << m << "\n";
   std::cout << "coverage: " << hit_cells << " of " << reachable_cells
             << " reachable (op, types, mode, Sat, class) cells hit by a vector; "
             << reachable_cells - hit_cells << " not hit, in " << missing.size()
-            << " `missing:` line(s) ('.': no witness shows the class reachable under that "
+            << " `missing:` line(s)" << (missing.empty() ? "" : " above")
+            << " ('.': no witness shows the class reachable under that "
                "control)\n";
   if (!a.json.empty()) {
     AtomicFile out(a.json);
@@ -271,10 +273,7 @@ int RunCoverage(const CoverageArgs& a) {
                   "); it needs python3-matplotlib (tools/install-deps installs it)");
     }
   }
-  if (a.require_all && !missing.empty()) {
-    for (const std::string& m : missing) std::cout << "missing: " << m << "\n";
-    return ptovec::cli::kExitMismatch;
-  }
+  if (a.require_all && !missing.empty()) return ptovec::cli::kExitMismatch;
   return 0;
 }
 
