@@ -204,8 +204,11 @@ std::vector<std::string> UnverifiedCountNotes(const std::vector<VectorSource>& s
   std::vector<std::string> notes;
   for (const VectorSource& source : sources) {
     if (source.count) continue;  // listed in a manifest: count and size verified
+    // Only a TestFloat-style file (named *.tf) lacks a header announcing its count; the others
+    // are not opened again.
+    if (source.path.extension() != ".tf") continue;
     const VectorReader reader(source.path);
-    if (reader.info().format != "testfloat") continue;  // a header announces the count
+    if (reader.info().format != "testfloat") continue;
     notes.push_back(source.path.string() + " is a TestFloat file with no manifest.json entry " +
                     "beside it: its " + std::to_string(reader.info().count) + " vectors are " +
                     "counted from its size, unverified (a file cut at a line boundary reads as " +

@@ -113,6 +113,7 @@ class Channel:
     def __init__(self, fd_in: int, fd_out: int):
         self.fd_in, self.fd_out = fd_in, fd_out
         os.set_blocking(fd_in, False)
+        self._ready: List[str] = []  # complete lines read with the hello, not yet returned
         self._pending = b""
         self._ended = False
         self._out: List[str] = []
@@ -130,7 +131,7 @@ class Channel:
         return cls(fd_in, fd_out)
 
     def poll(self) -> Optional[List[str]]:
-        lines: List[str] = []
+        lines, self._ready = self._ready, []
         while not self._ended:
             try:
                 chunk = os.read(self.fd_in, 1 << 20)
@@ -166,7 +167,7 @@ class Channel:
         if first.split() != ["ptovec-dut", str(PROTOCOL_VERSION)]:
             raise ValueError(f"the first line is {first!r}, not ptovec's hello "
                              f"'ptovec-dut {PROTOCOL_VERSION}'")
-        self._pending = "".join(line + "\n" for line in rest).encode() + self._pending
+        self._ready = rest
         self.answer(f"ptovec-dut {PROTOCOL_VERSION} {name}")
         self.flush()
 
@@ -306,11 +307,11 @@ def launch(simulate: Callable[[Dict[str, str]], int]) -> int:
     try:
         status = simulate({CASES_ENV: str(cases), ANSWERS_ENV: str(answers)})
     finally:
-        # Ends a copy still waiting in open() because the simulation never opened its FIFO.
-        for path in (answers, cases):
+        # Ends a copy still waiting in open() because the simulation never opened its FIFO: the
+        # other end opened and closed at once (ENXIO when nobody waits: nothing to end).
+        for path, mode in ((answers, os.O_WRONLY), (cases, os.O_RDONLY)):
             try:
-                os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK if path == answers
-                                 else os.O_RDONLY | os.O_NONBLOCK))
+                os.close(os.open(path, mode | os.O_NONBLOCK))
             except OSError:
                 pass
         back.join(timeout=10)

@@ -19,12 +19,15 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
 from ptovec_test_env import locate
 
 PTOVEC, SOURCE = locate("test_first_hour.py")
+sys.path.insert(0, os.path.join(SOURCE, "python"))
+from ptovec.files import read_results  # noqa: E402  (pure Python and numpy)
 ORACLE_DUT = os.environ.get("PTOVEC_ORACLE_DUT")
 FAULTY_DUT = os.environ.get("PTOVEC_FAULTY_DUT")  # the mutant e8m0_always_up
 SMOKE = os.path.join(SOURCE, "vectors", "smoke")
@@ -154,11 +157,7 @@ class ShrinkFromTest(Scratch):
                          {"out": "0x80", "flags": "0x10"})
 
     def test_the_results_header_names_the_vectors_and_shrink_finds_them(self):
-        with open(self.results, "rb") as f:
-            f.seek(8 + 2 + 2)
-            size = int.from_bytes(f.read(4), "little")
-            f.seek(32)
-            header = json.loads(f.read(size).rstrip(b" \0"))
+        header, _ = read_results(self.results)
         self.assertEqual(header["vectors"],
                          [os.path.relpath(SMOKE, os.path.dirname(self.results))])
         self.assert_three_shrunk(self.shrink(self.results))

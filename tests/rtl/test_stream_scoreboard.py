@@ -189,6 +189,20 @@ class Device(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "0..0x1f"):
             answer_line(5, 1, 0x20)
 
+    def test_cases_that_came_with_the_hello_are_returned_by_the_next_poll(self):
+        cases_read, cases_write = os.pipe()
+        answers_read, answers_write = os.pipe()
+        os.write(cases_write, b"ptovec-dut 1\n0 tcvt fp16 e8m0 RTZ 0 0x3e00\n")
+        channel = Channel(cases_read, answers_write)
+        channel.hello("stand-in")
+        self.assertEqual(channel.poll(), ["0 tcvt fp16 e8m0 RTZ 0 0x3e00"])
+        self.assertEqual(channel.poll(), [])  # nothing more yet, ptovec's side still open
+        os.close(cases_write)
+        self.assertIsNone(channel.poll())
+        channel.close()
+        with os.fdopen(answers_read) as answers:
+            self.assertEqual(answers.read(), "ptovec-dut 1 stand-in\n")
+
     def test_answers_leave_in_case_order_with_unsupported_among_them(self):
         read_end, write_end = os.pipe()
         unused_in, _ = os.pipe()
