@@ -143,6 +143,8 @@ WordSet Fp32BinadeEnds() {
   return WithBothSigns(WordSet::Points(words));
 }
 
+WordSet Fp32PositiveNormals() { return WordSet::Range(0x00800000U, 0x7F7FFFFFU); }
+
 WordSet Fp32UniformBits() { return AllWords(32); }
 
 std::int64_t Fp32Ordinal(std::uint32_t word) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <numeric>
 #include <stdexcept>
 
 #include "ptovec/oracle/fast.hpp"
@@ -80,6 +81,25 @@ std::vector<std::uint64_t> Share(std::uint64_t n, const std::vector<std::uint64_
   return out;
 }
 
+// The weight of each part in the whole mix, as integers: part k of strategy s weighs
+// weight_s * part_k / (sum of s's part weights), scaled by the lcm of those sums.
+std::vector<std::uint64_t> PartWeights(const std::vector<std::uint64_t>& strategy_weights,
+                                       const std::vector<std::vector<std::uint64_t>>& parts) {
+  std::uint64_t lcm = 1;
+  std::vector<std::uint64_t> sums;
+  for (const std::vector<std::uint64_t>& p : parts) {
+    std::uint64_t sum = 0;
+    for (std::uint64_t w : p) sum += w;
+    sums.push_back(sum);
+    lcm = std::lcm(lcm, sum);
+  }
+  std::vector<std::uint64_t> out;
+  for (std::size_t s = 0; s < parts.size(); ++s) {
+    for (std::uint64_t w : parts[s]) out.push_back(strategy_weights[s] * w * (lcm / sums[s]));
+  }
+  return out;
+}
+
 }  // namespace
 
 Sample::Sample(std::vector<SampleStrategy> strategies, std::uint64_t seed, std::uint64_t samples)
@@ -95,6 +115,7 @@ Sample::Sample(std::vector<SampleStrategy> strategies, std::uint64_t seed, std::
   }
   // Quotas: by strategy weight, then by part weight within each strategy.
   std::vector<std::uint64_t> quota;
+  std::vector<std::vector<std::uint64_t>> part_weight_lists;
   const std::vector<std::uint64_t> strategy_quota = Share(samples, weights);
   for (std::size_t s = 0; s < strategies.size(); ++s) {
     std::vector<std::uint64_t> part_weights;
@@ -105,6 +126,7 @@ Sample::Sample(std::vector<SampleStrategy> strategies, std::uint64_t seed, std::
       part_weights.push_back(static_cast<std::uint64_t>(p.weight));
     }
     for (std::uint64_t q : Share(strategy_quota[s], part_weights)) quota.push_back(q);
+    part_weight_lists.push_back(part_weights);
     for (WeightedSet& p : strategies[s].parts) {
       sets_.push_back(std::move(p.set));
       owner_.push_back(s);
@@ -141,17 +163,32 @@ Sample::Sample(std::vector<SampleStrategy> strategies, std::uint64_t seed, std::
   }
   for (std::size_t e = 0; e < asked; ++e) sets_[e].BuildLookupIndex();
 
-  // Take up to the quota, then hand what is left on to the parts with tuples left, in order. A
-  // walked part is walked (in permutation order) only as far as it is needed.
+  // Take up to the quota; what short parts leave is shared again by weight among the parts with
+  // tuples left (round after round, as parts run out), so the weights hold among them. A walked
+  // part is walked (in permutation order) only as far as it is needed.
   std::uint64_t left = 0;
   for (std::size_t s = 0; s < n; ++s) {
     parts_[s].taken = Take(s, quota[s]);
     left += quota[s] - parts_[s].taken;
   }
-  for (std::size_t s = 0; s < n && left > 0; ++s) {
-    const std::uint64_t before = parts_[s].taken;
-    parts_[s].taken = Take(s, before + left);
-    left -= parts_[s].taken - before;
+  const std::vector<std::uint64_t> hand_on = PartWeights(weights, part_weight_lists);
+  while (left > 0) {
+    std::vector<std::size_t> open;
+    std::vector<std::uint64_t> open_weights;
+    for (std::size_t s = 0; s < n; ++s) {
+      if (HasMore(s)) {
+        open.push_back(s);
+        open_weights.push_back(hand_on[s]);
+      }
+    }
+    if (open.empty()) break;  // every tuple of every part is taken
+    const std::vector<std::uint64_t> extra = Share(left, open_weights);
+    for (std::size_t k = 0; k < open.size(); ++k) {
+      Part& part = parts_[open[k]];
+      const std::uint64_t before = part.taken;
+      part.taken = Take(open[k], before + extra[k]);
+      left -= part.taken - before;
+    }
   }
   for (std::size_t s = 0; s < n; ++s) {
     Part& part = parts_[s];
@@ -192,6 +229,11 @@ std::uint64_t Sample::Take(std::size_t s, std::uint64_t wanted) {
   }
   part.exhausted = part.next >= part.set.size();
   return std::min(wanted, part.accepted);
+}
+
+bool Sample::HasMore(std::size_t s) const {
+  const Part& part = parts_[s];
+  return part.walk ? !part.exhausted || part.accepted > part.taken : part.set.size() > part.taken;
 }
 
 bool Sample::Accepted(std::size_t s, Index index, Inputs* tuple) const {

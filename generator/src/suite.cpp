@@ -1,5 +1,6 @@
 #include "ptovec/generator/suite.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -15,10 +16,12 @@
 
 #include "ptovec/generator/atomic_file.hpp"
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/interrupts.hpp"
 #include "ptovec/generator/shard.hpp"
 #include "ptovec/generator/suite_folder.hpp"
 #include "ptovec/generator/testfloat.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 
 namespace ptovec::generator {
@@ -151,8 +154,16 @@ std::vector<std::string> FormatNames(const GenerateOptions& options) {
 // file is written) a folder with vector files no manifest names, and a suite that this run
 // would only partly rewrite when it was made with another file-format or tool version, seed,
 // samples or formats: adding to it would mix two suites in one manifest.
+// True when --samples chooses the inputs of the job's file (a sampled or custom plan; an
+// enumerated pair's file is the same whatever --samples says).
+bool UsesSamples(const Job& job) {
+  return job.op->plan(job.pair).kind != DomainPlan::Kind::Exhaustive;
+}
+
+// `samples` (in: this run's --samples) comes back as the suite's: the folder's when this run adds
+// only enumerated files to it.
 std::vector<ManifestEntry> EntriesToKeep(const std::vector<Job>& jobs,
-                                         const GenerateOptions& options) {
+                                         const GenerateOptions& options, std::uint64_t& samples) {
   const std::filesystem::path& out = options.out_dir;
   std::error_code error;
   if (std::filesystem::exists(out, error) && !std::filesystem::is_directory(out, error)) {
@@ -171,11 +182,11 @@ std::vector<ManifestEntry> EntriesToKeep(const std::vector<Job>& jobs,
     // Neither adding to nor replacing: the smoke suite over a default one would silently swap
     // a nightly suite for a per-commit one (or the reverse), under the same file names.
     throw InputError("--out " + out.string() + " holds the " + old.suite + " suite (" +
-                     std::to_string(old.files.size()) + " file(s)), this run writes the " +
-                     options.suite +
+                     Counted(old.files.size(), "file") + "), this run writes the " + options.suite +
                      " suite; a folder holds one suite (give another --out, or "
                      "delete the folder first)");
   }
+  const bool sampled = std::any_of(jobs.begin(), jobs.end(), UsesSamples);
   std::vector<std::string> writing;
   for (const Job& job : jobs) {
     if (options.binary) writing.push_back(JobBaseName(job) + ".bin");
@@ -197,12 +208,12 @@ std::vector<ManifestEntry> EntriesToKeep(const std::vector<Job>& jobs,
     const auto narrower = [&](const std::string& what, const std::string& theirs,
                               const std::string& ours) {
       throw InputError("--out " + out.string() + " holds a suite of " +
-                       std::to_string(old.files.size()) + " file(s) made with " + what + " " +
-                       theirs + ", this run has " + what + " " + ours +
+                       Counted(old.files.size(), "file") + " made with " + what + " " + theirs +
+                       ", this run has " + what + " " + ours +
                        ", which would replace it by a smaller one (give another --out, or delete "
                        "the folder first)");
     };
-    if (options.sampling.samples < old.samples) {
+    if (sampled && options.sampling.samples < old.samples) {
       narrower("--samples", std::to_string(old.samples), std::to_string(options.sampling.samples));
     }
     if (options.shard && old.shard != options.shard) {
@@ -222,8 +233,8 @@ std::vector<ManifestEntry> EntriesToKeep(const std::vector<Job>& jobs,
   const auto refuse = [&](const std::string& what, const std::string& theirs,
                           const std::string& ours) {
     throw InputError(
-        "--out " + out.string() + " holds a suite of " + std::to_string(old.files.size()) +
-        " file(s) made with " + what + " " + theirs + ", this run has " + what + " " + ours +
+        "--out " + out.string() + " holds a suite of " + Counted(old.files.size(), "file") +
+        " made with " + what + " " + theirs + ", this run has " + what + " " + ours +
         "; adding to it would mix two suites (give another --out, or the suite's " + what + ")");
   };
   const auto list = [](const std::vector<std::string>& v) {
@@ -238,7 +249,9 @@ std::vector<ManifestEntry> EntriesToKeep(const std::vector<Job>& jobs,
   if (old.seed != options.sampling.seed) {
     refuse("--seed", std::to_string(old.seed), std::to_string(options.sampling.seed));
   }
-  if (old.samples != options.sampling.samples) {
+  if (!sampled) {
+    samples = old.samples;  // no file of this run depends on --samples
+  } else if (old.samples != options.sampling.samples) {
     refuse("--samples", std::to_string(old.samples), std::to_string(options.sampling.samples));
   }
   const auto format_name = [&](const std::vector<std::string>& f) {
@@ -344,11 +357,13 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
   // an interrupt or a crash never leaves new files beside an old manifest.
   std::error_code exists_error;
   if (!std::filesystem::exists(options.out_dir, exists_error)) {
-    EntriesToKeep(jobs, options);  // refuses a file given as --out before a folder is made
+    std::uint64_t ignored = options.sampling.samples;
+    EntriesToKeep(jobs, options, ignored);  // refuses a file given as --out before a folder
     CreateFolders(options.out_dir);
   }
   const FolderLock lock(options.out_dir, FolderLock::Mode::Write, "generate", "--out folder");
-  const std::vector<ManifestEntry> kept = EntriesToKeep(jobs, options);
+  std::uint64_t suite_samples = options.sampling.samples;
+  const std::vector<ManifestEntry> kept = EntriesToKeep(jobs, options, suite_samples);
   const unsigned threads =
       options.threads != 0 ? options.threads : std::max(1U, std::thread::hardware_concurrency());
   std::vector<GeneratedFile> written;
@@ -505,7 +520,7 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
   manifest["tool_version"] = PTOVEC_VERSION;
   manifest["suite"] = options.suite;
   manifest["seed"] = options.sampling.seed;
-  manifest["samples"] = options.sampling.samples;
+  manifest["samples"] = suite_samples;
   manifest["formats"] = FormatNames(options);
   manifest["controls"] = ControlFilterJson(options.controls);
   if (options.shard)

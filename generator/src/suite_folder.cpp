@@ -8,6 +8,7 @@
 #include "ptovec/generator/escape.hpp"
 #include "ptovec/generator/shard.hpp"
 #include "ptovec/generator/testfloat.hpp"
+#include "ptovec/generator/word_text.hpp"
 
 namespace ptovec::generator {
 
@@ -192,8 +193,8 @@ void RefuseUnlistedVectorFiles(const std::filesystem::path& folder, const Manife
   std::string names;
   for (std::size_t i = 0; i < unlisted.size() && i < 3; ++i) names += (i ? ", " : "") + unlisted[i];
   if (unlisted.size() > 3) names += " and " + std::to_string(unlisted.size() - 3) + " more";
-  throw InputError(role + " " + folder.string() + " holds " + std::to_string(unlisted.size()) +
-                   " vector file(s) that " +
+  throw InputError(role + " " + folder.string() + " holds " +
+                   Counted(unlisted.size(), "vector file") + " that " +
                    (manifest ? "its manifest.json does not name" : "no manifest.json names") +
                    " (" + names + "); " + advice);
 }

@@ -58,6 +58,10 @@ std::string HexBytes(const unsigned char* bytes, std::size_t count) {
   return out;
 }
 
+std::string Counted(std::uint64_t count, std::string_view noun) {
+  return std::to_string(count) + " " + std::string(noun) + (count == 1 ? "" : "s");
+}
+
 std::string FlagNames(Status status) {
   std::string out;
   for (unsigned bit = 0; bit < kStatusBitNames.size(); ++bit) {

@@ -65,8 +65,13 @@ def test_default(vectors):
         counted = sum(c["vectors"] for pair in doc["pairs"] for c in pair["controls"])
         if counted != total:
             fail(f"coverage counted {counted} vectors, the manifest lists {total}")
-        if png.read_bytes()[:8] != b"\x89PNG\r\n\x1a\n":
+        head = png.read_bytes()[:24]
+        if head[:8] != b"\x89PNG\r\n\x1a\n":
             fail("--plot did not write a PNG")
+        # Readable on a screen: IHDR's width and height (big-endian, bytes 16..23).
+        width, height = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+        if width != 1600 or not 800 <= height <= 1600:
+            fail(f"--plot drew {width} x {height} pixels, not 1600 wide and 800..1600 high")
         print(f"test_coverage: default suite: {doc['hit_cells']} of {doc['reachable_cells']} cells")
 
 

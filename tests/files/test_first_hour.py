@@ -11,12 +11,19 @@
   RawCopyTest    `generate` and `run` of a raw-copy pair (tcvt fp16 -> e4m3) print the note
                  `list` and `eval` print, pointing at encode; a converting pair prints none
   CoverageTest   `coverage` without --require-all prints the `missing:` lines its count names
+  SampleMixTest  FP32 -> E8M0's strategies keep their weights: what a short strategy leaves is
+                 shared by weight among the others, and every strategy owns some tuples
+  WordsTest      reports count "1 file" / "N files" and name a failing vector "vector N", as the
+                 README does
+  TestingPageTest docs/testing.md's table gives each label's test count of this build (only
+                 when PTOVEC_BUILD_DIR names a Release build without the long tests)
 
 Run by ctest with Debian's /usr/bin/python3; PTOVEC, PTOVEC_SOURCE_DIR and PTOVEC_ORACLE_DUT from
 the environment (or --ptovec PATH --source DIR before the unittest arguments).
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -220,6 +227,64 @@ class CoverageTest(Scratch):
             self.assertTrue(all(m.startswith("missing: tcvt fp32 -> e8m0 RTZ Sat off: ")
                                 for m in missing), missing)
             self.assertIn(f"in {len(missing)} `missing:` line(s) above", lines[-1])
+
+
+class SampleMixTest(Scratch):
+    def test_fp32_e8m0_weights_hold_among_the_strategies_with_tuples_left(self):
+        r = ptovec("generate", "--op", "tcvt", "--src", "fp32", "--dst", "e8m0", "--rmode", "RTZ",
+                   "--sat", "off", "--samples", 24000, "--out", self.path("mix"), "--quiet")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(self.path("mix", "manifest.json")) as f:
+            strategies = json.load(f)["files"][0]["strategies"]
+        by_name = {s["name"]: s for s in strategies}
+        self.assertEqual(sum(s["tuples"] for s in strategies), 24000)
+        for s in strategies:
+            self.assertGreater(s["tuples"], 0, s)
+        # The small sets give all they have; the three large ones share the rest 3 : 4 : 4
+        # (before, the subnormal edge, first in order, took it all).
+        for name in ("fp32_specials", "fp32_power_of_two_neighbours", "fp32_sqrt2_boundaries",
+                     "fp32_top_binades"):
+            self.assertEqual(by_name[name]["tuples"], by_name[name]["available"], name)
+        edge = by_name["fp32_subnormal_floor_edge"]["tuples"]
+        normals = by_name["fp32_positive_normals"]["tuples"]
+        uniform = by_name["fp32_uniform_bits"]["tuples"]
+        self.assertLessEqual(abs(normals - uniform), 1)
+        self.assertLessEqual(abs(4 * edge - 3 * normals), 4)
+        self.assertGreater(normals, 4000)
+
+
+@unittest.skipUnless(FAULTY_DUT, "PTOVEC_FAULTY_DUT is not set")
+class WordsTest(Scratch):
+    def test_one_file_and_vector_n(self):
+        folder = self.generate("e8m0")
+        r = ptovec("run", "--dut", FAULTY_DUT, "--vectors", folder, "--max-report", 1,
+                   "--results", self.path("r.bin"))
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertRegex(r.stdout, r"(?m)^ptovec: 1 file, 65536 vectors: \d+ matched, ")
+        self.assertRegex(r.stdout, r"(?m)^  tcvt_fp16_e8m0\.bin vector \d+: tcvt fp16 -> e8m0 RTZ ")
+        self.assertRegex(r.stdout, r"(?m)first tcvt_fp16_e8m0\.bin vector \d+$")
+        self.assertNotIn("file(s)", r.stdout)
+        self.assertNotIn(" record ", r.stdout)
+        r = ptovec("generate", "--op", "shift", "--samples", 1, "--out", self.path("one"))
+        self.assertIn("ptovec: wrote 1 file, 1 vector, ", r.stderr)
+
+
+class TestingPageTest(unittest.TestCase):
+    BUILD = os.environ.get("PTOVEC_BUILD_DIR")
+
+    @unittest.skipUnless(BUILD, "PTOVEC_BUILD_DIR is not set (not a Release build)")
+    def test_label_counts_are_this_builds(self):
+        with open(os.path.join(SOURCE, "docs", "testing.md")) as f:
+            rows = re.findall(r"^\| `([a-z]+)` \| (\d+) \|", f.read(), re.M)
+        self.assertGreaterEqual(len(rows), 10)
+        for label, count in rows:
+            r = subprocess.run(["ctest", "--test-dir", self.BUILD, "-N", "-L", f"^{label}$"],
+                               capture_output=True, text=True, timeout=120)
+            total = re.search(r"Total Tests: (\d+)", r.stdout)
+            self.assertIsNotNone(total, r.stdout + r.stderr)
+            self.assertEqual(int(total.group(1)), int(count),
+                             f"docs/testing.md says label {label} has {count} tests, "
+                             f"ctest -N -L ^{label}$ lists {total.group(1)}")
 
 
 if __name__ == "__main__":

@@ -106,7 +106,7 @@ class FormatV2Test(unittest.TestCase):
         if ORACLE_DUT:
             r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", self.path("f"), "--quiet")
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-            self.assertIn("1 file(s), 131072 vectors: 131072 matched", r.stdout)
+            self.assertIn("1 file, 131072 vectors: 131072 matched", r.stdout)
 
     def test_an_op_without_controls_keeps_its_one(self):
         manifest = self.generate("s", "--op", "shift", "--samples", 100, "--rmode", "RTZ")
@@ -214,7 +214,7 @@ class FormatV2Test(unittest.TestCase):
                        self.path("merged", name))
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
             # FP16 and BF16 every code, FP32 2000 samples; RNE and RHB, Sat off and on.
-            self.assertIn("3 file(s), 532288 vectors: 532288 matched", r.stdout)
+            self.assertIn("3 files, 532288 vectors: 532288 matched", r.stdout)
             for k in range(3):
                 shutil.rmtree(self.path(f"shard{k}"))
         # A shard without results while the others have theirs is refused before writing.
@@ -241,7 +241,7 @@ class FormatV2Test(unittest.TestCase):
             r = ptovec("run", "--dut", ORACLE_DUT, *selection, "--shard", f"{k}/2", "--quiet",
                        cwd=self.tmp)
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-            self.assertIn(f"1 file(s), {1500 * 2} vectors: {1500 * 2} matched", r.stdout)
+            self.assertIn(f"1 file, {1500 * 2} vectors: {1500 * 2} matched", r.stdout)
         folders = [os.path.join(self.tmp, f"ptovec-run_shard{k}of2") for k in range(2)]
         r = ptovec("merge", *folders, "--out", self.path("joined"))
         self.assertEqual(r.returncode, 0, r.stderr)

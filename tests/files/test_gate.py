@@ -146,7 +146,7 @@ class GateCheckTest(GateBase):
         junit = self.path("pass.xml")
         r = ptovec("check", "--vectors", self.vectors, "--results", results, "--junit", junit)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertIn("ptovec: 1 file(s), 700 vectors: 700 matched, 0 mismatched, 0 unsupported "
+        self.assertIn("ptovec: 1 file, 700 vectors: 700 matched, 0 mismatched, 0 unsupported "
                       "(device python-vendor)", r.stdout)
         self.assertTrue(r.stdout.endswith("PASS\n"))
         root = ET.parse(junit).getroot()
@@ -400,7 +400,7 @@ class SmallEdgesTest(GateBase):
         self.assertEqual(ptovec(*check).returncode, 1)
         r = ptovec(*check, "--rmode", "RTZ")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertIn("ptovec: 1 file(s), 100 vectors: 100 matched", r.stdout)
+        self.assertIn("ptovec: 1 file, 100 vectors: 100 matched", r.stdout)
         self.assertIn("scope: checked only the vectors of RTZ; Sat off and on (600 answers of other "
                       "controls in the results file were not compared)", r.stdout)
         self.assertEqual(ptovec(*check, "--sat", "off").returncode, 0)

@@ -94,7 +94,7 @@ class SuiteFolderTest(unittest.TestCase):
         self.generate(v, *SHIFT)
         r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", v)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertIn("2 file(s), 918504 vectors: 918504 matched", r.stdout)
+        self.assertIn("2 files, 918504 vectors: 918504 matched", r.stdout)
 
     def test_conflicting_options_are_refused_before_writing(self):
         v = self.path("v")
@@ -105,12 +105,26 @@ class SuiteFolderTest(unittest.TestCase):
             (["--format", "both"], "made with --format bin, this run has --format both"),
         ]:
             r = ptovec("generate", "--samples", 1000, "--out", v, *SHIFT, *args)
-            self.assert_refused(r, "--out " + v + " holds a suite of 1 file(s) " + text)
+            self.assert_refused(r, "--out " + v + " holds a suite of 1 file " + text)
             self.assertIn("adding to it would mix two suites", r.stderr)
             self.assertEqual(snapshot(v), before)
         r = ptovec("generate", "--samples", 2000, "--out", v, *SHIFT)
         self.assert_refused(r, "made with --samples 1000, this run has --samples 2000")
         self.assertEqual(snapshot(v), before)
+
+    def test_samples_do_not_matter_for_an_enumerated_pair(self):
+        # --samples chooses no input of an enumerated pair: its file is added to a suite made
+        # with other --samples (the suite keeps its own), where a sampled pair's is refused.
+        v = self.path("v")
+        self.generate(v, *SHIFT)
+        r = ptovec("generate", "--samples", 5000, "--out", v, *FP16_E8M0, "--quiet")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(v, "manifest.json")) as f:
+            manifest = json.load(f)
+        self.assertEqual(manifest["samples"], 1000)
+        self.assertEqual(manifest_paths(v), ["tcvt_fp16_e8m0.bin", "shift_s32_s16.bin"])
+        r = ptovec("generate", "--samples", 5000, "--out", v, *SHIFT)
+        self.assert_refused(r, "made with --samples 1000, this run has --samples 5000")
 
     def test_rewriting_every_file_replaces_the_suite(self):
         v = self.path("v")
@@ -138,7 +152,7 @@ class SuiteFolderTest(unittest.TestCase):
              "made with --shard none, this run has --shard 0/2, which would replace it"),
         ]:
             r = ptovec("generate", "--out", v, *SHIFT, *args)
-            self.assert_refused(r, "--out " + v + " holds a suite of 1 file(s) " + text)
+            self.assert_refused(r, "--out " + v + " holds a suite of 1 file " + text)
             self.assertEqual(snapshot(v), before)
         t = self.path("t")
         r = ptovec("generate", "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "--out", t,
@@ -169,10 +183,10 @@ class SuiteFolderTest(unittest.TestCase):
         before_smoke, before_default = snapshot(smoke), snapshot(default)
         # Same file name (shift_s32_s16.bin), so either run would rewrite every file.
         r = ptovec(*shift_smoke, "--out", default)
-        self.assert_refused(r, f"--out {default} holds the default suite (1 file(s)), this run "
+        self.assert_refused(r, f"--out {default} holds the default suite (1 file), this run "
                                "writes the smoke suite; a folder holds one suite")
         r = ptovec("generate", "--samples", 1000, "--out", smoke, *SHIFT)
-        self.assert_refused(r, f"--out {smoke} holds the smoke suite (1 file(s)), this run "
+        self.assert_refused(r, f"--out {smoke} holds the smoke suite (1 file), this run "
                                "writes the default suite; a folder holds one suite")
         # Adding another pair is refused the same way.
         r = ptovec("generate", "--samples", 1000, "--out", smoke, *FP16_E8M0)
@@ -199,12 +213,12 @@ class SuiteFolderTest(unittest.TestCase):
         # Recognised by content, whatever the name.
         shutil.copy(os.path.join(other, "shift_s32_s16.bin"), os.path.join(v, "extra.dat"))
         r = ptovec("run", "--dut", self.path("missing.so"), "--vectors", v)
-        self.assert_refused(r, "--vectors folder " + v + " holds 1 vector file(s) that its "
+        self.assert_refused(r, "--vectors folder " + v + " holds 1 vector file that its "
                                "manifest.json does not name (extra.dat); the gate would skip them")
         r = ptovec("check", "--vectors", v, "--results", self.path("r.bin"))
         self.assert_refused(r, "does not name (extra.dat)")
         r = ptovec("generate", "--samples", 1000, "--out", v, *SHIFT)
-        self.assert_refused(r, "--out folder " + v + " holds 1 vector file(s) that its "
+        self.assert_refused(r, "--out folder " + v + " holds 1 vector file that its "
                                "manifest.json does not name (extra.dat)")
         os.remove(os.path.join(v, "extra.dat"))
         # A JSON vector file counts too; with no manifest at all, generate refuses.
@@ -212,7 +226,7 @@ class SuiteFolderTest(unittest.TestCase):
         self.generate(bare, *SHIFT, "--format", "json")
         os.remove(os.path.join(bare, "manifest.json"))
         r = ptovec("generate", "--samples", 1000, "--out", bare, *FP16_E8M0)
-        self.assert_refused(r, "--out folder " + bare + " holds 1 vector file(s) that no "
+        self.assert_refused(r, "--out folder " + bare + " holds 1 vector file that no "
                                "manifest.json names (shift_s32_s16.json)")
         # Temporaries of a write in progress do not count.
         shutil.copy(os.path.join(other, "shift_s32_s16.bin"),
@@ -267,7 +281,7 @@ class SuiteFolderTest(unittest.TestCase):
         if ORACLE_DUT:
             r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", v)
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-            self.assertIn("2 file(s), 918504 vectors", r.stdout)
+            self.assertIn("2 files, 918504 vectors", r.stdout)
 
     @unittest.skipUnless(ORACLE_DUT, "no PTOVEC_ORACLE_DUT")
     def test_op_src_dst_select_files_of_a_folder(self):
@@ -276,10 +290,10 @@ class SuiteFolderTest(unittest.TestCase):
         self.generate(v, *SHIFT)
         r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", v, "--op", "shift")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertIn("1 file(s), 1000 vectors: 1000 matched", r.stdout)
+        self.assertIn("1 file, 1000 vectors: 1000 matched", r.stdout)
         results = os.path.join(v, "results.bin")
         r = ptovec("check", "--vectors", v, "--results", results)
-        self.assert_refused(r, "has 1 section(s) but " + v + " holds 2 vector file(s) (results of "
+        self.assert_refused(r, "has 1 section but " + v + " holds 2 vector files (results of "
                                "a run of part of it? Give check the same --op/--src/--dst as the run)")
         r = ptovec("check", "--vectors", v, "--results", results, "--op", "shift")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
@@ -293,7 +307,7 @@ class SuiteFolderTest(unittest.TestCase):
         r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", v, other, "--results",
                    self.path("two.bin"))
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertIn("3 file(s), 1836008 vectors: 1836008 matched", r.stdout)
+        self.assertIn("3 files, 1836008 vectors: 1836008 matched", r.stdout)
         r = ptovec("check", "--vectors", v, other, "--results", self.path("two.bin"))
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", v, v, "--results",
@@ -307,7 +321,7 @@ class SuiteFolderTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         r = ptovec("run", "--dut", ORACLE_DUT, *FP16_E8M0, "--samples", 1000, "--work", work)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertIn("1 file(s), 917504 vectors: 917504 matched", r.stdout)
+        self.assertIn("1 file, 917504 vectors: 917504 matched", r.stdout)
         self.assertEqual(manifest_paths(work), ["tcvt_fp16_e8m0.bin", "shift_s32_s16.bin"])
         r = ptovec("run", "--dut", ORACLE_DUT, *SHIFT, "--samples", 50, "--work", work)
         self.assert_refused(r, "made with --samples 1000, this run has --samples 50")

@@ -52,7 +52,7 @@ class TestFloatCliTest(unittest.TestCase):
             return f.read()
 
     def test_files_lines_and_manifest(self):
-        self.assertIn("wrote 4 file(s), 262144 vectors", self.generate_stderr)
+        self.assertIn("wrote 4 files, 262144 vectors", self.generate_stderr)
         with open(os.path.join(self.suite, "manifest.json")) as f:
             manifest = json.load(f)
         schema_validator(SOURCE, "manifest.schema.json").validate(manifest)
@@ -105,7 +105,7 @@ class TestFloatCliTest(unittest.TestCase):
         r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", self.suite, "--results",
                    self.path("results.bin"))
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertIn("4 file(s), 262144 vectors: 262144 matched", r.stdout)
+        self.assertIn("4 files, 262144 vectors: 262144 matched", r.stdout)
 
 
 if __name__ == "__main__":

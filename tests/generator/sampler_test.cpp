@@ -248,6 +248,41 @@ TEST(Sample, QuotasFollowWeightsAndSmallStrategiesHandOn) {
   EXPECT_EQ(thirds.counts()[2].tuples, 3u);
 }
 
+TEST(Sample, WhatAShortStrategyLeavesIsSharedByWeight) {
+  // 120 samples by 1:1:2 are 30, 30, 60; "few" has 6, so its 24 go 8 to "a" and 16 to "b"
+  // (1:2), not all to "a", the next in order. Parts of one strategy weigh their share of it.
+  const Sample s({{"few", 1, OneSlot(WordSet::Range(0, 5))},
+                  {"a", 1, OneSlot(WordSet::Range(100, 999))},
+                  {"b", 2, OneSlot(WordSet::Range(1000, 9999))}},
+                 3, 120);
+  EXPECT_EQ(s.counts()[0].tuples, 6u);
+  EXPECT_EQ(s.counts()[1].tuples, 38u);
+  EXPECT_EQ(s.counts()[2].tuples, 76u);
+  // When "a" runs out too (10 tuples), "b" takes all that is left.
+  const Sample t({{"few", 1, OneSlot(WordSet::Range(0, 5))},
+                  {"a", 1, OneSlot(WordSet::Range(100, 109))},
+                  {"b", 2, OneSlot(WordSet::Range(1000, 9999))}},
+                 3, 120);
+  EXPECT_EQ(t.counts()[0].tuples, 6u);
+  EXPECT_EQ(t.counts()[1].tuples, 10u);
+  EXPECT_EQ(t.counts()[2].tuples, 104u);
+  // A strategy of two parts 1:3 hands on as two strategies of weights 1/4 and 3/4 of its own.
+  const Sample u(
+      {{"few", 2, OneSlot(WordSet::Range(0, 1))},
+       {"split",
+        2,
+        {{1, OneSlot(WordSet::Range(100, 999))}, {3, OneSlot(WordSet::Range(1000, 9999))}}}},
+      3, 400);
+  EXPECT_EQ(u.counts()[0].tuples, 2u);
+  EXPECT_EQ(u.count(), 400u);
+  std::uint64_t low = 0;
+  const std::vector<Inputs> all = All(u);
+  for (const Inputs& in : all) low += (in[0] >= 100 && in[0] <= 999) ? 1 : 0;
+  // Quotas 50 and 150; the 198 "few" leaves split 2 : 6, 49.5 and 148.5, the remainder to the
+  // earlier on the tie: 50 + 50 and 150 + 148.
+  EXPECT_EQ(low, 100u);
+}
+
 TEST(Sample, IsDeterministicAndAnyRangeMatchesTheWhole) {
   const std::vector<SampleStrategy> mix = {{"specials", 1, OneSlot(Fp32Specials())},
                                            {"uniform", 3, OneSlot(Fp32UniformBits())}};

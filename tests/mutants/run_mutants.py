@@ -71,7 +71,7 @@ def cmd_generate(a):
 
 
 REPORT_RE = re.compile(
-    r"ptovec: (\d+) file\(s\), (\d+) vectors: (\d+) matched, (\d+) mismatched, (\d+) unsupported")
+    r"ptovec: (\d+) files?, (\d+) vectors?: (\d+) matched, (\d+) mismatched, (\d+) unsupported")
 KIND_RE = re.compile(r"by kind: wrong word (\d+), wrong flags (\d+), both (\d+)")
 
 

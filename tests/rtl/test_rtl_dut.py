@@ -36,7 +36,7 @@ SOURCES = ("fp16", "bf16", "fp32")
 #: Codes of 1.0 and the sign bit by source type.
 ONE = {"fp16": 0x3C00, "bf16": 0x3F80, "fp32": 0x3F800000}
 SIGN = {"fp16": 0x8000, "bf16": 0x8000, "fp32": 0x80000000}
-SUMMARY = re.compile(r"ptovec: (\d+) file\(s\), (\d+) vectors: (\d+) matched, (\d+) mismatched, "
+SUMMARY = re.compile(r"ptovec: (\d+) files?, (\d+) vectors?: (\d+) matched, (\d+) mismatched, "
                      r"(\d+) unsupported \(device ([^)]*)\)")
 
 
@@ -102,7 +102,7 @@ class RunTest(unittest.TestCase):
             self.assertEqual((m["rmode"], m["kind"]), ("RTZ", "wrong word"), m)
             self.assertEqual(int(m["got"]["out"], 16), int(m["expected"]["out"], 16) - 1, m)
         # The report names the first one with its eval line: FP16 0x0003 (3 * 2^-24).
-        self.assertIn("tcvt_fp16_e8m0.bin record 48: tcvt fp16 -> e8m0 RTZ sat=off value=0x0003",
+        self.assertIn("tcvt_fp16_e8m0.bin vector 48: tcvt fp16 -> e8m0 RTZ sat=off value=0x0003",
                       out)
         self.assertIn("ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RTZ 0x0003", out)
 

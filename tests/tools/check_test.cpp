@@ -127,7 +127,7 @@ TEST_F(Gate, TheOracleAsADevicePasses) {
   std::ostringstream text;
   PrintReport(text, r, 20);
   EXPECT_EQ(text.str(),
-            "ptovec: 1 file(s), 30 vectors: 30 matched, 0 mismatched, 0 unsupported (device "
+            "ptovec: 1 file, 30 vectors: 30 matched, 0 mismatched, 0 unsupported (device "
             "test-oracle)\nPASS\n");
 }
 
@@ -224,7 +224,7 @@ TEST_F(Gate, ReportAndJunitNameTheFailures) {
   std::ostringstream text;
   PrintReport(text, r, 2);
   const std::string out = text.str();
-  EXPECT_NE(out.find("ptovec: 1 file(s), 700 vectors: 500 matched, 150 mismatched, 50 unsupported"),
+  EXPECT_NE(out.find("ptovec: 1 file, 700 vectors: 500 matched, 150 mismatched, 50 unsupported"),
             std::string::npos)
       << out;
   EXPECT_NE(out.find("by kind: wrong word 50, wrong flags 50, both 50, unsupported 50"),

@@ -128,7 +128,7 @@ TEST_F(TestFloatSuite, ManifestListsEveryFileWithItsControl) {
   fs::copy_file(Tf(e.path), dir_ / "tf" / "tcvt_bf16_e8m0_RTZ_satoff.tf");
   EXPECT_NE(ErrorOf([] {
               generator::ListVectorFiles(dir_ / "tf");
-            }).find("holds 1 vector file(s) that its manifest.json does not name"),
+            }).find("holds 1 vector file that its manifest.json does not name"),
             std::string::npos);
   fs::remove(dir_ / "tf" / "tcvt_bf16_e8m0_RTZ_satoff.tf");
 }

@@ -289,7 +289,8 @@ Command AddCoverageCommand(CLI::App& app) {
   cov->add_option("--vectors", args->vectors, "suite folders or vector files");
   cov->add_option("--json", args->json, "also write the counts as JSON (ptovec schema coverage)");
   cov->add_option("--plot", args->plot,
-                  "also draw a heat map PNG (ops x classes, per mode; needs python3-matplotlib)");
+                  "also draw a heat map PNG (a panel per op: its classes x the modes; 1600 pixels "
+                  "wide; needs python3-matplotlib)");
   cov->add_flag("--require-all", args->require_all,
                 "exit 1, one line per class, when a reachable class has no vector");
   cov->add_option("--scope", args->scope,

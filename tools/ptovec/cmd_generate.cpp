@@ -11,6 +11,7 @@
 #include "ptovec/generator/shard.hpp"
 #include "ptovec/generator/suite.hpp"
 #include "ptovec/generator/suite_folder.hpp"
+#include "ptovec/generator/word_text.hpp"
 
 namespace {
 
@@ -165,8 +166,9 @@ int RunGenerate(const GenerateArgs& a) {
       vectors += f.count;
     }
   }
-  std::cerr << "ptovec: wrote " << files.size() << " file(s), " << vectors << " vectors, " << bytes
-            << " bytes, and manifest.json to " << out;
+  std::cerr << "ptovec: wrote " << Counted(files.size(), "file") << ", "
+            << Counted(vectors, "vector") << ", " << bytes << " bytes, and manifest.json to "
+            << out;
   const std::size_t listed = ReadManifest(options.out_dir / "manifest.json").files.size();
   if (listed > files.size()) {
     std::cerr << " (the suite there now has " << listed << " files)";

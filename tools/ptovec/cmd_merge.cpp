@@ -8,6 +8,7 @@
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/merge.hpp"
 #include "ptovec/generator/suite_folder.hpp"
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/tools/merge_results.hpp"
 
 namespace {
@@ -36,8 +37,9 @@ int RunMerge(const std::vector<std::string>& folders, const std::string& out, bo
   const auto files = MergeShards(paths, out, !quiet && ProgressWanted());
   std::uint64_t bytes = 0;
   for (const auto& f : files) bytes += f.bytes;
-  std::cerr << "ptovec: merged " << folders.size() << " shard folders into " << files.size()
-            << " file(s), " << bytes << " bytes, and manifest.json in " << out;
+  std::cerr << "ptovec: merged " << folders.size() << " shard folders into "
+            << ptovec::generator::Counted(files.size(), "file") << ", " << bytes
+            << " bytes, and manifest.json in " << out;
   if (results) {
     const std::filesystem::path target = std::filesystem::path(out) / results->front().filename();
     ptovec::tools::MergeShardResults(paths, *results, out, target);

@@ -380,7 +380,7 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
         "the device now agrees with the oracle on " +
         (firsts.size() == 1 ? std::string("the mismatch")
                             : "all " + std::to_string(firsts.size()) + " first mismatches") +
-        " of " + results.string() + " (not reproducible; first: " + m.file + " record " +
+        " of " + results.string() + " (not reproducible; first: " + m.file + " vector " +
         std::to_string(m.index) + ", " + generator::EvalCommand(m.c) + ")");
   }
   for (std::size_t k = 0; k < firsts.size(); ++k) {
@@ -401,7 +401,7 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
       j.update(ResultJson(r, file));
       all.push_back(j);
     } else {
-      std::cout << "ptovec shrink: from " << m->file << " record " << m->index << " ("
+      std::cout << "ptovec shrink: from " << m->file << " vector " << m->index << " ("
                 << m->c.op->name << " " << oracle::Format(m->c.pair.src).name << " -> "
                 << oracle::Format(m->c.pair.dst).name << "), device " << device->Name() << "\n";
       if (signatures[k]) {

@@ -67,7 +67,7 @@ std::vector<SampleStrategy> Fp32ToE8M0Strategies() {
       {"fp32_sqrt2_boundaries", 6, OneSlot(Fp32Sqrt2Boundaries(false))},
       {"fp32_subnormal_floor_edge", 3, OneSlot(Fp32SubnormalFloorEdge())},
       {"fp32_top_binades", 3, OneSlot(Fp32TopBinades())},
-      {"fp32_binade_ends", 2, OneSlot(Fp32BinadeEnds())},
+      {"fp32_positive_normals", 4, OneSlot(Fp32PositiveNormals())},
       {"fp32_uniform_bits", 4, OneSlot(Fp32UniformBits())},
   };
 }

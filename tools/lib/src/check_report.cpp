@@ -7,6 +7,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/tools/compare.hpp"
 #include "ptovec/tools/known_differences.hpp"
@@ -106,7 +107,7 @@ std::string InputsText(const Case& c) {
 
 std::string MismatchText(const Mismatch& m, const std::string& indent) {
   const Case& c = m.c;
-  std::string out = m.file + " record " + Str(m.index) + ": " + c.op->name + " " +
+  std::string out = m.file + " vector " + Str(m.index) + ": " + c.op->name + " " +
                     TypeName(c.pair.src) + " -> " + TypeName(c.pair.dst) + " " +
                     std::string(oracle::RoundingModeName(c.control.rounding_mode)) +
                     " sat=" + (c.control.saturating ? "on" : "off") + " " + InputsText(c) + "\n";
@@ -225,7 +226,7 @@ void PrintTriage(std::ostream& out, const CheckReport& r, std::size_t max_report
         << (skipped ? " (skipped: --allow-unsupported)" : "") << "\n";
     if (i >= kGroupsInFull || max_report == 0) continue;
     out << "                under " << ControlsText(*g.op, g.controls) << "; first " << g.first.file
-        << " record " << g.first.index << "\n";
+        << " vector " << g.first.index << "\n";
     out << "                " << generator::EvalCommand(g.first.c) << "\n";
   }
 }
@@ -233,8 +234,8 @@ void PrintTriage(std::ostream& out, const CheckReport& r, std::size_t max_report
 }  // namespace
 
 void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report) {
-  out << "ptovec: " << r.files << " file(s), " << r.vectors << " vectors: " << r.matched
-      << " matched, ";
+  out << "ptovec: " << generator::Counted(r.files, "file") << ", "
+      << generator::Counted(r.vectors, "vector") << ": " << r.matched << " matched, ";
   if (!r.judge.known.empty()) out << r.waived << " waived, ";
   out << r.mismatched << " mismatched, " << r.unsupported << " unsupported";
   if (!r.device.empty()) out << " (device " << r.device << ")";
@@ -322,7 +323,8 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
     out << "\n";
   } else {
     out << "FAIL: " << r.mismatched << " mismatched, " << r.unsupported << " unsupported of "
-        << r.vectors << " vectors" << (r.incomplete.empty() ? "" : " checked (incomplete run)");
+        << generator::Counted(r.vectors, "vector")
+        << (r.incomplete.empty() ? "" : " checked (incomplete run)");
     if (!r.device_failures.empty()) {
       out << ", the device failed on " << r.device_failures.size()
           << (r.device_failures.size() == 1 ? " case" : " cases");

@@ -215,9 +215,10 @@ CheckReport Compare(const generator::VectorSelection& vectors, const std::filesy
         sections.size() < sources.size() && named == sections.size()
             ? "results of a run of part of it? Give check the same --op/--src/--dst as the run"
             : "results of another suite?";
-    throw InputError("results file " + results.string() + " has " + Str(sections.size()) +
-                     " section(s) but " + vectors.Describe() + " holds " + Str(sources.size()) +
-                     " vector file(s) (" + hint + ")");
+    throw InputError("results file " + results.string() + " has " +
+                     generator::Counted(sections.size(), "section") + " but " + vectors.Describe() +
+                     " holds " + generator::Counted(sources.size(), "vector file") + " (" + hint +
+                     ")");
   }
   MismatchesFile export_file(mismatches);
   CheckAccumulator acc(max_report, export_file.Sink(), judge);

@@ -8,26 +8,26 @@
 namespace ptovec::tools {
 
 nlohmann::ordered_json CoverageSchema() {
-  using J = nlohmann::ordered_json;
-  const J count = {{"type", "integer"}, {"minimum", 0}};
-  const J control = {
+  using Json = nlohmann::ordered_json;
+  const Json count = {{"type", "integer"}, {"minimum", 0}};
+  const Json control = {
       {"type", "object"},
       {"description",
        "one (mode, Sat) of the pair in the report's scope: its vectors (0 for a control of "
        "the default suite the vectors lack) and, per class (in the pair's classes order), "
        "the vectors hitting it and whether a witness shows it reachable under this control"},
-      {"required", J::array({"rmode", "sat", "vectors", "counts", "reachable"})},
+      {"required", Json::array({"rmode", "sat", "vectors", "counts", "reachable"})},
       {"additionalProperties", false},
       {"properties",
-       {{"rmode", {{"enum", J::array({"RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB"})}}},
+       {{"rmode", {{"enum", Json::array({"RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB"})}}},
         {"sat", {{"type", "boolean"}}},
         {"vectors", count},
         {"counts", {{"type", "array"}, {"items", count}}},
         {"reachable", {{"type", "array"}, {"items", {{"type", "boolean"}}}}}}}};
-  const J pair = {
+  const Json pair = {
       {"type", "object"},
       {"required",
-       J::array({"op", "src", "dst", "default_suite", "witnesses", "classes", "controls"})},
+       Json::array({"op", "src", "dst", "default_suite", "witnesses", "classes", "controls"})},
       {"additionalProperties", false},
       {"properties",
        {{"op", {{"type", "string"}}},
@@ -50,15 +50,15 @@ nlohmann::ordered_json CoverageSchema() {
   return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
           {"title", "ptovec coverage --json"},
           {"type", "object"},
-          {"required", J::array({"format", "version", "vectors", "scope", "pairs", "missing",
-                                 "reachable_cells", "hit_cells"})},
+          {"required", Json::array({"format", "version", "vectors", "scope", "pairs", "missing",
+                                    "reachable_cells", "hit_cells"})},
           {"additionalProperties", false},
           {"properties",
            {{"format", {{"const", "ptovec-coverage"}}},
             {"version", {{"const", 2}}},
             {"vectors", {{"type", "array"}, {"items", {{"type", "string"}}}}},
             {"scope",
-             {{"enum", J::array({"default", "present"})},
+             {{"enum", Json::array({"default", "present"})},
               {"description",
                "default: every pair and control of the default suite is in the report (one "
                "the vectors lack counts as missing); present: only those the vectors hold"}}},

@@ -64,6 +64,9 @@ WordSet Fp32TopBinades();
 /// The first and last word of every binade (exponent field 0..254, fraction 0 or all ones),
 /// both signs.
 WordSet Fp32BinadeEnds();
+/// Every positive normal FP32 word (0x00800000 .. 0x7F7FFFFF): uniform exponent fields 1..254
+/// and fractions, where E8M0's exponent rounding takes its ordinary path.
+WordSet Fp32PositiveNormals();
 /// Every 32-bit pattern.
 WordSet Fp32UniformBits();
 

@@ -11,7 +11,8 @@
 //     strategy, or one after a mapped strategy, a tuple that an earlier strategy contains (or,
 //     within a mapped set, that a smaller index also gives) is skipped as it comes.
 //  3. Handing on: a strategy with fewer tuples than its quota gives all it has; what is left is
-//     handed to the strategies that still have tuples, in order.
+//     shared among the strategies that still have tuples by their weights (as in 1, again after
+//     each round in which one of them runs out), so their proportions hold.
 //  4. Order: strategy after strategy; within strategy s, its j-th tuple is element pi_s(j) of its
 //     (remaining) index space, pi_s a keyed pseudo-random permutation (a Feistel network with
 //     cycle walking), so no tuple repeats and any position is reached without drawing the ones
@@ -96,6 +97,8 @@ class Sample {
   };
   // Up to `wanted` tuples of strategy s (walking on as needed); returns how many it has.
   std::uint64_t Take(std::size_t s, std::uint64_t wanted);
+  // True when strategy s may give more tuples than it has taken so far.
+  bool HasMore(std::size_t s) const;
   // True when index `index` of strategy s's set gives a tuple it owns (not an earlier strategy's,
   // not a repeat within a mapped set); the tuple goes to *tuple when given.
   bool Accepted(std::size_t s, Index index, Inputs* tuple = nullptr) const;

@@ -43,6 +43,10 @@ std::string HexShortest(std::uint64_t value);
 /// Two lower-case hex digits per byte, in order, no prefix (a SHA-256 digest's 64 digits).
 std::string HexBytes(const unsigned char* bytes, std::size_t count);
 
+/// `count` and the noun, plural unless count is 1: Counted(1, "file") is "1 file", Counted(3,
+/// "file") "3 files" (nouns that take an "s").
+std::string Counted(std::uint64_t count, std::string_view noun);
+
 /// The status bits by name, "OF|NX", in bit order NV DZ OF UF NX ("bits7:5" when any of those is
 /// set); "-" for none.
 std::string FlagNames(Status status);
