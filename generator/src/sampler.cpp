@@ -233,7 +233,8 @@ std::uint64_t Sample::Take(std::size_t s, std::uint64_t wanted) {
 
 bool Sample::HasMore(std::size_t s) const {
   const Part& part = parts_[s];
-  return part.walk ? !part.exhausted || part.accepted > part.taken : part.set.size() > part.taken;
+  // A walked part has taken every tuple it accepted (Take stops at `wanted`).
+  return part.walk ? !part.exhausted : part.set.size() > part.taken;
 }
 
 bool Sample::Accepted(std::size_t s, Index index, Inputs* tuple) const {

@@ -149,17 +149,17 @@ std::vector<std::string> FormatNames(const GenerateOptions& options) {
   return formats;
 }
 
-// The manifest entries of `out_dir`'s existing suite that this run keeps (the files it does not
-// rewrite), after checking that adding to that suite is safe. Refuses (InputError, before any
-// file is written) a folder with vector files no manifest names, and a suite that this run
-// would only partly rewrite when it was made with another file-format or tool version, seed,
-// samples or formats: adding to it would mix two suites in one manifest.
 // True when --samples chooses the inputs of the job's file (a sampled or custom plan; an
 // enumerated pair's file is the same whatever --samples says).
 bool UsesSamples(const Job& job) {
   return job.op->plan(job.pair).kind != DomainPlan::Kind::Exhaustive;
 }
 
+// The manifest entries of `out_dir`'s existing suite that this run keeps (the files it does not
+// rewrite), after checking that adding to that suite is safe. Refuses (InputError, before any
+// file is written) a folder with vector files no manifest names, and a suite that this run
+// would only partly rewrite when it was made with another file-format or tool version, seed,
+// samples or formats: adding to it would mix two suites in one manifest.
 // `samples` (in: this run's --samples) comes back as the suite's: the folder's when this run adds
 // only enumerated files to it.
 std::vector<ManifestEntry> EntriesToKeep(const std::vector<Job>& jobs,

@@ -24,13 +24,16 @@ uint32_t ptovec_dut_properties(void) { return PTOVEC_DUT_THREAD_SAFE; }
 
 /* ASR of an S32 word by 1..16, clamped to S16 with OF|NX; no flags otherwise. */
 static int shift_s32_to_s16(const ptovec_dut_case *c, ptovec_dut_result *r) {
-  const uint32_t bits = (uint32_t)c->inputs[0];
-  const uint64_t amount = c->inputs[1];
-  int64_t value = bits & 0x80000000u ? (int64_t)bits - ((int64_t)1 << 32) : (int64_t)bits;
+  uint32_t bits;
+  uint64_t amount;
+  int64_t value;
   if (strcmp(c->op, "shift") != 0 || c->src_code != PTOVEC_DUT_TYPE_S32 ||
       c->dst_code != PTOVEC_DUT_TYPE_S16 || c->n_inputs != 2) {
     return PTOVEC_DUT_UNSUPPORTED;
   }
+  bits = (uint32_t)c->inputs[0];
+  amount = c->inputs[1];
+  value = bits & 0x80000000u ? (int64_t)bits - ((int64_t)1 << 32) : (int64_t)bits;
   if (amount < 1 || amount > 16) return PTOVEC_DUT_ERROR;
   /* Floor division by 2^amount: an arithmetic shift, without relying on >> of a negative. */
   value = value >= 0 ? value / ((int64_t)1 << amount)
