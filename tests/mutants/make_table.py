@@ -19,8 +19,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-TOTAL_VECTORS = "111,683,154"
-
 HEADER = """# Mutant devices: proof that the gate and the shrinker catch real bugs
 
 Each mutant is a device library (`build/tests/mutants/libptovec_mutant_<name>.so`, built from
@@ -90,6 +88,41 @@ KINDS = """
 The default suite kills each of them without a new strategy. During development each was also
 found by `ptovec shrink --seed K`, for every K from 1 to 20, on every sampled pair it affects
 (the FP32 and S32 sources of encode and affine, tquant, tdequant, shift).
+## Bug kinds of issue 27: seen in two real implementations
+
+Two implementations that nobody here wrote, gated as a new user would: a C++ simulator of a PTO
+tile library's CPU backend (no status register) and an open-source RISC-V FPU in RTL. Each kind
+of bug seen there is a mutant (the kind, written as a fault of its own):
+
+| bug kind | mutant |
+|---|---|
+| the rounding mode ignored: every mode behaves as RNE, or as RTZ | `mode_ignored_rne`, `mode_ignored_rtz` |
+| RTO implemented as round-half-to-odd instead of sticky round-to-odd | `rto_half_to_odd` |
+| E8M0 taken as the floor exponent in every mode | `e8m0_floor_every_mode` |
+| E8M0 of NaN, zero and negative inputs given an exponent instead of 0xFF with NV | `e8m0_specials_given_exponent` |
+| E8M0: the sign bit leaking into the exponent | `e8m0_sign_leaks_into_exponent` |
+| E4M3 conversion truncating instead of rounding | `e4m3_truncates` |
+| the E4M3 subnormal boundary off by one binade (2^-7 flushed to zero) | `e4m3_subnormal_boundary_low` |
+| E4M3 exponent wrap-around on overflow | `e4m3_exponent_wraps` |
+| a HiF8 decoder using the wrong mantissa width for the dot fields with the fewest mantissa bits | `hif8_dot_mantissa_width` |
+| saturation range from an unspecialised limits table (every Sat result 0) | `sat_limits_zero` |
+| S4 and other narrow integer destinations always clamped (Sat ignored when off) | `narrow_int_always_clamped` (the 4-bit lanes S4X2, U4X2) |
+| the Sat clamp done in the source floating type (INT32_MAX rounds to 2^31, then wraps) | `sat_clamp_in_source_float` |
+| out-of-range float-to-integer left to the host's undefined conversion | `float_to_int_host_undefined` (x86's 0x80000000) |
+| TQUANT rounding the FP32 product first and then the sum (double rounding) | `tquant_fp32_sum_rounded` (`tquant_product_rounded_fp32`, from issue 13, rounds the product only) |
+| the S32 -> S16 shift truncating to 16 bits before clamping (the clamp never acts) | `shift_wraps` (already in the catalogue: keeping the shifted value's low 16 bits is that kind; no second mutant with the same answers) |
+| the B.FPATR offset field read unsigned | `fpatr_offset_unsigned` |
+| ReLU applied after the offset and clamp | `fpatr_relu_after_offset` |
+| rounding after adding the offset instead of before | `fpatr_round_after_offset` |
+| ReluMode applied in the shift modes | `fpatr_relu_in_shift_modes` |
+| (RTL) integer to FP16 overflow flagged NV\|NX instead of OF\|NX | `int_to_fp16_overflow_nv` |
+| (RTL) a value rounding to the most negative integer (-128.5 -> -128) flagged NV | `most_negative_integer_nv` |
+| (RTL) a negative value rounding to -2^w for an unsigned target given 0 with NX | `unsigned_minus_2w_nx_only` |
+| (outside review) FP19 narrowing of a NaN scale rounding its raw bits | `fp19_nan_payload_truncated` |
+
+The triage column is the largest group of the `ptovec run` report's triage by failure
+signature, with its vector count and the number of groups: what a user bringing up a device
+with that bug reads first.
 """
 
 
@@ -103,6 +136,17 @@ def load(path):
 def cell(text):
     """A Markdown table cell: '|' (as in OF|NX) escaped."""
     return text.replace("|", "\\|")
+
+
+def triage_text(run):
+    """The largest triage group of a run (the first of the largest, in the report's order), its
+    vector count and the number of groups."""
+    groups = (run or {}).get("triage")
+    if not groups:
+        return "not run"
+    largest = max(groups, key=lambda g: g["count"])  # max keeps the first of equal counts
+    count = f"{len(groups)} groups" if len(groups) > 1 else "1 group"
+    return f"`{largest['signature']}` ({largest['count']:,} vectors; {count})"
 
 
 def shrunk_text(s):
@@ -122,11 +166,17 @@ def main():
     p.add_argument("--scan", required=True, help="the ptovec_mutant_scan binary (for --list)")
     p.add_argument("--work", required=True)
     p.add_argument("--out", required=True)
+    p.add_argument("--vectors", help="the default suite the runs read (for its total; default: "
+                   "the build folder's vectors-default, three levels above --work)")
     a = p.parse_args()
     catalog = [json.loads(line) for line in
                subprocess.run([a.scan, "--list"], check=True, capture_output=True,
                               text=True).stdout.splitlines() if line.strip()]
     work = Path(a.work)
+    default_manifest = load(Path(a.vectors or work.resolve().parents[2] / "vectors-default") /
+                            "manifest.json")
+    total_vectors = sum(f["count"] for f in default_manifest["files"]
+                        if f["format"] == "bin") if default_manifest else 0
     smoke = load(work / "smoke.json") or {}  # run_mutants.py smoke: {name: killed}
     smoke_manifest = load(Path(__file__).resolve().parents[2] / "vectors" / "smoke" /
                           "manifest.json")
@@ -152,8 +202,8 @@ def main():
             shrunk += 1 if shrink.get("found") and shrink.get("minimal") else 0
         smoke_cell = ("killed" if smoke[m["name"]] else "**survived**") if m["name"] in smoke \
             else "not run"
-        cells = [f"`{m['name']}`", m["models"], m["affects"], failed, smoke_cell,
-                 shrunk_text(shrink)]
+        cells = [f"`{m['name']}`", m["models"], m["affects"], failed, triage_text(run),
+                 smoke_cell, shrunk_text(shrink)]
         rows.append("| " + " | ".join(cell(c) for c in cells) + " |")
     out = [HEADER.replace("{cpu}", f"{cpu / 60:.1f}")]
     out.append(f"**{killed} of {len(catalog)} mutants killed by the default suite; "
@@ -161,18 +211,18 @@ def main():
                f"simplest-case order.**\n")
     smoke_killed = sum(1 for m in catalog if smoke.get(m["name"]))
     out.append(f"**The smoke suite (`vectors/smoke`, {smoke_vectors:,} vectors) kills "
-               f"{smoke_killed} of {len(catalog)} mutants "
+               f"{smoke_killed} of the whole catalogue's {len(catalog)} mutants "
                f"({100 * smoke_killed / max(len(catalog), 1):.0f}%)** (`mutants_smoke_kill_rate`: "
                "`ptovec run` of every mutant over the whole smoke suite).\n")
     out.append("Vectors failed: mismatches reported by `ptovec run` over the default-suite files of "
                "the ops the mutant touches (the files column, narrowed by the run selection "
                "where one is shown); every other file of the "
-               f"{TOTAL_VECTORS} vectors returns the oracle's answer. Shrunk counterexample: op, "
+               f"{total_vectors:,} vectors returns the oracle's answer. Shrunk counterexample: op, "
                "types, mode, Sat, inputs in slot order, expected (oracle) and got (mutant) as "
                "word/flags; `ptovec eval` with the same arguments reproduces the expected side.\n")
-    out.append("| mutant | models | affects | vectors failed (`ptovec run`) | smoke suite | "
-               "shrunk counterexample (`ptovec shrink`) |")
-    out.append("|---|---|---|---|---|---|")
+    out.append("| mutant | models | affects | vectors failed (`ptovec run`) | triage group | "
+               "smoke suite | shrunk counterexample (`ptovec shrink`) |")
+    out.append("|---|---|---|---|---|---|---|")
     out.extend(rows)
     out.append(KINDS)
     text = "\n".join(out)

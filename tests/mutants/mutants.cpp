@@ -911,6 +911,365 @@ Encoded Hif8EncodeBandSignFlipped(const Case& c) {
   if (body >= 0x40 && body <= 0x5f) r.word ^= 0x10;
   return r;
 }
+// ---- issue 27: bug kinds seen in two real implementations ----------------------------------
+//
+// A C++ simulator of a PTO tile library's CPU backend (no status register) and an open-source
+// RISC-V FPU in RTL, both gated by ptovec as a new user would. Each mutant below is one kind of
+// bug seen there, written as a fault of its own (the kind, not the implementations' code).
+
+constexpr Status kNV = oracle::kStatusNV;
+
+/// The integer FloatingToInteger(x, mode) gives (exact; beyond S64 it saturates, far outside
+/// every destination), with NX when x is not an integer.
+struct RoundedInteger {
+  std::int64_t value;
+  bool inexact;
+};
+RoundedInteger RoundToInteger(const Dyadic& x, M mode) {
+  const Encoded r = oracle::FastMatrixIntegerEncoding(x, T::S64, {mode, true});
+  return {static_cast<std::int64_t>(r.word), (r.status & kNX) != 0};
+}
+
+/// The range ends of integer type `type` as integers (S4X2/U4X2: its 4-bit lane).
+std::int64_t IntegerMinimum(T type) {
+  return static_cast<std::int64_t>(
+      oracle::NormalizeTileInteger(oracle::TileIntegerMinimum(type), type));
+}
+std::int64_t IntegerMaximum(T type) {
+  return static_cast<std::int64_t>(
+      oracle::NormalizeTileInteger(oracle::TileIntegerMaximum(type), type));
+}
+
+bool IsSignedInteger(T type) { return !IsFloating(type) && oracle::TileDataTypeIsSigned(type); }
+
+/// An encode into an integer destination (the converter the RTL unit and the simulator share).
+bool IsIntegerEncode(const Case& c) {
+  return KindOf(c) == OpKind::Encode && !IsFloating(c.pair.dst);
+}
+
+// mode_ignored_rne / mode_ignored_rtz: the converter's rounding-mode input is not wired (the
+// simulator rounds with the host's default, the RTL unit with a constant), so every mode behaves
+// as RNE, or as RTZ (a C cast). encode, float and integer destinations, every mode but the one
+// kept.
+Encoded ModeIgnored(const Case& c, M kept) {
+  if (KindOf(c) != OpKind::Encode) return Oracle(c);
+  return OracleWith(c, {kept, c.control.saturating});
+}
+Encoded ModeIgnoredRne(const Case& c) { return ModeIgnored(c, M::RNE); }
+Encoded ModeIgnoredRtz(const Case& c) { return ModeIgnored(c, M::RTZ); }
+
+// rto_half_to_odd: RTO implemented as round-half-to-odd (nearest, a tie to the odd neighbour)
+// instead of the sticky round-to-odd of spec-notes section 2 (an inexact value always takes the
+// odd one of its two neighbours): a value off a tie rounds to nearest, even when that neighbour
+// is even. encode, RTO, inexact values that are not ties.
+Encoded RtoHalfToOdd(const Case& c) {
+  if (KindOf(c) != OpKind::Encode || c.control.rounding_mode != M::RTO) return Oracle(c);
+  const Encoded r = Oracle(c);
+  if ((r.status & (kNX | kOF)) != kNX) return r;  // exact, or beyond the range: no tie question
+  const Dyadic x = EncodeValue(c);
+  bool tie = false;
+  if (!IsFloating(c.pair.dst)) {
+    tie = oracle::DyadicLowExponent(x) == -1;
+  } else {
+    // The two neighbours of x: toward zero and away from it (Sat off); a tie is their midpoint.
+    const NumericExecutionControl away{x.negative ? M::RTM : M::RTP, false};
+    const Encoded lo = OracleWith(c, {M::RTZ, false});
+    const Encoded hi = OracleWith(c, away);
+    if ((lo.status & kOF) != 0 || (hi.status & kOF) != 0) return r;
+    Dyadic sum = DyadicSum(oracle::DyadicFromFiniteCode(c.pair.dst, lo.word),
+                           oracle::DyadicFromFiniteCode(c.pair.dst, hi.word));
+    Dyadic twice = x;
+    twice.exponent += 1;
+    sum.negative = false;
+    twice.negative = false;
+    tie = oracle::DyadicCompareMagnitude(sum, twice) == 0;
+  }
+  return tie ? r : OracleWith(c, {M::RNE, c.control.saturating});
+}
+
+// e8m0_floor_every_mode: the E8M0 scale is the floor of the base-2 exponent (the biased exponent
+// field read off the source, an RTM) whatever the mode: the simulator's "extract the exponent"
+// shortcut. tcvt to E8M0, every mode but RTM, inputs that are not powers of two.
+Encoded E8M0FloorEveryMode(const Case& c) {
+  if (KindOf(c) != OpKind::Tcvt || c.pair.dst != T::E8M0) return Oracle(c);
+  return OracleWith(c, {M::RTM, c.control.saturating});
+}
+
+// e8m0_specials_given_exponent: the E8M0 converter has no special-value path in front of the
+// exponent rounding: a negative input is converted as its magnitude (no NV), a zero as a value
+// below 2^-127 (Sat ? 0x00 : 0xFF with UF|NX, the tiny path), a NaN as an infinity (its exponent
+// field is all ones: Sat ? 0xFE : 0xFF with OF|NX), where the profile gives 0xFF with NV to all
+// three (spec-notes section 5 item 5). tcvt to E8M0, zero, negative and NaN sources.
+Encoded E8M0SpecialsGivenExponent(const Case& c) {
+  if (KindOf(c) != OpKind::Tcvt || c.pair.dst != T::E8M0) return Oracle(c);
+  const NumericValueClass cls = oracle::TileNumericValueClass(c.pair.src, c.in[0]);
+  const bool sat = c.control.saturating;
+  if (oracle::NumericValueClassIsNaN(cls)) return {sat ? Word{0xfe} : Word{0xff}, kOF | kNX};
+  if (oracle::NumericValueClassIsZero(cls)) return {sat ? Word{0x00} : Word{0xff}, kUF | kNX};
+  const Word sign = SignBit(c.pair.src);
+  if ((c.in[0] & sign) == 0 || oracle::NumericValueClassIsInfinity(cls)) return Oracle(c);
+  Case magnitude = c;
+  magnitude.in[0] = c.in[0] & ~sign;
+  return Oracle(magnitude);
+}
+
+// e8m0_sign_leaks_into_exponent: the exponent field is extracted with a mask one bit too wide,
+// so the sign bit of a negative input lands above the field's top bit: the biased exponent grows
+// by 2^(exponent bits) (FP16: +32; BF16 and FP32: +256, beyond E8M0) and no NV is raised. A
+// negative finite source then converts as its magnitude times 2^32 (FP16: the code 32 higher),
+// or overflows (Sat ? 0xFE : 0xFF with OF|NX). tcvt to E8M0, negative finite non-zero sources.
+Encoded E8M0SignLeaksIntoExponent(const Case& c) {
+  if (KindOf(c) != OpKind::Tcvt || c.pair.dst != T::E8M0) return Oracle(c);
+  const NumericValueClass cls = oracle::TileNumericValueClass(c.pair.src, c.in[0]);
+  const Word sign = SignBit(c.pair.src);
+  if ((c.in[0] & sign) == 0 || !oracle::TileNumericValueIsFinite(c.pair.src, c.in[0]) ||
+      oracle::NumericValueClassIsZero(cls)) {
+    return Oracle(c);
+  }
+  const Encoded overflow{c.control.saturating ? Word{0xfe} : Word{0xff}, kOF | kNX};
+  if (c.pair.src != T::FP16) return overflow;
+  Case magnitude = c;
+  magnitude.in[0] = c.in[0] & ~sign;
+  Encoded r = Oracle(magnitude);  // FP16 magnitudes are in E8M0's range: no OF, no UF
+  r.word += 32;
+  return r.word > 0xfe ? overflow : r;
+}
+
+// e4m3_truncates: the E4M3 converter truncates (drops the fraction bits beyond 3) in every mode:
+// the simulator's bit-slicing FP8 packer. encode to E4M3, every mode but RTZ, inexact values.
+Encoded E4M3Truncates(const Case& c) {
+  if (KindOf(c) != OpKind::Encode || c.pair.dst != T::E4M3) return Oracle(c);
+  return OracleWith(c, {M::RTZ, c.control.saturating});
+}
+
+/// |x| rounded under the mode at 4 significant bits of binade `leading` (x in [2^leading,
+/// 2^(leading+1))): the significand n in 8..16 of n * 2^(leading - 3) and whether it was inexact.
+RoundedInteger RoundFourBits(const Dyadic& x, int leading, M mode) {
+  Dyadic units = x;
+  units.exponent += 3 - leading;
+  RoundedInteger n = RoundToInteger(units, mode);
+  n.value = n.value < 0 ? -n.value : n.value;
+  return n;
+}
+
+// e4m3_subnormal_boundary_low: the E4M3 encoder's subnormal test is one binade off: values in
+// [2^-7, 2^-6), the top subnormal binade, take the normal path with an exponent field of
+// 7 + (-7) = 0, so their code is the sign and the 3 rounded fraction bits alone: 2^-7 comes out
+// as 0x00 (flushed to zero), 1.5 * 2^-7 as 0x04 (2^-7), without UF. encode to E4M3, values in
+// [2^-7, 2^-6) that do not round up to 2^-6.
+Encoded E4M3SubnormalBoundaryLow(const Case& c) {
+  const Encoded r = Oracle(c);
+  if (KindOf(c) != OpKind::Encode || c.pair.dst != T::E4M3) return r;
+  const Dyadic x = EncodeValue(c);
+  if (x.significand == 0 || oracle::DyadicLeadingExponent(x) != -7) return r;
+  const RoundedInteger n = RoundFourBits(x, -7, c.control.rounding_mode);
+  if (n.value == 16) return r;  // carries to 2^-6 = 0x08: the normal path gets that right
+  return {(x.negative ? Word{0x80} : Word{0}) | static_cast<Word>(n.value - 8),
+          n.inexact ? kNX : Status{0}};
+}
+
+// e4m3_exponent_wraps: the E4M3 encoder has no overflow test: a magnitude above 448 is rounded to
+// 4 significant bits and its biased exponent written modulo 16, so 512 (2^9, field 16) becomes
+// 0x00 and 480 the NaN pattern 0x7F, with NX only when inexact, Sat or not. encode to E4M3,
+// magnitudes above 448.
+Encoded E4M3ExponentWraps(const Case& c) {
+  const Encoded r = Oracle(c);
+  if (KindOf(c) != OpKind::Encode || c.pair.dst != T::E4M3 || (r.status & kOF) == 0) return r;
+  const Dyadic x = EncodeValue(c);
+  int leading = oracle::DyadicLeadingExponent(x);
+  RoundedInteger n = RoundFourBits(x, leading, c.control.rounding_mode);
+  if (n.value == 16) n.value = 8, ++leading;
+  const auto field = static_cast<Word>((leading + 7) & 15);
+  return {(x.negative ? Word{0x80} : Word{0}) | field << 3 | static_cast<Word>(n.value - 8),
+          n.inexact ? kNX : Status{0}};
+}
+
+// hif8_dot_mantissa_width: the HiF8 decoder assembles every normal significand as 1.mmm with 3
+// fraction bits, right for the 0001, 001x and 01xx dot fields but not for the two shortest-
+// mantissa fields, 10xx (2 mantissa bits) and 11xx (1 bit): their mantissa m is read as m/8
+// instead of m/4 or m/2 (0x41 = 2^4 * 1.25 decodes as 2^4 * 1.125). The simulator's HiF8 table
+// was wrong for two dot fields. encode from HiF8, codes with a non-zero mantissa in those fields.
+Encoded Hif8DotMantissaWidth(const Case& c) {
+  if (KindOf(c) != OpKind::Encode || c.pair.src != T::HiF8) return Oracle(c);
+  const Word body = c.in[0] & 0x7f;
+  if (body < 0x40 || !oracle::TileNumericValueIsFinite(T::HiF8, c.in[0])) return Oracle(c);
+  const Word mantissa = body >= 0x60 ? (body & 0x1) : (body & 0x3);
+  const Dyadic right = EncodeValue(c);
+  const Dyadic misread{right.negative, 8 + mantissa, oracle::DyadicLeadingExponent(right) - 3};
+  return EncodeDyadic(misread, c.pair.dst, c.control);
+}
+
+// sat_limits_zero: the saturation bounds come from a limits table that has no entry for the
+// destination type (an unspecialised std::numeric_limits<T>::max() and lowest() are T(), 0), so
+// every clamp under Sat gives 0: an integer or floating encode, an affine result and a TQUANT
+// result (finite values out of range and +/-Inf). Flags stay right. encode, affine, tquant, Sat.
+Encoded SatLimitsZero(const Case& c) {
+  Encoded r = Oracle(c);
+  if (!c.control.saturating) return r;
+  const OpKind kind = KindOf(c);
+  if (kind == OpKind::Encode || kind == OpKind::Affine) {
+    if ((r.status & kOF) != 0) r.word = 0;
+    return r;
+  }
+  if (kind != OpKind::Tquant) return r;
+  const NumericValueClass cls = oracle::TileNumericValueClass(T::FP32, c.in[0]);
+  if (oracle::NumericValueClassIsNaN(cls)) return r;
+  if (oracle::NumericValueClassIsInfinity(cls)) return {0, r.status};
+  const auto zero_point =
+      static_cast<std::int64_t>(oracle::NormalizeTileInteger(c.in[2], c.pair.dst));
+  const Encoded unclamped = oracle::FastMatrixQuantizedAffine(
+      Fp32Dyadic(c.in[0]), Fp32Dyadic(c.in[1]), zero_point, 0, c.pair.dst, c.control);
+  if ((unclamped.status & kOF) != 0) r.word = 0;
+  return r;
+}
+
+// narrow_int_always_clamped: the 4-bit lanes (S4X2, U4X2) are produced by a clamp to the lane's
+// range whatever Sat says (the simulator packs them through a saturating helper), so a non-Sat
+// out-of-range result saturates instead of wrapping to 4 bits. encode and affine to S4X2 and
+// U4X2, non-Sat, out-of-range results.
+Encoded NarrowIntAlwaysClamped(const Case& c) {
+  const Encoded r = Oracle(c);
+  const OpKind kind = KindOf(c);
+  if ((kind != OpKind::Encode && kind != OpKind::Affine) || c.control.saturating ||
+      (c.pair.dst != T::S4X2 && c.pair.dst != T::U4X2) || (r.status & kOF) == 0) {
+    return r;
+  }
+  return OracleWith(c, {c.control.rounding_mode, true});
+}
+
+// sat_clamp_in_source_float: the Sat clamp is done in the source's floating type: the upper bound
+// is first converted to that type (RNE), then the clamped value converted to the integer, which
+// wraps when the bound did not fit (INT32_MAX becomes 2^31 in FP32 and BF16, then 0x80000000;
+// INT16_MAX becomes 32768 in FP16). Flags stay right. encode from FP32, FP16, BF16, E4M3 and
+// HiF8 to an integer type whose maximum the source cannot hold exactly, Sat, positive overflow.
+Encoded SatClampInSourceFloat(const Case& c) {
+  const Encoded r = Oracle(c);
+  if (!IsIntegerEncode(c) || !IsFloating(c.pair.src) || !c.control.saturating ||
+      (r.status & kOF) == 0 || EncodeValue(c).negative) {
+    return r;
+  }
+  const Encoded bound = oracle::FastMatrixFloatingEncoding(
+      oracle::DyadicFromInteger(IntegerMaximum(c.pair.dst)), c.pair.src, {M::RNE, false});
+  if ((bound.status & kOF) != 0) return r;  // the bound overflows the source: no such clamp
+  const Word bound_word = oracle::LowBits(bound.word, Format(c.pair.src).width);
+  const Encoded wrapped = EncodeDyadic(oracle::DyadicFromFiniteCode(c.pair.src, bound_word),
+                                       c.pair.dst, {c.control.rounding_mode, false});
+  return {wrapped.word, r.status};
+}
+
+// float_to_int_host_undefined: without Sat, an out-of-range float-to-integer result is left to
+// the host's conversion to a 32-bit int (undefined in C; x86's CVTTSS2SI gives the "integer
+// indefinite" 0x80000000 when the rounded value does not fit in 32 bits), whose low bits are
+// kept, where the profile wraps the exact integer. Flags stay right. encode from FP32 and BF16
+// (the sources reaching 2^31) to every integer type, non-Sat, |rounded value| >= 2^31 (visible
+// where the exact wrap has non-zero low bits: S16, U16, S32, U32).
+Encoded FloatToIntHostUndefined(const Case& c) {
+  const Encoded r = Oracle(c);
+  if (!IsIntegerEncode(c) || !IsFloating(c.pair.src) || c.control.saturating ||
+      (r.status & kOF) == 0) {
+    return r;
+  }
+  const std::int64_t n = RoundToInteger(EncodeValue(c), c.control.rounding_mode).value;
+  if (n >= INT32_MIN && n <= INT32_MAX) return r;
+  return {oracle::LowBits(0x80000000, Format(c.pair.dst).width), r.status};
+}
+
+// tquant_fp32_sum_rounded: TQUANT computed with the host's float arithmetic, value * scale +
+// zero_point in FP32 (the product and then the sum each rounded to nearest even), and only then
+// rounded to the integer under the mode: a sum rounded onto a .5 tie (0.49999997 + 100 is
+// 100.5 in FP32) is resolved the wrong way. The roundings' NX is OR-ed in. tquant, products whose
+// sum with the zero point needs more than 24 bits.
+Encoded TquantFp32SumRounded(const Case& c) {
+  if (KindOf(c) != OpKind::Tquant) return Oracle(c);
+  const NumericValueClass cls = oracle::TileNumericValueClass(T::FP32, c.in[0]);
+  if (oracle::NumericValueClassIsNaN(cls) || oracle::NumericValueClassIsInfinity(cls)) {
+    return Oracle(c);
+  }
+  const Encoded product = oracle::FastFP32FiniteEncoding(
+      oracle::DyadicProduct(Fp32Dyadic(c.in[0]), Fp32Dyadic(c.in[1])), M::RNE);
+  Word sum_word = oracle::LowBits(product.word, 32);
+  Status flags = product.status & kNX;
+  if (Fp32IsFinite(sum_word)) {
+    const auto zero_point =
+        static_cast<std::int64_t>(oracle::NormalizeTileInteger(c.in[2], c.pair.dst));
+    const Encoded sum = oracle::FastFP32FiniteEncoding(
+        DyadicSum(Fp32Dyadic(sum_word), oracle::DyadicFromInteger(zero_point)), M::RNE);
+    sum_word = oracle::LowBits(sum.word, 32);
+    flags = static_cast<Status>(flags | (sum.status & kNX));
+  }
+  Case d = c;
+  d.in[0] = sum_word;
+  d.in[1] = kFp32One;
+  d.in[2] = 0;
+  const Encoded r = Oracle(d);
+  return {r.word, static_cast<Status>(r.status | flags)};
+}
+
+// int_to_fp16_overflow_nv: an integer source that overflows FP16 (S32 magnitudes of 65520 and
+// more) is flagged NV|NX instead of OF|NX (the RTL unit's integer-to-float path reuses its
+// invalid-conversion flag). The word is right. encode S32 -> FP16, overflow.
+Encoded IntToFp16OverflowNv(const Case& c) {
+  Encoded r = Oracle(c);
+  if (KindOf(c) == OpKind::Encode && c.pair.src == T::S32 && c.pair.dst == T::FP16 &&
+      (r.status & kOF) != 0) {
+    r.status = static_cast<Status>((r.status & ~kOF) | kNV);
+  }
+  return r;
+}
+
+// most_negative_integer_nv: the range test of a float-to-signed-integer conversion is made on the
+// value before rounding, so a value below the most negative integer that rounds to it (-128.5
+// under RNE into S8 gives -128) is flagged NV, as an out-of-range input is in RISC-V, instead of
+// NX. The word is right. encode from a floating type to S4X2, S8, S16, S32, values in
+// (minimum - 1, minimum) rounding to the minimum.
+Encoded MostNegativeIntegerNv(const Case& c) {
+  Encoded r = Oracle(c);
+  if (!IsIntegerEncode(c) || !IsFloating(c.pair.src) || !IsSignedInteger(c.pair.dst) ||
+      (r.status & kOF) != 0) {
+    return r;
+  }
+  const Dyadic x = EncodeValue(c);
+  const Dyadic minimum = oracle::DyadicFromInteger(IntegerMinimum(c.pair.dst));
+  if (oracle::DyadicCompare(x, minimum) < 0) r.status = kNV;
+  return r;
+}
+
+// unsigned_minus_2w_nx_only: into an unsigned type of w bits, a value that rounds to -2^w (e.g.
+// -65536 for U16) wraps to 0 (Sat clamps to 0 as well), and the RTL unit's overflow test, made
+// on a (w+1)-bit two's-complement result whose low w bits are 0, takes it for a zero: 0 with NX
+// instead of OF|NX. Values rounding further down are caught by the wider bits. encode and affine
+// to U4X2, U8, U16, U32, values rounding to exactly -2^w.
+Encoded UnsignedMinus2wNxOnly(const Case& c) {
+  Encoded r = Oracle(c);
+  const OpKind kind = KindOf(c);
+  if ((kind != OpKind::Encode && kind != OpKind::Affine) || !IsUnsignedInteger(c.pair.dst)) {
+    return r;
+  }
+  const IntegerEncodeInput input = IntegerInput(c);
+  const std::int64_t n = RoundToInteger(input.value, c.control.rounding_mode).value;
+  const std::int64_t lane = IntegerMaximum(c.pair.dst) + 1;  // 2^w
+  if (n != -lane) return r;
+  r.status = static_cast<Status>(input.before | kNX);
+  return r;
+}
+
+// fp19_nan_payload_truncated: FP32ToFP19 rounds a NaN scale's raw bits like a finite value's
+// (round to nearest even on the 13 dropped bits) instead of giving the canonical 0x3FF00: a NaN
+// whose payload sits only in the dropped bits becomes an FP19 infinity (0x7F800001 -> 0x3FC00),
+// one with payload above them a non-canonical NaN. qparam, NaN scales.
+Encoded Fp19NanPayloadTruncated(const Case& c) {
+  if (KindOf(c) != OpKind::Qparam) return Oracle(c);
+  const Word bits = oracle::LowBits(c.in[0], 32);
+  const bool nan = ((bits >> 23) & 0xff) == 0xff && (bits & 0x7fffff) != 0;
+  if (!nan) return Oracle(c);
+  const Word dropped = bits & 0x1fff;
+  Word fp19 = bits >> 13;
+  if (dropped > 0x1000 || (dropped == 0x1000 && (fp19 & 1) != 0)) ++fp19;
+  return {oracle::MatrixQuantParameter(fp19 & 0x7ffff, oracle::SignExtend(c.in[1], 32),
+                                       static_cast<int>(c.in[2])),
+          0};
+}
+
 // ---- the B.FPATR pipeline (op fpatr) --------------------------------------------------------
 
 enum class FpatrFault : std::uint8_t {
@@ -918,6 +1277,10 @@ enum class FpatrFault : std::uint8_t {
   LreluParamFp32,     // the ReLU parameter's low 32 bits read as an FP32 word
   SignedZeroDropped,  // no -0 result for a -0 accumulator
   RhbFromDatr,        // modes 25/28 round under the B.DATR control instead of RHB
+  OffsetUnsigned,     // the offset field zero-extended instead of sign-extended
+  ReluAfterOffset,    // ReLU/LReLU/PReLU applied to the sum after the intermediate and offset
+  RoundAfterOffset,   // the offset added before the S5/S9/S17 rounding instead of after it
+  ReluInShiftModes,   // ReluMode applied to negative accumulators of the shift modes 12 and 13
 };
 
 /// The fpatr pipeline (reference/matrix-postprocess.asl lines 180-252, as the oracle's
@@ -936,6 +1299,25 @@ Encoded FpatrWithFault(const Case& c, FpatrFault fault) {
     const Encoded r = oracle::FastMatrixPostQuantBaseWithFlags(value, mode, out, relu, quant,
                                                                relu_param, c.control);
     return {oracle::LowBits(r.word, Format(out).width), r.status};
+  }
+  const auto low = [out](Encoded r) {
+    return Encoded{oracle::LowBits(r.word, Format(out).width), r.status};
+  };
+  if (fault == FpatrFault::ReluInShiftModes) {
+    const auto s32 = static_cast<std::int32_t>(static_cast<std::uint32_t>(value));
+    if (!oracle::BundleFPATRModeIsShift(mode) || relu == 0 || s32 >= 0) return Oracle(c);
+    // ReLU zeroes the negative accumulator; LReLU/PReLU scale it by the FP19 parameter and
+    // truncate to an integer; then the shift and clamp of MatrixShiftS32ToS16.
+    std::int64_t activated = 0;
+    if (relu >= 2) {
+      activated = RoundToInteger(oracle::DyadicProduct(
+                                     oracle::DyadicFromInteger(s32),
+                                     oracle::DyadicFromFiniteCode(T::FP19, relu_param & 0x7FFFF)),
+                                 M::RTZ)
+                      .value;
+    }
+    const int shift = static_cast<int>((quant >> 32) & 0xF) + 1;
+    return low(ClampToS16(activated >> shift));
   }
   if ((mode == 0 && relu == 0) || oracle::BundleFPATRModeIsShift(mode)) return Oracle(c);
   const NumericExecutionControl control = oracle::MatrixFPATREffectiveControl(mode, c.control);
@@ -963,9 +1345,6 @@ Encoded FpatrWithFault(const Case& c, FpatrFault fault) {
   const bool multiplier_zero = multiplier.significand == 0;
   const oracle::MatrixSpecialResult special =
       oracle::MatrixPostQuantSpecialValue(value, source, out, control);
-  const auto low = [out](Encoded r) {
-    return Encoded{oracle::LowBits(r.word, Format(out).width), r.status};
-  };
   if (special.special &&
       !(source_class == NumericValueClass::NegativeInfinity && multiplier_zero)) {
     return low({special.word, special.status});
@@ -980,14 +1359,33 @@ Encoded FpatrWithFault(const Case& c, FpatrFault fault) {
   }
   const Dyadic activated = oracle::DyadicProduct(source_value, multiplier);
   const int width = oracle::BundleFPATRModeOffsetWidth(mode);
-  const std::int64_t offset = width == 0
-                                  ? 0
+  const Word offset_field =
+      width == 0 ? 0 : oracle::LowBits(quant >> 37, static_cast<unsigned>(width));
+  const std::int64_t offset = fault == FpatrFault::OffsetUnsigned
+                                  ? static_cast<std::int64_t>(offset_field)
                                   : static_cast<std::int64_t>(oracle::SignExtend(
-                                        oracle::LowBits(quant >> 37, static_cast<unsigned>(width)),
-                                        static_cast<unsigned>(width)));
+                                        offset_field, static_cast<unsigned>(width)));
   if (fault != FpatrFault::SignedZeroDropped && source_class == NumericValueClass::NegativeZero &&
       !multiplier_zero && offset == 0 && IsFloating(out)) {
     return low({oracle::MatrixFloatingSignedZero(out, true), 0});
+  }
+  if (width != 0 && fault == FpatrFault::ReluAfterOffset && relu != 0) {
+    // Every sign scaled, rounded and clamped at the width, the offset added, then the ReLU.
+    const auto [intermediate, flags] = oracle::FastMatrixRoundAndSaturateSigned(
+        oracle::DyadicProduct(source_value, scale), width, control.rounding_mode);
+    const std::int64_t sum = intermediate + offset;
+    Dyadic result = oracle::DyadicFromInteger(sum);
+    if (sum < 0) result = relu == 1 ? Dyadic{false, 0, 0} : oracle::DyadicProduct(result, param);
+    const Encoded e = EncodeDyadic(result, out, control);
+    return {e.word, static_cast<Status>(e.status | flags)};
+  }
+  if (width != 0 && fault == FpatrFault::RoundAfterOffset) {
+    // One rounding, of activated + offset, where no clamp at the width intervenes.
+    const auto [intermediate, flags] =
+        oracle::FastMatrixRoundAndSaturateSigned(activated, width, control.rounding_mode);
+    if ((flags & kOF) == 0) {
+      return EncodeDyadic(DyadicSum(activated, oracle::DyadicFromInteger(offset)), out, control);
+    }
   }
   if (width != 0) {
     return low(oracle::FastMatrixQuantizedAffine(activated, one, offset, width, out, control));
@@ -1002,6 +1400,31 @@ Encoded FpatrSignedZeroDropped(const Case& c) {
   return FpatrWithFault(c, FpatrFault::SignedZeroDropped);
 }
 Encoded FpatrRhbFromDatr(const Case& c) { return FpatrWithFault(c, FpatrFault::RhbFromDatr); }
+// fpatr_offset_unsigned: the B.FPATR offset field (quant_param bits 37 up, 5, 9 or 17 bits) is
+// read unsigned, where MatrixQuantOffset sign-extends it: -1 in 9 bits is taken as 511. The
+// simulator's sign-blind offset. fpatr, modes with an offset width, negative offsets.
+// fpatr_relu_after_offset: ReLU/LReLU/PReLU applied at the end, to value * scale rounded and
+// clamped at the width plus the offset, instead of to the accumulator before the scale
+// (reference/matrix-postprocess.asl lines 225-241). fpatr, modes with an offset width, ReluMode
+// 1..3, negative accumulators or negative sums.
+// fpatr_round_after_offset: the offset is added to the exact activated value and the sum rounded
+// once, where MatrixQuantizedAffine rounds value * scale at the width first and then adds the
+// offset (spec-notes section 5 item 8): a tie or a directed mode resolves differently (2.5 + 1
+// under RNE gives 4, not 3). fpatr, modes with an offset width, non-integer activated values.
+// fpatr_relu_in_shift_modes: ReluMode acts in the S32 -> S16 shift modes 12 and 13, which the
+// pipeline returns before any activation (lines 187-191): a negative accumulator becomes 0 under
+// ReLU, or the accumulator times the parameter (truncated) under LReLU/PReLU, before the shift.
+// fpatr, modes 12 and 13, ReluMode 1..3, negative accumulators.
+Encoded FpatrOffsetUnsigned(const Case& c) { return FpatrWithFault(c, FpatrFault::OffsetUnsigned); }
+Encoded FpatrReluAfterOffset(const Case& c) {
+  return FpatrWithFault(c, FpatrFault::ReluAfterOffset);
+}
+Encoded FpatrRoundAfterOffset(const Case& c) {
+  return FpatrWithFault(c, FpatrFault::RoundAfterOffset);
+}
+Encoded FpatrReluInShiftModes(const Case& c) {
+  return FpatrWithFault(c, FpatrFault::ReluInShiftModes);
+}
 
 using MutantFn = Encoded (*)(const Case&);
 
@@ -1217,6 +1640,109 @@ constexpr std::array kCatalog = {
            "B.FPATR modes 25/28 (HiF8) round under the B.DATR control instead of the fixed RHB",
            "fpatr to HiF8, ties", "fpatr", "fp32", "hif8", "fpatr"},
           FpatrRhbFromDatr},
+    // issue 27: bug kinds seen in a C++ simulator and an RTL FPU
+    Entry{{"mode_ignored_rne", "the rounding mode ignored: every mode rounds as RNE",
+           "encode, float and integer destinations, every mode but RNE", "encode", "fp16", "e4m3",
+           "encode", "--src fp16 --rmode RTZ"},
+          ModeIgnoredRne},
+    Entry{{"mode_ignored_rtz", "the rounding mode ignored: every mode truncates (RTZ)",
+           "encode, float and integer destinations, every mode but RTZ", "encode", "fp16", "e4m3",
+           "encode", "--src fp16 --rmode RNE"},
+          ModeIgnoredRtz},
+    Entry{{"rto_half_to_odd",
+           "RTO as round-half-to-odd (nearest, ties to odd) instead of sticky round-to-odd",
+           "encode, RTO, inexact values off a tie", "encode", "fp16", "e4m3", "encode",
+           "--src fp16 --rmode RTO"},
+          RtoHalfToOdd},
+    Entry{{"e8m0_floor_every_mode", "E8M0 takes the floor exponent in every mode",
+           "tcvt to E8M0, every mode but RTM, non-powers of two", "tcvt", "fp16", "e8m0", "tcvt",
+           "--src fp16"},
+          E8M0FloorEveryMode},
+    Entry{{"e8m0_specials_given_exponent",
+           "E8M0 of NaN, zero and negative inputs given an exponent instead of 0xFF with NV",
+           "tcvt to E8M0, NaN, zero and negative sources", "tcvt", "fp16", "e8m0", "tcvt",
+           "--src fp16"},
+          E8M0SpecialsGivenExponent},
+    Entry{{"e8m0_sign_leaks_into_exponent",
+           "E8M0: the sign bit leaks into the exponent field (no NV for negative inputs)",
+           "tcvt to E8M0, negative finite sources", "tcvt", "fp16", "e8m0", "tcvt", "--src fp16"},
+          E8M0SignLeaksIntoExponent},
+    Entry{{"e4m3_truncates", "E4M3 conversion truncates instead of rounding, in every mode",
+           "encode to E4M3, every mode but RTZ, inexact values", "encode", "fp16", "e4m3", "encode",
+           "--src fp16 --dst e4m3"},
+          E4M3Truncates},
+    Entry{{"e4m3_subnormal_boundary_low",
+           "E4M3 subnormal boundary one binade low: [2^-7, 2^-6) on the normal path (2^-7 -> 0)",
+           "encode to E4M3, values in [2^-7, 2^-6)", "encode", "fp16", "e4m3", "encode",
+           "--src fp16 --dst e4m3"},
+          E4M3SubnormalBoundaryLow},
+    Entry{{"e4m3_exponent_wraps",
+           "E4M3 overflow not detected: the biased exponent wraps modulo 16 (512 -> 0x00)",
+           "encode to E4M3, magnitudes above 448", "encode", "fp16", "e4m3", "encode",
+           "--src fp16 --dst e4m3"},
+          E4M3ExponentWraps},
+    Entry{{"hif8_dot_mantissa_width",
+           "HiF8 decoder reads the 10xx and 11xx dot fields' mantissa as 3 bits wide",
+           "encode from HiF8, dot fields 10xx and 11xx", "encode", "hif8", "fp32", "encode",
+           "--src hif8"},
+          Hif8DotMantissaWidth},
+    Entry{{"sat_limits_zero",
+           "Sat bounds from an unspecialised limits table: every Sat clamp gives 0",
+           "encode, affine, tquant, Sat, out-of-range results", "encode", "fp16", "s8",
+           "encode,affine,tquant", "--src fp16 --sat on"},
+          SatLimitsZero},
+    Entry{{"narrow_int_always_clamped",
+           "S4X2/U4X2 destinations always clamped (Sat ignored when off)",
+           "encode and affine to S4X2 and U4X2, non-Sat overflow", "encode", "fp16", "s4x2",
+           "encode,affine", "--src fp16 --sat off"},
+          NarrowIntAlwaysClamped},
+    Entry{{"sat_clamp_in_source_float",
+           "Sat clamp done in the source float type (INT32_MAX rounds to 2^31, then wraps)",
+           "encode from a float to S16/U16/S32/U32, Sat, positive overflow", "encode", "fp16",
+           "s16", "encode", "--src fp16 --sat on"},
+          SatClampInSourceFloat},
+    Entry{{"float_to_int_host_undefined",
+           "out-of-range float-to-integer left to the host (x86 gives 0x80000000)",
+           "encode from FP32/BF16 to S16/U16/S32/U32, non-Sat, |value| >= 2^31", "encode", "bf16",
+           "s32", "encode", "--src bf16 --sat off"},
+          FloatToIntHostUndefined},
+    Entry{{"tquant_fp32_sum_rounded",
+           "TQUANT computes value x scale + zero point in FP32 (RNE twice), then rounds",
+           "tquant, sums needing more than 24 bits", "tquant", "fp32", "s8", "tquant"},
+          TquantFp32SumRounded},
+    Entry{{"fpatr_offset_unsigned", "B.FPATR offset field read unsigned (no sign extension)",
+           "fpatr, modes with an offset, negative offsets", "fpatr", "s32", "s8", "fpatr"},
+          FpatrOffsetUnsigned},
+    Entry{{"fpatr_relu_after_offset", "B.FPATR ReLU applied after the offset and the clamp",
+           "fpatr, modes with an offset, ReluMode 1..3, negative values", "fpatr", "s32", "s8",
+           "fpatr"},
+          FpatrReluAfterOffset},
+    Entry{
+        {"fpatr_round_after_offset", "B.FPATR rounding after adding the offset instead of before",
+         "fpatr, modes with an offset, non-integer scaled values", "fpatr", "fp32", "s8", "fpatr"},
+        FpatrRoundAfterOffset},
+    Entry{{"fpatr_relu_in_shift_modes", "B.FPATR ReluMode applied in the shift modes 12 and 13",
+           "fpatr, modes 12 and 13, ReluMode 1..3, negative accumulators", "fpatr", "s32", "s16",
+           "fpatr"},
+          FpatrReluInShiftModes},
+    Entry{
+        {"int_to_fp16_overflow_nv", "integer to FP16 overflow flagged NV|NX instead of OF|NX",
+         "encode S32 -> FP16, overflow", "encode", "s32", "fp16", "encode", "--src s32 --dst fp16"},
+        IntToFp16OverflowNv},
+    Entry{{"most_negative_integer_nv",
+           "a value rounding to the most negative integer (-128.5 -> -128) flagged NV",
+           "encode from a float to S4X2/S8/S16/S32, values just below the minimum", "encode",
+           "fp16", "s8", "encode", "--src fp16"},
+          MostNegativeIntegerNv},
+    Entry{{"unsigned_minus_2w_nx_only",
+           "a negative value rounding to -2^w for an unsigned target: 0 with NX (OF missing)",
+           "encode and affine to U4X2/U8/U16/U32, values rounding to exactly -2^w", "encode",
+           "fp32", "u16", "encode,affine", "--dst u16"},
+          UnsignedMinus2wNxOnly},
+    Entry{{"fp19_nan_payload_truncated",
+           "FP32ToFP19 rounds a NaN's raw bits (payload in the dropped bits: Inf)",
+           "qparam, NaN scales", "qparam", "fp32", "u64", "qparam"},
+          Fp19NanPayloadTruncated},
 };
 
 const std::array<MutantInfo, kCatalog.size()>& Infos() {

@@ -290,6 +290,101 @@ TEST(MutantCases, NewFaultKindsOnWorkedCases) {
        {"encode", "fp16", "hif8", "RNE", false, {"0x4c00"}},
        {0x40, 0x00},
        {0x50, 0x00}},
+      // Issue 27's kinds. -128.5 rounds (RNE) to -128, in range: NX; the range test before
+      // rounding says NV.
+      {"most_negative_integer_nv",
+       {"encode", "fp32", "s8", "RNE", false, {"0xc3008000"}},
+       {0x80, 0x10},
+       {0x80, 0x01}},
+      // -65536.5 rounds (RNE) to -65536 = -2^16, which wraps to 0 with OF|NX; the test on the
+      // wrapped word misses the overflow.
+      {"unsigned_minus_2w_nx_only",
+       {"encode", "fp32", "u16", "RNE", false, {"0xc7800040"}},
+       {0x0000, 0x14},
+       {0x0000, 0x10}},
+      // 65536 overflows FP16: +Inf with OF|NX, flagged NV|NX.
+      {"int_to_fp16_overflow_nv",
+       {"encode", "s32", "fp16", "RNE", false, {"0x00010000"}},
+       {0x7c00, 0x14},
+       {0x7c00, 0x11}},
+      // 2^31 clamps to INT32_MAX under Sat; INT32_MAX in FP32 is 2^31, which wraps.
+      {"sat_clamp_in_source_float",
+       {"encode", "fp32", "s32", "RNE", true, {"0x4f000000"}},
+       {0x7fffffff, 0x14},
+       {0x80000000, 0x14}},
+      // 32767 in FP16 is 32768 (RNE), which wraps to -32768.
+      {"sat_clamp_in_source_float",
+       {"encode", "fp16", "s16", "RNE", true, {"0x7800"}},
+       {0x7fff, 0x14},
+       {0x8000, 0x14}},
+      // 2^31 + 256 wraps to 0x0100 in S16; the host's int32 conversion gives 0x80000000.
+      {"float_to_int_host_undefined",
+       {"encode", "fp32", "s16", "RNE", false, {"0x4f000001"}},
+       {0x0100, 0x14},
+       {0x0000, 0x14}},
+      {"float_to_int_host_undefined",
+       {"encode", "fp32", "s32", "RNE", false, {"0x4f800001"}},
+       {0x00000200, 0x14},
+       {0x80000000, 0x14}},
+      // 2^-7 is the E4M3 subnormal 0x04; on the normal path with a zero exponent field, 0x00.
+      {"e4m3_subnormal_boundary_low",
+       {"encode", "fp32", "e4m3", "RNE", false, {"0x3c000000"}},
+       {0x04, 0x00},
+       {0x00, 0x00}},
+      // 512 = 2^9 overflows (0x7F with OF|NX); its biased exponent 16 wraps to 0: code 0x00.
+      {"e4m3_exponent_wraps",
+       {"encode", "fp32", "e4m3", "RNE", false, {"0x44000000"}},
+       {0x7f, 0x14},
+       {0x00, 0x00}},
+      // 1 + 3/32 rounds (RNE) to 1.125 (0x39); truncated, 1.0 (0x38).
+      {"e4m3_truncates",
+       {"encode", "fp16", "e4m3", "RNE", false, {"0x3c60"}},
+       {0x39, 0x10},
+       {0x38, 0x10}},
+      // 1 + 1/32 under RTO: the odd neighbour 1.125 (0x39); half-to-odd takes the nearest, 1.0.
+      {"rto_half_to_odd",
+       {"encode", "fp16", "e4m3", "RTO", false, {"0x3c20"}},
+       {0x39, 0x10},
+       {0x38, 0x10}},
+      // 1.5 under RTP is 2^1 (0x80); the floor exponent gives 2^0 (0x7F).
+      {"e8m0_floor_every_mode",
+       {"tcvt", "fp16", "e8m0", "RTP", false, {"0x3e00"}},
+       {0x80, 0x10},
+       {0x7f, 0x10}},
+      // -1.0: 0xFF with NV; with the sign bit in the exponent field, 2^0 * 2^32: 0x9F.
+      {"e8m0_sign_leaks_into_exponent",
+       {"tcvt", "fp16", "e8m0", "RNE", false, {"0xbc00"}},
+       {0xff, 0x01},
+       {0x9f, 0x00}},
+      // -2.0 is converted as 2.0 (0x80) without NV; a NaN as an Inf.
+      {"e8m0_specials_given_exponent",
+       {"tcvt", "fp16", "e8m0", "RNE", false, {"0xc000"}},
+       {0xff, 0x01},
+       {0x80, 0x00}},
+      {"e8m0_specials_given_exponent",
+       {"tcvt", "fp16", "e8m0", "RNE", true, {"0x7e00"}},
+       {0xff, 0x01},
+       {0xfe, 0x14}},
+      // 8 into S4 wraps to -8 (0x8); always clamped, 7.
+      {"narrow_int_always_clamped",
+       {"encode", "fp16", "s4x2", "RNE", false, {"0x4800"}},
+       {0x8, 0x14},
+       {0x7, 0x14}},
+      // 128 into S8 under Sat clamps to 127; an unspecialised limits table gives 0.
+      {"sat_limits_zero",
+       {"encode", "fp16", "s8", "RNE", true, {"0x5800"}},
+       {0x7f, 0x14},
+       {0x00, 0x14}},
+      // 0.49999997 + 100 is 100.5 in FP32, which RNA takes to 101; exactly, 100.
+      {"tquant_fp32_sum_rounded",
+       {"tquant", "fp32", "s8", "RNA", false, {"0x3effffff", "0x3f800000", "0x64"}},
+       {0x64, 0x10},
+       {0x65, 0x10}},
+      // The NaN 0x7F800001 narrows to 0x3FF00; its raw bits rounded give the FP19 Inf 0x3FC00.
+      {"fp19_nan_payload_truncated",
+       {"qparam", "fp32", "u64", "RNE", false, {"0x7f800001", "0x00000000", "0x00"}},
+       {0x7fe00000, 0x00},
+       {0x7f800000, 0x00}},
   };
   for (const Worked& w : worked) {
     SCOPED_TRACE(w.mutant + ": " + Show(w.k));

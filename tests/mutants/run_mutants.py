@@ -89,6 +89,27 @@ def parse_report(stdout):
     return out
 
 
+TRIAGE_HEADER_RE = re.compile(r"^by failure signature \(triage: .*?(\d+) groups?", re.M)
+TRIAGE_LINE_RE = re.compile(r"^\s+(\d+)  (\S.*)$")
+
+
+def parse_triage(stdout):
+    """The report's triage groups, in its order: [{"count": N, "signature": TEXT}, ...]."""
+    header = TRIAGE_HEADER_RE.search(stdout)
+    if not header:
+        return []
+    groups = []
+    for line in stdout[header.end():].splitlines()[1:]:
+        if not line.startswith(" "):
+            break
+        m = TRIAGE_LINE_RE.match(line)
+        if m:
+            groups.append({"count": int(m.group(1)), "signature": m.group(2)})
+    if len(groups) != int(header.group(1)):
+        fail(f"the report announces {header.group(1)} triage groups and lists {len(groups)}")
+    return groups
+
+
 def select_files(vectors, ops, take_all, types=None):
     """The vector files of the default suite (manifest order) whose op is in `ops` and whose
     source and destination types are the ones `types` names ({"--src": T, "--dst": T}), if any."""
@@ -174,9 +195,12 @@ def cmd_run(a):
         fail(f"{a.name}: the report names no first mismatch")
     # The results file (up to 1.2 GB) has served its purpose: the report is kept in run.json.
     results.unlink(missing_ok=True)
+    triage = parse_triage(p.stdout)
+    if not triage:
+        fail(f"{a.name}: the report has no triage group")
     record = {"mutant": a.name, "ops": ops, "all_files": a.all, "selection": selection,
-              "file_names": files,
-              **report, "first_mismatch": first.rstrip(), "cpu_seconds": round(cpu, 1),
+              "file_names": files, **report, "triage": triage,
+              "first_mismatch": first.rstrip(), "cpu_seconds": round(cpu, 1),
               "wall_seconds": round(wall, 1)}
     name = "run-all.json" if a.all else "run.json"
     (work / name).write_text(json.dumps(record, indent=1) + "\n")

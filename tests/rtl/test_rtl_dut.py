@@ -128,7 +128,8 @@ class FlagOrderTest(unittest.TestCase):
         self.assertEqual(summary(out)[1:5], (917504, 560, 916944, 0), out)
         self.assertIn("by kind: wrong word 0, wrong flags 916944, both 0, unsupported 0", out)
         self.assertIn("hint: 916944 of the 916944 wrong-flags vectors hold the expected flags in "
-                      "reverse order", out)
+                      "reverse order (bit 0 NX .. bit 4 NV, as RISC-V fflags): convert the "
+                      "device's status to ptovec's order", out)
 
     def test_riscv_order_passes_without_a_hint(self):
         status, out = self.run_fp16("riscv")

@@ -147,6 +147,9 @@ TEST_F(Gate, FlagsInReverseOrderGetAHint) {
   EXPECT_EQ(r.matched + r.flags, 700u);
   EXPECT_EQ(r.flags, 546u);  // the 154 others are exact, in range: status 0x00
   EXPECT_EQ(r.flags_reversed, r.flags);
+  // This file's statuses have one flag at most: no two-flag status tells a reversal from a fault
+  // that swaps NX and NV (tests/rtl/test_rtl_dut.py has the E8M0 unit's OF|NX and UF|NX too).
+  EXPECT_EQ(r.flags_reversed_two_bits, 0u);
   std::ostringstream text;
   PrintReport(text, r, 0);
   EXPECT_NE(
@@ -165,6 +168,25 @@ TEST_F(Gate, FlagsInReverseOrderGetAHint) {
   std::ostringstream other;
   PrintReport(other, t, 0);
   EXPECT_EQ(other.str().find("hint:"), std::string::npos) << other.str();
+  // NV where NX alone is expected (a range test made before rounding) is NX reversed as well,
+  // but no flag order: without a two-bit status reversed, no hint.
+  TestDevice nv_for_nx([](const Case&, DeviceAnswer& a) {
+    if (a.result.status == oracle::kStatusNX) a.result.status = oracle::kStatusNV;
+  });
+  RunOptions nv;
+  nv.results = dir_ / "nv.bin";
+  const CheckReport n = RunDevice(nv_for_nx, dir_, nv);
+  EXPECT_GT(n.flags, 0u);
+  EXPECT_EQ(n.flags_reversed, n.flags);
+  EXPECT_EQ(n.flags_reversed_two_bits, 0u);
+  std::ostringstream nv_text;
+  PrintReport(nv_text, n, 0);
+  EXPECT_NE(nv_text.str().find("in reverse order (bit 0 NX .. bit 4 NV, as RISC-V fflags), but "
+                               "each has one flag only (NV for NX, or NX for NV)"),
+            std::string::npos)
+      << nv_text.str();
+  EXPECT_EQ(nv_text.str().find("convert the device's status to ptovec's order"), std::string::npos)
+      << nv_text.str();
 }
 
 TEST_F(Gate, ResultsOfAnotherSuiteOrFileVersionAreRefused) {

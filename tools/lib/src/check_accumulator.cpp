@@ -3,6 +3,7 @@
 // outcome class; triage groups), reports of parts added together (AppendReport), and the exit
 // status of a report.
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -146,6 +147,10 @@ void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& ex
         if (got.result.status ==
             ptovec_dut_flags_to_spec(expected.status, PTOVEC_DUT_FLAG_ORDER_RISCV)) {
           ++report_.flags_reversed;
+          // NX alone reversed is NV alone, which a real bug gives too; two bits are evidence.
+          if (std::popcount(static_cast<unsigned>(expected.status)) >= 2) {
+            ++report_.flags_reversed_two_bits;
+          }
         }
         break;
     }
@@ -253,6 +258,7 @@ void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report
   total.word += part.word;
   total.flags += part.flags;
   total.flags_reversed += part.flags_reversed;
+  total.flags_reversed_two_bits += part.flags_reversed_two_bits;
   total.both += part.both;
   for (FileTally& f : part.per_file) {
     auto it = std::find_if(total.per_file.begin(), total.per_file.end(),

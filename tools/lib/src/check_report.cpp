@@ -245,11 +245,20 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
     out << "by kind: wrong word " << r.word << ", wrong flags " << r.flags << ", both " << r.both
         << ", unsupported " << r.unsupported << "\n";
     // Nearly every wrong status being the right one bit-reversed is a port in RISC-V order.
+    // When none of them had two flags, the reversal is only NX for NV or NV for NX, which a real
+    // fault gives too (a range test made before rounding says NV for -128.5 -> -128): say both.
     if (r.flags_reversed > 0 && r.flags_reversed * 10 >= r.flags * 9) {
       out << "hint: " << r.flags_reversed << " of the " << r.flags
           << " wrong-flags vectors hold the expected flags in reverse order (bit 0 NX .. bit 4 NV,"
-             " as RISC-V fflags): convert the device's status to ptovec's order (bit 0 NV .. bit"
-             " 4 NX; docs/devices.md, Flag order)\n";
+             " as RISC-V fflags)";
+      if (r.flags_reversed_two_bits > 0) {
+        out << ": convert the device's status to ptovec's order (bit 0 NV .. bit 4 NX;"
+               " docs/devices.md, Flag order)\n";
+      } else {
+        out << ", but each has one flag only (NV for NX, or NX for NV), which a real fault gives"
+               " as well: if the device's status is in RISC-V order convert it (docs/devices.md,"
+               " Flag order), else its NV and NX are wrong\n";
+      }
     }
     out << "by op, types, mode and Sat:\n";
     out << "  " << std::left << std::setw(9) << "op" << std::setw(6) << "src" << std::setw(6)

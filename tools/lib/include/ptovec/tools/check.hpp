@@ -116,6 +116,9 @@ struct CheckReport {
   /// Of `flags` (wrong flags, right word): those whose status is the expected one with its five
   /// bits in reverse order (bit 0 NX .. bit 4 NV, RISC-V fflags): a flag order not converted.
   std::uint64_t flags_reversed = 0;
+  /// Of `flags_reversed`: those whose expected status has two or more bits (OF|NX, UF|NX), the
+  /// only ones a reversal tells apart from a real fault (NX alone reversed is NV alone).
+  std::uint64_t flags_reversed_two_bits = 0;
   std::vector<FileTally> per_file;  ///< in run order
   /// The first max_report failed vectors (mismatched; unsupported too unless allowed).
   std::vector<Mismatch> first;
