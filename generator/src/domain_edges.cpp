@@ -1,9 +1,10 @@
 // The edge sets of the input domains (domains.hpp): FP32 specials, powers of two, sqrt(2)
 // boundaries, E8M0's underflow edge and binade ends; FP32 ordinals and brackets; the anchors of
-// a destination (every value and tie, the overflow threshold) and the FP32/S32 words around
-// them; the B.FPATR offset and width check and sets. The format edges they aim at (smallest
-// normal, overflow threshold, E8M0's range, the S5/S9/S17 ranges) are the oracle's
-// (format_edges.hpp), which the outcome classes read too.
+// a destination (every value and tie, the overflow threshold), its implementation edges (range
+// ends and unsigned wraps, the subnormal/normal tie, the directed overflow edge, the binade below
+// the smallest subnormal) and the FP32/S32 words around them; the B.FPATR offset and width check
+// and sets. The format edges they aim at (smallest normal, overflow threshold, E8M0's range, the
+// S5/S9/S17 ranges) are the oracle's (format_edges.hpp), which the outcome classes read too.
 #include <algorithm>
 #include <array>
 #include <boost/multiprecision/cpp_int.hpp>
@@ -269,6 +270,61 @@ std::vector<oracle::Dyadic> DestinationAnchors(TileDataType dst) {
   anchors.push_back(oracle::OverflowThreshold(dst));
   anchors.push_back(oracle::LargestFinitePlusUlp(dst));
   return anchors;
+}
+
+namespace {
+
+// A half-integer h / 2 (h in units of 1/2) as a Dyadic.
+Dyadic Halves(I128 h) { return {h < 0, static_cast<U128>(h < 0 ? -h : h), -1}; }
+
+const oracle::FormatInfo& IntegerDestination(TileDataType dst) {
+  const oracle::FormatInfo& f = oracle::Format(dst);
+  if (f.IsFloating()) {
+    throw std::invalid_argument(std::string(f.name) + " is not an integer destination");
+  }
+  return f;
+}
+
+}  // namespace
+
+std::vector<oracle::Dyadic> IntegerRangeEndAnchors(TileDataType dst) {
+  const oracle::FormatInfo& f = IntegerDestination(dst);
+  const bool is_signed = f.kind == oracle::FormatKind::SignedInteger;
+  const I128 lo = is_signed ? -(I128{1} << (f.width - 1)) : I128{0};
+  const I128 hi = is_signed ? (I128{1} << (f.width - 1)) - 1 : (I128{1} << f.width) - 1;
+  std::vector<Dyadic> anchors;
+  for (const I128 end : {lo, hi}) {
+    for (const I128 h : {2 * end - 1, 2 * end, 2 * end + 1}) anchors.push_back(Halves(h));
+  }
+  return anchors;
+}
+
+std::vector<oracle::Dyadic> UnsignedWrapAnchors(TileDataType dst) {
+  const oracle::FormatInfo& f = IntegerDestination(dst);
+  if (f.kind != oracle::FormatKind::UnsignedInteger) {
+    throw std::invalid_argument(std::string(f.name) + " is not an unsigned destination");
+  }
+  const I128 wrap = -(I128{1} << f.width);
+  std::vector<Dyadic> anchors;
+  for (const I128 h : {2 * wrap - 1, 2 * wrap, 2 * wrap + 1, I128{-3}, I128{-2}, I128{-1}}) {
+    anchors.push_back(Halves(h));
+  }
+  return anchors;
+}
+
+std::vector<oracle::Dyadic> SubnormalNormalTieAnchors(TileDataType dst) {
+  return {oracle::LargestSubnormalValue(dst), oracle::SubnormalNormalTie(dst),
+          oracle::SmallestNormalValue(dst)};
+}
+
+std::vector<oracle::Dyadic> DirectedOverflowAnchors(TileDataType dst) {
+  return {oracle::LargestFiniteValue(dst), oracle::OverflowThreshold(dst),
+          oracle::LargestFinitePlusUlp(dst)};
+}
+
+std::vector<oracle::Dyadic> BelowSmallestSubnormalAnchors(TileDataType dst) {
+  const Dyadic s = oracle::SmallestPositiveValue(dst);
+  return {{false, s.significand, s.exponent - 2}, {false, s.significand, s.exponent - 1}, s};
 }
 
 WordSet Fp32AroundAnchors(const std::vector<oracle::Dyadic>& anchors, int max_steps,

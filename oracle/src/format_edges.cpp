@@ -16,6 +16,7 @@ namespace {
 struct Edges {
   Dyadic smallest_positive;
   Dyadic smallest_normal;
+  std::optional<Dyadic> largest_subnormal;  // none for a format without subnormals (E8M0)
   Dyadic largest;
   Dyadic below_largest;
 };
@@ -35,12 +36,15 @@ Edges FindEdges(TileDataType type) {
   if (f.width > 16) {  // Binary: positive codes are in value order
     e.smallest_positive = DyadicNormalized(DyadicFromFiniteCode(type, 1));
     e.smallest_normal = DyadicPowerOfTwo(1 - f.bias);
+    e.largest_subnormal = DyadicNormalized(
+        DyadicFromFiniteCode(type, (Word{1} << f.fraction_bits) - 1));  // fraction all ones
     e.below_largest = DyadicNormalized(DyadicFromFiniteCode(type, f.largest_finite_code - 1));
     return e;
   }
   std::optional<Dyadic> positive;
   std::optional<Dyadic> normal;
   std::optional<Dyadic> below;
+  std::optional<Dyadic> subnormal;
   for (Word w = 0; w < (Word{1} << f.width); ++w) {
     if (!TileNumericValueIsFinite(type, w)) continue;
     const Dyadic v = DyadicFromFiniteCode(type, w);
@@ -50,6 +54,10 @@ Edges FindEdges(TileDataType type) {
         (!normal || DyadicCompareMagnitude(v, *normal) < 0)) {
       normal = v;
     }
+    if (TileNumericValueClass(type, w) == NumericValueClass::PositiveSubnormal &&
+        (!subnormal || DyadicCompareMagnitude(v, *subnormal) > 0)) {
+      subnormal = v;
+    }
     if (DyadicCompareMagnitude(v, e.largest) < 0 &&
         (!below || DyadicCompareMagnitude(v, *below) > 0)) {
       below = v;
@@ -58,6 +66,7 @@ Edges FindEdges(TileDataType type) {
   e.smallest_positive = DyadicNormalized(*positive);
   e.smallest_normal = normal ? DyadicNormalized(*normal) : DyadicPowerOfTwo(1 - f.bias);
   e.below_largest = DyadicNormalized(*below);
+  if (subnormal) e.largest_subnormal = DyadicNormalized(*subnormal);
   return e;
 }
 
@@ -89,6 +98,24 @@ Dyadic Combine(const Dyadic& l, int a, const Dyadic& p, int b, int shift) {
 Dyadic SmallestPositiveValue(TileDataType type) { return EdgesOf(type).smallest_positive; }
 Dyadic SmallestNormalValue(TileDataType type) { return EdgesOf(type).smallest_normal; }
 Dyadic LargestFiniteValue(TileDataType type) { return EdgesOf(type).largest; }
+
+Dyadic LargestSubnormalValue(TileDataType type) {
+  const Edges& e = EdgesOf(type);
+  if (!e.largest_subnormal) {
+    throw std::invalid_argument("format edges: " + std::string(Format(type).name) +
+                                " has no subnormal values");
+  }
+  return *e.largest_subnormal;
+}
+
+Dyadic SubnormalNormalTie(TileDataType type) {
+  // (S + N) / 2, S and N aligned at the lower of their exponents.
+  const Dyadic s = LargestSubnormalValue(type);
+  const Dyadic& n = EdgesOf(type).smallest_normal;
+  const int e = s.exponent < n.exponent ? s.exponent : n.exponent;
+  return DyadicNormalized(
+      {false, (s.significand << (s.exponent - e)) + (n.significand << (n.exponent - e)), e - 1});
+}
 Dyadic BelowLargestFiniteValue(TileDataType type) { return EdgesOf(type).below_largest; }
 
 Dyadic OverflowThreshold(TileDataType type) {

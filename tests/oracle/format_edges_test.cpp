@@ -42,6 +42,22 @@ TEST(FormatEdges, NarrowFormats) {
   EXPECT_THROW(SmallestNormalValue(TileDataType::S32), std::invalid_argument);
 }
 
+// The largest subnormal and the subnormal/normal tie (the implementation edges of issue 27).
+TEST(FormatEdges, BelowTheNormalRange) {
+  EXPECT_EQ(R(LargestSubnormalValue(TileDataType::FP32)), Real(0x7FFFFF) * PowerOfTwo(-149));
+  EXPECT_EQ(R(SubnormalNormalTie(TileDataType::FP32)), Real(0xFFFFFF) * PowerOfTwo(-150));
+  EXPECT_EQ(R(LargestSubnormalValue(TileDataType::FP16)), Real(1023) * PowerOfTwo(-24));
+  EXPECT_EQ(R(SubnormalNormalTie(TileDataType::FP16)), Real(2047) * PowerOfTwo(-25));
+  EXPECT_EQ(R(SubnormalNormalTie(TileDataType::BF16)), Real(255) * PowerOfTwo(-134));
+  EXPECT_EQ(R(LargestSubnormalValue(TileDataType::E4M3)), Real(7) * PowerOfTwo(-9));
+  EXPECT_EQ(R(SubnormalNormalTie(TileDataType::E4M3)), Real(15) * PowerOfTwo(-10));
+  // HiF8: subnormals 2^-22 .. 2^-16 (bodies 1..7), smallest normal 2^-15 by value.
+  EXPECT_EQ(R(LargestSubnormalValue(TileDataType::HiF8)), PowerOfTwo(-16));
+  EXPECT_EQ(R(SubnormalNormalTie(TileDataType::HiF8)), Real(3) * PowerOfTwo(-17));
+  EXPECT_THROW(LargestSubnormalValue(TileDataType::E8M0), std::invalid_argument);
+  EXPECT_THROW(SubnormalNormalTie(TileDataType::S8), std::invalid_argument);
+}
+
 TEST(FormatEdges, SignedFields) {
   EXPECT_EQ(SignedFieldMinimum(0), 0);
   EXPECT_EQ(SignedFieldMaximum(0), 0);

@@ -2,6 +2,7 @@
 // word is encoded by ReferenceMatrixFloatingEncoding (lines 454-472) into FP32, FP16, BF16, E4M3
 // or HiF8, or by ReferenceMatrixIntegerEncoding (lines 108-131) into an integer type.
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <vector>
@@ -9,10 +10,14 @@
 #include "outcome_classes.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/sampler.hpp"
+#include "ptovec/generator/word_set.hpp"
 #include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/oracle/dyadic.hpp"
 #include "ptovec/oracle/fast.hpp"
+#include "ptovec/oracle/format_edges.hpp"
+#include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
 #include "ptovec/oracle/reference_quantization.hpp"
 
@@ -173,6 +178,72 @@ WordSet S32Edges() {
       {0x00000000U, 0x00000001U, 0xFFFFFFFFU, 0x7FFFFFFFU, 0x80000000U, 0x7FFFFFFEU, 0x80000001U});
 }
 
+// FP32 words within `steps` ulps of the FP32 neighbours of each anchor (both signs when
+// `both_signs`), finite.
+WordSet Fp32Near(const std::vector<oracle::Dyadic>& anchors, int steps, bool both_signs) {
+  return Fp32AroundAnchors(anchors, steps, both_signs).Intersect(Fp32FiniteWords());
+}
+
+// The binade below the smallest subnormal s of a floating destination, both signs: the words
+// within 4 ulps of s/4, s/2 and s, and 128 words spread evenly over [s/2, s) (every value there
+// rounds to 0 or to s by the mode alone, so a comb stands for the binade; a uniform part took a
+// seventh of FP32 -> E4M3's sample).
+WordSet Fp32BinadeBelowSmallestSubnormal(TileDataType dst) {
+  constexpr std::int64_t kComb = 128;
+  const std::vector<oracle::Dyadic> anchors = BelowSmallestSubnormalAnchors(dst);
+  const std::int64_t half = Fp32Ordinal(Fp32Bracket(anchors[1]).second);
+  const std::int64_t whole = Fp32Ordinal(Fp32Bracket(anchors[2]).first);
+  std::vector<Word> comb;
+  for (std::int64_t k = 0; k < kComb; ++k) {
+    comb.push_back(Fp32FromOrdinal(half + (whole - half) * k / kComb));
+  }
+  return Fp32Near(anchors, 4, true).Union(WithBothSigns(WordSet::Points(comb)));
+}
+
+// The implementation edges of issue 27, as strategies of their own beside the specification's
+// (the destination's values and ties): named after the edge, each with a fixed share of the
+// sample, and placed before the broad strategies so that the words they hold count as theirs.
+// A word at the edge and a few FP32 ulps (S32 units) either side of it.
+void AddImplementationEdges(TypePair pair, std::vector<SampleStrategy>& s) {
+  const oracle::FormatInfo& f = Format(pair.dst);
+  const bool unsigned_dst = f.kind == oracle::FormatKind::UnsignedInteger;
+  if (pair.src == T::FP32) {
+    if (!f.IsFloating()) {
+      // S8: -128.5, -128, -127.5, 126.5, 127, 127.5 (a device gave NV for -128.5 -> -128).
+      s.push_back({"fp32_rounding_to_integer_range_ends", 1,
+                   OneSlot(Fp32Near(IntegerRangeEndAnchors(pair.dst), 4, false))});
+      // U16: -65536.5, -65536, -65535.5 (-65536 wraps to 0 with OF|NX; a device gave NX only)
+      // and -1.5, -1, -0.5.
+      if (unsigned_dst) {
+        s.push_back({"fp32_rounding_to_unsigned_wrap_edges", 1,
+                     OneSlot(Fp32Near(UnsignedWrapAnchors(pair.dst), 4, false))});
+      }
+      return;
+    }
+    s.push_back({"fp32_subnormal_normal_tie", 1,
+                 OneSlot(Fp32Near(SubnormalNormalTieAnchors(pair.dst), 4, true))});
+    s.push_back({"fp32_directed_overflow_thresholds", 1,
+                 OneSlot(Fp32Near(DirectedOverflowAnchors(pair.dst), 4, true))});
+    s.push_back({"fp32_binade_below_smallest_subnormal", 1,
+                 OneSlot(Fp32BinadeBelowSmallestSubnormal(pair.dst))});
+    return;
+  }
+  // S32: integers, so only the edges it can reach: -2^w (w < 32) and -1 of an unsigned
+  // destination, and the overflow edges of a destination whose largest finite + ulp is below
+  // 2^31 (FP16, E4M3, HiF8).
+  if (!f.IsFloating()) {
+    if (unsigned_dst) {
+      s.push_back({"s32_unsigned_wrap_edges", 1,
+                   OneSlot(S32AroundAnchors(UnsignedWrapAnchors(pair.dst), 2, false))});
+    }
+    return;
+  }
+  if (oracle::DyadicLeadingExponent(oracle::LargestFinitePlusUlp(pair.dst)) < 31) {
+    s.push_back({"s32_directed_overflow_thresholds", 1,
+                 OneSlot(S32AroundAnchors(DirectedOverflowAnchors(pair.dst), 2, true))});
+  }
+}
+
 std::vector<SampleStrategy> EncodeStrategies(TypePair pair) {
   std::vector<SampleStrategy> s;
   const bool fp32 = pair.src == T::FP32;
@@ -197,32 +268,17 @@ std::vector<SampleStrategy> EncodeStrategies(TypePair pair) {
     // taken whole: after the anchors, which hold 0, +0 was left to the anchors' sample and the
     // default FP32 -> FP16 and -> BF16 files had none (`ptovec coverage`: input +zero).
     s.push_back({"fp32_finite_specials", 1, OneSlot(Fp32FiniteSpecials())});
-    const WordSet around = Fp32AroundAnchors(anchors, 2, floating).Intersect(Fp32FiniteWords());
-    if (floating) {
-      // A part for the overflow edge (the largest finite value, the nearest-mode threshold half
-      // an ulp above it and one ulp above), which is 3 anchors among thousands.
-      const std::vector<oracle::Dyadic> edge(anchors.end() - 3, anchors.end());
-      const WordSet overflow = Fp32AroundAnchors(edge, 2, true).Intersect(Fp32FiniteWords());
-      // And one for the underflow edge (the largest subnormal, the midpoint above it and the
-      // smallest normal: anchors 2k-2 .. 2k of the smallest normal code k), which a uniform pick
-      // among the anchors rarely reaches in every mode (`ptovec coverage`: FP32 -> BF16 under
-      // RTP rounding up to the smallest normal).
-      std::vector<WeightedSet> parts{{1, OneSlot(overflow)}};
-      const oracle::FormatInfo& f = Format(pair.dst);
-      if (f.HasSignExponentFraction()) {
-        const std::size_t k = std::size_t{1} << f.fraction_bits;
-        const std::vector<oracle::Dyadic> low_edge(anchors.begin() + static_cast<long>(2 * k - 2),
-                                                   anchors.begin() + static_cast<long>(2 * k + 1));
-        parts.push_back(
-            {1, OneSlot(Fp32AroundAnchors(low_edge, 2, true).Intersect(Fp32FiniteWords()))});
-      }
-      parts.push_back({7, OneSlot(around)});
-      s.push_back({"fp32_at_and_around_destination_values_and_ties", 8, std::move(parts)});
-    } else {
-      s.push_back({"fp32_at_and_around_range_edges_and_half_ties", 8, OneSlot(around)});
-    }
+    // Then the implementation edges: into a floating type the overflow edge (3 anchors among
+    // thousands) and the underflow edge, which a uniform pick among the anchors rarely reaches
+    // in every mode (`ptovec coverage`: FP32 -> BF16 under RTP rounding up to the smallest
+    // normal), had parts of the anchors' strategy before they had strategies of their own.
+    AddImplementationEdges(pair, s);
+    s.push_back({floating ? "fp32_at_and_around_destination_values_and_ties"
+                          : "fp32_at_and_around_range_edges_and_half_ties",
+                 floating ? 6 : 8, OneSlot(Fp32Near(anchors, 2, floating))});
     s.push_back({"fp32_uniform_finite_bits", 3, OneSlot(Fp32FiniteWords())});
   } else {
+    AddImplementationEdges(pair, s);
     s.push_back({floating ? "s32_at_and_around_destination_values_and_ties"
                           : "s32_at_and_around_range_edges",
                  8, OneSlot(S32AroundAnchors(anchors, 2, floating))});

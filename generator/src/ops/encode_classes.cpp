@@ -2,7 +2,10 @@
 // floating type (ReferenceMatrixFloatingEncoding: exactness, subnormal and underflow, rounding to
 // zero and to the smallest normal, carries, ties, the overflow threshold and overflow) or into an
 // integer type (ReferenceMatrixIntegerEncoding: exactness, ties, Sat clamp and wrap, range ends),
-// which encode, affine and fpatr share. The format edges are the oracle's (format_edges.hpp).
+// which encode, affine and fpatr share; each list ends with the implementation edges of issue 27
+// (the subnormal/normal tie, the directed overflow edges, the binade below the smallest
+// subnormal; rounding onto a range end from either side, to -2^w and to -1 for an unsigned
+// destination). The format edges are the oracle's (format_edges.hpp).
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -57,6 +60,12 @@ enum FloatingClass : unsigned {
   kOverflowToInfOrNaN,
   kOverflowUnderSat,
   kNegativeOverflowToInfOrNaN,
+  kSubnormalNormalTie,
+  kOverflowBelowThreshold,
+  kLargestAtOrAboveThreshold,
+  kAtLargestPlusUlp,
+  kBinadeBelowSmallestSubnormal,
+  kBelowHalfSmallestSubnormal,
   kFloatingClasses
 };
 
@@ -91,6 +100,23 @@ std::vector<OutcomeClass> FloatingEncodeClassNames() {
       {"negative overflow to -Inf or NaN",
        "OF is raised for a negative value with Sat off: -Inf, or the format's one NaN code "
        "(E4M3 0x7F, HiF8 0x80), which has no sign, where IEEE 754 would keep the sign"},
+      {"the subnormal/normal tie",
+       "|value| is exactly halfway between the largest subnormal and the smallest normal (FP16: "
+       "2047 * 2^-25)"},
+      {"overflow below the overflow threshold",
+       "OF is raised though |value| < largest finite + half its ulp: a mode rounding away from "
+       "zero past the largest finite, or E4M3 and HiF8, which overflow above it in every mode"},
+      {"largest finite at or above the overflow threshold",
+       "|value| >= largest finite + half its ulp and the result is the largest finite without OF "
+       "(a mode rounding toward zero)"},
+      {"at largest finite + one ulp",
+       "|value| = largest finite + its ulp (FP16: 65536), where FP32, FP16 and BF16 overflow in "
+       "every mode, RTZ included"},
+      {"in the binade below the smallest subnormal",
+       "s/2 <= |value| < s, s the smallest subnormal: rounds to 0 or to s"},
+      {"below half the smallest subnormal",
+       "0 < |value| < s/2, s the smallest subnormal: the nearest modes give 0, a mode rounding "
+       "away from zero gives s"},
   };
 }
 
@@ -100,14 +126,25 @@ struct FloatingDestination {
   TileDataType dst;
   oracle::Dyadic smallest_normal;
   oracle::Dyadic largest;
-  oracle::Dyadic threshold;  // largest + half its ulp
-  oracle::Dyadic beyond;     // largest + its ulp
+  oracle::Dyadic threshold;      // largest + half its ulp
+  oracle::Dyadic beyond;         // largest + its ulp
+  oracle::Dyadic subnormal_tie;  // (largest subnormal + smallest normal) / 2
+  oracle::Dyadic smallest;       // the smallest subnormal s
+  oracle::Dyadic half_smallest;  // s / 2
 };
 
 // The destination's edges, from the oracle's format edges (the strategies aim at the same).
+// Every floating destination of encode and fpatr has subnormals.
 FloatingDestination DescribeDestination(TileDataType dst) {
-  return {dst, oracle::SmallestNormalValue(dst), oracle::LargestFiniteValue(dst),
-          oracle::OverflowThreshold(dst), oracle::LargestFinitePlusUlp(dst)};
+  const oracle::Dyadic s = oracle::SmallestPositiveValue(dst);
+  return {dst,
+          oracle::SmallestNormalValue(dst),
+          oracle::LargestFiniteValue(dst),
+          oracle::OverflowThreshold(dst),
+          oracle::LargestFinitePlusUlp(dst),
+          oracle::SubnormalNormalTie(dst),
+          s,
+          {false, s.significand, s.exponent - 1}};
 }
 
 // Classes of one finite value x (exact) encoded into a floating type; `encode` evaluates the
@@ -132,12 +169,23 @@ void ClassifyFloating(const FloatingDestination& d, const oracle::Dyadic& x, Enc
           oracle::DyadicLowExponent(x) == oracle::DyadicLeadingExponent(spacing) - 1;
   }
   ClassMask common = 0;
+  bool below_threshold = true;
   if (oracle::DyadicCompareMagnitude(mag, d.largest) > 0) {
     const int t = oracle::DyadicCompareMagnitude(mag, d.threshold);
+    below_threshold = t < 0;
     if (t < 0) common |= ClassBit(kBelowOverflowThreshold);
     if (t == 0) common |= ClassBit(kAtOverflowThreshold);
-    if (t > 0 && oracle::DyadicCompareMagnitude(mag, d.beyond) < 0)
-      common |= ClassBit(kAboveOverflowThreshold);
+    const int b = oracle::DyadicCompareMagnitude(mag, d.beyond);
+    if (t > 0 && b < 0) common |= ClassBit(kAboveOverflowThreshold);
+    if (b == 0) common |= ClassBit(kAtLargestPlusUlp);
+  } else if (mag.significand != 0 && oracle::DyadicCompareMagnitude(mag, d.smallest_normal) < 0) {
+    if (oracle::DyadicCompareMagnitude(mag, d.subnormal_tie) == 0)
+      common |= ClassBit(kSubnormalNormalTie);
+    if (oracle::DyadicCompareMagnitude(mag, d.smallest) < 0) {
+      common |= ClassBit(oracle::DyadicCompareMagnitude(mag, d.half_smallest) < 0
+                             ? kBelowHalfSmallestSubnormal
+                             : kBinadeBelowSmallestSubnormal);
+    }
   }
   for (std::size_t c = 0; c < controls.size(); ++c) {
     const Encoded r = expected[c];
@@ -156,6 +204,7 @@ void ClassifyFloating(const FloatingDestination& d, const oracle::Dyadic& x, Enc
       m |= ClassBit(kInexactNormal);
     if ((r.status & oracle::kStatusUF) != 0) m |= ClassBit(kTinyInexact);
     if ((r.status & oracle::kStatusOF) != 0) {
+      if (below_threshold) m |= ClassBit(kOverflowBelowThreshold);
       m |= ClassBit(controls[c].saturating ? kOverflowUnderSat : kOverflowToInfOrNaN);
       if (!oracle::TileNumericValueIsFinite(d.dst, r.word)) {
         m |= ClassBit(kOverflowToInfOrNaN);
@@ -165,6 +214,10 @@ void ClassifyFloating(const FloatingDestination& d, const oracle::Dyadic& x, Enc
     if (mag.significand != 0 && zero) m |= ClassBit(kRoundToZero);
     if ((normal || subnormal) && mag.significand != 0) {
       const oracle::Dyadic result = Magnitude(oracle::DyadicFromFiniteCode(d.dst, r.word));
+      if (!below_threshold && (r.status & oracle::kStatusOF) == 0 &&
+          oracle::DyadicCompareMagnitude(result, d.largest) == 0) {
+        m |= ClassBit(kLargestAtOrAboveThreshold);
+      }
       if (oracle::DyadicCompareMagnitude(mag, d.smallest_normal) < 0 &&
           oracle::DyadicCompareMagnitude(result, d.smallest_normal) == 0) {
         m |= ClassBit(kRoundUpToSmallestNormal);
@@ -193,7 +246,29 @@ std::vector<OutcomeClass> IntegerEncodeClassNames() {
       {"range end: minimum", "the result is the destination's minimum"},
       {"range end: maximum", "the result is the destination's maximum"},
       {"rounding to zero from a non-zero value", "a non-zero value gives 0 without OF"},
+      {"rounds to the minimum from below",
+       "value < the minimum and the result is the minimum without OF (S8: -128.5 under RNE)"},
+      {"rounds to the minimum from above",
+       "value > the minimum and the result is the minimum (S8: -127.5 under RTM)"},
+      {"rounds to the maximum from above",
+       "value > the maximum and the result is the maximum without OF (S8: 127.5 under RTZ)"},
+      {"rounds to the maximum from below",
+       "value < the maximum and the result is the maximum (S8: 126.5 under RTP)"},
+      {"rounds to -2^w (unsigned)",
+       "an unsigned destination of w bits and the value rounds to -2^w: OF, and without Sat it "
+       "wraps to 0 (U16: -65536)"},
+      {"rounds to -1 (unsigned)",
+       "an unsigned destination and the value rounds to -1: OF, and without Sat it wraps to the "
+       "maximum"},
   };
+}
+
+ClassMask UnsignedWrapClasses(TileDataType dst, std::int64_t rounded) {
+  if (oracle::Format(dst).kind != oracle::FormatKind::UnsignedInteger) return 0;
+  if (rounded == -1) return ClassBit(kIntRoundsToMinusOne);
+  if (rounded == -(std::int64_t{1} << oracle::Format(dst).width))
+    return ClassBit(kIntRoundsToMinusTwoToW);
+  return 0;
 }
 
 void ClassifyIntegerEncode(TileDataType dst, const oracle::Dyadic& x,
@@ -203,6 +278,18 @@ void ClassifyIntegerEncode(TileDataType dst, const oracle::Dyadic& x,
   const bool unsigned_dst = oracle::Format(dst).kind == oracle::FormatKind::UnsignedInteger;
   const std::int64_t lo = IntegerTypeMinimum(dst);
   const std::int64_t hi = IntegerTypeMaximum(dst);
+  const int to_lo = oracle::DyadicCompare(x, oracle::DyadicFromInteger(lo));
+  const int to_hi = oracle::DyadicCompare(x, oracle::DyadicFromInteger(hi));
+  // A negative value above -2, or within 1 of -2^w, may round to -1 or -2^w (unsigned
+  // destinations; the integer it rounds to is then found under each control's mode).
+  bool near_wrap = false;
+  if (unsigned_dst && x.negative && x.significand != 0) {
+    const oracle::DyadicSignificand two_w = oracle::DyadicSignificand{1}
+                                            << oracle::Format(dst).width;
+    near_wrap = oracle::DyadicCompare(x, {true, 2, 0}) > 0 ||
+                (oracle::DyadicCompare(x, {true, two_w + 1, 0}) > 0 &&
+                 oracle::DyadicCompare(x, {true, two_w - 1, 0}) < 0);
+  }
   for (std::size_t c = 0; c < controls.size(); ++c) {
     const Encoded r = expected[c];
     const std::int64_t v = IntegerWordValue(dst, r.word);
@@ -220,6 +307,16 @@ void ClassifyIntegerEncode(TileDataType dst, const oracle::Dyadic& x,
     if (v == lo) m |= ClassBit(kIntAtMinimum);
     if (v == hi) m |= ClassBit(kIntAtMaximum);
     if (!of && v == 0 && x.significand != 0) m |= ClassBit(kIntRoundToZero);
+    if (!of && v == lo && to_lo != 0)
+      m |= ClassBit(to_lo < 0 ? kIntMinimumFromBelow : kIntMinimumFromAbove);
+    if (!of && v == hi && to_hi != 0)
+      m |= ClassBit(to_hi > 0 ? kIntMaximumFromAbove : kIntMaximumFromBelow);
+    if (of && near_wrap) {
+      // FloatingToInteger(x, mode), exactly: the encoding into S64 of a value this small.
+      const Encoded r64 = oracle::FastMatrixIntegerEncoding(x, TileDataType::S64,
+                                                            {controls[c].rounding_mode, false});
+      m |= UnsignedWrapClasses(dst, IntegerWordValue(TileDataType::S64, r64.word));
+    }
     out[c] = m;
   }
 }

@@ -49,7 +49,7 @@ OutcomeClassTable FpatrOutcomeClasses(TypePair pair);
 using ValueClassifier =
     std::function<void(const oracle::Dyadic& x, std::span<const NumericExecutionControl> controls,
                        const Encoded* expected, ClassMask* out)>;
-/// ReferenceMatrixFloatingEncoding's classes (encode into a floating type), 16 of them.
+/// ReferenceMatrixFloatingEncoding's classes (encode into a floating type), 22 of them.
 std::vector<OutcomeClass> FloatingEncodeClassNames();
 /// The classifier of a value encoded into floating type `dst` (FP32, FP16, BF16, E4M3, HiF8).
 ValueClassifier FloatingEncodeClassifier(TileDataType dst);
@@ -65,10 +65,16 @@ enum IntegerClass : unsigned {
   kIntAtMinimum,
   kIntAtMaximum,
   kIntRoundToZero,
+  kIntMinimumFromBelow,
+  kIntMinimumFromAbove,
+  kIntMaximumFromAbove,
+  kIntMaximumFromBelow,
+  kIntRoundsToMinusTwoToW,
+  kIntRoundsToMinusOne,
   kIntegerClasses
 };
 
-/// ReferenceMatrixIntegerEncoding's classes (encode into an integer type), 10 of them.
+/// ReferenceMatrixIntegerEncoding's classes (encode into an integer type), 16 of them.
 std::vector<OutcomeClass> IntegerEncodeClassNames();
 /// The classifier of a value rounded and encoded into integer type `dst`.
 ValueClassifier IntegerEncodeClassifier(TileDataType dst);
@@ -78,6 +84,12 @@ ValueClassifier IntegerEncodeClassifier(TileDataType dst);
 void ClassifyIntegerEncode(TileDataType dst, const oracle::Dyadic& x,
                            std::span<const NumericExecutionControl> controls,
                            const Encoded* expected, ClassMask* out);
+
+/// The wrap classes of an integer `rounded` (the value rounded under the control's mode) into
+/// integer type `dst`: kIntRoundsToMinusOne for -1 and kIntRoundsToMinusTwoToW for -2^w when
+/// `dst` is unsigned of w bits, else none. ClassifyIntegerEncode's own test; affine asks it of
+/// its intermediate + offset.
+ClassMask UnsignedWrapClasses(TileDataType dst, std::int64_t rounded);
 
 /// The value of an integer type's word (its low Format(type).width bits, two's complement for a
 /// signed type).

@@ -98,6 +98,28 @@ bool Fp32IsFinite(std::uint32_t word);
 /// std::invalid_argument for FP32 (no finite anchors).
 std::vector<oracle::Dyadic> DestinationAnchors(TileDataType dst);
 
+/// Implementation edges of an integer destination (issue 27): the values half a unit either
+/// side of its range ends and the ends themselves, min - 1/2, min, min + 1/2, max - 1/2, max,
+/// max + 1/2 (S8: -128.5 .. 127.5), where a device's rounding must land on the most negative
+/// or most positive integer from either side. Exact, increasing, signed. Throws
+/// std::invalid_argument for a floating type.
+std::vector<oracle::Dyadic> IntegerRangeEndAnchors(TileDataType dst);
+/// For an unsigned destination of w bits the values around those that round to -2^w (non-Sat
+/// wraps to 0 with OF) and to -1 (wraps to 2^w - 1): -2^w - 1/2, -2^w, -2^w + 1/2, -3/2, -1,
+/// -1/2 (U16: -65536.5 .. -0.5). Exact, increasing. Throws std::invalid_argument for another
+/// type.
+std::vector<oracle::Dyadic> UnsignedWrapAnchors(TileDataType dst);
+/// Floating destination edges (format_edges.hpp), positive (strategies add the sign): the
+/// largest subnormal, the tie between it and the smallest normal, and the smallest normal
+/// (SubnormalNormalTieAnchors; throws for a type without subnormals); the largest finite, the
+/// nearest modes' overflow threshold and the largest finite + its ulp, where the directed modes
+/// change between the largest finite and overflow (DirectedOverflowAnchors); a quarter, a half
+/// and the whole of the smallest subnormal s, bounding the binade [s/2, s) below it and the
+/// values far below it (BelowSmallestSubnormalAnchors).
+std::vector<oracle::Dyadic> SubnormalNormalTieAnchors(TileDataType dst);
+std::vector<oracle::Dyadic> DirectedOverflowAnchors(TileDataType dst);
+std::vector<oracle::Dyadic> BelowSmallestSubnormalAnchors(TileDataType dst);
+
 /// The FP32 words at, and up to max_steps ulps around, the FP32 neighbours of every anchor (both
 /// signs when `signed_anchors`, else the anchors' own sign).
 WordSet Fp32AroundAnchors(const std::vector<oracle::Dyadic>& anchors, int max_steps,

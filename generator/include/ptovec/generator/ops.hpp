@@ -145,8 +145,8 @@ struct OutcomeClass {
 /// CoverageClasses): bits 0..13 the report's input classes (VectorClass::input), 14..18 its
 /// outcomes (VectorClass::outcome), bit kOpClassBit + k the op's own class k. A vector may hit
 /// several. 128 bits: fpatr's table has, per PreQuantMode of a pair (up to 4), its ReluModes,
-/// special accumulators and the classes of the mode's last step (up to 88 classes for S32 ->
-/// S16).
+/// special accumulators and the classes of the mode's last step (up to 99 classes: FP32 ->
+/// FP32, FP16, BF16, three modes of 33).
 inline constexpr unsigned kClassBits = 128;
 using ClassMask = std::bitset<kClassBits>;
 /// The first bit of an op's own classes in a ClassMask.

@@ -31,7 +31,9 @@
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/oracle/dyadic.hpp"
 #include "ptovec/oracle/fast.hpp"
+#include "ptovec/oracle/fast_matrix_quantization.hpp"
 #include "ptovec/oracle/format_edges.hpp"
+#include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
 #include "ptovec/oracle/numeric.hpp"
 #include "ptovec/oracle/reference_quantization.hpp"
@@ -172,6 +174,7 @@ OutcomeClassTable AffineOutcomeClasses(TypePair pair) {
                  const Encoded* expected, ClassMask* out) {
         const int width = static_cast<int>(in[3]);
         const std::int64_t offset = static_cast<std::int64_t>(oracle::SignExtend(in[2], 32));
+        const bool unsigned_dst = oracle::Format(dst).kind == oracle::FormatKind::UnsignedInteger;
         ClassMask common = 0;
         common |= ClassBit(width == 0   ? kWidth0
                            : width == 5 ? kWidth5
@@ -219,8 +222,21 @@ OutcomeClassTable AffineOutcomeClasses(TypePair pair) {
           }
           if (c < n) {
             ClassMask own = integer[c];
-            if (width != 0) {  // ties and rounding belong to the intermediate step
-              own &= ~(ClassBit(kIntTieUp) | ClassBit(kIntTieDown) | ClassBit(kIntRoundToZero));
+            if (width != 0) {
+              // Ties and rounding belong to the intermediate step; the encoded value (the
+              // intermediate + offset) is an integer, so it cannot round onto a range end, and
+              // the sign passed above does not say whether it is -1 or -2^w: that is asked of
+              // the intermediate itself.
+              own &= ~(ClassBit(kIntTieUp) | ClassBit(kIntTieDown) | ClassBit(kIntRoundToZero) |
+                       ClassBit(kIntMinimumFromBelow) | ClassBit(kIntMinimumFromAbove) |
+                       ClassBit(kIntMaximumFromAbove) | ClassBit(kIntMaximumFromBelow) |
+                       ClassBit(kIntRoundsToMinusTwoToW) | ClassBit(kIntRoundsToMinusOne));
+              if (unsigned_dst && (expected[c].status & oracle::kStatusOF) != 0) {
+                const std::int64_t intermediate =
+                    oracle::FastMatrixRoundAndSaturateSigned(p, width, controls[c].rounding_mode)
+                        .first;
+                own |= UnsignedWrapClasses(dst, intermediate + offset);
+              }
             }
             m |= own << kFirst;
           }

@@ -1,27 +1,30 @@
-// Op `affine`'s sampling strategies (MatrixQuantizedAffine, affine.cpp): near-target sets that
-// aim value * scale at the clamp edges of the S5/S9/S17 intermediate, at the destination's range
-// ends through the offset, at width 0's destination edges and at ties (power-of-two and odd
-// scales, built with tie_products.hpp), then value specials and random tuples; and the uniform
-// generator.
+// Op `affine`'s sampling strategies (MatrixQuantizedAffine, affine.cpp): near-target sets
+// (near_target.hpp) that aim value * scale at the clamp edges of the S5/S9/S17 intermediate, at
+// the destination's range ends through the offset, at width 0's destination edges, at an
+// unsigned destination's wraps to 0 and to its maximum (-2^w, -1) and at ties (power-of-two and
+// odd scales, built with tie_products.hpp), then value specials and random tuples; and the
+// uniform generator.
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
-#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "../tie_products.hpp"
 #include "affine.hpp"
+#include "near_target.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/sampler.hpp"
 #include "ptovec/generator/tuple_set.hpp"
+#include "ptovec/generator/word_set.hpp"
 #include "ptovec/oracle/dyadic.hpp"
 #include "ptovec/oracle/exact_rational.hpp"
-#include "ptovec/oracle/fast.hpp"
+#include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
 #include "ptovec/oracle/numeric.hpp"
 
@@ -29,182 +32,7 @@ namespace ptovec::generator::affine {
 
 namespace {
 
-using oracle::Dyadic;
 using oracle::Format;
-using oracle::kFp19MaxNormal;
-using oracle::kFp19MinNormal;
-
-// Every strategy is a TupleSet (tuple_set.hpp). Four aim at a target product and are mapped
-// sets over axes [width, a, offset, b, s, 0, k] (unused axes hold 0):
-//  - the target p: value * scale lands on or next to p / 2 (p odd: a tie k + 1/2), p a function
-//    of (width, a, offset, b) that each strategy defines, |p| < 2^23;
-//  - the scale 2^s: s in -10..10 for an FP32 source, -8..-1 for an S32 source (a scale of at
-//    most 1/2, so every S32 step moves the product by at most a half and each target has its
-//    own values);
-//  - the value: the source word just below p / (2 * scale) in value order, moved k = -1..2 steps
-//    (FP32 ulps, S32 units): so exactly at the target when it is representable, and the
-//    neighbours on either side.
-// Their inverses read the width, offset and scale from the tuple and try the targets whose
-// value lies within 3 steps (NearTargetSet). Targets beyond 2^23 (the ends of S32 and U32 at
-// width 0) are reached by boxes of values around them instead (Width0DestinationEdges).
-
-/// Targets p with |p| >= kTargetLimit are not near-target axes.
-constexpr std::int64_t kTargetLimit = std::int64_t{1} << 23;
-
-std::uint64_t Magnitude(std::int64_t x) {
-  return x < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(x) : static_cast<std::uint64_t>(x);
-}
-Word Axis(std::int64_t v) { return static_cast<Word>(v); }
-
-// The FP19 scale 2^s (s in -126..127: every scale exponent the strategies use).
-Word Fp19PowerOfTwo(int s) { return Fp19Word(1, s).value(); }
-
-// Every positive normal FP19 scale word.
-WordSet AllNormalScales() { return WordSet::Range(kFp19MinNormal, kFp19MaxNormal); }
-
-// The offsets of a width, as S32 words (width 0: only 0).
-WordSet Offsets(int width) {
-  return width == 0 ? WordSet::Points({0}) : S32Range(WidthMin(width), WidthMax(width));
-}
-// The offsets of a width as a signed axis.
-WordSet OffsetAxis(int width) { return SignedRange(WidthMin(width), WidthMax(width)); }
-
-// Every source value: finite FP32 words, or every S32 word.
-WordSet SourceValues(TileDataType src) {
-  return src == TileDataType::FP32 ? Fp32FiniteWords() : AllWords(32);
-}
-
-// A source word moved `steps` steps in value order (FP32 ulps, staying finite; S32 units,
-// clamped).
-Word SourceStep(TileDataType src, Word word, int steps) {
-  if (src == TileDataType::S32) return S32Word(S32Of(word) + steps);
-  std::uint32_t moved = Fp32Step(static_cast<std::uint32_t>(word), steps);
-  if (!Fp32IsFinite(moved)) moved = Fp32Step(moved, moved >> 31 ? 1 : -1);
-  return moved;
-}
-
-// The scale exponents of a near-target strategy.
-WordSet ScaleExponentAxis(TileDataType src) {
-  return src == TileDataType::FP32 ? SignedRange(-10, 10) : SignedRange(-8, -1);
-}
-
-// The source word just below (in value order) p * 2^(-s-1) = (p / 2) / 2^s, moved k steps;
-// always finite (FP32) or clamped to S32.
-Word ValueBelow(TileDataType src, std::int64_t p, int s, std::int64_t k) {
-  const int shift = -s - 1;  // x = p * 2^shift
-  if (src == TileDataType::FP32) {
-    const std::uint32_t below = static_cast<std::uint32_t>(
-        oracle::FastFP32FiniteEncoding(Dyadic{p < 0, Magnitude(p), shift}, NumericRoundingMode::RTM)
-            .word);
-    return SourceStep(src, below, static_cast<int>(k));
-  }
-  std::int64_t floor = 0;
-  if (shift >= 0) {
-    floor = shift >= 40 ? (p < 0 ? INT64_MIN / 4 : INT64_MAX / 4) : p * (std::int64_t{1} << shift);
-  } else {
-    floor = -shift >= 63 ? (p < 0 ? -1 : 0) : (p >> -shift);  // arithmetic shift: floor
-  }
-  return S32Word(std::clamp<std::int64_t>(floor, INT32_MIN, INT32_MAX) + k);
-}
-
-// floor(2 * value * scale) for a finite source word and an FP19 scale, when its magnitude is
-// below 2^40.
-std::optional<std::int64_t> FloorTwiceProduct(TileDataType src, Word value, Word scale) {
-  const Dyadic product = oracle::DyadicProduct(
-      ValueDyadic(src, value), oracle::DyadicFromFiniteCode(TileDataType::FP19, scale));
-  if (product.significand == 0) return 0;
-  const int exponent = product.exponent + 1;
-  const int bits = oracle::BitLength(product.significand);
-  if (bits + exponent > 40) return std::nullopt;
-  oracle::DyadicSignificand magnitude = product.significand;
-  bool inexact = false;
-  if (exponent >= 0) {
-    magnitude <<= exponent;
-  } else if (-exponent >= 128) {
-    inexact = true;
-    magnitude = 0;
-  } else {
-    inexact = (magnitude & ((oracle::DyadicSignificand{1} << -exponent) - 1)) != 0;
-    magnitude >>= -exponent;
-  }
-  const auto m = static_cast<std::int64_t>(magnitude);
-  return product.negative ? -m - (inexact ? 1 : 0) : m;
-}
-
-// The position of a source word in value order (FP32 ordinal, S32 value).
-std::int64_t Order(TileDataType src, Word word) {
-  return src == TileDataType::FP32 ? Fp32Ordinal(static_cast<std::uint32_t>(word)) : S32Of(word);
-}
-
-// A near-target strategy: its axis boxes, the target of an axis point, and the (a, b) axes that
-// give target p for a width and offset.
-struct NearTarget {
-  std::vector<Box> boxes;  // axes [width, a, offset, b, s, 0, k]
-  std::function<std::int64_t(int width, std::int64_t a, std::int64_t offset, std::int64_t b)>
-      target;
-  std::function<void(int width, std::int64_t offset, std::int64_t p,
-                     std::vector<std::pair<std::int64_t, std::int64_t>>& ab)>
-      axes_for;
-  std::int64_t p_min = 0;  // every target lies in p_min .. p_max (a quick filter for invert)
-  std::int64_t p_max = 0;
-  Boxes superset;  // of input tuples: every tuple it builds (a quick filter)
-};
-
-// Input tuples of one width with power-of-two scales 2^s for s in `exponents` and any value
-// and offset of the width: a superset of a near-target part.
-Boxes PowerOfTwoScaleTuples(TileDataType src, int width, const WordSet& exponents) {
-  std::vector<Word> scales;
-  for (const auto& [lo, hi] : exponents.intervals()) {
-    for (Word e = lo;; ++e) {
-      scales.push_back(Fp19PowerOfTwo(static_cast<int>(static_cast<std::int64_t>(e))));
-      if (e == hi) break;
-    }
-  }
-  return Boxes::Product(
-      {SourceValues(src), WordSet::Points(scales), Offsets(width), WordSet::Points({Word(width)})});
-}
-
-TupleSet NearTargetSet(TileDataType src, NearTarget near) {
-  auto shared = std::make_shared<const NearTarget>(std::move(near));
-  const auto assemble = [src, shared](const Point& a) {
-    const int width = static_cast<int>(a[0]);
-    const std::int64_t offset = SignedAxisValue(a[2]);
-    const std::int64_t p =
-        shared->target(width, SignedAxisValue(a[1]), offset, SignedAxisValue(a[3]));
-    const int s = static_cast<int>(SignedAxisValue(a[4]));
-    return Inputs{ValueBelow(src, p, s, SignedAxisValue(a[6])), Fp19PowerOfTwo(s), S32Word(offset),
-                  Word(width)};
-  };
-  const auto invert = [src, shared](const Inputs& t, std::vector<Point>& out) {
-    if ((t[kScaleSlot] & 0x3FF) != 0) return;
-    if (src == TileDataType::FP32 && !Fp32IsFinite(static_cast<std::uint32_t>(t[kValueSlot])))
-      return;
-    // The targets whose value below lies within 3 steps of this value: p between
-    // floor(2 * (value - 3 steps) * scale) and floor(2 * (value + 3 steps) * scale) + 1 (many
-    // targets share one value where the source is coarse, e.g. FP32 values above 2^24).
-    const auto lo = FloorTwiceProduct(src, SourceStep(src, t[kValueSlot], -3), t[kScaleSlot]);
-    const auto hi = FloorTwiceProduct(src, SourceStep(src, t[kValueSlot], 3), t[kScaleSlot]);
-    if (!lo || !hi) return;
-    const std::int64_t p_first = std::max(*lo, shared->p_min);
-    const std::int64_t p_last = std::min(*hi + 1, shared->p_max);
-    if (p_first > p_last || p_last - p_first > (std::int64_t{1} << 16)) return;
-    const int width = static_cast<int>(t[kWidthSlot]);
-    const std::int64_t offset = S32Of(t[kOffsetSlot]);
-    const int biased = static_cast<int>((t[kScaleSlot] >> 10) & 0xFF);
-    std::vector<std::pair<std::int64_t, std::int64_t>> ab;
-    const int s = biased - 127;
-    for (std::int64_t p = p_first; p <= p_last; ++p) {
-      const std::int64_t k = Order(src, t[kValueSlot]) - Order(src, ValueBelow(src, p, s, 0));
-      if (k < -1 || k > 2) continue;
-      ab.clear();
-      shared->axes_for(width, offset, p, ab);
-      for (const auto& [a, b] : ab) {
-        out.push_back(Point{Word(width), Axis(a), Axis(offset), Axis(b), Axis(s), 0, Axis(k)});
-      }
-    }
-  };
-  return TupleSet::Mapped(Boxes(shared->boxes), assemble, invert, shared->superset);
-}
 
 // The tie target range of a width (width 0: the destination's range): near zero, near the clamp
 // edges or anywhere between, as k of the tie k + 1/2.
@@ -290,12 +118,11 @@ TupleSet IntermediateClampEdges(TypePair pair, int width) {
   return IntermediateClampEdgesSteps(pair, width, SignedRange(-1, 2).Minus(SignedRange(0, 0)));
 }
 
-// Strategy offset_over_destination: intermediate + offset near the destination's range ends,
-// every offset that reaches there from a legal intermediate, the product on the intermediate
-// or a half step either side. Axes a = the sum, b = the half step (-1, 0, +1):
-// p = 2 * (sum - offset) + b.
-TupleSet OffsetOverDestination(TypePair pair, int width) {
-  const Range d = AffineDestinationRange(pair.dst);
+// Strategy offset_over_destination: intermediate + offset near the destination's range ends
+// (OffsetSums; unsigned_wrap_edges: near -2^w), every offset that reaches there from a legal
+// intermediate, the product on the intermediate or a half step either side. Axes a = the sum,
+// b = the half step (-1, 0, +1): p = 2 * (sum - offset) + b.
+TupleSet OffsetOverSums(TypePair pair, int width, const std::vector<std::int64_t>& sums) {
   NearTarget near;
   near.superset = PowerOfTwoScaleTuples(pair.src, width, ScaleExponentAxis(pair.src));
   near.p_min = INT64_MAX;
@@ -303,7 +130,7 @@ TupleSet OffsetOverDestination(TypePair pair, int width) {
   {  // one clamping width
     const std::int64_t wlo = WidthMin(width);
     const std::int64_t whi = WidthMax(width);
-    for (const std::int64_t sum : OffsetSums(width, d)) {
+    for (const std::int64_t sum : sums) {
       const std::int64_t olo = std::max(wlo, sum - whi);
       const std::int64_t ohi = std::min(whi, sum - wlo);
       if (olo > ohi) continue;
@@ -325,29 +152,37 @@ TupleSet OffsetOverDestination(TypePair pair, int width) {
   };
   return NearTargetSet(pair.src, std::move(near));
 }
+TupleSet OffsetOverDestination(TypePair pair, int width) {
+  return OffsetOverSums(pair, width, OffsetSums(width, AffineDestinationRange(pair.dst)));
+}
 
-// FP32 values and scales 1 + f/1024 (f = 0..1023) whose product lies within one unit of a far
-// range end E (2^31 - 1, -2^31, 2^32 - 1) without being an integer, below E and above it, so
-// each rounding mode has a product that rounds to E itself (a product of an FP32 and an FP19
-// value is never 2^31 - 1, a prime; its significand has at most 35 bits, so near 2^31 it lies
-// on a grid of 1/8 and only a few such products exist). The first kFound of each side per edge,
-// as points (one box per scale).
-Boxes InexactAtFarEdges(const std::vector<std::int64_t>& edges) {
+// Source values and scales (1 + f/1024) * 2^e (f = 0..1023) whose product lies within one unit
+// of a far range end E (2^31 - 1, -2^31, 2^32 - 1, or -2^32 of unsigned_wrap_edges) without
+// being an integer, below E and above it, so each rounding mode has a product that rounds to E
+// itself, from either side (a product of an FP32 and an FP19 value is never 2^31 - 1, a prime;
+// its significand has at most 35 bits, so near 2^31 it lies on a grid of 1/8 and only a few such
+// products exist). e is 0, or 1 for an S32 source and an edge beyond S32 (its value E / scale
+// must be an S32). The first kFound of each side per edge, as points (one box per scale).
+Boxes InexactAtFarEdges(TileDataType src, const std::vector<std::int64_t>& edges) {
   constexpr int kFound = 3;
+  const bool fp32 = src == TileDataType::FP32;
   std::vector<std::pair<Word, Word>> found;  // (scale, value)
   for (const std::int64_t edge : edges) {
     const oracle::Real e(edge);
+    const int e2 = !fp32 && (edge > INT32_MAX || edge < INT32_MIN) ? 1 : 0;
     int below = 0;
     int above = 0;
     for (std::int64_t f = 0; f < 1024 && (below < kFound || above < kFound); ++f) {
-      const Word scale = Fp19Word(static_cast<std::uint64_t>(1024 + f), -10).value();  // 1 + f/1024
-      const oracle::Real scale_value = oracle::Real(1024 + f) * oracle::PowerOfTwo(-10);
-      // The FP32 word at or below the integer part of E / scale (E * 1024 / (1024 + f)).
-      const std::uint32_t centre = Fp32Bracket(oracle::Real(edge * 1024 / (1024 + f))).first;
+      // (1 + f/1024) * 2^e2
+      const Word scale = Fp19Word(static_cast<std::uint64_t>(1024 + f), e2 - 10).value();
+      const oracle::Real scale_value = oracle::Real(1024 + f) * oracle::PowerOfTwo(e2 - 10);
+      // The source word at or below the integer part of E / scale (E * 1024 / (1024 + f) / 2^e2).
+      const std::int64_t quotient = edge * 1024 / ((1024 + f) << e2);
+      const Word centre =
+          fp32 ? Word{Fp32Bracket(oracle::Real(quotient)).first} : S32Word(quotient);
       for (int k = -2; k <= 2; ++k) {
-        const std::uint32_t v = Fp32Step(centre, k);
-        if (!Fp32IsFinite(v)) continue;
-        const oracle::Real product = ValueReal(TileDataType::FP32, v) * scale_value;
+        const Word v = SourceStep(src, centre, k);
+        const oracle::Real product = ValueReal(src, v) * scale_value;
         const oracle::Real distance = product - e;
         if (distance == 0 || abs(distance) >= 1) continue;
         int& side = distance < 0 ? below : above;
@@ -359,6 +194,7 @@ Boxes InexactAtFarEdges(const std::vector<std::int64_t>& edges) {
     }
   }
   std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
   std::vector<Box> boxes;
   for (std::size_t i = 0; i < found.size();) {
     std::vector<Word> values;
@@ -371,17 +207,17 @@ Boxes InexactAtFarEdges(const std::vector<std::int64_t>& edges) {
 }
 
 // Strategy width0_destination_edges: width 0 (offset 0), value * scale within 2 of the
-// destination's range ends or of zero, in half steps (ties): exactly or a step either side.
-// Targets beyond 2^23 (the ends of S32 and U32) cannot be resolved to a half step by these
-// scales; for them a second part takes the values within 4 steps of the interval of the
-// targets, for each power-of-two scale that keeps the value in range (FP32 2^-10..2^10, S32
-// 2^0..2^4), and (FP32) a third part of products within one unit of them (InexactAtFarEdges).
-std::vector<WeightedSet> Width0DestinationEdges(TypePair pair) {
-  const Range d = AffineDestinationRange(pair.dst);
+// destination's range ends or of zero (unsigned_wrap_edges: of -2^w), in half steps (ties):
+// exactly or a step either side. Targets beyond 2^23 (the ends of S32 and U32, -2^32) cannot be
+// resolved to a half step by these scales; for them a second part takes the values within 4
+// steps of the interval of the targets, for each power-of-two scale that keeps the value in
+// range (FP32 2^-10..2^10, S32 2^0..2^4), and a third part of products within one unit of them
+// (InexactAtFarEdges).
+std::vector<WeightedSet> Width0Edges(TypePair pair, const std::vector<std::int64_t>& edges) {
   const WordSet near_limit = SignedRange(-kTargetLimit + 1, kTargetLimit - 1);
   WordSet targets;
   std::vector<std::int64_t> far_edges;
-  for (const std::int64_t edge : {d.lo, d.hi, std::int64_t{0}}) {
+  for (const std::int64_t edge : edges) {
     const WordSet around = SignedRange(2 * edge - 4, 2 * edge + 4);
     targets = targets.Union(around.Intersect(near_limit));
     if (!around.Minus(near_limit).empty()) far_edges.push_back(edge);
@@ -395,7 +231,8 @@ std::vector<WeightedSet> Width0DestinationEdges(TypePair pair) {
   near.p_max = kTargetLimit;
   near.target = [](int, std::int64_t a, std::int64_t, std::int64_t) { return a; };
   near.axes_for = [](int, std::int64_t, std::int64_t p, auto& ab) { ab.emplace_back(p, 0); };
-  std::vector<WeightedSet> parts = {{1, NearTargetSet(pair.src, std::move(near))}};
+  std::vector<WeightedSet> parts;
+  if (!targets.empty()) parts.push_back({1, NearTargetSet(pair.src, std::move(near))});
   if (far_edges.empty()) return parts;
 
   std::vector<Box> far;
@@ -419,7 +256,33 @@ std::vector<WeightedSet> Width0DestinationEdges(TypePair pair) {
                        WordSet::Points({0}), WordSet::Points({0})}});
   }
   parts.push_back({1, Boxes(std::move(far))});
-  if (fp32) parts.push_back({1, InexactAtFarEdges(far_edges)});
+  parts.push_back({1, InexactAtFarEdges(pair.src, far_edges)});
+  return parts;
+}
+
+std::vector<WeightedSet> Width0DestinationEdges(TypePair pair) {
+  const Range d = AffineDestinationRange(pair.dst);
+  return Width0Edges(pair, {d.lo, d.hi, 0});
+}
+
+// Strategy unsigned_wrap_edges (an unsigned destination of w bits): value * scale, or the
+// intermediate + offset, around -2^w, which wraps to 0 with OF|NX (a device gave 0 with NX
+// only for an FP32 -> U16 value rounding to -65536); at width 0 as width0_destination_edges
+// aims at the range ends, at width 5/9/17 as offset_over_destination, every width whose sums
+// reach it (U4X2 -16: all; U8 -256: 9, 17; U16 -65536: 17; U32 -2^32: width 0 only). The
+// values around -1 are offset_over_destination's and width0_destination_edges' already.
+std::vector<WeightedSet> UnsignedWrapEdges(TypePair pair) {
+  const std::int64_t wrap = -(std::int64_t{1} << Format(pair.dst).width);
+  std::vector<WeightedSet> parts = Width0Edges(pair, {wrap});
+  for (const int width : {5, 9, 17}) {
+    std::vector<std::int64_t> sums;
+    for (std::int64_t k = -2; k <= 2; ++k) {
+      if (wrap + k >= 2 * WidthMin(width) && wrap + k <= 2 * WidthMax(width)) {
+        sums.push_back(wrap + k);
+      }
+    }
+    if (!sums.empty()) parts.push_back({1, OffsetOverSums(pair, width, sums)});
+  }
   return parts;
 }
 
@@ -549,7 +412,7 @@ std::vector<WeightedSet> PerWidth(TypePair pair, TupleSet (*build)(TypePair, int
 std::vector<SampleStrategy> AffineStrategies(TypePair pair) {
   const auto kAll = {0, 5, 9, 17};
   const auto kClamping = {5, 9, 17};
-  return {
+  std::vector<SampleStrategy> s = {
       {"intermediate_clamp_edges", 4,
        [&] {
          std::vector<WeightedSet> parts = PerWidth(pair, IntermediateClampEdgesExact, kClamping);
@@ -559,12 +422,16 @@ std::vector<SampleStrategy> AffineStrategies(TypePair pair) {
        }()},
       {"offset_over_destination", 4, PerWidth(pair, OffsetOverDestination, kClamping)},
       {"width0_destination_edges", 4, Width0DestinationEdges(pair)},
-      {"tie_power_of_two_scale", 5, PerWidth(pair, TiePowerOfTwoScale, kAll)},
-      {"tie_odd_scale", 3, PerWidth(pair, TieOddScale, kAll)},
-      {"value_specials", 1, PerWidth(pair, ValueSpecials, kAll)},
-      {"random_moderate", 4, PerWidth(pair, RandomModerate, kAll)},
-      {"random", 2, PerWidth(pair, RandomTuple, kAll)},
   };
+  if (Format(pair.dst).kind == oracle::FormatKind::UnsignedInteger) {
+    s.push_back({"unsigned_wrap_edges", 2, UnsignedWrapEdges(pair)});
+  }
+  s.push_back({"tie_power_of_two_scale", 5, PerWidth(pair, TiePowerOfTwoScale, kAll)});
+  s.push_back({"tie_odd_scale", 3, PerWidth(pair, TieOddScale, kAll)});
+  s.push_back({"value_specials", 1, PerWidth(pair, ValueSpecials, kAll)});
+  s.push_back({"random_moderate", 4, PerWidth(pair, RandomModerate, kAll)});
+  s.push_back({"random", 2, PerWidth(pair, RandomTuple, kAll)});
+  return s;
 }
 
 rc::Gen<Inputs> UniformAffine(TypePair pair) {

@@ -94,10 +94,10 @@ OutcomeClassTable FpatrOutcomeClasses(TypePair pair) {
                                                ? FloatingEncodeClassNames()
                                                : IntegerEncodeClassNames();
     // Left out, as no input of the mode can hit them by their definition: the affine widths
-    // other than the mode's own, the final encoding's ties and rounding to zero after an
-    // S5/S9/S17 intermediate (the affine classifier never sets them there: the rounding
-    // happened in the intermediate), and a negative value into an unsigned destination when
-    // the destination is signed.
+    // other than the mode's own, the final encoding's ties, rounding to zero and rounding onto
+    // a range end after an S5/S9/S17 intermediate (the affine classifier never sets them there:
+    // the rounding happened in the intermediate), and a negative value into an unsigned
+    // destination, or one rounding to -1 or -2^w there, when the destination is signed.
     const int own_width = oracle::BundleFPATRModeOffsetWidth(m);
     const bool signed_dst = !Format(dst).IsFloating() && oracle::TileDataTypeIsSigned(dst);
     for (std::size_t k = 0; k < last.size(); ++k) {
@@ -107,8 +107,11 @@ OutcomeClassTable FpatrOutcomeClasses(TypePair pair) {
       const bool after_intermediate =
           b.step == LastStep::Affine &&
           (name == "dst tie rounded up" || name == "dst tie rounded down" ||
-           name == "dst rounding to zero from a non-zero value");
-      const bool unsigned_only = signed_dst && name.ends_with("negative into unsigned");
+           name == "dst rounding to zero from a non-zero value" ||
+           name.starts_with("dst rounds to the minimum from") ||
+           name.starts_with("dst rounds to the maximum from"));
+      const bool unsigned_only =
+          signed_dst && (name.ends_with("negative into unsigned") || name.ends_with("(unsigned)"));
       if (other_width || after_intermediate || unsigned_only) continue;
       b.last_bits.push_back({k, classes.size()});
       classes.push_back({mode + ": " + name, last[k].description + " (the mode's last step)"});

@@ -1,6 +1,8 @@
 // Op `fpatr`'s strategy thresholds_after_scale (strategies.hpp): products value x multiplier at
-// and next to a floating destination's overflow threshold and smallest normal (the oracle's
-// format edges, format_edges.hpp, which the outcome classes test against too).
+// and next to a floating destination's overflow threshold and smallest normal, exactly at the
+// tie between its largest subnormal and smallest normal, and in the binade below its smallest
+// subnormal (the oracle's format edges, format_edges.hpp, which the outcome classes test against
+// too).
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -31,14 +33,16 @@ using oracle::Format;
 
 // Whether value x multiplier lands just below, at or just above the overflow threshold of a
 // floating destination (largest finite L, T = L + half its ulp, L + its ulp), or just below its
-// smallest normal N (within half a subnormal step q, or within q), or on a subnormal, depends on
+// smallest normal N (within half a subnormal step q, or within q; exactly N - q/2, the
+// subnormal/normal tie), on a subnormal, or in [s/2, s) below the smallest subnormal s, depends on
 // the product's low bits: few products of a 24-bit (or S32) value and an 11-bit FP19 multiplier
 // land there, and no draw finds them by chance (a review showed, for example, that every
 // threshold class of FP32 -> FP32 was unreached). This strategy finds them by construction, as
 // `affine`'s InexactAtFarEdges does for integer range ends: for each target t and multiplier
-// S * 2^k (S odd: small ones, 11-bit ones spread evenly, and the odd divisors of T's odd
-// significand, which give products exactly at T), the accumulator words next to t / (S * 2^k),
-// kept when their product falls in one of the intervals (the first few per interval).
+// S * 2^k (S odd: small ones, 11-bit ones spread evenly, and the odd divisors of the odd
+// significands of T and of the tie, which give products exactly at them), the accumulator words
+// next to t / (S * 2^k), kept when their product falls in one of the intervals (the first few
+// per interval).
 
 // The odd divisors of n (odd) that are at most 2047, increasing.
 std::vector<std::uint64_t> OddDivisorsUpTo2047(std::uint64_t n) {
@@ -76,22 +80,35 @@ std::vector<std::pair<Word, Word>> ThresholdProducts(TypePair pair) {
     }
   }
   const Real step = normal - below_normal;
-  // Intervals: (L, T), T, (T, L + ulp), (N - q/2, N), (N - q, N - q/2], a subnormal k * q'.
-  constexpr std::size_t kIntervals = 6;
+  // The implementation edges below the normal range: the tie between the largest subnormal
+  // and N (N - q/2, exactly), and the binade [s/2, s) below the smallest subnormal s.
+  const Real tie = oracle::ToReal(oracle::SubnormalNormalTie(dst));
+  const Real smallest = oracle::ToReal(oracle::SmallestPositiveValue(dst));
+  // Intervals: (L, T), T, (T, L + ulp), (N - q/2, N), (N - q, N - q/2], a subnormal k * q',
+  // the tie N - q/2, [s/2, s).
+  constexpr std::size_t kIntervals = 8;
   const auto interval = [&](const Real& x) -> std::optional<std::size_t> {
     if (x > largest && x < threshold) return 0;
     if (x == threshold) return 1;
     if (x > threshold && x < beyond) return 2;
+    if (x == tie) return 6;
+    if (x >= smallest / 2 && x < smallest) return 7;
     if (x < normal && x > normal - step / 2) return 3;
     if (x <= normal - step / 2 && x > normal - step) return 4;
     if (x > 0 && x < normal - step && denominator(Real(x / step)) == 1) return 5;
     return std::nullopt;
   };
-  const oracle::Dyadic t_dyadic = *oracle::DyadicFromReal(threshold);
-  const std::uint64_t t_odd = static_cast<std::uint64_t>(
-      t_dyadic.significand >> std::countr_zero(static_cast<std::uint64_t>(t_dyadic.significand)));
+  // The odd part of an exact target's significand, whose odd divisors give products exactly
+  // at it (T and the tie).
+  const auto odd_part = [](const Real& target) {
+    const oracle::Dyadic d = *oracle::DyadicFromReal(target);
+    return static_cast<std::uint64_t>(d.significand >>
+                                      std::countr_zero(static_cast<std::uint64_t>(d.significand)));
+  };
   std::vector<std::uint64_t> significands = {1, 3, 5, 7, 9, 13, 31, 0x401, 0x555, 0x7FF};
-  for (const std::uint64_t d : OddDivisorsUpTo2047(t_odd)) significands.push_back(d);
+  for (const Real& exact : {threshold, tie}) {
+    for (const std::uint64_t d : OddDivisorsUpTo2047(odd_part(exact))) significands.push_back(d);
+  }
   for (const std::uint64_t d : OddSpread(1025, 2047, 24)) significands.push_back(d);
   std::sort(significands.begin(), significands.end());
   significands.erase(std::unique(significands.begin(), significands.end()), significands.end());
@@ -103,7 +120,7 @@ std::vector<std::pair<Word, Word>> ThresholdProducts(TypePair pair) {
   std::array<int, kIntervals> found{};
   std::vector<std::pair<Word, Word>> out;
   for (const Real& t : {largest + ulp / 4, threshold, threshold + ulp / 4, normal - step / 4,
-                        normal - step * 3 / 4, normal / 2}) {
+                        normal - step * 3 / 4, normal / 2, tie, smallest * 3 / 4}) {
     const oracle::Dyadic td = *oracle::DyadicFromReal(t);
     const int e_t = oracle::DyadicLeadingExponent(td);
     for (const std::uint64_t s : significands) {

@@ -1,9 +1,10 @@
 // Format edges: the values at the ends of a format's ranges, each a function of the format's row
 // (FormatInfo, formats.hpp), exact (Dyadic or integer; no float or double). The generator's
 // sampling strategies aim at them and its outcome classes test against them, both reading this
-// one definition: the smallest positive value and the smallest normal, the largest finite value,
-// the overflow threshold (largest finite + half its ulp) and one ulp beyond it, and the signed
-// ranges of the B.FPATR S5/S9/S17 intermediates and offsets.
+// one definition: the smallest positive value, the largest subnormal, the smallest normal and the
+// tie between those two, the largest finite value, the overflow threshold (largest finite + half
+// its ulp) and one ulp beyond it, and the signed ranges of the B.FPATR S5/S9/S17 intermediates
+// and offsets.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +24,18 @@ Dyadic SmallestPositiveValue(TileDataType type);
 /// code). Types without normals (E8M0) give 2^(1 - bias). Throws std::invalid_argument for an
 /// integer type.
 Dyadic SmallestNormalValue(TileDataType type);
+
+/// The largest positive subnormal value of floating type `type`: the largest value below
+/// SmallestNormalValue(type), by value (FP32: (2^23 - 1) * 2^-149; FP16: 1023 * 2^-24; E4M3:
+/// 7 * 2^-9; HiF8: 2^-16), normalized. Throws std::invalid_argument for a type without
+/// subnormals (E8M0) or an integer type.
+Dyadic LargestSubnormalValue(TileDataType type);
+
+/// The tie between the largest subnormal and the smallest normal, (LargestSubnormalValue +
+/// SmallestNormalValue) / 2, normalized (FP32: (2^24 - 1) * 2^-150; FP16: 2047 * 2^-25; E4M3:
+/// 15 * 2^-10; HiF8: 3 * 2^-17): the one tie whose rounding up carries a subnormal into the
+/// normal range. Throws as LargestSubnormalValue.
+Dyadic SubnormalNormalTie(TileDataType type);
 
 /// The largest finite value of floating type `type` (code largest_finite_code), normalized.
 Dyadic LargestFiniteValue(TileDataType type);
