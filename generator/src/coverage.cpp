@@ -1,11 +1,11 @@
 #include "ptovec/generator/coverage.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <sstream>
+#include <stdexcept>
 #include <string>
-#include <thread>
 
+#include "coverage_walk.hpp"
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
@@ -27,62 +27,36 @@ std::string OutcomeName(unsigned outcome) {
 
 constexpr unsigned kOutcomeBit = kInputClasses;  // bits 14..18
 
-// Runs f(j) for j in 0..n-1 on up to `threads` threads.
-template <typename F>
-void ParallelFor(std::size_t n, unsigned threads, F f) {
-  if (threads == 0) threads = std::max(1U, std::thread::hardware_concurrency());
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (std::size_t j = next++; j < n; j = next++) f(j);
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads && t < n; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
-}
-
-// Walks the default domain of a job in chunks: visit(index, inputs, masks[nc]) for each input,
-// under the controls its files hold (fpatr: those legal for its PreQuantModes, so no witness
-// claims a class under a control the mode refuses).
-template <typename Visit>
-void WalkDomain(const Job& job, const SamplingOptions& sampling, Visit visit) {
-  const OpDef& op = *job.op;
-  const InputSet set = op.domain(job.pair, sampling);
-  const std::vector<NumericExecutionControl> controls = ControlsFor(op, job.pair);
-  const std::size_t nc = controls.size();
-  const PairClassifier classifier(op, job.pair);
-  constexpr std::uint64_t kChunk = 4096;
-  std::vector<Inputs> in(kChunk);
-  std::vector<Encoded> out(kChunk * nc);
-  std::vector<ClassMask> masks(nc);
-  for (std::uint64_t begin = 0; begin < set.count; begin += kChunk) {
-    const auto n = static_cast<std::size_t>(std::min(kChunk, set.count - begin));
-    set.Fill(begin, n, in.data());
-    EvaluateBatch(op, job.pair, in.data(), n, controls, out.data());
-    for (std::size_t i = 0; i < n; ++i) {
-      classifier.Classify(in[i], controls, &out[i * nc], masks.data());
-      visit(begin + i, in[i], controls, masks.data());
-    }
-  }
-}
-
 }  // namespace
 
 std::vector<CoverageClass> CoverageClasses(const OpDef& op, TypePair pair) {
   std::vector<CoverageClass> out;
   const bool floating = oracle::Format(op.slots.front().TypeFor(pair)).IsFloating();
   for (unsigned k = floating ? 0 : 11; k < (floating ? 11U : 14U); ++k) {
-    out.push_back({InputClassName(k), "the report's input class of slot 0", k});
+    out.push_back(
+        {InputClassName(k), "the report's input class of slot 0", k, kGenericSides, false});
   }
   for (unsigned k = 0; k < kOutcomes; ++k) {
     out.push_back({OutcomeName(k), "the report's outcome: the first of NV, OF, UF, NX, none",
-                   kOutcomeBit + k});
+                   kOutcomeBit + k, kGenericSides, false});
   }
   if (op.outcome_classes) {
     const OutcomeClassTable own = op.outcome_classes(pair);
     for (std::size_t k = 0; k < own.classes.size() && k < kMaxOpClasses; ++k) {
       out.push_back({own.classes[k].name, own.classes[k].description,
-                     kOpClassBit + static_cast<unsigned>(k)});
+                     kOpClassBit + static_cast<unsigned>(k), kGenericSides, false});
+    }
+    for (const ClassThreshold& t : own.thresholds) {
+      const auto it = std::find_if(out.begin(), out.end(), [&](const CoverageClass& c) {
+        return c.bit >= kOpClassBit && c.name == t.class_name;
+      });
+      if (it == out.end() || !own.side) {
+        throw std::logic_error(PairKey(op, pair) + ": threshold of class '" + t.class_name +
+                               "', which its table " +
+                               (it == out.end() ? "does not have" : "gives no side function"));
+      }
+      it->sides = t.sides;
+      it->own_threshold = true;
     }
   }
   return out;
@@ -91,6 +65,24 @@ std::vector<CoverageClass> CoverageClasses(const OpDef& op, TypePair pair) {
 PairClassifier::PairClassifier(const OpDef& op, TypePair pair)
     : op_(&op), pair_(pair), classes_(CoverageClasses(op, pair)) {
   if (op.outcome_classes) own_ = op.outcome_classes(pair);
+  for (const CoverageClass& c : classes_) {
+    if (c.own_threshold) own_thresholds_.set(c.bit);
+  }
+  sign_bit_ = oracle::Format(op.slots.front().TypeFor(pair)).SignBit();
+}
+
+void PairClassifier::Sides(const Inputs& in, std::span<const NumericExecutionControl> controls,
+                           const Encoded* expected, ClassMask* out) const {
+  // The generic side: the sign bit of slot 0's word, for every class.
+  const ClassMask generic = (in[0] & sign_bit_) != 0 ? ~ClassMask{0} : ClassMask{0};
+  if (own_thresholds_.none()) {
+    std::fill(out, out + controls.size(), generic);
+    return;
+  }
+  own_.side(in, controls, expected, out);
+  for (std::size_t c = 0; c < controls.size(); ++c) {
+    out[c] = ((out[c] << kOpClassBit) & own_thresholds_) | (generic & ~own_thresholds_);
+  }
 }
 
 void PairClassifier::Classify(const Inputs& in, std::span<const NumericExecutionControl> controls,
@@ -291,33 +283,34 @@ std::array<ClassMask, kControlSlots> ReachableClasses(const OpDef& op, TypePair 
 std::string FindWitnesses(const SamplingOptions& sampling, unsigned threads) {
   const std::vector<Job> jobs = DefaultSuite();
   std::vector<std::string> text(jobs.size());
-  ParallelFor(jobs.size(), threads, [&](std::size_t j) {
+  coverage_walk::ParallelFor(jobs.size(), threads, [&](std::size_t j) {
     const Job& job = jobs[j];
     const std::vector<CoverageClass> classes = CoverageClasses(*job.op, job.pair);
     std::array<std::uint16_t, kClassBits> seen{};  // per bit: control slots already witnessed
     std::ostringstream out;
-    WalkDomain(job, sampling,
-               [&](std::uint64_t, const Inputs& in,
-                   const std::vector<NumericExecutionControl>& controls, const ClassMask* masks) {
-                 for (const CoverageClass& c : classes) {
-                   std::uint16_t hit = 0;
-                   for (std::size_t k = 0; k < controls.size(); ++k) {
-                     if (masks[k].test(c.bit))
-                       hit = static_cast<std::uint16_t>(hit | 1U << ControlSlot(controls[k]));
-                   }
-                   if ((hit & ~seen[c.bit]) == 0) continue;
-                   seen[c.bit] = static_cast<std::uint16_t>(seen[c.bit] | hit);
-                   std::string words;
-                   for (std::size_t s = 0; s < kMaxSlots; ++s) {
-                     words += (s == 0 ? "" : ", ") + HexShortest(in[s]);
-                   }
-                   std::string mask;
-                   AppendHexWord(mask, hit, 4);
-                   out << "    {\"" << job.op->name << "\", \"" << oracle::Format(job.pair.src).name
-                       << "\", \"" << oracle::Format(job.pair.dst).name << "\", \"" << c.name
-                       << "\", " << mask << ", {" << words << "}},\n";
-                 }
-               });
+    coverage_walk::WalkDomain(
+        job, sampling, false,
+        [&](std::uint64_t, const Inputs& in, const std::vector<NumericExecutionControl>& controls,
+            const ClassMask* masks, const ClassMask*) {
+          for (const CoverageClass& c : classes) {
+            std::uint16_t hit = 0;
+            for (std::size_t k = 0; k < controls.size(); ++k) {
+              if (masks[k].test(c.bit))
+                hit = static_cast<std::uint16_t>(hit | 1U << ControlSlot(controls[k]));
+            }
+            if ((hit & ~seen[c.bit]) == 0) continue;
+            seen[c.bit] = static_cast<std::uint16_t>(seen[c.bit] | hit);
+            std::string words;
+            for (std::size_t s = 0; s < kMaxSlots; ++s) {
+              words += (s == 0 ? "" : ", ") + HexShortest(in[s]);
+            }
+            std::string mask;
+            AppendHexWord(mask, hit, 4);
+            out << "    {\"" << job.op->name << "\", \"" << oracle::Format(job.pair.src).name
+                << "\", \"" << oracle::Format(job.pair.dst).name << "\", \"" << c.name << "\", "
+                << mask << ", {" << words << "}},\n";
+          }
+        });
     text[j] = out.str();
   });
   std::string all =
@@ -331,56 +324,6 @@ std::string FindWitnesses(const SamplingOptions& sampling, unsigned threads) {
   for (const std::string& t : text) all += t;
   all += "};\n// clang-format on\n";
   return all;
-}
-
-std::vector<std::vector<Inputs>> SelectSmokeInputs(const std::vector<Job>& jobs,
-                                                   const SamplingOptions& sampling,
-                                                   unsigned threads) {
-  std::vector<std::vector<Inputs>> result(jobs.size());
-  ParallelFor(jobs.size(), threads, [&](std::size_t j) {
-    // Pass 1: every input that is the first (in domain order) to hit some (control, class) is a
-    // candidate, with what it hits.
-    struct Candidate {
-      std::uint64_t index;
-      Inputs in;
-      std::array<ClassMask, kControlSlots> hits;
-    };
-    std::vector<Candidate> candidates;
-    std::array<ClassMask, kControlSlots> seen{};
-    WalkDomain(jobs[j], sampling,
-               [&](std::uint64_t index, const Inputs& in,
-                   const std::vector<NumericExecutionControl>& controls, const ClassMask* masks) {
-                 bool fresh = false;
-                 std::array<ClassMask, kControlSlots> hits{};
-                 for (std::size_t k = 0; k < controls.size(); ++k) {
-                   const std::size_t s = ControlSlot(controls[k]);
-                   hits[s] = masks[k];
-                   if ((masks[k] & ~seen[s]) != 0) fresh = true;
-                   seen[s] |= masks[k];
-                 }
-                 if (fresh) candidates.push_back({index, in, hits});
-               });
-    // Pass 2: greedy set cover of everything seen; ties go to the earlier input.
-    std::array<ClassMask, kControlSlots> left = seen;
-    std::vector<std::size_t> chosen;
-    for (;;) {
-      std::size_t best = candidates.size();
-      int best_gain = 0;
-      for (std::size_t k = 0; k < candidates.size(); ++k) {
-        int gain = 0;
-        for (std::size_t s = 0; s < kControlSlots; ++s) {
-          gain += static_cast<int>((candidates[k].hits[s] & left[s]).count());
-        }
-        if (gain > best_gain) best = k, best_gain = gain;
-      }
-      if (best == candidates.size()) break;
-      chosen.push_back(best);
-      for (std::size_t s = 0; s < kControlSlots; ++s) left[s] &= ~candidates[best].hits[s];
-    }
-    std::sort(chosen.begin(), chosen.end());  // candidates are in domain order
-    for (std::size_t k : chosen) result[j].push_back(candidates[k].in);
-  });
-  return result;
 }
 
 }  // namespace ptovec::generator

@@ -176,6 +176,49 @@ nlohmann::ordered_json ManifestSchema() {
          {{"description", "a sampled file's strategies (as in its header)"},
           {"type", "array"},
           {"items", {{"$ref", "#/$defs/strategy"}}}}},
+        {"selection",
+         {{"description",
+           "a smoke-suite file (of a binary and JSON pair, the binary one): the (control, class) "
+           "cells its pair's default domain hits and "
+           "how the chosen inputs hit them (both_sides: inputs from both sides of the class; "
+           "one_side: two inputs, every input of the cell being on one side; one_input: the "
+           "one input the default domain has in the cell; input_class: one input of a report "
+           "input class, of which one is asked), and one note per class, reason and side for "
+           "the last three kinds"},
+          {"type", "object"},
+          {"required",
+           J::array({"cells", "both_sides", "one_side", "one_input", "input_class", "notes"})},
+          {"additionalProperties", false},
+          {"properties",
+           {{"cells", {{"$ref", "#/$defs/uint64"}}},
+            {"both_sides", {{"$ref", "#/$defs/uint64"}}},
+            {"one_side", {{"$ref", "#/$defs/uint64"}}},
+            {"one_input", {{"$ref", "#/$defs/uint64"}}},
+            {"input_class", {{"$ref", "#/$defs/uint64"}}},
+            {"notes",
+             {{"type", "array"},
+              {"items",
+               {{"type", "object"},
+                {"required", J::array({"class", "controls", "reason"})},
+                {"additionalProperties", false},
+                {"properties",
+                 {{"class", {{"description", "the class name"}, {"type", "string"}}},
+                  {"controls",
+                   {{"description",
+                     "\"all\" (every control of the file), or the controls of the cells as "
+                     "the coverage report names its columns (\"RNE/- RTZ/S\")"},
+                    {"type", "string"},
+                    {"pattern", "^(all|[A-Z]{3}/[-S]( [A-Z]{3}/[-S])*)$"}}},
+                  {"reason",
+                   {{"enum", J::array({"the default domain has one input in this cell",
+                                       "every input of the cell is on one side",
+                                       "an input class (of slot 0's word alone): one input is "
+                                       "asked of it"})}}},
+                  {"side",
+                   {{"description",
+                     "the side the cell's inputs lie on (the class's own threshold, or "
+                     "\"positive source\" / \"negative source\"); not for an input class"},
+                    {"type", "string"}}}}}}}}}}}}},
         {"shard",
          {{"description", "in a shard folder: the inputs of the whole file this one holds"},
           {"type", "object"},

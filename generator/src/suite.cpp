@@ -325,6 +325,7 @@ nlohmann::ordered_json ManifestEntryJson(const GeneratedFile& g) {
   e["bytes"] = g.bytes;
   e["sha256"] = g.sha256;
   if (!g.strategies.empty()) e["strategies"] = StrategiesJson(g.strategies);
+  if (!g.selection.is_null()) e["selection"] = g.selection;
   if (g.shard) e["shard"] = {{"first_input", g.shard->first_input}, {"inputs", g.shard->inputs}};
   return e;
 }
@@ -497,6 +498,10 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
       g.inputs = spec.inputs;
       g.shard = spec.shard;
       g.strategies = spec.strategies;
+      // The selection once per file set: on the binary file, or on each file without one.
+      if (j < options.selection.size() && (format == "bin" || !options.binary)) {
+        g.selection = options.selection[j];
+      }
       g.sha256 = file->Finish();
       g.bytes = file->bytes();
       written.push_back(std::move(g));

@@ -41,9 +41,10 @@ class Cases(unittest.TestCase):
         self.assertEqual((cases[5].word, cases[5].flags),
                          (int(records["out"][5]), int(records["flags"][5])))
         self.assertEqual(cases[0].pair.out_bits, 8)
-        # 10 of 154: records floor(i * 154 / 10).
+        # 10 of 196: records floor(i * 196 / 10).
+        self.assertEqual(header["count"], 196)
         sliced = [c.index for c in cases_from_vectors([path], limit=10, ptovec=PTOVEC)]
-        self.assertEqual(sliced, [0, 15, 30, 46, 61, 77, 92, 107, 123, 138])
+        self.assertEqual(sliced, [0, 19, 39, 58, 78, 98, 117, 137, 156, 176])
         # Shared over files, the first ones one more: 5 = 3 + 2.
         two = list(cases_from_vectors([path, SMOKE / "tcvt_bf16_e8m0.bin"], limit=5,
                                       ptovec=PTOVEC))

@@ -140,13 +140,21 @@ int RunGenerate(const GenerateArgs& a) {
     }
     jobs = std::move(kept);
   }
+  SmokeSelection total;  // the cell counts of every pair, for the line after the files
   if (a.suite == "smoke") {
-    // The inputs a greedy set cover picks from each pair's default domain (the default suite's
-    // inputs with this seed and --samples) so that every (control, class) the default suite
-    // hits is hit (coverage.hpp SelectSmokeInputs).
+    // The inputs a greedy multi-cover picks from each pair's default domain (the default
+    // suite's inputs with this seed and --samples) so that every (control, class) the default
+    // suite hits is hit by two inputs from both sides of the class where the domain has them
+    // (coverage.hpp SelectSmokeInputs); the manifest's "selection" notes the cells that cannot.
     const auto chosen = SelectSmokeInputs(jobs, {a.seed, a.samples}, a.threads);
     for (std::size_t j = 0; j < jobs.size(); ++j) {
-      options.selected.push_back(std::make_shared<const std::vector<Inputs>>(chosen[j]));
+      options.selected.push_back(std::make_shared<const std::vector<Inputs>>(chosen[j].inputs));
+      options.selection.push_back(SmokeSelectionJson(*jobs[j].op, jobs[j].pair, chosen[j]));
+      total.cells += chosen[j].cells;
+      total.both_sides += chosen[j].both_sides;
+      total.one_side += chosen[j].one_side;
+      total.one_input += chosen[j].one_input;
+      total.input_class += chosen[j].input_class;
     }
   } else if (!a.suite.empty() && a.suite != "default") {
     return Fail("unknown --suite '" + a.suite + "' (accepted: default, smoke)");
@@ -158,6 +166,15 @@ int RunGenerate(const GenerateArgs& a) {
   options.threads = a.threads;
   options.progress = !a.quiet && ProgressWanted();
   const auto files = GenerateSuite(jobs, options);
+  if (a.suite == "smoke" && !a.quiet) {
+    std::cerr << "ptovec: smoke selection: " << total.cells
+              << " (pair, control, class) cells: " << total.both_sides
+              << " hit by inputs from both sides of the class, " << total.one_side
+              << " by two inputs of the one side its inputs have, " << total.one_input
+              << " by the one input the default domain has, " << total.input_class
+              << " (input classes) by one input (manifest.json \"selection\" notes the last "
+                 "three)\n";
+  }
   std::uint64_t vectors = 0;
   std::uint64_t bytes = 0;
   for (const auto& f : files) {
@@ -215,8 +232,10 @@ Command AddGenerateCommand(CLI::App& app) {
   generate->add_flag("--quiet", gen->quiet, "no progress on stderr");
   generate->add_option("--suite", gen->suite,
                        "default (every input of the default domains) or smoke: the few inputs of "
-                       "the default suite, all controls of each, that cover every outcome class "
-                       "it reaches (`ptovec coverage`; default --out vectors/smoke)");
+                       "the default suite, all controls of each, that hit every outcome class "
+                       "it reaches twice, from both sides of the class where it can "
+                       "(`ptovec coverage`; the manifest notes what cannot; default --out "
+                       "vectors/smoke)");
   Command c;
   c.app = generate;
   c.run = Guarded([gen] { return RunGenerate(*gen); });

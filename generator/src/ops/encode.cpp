@@ -340,7 +340,7 @@ OpDef MakeEncodeOp() {
   op.evaluate_reference = EvaluateEncodeReference;
   op.check_domain = CheckEncodeDomain;
   op.plan = EncodePlan;
-  op.outcome_classes = EncodeOutcomeClasses;
+  op.outcome_classes = [](TypePair p) { return WithEncodeSides(p, EncodeOutcomeClasses(p)); };
   return op;
 }
 

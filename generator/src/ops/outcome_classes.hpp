@@ -25,6 +25,12 @@ OutcomeClassTable TcvtOutcomeClasses(TypePair pair);
 /// encode: ReferenceMatrixFloatingEncoding's classes into a floating type, else
 /// ReferenceMatrixIntegerEncoding's. In encode.cpp.
 OutcomeClassTable EncodeOutcomeClasses(TypePair pair);
+/// `table` (EncodeOutcomeClasses(pair)) with the thresholds inside its classes: the lower and
+/// upper halves of (largest finite, overflow threshold) and (threshold, largest finite + ulp),
+/// and a value rounding to zero below or from half the smallest positive value (1/2 for an
+/// integer destination). Classes are found by name; a name the table lacks is skipped. In
+/// encode_sides.cpp.
+OutcomeClassTable WithEncodeSides(TypePair pair, OutcomeClassTable table);
 /// shift: MatrixShiftS32ToS16 (dropped bits against half, clamps, range ends, shift ends). In
 /// shift.cpp.
 OutcomeClassTable ShiftOutcomeClasses(TypePair pair);

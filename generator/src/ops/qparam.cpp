@@ -2,9 +2,11 @@
 // section 4) and packed with a signed offset by MatrixQuantParameter (seed 000 lines 11-23); the
 // vector's result is the 64-bit parameter word, from which MatrixQuantOffset (lines 32-41)
 // recovers the offset. No rounding mode and no Sat: vectors record RNE and Sat off only.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -99,38 +101,63 @@ OutcomeClassTable QparamOutcomeClasses(TypePair) {
       {"offset at the width's maximum", "offset = 2^(width-1) - 1"},
       {"NaN scale", "a NaN FP32 scale (FP32ToFP19 gives 0x3ff00)"},
   };
-  return {std::move(names), [](const Inputs& in, std::span<const NumericExecutionControl> controls,
-                               const Encoded*, ClassMask* out) {
-            const auto w = static_cast<std::uint32_t>(in[0]);
-            const std::uint32_t low = w & 0x1FFFU;
-            const bool odd = ((w >> 13) & 1U) != 0;
-            ClassMask m = 0;
-            const bool nan = oracle::NumericValueClassIsNaN(
-                oracle::TileNumericValueClass(TileDataType::FP32, w));
-            if (nan) m |= ClassBit(kNaN);
-            if (!nan) {
-              m |= ClassBit(low == 0        ? kExact
-                            : low < 0x1000U ? kDown
-                            : low > 0x1000U ? kUp
-                            : odd           ? kTieUp
-                                            : kTieEven);
-              const bool rounds_up = low > 0x1000U || (low == 0x1000U && odd);
-              if (rounds_up && ((w >> 13) & 0x3FFU) == 0x3FFU) m |= ClassBit(kCarry);
-            }
-            const int width = static_cast<int>(in[2]);
-            m |= ClassBit(width == 0   ? kWidth0
-                          : width == 5 ? kWidth5
-                          : width == 9 ? kWidth9
-                                       : kWidth17);
-            const auto offset = static_cast<std::int64_t>(oracle::SignExtend(in[1], 32));
-            if (offset < 0) m |= ClassBit(kNegativeOffset);
-            if (width != 0 && offset == oracle::SignedFieldMinimum(width))
-              m |= ClassBit(kOffsetMinimum);
-            if (width != 0 && offset == oracle::SignedFieldMaximum(width)) {
-              m |= ClassBit(kOffsetMaximum);
-            }
-            for (std::size_t c = 0; c < controls.size(); ++c) out[c] = m;
-          }};
+  OutcomeClassTable table{
+      std::move(names), [](const Inputs& in, std::span<const NumericExecutionControl> controls,
+                           const Encoded*, ClassMask* out) {
+        const auto w = static_cast<std::uint32_t>(in[0]);
+        const std::uint32_t low = w & 0x1FFFU;
+        const bool odd = ((w >> 13) & 1U) != 0;
+        ClassMask m = 0;
+        const bool nan =
+            oracle::NumericValueClassIsNaN(oracle::TileNumericValueClass(TileDataType::FP32, w));
+        if (nan) m |= ClassBit(kNaN);
+        if (!nan) {
+          m |= ClassBit(low == 0        ? kExact
+                        : low < 0x1000U ? kDown
+                        : low > 0x1000U ? kUp
+                        : odd           ? kTieUp
+                                        : kTieEven);
+          const bool rounds_up = low > 0x1000U || (low == 0x1000U && odd);
+          if (rounds_up && ((w >> 13) & 0x3FFU) == 0x3FFU) m |= ClassBit(kCarry);
+        }
+        const int width = static_cast<int>(in[2]);
+        m |= ClassBit(width == 0   ? kWidth0
+                      : width == 5 ? kWidth5
+                      : width == 9 ? kWidth9
+                                   : kWidth17);
+        const auto offset = static_cast<std::int64_t>(oracle::SignExtend(in[1], 32));
+        if (offset < 0) m |= ClassBit(kNegativeOffset);
+        if (width != 0 && offset == oracle::SignedFieldMinimum(width))
+          m |= ClassBit(kOffsetMinimum);
+        if (width != 0 && offset == oracle::SignedFieldMaximum(width)) {
+          m |= ClassBit(kOffsetMaximum);
+        }
+        for (std::size_t c = 0; c < controls.size(); ++c) out[c] = m;
+      }};
+  // Sides of FP32ToFP19's thresholds: how far the 13 dropped bits lie from the half point
+  // 0x1000 (a rounder that reads only the top dropped bits errs next to it); whether a carry
+  // out of the fraction reaches the Inf exponent; whether a NaN's payload survives in the kept
+  // bits (a NaN with its payload only in the dropped bits becomes the Inf code when truncated).
+  const std::array<std::string, 2> near_half = {"more than a quarter FP19 ulp from the half point",
+                                                "within a quarter FP19 ulp of the half point"};
+  table.thresholds = {
+      {"FP19 rounded down", near_half},
+      {"FP19 rounded up", near_half},
+      {"FP19 carry into the exponent", {"into a finite exponent", "into the Inf exponent"}},
+      {"NaN scale",
+       {"payload in the kept fraction bits 22:13", "payload only in the dropped bits 12:0"}}};
+  table.side = [](const Inputs& in, std::span<const NumericExecutionControl> controls,
+                  const Encoded*, ClassMask* out) {
+    const auto w = static_cast<std::uint32_t>(in[0]);
+    const std::uint32_t low = w & 0x1FFFU;
+    ClassMask m = 0;
+    const std::uint32_t from_half = low > 0x1000U ? low - 0x1000U : 0x1000U - low;
+    if (from_half < 0x800U) m |= ClassBit(kDown) | ClassBit(kUp);
+    if (((w >> 23) & 0xFFU) == 0xFEU) m |= ClassBit(kCarry);
+    if ((w & 0x7FE000U) == 0) m |= ClassBit(kNaN);
+    for (std::size_t c = 0; c < controls.size(); ++c) out[c] = m;
+  };
+  return table;
 }
 
 OpDef MakeQparamOp() {

@@ -2,11 +2,13 @@
 // (lines 103-152); to other types the raw-carrier rule (spec-notes section 5 item 9). Bulk
 // evaluation uses the fast exact form FastTileProfileConvert (fast_e8m0_conversion.hpp, proven
 // equal by tests/oracle/fast_e8m0_test.cpp); evaluate_reference the literal one.
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -128,7 +130,7 @@ OutcomeClassTable TcvtOutcomeClasses(TypePair pair) {
       {"overflow (OF)", "OF is raised"},
   };
   const TileDataType src = pair.src;
-  return {
+  OutcomeClassTable table{
       std::move(names), [src](const Inputs& in, std::span<const NumericExecutionControl> controls,
                               const Encoded* expected, ClassMask* out) {
         const oracle::NumericValueClass vc = oracle::TileNumericValueClass(src, in[0]);
@@ -171,6 +173,29 @@ OutcomeClassTable TcvtOutcomeClasses(TypePair pair) {
           out[c] = m;
         }
       }};
+  // The threshold of the nearest modes, sqrt(2) * 2^k, splits the rounded classes: a device
+  // comparing with sqrt(2) on too few bits (mutant e8m0_sqrt2_top8) fails only on one side.
+  const std::array<std::string, 2> sqrt2_sides = {"significand below sqrt(2)",
+                                                  "significand above sqrt(2)"};
+  table.thresholds = {{"rounded down", sqrt2_sides},
+                      {"rounded up", sqrt2_sides},
+                      {"at the sqrt(2) threshold", sqrt2_sides}};
+  table.side = [src](const Inputs& in, std::span<const NumericExecutionControl> controls,
+                     const Encoded*, ClassMask* out) {
+    ClassMask above = 0;
+    if (oracle::TileNumericValueIsFinite(src, in[0]) &&
+        !oracle::NumericValueClassIsZero(oracle::TileNumericValueClass(src, in[0]))) {
+      // A p-bit significand m lies above sqrt(2) * 2^(p-1) when it exceeds the floor of it
+      // (sqrt(2) * 2^(p-1) is irrational: never equal); m = 1 (p = 1) lies below.
+      const oracle::FiniteDecomposition f = oracle::TileNumericFiniteDecomposition(src, in[0]);
+      const auto p = static_cast<int>(std::bit_width(f.significand));
+      if (p > 1 && p <= 63 && f.significand > FloorSqrt2Scaled(p - 1)) {
+        above = ClassBit(kDown) | ClassBit(kUp) | ClassBit(kSqrt2);
+      }
+    }
+    for (std::size_t c = 0; c < controls.size(); ++c) out[c] = above;
+  };
+  return table;
 }
 
 OpDef MakeTcvtOp() {

@@ -2,12 +2,14 @@
 // table of every (op, pair), made of the report's input and outcome classes (VectorClass) and the
 // op's own classes (OpDef::outcome_classes); counts of the vectors of a suite hitting each class
 // under each control; the witness table that shows which classes are reachable; and the greedy
-// set cover that picks the smoke suite.
+// multi-cover that picks the smoke suite (smoke_selection.cpp).
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,11 +19,20 @@
 
 namespace ptovec::generator {
 
+/// The generic sides of a class without a threshold of its own: side 0 a source word whose
+/// sign bit is clear, side 1 one whose sign bit is set (slot 0's word, FormatInfo::SignBit: -0
+/// and a NaN with the bit set are negative; an unsigned source is always on side 0).
+inline const std::array<std::string, 2> kGenericSides = {"positive source", "negative source"};
+
 /// One class of a pair's table and its bit in a ClassMask.
 struct CoverageClass {
   std::string name;
   std::string description;
   unsigned bit = 0;
+  /// What side 0 and side 1 of the class are (PairClassifier::Sides): the op's own threshold
+  /// (OutcomeClassTable::thresholds) or kGenericSides.
+  std::array<std::string, 2> sides;
+  bool own_threshold = false;  ///< sides are the class's own threshold, not kGenericSides
 };
 
 /// The class table of one pair, in order: the report's input classes of slot 0's kind (floating:
@@ -38,12 +49,20 @@ class PairClassifier {
   /// out[c]: the classes input `in` hits under controls[c] with expected result expected[c].
   void Classify(const Inputs& in, std::span<const NumericExecutionControl> controls,
                 const Encoded* expected, ClassMask* out) const;
+  /// out[c]: bit k set when `in` (under controls[c], with expected result expected[c]) lies on
+  /// side 1 of class k (CoverageClass::sides): for a class with a threshold of its own, the
+  /// op's OutcomeClassTable::side; for every other class, the sign bit of slot 0's word. A bit
+  /// means something only where Classify sets the class's bit.
+  void Sides(const Inputs& in, std::span<const NumericExecutionControl> controls,
+             const Encoded* expected, ClassMask* out) const;
 
  private:
   const OpDef* op_;
   TypePair pair_;
   std::vector<CoverageClass> classes_;
   OutcomeClassTable own_;
+  ClassMask own_thresholds_;  ///< the bits of the classes with a threshold of their own
+  Word sign_bit_ = 0;         ///< slot 0's sign bit (0 for an unsigned source)
 };
 
 /// The index 0..13 of a control (mode-major, Sat off first, as ControlsFor lists them).
@@ -106,11 +125,59 @@ std::array<ClassMask, kControlSlots> ReachableClasses(const OpDef& op, TypePair 
 /// Returns the C++ text of the table (coverage_witnesses.inc).
 std::string FindWitnesses(const SamplingOptions& sampling, unsigned threads);
 
-/// The smoke suite: for each pair of the default suite, the inputs (in domain order) that a greedy
-/// set cover picks from its default domain (the default suite's inputs, `sampling`) so that
-/// every (control, class) that the default suite hits is hit by one of them.
-std::vector<std::vector<Inputs>> SelectSmokeInputs(const std::vector<Job>& jobs,
-                                                   const SamplingOptions& sampling,
-                                                   unsigned threads);
+/// Why a (control, class) cell of the smoke suite is not hit by inputs from both sides.
+enum class SmokeShortfall {
+  OneInput,    ///< "the default domain has one input in this cell"
+  OneSide,     ///< "every input of the cell is on one side" (two inputs of that side chosen)
+  InputClass,  ///< a report input class, of which one input is asked (SelectSmokeInputs)
+};
+
+/// The reason of a SmokeShortfall, as the manifest's "selection" notes write it.
+std::string SmokeShortfallReason(SmokeShortfall why);
+
+/// The cells of one class of a pair that fall short for one reason: their controls.
+struct SmokeNote {
+  unsigned bit = 0;  ///< the class (CoverageClass::bit)
+  SmokeShortfall why = SmokeShortfall::OneInput;
+  unsigned side = 0;           ///< the side of the chosen inputs (0 or 1; CoverageClass::sides)
+  std::uint16_t controls = 0;  ///< bit ControlSlot(c) of each control of such a cell
+};
+
+/// The smoke suite's inputs of one pair and what they cover.
+struct SmokeSelection {
+  std::vector<Inputs> inputs;  ///< the chosen inputs, in domain order
+  /// The (control, class) cells the pair's default domain hits, and how the chosen inputs hit
+  /// each: from both sides; two inputs of the one side every input of the cell lies on; the
+  /// one input the default domain has in it; one input of a report input class whose domain
+  /// has more. The last four add up to `cells`.
+  std::uint64_t cells = 0;
+  std::uint64_t both_sides = 0;
+  std::uint64_t one_side = 0;
+  std::uint64_t one_input = 0;
+  std::uint64_t input_class = 0;
+  /// The cells not hit from both sides, one note per (class, reason, side) with its controls,
+  /// in class-bit order, then reason (SmokeShortfall order), then side.
+  std::vector<SmokeNote> notes;
+};
+
+/// The smoke suite: for each job (a pair of the default suite, or a file group of one), the
+/// inputs a greedy multi-cover picks from its default domain (the default suite's inputs,
+/// `sampling`, under ControlsFor(op, pair)). Every (control, class) cell the domain hits asks
+/// for two distinct inputs, one from each side of the class (CoverageClass::sides,
+/// PairClassifier::Sides) when the domain has inputs on both; a cell of the report's input
+/// classes asks for one (they are facts of the input word alone; their sign is the class's);
+/// a cell whose domain has less gets all it has, and a note (SmokeSelection::notes). Each
+/// chosen input credits every cell and side it hits; ties go to the earlier input in domain
+/// order; redundant inputs are then pruned and pairs of inputs exchanged for one where one
+/// serves. The same selection whatever `threads` (docs/coverage.md "The smoke suite").
+std::vector<SmokeSelection> SelectSmokeInputs(const std::vector<Job>& jobs,
+                                              const SamplingOptions& sampling, unsigned threads);
+
+/// The manifest's "selection" object of a smoke-suite file (schemas/manifest.schema.json): the
+/// cell counts and the notes, each with its class name, its controls ("all": every control of
+/// the file, or the coverage report's column names "RNE/- RTZ/S"), its reason and, but for an
+/// input class, the side of its inputs.
+nlohmann::ordered_json SmokeSelectionJson(const OpDef& op, TypePair pair,
+                                          const SmokeSelection& selection);
 
 }  // namespace ptovec::generator

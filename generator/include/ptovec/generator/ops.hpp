@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ptovec/oracle/formats.hpp"
@@ -172,10 +173,33 @@ using ClassifyFn =
     std::function<void(const Inputs& in, std::span<const NumericExecutionControl> controls,
                        const Encoded* expected, ClassMask* out)>;
 
-/// The op's own outcome classes for one pair and their classifier.
+/// The two sides of the threshold of one of an op's own classes (OutcomeClassTable::thresholds):
+/// e.g. tcvt's "at the sqrt(2) threshold" has the source code just below sqrt(2) * 2^k on side 0
+/// and the code just above it on side 1. The smoke suite takes, for each (control, class) cell,
+/// inputs from both sides when the default domain has both (coverage.hpp SelectSmokeInputs,
+/// docs/coverage.md "The smoke suite"); a class without one is split by the generic side, the
+/// sign of the source value (coverage.hpp kGenericSides).
+struct ClassThreshold {
+  std::string class_name;            ///< a class of the same table (OutcomeClass::name)
+  std::array<std::string, 2> sides;  ///< what side 0 and side 1 are, in the field's terms
+};
+
+/// The op's own outcome classes for one pair and their classifier; optionally the thresholds of
+/// some of them and which side of each an input lies on.
 struct OutcomeClassTable {
+  OutcomeClassTable() = default;
+  OutcomeClassTable(std::vector<OutcomeClass> classes_, ClassifyFn classify_)
+      : classes(std::move(classes_)), classify(std::move(classify_)) {}
+
   std::vector<OutcomeClass> classes;  ///< at most kMaxOpClasses
   ClassifyFn classify;                ///< empty when classes is empty
+  /// The classes that have a threshold of their own (by name), with the names of its sides.
+  std::vector<ClassThreshold> thresholds;
+  /// Set when `thresholds` is not empty: out[c] gets bit k (not shifted by kOpClassBit) when
+  /// input `in`, under controls[c] with result expected[c], lies on side 1 of class k's
+  /// threshold. Only the bits of classes in `thresholds` that the input hits are read; it is a
+  /// function of the input's exact value (and the result), like `classify`.
+  ClassifyFn side;
 };
 
 /// A selection of controls (rounding modes and Sat values), as --rmode and --sat give it.

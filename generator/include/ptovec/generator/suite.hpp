@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,10 @@ struct GenerateOptions {
   /// smoke suite's, picked from the default domain by coverage.hpp SelectSmokeInputs) instead
   /// of op->domain's.
   std::vector<std::shared_ptr<const std::vector<Inputs>>> selected;
+  /// When not empty, one per job: the manifest's "selection" of job j's binary file (of each
+  /// of its files when no binary one is written): the smoke suite's cell counts and notes
+  /// (coverage.hpp SmokeSelectionJson); null for none.
+  std::vector<nlohmann::ordered_json> selection;
 };
 
 /// One file written.
@@ -63,6 +68,7 @@ struct GeneratedFile {
   std::uint64_t inputs = 0;  ///< input tuples of the whole file
   std::optional<ShardRange> shard;
   std::vector<StrategyCount> strategies;
+  nlohmann::ordered_json selection;  ///< GenerateOptions::selection of its job, or null
   std::uint64_t bytes = 0;
   std::string sha256;
 };
