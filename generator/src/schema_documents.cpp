@@ -183,7 +183,8 @@ nlohmann::ordered_json ManifestSchema() {
            "how the chosen inputs hit them (both_sides: inputs from both sides of the class; "
            "one_side: two inputs, every input of the cell being on one side; one_input: the "
            "one input the default domain has in the cell; input_class: one input of a report "
-           "input class, of which one is asked), and one note per class, reason and side for "
+           "input class, or of a class that is one side of a threshold whose twin class is the "
+           "other, of which one is asked), and one note per class, reason and side for "
            "the last three kinds"},
           {"type", "object"},
           {"required",
@@ -213,11 +214,14 @@ nlohmann::ordered_json ManifestSchema() {
                    {{"enum", J::array({"the default domain has one input in this cell",
                                        "every input of the cell is on one side",
                                        "an input class (of slot 0's word alone): one input is "
-                                       "asked of it"})}}},
+                                       "asked of it",
+                                       "one side of a threshold whose twin class is the other "
+                                       "(from below / from above): one input is asked of it"})}}},
                   {"side",
                    {{"description",
                      "the side the cell's inputs lie on (the class's own threshold, or "
-                     "\"positive source\" / \"negative source\"); not for an input class"},
+                     "\"positive source\" / \"negative source\"); not for an input class or a twin "
+                     "side"},
                     {"type", "string"}}}}}}}}}}}}},
         {"shard",
          {{"description", "in a shard folder: the inputs of the whole file this one holds"},

@@ -27,7 +27,7 @@ namespace {
 // domain order. Two meet every cell's demand; more let the greedy find inputs that serve
 // several cells at once (measured: 3 per side gave 23,575 vectors, 16 gave 22,896, 64 gave
 // 22,797).
-constexpr std::uint8_t kCandidatesPerSide = 16;
+constexpr std::uint8_t kCandidatesPerSide = 64;
 
 using SlotMasks = std::array<ClassMask, kControlSlots>;
 
@@ -272,6 +272,15 @@ SmokeSelection Select(const Job& job, const SamplingOptions& sampling) {
   for (auto& slot : cells) {
     for (unsigned bit = 0; bit < kInputClasses; ++bit) slot[bit].asks = 1;
   }
+  // A class that is one side of a threshold, whose twin class is the other ("rounds to the
+  // minimum from below" / "from above"): the pair holds both sides, so each asks one input.
+  for (const CoverageClass& c : CoverageClasses(*job.op, job.pair.Whole())) {
+    if (c.name.find(" from below") == std::string::npos &&
+        c.name.find(" from above") == std::string::npos) {
+      continue;
+    }
+    for (auto& slot : cells) slot[c.bit].asks = 1;
+  }
   std::vector<std::size_t> chosen = Greedy(candidates, cells);
   Prune(candidates, cells, chosen);
   Exchange(candidates, cells, chosen);
@@ -300,7 +309,8 @@ SmokeSelection Select(const Job& job, const SamplingOptions& sampling) {
         ++result.both_sides;
         continue;
       }
-      SmokeShortfall why = SmokeShortfall::InputClass;
+      SmokeShortfall why =
+          bit < kInputClasses ? SmokeShortfall::InputClass : SmokeShortfall::TwinSide;
       if (cell.seen[0] + cell.seen[1] == 1) {
         why = SmokeShortfall::OneInput;
       } else if (n0 + n1 >= 2 && (cell.seen[0] == 0 || cell.seen[1] == 0)) {
@@ -333,6 +343,9 @@ std::string SmokeShortfallReason(SmokeShortfall why) {
       return "the default domain has one input in this cell";
     case SmokeShortfall::OneSide:
       return "every input of the cell is on one side";
+    case SmokeShortfall::TwinSide:
+      return "one side of a threshold whose twin class is the other (from below / from above): "
+             "one input is asked of it";
     case SmokeShortfall::InputClass:
       break;
   }
@@ -369,7 +382,8 @@ nlohmann::ordered_json SmokeSelectionJson(const OpDef& op, TypePair pair,
     }
     nlohmann::ordered_json note = {
         {"class", k->name}, {"controls", controls}, {"reason", SmokeShortfallReason(n.why)}};
-    if (n.why != SmokeShortfall::InputClass) note["side"] = k->sides[n.side];
+    if (n.why != SmokeShortfall::InputClass && n.why != SmokeShortfall::TwinSide)
+      note["side"] = k->sides[n.side];
     notes.push_back(note);
   }
   return {{"cells", selection.cells},

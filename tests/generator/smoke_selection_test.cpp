@@ -165,10 +165,11 @@ TEST(SmokeSelection, TcvtFp16ToE8m0TakesCodesJustBelowAndJustAboveSqrt2) {
   }
   EXPECT_TRUE(below);
   EXPECT_TRUE(above);
-  // The selection itself: 0x0002 and 0x0003 (significands 2 and 3 around 2 * sqrt(2)), and
+  // The selection itself: 0x0002 and 0x0003 (significands 2 and 3 around 2 * sqrt(2)),
   // 0x3da9 (1449 / 1024, just above sqrt(2)), where a comparison on the top 8 bits (mutant
-  // e8m0_sqrt2_top8) rounds RNA down wrongly; the specials; one input of each other class.
-  EXPECT_EQ(chosen, (std::vector<Word>{0x0000, 0x0002, 0x0003, 0x0009, 0x0400, 0x3c01, 0x3da9,
+  // e8m0_sqrt2_top8) rounds RNA down wrongly, and 0x41a8 (1448 / 1024 * 8, just below it); the
+  // specials; one input of each other class.
+  EXPECT_EQ(chosen, (std::vector<Word>{0x0000, 0x0002, 0x0003, 0x0005, 0x0400, 0x3da9, 0x41a8,
                                        0x7c00, 0x7c01, 0x8000, 0x8003, 0x8400, 0xfc00, 0xfe00}));
   // The domain has one +0 (0x0000) and one -0 (0x8000): their cells are noted as such.
   const std::vector<CoverageClass> classes =
@@ -256,6 +257,8 @@ TEST(SmokeSelection, EveryCellHasTwoInputsFromBothSidesOrItsNote) {
       const auto it = m.find({s, bit, side});
       return it == m.end() ? std::size_t{0} : it->second.size();
     };
+    std::map<unsigned, std::string> class_table;
+    for (const CoverageClass& c : CoverageClasses(op, pair)) class_table[c.bit] = c.name;
     std::map<std::tuple<unsigned, SmokeShortfall, unsigned>, std::uint16_t> expected_notes;
     std::uint64_t cells = 0;
     for (const auto& [key, inputs] : in_domain) {
@@ -266,16 +269,21 @@ TEST(SmokeSelection, EveryCellHasTwoInputsFromBothSidesOrItsNote) {
       const std::size_t d1 = count(in_domain, s, bit, 1);
       const std::size_t c0 = count(in_chosen, s, bit, 0);
       const std::size_t c1 = count(in_chosen, s, bit, 1);
-      const bool input_class = bit < kInputClasses;
+      // One input is asked of a report input class and of a class that is one side of a
+      // threshold whose twin class is the other ("from below" / "from above").
+      const std::string& name = class_table[bit];
+      const bool twin = name.find(" from below") != std::string::npos ||
+                        name.find(" from above") != std::string::npos;
+      const bool input_class = bit < kInputClasses || twin;
       const std::string where =
           PairKey(op, pair) + " slot " + std::to_string(s) + " bit " + std::to_string(bit);
       if (c0 > 0 && c1 > 0) continue;
       EXPECT_FALSE(!input_class && d0 > 0 && d1 > 0) << where << ": one side missing";
       EXPECT_GE(c0 + c1, input_class ? 1U : std::min<std::size_t>(2, d0 + d1)) << where;
-      const SmokeShortfall why = d0 + d1 == 1 ? SmokeShortfall::OneInput
-                                 : c0 + c1 >= 2 && (d0 == 0 || d1 == 0)
-                                     ? SmokeShortfall::OneSide
-                                     : SmokeShortfall::InputClass;
+      const SmokeShortfall why = d0 + d1 == 1                           ? SmokeShortfall::OneInput
+                                 : c0 + c1 >= 2 && (d0 == 0 || d1 == 0) ? SmokeShortfall::OneSide
+                                 : bit < kInputClasses                  ? SmokeShortfall::InputClass
+                                                                        : SmokeShortfall::TwinSide;
       std::uint16_t& n = expected_notes[{bit, why, c1 > 0 ? 1U : 0U}];
       n = static_cast<std::uint16_t>(n | 1U << s);
     }

@@ -130,6 +130,7 @@ enum class SmokeShortfall {
   OneInput,    ///< "the default domain has one input in this cell"
   OneSide,     ///< "every input of the cell is on one side" (two inputs of that side chosen)
   InputClass,  ///< a report input class, of which one input is asked (SelectSmokeInputs)
+  TwinSide,    ///< one side of a threshold whose twin class is the other: one input is asked
 };
 
 /// The reason of a SmokeShortfall, as the manifest's "selection" notes write it.
