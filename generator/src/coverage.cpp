@@ -44,7 +44,8 @@ std::vector<CoverageClass> CoverageClasses(const OpDef& op, TypePair pair) {
     const OutcomeClassTable own = op.outcome_classes(pair);
     for (std::size_t k = 0; k < own.classes.size() && k < kMaxOpClasses; ++k) {
       out.push_back({own.classes[k].name, own.classes[k].description,
-                     kOpClassBit + static_cast<unsigned>(k), kGenericSides, false});
+                     kOpClassBit + static_cast<unsigned>(k), kGenericSides, false,
+                     own.classes[k].twin_side});
     }
     for (const ClassThreshold& t : own.thresholds) {
       const auto it = std::find_if(out.begin(), out.end(), [&](const CoverageClass& c) {

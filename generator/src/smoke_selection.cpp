@@ -275,10 +275,7 @@ SmokeSelection Select(const Job& job, const SamplingOptions& sampling) {
   // A class that is one side of a threshold, whose twin class is the other ("rounds to the
   // minimum from below" / "from above"): the pair holds both sides, so each asks one input.
   for (const CoverageClass& c : CoverageClasses(*job.op, job.pair.Whole())) {
-    if (c.name.find(" from below") == std::string::npos &&
-        c.name.find(" from above") == std::string::npos) {
-      continue;
-    }
+    if (!c.twin_side) continue;
     for (auto& slot : cells) slot[c.bit].asks = 1;
   }
   std::vector<std::size_t> chosen = Greedy(candidates, cells);

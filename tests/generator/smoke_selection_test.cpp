@@ -257,7 +257,7 @@ TEST(SmokeSelection, EveryCellHasTwoInputsFromBothSidesOrItsNote) {
       const auto it = m.find({s, bit, side});
       return it == m.end() ? std::size_t{0} : it->second.size();
     };
-    std::map<unsigned, std::string> class_table;
+    std::map<unsigned, std::string> class_table;  // by name, independently of twin_side
     for (const CoverageClass& c : CoverageClasses(op, pair)) class_table[c.bit] = c.name;
     std::map<std::tuple<unsigned, SmokeShortfall, unsigned>, std::uint16_t> expected_notes;
     std::uint64_t cells = 0;

@@ -33,6 +33,7 @@ struct CoverageClass {
   /// (OutcomeClassTable::thresholds) or kGenericSides.
   std::array<std::string, 2> sides;
   bool own_threshold = false;  ///< sides are the class's own threshold, not kGenericSides
+  bool twin_side = false;      ///< OutcomeClass::twin_side of an op's own class
 };
 
 /// The class table of one pair, in order: the report's input classes of slot 0's kind (floating:

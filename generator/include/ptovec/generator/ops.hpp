@@ -140,6 +140,10 @@ struct OpDef;
 struct OutcomeClass {
   std::string name;
   std::string description;
+  /// One side of a threshold whose other side is a twin class of the same table ("rounds to the
+  /// minimum from below" / "from above"): the pair holds both sides, so the smoke suite asks one
+  /// input of each (SelectSmokeInputs, SmokeShortfall::TwinSide).
+  bool twin_side = false;
 };
 
 /// The classes a vector hits, as bits of the whole table of its pair (coverage.hpp

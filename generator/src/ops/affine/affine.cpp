@@ -164,7 +164,8 @@ OutcomeClassTable AffineOutcomeClasses(TypePair pair) {
        "rounded toward zero"},
   };
   for (const OutcomeClass& c : IntegerEncodeClassNames()) {
-    names.push_back({"dst " + c.name, c.description + " (the final integer encoding)"});
+    names.push_back(
+        {"dst " + c.name, c.description + " (the final integer encoding)", c.twin_side});
   }
   const TileDataType src = pair.src;
   const TileDataType dst = pair.dst;

@@ -114,7 +114,8 @@ OutcomeClassTable FpatrOutcomeClasses(TypePair pair) {
           signed_dst && (name.ends_with("negative into unsigned") || name.ends_with("(unsigned)"));
       if (other_width || after_intermediate || unsigned_only) continue;
       b.last_bits.push_back({k, classes.size()});
-      classes.push_back({mode + ": " + name, last[k].description + " (the mode's last step)"});
+      classes.push_back(
+          {mode + ": " + name, last[k].description + " (the mode's last step)", last[k].twin_side});
     }
     blocks.push_back(b);
   }
