@@ -1361,7 +1361,7 @@ Encoded FpatrWithFault(const Case& c, FpatrFault fault) {
   const int width = oracle::BundleFPATRModeOffsetWidth(mode);
   const Word offset_field =
       width == 0 ? 0 : oracle::LowBits(quant >> 37, static_cast<unsigned>(width));
-  const std::int64_t offset = fault == FpatrFault::OffsetUnsigned
+  const std::int64_t offset = width == 0 || fault == FpatrFault::OffsetUnsigned
                                   ? static_cast<std::int64_t>(offset_field)
                                   : static_cast<std::int64_t>(oracle::SignExtend(
                                         offset_field, static_cast<unsigned>(width)));
