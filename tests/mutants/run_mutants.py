@@ -204,8 +204,8 @@ def cmd_run(a):
               "wall_seconds": round(wall, 1)}
     name = "run-all.json" if a.all else "run.json"
     (work / name).write_text(json.dumps(record, indent=1) + "\n")
-    print(f"run_mutants: {a.name}: {report['mismatched']} of {report['vectors']} vectors failed "
-          f"({cpu:.1f} s CPU)")
+    print(f"run_mutants: {a.name}: {report['mismatched']} of {report['vectors']} vectors failed, "
+          f"as they must for a mutant: caught ({cpu:.1f} s CPU)")
     return 0
 
 
