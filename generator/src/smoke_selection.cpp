@@ -25,8 +25,8 @@ namespace {
 
 // How many inputs per (cell, side), at most, pass 1 keeps as candidates: the first ones in
 // domain order. Two meet every cell's demand; more let the greedy find inputs that serve
-// several cells at once (measured: 3 per side gave 23,575 vectors, 16 gave 22,896, 64 gave
-// 22,797).
+// several cells at once (measured on the classes before the implementation edges: 3 per side
+// gave 23,575 vectors, 16 gave 22,896, 64 gave 22,797; docs/coverage.md "The smoke suite").
 constexpr std::uint8_t kCandidatesPerSide = 64;
 
 using SlotMasks = std::array<ClassMask, kControlSlots>;

@@ -1,5 +1,5 @@
-// Dyadic (see dyadic.hpp): conversions to and from ASL reals, codes and integers, and the exact
-// product.
+// Dyadic (see dyadic.hpp): conversions to and from ASL reals, codes and integers, the exact
+// product and the exact midpoint of two magnitudes.
 #include "ptovec/oracle/dyadic.hpp"
 
 #include <stdexcept>
@@ -119,6 +119,20 @@ Dyadic DyadicProduct(const Dyadic& a, const Dyadic& b) {
   d.significand = ma * mb;
   d.exponent = static_cast<int>(exponent);
   return d;
+}
+
+Dyadic DyadicMagnitudeMidpoint(const Dyadic& a, const Dyadic& b) {
+  const Dyadic x = DyadicNormalized(a);
+  const Dyadic y = DyadicNormalized(b);
+  if (x.significand == 0) return DyadicNormalized({false, y.significand, y.exponent - 1});
+  if (y.significand == 0) return DyadicNormalized({false, x.significand, x.exponent - 1});
+  const int e = x.exponent < y.exponent ? x.exponent : y.exponent;
+  const int xs = x.exponent - e;
+  const int ys = y.exponent - e;
+  if (BitLength(x.significand) + xs > 126 || BitLength(y.significand) + ys > 126) {
+    throw std::overflow_error("DyadicMagnitudeMidpoint: the two values are too far apart");
+  }
+  return DyadicNormalized({false, (x.significand << xs) + (y.significand << ys), e - 1});
 }
 
 }  // namespace ptovec::oracle

@@ -109,13 +109,9 @@ Dyadic LargestSubnormalValue(TileDataType type) {
 }
 
 Dyadic SubnormalNormalTie(TileDataType type) {
-  // (S + N) / 2, S and N aligned at the lower of their exponents.
-  const Dyadic s = LargestSubnormalValue(type);
-  const Dyadic& n = EdgesOf(type).smallest_normal;
-  const int e = s.exponent < n.exponent ? s.exponent : n.exponent;
-  return DyadicNormalized(
-      {false, (s.significand << (s.exponent - e)) + (n.significand << (n.exponent - e)), e - 1});
+  return DyadicMagnitudeMidpoint(LargestSubnormalValue(type), EdgesOf(type).smallest_normal);
 }
+
 Dyadic BelowLargestFiniteValue(TileDataType type) { return EdgesOf(type).below_largest; }
 
 Dyadic OverflowThreshold(TileDataType type) {

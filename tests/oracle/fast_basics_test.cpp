@@ -139,6 +139,20 @@ TEST(FastDyadic, ProductIsExactAndRefusesMoreThan128Bits) {
   EXPECT_THROW(DyadicProduct(wide, wide), std::overflow_error);
 }
 
+TEST(FastDyadic, MagnitudeMidpointIsExactAndTakesNoSign) {
+  // FP16's overflow threshold 65520 and 65536: 65528.
+  EXPECT_EQ(ToReal(DyadicMagnitudeMidpoint(D(false, 4095, 4), D(false, 1, 16))), Real(65528));
+  // Signs are dropped: (|-3 * 2^-3| + |5 * 2^-1|) / 2 = 23/16.
+  EXPECT_EQ(ToReal(DyadicMagnitudeMidpoint(D(true, 3, -3), D(false, 5, -1))), Frac(23, 16));
+  // Half of one value when the other is 0; the result is normalized.
+  const Dyadic half = DyadicMagnitudeMidpoint(D(false, 12, -20), D(false, 0, 0));
+  EXPECT_EQ(ToReal(half), Real(3) * PowerOfTwo(-19));
+  EXPECT_EQ(half.significand, U128{3});
+  EXPECT_EQ(half.exponent, -19);
+  EXPECT_EQ(ToReal(DyadicMagnitudeMidpoint(D(false, 0, 3), D(true, 0, -3))), Real(0));
+  EXPECT_THROW(DyadicMagnitudeMidpoint(D(false, 1, 200), D(false, 1, 0)), std::overflow_error);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Known answers (spec-notes section 6) through the fast paths.
 // ---------------------------------------------------------------------------------------------

@@ -172,8 +172,8 @@ int RunGenerate(const GenerateArgs& a) {
               << " hit by inputs from both sides of the class, " << total.one_side
               << " by two inputs of the one side its inputs have, " << total.one_input
               << " by the one input the default domain has, " << total.input_class
-              << " (input classes) by one input (manifest.json \"selection\" notes the last "
-                 "three)\n";
+              << " (input classes and twin sides) by one input (manifest.json \"selection\" notes "
+                 "the last three)\n";
   }
   std::uint64_t vectors = 0;
   std::uint64_t bytes = 0;

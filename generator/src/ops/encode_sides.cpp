@@ -3,11 +3,9 @@
 // threshold, and where a non-zero value rounding to zero lies against half the smallest step.
 // Kept apart from encode_classes.cpp and found by class name, so the classifiers there can
 // change without touching the sides. Exact Dyadic arithmetic only.
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,21 +18,6 @@
 namespace ptovec::generator {
 
 namespace {
-
-// (|a| + |b|) / 2, exactly: a and b within 2^100 of each other (neighbouring format edges).
-oracle::Dyadic HalfSum(const oracle::Dyadic& a, const oracle::Dyadic& b) {
-  const oracle::Dyadic x = oracle::DyadicNormalized(a);
-  const oracle::Dyadic y = oracle::DyadicNormalized(b);
-  if (x.significand == 0) return {false, y.significand, y.exponent - 1};
-  if (y.significand == 0) return {false, x.significand, x.exponent - 1};
-  const int e = std::min(x.exponent, y.exponent);
-  const int xs = x.exponent - e;
-  const int ys = y.exponent - e;
-  if (oracle::BitLength(x.significand) + xs > 126 || oracle::BitLength(y.significand) + ys > 126) {
-    throw std::logic_error("HalfSum: the two values are too far apart for 128 bits");
-  }
-  return {false, (x.significand << xs) + (y.significand << ys), e - 1};
-}
 
 // The index of class `name` in `classes`, or classes.size().
 std::size_t IndexOf(const std::vector<OutcomeClass>& classes, const std::string& name) {
@@ -68,16 +51,16 @@ std::vector<Split> SplitsFor(TileDataType dst) {
   return {// A device comparing with the threshold on too few bits errs next to it.
           {"just below the overflow threshold",
            {"lower half: toward the largest finite", "upper half: toward the threshold"},
-           HalfSum(largest, threshold)},
+           oracle::DyadicMagnitudeMidpoint(largest, threshold)},
           {"just above the overflow threshold",
            {"lower half: toward the threshold", "upper half: toward the largest finite + ulp"},
-           HalfSum(threshold, beyond)},
+           oracle::DyadicMagnitudeMidpoint(threshold, beyond)},
           // Far below the smallest step a denormalising shift can wrap (mutant
           // fp8_tiny_shift_wraps); next to half of it the nearest modes change their answer.
           {"rounding to zero from a non-zero value",
            {"|value| below half the smallest positive value",
             "|value| at or above half the smallest positive value"},
-           HalfSum(smallest, oracle::Dyadic{})}};
+           oracle::DyadicMagnitudeMidpoint(smallest, oracle::Dyadic{})}};
 }
 
 }  // namespace

@@ -150,13 +150,14 @@ struct SmokeSelection {
   std::vector<Inputs> inputs;  ///< the chosen inputs, in domain order
   /// The (control, class) cells the pair's default domain hits, and how the chosen inputs hit
   /// each: from both sides; two inputs of the one side every input of the cell lies on; the
-  /// one input the default domain has in it; one input of a report input class whose domain
-  /// has more. The last four add up to `cells`.
+  /// one input the default domain has in it; one input of a report input class or of a twin
+  /// side (OutcomeClass::twin_side) whose domain has more. The last four add up to `cells`.
   std::uint64_t cells = 0;
   std::uint64_t both_sides = 0;
   std::uint64_t one_side = 0;
   std::uint64_t one_input = 0;
-  std::uint64_t input_class = 0;
+  std::uint64_t input_class = 0;  ///< input classes and twin sides (SmokeShortfall::InputClass,
+                                  ///< TwinSide)
   /// The cells not hit from both sides, one note per (class, reason, side) with its controls,
   /// in class-bit order, then reason (SmokeShortfall order), then side.
   std::vector<SmokeNote> notes;

@@ -72,4 +72,10 @@ std::optional<Dyadic> DyadicFromReal(const Real& value);
 /// bits (never for two significands of at most 64 bits each) or its exponent leaves +/-2^30.
 Dyadic DyadicProduct(const Dyadic& a, const Dyadic& b);
 
+/// The exact midpoint of two magnitudes, (|a| + |b|) / 2, normalized (positive, or 0). Throws
+/// std::overflow_error when the two, aligned at the lower of their low exponents, need more
+/// than 127 bits (their leading bits more than about 2^100 apart; never for neighbouring edges
+/// of one format).
+Dyadic DyadicMagnitudeMidpoint(const Dyadic& a, const Dyadic& b);
+
 }  // namespace ptovec::oracle
