@@ -8,8 +8,10 @@
 
 #include <algorithm>
 #include <ios>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ptovec/generator/coverage.hpp"
@@ -53,10 +55,6 @@ Classified Classify(std::string_view op_name, TypePair pair, const Inputs& in, M
   return out;
 }
 
-Classified Encode(T src, T dst, Word value, M mode, bool sat = false) {
-  return Classify("encode", {src, dst}, {value, 0, 0, 0}, mode, sat);
-}
-
 // The set of a strategy of an op's pair, by name (its parts' union: whether any part holds it).
 bool StrategyHolds(std::string_view op_name, TypePair pair, std::string_view strategy,
                    const Inputs& in) {
@@ -88,162 +86,166 @@ bool DefaultDomainHolds(std::string_view op_name, TypePair pair, const Inputs& i
   return false;
 }
 
+// One worked case: an input of an op's pair under one control, the expected word and status
+// where the row gives them (the literal seed function's), the classes it must hit and those it
+// must not.
+struct Worked {
+  const char* note;
+  std::string_view op;
+  TypePair pair;
+  Inputs in;
+  M mode;
+  bool sat;
+  std::optional<Word> word;
+  std::optional<unsigned> status;
+  std::vector<std::string_view> has;
+  std::vector<std::string_view> lacks;
+};
+
+constexpr std::nullopt_t kAny = std::nullopt;  // the row does not assert it
+
+Worked W(const char* note, std::string_view op, TypePair pair, const Inputs& in, M mode, bool sat,
+         std::optional<Word> word, std::optional<unsigned> status,
+         std::vector<std::string_view> has, std::vector<std::string_view> lacks) {
+  return {note, op, pair, in, mode, sat, word, status, std::move(has), std::move(lacks)};
+}
+
+Inputs Value(Word w) { return {w, 0, 0, 0}; }
+
+void ExpectWorked(const std::vector<Worked>& rows) {
+  for (const Worked& r : rows) {
+    SCOPED_TRACE(::testing::Message() << r.op << " 0x" << std::hex << r.in[0] << ": " << r.note);
+    const Classified c = Classify(r.op, r.pair, r.in, r.mode, r.sat);
+    if (r.word) {
+      EXPECT_EQ(c.expected.word, *r.word);
+    }
+    if (r.status) {
+      EXPECT_EQ(c.expected.status, *r.status);
+    }
+    for (std::string_view name : r.has) EXPECT_TRUE(c.has(name)) << name;
+    for (std::string_view name : r.lacks) EXPECT_FALSE(c.has(name)) << name;
+  }
+}
+
+constexpr std::string_view kMinBelow = "rounds to the minimum from below";
+constexpr std::string_view kMinAbove = "rounds to the minimum from above";
+constexpr std::string_view kMaxAbove = "rounds to the maximum from above";
+constexpr std::string_view kMaxBelow = "rounds to the maximum from below";
+constexpr std::string_view kWrap2w = "rounds to -2^w (unsigned)";
+constexpr std::string_view kWrapMinusOne = "rounds to -1 (unsigned)";
+
 TEST(ImplementationEdges, RoundingOntoTheIntegerRangeEnds) {
-  // -128.5 into S8: RNE and RTP give -128 (0x80) with NX only, from below; RTM -129, which
-  // wraps (OF|NX) and is no longer "from below".
-  const Classified rne = Encode(T::FP32, T::S8, 0xC3008000, M::RNE);
-  EXPECT_EQ(rne.expected.word, 0x80u);
-  EXPECT_EQ(rne.expected.status, 0x10);
-  EXPECT_TRUE(rne.has("rounds to the minimum from below"));
-  EXPECT_TRUE(rne.has("range end: minimum"));
-  EXPECT_TRUE(rne.has("tie rounded down"));
-  EXPECT_FALSE(rne.has("rounds to the minimum from above"));
-  EXPECT_TRUE(Encode(T::FP32, T::S8, 0xC3008000, M::RTP).has("rounds to the minimum from below"));
-  const Classified rtm = Encode(T::FP32, T::S8, 0xC3008000, M::RTM);
-  EXPECT_EQ(rtm.expected.word, 0x7Fu);
-  EXPECT_EQ(rtm.expected.status, 0x14);
-  EXPECT_FALSE(rtm.has("rounds to the minimum from below"));
-  EXPECT_TRUE(rtm.has("non-Sat wrap"));
-  // -127.5 under RTM: -128 from above.
-  const Classified above = Encode(T::FP32, T::S8, 0xC2FF0000, M::RTM);
-  EXPECT_EQ(above.expected.word, 0x80u);
-  EXPECT_EQ(above.expected.status, 0x10);
-  EXPECT_TRUE(above.has("rounds to the minimum from above"));
-  EXPECT_FALSE(above.has("rounds to the minimum from below"));
-  // 127.5 under RTZ: 127 from above; under RNE 128, which wraps to 0x80 with OF|NX.
-  const Classified max_above = Encode(T::FP32, T::S8, 0x42FF0000, M::RTZ);
-  EXPECT_EQ(max_above.expected.word, 0x7Fu);
-  EXPECT_EQ(max_above.expected.status, 0x10);
-  EXPECT_TRUE(max_above.has("rounds to the maximum from above"));
-  const Classified max_over = Encode(T::FP32, T::S8, 0x42FF0000, M::RNE);
-  EXPECT_EQ(max_over.expected.word, 0x80u);
-  EXPECT_EQ(max_over.expected.status, 0x14);
-  EXPECT_FALSE(max_over.has("rounds to the maximum from above"));
-  // 126.5 under RTP: 127 from below; under RNE 126 (even), neither.
-  EXPECT_TRUE(Encode(T::FP32, T::S8, 0x42FD0000, M::RTP).has("rounds to the maximum from below"));
-  EXPECT_FALSE(Encode(T::FP32, T::S8, 0x42FD0000, M::RNE).has("rounds to the maximum from below"));
-  // An integer at the end is not "rounding" onto it.
-  const Classified exact = Encode(T::FP32, T::S8, 0xC3000000, M::RNE);  // -128
-  EXPECT_TRUE(exact.has("range end: minimum"));
-  EXPECT_FALSE(exact.has("rounds to the minimum from below"));
-  EXPECT_FALSE(exact.has("rounds to the minimum from above"));
+  const TypePair s8{T::FP32, T::S8};
+  ExpectWorked({
+      W("-128.5 RNE: -128 from below, NX only", "encode", s8, Value(0xC3008000), M::RNE, false,
+        0x80, 0x10, {kMinBelow, "range end: minimum", "tie rounded down"}, {kMinAbove}),
+      W("-128.5 RTP: -128 from below", "encode", s8, Value(0xC3008000), M::RTP, false, kAny, kAny,
+        {kMinBelow}, {}),
+      W("-128.5 RTM: -129 wraps (OF|NX), not from below", "encode", s8, Value(0xC3008000), M::RTM,
+        false, 0x7F, 0x14, {"non-Sat wrap"}, {kMinBelow}),
+      W("-127.5 RTM: -128 from above", "encode", s8, Value(0xC2FF0000), M::RTM, false, 0x80, 0x10,
+        {kMinAbove}, {kMinBelow}),
+      W("127.5 RTZ: 127 from above", "encode", s8, Value(0x42FF0000), M::RTZ, false, 0x7F, 0x10,
+        {kMaxAbove}, {}),
+      W("127.5 RNE: 128 wraps to 0x80 (OF|NX)", "encode", s8, Value(0x42FF0000), M::RNE, false,
+        0x80, 0x14, {}, {kMaxAbove}),
+      W("126.5 RTP: 127 from below", "encode", s8, Value(0x42FD0000), M::RTP, false, kAny, kAny,
+        {kMaxBelow}, {}),
+      W("126.5 RNE: 126 (even)", "encode", s8, Value(0x42FD0000), M::RNE, false, kAny, kAny, {},
+        {kMaxBelow}),
+      W("-128 exactly: at the end, not rounding onto it", "encode", s8, Value(0xC3000000), M::RNE,
+        false, kAny, kAny, {"range end: minimum"}, {kMinBelow, kMinAbove}),
+  });
 }
 
 TEST(ImplementationEdges, RoundingToMinusTwoToTheWAndMinusOneIntoUnsigned) {
-  // -65536 into U16: OF|NX, word 0 under both Sat values (a device gave 0 with NX only).
-  for (const bool sat : {false, true}) {
-    const Classified c = Encode(T::FP32, T::U16, 0xC7800000, M::RNE, sat);
-    EXPECT_EQ(c.expected.word, 0x0000u);
-    EXPECT_EQ(c.expected.status, 0x14);
-    EXPECT_TRUE(c.has("rounds to -2^w (unsigned)"));
-    EXPECT_FALSE(c.has("rounds to -1 (unsigned)"));
-  }
-  // -65535.5: RNE rounds to -65536 (even), RTZ to -65535 (word 1, OF|NX).
-  EXPECT_TRUE(Encode(T::FP32, T::U16, 0xC77FFF80, M::RNE).has("rounds to -2^w (unsigned)"));
-  const Classified rtz = Encode(T::FP32, T::U16, 0xC77FFF80, M::RTZ);
-  EXPECT_EQ(rtz.expected.word, 0x0001u);
-  EXPECT_EQ(rtz.expected.status, 0x14);
-  EXPECT_FALSE(rtz.has("rounds to -2^w (unsigned)"));
-  // -65536.5 under RNE: -65536 again (even).
-  EXPECT_TRUE(Encode(T::FP32, T::U16, 0xC7800040, M::RNE).has("rounds to -2^w (unsigned)"));
-  // -0.75: RNE rounds to -1 (wraps to 0xffff with OF|NX); RTZ to 0 from below, NX only.
-  const Classified minus_one = Encode(T::FP32, T::U16, 0xBF400000, M::RNE);
-  EXPECT_EQ(minus_one.expected.word, 0xFFFFu);
-  EXPECT_EQ(minus_one.expected.status, 0x14);
-  EXPECT_TRUE(minus_one.has("rounds to -1 (unsigned)"));
-  const Classified to_zero = Encode(T::FP32, T::U16, 0xBF400000, M::RTZ);
-  EXPECT_EQ(to_zero.expected.word, 0x0000u);
-  EXPECT_EQ(to_zero.expected.status, 0x10);
-  EXPECT_TRUE(to_zero.has("rounds to the minimum from below"));
-  EXPECT_FALSE(to_zero.has("rounds to -1 (unsigned)"));
-  // S32 -65536 is -2^16 exactly; a signed destination has no such class.
-  EXPECT_TRUE(Encode(T::S32, T::U16, 0xFFFF0000, M::RNE).has("rounds to -2^w (unsigned)"));
-  EXPECT_TRUE(Encode(T::S32, T::U8, 0xFFFFFF00, M::RTZ).has("rounds to -2^w (unsigned)"));
-  EXPECT_FALSE(Encode(T::S32, T::S16, 0xFFFF0000, M::RNE).has("rounds to -2^w (unsigned)"));
+  const TypePair u16{T::FP32, T::U16};
+  ExpectWorked({
+      // A device gave 0 with NX only.
+      W("-65536: OF|NX, word 0, Sat off", "encode", u16, Value(0xC7800000), M::RNE, false, 0x0000,
+        0x14, {kWrap2w}, {kWrapMinusOne}),
+      W("-65536: OF|NX, word 0, Sat on", "encode", u16, Value(0xC7800000), M::RNE, true, 0x0000,
+        0x14, {kWrap2w}, {kWrapMinusOne}),
+      W("-65535.5 RNE: -65536 (even)", "encode", u16, Value(0xC77FFF80), M::RNE, false, kAny, kAny,
+        {kWrap2w}, {}),
+      W("-65535.5 RTZ: -65535 (word 1, OF|NX)", "encode", u16, Value(0xC77FFF80), M::RTZ, false,
+        0x0001, 0x14, {}, {kWrap2w}),
+      W("-65536.5 RNE: -65536 (even)", "encode", u16, Value(0xC7800040), M::RNE, false, kAny, kAny,
+        {kWrap2w}, {}),
+      W("-0.75 RNE: -1, wraps to 0xffff (OF|NX)", "encode", u16, Value(0xBF400000), M::RNE, false,
+        0xFFFF, 0x14, {kWrapMinusOne}, {}),
+      W("-0.75 RTZ: 0 from below, NX only", "encode", u16, Value(0xBF400000), M::RTZ, false, 0x0000,
+        0x10, {kMinBelow}, {kWrapMinusOne}),
+      W("S32 -65536 = -2^16 exactly", "encode", {T::S32, T::U16}, Value(0xFFFF0000), M::RNE, false,
+        kAny, kAny, {kWrap2w}, {}),
+      W("S32 -256 = -2^8 exactly", "encode", {T::S32, T::U8}, Value(0xFFFFFF00), M::RTZ, false,
+        kAny, kAny, {kWrap2w}, {}),
+      W("a signed destination has no such class", "encode", {T::S32, T::S16}, Value(0xFFFF0000),
+        M::RNE, false, kAny, kAny, {}, {kWrap2w}),
+  });
 }
 
 TEST(ImplementationEdges, FloatingEdgesIntoFp16) {
-  // 2047 * 2^-25, the tie between 0x03ff and 0x0400: RNE up to the smallest normal, RTZ down,
-  // UF|NX both (tiny before rounding).
-  const Classified tie = Encode(T::FP32, T::FP16, 0x387FE000, M::RNE);
-  EXPECT_EQ(tie.expected.word, 0x0400u);
-  EXPECT_EQ(tie.expected.status, 0x18);
-  EXPECT_TRUE(tie.has("the subnormal/normal tie"));
-  EXPECT_TRUE(tie.has("exact tie rounded up"));
-  EXPECT_TRUE(tie.has("rounding up to the smallest normal"));
-  const Classified tie_rtz = Encode(T::FP32, T::FP16, 0x387FE000, M::RTZ);
-  EXPECT_EQ(tie_rtz.expected.word, 0x03FFu);
-  EXPECT_EQ(tie_rtz.expected.status, 0x18);
-  EXPECT_TRUE(tie_rtz.has("the subnormal/normal tie"));
-  EXPECT_FALSE(Encode(T::FP32, T::FP16, 0x387FE001, M::RNE).has("the subnormal/normal tie"));
-  // 65536 = 65504 + 32, one ulp above the largest finite: RTZ overflows here (+Inf, OF|NX).
-  const Classified beyond = Encode(T::FP32, T::FP16, 0x47800000, M::RTZ);
-  EXPECT_EQ(beyond.expected.word, 0x7C00u);
-  EXPECT_EQ(beyond.expected.status, 0x14);
-  EXPECT_TRUE(beyond.has("at largest finite + one ulp"));
-  // 65520 (the nearest modes' threshold) under RTZ: the largest finite without OF.
-  const Classified at = Encode(T::FP32, T::FP16, 0x477FF000, M::RTZ);
-  EXPECT_EQ(at.expected.word, 0x7BFFu);
-  EXPECT_EQ(at.expected.status, 0x10);
-  EXPECT_TRUE(at.has("largest finite at or above the overflow threshold"));
-  EXPECT_FALSE(Encode(T::FP32, T::FP16, 0x477FF000, M::RNE)
-                   .has("largest finite at or above the overflow threshold"));
-  // 65505 under RTP overflows below the threshold; -65505 under RTM too; +65505 under RTM not.
-  const Classified up = Encode(T::FP32, T::FP16, 0x477FE100, M::RTP);
-  EXPECT_EQ(up.expected.word, 0x7C00u);
-  EXPECT_EQ(up.expected.status, 0x14);
-  EXPECT_TRUE(up.has("overflow below the overflow threshold"));
-  const Classified down = Encode(T::FP32, T::FP16, 0xC77FE100, M::RTM);
-  EXPECT_EQ(down.expected.word, 0xFC00u);
-  EXPECT_TRUE(down.has("overflow below the overflow threshold"));
-  const Classified kept = Encode(T::FP32, T::FP16, 0x477FE100, M::RTM);
-  EXPECT_EQ(kept.expected.word, 0x7BFFu);
-  EXPECT_EQ(kept.expected.status, 0x10);
-  EXPECT_FALSE(kept.has("overflow below the overflow threshold"));
-  // FP16's smallest subnormal s = 2^-24. 3 * 2^-26 (in [s/2, s)): RNE gives s, RTZ 0.
-  const Classified binade = Encode(T::FP32, T::FP16, 0x33400000, M::RNE);
-  EXPECT_EQ(binade.expected.word, 0x0001u);
-  EXPECT_EQ(binade.expected.status, 0x18);
-  EXPECT_TRUE(binade.has("in the binade below the smallest subnormal"));
-  EXPECT_FALSE(binade.has("below half the smallest subnormal"));
-  EXPECT_EQ(Encode(T::FP32, T::FP16, 0x33400000, M::RTZ).expected.word, 0x0000u);
-  // s/2 = 2^-25 is in the binade (a tie: RNE 0, RNA s); 2^-26 below half of s (RTP gives s).
-  EXPECT_TRUE(Encode(T::FP32, T::FP16, 0x33000000, M::RNE)
-                  .has("in the binade below the smallest subnormal"));
-  EXPECT_EQ(Encode(T::FP32, T::FP16, 0x33000000, M::RNA).expected.word, 0x0001u);
-  const Classified far = Encode(T::FP32, T::FP16, 0x32800000, M::RTP);
-  EXPECT_EQ(far.expected.word, 0x0001u);
-  EXPECT_EQ(far.expected.status, 0x18);
-  EXPECT_TRUE(far.has("below half the smallest subnormal"));
-  EXPECT_FALSE(Encode(T::FP32, T::FP16, 0x33800000, M::RNE)
-                   .has("in the binade below the smallest subnormal"));  // s itself
+  const TypePair fp16{T::FP32, T::FP16};
+  constexpr std::string_view kTie = "the subnormal/normal tie";
+  constexpr std::string_view kAtOrAbove = "largest finite at or above the overflow threshold";
+  constexpr std::string_view kOverflowBelow = "overflow below the overflow threshold";
+  constexpr std::string_view kBinade = "in the binade below the smallest subnormal";
+  constexpr std::string_view kBelowHalf = "below half the smallest subnormal";
+  ExpectWorked({
+      // 2047 * 2^-25, the tie between 0x03ff and 0x0400 (UF|NX: tiny before rounding).
+      W("the tie, RNE: up to the smallest normal", "encode", fp16, Value(0x387FE000), M::RNE, false,
+        0x0400, 0x18, {kTie, "exact tie rounded up", "rounding up to the smallest normal"}, {}),
+      W("the tie, RTZ: down", "encode", fp16, Value(0x387FE000), M::RTZ, false, 0x03FF, 0x18,
+        {kTie}, {}),
+      W("one FP32 ulp above the tie", "encode", fp16, Value(0x387FE001), M::RNE, false, kAny, kAny,
+        {}, {kTie}),
+      W("65536 = 65504 + 32, RTZ: overflows (+Inf, OF|NX)", "encode", fp16, Value(0x47800000),
+        M::RTZ, false, 0x7C00, 0x14, {"at largest finite + one ulp"}, {}),
+      W("65520 (the nearest modes' threshold) RTZ: the largest finite, no OF", "encode", fp16,
+        Value(0x477FF000), M::RTZ, false, 0x7BFF, 0x10, {kAtOrAbove}, {}),
+      W("65520 RNE: overflows", "encode", fp16, Value(0x477FF000), M::RNE, false, kAny, kAny, {},
+        {kAtOrAbove}),
+      W("65505 RTP: overflows below the threshold", "encode", fp16, Value(0x477FE100), M::RTP,
+        false, 0x7C00, 0x14, {kOverflowBelow}, {}),
+      W("-65505 RTM: overflows below the threshold", "encode", fp16, Value(0xC77FE100), M::RTM,
+        false, 0xFC00, kAny, {kOverflowBelow}, {}),
+      W("65505 RTM: the largest finite", "encode", fp16, Value(0x477FE100), M::RTM, false, 0x7BFF,
+        0x10, {}, {kOverflowBelow}),
+      // FP16's smallest subnormal s = 2^-24.
+      W("3 * 2^-26, in [s/2, s), RNE: s", "encode", fp16, Value(0x33400000), M::RNE, false, 0x0001,
+        0x18, {kBinade}, {kBelowHalf}),
+      W("3 * 2^-26 RTZ: 0", "encode", fp16, Value(0x33400000), M::RTZ, false, 0x0000, kAny, {}, {}),
+      W("s/2 = 2^-25 is in the binade (a tie: RNE 0)", "encode", fp16, Value(0x33000000), M::RNE,
+        false, kAny, kAny, {kBinade}, {}),
+      W("s/2 RNA: s", "encode", fp16, Value(0x33000000), M::RNA, false, 0x0001, kAny, {}, {}),
+      W("2^-26, below half of s, RTP: s", "encode", fp16, Value(0x32800000), M::RTP, false, 0x0001,
+        0x18, {kBelowHalf}, {}),
+      W("s itself", "encode", fp16, Value(0x33800000), M::RNE, false, kAny, kAny, {}, {kBinade}),
+  });
 }
 
 TEST(ImplementationEdges, AffineWrapsOfTheIntermediatePlusOffset) {
-  const TypePair pair{T::FP32, T::U16};
-  // Width 17: -65536 x 1.0 + 0, and -65535 x 1.0 + (-1): the sum -65536 wraps to 0 with OF|NX.
-  const Classified a = Classify("affine", pair, {0xC7800000, kFp19One, 0, 17}, M::RNE);
-  EXPECT_EQ(a.expected.word, 0x0000u);
-  EXPECT_EQ(a.expected.status, 0x14);
-  EXPECT_TRUE(a.has("dst rounds to -2^w (unsigned)"));
-  EXPECT_TRUE(Classify("affine", pair, {0xC77FFF00, kFp19One, 0xFFFFFFFF, 17}, M::RNE)
-                  .has("dst rounds to -2^w (unsigned)"));
-  // -0.75 at width 17: RNE gives the intermediate -1 (wraps to 0xffff), RTZ 0 (no class: the
-  // encoded sum is an integer, so it does not round onto the minimum "from below").
-  const Classified rne = Classify("affine", pair, {0xBF400000, kFp19One, 0, 17}, M::RNE);
-  EXPECT_EQ(rne.expected.word, 0xFFFFu);
-  EXPECT_EQ(rne.expected.status, 0x14);
-  EXPECT_TRUE(rne.has("dst rounds to -1 (unsigned)"));
-  const Classified rtz = Classify("affine", pair, {0xBF400000, kFp19One, 0, 17}, M::RTZ);
-  EXPECT_EQ(rtz.expected.word, 0x0000u);
-  EXPECT_EQ(rtz.expected.status, 0x10);
-  EXPECT_FALSE(rtz.has("dst rounds to the minimum from below"));
-  EXPECT_FALSE(rtz.has("dst rounds to -1 (unsigned)"));
-  // Width 0: the product itself, as encode classifies it.
-  const Classified w0 = Classify("affine", pair, {0xBF400000, kFp19One, 0, 0}, M::RTZ);
-  EXPECT_TRUE(w0.has("dst rounds to the minimum from below"));
-  EXPECT_TRUE(Classify("affine", pair, {0xC7800000, kFp19One, 0, 0}, M::RNE)
-                  .has("dst rounds to -2^w (unsigned)"));
+  const TypePair u16{T::FP32, T::U16};
+  ExpectWorked({
+      // Width 17: the sum -65536 wraps to 0 with OF|NX.
+      W("-65536 x 1.0 + 0", "affine", u16, {0xC7800000, kFp19One, 0, 17}, M::RNE, false, 0x0000,
+        0x14, {"dst rounds to -2^w (unsigned)"}, {}),
+      W("-65535 x 1.0 + (-1)", "affine", u16, {0xC77FFF00, kFp19One, 0xFFFFFFFF, 17}, M::RNE, false,
+        kAny, kAny, {"dst rounds to -2^w (unsigned)"}, {}),
+      W("-0.75 width 17 RNE: the intermediate -1 wraps to 0xffff", "affine", u16,
+        {0xBF400000, kFp19One, 0, 17}, M::RNE, false, 0xFFFF, 0x14, {"dst rounds to -1 (unsigned)"},
+        {}),
+      // The encoded sum is an integer, so it does not round onto the minimum "from below".
+      W("-0.75 width 17 RTZ: 0, no class", "affine", u16, {0xBF400000, kFp19One, 0, 17}, M::RTZ,
+        false, 0x0000, 0x10, {},
+        {"dst rounds to the minimum from below", "dst rounds to -1 (unsigned)"}),
+      // Width 0: the product itself, as encode classifies it.
+      W("-0.75 width 0 RTZ", "affine", u16, {0xBF400000, kFp19One, 0, 0}, M::RTZ, false, kAny, kAny,
+        {"dst rounds to the minimum from below"}, {}),
+      W("-65536 width 0 RNE", "affine", u16, {0xC7800000, kFp19One, 0, 0}, M::RNE, false, kAny,
+        kAny, {"dst rounds to -2^w (unsigned)"}, {}),
+  });
 }
 
 TEST(ImplementationEdges, EncodeStrategiesHoldTheEdgeWords) {
