@@ -310,16 +310,14 @@ TEST(ImplementationEdges, AffineStrategiesHoldTheWrapAndFarEdgeProducts) {
   // 2147483646.97, 0x7f411e52 x 2 * (1 + 6/1024) = 4294967294.96, both rounding up to the maximum.
   const Inputs s32_max{0x7FC01FEF, 0x1FC02, 0, 0};
   EXPECT_TRUE(StrategyHolds("affine", {T::S32, T::S32}, "width0_destination_edges", s32_max));
-  const Classified c = Classify("affine", {T::S32, T::S32}, s32_max, M::RNE);
-  EXPECT_EQ(c.expected.word, 0x7FFFFFFFu);
-  EXPECT_EQ(c.expected.status, 0x10);
-  EXPECT_TRUE(c.has("dst rounds to the maximum from below"));
   const Inputs u32_max{0x7F411E52, 0x20006, 0, 0};
   EXPECT_TRUE(StrategyHolds("affine", {T::S32, T::U32}, "width0_destination_edges", u32_max));
-  const Classified u = Classify("affine", {T::S32, T::U32}, u32_max, M::RNE);
-  EXPECT_EQ(u.expected.word, 0xFFFFFFFFu);
-  EXPECT_EQ(u.expected.status, 0x10);
-  EXPECT_TRUE(u.has("dst rounds to the maximum from below"));
+  ExpectWorked({
+      W("S32's maximum from below", "affine", {T::S32, T::S32}, s32_max, M::RNE, false, 0x7FFFFFFF,
+        0x10, {"dst rounds to the maximum from below"}, {}),
+      W("U32's maximum from below", "affine", {T::S32, T::U32}, u32_max, M::RNE, false, 0xFFFFFFFF,
+        0x10, {"dst rounds to the maximum from below"}, {}),
+  });
   const std::vector<std::string> signed_names = StrategyNames("affine", {T::FP32, T::S16});
   EXPECT_EQ(std::count(signed_names.begin(), signed_names.end(), "unsigned_wrap_edges"), 0);
 }
