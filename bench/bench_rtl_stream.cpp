@@ -1,7 +1,7 @@
-// Google Benchmark: the streaming harness (tools/dut/include/ptovec_dut_stream.hpp) over the
-// verilated pipelined unit rtl/ptovec_tcvt_e8m0_pipe.sv (3 stages, valid/ready, tag), as
-// rtl/stream_example's device drives it: batches of every FP16 code to E8M0 under RNE, one model
-// per thread.
+// Google Benchmark: the streaming harness (include/ptovec_dut_stream.hpp) over the
+// verilated pipelined unit examples/rtl/ptovec_tcvt_e8m0_pipe.sv (3 stages, valid/ready, tag), as
+// examples/rtl/stream_example's device drives it: batches of every FP16 code to E8M0 under RNE, one
+// model per thread.
 //   cases_per_clock  cases sent per clock while the batch runs (1.0 is a full pipeline; reset
 //                    clocks excluded): the harness's own share of throughput
 //   items_per_second cases per second (wall clock, all threads together): the simulator's

@@ -8,7 +8,7 @@ set -eu
 build=${1:-build}
 suite=${2:-/tmp/ptovec-isolation-suite}
 ptovec=$build/tools/ptovec
-dut=$build/tools/dut/libptovec_oracle_dut.so
+dut=$build/tools/devices/libptovec_oracle_dut.so
 [ -f "$suite/manifest.json" ] || "$ptovec" generate --out "$suite" --quiet
 wall() {  # wall seconds of "$@" (stdout discarded; a non-zero exit stops the script)
   start=$(date +%s.%N)

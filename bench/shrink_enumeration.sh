@@ -7,7 +7,7 @@
 set -eu
 build=${1:-build}
 ptovec=$build/tools/ptovec
-dut=$build/tools/dut/libptovec_oracle_dut.so
+dut=$build/tools/devices/libptovec_oracle_dut.so
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for op in tcvt encode; do

@@ -4,7 +4,7 @@
 #   lib/libptovec_oracle.a                the exact oracle (C++20)
 #   include/ptovec/ptovec.h               the C API header
 #   include/ptovec/oracle/*.hpp           the oracle's headers
-#   include/ptovec_dut.h                  the device ABI of `run --dut` (tools/dut/include)
+#   include/ptovec_dut.h                  the device ABI of `run --dut` (include)
 #   include/ptovec_dut_stream.hpp         the streaming harness for clocked RTL devices (C++17)
 #   share/ptovec/schemas/                 the JSON schemas and the device protocol (schemas/)
 #   share/ptovec/known-differences/     the built-in known-difference sets (ieee754.json, ...), as
@@ -31,14 +31,14 @@ install(TARGETS ptovec_oracle ptovec_c ptovec_dut_abi EXPORT ptovecTargets
         PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ptovec
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/oracle/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES ${PROJECT_SOURCE_DIR}/tools/dut/include/ptovec_dut.h
-              ${PROJECT_SOURCE_DIR}/tools/dut/include/ptovec_dut_stream.hpp
+install(FILES ${PROJECT_SOURCE_DIR}/include/ptovec_dut.h
+              ${PROJECT_SOURCE_DIR}/include/ptovec_dut_stream.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS ptovec ptovec-device-host RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/schemas/ DESTINATION ${PTOVEC_INSTALL_SCHEMADIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/tools/known-differences/
         DESTINATION ${CMAKE_INSTALL_DATADIR}/ptovec/known-differences)
-install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/coverage_heatmap.py
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/cli/coverage_heatmap.py
         DESTINATION ${CMAKE_INSTALL_DATADIR}/ptovec)
 install(FILES ${PROJECT_SOURCE_DIR}/capi/dpi/ptovec_dpi.svh ${PROJECT_SOURCE_DIR}/capi/dpi/ptovec_dpi.c
         DESTINATION ${CMAKE_INSTALL_DATADIR}/ptovec/dpi)

@@ -1,4 +1,4 @@
-// libptovec_c: the C API of capi/include/ptovec/ptovec.h over the generator's op registry
+// libptovec_c: the C API of include/ptovec/ptovec.h over the generator's op registry
 // (generator::FindOp, EvaluateBatch, OpDef::check_domain), the same oracle `ptovec eval` runs.
 //
 // Every entry point catches everything: no exception crosses the C boundary. The checks run in

@@ -7,12 +7,12 @@ generator.
     header, records = ptovec.read_vectors("vectors/default/tcvt_fp16_e8m0.bin")
     ptovec.generate("out", op="tcvt", src="fp16", dst="e8m0")     # as `ptovec generate`
 
-``eval`` and ``evaluate`` call ptovec's C API (libptovec_c.so.0, capi/include/ptovec/ptovec.h) through
+``eval`` and ``evaluate`` call ptovec's C API (libptovec_c.so.0, include/ptovec/ptovec.h) through
 the compiled module ``ptovec._core``: the same op registry, domain checks and one-line error
 messages as ``ptovec eval``. ``generate`` runs the ``ptovec`` program the package carries
 (``executable()``), so its files are the command line's, byte for byte. ``read_vectors`` and the
 other readers are ``ptovec.files`` (pure Python and numpy; they work without the compiled module,
-as tools/read_vectors.py uses them from the source tree).
+as ``python -m ptovec.files`` runs them from the source tree).
 
 Words. Every input and result is an unsigned integer holding the type's encoding in its low bits
 (``ptovec list --types`` gives each type's width: FP32 32, FP16 and BF16 16, E8M0, E4M3, HiF8, S8
@@ -35,10 +35,17 @@ ValueError with the C API's message, the line ``ptovec eval`` prints after "ptov
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import NamedTuple, Optional, Sequence, Tuple, Union
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError as _error:
+    _NEEDS_NUMPY = "ptovec: needs numpy (Debian: apt install python3-numpy; PyPI: pip install numpy)"
+    if sys.argv[:1] == ["-m"]:  # python -m ptovec.files ...: one line and exit 1, no traceback
+        sys.exit(_NEEDS_NUMPY)
+    raise ImportError(_NEEDS_NUMPY) from _error
 
 from . import files
 from .files import RMODE_NAMES, read_vector_file, read_vectors

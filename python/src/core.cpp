@@ -1,5 +1,5 @@
 // ptovec._core: the nanobind extension under `import ptovec` (python/ptovec/__init__.py), a thin
-// layer over the C API (capi/include/ptovec/ptovec.h, libptovec_c.so.0). Lookups pass through;
+// layer over the C API (include/ptovec/ptovec.h, libptovec_c.so.0). Lookups pass through;
 // evaluation raises ValueError with ptovec_last_error()'s one line on bad input (RuntimeError for
 // PTOVEC_ERROR_INTERNAL) and never aborts. evaluate_batch runs ptovec_evaluate_batch with the GIL
 // released, in chunks, into two new numpy arrays (words uint64, status uint8).

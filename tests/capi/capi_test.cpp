@@ -1,4 +1,4 @@
-// The C API (capi/include/ptovec/ptovec.h, libptovec_c.so): known answers of spec-notes section 6,
+// The C API (include/ptovec/ptovec.h, libptovec_c.so): known answers of spec-notes section 6,
 // equality with `ptovec eval` on a sample of every legal pair of every op, batch equal to single
 // calls, every error code with eval's message, lookups, and calls from several threads at once.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The F16C example device (tools/dut/f16c_device.c, vcvtps2ph) through the gate.
+"""The F16C example device (examples/devices/f16c_device.c, vcvtps2ph) through the gate.
 
 Generates `encode fp32 -> fp16` vectors (JSON), runs `ptovec run --dut libptovec_f16c_dut.so`,
 and classifies every disagreement between IEEE hardware and the profile (docs/f16c.md):

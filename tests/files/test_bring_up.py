@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Bringing up a real device end to end (docs/bring-up.md): `run`, `check` and `shrink` with
 --compare, --flags, --known-differences and --allow-unsupported, the triage report and
-`shrink --from --triage`, through the policy test device (tools/dut/testing/
+`shrink --from --triage`, through the policy test device (tests/devices/
 policy_oracle_device.cpp: flagless, drop-nv, two-faults, rtz-rtm) and the F16C example device.
 
 Environment (set by ctest): PTOVEC, PTOVEC_SOURCE_DIR, PTOVEC_POLICY_DUT, PTOVEC_F16C_DUT (absent
@@ -243,7 +243,7 @@ class F16cKnownDifferencesTest(unittest.TestCase):
             self.assertRegex(r.stdout, r"\n +[1-9]\d*  ieee754/" + rule + ": ")
         self.assertIn("not applicable to the vectors of this run (op, types, mode or Sat): "
                       "ieee754/integer-out-of-range-invalid", r.stdout)
-        quirk = os.path.join(SOURCE, "tools", "dut", "f16c-known-differences.json")
+        quirk = os.path.join(SOURCE, "examples", "devices", "f16c-known-differences.json")
         both = self.run_f16c("--known-differences", "ieee754", "--known-differences", quirk)
         self.assertEqual(both.returncode, 0, both.stdout)
         self.assertRegex(both.stdout, r"\n +[1-9]\d*  f16c/overflow-flag-before-rounding: ")

@@ -274,7 +274,7 @@ def test_smoke():
         for name in names:
             if (out / name).read_bytes() != (committed / name).read_bytes():
                 fail(f"vectors/smoke/{name} differs from a new `ptovec generate --suite smoke "
-                     "--format both` (regenerate it: tools/regenerate-smoke)")
+                     "--format both` (regenerate it: scripts/regenerate-smoke)")
         manifest = json.loads((out / "manifest.json").read_text())
         vectors = sum(f["count"] for f in manifest["files"] if f["format"] == "bin")
         if vectors > 25000:

@@ -19,8 +19,8 @@ The convention (also in docs/README.md):
   folders made anew, each file a link to the source's; docs/ and vectors/smoke copied, so
   the files a command writes stay in the folder), `build` linked to the build tree,
   HOME the folder itself, CI=1, and a `ptovec` on PATH that runs the build's ptovec.
-- `tools/setup` and `tools/test` are not run here: CI itself runs tools/test (.ci/run), and
-  tools/setup is its build plus `ptovec generate`.
+- `scripts/setup` and `scripts/test` are not run here: CI itself runs scripts/test (.ci/run), and
+  scripts/setup is its build plus `ptovec generate`.
 
 Run by ctest with Debian's /usr/bin/python3; PTOVEC and PTOVEC_SOURCE_DIR come from the
 environment (or --ptovec PATH --source DIR before the unittest arguments), the build tree from
@@ -47,7 +47,7 @@ sys.argv = [a for a in sys.argv if a not in ("--long", "--list")]
 SHARD = take_option("--shard", "PTOVEC_DOCS_SHARD")  # K/N: only the pages i with i % N == K
 BUILD = os.environ.get("PTOVEC_BUILD_DIR") or os.path.dirname(
     os.path.dirname(os.path.abspath(PTOVEC)))
-EXEMPT = ("tools/setup", "tools/test")
+EXEMPT = ("scripts/setup", "scripts/test")
 LOCK_FILE = ".ptovec.lock"  # generator::FolderLock::kFileName (made while a ptovec uses a folder)
 PAGES = ["README.md"] + sorted(
     os.path.relpath(p, SOURCE) for p in glob.glob(os.path.join(SOURCE, "docs", "*.md")))

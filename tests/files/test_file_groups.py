@@ -101,7 +101,7 @@ class FileGroupsTest(unittest.TestCase):
         # shrink --rmode RTZ: pqm12-13's shift modes take RNE only, so only pqm19-20's inputs are
         # drawn, with a note naming the group left out (as generate leaves its file out).
         oracle = os.environ.get("PTOVEC_ORACLE_DUT") or os.path.join(
-            os.path.dirname(PTOVEC), "dut", "libptovec_oracle_dut.so")
+            os.path.dirname(PTOVEC), "devices", "libptovec_oracle_dut.so")
         r = ptovec("shrink", "--dut", oracle, "--op", "fpatr", "--src", "s32", "--dst", "s16",
                    "--rmode", "RTZ", "--tests", 200, "--json")
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -131,7 +131,7 @@ class FileGroupsTest(unittest.TestCase):
 
     def test_run_and_check_take_the_groups(self):
         oracle = os.environ.get("PTOVEC_ORACLE_DUT") or os.path.join(
-            os.path.dirname(PTOVEC), "dut", "libptovec_oracle_dut.so")
+            os.path.dirname(PTOVEC), "devices", "libptovec_oracle_dut.so")
         results = os.path.join(self.tmp.name, "results.bin")
         r = ptovec("run", "--dut", oracle, "--vectors", self.out, "--results", results)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)

@@ -23,10 +23,12 @@ import numpy as np
 from ptovec_test_env import locate, schema_validator  # tests/files/ptovec_test_env.py
 
 PTOVEC, SOURCE = locate("test_files.py")
-sys.path.insert(0, os.path.join(SOURCE, "tools"))
-import read_vectors  # noqa: E402  (tools/read_vectors.py)
+sys.path.insert(0, os.path.join(SOURCE, "python"))
+from ptovec import files  # noqa: E402  (python/ptovec/files: the readers)
 
-READER = os.path.join(SOURCE, "tools", "read_vectors.py")
+# The readers' command line, from the source tree.
+READER = [sys.executable, "-m", "ptovec.files", "vectors"]
+READER_ENV = dict(os.environ, PYTHONPATH=os.path.join(SOURCE, "python"))
 MODES = ["RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB"]
 SCHEMA_FILES = {"vectors": "vectors.schema.json", "manifest": "manifest.schema.json",
                 "eval": "eval-line.schema.json", "binary-header": "binary-header.schema.json"}
@@ -111,7 +113,7 @@ def check_generated_folder(test, folder):
             assert_valid(test, "vectors", document, path)
         if "bin" in files:
             path, entry = files["bin"]
-            header, records = read_vectors.read_vectors(path)
+            header, records = files.read_vectors(path)
             assert_valid(test, "binary-header", header, path + " (JSON header)")
             test.assertEqual(len(records), entry["count"], path)
             test.assertEqual((header["op"], header["src"], header["dst"], header["seed"]),
@@ -130,7 +132,7 @@ def check_generated_folder(test, folder):
 def compare_bin_json(test, bin_path, json_path, parsed):
     """Record by record: the numbers read by the numpy reader equal the JSON file's, and the
     reader's text form equals the JSON file's vector lines byte for byte."""
-    header, records = read_vectors.read_vectors(bin_path)
+    header, records = files.read_vectors(bin_path)
     bin_header = {k: v for k, v in header.items() if k not in ("format", "record_size", "fields", "rmode_names")}
     json_header = {k: v for k, v in parsed.items() if k not in ("format", "vectors")}
     test.assertEqual(bin_header, json_header, "the two files carry the same header")
@@ -144,7 +146,7 @@ def compare_bin_json(test, bin_path, json_path, parsed):
     for name, values in checks.items():
         test.assertTrue(np.array_equal(records[name].astype(np.uint64), np.array(values, dtype=np.uint64)),
                         f"{bin_path}: {name} differs from {json_path}")
-    test.assertEqual(list(read_vectors.json_lines(header, records)), vector_lines(json_path),
+    test.assertEqual(list(files.json_lines(header, records)), vector_lines(json_path),
                      f"{bin_path}: reader text form differs from {json_path}")
 
 
@@ -182,7 +184,7 @@ class GeneratedFilesTest(unittest.TestCase):
     def test_counts_and_order(self):
         for src, count, domain in (("fp16", 65536 * 14, "exhaustive"), ("bf16", 65536 * 14, "exhaustive"),
                                    ("fp32", 2000 * 14, "sampled")):
-            header, records = read_vectors.read_vectors(self.path(f"tcvt_{src}_e8m0.bin"))
+            header, records = files.read_vectors(self.path(f"tcvt_{src}_e8m0.bin"))
             self.assertEqual((header["count"], len(records), header["domain"]), (count, count, domain), src)
             self.assertEqual(header["controls"], [{"rmode": m, "sat": s} for m in header["rmode_names"]
                                                   for s in (False, True)])
@@ -218,10 +220,10 @@ class GeneratedFilesTest(unittest.TestCase):
                                     "--samples", 300, "--format", "both" if len(formats) == 2 else "bin")
                 self.assertEqual([e["count"] for e in manifest["files"]], [pair["vectors"]] * len(formats))
                 check_generated_folder(self, out)
-                header, records = read_vectors.read_vectors(
+                header, records = files.read_vectors(
                     os.path.join(out, f'{op["op"]}_{pair["src"]}_{pair["dst"]}.bin'))
                 picked = records[np.unique(np.linspace(0, len(records) - 1, 2000).astype(np.int64))]
-                lines = list(read_vectors.json_lines(header, picked))
+                lines = list(files.json_lines(header, picked))
                 document = {k: v for k, v in header.items() if k not in ("record_size", "fields", "rmode_names")}
                 document.update(format="ptovec-vectors-json", vectors=[json.loads(x) for x in lines])
                 assert_valid(self, "vectors", document, f"records of {out} in JSON form")
@@ -283,7 +285,7 @@ class GeneratedFilesTest(unittest.TestCase):
         # The legal pair e4m3 -> fp32, written the same way, is accepted: the pair is what failed.
         assert_valid(self, "vectors", mutated(lambda d: as_e4m3_source(d, "fp32", "0x00000038")),
                      "an e4m3 -> fp32 file")
-        header, _ = read_vectors.read_vectors(self.path("tcvt_fp32_e8m0.bin"))
+        header, _ = files.read_vectors(self.path("tcvt_fp32_e8m0.bin"))
         hv = validator("binary-header")
         self.assertTrue(hv.is_valid(header))
         for what, change in {"out 2 bytes": lambda h: h["fields"][3].update(bytes=2),
@@ -305,25 +307,29 @@ class GeneratedFilesTest(unittest.TestCase):
 
     def test_reader_script(self):
         path = self.path("tcvt_fp32_e8m0.bin")
-        r = subprocess.run([sys.executable, READER, path, "-n", "3"], capture_output=True, text=True)
+        r = subprocess.run(READER + [path, "-n", "3"], capture_output=True, text=True,
+                           env=READER_ENV)
         self.assertEqual(r.returncode, 0, r.stderr)
         lines = r.stdout.splitlines()
         self.assertIn("op=tcvt src=fp32 dst=e8m0", lines[0])
         self.assertEqual(len(lines), 4)
         self.assertTrue(all(json.loads(line)["index"] == i for i, line in enumerate(lines[1:])))
-        r = subprocess.run([sys.executable, READER, "--json", path], capture_output=True, text=True)
+        r = subprocess.run(READER + ["--json", path], capture_output=True, text=True,
+                           env=READER_ENV)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout.splitlines(), vector_lines(self.path("tcvt_fp32_e8m0.json")))
         # `--json | head -n 2`: the reader stops quietly when the pipe closes.
-        r = subprocess.run(f"'{sys.executable}' '{READER}' --json '{path}' | head -n 2", shell=True,
+        r = subprocess.run(f"'{sys.executable}' -m ptovec.files vectors --json '{path}' | head -n 2",
+                           shell=True, env=READER_ENV,
                            capture_output=True, text=True)
         self.assertEqual((len(r.stdout.splitlines()), r.stderr), (2, ""))
         # Without numpy: one line saying what to install, exit status 1, no traceback.
-        r = subprocess.run([sys.executable, "-c", "import sys; sys.modules['numpy'] = None; "
-                            "sys.argv = ['read_vectors.py', 'x']; "
-                            f"exec(open('{READER}').read())"], capture_output=True, text=True)
+        r = subprocess.run([sys.executable, "-c", "import runpy, sys; sys.modules['numpy'] = None; "
+                            "sys.argv = ['-m', 'vectors', 'x']; "
+                            "runpy.run_module('ptovec.files', run_name='__main__', alter_sys=True)"],
+                           capture_output=True, text=True, env=READER_ENV)
         self.assertEqual(r.returncode, 1)
-        self.assertEqual(r.stderr.strip(), "read_vectors.py: needs numpy (Debian: apt install "
+        self.assertEqual(r.stderr.strip(), "ptovec: needs numpy (Debian: apt install "
                                            "python3-numpy; PyPI: pip install numpy)")
 
     def test_reader_refuses_truncated_and_foreign_files(self):
@@ -338,15 +344,15 @@ class GeneratedFilesTest(unittest.TestCase):
                 path = os.path.join(self.tmp.name, "broken.bin")
                 with open(path, "wb") as f:
                     f.write(content)
-                r = subprocess.run([sys.executable, READER, path], capture_output=True, text=True)
+                r = subprocess.run(READER + [path], capture_output=True, text=True, env=READER_ENV)
                 self.assertEqual(r.returncode, 2, what)
                 self.assertEqual(r.stdout, "")
                 self.assertEqual(len(r.stderr.splitlines()), 1, r.stderr)
-                self.assertTrue(r.stderr.startswith("read_vectors.py: error: "), r.stderr)
+                self.assertTrue(r.stderr.startswith("ptovec.files: error: "), r.stderr)
                 if what.startswith("one byte") or what.startswith("half"):
                     self.assertIn(f"{len(content)} bytes, expected {size}", r.stderr)
-                with self.assertRaises(read_vectors.VectorFileError):
-                    read_vectors.read_vectors(path)
+                with self.assertRaises(files.VectorFileError):
+                    files.read_vectors(path)
 
 
 class DeterminismTest(unittest.TestCase):
@@ -373,12 +379,12 @@ class DeterminismTest(unittest.TestCase):
             for fmt in ("bin", "json"):
                 self.assertNotEqual(sha256(os.path.join(ref, f"tcvt_fp32_e8m0.{fmt}")),
                                     sha256(os.path.join(other, f"tcvt_fp32_e8m0.{fmt}")))
-            _, a = read_vectors.read_vectors(os.path.join(ref, "tcvt_fp32_e8m0.bin"))
-            _, b = read_vectors.read_vectors(os.path.join(other, "tcvt_fp32_e8m0.bin"))
+            _, a = files.read_vectors(os.path.join(ref, "tcvt_fp32_e8m0.bin"))
+            _, b = files.read_vectors(os.path.join(other, "tcvt_fp32_e8m0.bin"))
             self.assertFalse(np.array_equal(a["in.value"], b["in.value"]), "seed 2 draws other samples")
             # Exhaustive files do not depend on the seed except for the header's derived seed.
-            _, a = read_vectors.read_vectors(os.path.join(ref, "tcvt_fp16_e8m0.bin"))
-            _, b = read_vectors.read_vectors(os.path.join(other, "tcvt_fp16_e8m0.bin"))
+            _, a = files.read_vectors(os.path.join(ref, "tcvt_fp16_e8m0.bin"))
+            _, b = files.read_vectors(os.path.join(other, "tcvt_fp16_e8m0.bin"))
             self.assertTrue(np.array_equal(a, b))
 
 
@@ -593,7 +599,7 @@ class EvalTest(unittest.TestCase):
         """A few records of the exhaustive FP16 file, re-evaluated by `ptovec eval --batch`."""
         with tempfile.TemporaryDirectory(prefix="ptovec-evalfile-") as tmp:
             generate(tmp, "--op", "tcvt", "--src", "fp16", "--dst", "e8m0")
-            header, records = read_vectors.read_vectors(os.path.join(tmp, "tcvt_fp16_e8m0.bin"))
+            header, records = files.read_vectors(os.path.join(tmp, "tcvt_fp16_e8m0.bin"))
             picked = records[np.random.default_rng(7).choice(len(records), 300, replace=False)]
             batch = os.path.join(tmp, "cases.txt")
             with open(batch, "w") as f:

@@ -28,10 +28,9 @@ from ptovec_test_env import locate, schema_validator
 PTOVEC, SOURCE = locate("test_format_v2.py")
 ORACLE_DUT = os.environ.get("PTOVEC_ORACLE_DUT")
 
-import sys  # noqa: E402  (read_vectors lives in tools/)
-sys.path.insert(0, os.path.join(SOURCE, "tools"))
-import read_vectors  # noqa: E402
-from ptovec import files  # noqa: E402  (python/ptovec/files.py, which read_vectors put on the path)
+import sys  # noqa: E402
+sys.path.insert(0, os.path.join(SOURCE, "python"))
+from ptovec import files  # noqa: E402  (python/ptovec/files: the readers)
 
 FIXED = struct.Struct("<8sHHIQQ")
 MODES = ["RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB"]
@@ -87,7 +86,7 @@ class FormatV2Test(unittest.TestCase):
                                  "--rmode", "RTZ,RNE", "--sat", "on", "--format", "both")
         self.assert_valid("manifest", manifest)
         self.assertEqual(manifest["controls"], {"rmodes": ["RNE", "RTZ"], "sat": [True]})
-        header, records = read_vectors.read_vectors(self.path("f", "tcvt_fp16_e8m0.bin"))
+        header, records = files.read_vectors(self.path("f", "tcvt_fp16_e8m0.bin"))
         self.assert_valid("binary-header", header)
         self.assertEqual(header["controls"], [{"rmode": "RNE", "sat": True},
                                               {"rmode": "RTZ", "sat": True}])
@@ -110,7 +109,7 @@ class FormatV2Test(unittest.TestCase):
 
     def test_an_op_without_controls_keeps_its_one(self):
         manifest = self.generate("s", "--op", "shift", "--samples", 100, "--rmode", "RTZ")
-        header, records = read_vectors.read_vectors(self.path("s", "shift_s32_s16.bin"))
+        header, records = files.read_vectors(self.path("s", "shift_s32_s16.bin"))
         self.assertEqual(header["controls"], [{"rmode": "RNE", "sat": False}])
         self.assertEqual(len(records), 100)
         self.assertEqual(manifest["controls"]["rmodes"], ["RTZ"])
@@ -162,7 +161,7 @@ class FormatV2Test(unittest.TestCase):
         shard = self.generate_manifest("shard2")
         self.assert_valid("manifest", shard)
         self.assertEqual(shard["shard"], {"index": 2, "of": 4})
-        header, records = read_vectors.read_vectors(self.path("shard2", "encode_fp32_fp16.bin"))
+        header, records = files.read_vectors(self.path("shard2", "encode_fp32_fp16.bin"))
         self.assert_valid("binary-header", header)
         self.assertEqual(header["shard"], {"index": 2, "of": 4, "first_input": 1500, "inputs": 750,
                                            "first_record": 21000, "total_records": 42000})
@@ -324,7 +323,7 @@ class FormatV2Test(unittest.TestCase):
         os.makedirs(self.path("v1"))
         with open(self.path("v1", "tcvt_bf16_e8m0.bin"), "wb") as f:
             f.write(v1 + text + records)
-        old_header, old_records = read_vectors.read_vectors(self.path("v1", "tcvt_bf16_e8m0.bin"))
+        old_header, old_records = files.read_vectors(self.path("v1", "tcvt_bf16_e8m0.bin"))
         self.assertEqual(old_header["version"], 1)
         self.assertEqual(len(old_records), 65536 * 14)
         # Its words have no "bits": their widths come from `ptovec list --types --json`, and
@@ -332,9 +331,9 @@ class FormatV2Test(unittest.TestCase):
         widths = files.type_widths(PTOVEC)
         self.assertEqual((widths["bf16"], widths["e8m0"], widths["fp19"], widths["s4x2"]),
                          (16, 8, 19, 4))
-        new_header, new_records = read_vectors.read_vectors(path)
-        self.assertEqual(list(read_vectors.json_lines(old_header, old_records[:40], widths)),
-                         list(read_vectors.json_lines(new_header, new_records[:40])))
+        new_header, new_records = files.read_vectors(path)
+        self.assertEqual(list(files.json_lines(old_header, old_records[:40], widths)),
+                         list(files.json_lines(new_header, new_records[:40])))
         # A JSON vector file reads as the same records as its binary twin.
         self.generate("vj", "--op", "tquant", "--src", "fp32", "--dst", "s8", "--samples", 50,
                       "--format", "both")

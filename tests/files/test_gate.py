@@ -24,9 +24,9 @@ import xml.etree.ElementTree as ET
 from ptovec_test_env import locate, schema_validator as _schema_validator
 
 PTOVEC, SOURCE = locate("test_gate.py")
-import sys  # noqa: E402  (tools/read_results.py, the Python reader of results files)
-sys.path.insert(0, os.path.join(SOURCE, "tools"))
-import read_results  # noqa: E402
+import sys  # noqa: E402
+sys.path.insert(0, os.path.join(SOURCE, "python"))
+from ptovec import files  # noqa: E402  (python/ptovec/files: the readers of results files)
 ORACLE_DUT = os.environ.get("PTOVEC_ORACLE_DUT")
 ORACLE_DEVICE = os.environ.get("PTOVEC_ORACLE_DEVICE")
 MODES = ["RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB"]
@@ -478,7 +478,7 @@ class GateRunTest(GateBase):
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertIn("100 vectors: 100 matched", r.stdout)
         # The Python reader of results files gives the same records.
-        header, sections = read_results.read_results(results)
+        header, sections = files.read_results(results)
         self.assertEqual(header["sections"][0]["count"], 100)
         self.assertEqual(sections[0]["index"][:4].tolist(), [0, 6, 14, 20])
         self.assertEqual([f"0x{w:02x}" for w in sections[0]["out"][:3].tolist()],
@@ -500,7 +500,7 @@ class GateRunTest(GateBase):
         r = ptovec("check", "--vectors", self.vectors, "--results", results)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertIn("350 vectors: 350 matched", r.stdout)
-        header, sections = read_results.read_results(results)
+        header, sections = files.read_results(results)
         self.assertEqual((header["version"], len(sections[0])), (2, 350))
         self.assertEqual(sections[0]["index"][:3].tolist(), [1, 3, 5])  # Sat on: odd records
 
@@ -526,7 +526,7 @@ class GateRunTest(GateBase):
             header = json.loads(f.read(struct.unpack("<I", fixed[12:16])[0]))
         self.assertEqual(struct.unpack("<Q", fixed[16:24])[0], 4096)
         self.assertEqual(header["stopped"]["records"], 4096)
-        _, sections = read_results.read_results(results)
+        _, sections = files.read_results(results)
         self.assertEqual((len(sections[0]), int(sections[0]["index"][-1])), (4096, 4095))
         self.assertIn("case 4096", header["stopped"]["reason"])
         schema_validator("results-binary-header.schema.json").validate(header)

@@ -3,7 +3,7 @@ a hang of a device (library or program) on one case is the device failing: the c
 counted in the report and in JUnit (<error>), the results file is marked as stopped early, and
 the exit status is 1. run --keep-going goes on; shrink minimises the failing case.
 
-The faulty devices (tools/dut/testing/faulty_oracle_device.cpp) are the oracle but for the FP16
+The faulty devices (tests/devices/faulty_oracle_device.cpp) are the oracle but for the FP16
 input 0x3c00 under RNE, on which they crash (SIGSEGV), hang or exit with status 3. Environment:
 PTOVEC, PTOVEC_SOURCE_DIR, PTOVEC_ORACLE_DUT, PTOVEC_FAULTY_DUT_DIR (the folder of
 libptovec_test_dut_faulty_*.so and libptovec_test_dut_init_refuses.so).

@@ -11,7 +11,7 @@ prove the array really ran as four tasks of one Slurm job. The daemons are stopp
 removed even when the test fails.
 
 Without slurm-wlm (slurmctld, slurmd, sbatch, sinfo, scancel) the test fails, naming
-`tools/install-deps --long`, which installs it; `tools/test --long` runs that first.
+`scripts/install-deps --long`, which installs it; `scripts/test --long` runs that first.
 
 Run by ctest with Debian's /usr/bin/python3; PTOVEC and PTOVEC_SOURCE_DIR come from the
 environment (or --ptovec PATH --source DIR before the unittest arguments).
@@ -78,7 +78,7 @@ class SlurmArrayShardsTest(unittest.TestCase):
         missing = [name for name, path in programs.items() if path is None]
         if missing:
             self.fail(f"slurm-wlm is not installed (no {', '.join(missing)}): "
-                      "run tools/install-deps --long")
+                      "run scripts/install-deps --long")
         self.bin = programs
         self.conf = self.write_conf()
         self.env = dict(os.environ, CI="1", SLURM_CONF=self.conf,

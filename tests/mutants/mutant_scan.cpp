@@ -59,7 +59,7 @@ bool Affects(const MutantInfo& m, const std::string& op) {
 }
 
 // A mutant as a device, in process (the library the CMake build makes answers the same through
-// tools/dut's ToCase; here without loading it, so that thousands of shrink runs stay cheap).
+// tools/devices's ToCase; here without loading it, so that thousands of shrink runs stay cheap).
 class MutantDevice : public ptovec::tools::Device {
  public:
   explicit MutantDevice(const MutantInfo& m) : mutant_(&m), name_(m.name) {}

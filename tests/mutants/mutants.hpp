@@ -1,6 +1,6 @@
 // The mutant catalog: devices equal to the oracle except for one injected fault of a kind seen in
 // real conversion hardware and software. Each mutant is built as its own shared library
-// (ptovec_mutant_<name>, tests/mutants/mutant_dut.cpp implementing tools/dut/include/ptovec_dut.h)
+// (ptovec_mutant_<name>, tests/mutants/mutant_dut.cpp implementing include/ptovec_dut.h)
 // and is driven through `ptovec run` and `ptovec shrink` to prove that the default suite and the
 // shrinker catch it (tests/mutants/run_mutants.py, docs/mutants.md).
 //

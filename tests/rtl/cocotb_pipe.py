@@ -1,4 +1,4 @@
-"""The cocotb 2 testbench of rtl/ptovec_tcvt_e8m0_pipe.sv (TCVT to E8M0 behind STAGES register
+"""The cocotb 2 testbench of examples/rtl/ptovec_tcvt_e8m0_pipe.sv (TCVT to E8M0 behind STAGES register
 stages, valid/ready, a tag, fflags in RISC-V order), built from ptovec.cocotb and
 ptovec.stream: cases streamed one a clock with random idle clocks and back-pressure, every result
 checked in order by tag, then `ptovec check` and `ptovec coverage` of what was driven.

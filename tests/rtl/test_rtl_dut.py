@@ -1,13 +1,13 @@
-"""The verilated RTL example (rtl/ptovec_tcvt_e8m0.sv) as a `ptovec run --dut` device, end to end;
-the same for the pipelined unit (rtl/ptovec_tcvt_e8m0_pipe.sv) behind the streaming harness.
+"""The verilated RTL example (examples/rtl/ptovec_tcvt_e8m0.sv) as a `ptovec run --dut` device, end to end;
+the same for the pipelined unit (examples/rtl/ptovec_tcvt_e8m0_pipe.sv) behind the streaming harness.
 
 Environment: PTOVEC (the ptovec binary), PTOVEC_RTL_DUT and PTOVEC_RTL_DUT_PLANTED_BUG (the two
-device libraries: rtl/CMakeLists.txt's, or rtl/stream_example's), PTOVEC_RTL_VECTORS (a folder
+device libraries: examples/rtl/CMakeLists.txt's, or examples/rtl/stream_example's), PTOVEC_RTL_VECTORS (a folder
 holding the default suite's tcvt *->e8m0 files: `ptovec generate --op tcvt --dst e8m0`, byte for
 byte the default suite's); optional PTOVEC_RTL_NAME (the correct device's ptovec_dut_name, default
 rtl-tcvt-e8m0; the planted bug's is it with -planted-bug) and PTOVEC_RTL_DUT_ARG (a --dut-arg for
 every run and shrink, e.g. the harness's random back-pressure). Debian's python3 with numpy (the
-vectors are read with python/ptovec/files.py).
+vectors are read with python/ptovec/files).
 
   RunTest         run over the files: the RTL passes every vector; the planted bug (RTZ takes the
                   floor) fails exactly the vectors it changes, predicted from the files alone

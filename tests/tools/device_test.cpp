@@ -1,4 +1,4 @@
-// Devices under test (tools/lib/src/*device*.cpp, tools/dut/): the oracle as a shared library and
+// Devices under test (tools/lib/*device*.cpp, tools/devices/): the oracle as a shared library and
 // as a line-protocol program equals the registry's op.evaluate on sampled cases of every op; the
 // Python example device equals it on `shift`; every DeviceError path names what went wrong; the
 // F16C example disagrees with the profile only in the documented classes (docs/f16c.md).

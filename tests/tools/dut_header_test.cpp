@@ -1,4 +1,4 @@
-// The type codes tools/dut/include/ptovec_dut.h gives devices (PTOVEC_DUT_TYPE_*) against the
+// The type codes include/ptovec_dut.h gives devices (PTOVEC_DUT_TYPE_*) against the
 // format table (oracle/src/formats.cpp), which ptovec fills src_code and dst_code from.
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
-// The streaming harness (tools/dut/include/ptovec_dut_stream.hpp) over a C++ stand-in for a
-// pipelined unit with the ports of rtl/ptovec_tcvt_e8m0_pipe.sv (valid/ready both sides, a tag,
-// a status port in RISC-V order), with faults planted on purpose; and the flag-order helpers of
-// ptovec_dut.h.
+// The streaming harness (include/ptovec_dut_stream.hpp) over a C++ stand-in for a
+// pipelined unit with the ports of examples/rtl/ptovec_tcvt_e8m0_pipe.sv (valid/ready both sides, a
+// tag, a status port in RISC-V order), with faults planted on purpose; and the flag-order helpers
+// of ptovec_dut.h.
 #include <gtest/gtest.h>
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// tb_tcvt_e8m0_dpi: rtl/ptovec_tcvt_e8m0.sv checked against ptovec's oracle through DPI-C, the way
+// tb_tcvt_e8m0_dpi: examples/rtl/ptovec_tcvt_e8m0.sv checked against ptovec's oracle through DPI-C, the way
 // a UVM scoreboard calls a C reference model: every case drives the unit's ports, waits 1 time
 // unit, then calls ptovec_dpi_evaluate (capi/dpi/ptovec_dpi.svh -> libptovec_c) on the same
 // inputs and compares the E8M0 code and the 5 status bits.

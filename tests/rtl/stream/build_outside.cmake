@@ -1,7 +1,7 @@
 # cmake -DBUILD_DIR=<ptovec build> -DSOURCE_DIR=<ptovec tree> -DWORK=<folder> -P build_outside.cmake
 #
 # The streaming-harness example as a user's project would build it: installs the ptovec build
-# into WORK/prefix, copies rtl/stream_example and the two .sv files it verilates into WORK/outside
+# into WORK/prefix, copies examples/rtl/stream_example and the two .sv files it verilates into WORK/outside
 # (a folder outside the tree), configures it afresh against the prefix only (find_package(ptovec)
 # -> ptovec::dut, ptovec_add_dut) and builds its two devices:
 #   WORK/outside/build/libptovec_pipe_dut.so, WORK/outside/build/libptovec_pipe_dut_planted_bug.so
@@ -20,8 +20,8 @@ function(run_checked)
   endif()
 endfunction()
 run_checked(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK}/prefix)
-file(COPY ${SOURCE_DIR}/rtl/stream_example/ DESTINATION ${WORK}/outside/stream_example)
-file(COPY ${SOURCE_DIR}/rtl/ptovec_tcvt_e8m0_pipe.sv ${SOURCE_DIR}/rtl/ptovec_tcvt_e8m0.sv
+file(COPY ${SOURCE_DIR}/examples/rtl/stream_example/ DESTINATION ${WORK}/outside/stream_example)
+file(COPY ${SOURCE_DIR}/examples/rtl/ptovec_tcvt_e8m0_pipe.sv ${SOURCE_DIR}/examples/rtl/ptovec_tcvt_e8m0.sv
      DESTINATION ${WORK}/outside)
 run_checked(${CMAKE_COMMAND} -S ${WORK}/outside/stream_example -B ${WORK}/outside/build -G Ninja
             -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=${WORK}/prefix)

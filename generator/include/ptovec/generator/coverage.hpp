@@ -112,7 +112,7 @@ struct Witness {
   std::array<Word, kMaxSlots> inputs;
 };
 
-/// The witness table (generator/src/coverage_witnesses.inc, written by `ptovec coverage
+/// The witness table (generator/src/suite/coverage_witnesses.inc, written by `ptovec coverage
 /// --find-witnesses`): the reachable classes of every pair of the default suite.
 std::span<const Witness> Witnesses();
 

@@ -29,7 +29,8 @@ nlohmann::ordered_json EvalLineSchema();
 nlohmann::ordered_json BinaryHeaderSchema();
 
 /// Building blocks for the schemas of formats defined elsewhere (the results files,
-/// tools/lib/src/results_schema.cpp), so every schema shares one head and one set of definitions:
+/// tools/lib/results/results_schema.cpp), so every schema shares one head and one set of
+/// definitions:
 
 /// A schema document's head: "$schema" (draft 2020-12), "$id"
 /// (https://ptovec.invalid/schemas/ + `file`), "title", "description".

@@ -1,4 +1,4 @@
-// Devices under test: a shared library implementing tools/dut/include/ptovec_dut.h, or a program
+// Devices under test: a shared library implementing include/ptovec_dut.h, or a program
 // speaking the line protocol of schemas/dut-protocol.md on stdin/stdout.
 #pragma once
 

@@ -1,0 +1,331 @@
+#include "ptovec/generator/coverage.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "coverage_walk.hpp"
+#include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/word_text.hpp"
+#include "ptovec/generator/writers.hpp"
+
+namespace ptovec::generator {
+
+namespace {
+
+// The report's input class names (VectorClass::input), from VectorClassName.
+std::string InputClassName(unsigned input) {
+  const std::string full = VectorClassName(input * kOutcomes);
+  return "input " + full.substr(0, full.find(' '));
+}
+
+std::string OutcomeName(unsigned outcome) {
+  const std::string full = VectorClassName(outcome);
+  return "status " + full.substr(full.find(' ') + 1);
+}
+
+constexpr unsigned kOutcomeBit = kInputClasses;  // bits 14..18
+
+}  // namespace
+
+std::vector<CoverageClass> CoverageClasses(const OpDef& op, TypePair pair) {
+  std::vector<CoverageClass> out;
+  const bool floating = oracle::Format(op.slots.front().TypeFor(pair)).IsFloating();
+  for (unsigned k = floating ? 0 : 11; k < (floating ? 11U : 14U); ++k) {
+    out.push_back(
+        {InputClassName(k), "the report's input class of slot 0", k, kGenericSides, false});
+  }
+  for (unsigned k = 0; k < kOutcomes; ++k) {
+    out.push_back({OutcomeName(k), "the report's outcome: the first of NV, OF, UF, NX, none",
+                   kOutcomeBit + k, kGenericSides, false});
+  }
+  if (op.outcome_classes) {
+    const OutcomeClassTable own = op.outcome_classes(pair);
+    for (std::size_t k = 0; k < own.classes.size() && k < kMaxOpClasses; ++k) {
+      out.push_back({own.classes[k].name, own.classes[k].description,
+                     kOpClassBit + static_cast<unsigned>(k), kGenericSides, false,
+                     own.classes[k].twin_side});
+    }
+    for (const ClassThreshold& t : own.thresholds) {
+      const auto it = std::find_if(out.begin(), out.end(), [&](const CoverageClass& c) {
+        return c.bit >= kOpClassBit && c.name == t.class_name;
+      });
+      if (it == out.end() || !own.side) {
+        throw std::logic_error(PairKey(op, pair) + ": threshold of class '" + t.class_name +
+                               "', which its table " +
+                               (it == out.end() ? "does not have" : "gives no side function"));
+      }
+      it->sides = t.sides;
+      it->own_threshold = true;
+    }
+  }
+  return out;
+}
+
+PairClassifier::PairClassifier(const OpDef& op, TypePair pair)
+    : op_(&op), pair_(pair), classes_(CoverageClasses(op, pair)) {
+  if (op.outcome_classes) own_ = op.outcome_classes(pair);
+  for (const CoverageClass& c : classes_) {
+    if (c.own_threshold) own_thresholds_.set(c.bit);
+  }
+  sign_bit_ = oracle::Format(op.slots.front().TypeFor(pair)).SignBit();
+}
+
+void PairClassifier::Sides(const Inputs& in, std::span<const NumericExecutionControl> controls,
+                           const Encoded* expected, ClassMask* out) const {
+  // The generic side: the sign bit of slot 0's word, for every class.
+  const ClassMask generic = (in[0] & sign_bit_) != 0 ? ~ClassMask{0} : ClassMask{0};
+  if (own_thresholds_.none()) {
+    std::fill(out, out + controls.size(), generic);
+    return;
+  }
+  own_.side(in, controls, expected, out);
+  for (std::size_t c = 0; c < controls.size(); ++c) {
+    out[c] = ((out[c] << kOpClassBit) & own_thresholds_) | (generic & ~own_thresholds_);
+  }
+}
+
+void PairClassifier::Classify(const Inputs& in, std::span<const NumericExecutionControl> controls,
+                              const Encoded* expected, ClassMask* out) const {
+  if (own_.classify) {
+    own_.classify(in, controls, expected, out);
+    for (std::size_t c = 0; c < controls.size(); ++c) out[c] <<= kOpClassBit;
+  } else {
+    std::fill(out, out + controls.size(), ClassMask{0});
+  }
+  const ClassMask input = ClassBit(InputClassOf(*op_, pair_, in));
+  for (std::size_t c = 0; c < controls.size(); ++c) {
+    out[c] |= input | ClassBit(kOutcomeBit + OutcomeOf(expected[c].status));
+  }
+}
+
+std::string PairKey(const OpDef& op, TypePair pair) {
+  return op.name + " " + std::string(oracle::Format(pair.src).name) + " " +
+         std::string(oracle::Format(pair.dst).name);
+}
+
+namespace {
+
+// Coverage counts a vector only as what ptovec's oracle says it is: each input run must be in
+// the op's domain, each control legal for it (OpDef::check_control), and each expected result
+// the one the op's bulk path (proven equal to the literal seed) gives. Throws InputError naming
+// the first record that is not, with the `ptovec eval` command that shows the oracle's answer.
+void CheckRecords(const VectorFileInfo& info, const Inputs& in,
+                  std::span<const NumericExecutionControl> controls,
+                  std::span<const Encoded> expected, std::uint64_t first_record,
+                  std::vector<Encoded>& oracle_out) {
+  const OpDef& op = *info.op;
+  const std::string where = info.path.string() + ": vector " + std::to_string(first_record + 1);
+  const std::string advice =
+      "; coverage counts only vectors whose inputs, controls and expected results are the "
+      "oracle's (regenerate the file with ptovec generate)";
+  if (const auto bad = op.check_domain(info.pair, in)) {
+    throw InputError(where + " has inputs outside the " + op.name + " domain (" + *bad + ")" +
+                     advice);
+  }
+  if (op.check_control) {
+    for (std::size_t c = 0; c < controls.size(); ++c) {
+      if (const auto bad = op.check_control(info.pair, in, controls[c])) {
+        throw InputError(info.path.string() + ": vector " + std::to_string(first_record + c + 1) +
+                         " has a control its inputs do "
+                         "not allow (" +
+                         *bad + ")" + advice);
+      }
+    }
+  }
+  oracle_out.resize(controls.size());
+  EvaluateBatch(op, info.pair, &in, 1, controls, oracle_out.data());
+  for (std::size_t c = 0; c < controls.size(); ++c) {
+    if (oracle_out[c] == expected[c]) continue;
+    const TileDataType dst = info.pair.dst;
+    const Case k{&op, info.pair, controls[c], in};
+    throw InputError(info.path.string() + ": vector " + std::to_string(first_record + c + 1) +
+                     " expects " + HexWord(expected[c].word, dst) + " status " +
+                     HexStatus(expected[c].status) + " but the oracle gives " +
+                     HexWord(oracle_out[c].word, dst) + " status " +
+                     HexStatus(oracle_out[c].status) + " (" + EvalCommand(k) + ")" + advice);
+  }
+}
+
+}  // namespace
+
+std::vector<PairCoverage> CountCoverage(const VectorSelection& selection) {
+  std::vector<PairCoverage> result;
+  std::map<std::string, std::size_t> index;
+  std::vector<VectorRecord> records;
+  // A file stored in both formats is counted and checked against the oracle once, from its
+  // binary form; the JSON twin is read too (selection.twins) and must hold the same records: the
+  // fingerprints of the records of the last counted file and of its twin are compared.
+  VectorSelection with_twins = selection;
+  with_twins.twins = true;
+  std::uint64_t counted_fingerprint = 0;
+  std::uint64_t counted_records = 0;
+  std::string counted_path;
+  const std::vector<VectorSource> sources = SelectVectorFiles(with_twins);
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const VectorSource& source = sources[i];
+    // Only a file with a twin, and the twin, need a fingerprint (kept off the common path).
+    const bool fingerprinted = source.twin || (i + 1 < sources.size() && sources[i + 1].twin);
+    const auto reader = OpenVectorSource(source);
+    const VectorFileInfo& info = reader->info();
+    std::uint64_t fingerprint = 0xcbf29ce484222325ULL;  // FNV-1a over every record's words
+    std::uint64_t read_records = 0;
+    const auto mix = [&fingerprint](std::uint64_t word) {
+      for (int b = 0; b < 64; b += 8) {
+        fingerprint ^= (word >> b) & 0xFF;
+        fingerprint *= 0x100000001b3ULL;
+      }
+    };
+    // The file groups of a split pair (OpDef::file_groups) count into their whole pair's table.
+    const TypePair pair = info.pair.Whole();
+    const std::string key = PairKey(*info.op, pair);
+    auto [it, added] = index.emplace(key, result.size());
+    if (added) result.push_back({info.op, pair, {}, {}});
+    PairCoverage& cov = result[it->second];
+    const PairClassifier classifier(*info.op, pair);
+    // Records come input by input with every control of the input in a row: classify each run
+    // of equal inputs at once (the op's classifier computes the input's own facts once).
+    std::vector<NumericExecutionControl> controls;
+    std::vector<Encoded> expected;
+    std::vector<Encoded> oracle_out;
+    std::vector<ClassMask> masks;
+    Inputs current{};
+    std::uint64_t first_record = 0;  // the record number of controls[0]
+    const auto flush = [&] {
+      if (source.twin) {  // compared with its binary, already checked, by fingerprint below
+        controls.clear();
+        expected.clear();
+        return;
+      }
+      CheckRecords(info, current, controls, expected, first_record, oracle_out);
+      first_record += controls.size();
+      masks.resize(controls.size());
+      classifier.Classify(current, controls, expected.data(), masks.data());
+      for (std::size_t c = 0; c < controls.size(); ++c) {
+        const std::size_t slot = ControlSlot(controls[c]);
+        ++cov.vectors[slot];
+        ForEachClassBit(masks[c], [&](unsigned k) { ++cov.counts[slot][k]; });
+      }
+      controls.clear();
+      expected.clear();
+    };
+    while (reader->Read(records, 65536) > 0) {
+      for (const VectorRecord& r : records) {
+        ++read_records;
+        if (fingerprinted) {
+          for (std::size_t k = 0; k < info.op->slots.size(); ++k) mix(r.c.in[k]);
+          mix(ControlSlot(r.c.control));
+          mix(r.expected.word);
+          mix(r.expected.status);
+        }
+        if (!controls.empty() && (r.c.in != current || controls.size() >= kControlSlots)) flush();
+        current = r.c.in;
+        controls.push_back(r.c.control);
+        expected.push_back(r.expected);
+      }
+    }
+    if (!controls.empty()) flush();
+    CheckSourceDigest(source, *reader);
+    if (!source.twin) {
+      counted_fingerprint = fingerprint;
+      counted_records = read_records;
+      counted_path = source.path.string();
+    } else if (fingerprint != counted_fingerprint || read_records != counted_records) {
+      throw InputError(source.path.string() + " holds other records than " + counted_path + " (" +
+                       std::to_string(read_records) + " and " + std::to_string(counted_records) +
+                       " records); the two formats of one file must hold the same vectors "
+                       "(regenerate them with ptovec generate --format both)");
+    }
+  }
+  return result;
+}
+
+std::vector<ScopePair> DefaultSuiteScope() {
+  std::vector<ScopePair> scope;
+  for (const Job& job : DefaultSuite()) {
+    // A split pair may be listed once per file group: one entry for the whole pair.
+    const TypePair whole = job.pair.Whole();
+    auto it = std::find_if(scope.begin(), scope.end(),
+                           [&](const ScopePair& p) { return p.op == job.op && p.pair == whole; });
+    if (it == scope.end()) it = scope.insert(scope.end(), ScopePair{job.op, whole, 0});
+    for (TypePair file_pair : FilePairs(*job.op, job.pair)) {
+      for (NumericExecutionControl c : ControlsFor(*job.op, file_pair)) {
+        it->slots = static_cast<std::uint16_t>(it->slots | 1U << ControlSlot(c));
+      }
+    }
+  }
+  return scope;
+}
+
+namespace {
+#include "coverage_witnesses.inc"  // kWitnesses
+}  // namespace
+
+std::span<const Witness> Witnesses() { return kWitnesses; }
+
+std::array<ClassMask, kControlSlots> ReachableClasses(const OpDef& op, TypePair pair) {
+  std::array<ClassMask, kControlSlots> reach{};
+  const std::vector<CoverageClass> classes = CoverageClasses(op, pair);
+  const std::string_view src = oracle::Format(pair.src).name;
+  const std::string_view dst = oracle::Format(pair.dst).name;
+  for (const Witness& w : Witnesses()) {
+    if (w.op != op.name || w.src != src || w.dst != dst) continue;
+    for (const CoverageClass& c : classes) {
+      if (c.name != w.class_name) continue;
+      for (std::size_t s = 0; s < kControlSlots; ++s) {
+        if ((w.controls >> s) & 1U) reach[s].set(c.bit);
+      }
+    }
+  }
+  return reach;
+}
+
+std::string FindWitnesses(const SamplingOptions& sampling, unsigned threads) {
+  const std::vector<Job> jobs = DefaultSuite();
+  std::vector<std::string> text(jobs.size());
+  coverage_walk::ParallelFor(jobs.size(), threads, [&](std::size_t j) {
+    const Job& job = jobs[j];
+    const std::vector<CoverageClass> classes = CoverageClasses(*job.op, job.pair);
+    std::array<std::uint16_t, kClassBits> seen{};  // per bit: control slots already witnessed
+    std::ostringstream out;
+    coverage_walk::WalkDomain(
+        job, sampling, false,
+        [&](std::uint64_t, const Inputs& in, const std::vector<NumericExecutionControl>& controls,
+            const ClassMask* masks, const ClassMask*) {
+          for (const CoverageClass& c : classes) {
+            std::uint16_t hit = 0;
+            for (std::size_t k = 0; k < controls.size(); ++k) {
+              if (masks[k].test(c.bit))
+                hit = static_cast<std::uint16_t>(hit | 1U << ControlSlot(controls[k]));
+            }
+            if ((hit & ~seen[c.bit]) == 0) continue;
+            seen[c.bit] = static_cast<std::uint16_t>(seen[c.bit] | hit);
+            std::string words;
+            for (std::size_t s = 0; s < kMaxSlots; ++s) {
+              words += (s == 0 ? "" : ", ") + HexShortest(in[s]);
+            }
+            std::string mask;
+            AppendHexWord(mask, hit, 4);
+            out << "    {\"" << job.op->name << "\", \"" << oracle::Format(job.pair.src).name
+                << "\", \"" << oracle::Format(job.pair.dst).name << "\", \"" << c.name << "\", "
+                << mask << ", {" << words << "}},\n";
+          }
+        });
+    text[j] = out.str();
+  });
+  std::string all =
+      "// The witness table of `ptovec coverage` (generator/src/suite/coverage.cpp): for every "
+      "pair of "
+      "the\n"
+      "// default suite and each of its classes, inputs that hit it and the controls under which\n"
+      "// they do (bit 2 * mode + Sat). Written by tools/find_witnesses; do not edit. Checked by\n"
+      "// tests/generator/coverage_test.cpp, which re-evaluates every row.\n"
+      "// clang-format off\n"
+      "const std::vector<Witness> kWitnesses = {\n";
+  for (const std::string& t : text) all += t;
+  all += "};\n// clang-format on\n";
+  return all;
+}
+
+}  // namespace ptovec::generator

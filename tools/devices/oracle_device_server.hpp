@@ -1,0 +1,152 @@
+// The protocol side of ptovec-oracle-device (oracle_device_main.cpp): one case line of
+// schemas/dut-protocol.md in, its answer out. In a header of its own so the libFuzzer target
+// tests/fuzz/fuzz_device_cases.cpp drives it without a process.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "device/device_protocol.hpp"
+#include "oracle_dut.hpp"
+#include "ptovec/generator/word_text.hpp"
+#include "ptovec/oracle/rounding.hpp"
+
+namespace ptovec::dut {
+
+/// A protocol error that ends the device (exit 2 with this one line on stderr).
+class OracleDeviceFatal : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+using ptovec::generator::AppendHexWord;
+using ptovec::generator::ParseHexWord;
+using ptovec::tools::kHelloWord;
+using ptovec::tools::kProtocolVersion;
+using ptovec::tools::ParseDecimal;
+using ptovec::tools::Tokens;
+
+/// The oracle answering the protocol's lines in order: the hello line first, then case lines.
+class OracleDeviceServer {
+ public:
+  explicit OracleDeviceServer(std::string name) : name_(std::move(name)) {}
+
+  /// One protocol line (without its newline); appends the answer (or the hello reply) to out.
+  /// A case the device cannot take is answered "<index> error ..." or "<index> unsupported";
+  /// a line that ends the session (bad hello, malformed index, empty line) throws
+  /// OracleDeviceFatal.
+  void Line(std::string_view line, std::string& out) {
+    ++line_number_;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!hello_done_) {
+      std::string_view t[3];
+      const std::size_t n = Tokens(line, t, 3);  // 3: more than the two words of the hello
+      if (n != 2 || t[0] != kHelloWord) {
+        throw OracleDeviceFatal("expected the hello line 'ptovec-dut 1', got '" +
+                                std::string(line) + "'");
+      }
+      if (t[1] != kProtocolVersion) {
+        throw OracleDeviceFatal("protocol version " + std::string(t[1]) +
+                                " is not supported (1 is)");
+      }
+      out += std::string(kHelloWord) + " " + std::string(kProtocolVersion) + " " + name_ + "\n";
+      hello_done_ = true;
+      return;
+    }
+    // One token more than a case line has: n == kMaxTokens + 1 means too many fields.
+    constexpr std::size_t kMaxTokens = 6 + ptovec::generator::kMaxSlots;
+    std::string_view t[kMaxTokens + 1];
+    const std::size_t n = Tokens(line, t, kMaxTokens + 1);
+    if (n == 0) throw OracleDeviceFatal("line " + std::to_string(line_number_) + " is empty");
+    std::uint64_t index = 0;
+    if (!ParseDecimal(t[0], index)) {
+      throw OracleDeviceFatal("line " + std::to_string(line_number_) + ": malformed index '" +
+                              std::string(t[0]) + "'");
+    }
+    const auto error = [&](const std::string& why) {
+      out.append(t[0]);
+      out += " error ";
+      out += why;
+      out += '\n';
+    };
+    if (n < 7 || n > kMaxTokens) {
+      return error("expected <index> <op> <src> <dst> <rmode> <sat> <inputs...>");
+    }
+    // op src dst: cached as one text.
+    const std::string_view key(t[1].data(),
+                               static_cast<std::size_t>(t[3].data() + t[3].size() - t[1].data()));
+    if (key != key_) {
+      key_.assign(key);
+      pair_rc_ = PTOVEC_DUT_UNSUPPORTED;
+      const auto src = ptovec::oracle::ParseTileDataType(t[2]);
+      const auto dst = ptovec::oracle::ParseTileDataType(t[3]);
+      if (src && dst) {
+        pair_rc_ =
+            ptovec::dut::ResolvePair(t[1], static_cast<int>(*src), static_cast<int>(*dst), pair_);
+      }
+    }
+    if (pair_rc_ != PTOVEC_DUT_OK) {
+      out.append(t[0]);
+      out += " unsupported\n";
+      return;
+    }
+    ptovec_dut_case c{};
+    c.op = pair_.op->name.c_str();
+    c.src_code = static_cast<std::uint8_t>(pair_.pair.src);
+    c.dst_code = static_cast<std::uint8_t>(pair_.pair.dst);
+    const auto mode = ParseMode(t[4]);
+    if (mode < 0) return error("unknown rmode '" + std::string(t[4]) + "'");
+    c.rmode = static_cast<std::uint8_t>(mode);
+    if (t[5] != "0" && t[5] != "1") return error("sat '" + std::string(t[5]) + "' is not 0 or 1");
+    c.sat = t[5] == "1" ? 1 : 0;
+    c.n_inputs = static_cast<std::uint32_t>(n - 6);
+    for (std::size_t i = 6; i < n; ++i) {
+      if (!ParseHexWord(t[i], c.inputs[i - 6])) {
+        return error("malformed input word '" + std::string(t[i]) + "'");
+      }
+    }
+    ptovec::generator::Case k;
+    std::string why;
+    const int rc = ptovec::dut::ToCase(c, k, &why);
+    if (rc == PTOVEC_DUT_UNSUPPORTED) {
+      out.append(t[0]);
+      out += " unsupported\n";
+      return;
+    }
+    if (rc != PTOVEC_DUT_OK) return error(why);
+    ptovec::oracle::Encoded e;
+    try {
+      e = k.op->evaluate(k.pair, k.in, k.control);
+    } catch (const std::exception& ex) {
+      return error(std::string("oracle: ") + ex.what());
+    }
+    const auto& f = ptovec::oracle::Format(k.pair.dst);
+    out.append(t[0]);
+    out += ' ';
+    AppendHexWord(out, ptovec::oracle::LowBits(e.word, f.width), f.HexDigits());
+    out += ' ';
+    AppendHexWord(out, e.status, 2);
+    out += '\n';
+  }
+
+ private:
+  static int ParseMode(std::string_view name) {
+    static constexpr std::string_view kNames[] = {"RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB"};
+    for (int i = 0; i < 7; ++i) {
+      if (name == kNames[i]) return i;
+    }
+    const auto m = ptovec::oracle::ParseRoundingMode(name);
+    return m ? static_cast<int>(*m) : -1;
+  }
+
+  std::string name_;
+  bool hello_done_ = false;
+  std::uint64_t line_number_ = 0;
+  std::string key_;
+  int pair_rc_ = PTOVEC_DUT_UNSUPPORTED;
+  ResolvedPair pair_;
+};
+
+}  // namespace ptovec::dut

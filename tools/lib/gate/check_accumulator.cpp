@@ -1,0 +1,303 @@
+// The conformance gate's tally (CheckAccumulator): answers judged against expected vectors file
+// by file (matched, mismatched, waived by a known difference, unsupported; per control and
+// outcome class; triage groups), reports of parts added together (AppendReport), and the exit
+// status of a report.
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/readers.hpp"
+#include "ptovec/generator/writers.hpp"
+#include "ptovec/tools/check.hpp"
+#include "ptovec_dut.h"
+#include "report/report_text.hpp"
+
+namespace ptovec::tools {
+
+namespace {
+
+using text::Str;
+using text::TypeName;
+
+using generator::VectorRecord;
+
+std::size_t ControlIndex(const Case& c) {
+  if (!c.op->uses_controls) return 0;
+  return static_cast<std::size_t>(c.control.rounding_mode) * 2 + (c.control.saturating ? 1 : 0);
+}
+
+}  // namespace
+
+std::string_view MismatchKindName(MismatchKind kind) {
+  switch (kind) {
+    case MismatchKind::Word:
+      return "wrong word";
+    case MismatchKind::Flags:
+      return "wrong flags";
+    case MismatchKind::Both:
+      return "both";
+    case MismatchKind::Unsupported:
+      return "unsupported";
+  }
+  return "?";
+}
+
+CheckAccumulator::CheckAccumulator(std::size_t max_report,
+                                   std::function<void(const Mismatch&)> every, Judge judge)
+    : max_report_(max_report), every_(std::move(every)) {
+  report_.judge = std::move(judge);
+  report_.allow_unsupported = report_.judge.allow_unsupported;
+  report_.rules.resize(report_.judge.known.rules.size());
+}
+
+void CheckAccumulator::EndFile() {
+  if (report_.per_file.empty()) return;
+  report_.per_file.back().seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - file_start_).count();
+}
+
+void CheckAccumulator::BeginFile(const std::string& file, const OpDef& op, TypePair pair,
+                                 std::uint64_t count) {
+  EndFile();
+  file_start_ = std::chrono::steady_clock::now();
+  FileTally t;
+  t.file = file;
+  t.op = &op;
+  t.pair = pair;
+  t.count = count;
+  report_.per_file.push_back(std::move(t));
+  ++report_.files;
+}
+
+void CheckAccumulator::Add(std::uint64_t index, const VectorRecord& expected,
+                           const DeviceAnswer& got) {
+  Add(index, expected.c, expected.expected, got);
+}
+
+void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& expected,
+                           const DeviceAnswer& got) {
+  FileTally& file = report_.per_file.back();
+  ControlTally& tally = file.controls[ControlIndex(c)];
+  ++tally.total;
+  ++report_.vectors;
+  if (c.op != class_op_ || !(c.pair == class_pair_) || c.in != class_in_) {
+    class_op_ = c.op;
+    class_pair_ = c.pair;
+    class_in_ = c.in;
+    input_class_ = generator::InputClassOf(*c.op, c.pair, c.in);
+  }
+  const std::size_t vector_class =
+      generator::VectorClass{input_class_, generator::OutcomeOf(expected.status)}.index();
+  ++file.classes[vector_class][0];
+  // Every Device and the results readers deliver words already within the destination's width
+  // (device.hpp), so the word compares as it is.
+  const Judge& judge = report_.judge;
+  std::size_t rule = kNoRule;
+  const Verdict verdict = judge.Of(c, input_class_, expected, got, &rule);
+  if (verdict == Verdict::Match) {
+    ++report_.matched;
+    return;
+  }
+  MismatchKind kind = MismatchKind::Unsupported;
+  if (verdict == Verdict::Unsupported) {
+    ++tally.unsupported;
+    ++report_.unsupported;
+  } else {
+    const bool word = got.result.word != expected.word;
+    const bool flags = ((got.result.status ^ expected.status) & judge.policy.flags) != 0;
+    kind = word && flags ? MismatchKind::Both : word ? MismatchKind::Word : MismatchKind::Flags;
+  }
+  if (verdict == Verdict::Waived) {
+    ++tally.waived;
+    ++report_.waived;
+    RuleTally& r = report_.rules[rule];
+    ++r.waived;
+    if (!r.first || every_) {
+      Mismatch m{file.file, report_.per_file.size() - 1,
+                 index,     c,
+                 expected,  got,
+                 kind,      vector_class,
+                 verdict,   rule,
+                 {},        judge.known.rules[rule].FullName()};
+      if (every_) every_(m);
+      if (!r.first) r.first = std::move(m);
+    }
+    return;
+  }
+  if (verdict == Verdict::Mismatch) {
+    ++report_.mismatched;
+    switch (kind) {
+      case MismatchKind::Both:
+        ++tally.both, ++report_.both;
+        break;
+      case MismatchKind::Word:
+        ++tally.word, ++report_.word;
+        break;
+      default:
+        ++tally.flags, ++report_.flags;
+        if (got.result.status ==
+            ptovec_dut_flags_to_spec(expected.status, PTOVEC_DUT_FLAG_ORDER_RISCV)) {
+          ++report_.flags_reversed;
+          // NX alone reversed is NV alone, which a real bug gives too; two bits are evidence.
+          if (std::popcount(static_cast<unsigned>(expected.status)) >= 2) {
+            ++report_.flags_reversed_two_bits;
+          }
+        }
+        break;
+    }
+  }
+  const bool failed = verdict == Verdict::Mismatch || !judge.allow_unsupported;
+  if (failed) ++file.classes[vector_class][1];
+  const Signature signature = SignatureOf(c, input_class_, expected, got, judge.policy);
+  const auto key = std::make_tuple(c.op, c.pair.src, c.pair.dst, signature);
+  auto group = group_of_.find(key);
+  const std::uint16_t control_bit =
+      static_cast<std::uint16_t>(1U << (static_cast<unsigned>(c.control.rounding_mode) * 2 +
+                                        (c.control.saturating ? 1U : 0U)));
+  const bool new_group = group == group_of_.end();
+  const bool keep_first = failed && report_.first.size() < max_report_;
+  const bool keep_example = failed && tally.examples.size() < kJunitExamples;
+  if (!new_group) {
+    TriageGroup& g = report_.groups[group->second];
+    ++g.count;
+    g.controls |= control_bit;
+    if (!keep_first && !keep_example && !every_) return;
+  }
+  Mismatch m{file.file, report_.per_file.size() - 1,
+             index,     c,
+             expected,  got,
+             kind,      vector_class,
+             verdict,   kNoRule,
+             signature, {}};
+  if (new_group) {
+    group_of_.emplace(key, report_.groups.size());
+    report_.groups.push_back(TriageGroup{c.op, c.pair.Whole(), signature, 1, control_bit, m});
+  }
+  if (every_) every_(m);
+  if (keep_example) tally.examples.push_back(m);
+  if (keep_first) report_.first.push_back(std::move(m));
+}
+
+std::uint64_t CheckAccumulator::AddProduct(
+    const OpDef& op, TypePair pair, std::span<const generator::Inputs> inputs,
+    std::span<const std::uint64_t> positions,
+    std::span<const generator::NumericExecutionControl> controls, const Encoded* expected,
+    const DeviceAnswer* got) {
+  const std::size_t nc = controls.size();
+  FileTally& file = report_.per_file.back();
+  std::size_t tally_of[2 * 7] = {};
+  for (std::size_t c = 0; c < nc && c < 14; ++c) {
+    Case k;
+    k.op = &op;
+    k.control = controls[c];
+    tally_of[c] = ControlIndex(k);
+  }
+  // Matched cases are counted here and added to the tallies at the end.
+  std::uint64_t matched_of[2 * 7] = {};
+  std::uint64_t class_of[generator::kVectorClasses] = {};
+  std::uint64_t matched = 0;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const std::uint8_t input_class = generator::InputClassOf(op, pair, inputs[i]);
+    for (std::size_t c = 0; c < nc; ++c) {
+      const std::size_t j = i * nc + c;
+      const DeviceAnswer& a = got[j];
+      if (c < 14 && report_.judge.Matches(expected[j], a)) {
+        ++matched_of[c];
+        ++matched;
+        ++class_of[generator::VectorClass{input_class, generator::OutcomeOf(expected[j].status)}
+                       .index()];
+        continue;
+      }
+      Case k;
+      k.op = &op;
+      k.pair = pair;
+      k.in = inputs[i];
+      k.control = controls[c];
+      Add(positions[i] * nc + c, k, expected[j], a);
+    }
+  }
+  for (std::size_t c = 0; c < nc && c < 14; ++c) file.controls[tally_of[c]].total += matched_of[c];
+  for (std::size_t k = 0; k < generator::kVectorClasses; ++k) file.classes[k][0] += class_of[k];
+  report_.vectors += matched;
+  report_.matched += matched;
+  return inputs.size() * nc - matched;
+}
+
+CheckReport CheckAccumulator::Finish() {
+  EndFile();
+  return std::move(report_);
+}
+
+void ControlTally::Add(ControlTally&& later) {
+  total += later.total;
+  waived += later.waived;
+  word += later.word;
+  flags += later.flags;
+  both += later.both;
+  unsupported += later.unsupported;
+  for (Mismatch& m : later.examples) {
+    if (examples.size() < kJunitExamples) examples.push_back(std::move(m));
+  }
+}
+
+void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report) {
+  total.vectors += part.vectors;
+  total.matched += part.matched;
+  total.mismatched += part.mismatched;
+  total.unsupported += part.unsupported;
+  total.waived += part.waived;
+  total.word += part.word;
+  total.flags += part.flags;
+  total.flags_reversed += part.flags_reversed;
+  total.flags_reversed_two_bits += part.flags_reversed_two_bits;
+  total.both += part.both;
+  for (FileTally& f : part.per_file) {
+    auto it = std::find_if(total.per_file.begin(), total.per_file.end(),
+                           [&](const FileTally& t) { return t.file == f.file; });
+    if (it == total.per_file.end()) {
+      total.per_file.push_back(std::move(f));
+      ++total.files;
+      continue;
+    }
+    it->seconds += f.seconds;
+    for (std::size_t k = 0; k < f.classes.size(); ++k) {
+      it->classes[k][0] += f.classes[k][0];
+      it->classes[k][1] += f.classes[k][1];
+    }
+    for (std::size_t c = 0; c < f.controls.size(); ++c) {
+      it->controls[c].Add(std::move(f.controls[c]));
+    }
+  }
+  for (Mismatch& m : part.first) {
+    if (total.first.size() < max_report) total.first.push_back(std::move(m));
+  }
+  if (total.rules.size() < part.rules.size()) total.rules.resize(part.rules.size());
+  for (std::size_t k = 0; k < part.rules.size(); ++k) {
+    total.rules[k].waived += part.rules[k].waived;
+    if (!total.rules[k].first) total.rules[k].first = std::move(part.rules[k].first);
+  }
+  for (TriageGroup& g : part.groups) {
+    auto it = std::find_if(total.groups.begin(), total.groups.end(), [&](const TriageGroup& t) {
+      return t.op == g.op && t.pair == g.pair && t.signature == g.signature;
+    });
+    if (it == total.groups.end()) {
+      total.groups.push_back(std::move(g));
+    } else {
+      it->count += g.count;
+      it->controls |= g.controls;
+    }
+  }
+}
+
+int ExitStatusFor(const CheckReport& report) { return report.passed() ? 0 : 1; }
+
+}  // namespace ptovec::tools
