@@ -186,13 +186,23 @@ typedef struct ptovec_dut_result {
   uint8_t flags;
 } ptovec_dut_result;
 
-uint32_t ptovec_dut_abi_version(void);
-int ptovec_dut_evaluate(const ptovec_dut_case *c, ptovec_dut_result *r);
-int ptovec_dut_evaluate_batch(const ptovec_dut_case *cases, ptovec_dut_result *results,
-                              uint8_t *status, uint64_t n);
-uint32_t ptovec_dut_properties(void);
-const char *ptovec_dut_name(void);
-int ptovec_dut_init(const char *arg);
+/* The device's functions are exported whatever the build's default visibility (a device built
+ * with -fvisibility=hidden, as ptovec_add_dut does, still exports them): the attribute on these
+ * declarations carries to the device's definitions. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PTOVEC_DUT_EXPORT __attribute__((visibility("default")))
+#else
+#define PTOVEC_DUT_EXPORT
+#endif
+
+PTOVEC_DUT_EXPORT uint32_t ptovec_dut_abi_version(void);
+PTOVEC_DUT_EXPORT int ptovec_dut_evaluate(const ptovec_dut_case *c, ptovec_dut_result *r);
+PTOVEC_DUT_EXPORT int ptovec_dut_evaluate_batch(const ptovec_dut_case *cases,
+                                                ptovec_dut_result *results, uint8_t *status,
+                                                uint64_t n);
+PTOVEC_DUT_EXPORT uint32_t ptovec_dut_properties(void);
+PTOVEC_DUT_EXPORT const char *ptovec_dut_name(void);
+PTOVEC_DUT_EXPORT int ptovec_dut_init(const char *arg);
 
 #ifdef __cplusplus
 }

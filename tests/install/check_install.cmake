@@ -1,13 +1,13 @@
 # cmake -DBUILD_DIR=... -DWORK=... -DCONSUMER=... -DORACLE_DUT=... -DLIBDIR=lib -DVERSION=0.1.0
-#       -DMAJOR=0 -P check_install.cmake
+#       -DMAJOR=0 -DDEVICE_SOURCE=examples/devices/shift_device.c -P check_install.cmake
 #
 # Installs the build into a fresh prefix (WORK/prefix), checks the layout (binaries, the C API's
 # versioned SONAME and its exports, headers, schemas, package config), builds the consumer project
 # (tests/install/consumer) against the prefix with a fresh configure, runs its C and C++ programs
-# and checks their values, and runs the installed ptovec (eval, `run --dut` through the device
+# and checks their values, builds a device on ptovec::dut alone with Boost hidden and gates it, and runs the installed ptovec (eval, `run --dut` through the device
 # host found next to it, `coverage --plot` through the installed heat map script). Any difference
 # fails with one line saying what.
-foreach(var BUILD_DIR WORK CONSUMER ORACLE_DUT LIBDIR VERSION MAJOR)
+foreach(var BUILD_DIR WORK CONSUMER ORACLE_DUT LIBDIR VERSION MAJOR DEVICE_SOURCE)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "check_install.cmake: -D${var}=... is required")
   endif()
@@ -95,6 +95,18 @@ expect_equal("oracle_consumer output" "${cxx_out}" "e8m0 RTZ 0.75: 0x7f 0x10
 e8m0 RTM 0.75: 0x7e 0x10
 fp16 RNE 1.5: 0x3e00 0x00
 ")
+
+# A device project on ptovec::dut alone configures and builds where there is no Boost.
+run_checked(COMMAND ${CMAKE_COMMAND} -S ${CONSUMER} -B ${WORK}/device -G Ninja
+                    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release
+                    -DCMAKE_DISABLE_FIND_PACKAGE_Boost=TRUE -DCONSUMER_DEVICE_ONLY=${DEVICE_SOURCE}
+            OUTPUT device_configure)
+if(NOT device_configure MATCHES "ptovec: no Boost 1.74 or later: ptovec::oracle cannot be linked")
+  message(FATAL_ERROR "configuring a device project without Boost did not say so:\n${device_configure}")
+endif()
+run_checked(COMMAND ${CMAKE_COMMAND} --build ${WORK}/device)
+run_checked(COMMAND ${prefix}/bin/ptovec run --dut ${WORK}/device/libconsumer_device.so --op shift
+                    --samples 200 --work ${WORK}/device-run --quiet OUTPUT device_run)
 
 # The installed ptovec: eval, and run --dut through bin/ptovec-device-host.
 run_checked(COMMAND ${prefix}/bin/ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RTP 0x3e00

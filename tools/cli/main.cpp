@@ -83,6 +83,13 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::RequiredError& e) {
+    if (argc == 1) {  // bare `ptovec`: name the commands and where they are described
+      std::string names;
+      for (const Command& c : commands) names += (names.empty() ? "" : ", ") + c.app->get_name();
+      return Fail("a command is required (" + names + "); `ptovec --help` describes them");
+    }
+    return Fail(e.what());
   } catch (const CLI::ParseError& e) {
     return Fail(e.what());
   }
