@@ -319,8 +319,9 @@ std::string FindWitnesses(const SamplingOptions& sampling, unsigned threads) {
       "pair of "
       "the\n"
       "// default suite and each of its classes, inputs that hit it and the controls under which\n"
-      "// they do (bit 2 * mode + Sat). Written by tools/find_witnesses; do not edit. Checked by\n"
-      "// tests/generator/coverage_test.cpp, which re-evaluates every row.\n"
+      "// they do (bit 2 * mode + Sat). Written by `ptovec coverage --find-witnesses`; do not "
+      "edit.\n"
+      "// Checked by tests/generator/coverage_test.cpp, which re-evaluates every row.\n"
       "// clang-format off\n"
       "const std::vector<Witness> kWitnesses = {\n";
   for (const std::string& t : text) all += t;

@@ -20,7 +20,7 @@ inline std::string TypeName(oracle::TileDataType t) { return std::string(oracle:
 inline std::string Str(std::uint64_t v) { return std::to_string(v); }
 
 /// "WORD flags 0xSS (NAMES)": the result word at `dst`'s width in hex, then the 5-bit status
-/// (NV DZ OF UF NX, bits 4..0) in hex and by name, e.g. "0x7f flags 0x01 (NX)".
+/// (NV DZ OF UF NX, bits 0..4) in hex and by name, e.g. "0x7f flags 0x10 (NX)".
 inline std::string ResultText(const generator::Encoded& e, oracle::TileDataType dst) {
   return generator::HexWord(e.word, dst) + " flags " + generator::HexStatus(e.status) + " (" +
          generator::FlagNames(e.status) + ")";

@@ -98,10 +98,10 @@ struct CommandDeviceOptions {
 };
 
 /// Loads a shared library device (dlopen), checks ptovec_dut_abi_version() (1: one case per
-/// ptovec_dut_evaluate call; 2: ptovec_dut_evaluate_batch, and ptovec_dut_properties when
-/// exported) and calls ptovec_dut_init(arg) when exported. Evaluate reuses per-thread buffers
-/// (no allocation per call once warm). Throws DeviceError (missing file, missing symbol, ABI
-/// version not 1 or 2, init refused).
+/// ptovec_dut_evaluate call; 2 and 3: ptovec_dut_evaluate_batch, and ptovec_dut_properties when
+/// exported; 3 has room for 5 inputs per case) and calls ptovec_dut_init(arg) when exported.
+/// Evaluate reuses per-thread buffers (no allocation per call once warm). Throws DeviceError
+/// (missing file, missing symbol, ABI version not 1, 2 or 3, init refused).
 std::unique_ptr<Device> OpenLibraryDevice(const std::filesystem::path& library,
                                           const std::string& arg = "");
 

@@ -38,7 +38,7 @@ struct Counterexample {
   std::string failure;
 };
 
-/// The simplest-case order of `ptovec shrink` (docs/devices.md, "The simplest case"): cases
+/// The simplest-case order of `ptovec shrink` (docs/shrinking.md, "The simplest case"): cases
 /// compare by their SimplicityKey, lexicographically in this field order, smaller is simpler.
 /// For each input word, its value v (the slot's type: floating codes by
 /// TileNumericFiniteDecomposition, integers sign- or zero-extended) is written v = (-1)^s * m *
