@@ -124,6 +124,29 @@ void Release(HeldLock& lock) {
   lock.count = 0;
 }
 
+// Puts every journaled file back as it was, last change first; returns "" or the first problem.
+// Under the mutex.
+std::string PutBack(State& s) {
+  std::string problem;
+  for (auto c = s.changes.rbegin(); c != s.changes.rend(); ++c) {
+    const bool ok = c->previous.empty() ? (::unlink(c->final_path.c_str()) == 0 || errno == ENOENT)
+                                        : ::rename(c->previous.c_str(), c->final_path.c_str()) == 0;
+    if (!ok && problem.empty()) {
+      problem = "could not restore " + c->final_path + ": " + std::strerror(errno);
+    }
+  }
+  s.changes.clear();
+  return problem;
+}
+
+// Removes the folders the command made, deepest first. Under the mutex.
+void RemoveCreatedFolders(State& s) {
+  for (auto f = s.created_folders.rbegin(); f != s.created_folders.rend(); ++f) {
+    ::rmdir(f->c_str());  // only when empty: never a file of someone else
+  }
+  s.created_folders.clear();
+}
+
 // The interrupt: undo every change, then exit. Runs on the sigwait() thread and keeps the mutex
 // until _exit, so no other thread changes a file after the undo.
 [[noreturn]] void OnInterrupt(int signal_number) {
@@ -138,21 +161,9 @@ void Release(HeldLock& lock) {
     }
   }
   for (const std::string& temp : s.temporaries) ::unlink(temp.c_str());
-  std::string problem;
-  if (!s.finished) {
-    for (auto c = s.changes.rbegin(); c != s.changes.rend(); ++c) {
-      const bool ok = c->previous.empty()
-                          ? (::unlink(c->final_path.c_str()) == 0 || errno == ENOENT)
-                          : ::rename(c->previous.c_str(), c->final_path.c_str()) == 0;
-      if (!ok && problem.empty()) {
-        problem = "could not restore " + c->final_path + ": " + std::strerror(errno);
-      }
-    }
-  }
+  const std::string problem = s.finished ? std::string() : PutBack(s);
   for (HeldLock& lock : s.locks) Release(lock);
-  for (auto f = s.created_folders.rbegin(); f != s.created_folders.rend(); ++f) {
-    ::rmdir(f->c_str());  // only when empty: never a file of someone else
-  }
+  RemoveCreatedFolders(s);
   const char* name = signal_number == SIGINT ? "SIGINT" : "SIGTERM";
   std::string line = std::string("ptovec: interrupted (") + name + "): ";
   if (s.finished) {
@@ -203,6 +214,17 @@ void FinishFileChanges() {
   }
   s.changes.clear();
   s.finished = true;
+}
+
+std::string UndoFileChanges() {
+  State& s = S();
+  std::lock_guard lock(s.mutex);
+  for (const std::string& temp : s.temporaries) ::unlink(temp.c_str());
+  s.temporaries.clear();
+  std::string problem = s.finished ? std::string() : PutBack(s);
+  RemoveCreatedFolders(s);
+  s.finished = true;
+  return problem;
 }
 
 std::FILE* CreateTemporary(const fs::path& temp) {

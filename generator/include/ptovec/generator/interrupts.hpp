@@ -7,7 +7,7 @@
 // kept as a hard link until the command ends), the lock files it holds and the folders it created
 // are removed, its child processes (program devices) are killed and reaped, and it exits 130
 // (SIGINT) or 143 (SIGTERM) after one line on stderr ("ptovec: interrupted (SIGINT): no file was
-// changed").
+// changed"). A command that fails (exit 2) is undone the same way by main() (UndoFileChanges).
 //
 // How: SIGINT and SIGTERM are blocked in every thread (main() blocks them before any other
 // thread starts, and threads inherit the mask) and one thread waits for them with sigwait(). So
@@ -39,9 +39,16 @@ namespace ptovec::generator {
 /// it (library users, unit tests) files are written and renamed as usual and nothing is undone.
 void InstallInterruptHandling();
 
-/// Called by main() when the command has returned (any exit status): the previous contents kept
+/// Called by main() when the command has completed (exit 0 or 1): the previous contents kept
 /// for an undo are removed. An interrupt after this leaves the files as the command wrote them.
 void FinishFileChanges();
+
+/// Called by main() instead of FinishFileChanges when the command failed (exit 2): like an
+/// interrupt, puts back every file it replaced or removed, removes the files it added, its
+/// temporaries and the folders it made (when empty), so a failed command changes nothing. Locks
+/// and children are left to their owners (released as the command returned). Returns "" or the
+/// first file that could not be put back ("could not restore PATH: reason").
+std::string UndoFileChanges();
 
 /// Creates `temp` (fopen mode "wb") and registers it, so that an interrupt removes it; both under
 /// the undo mutex, so no temporary is ever created after an interrupt's clean-up. Returns
