@@ -1,6 +1,6 @@
 // Clean interrupts (interrupts.hpp, which gives the design and why a sigwait() thread rather
 // than a signal handler): the one registry and mutex that file undo (temporaries, commits,
-// removals, created folders), child processes and folder locks share, the interrupt that undoes
+// created folders), child processes and folder locks share, the interrupt that undoes
 // them, and each of the three's registration.
 #include "ptovec/generator/interrupts.hpp"
 
@@ -76,9 +76,9 @@ bool Journaled(const State& s, const std::string& final_path) {
   return false;
 }
 
-// Records `final_path`'s current state before it is replaced or removed (once per path: the
+// Records `final_path`'s current state before it is replaced (once per path: the
 // first record is the state to go back to). Under the mutex, with handling installed.
-void Journal(State& s, const std::string& final_path, bool keep_by_rename) {
+void Journal(State& s, const std::string& final_path) {
   if (Journaled(s, final_path)) return;
   struct stat st {};
   if (::lstat(final_path.c_str(), &st) != 0) {
@@ -87,7 +87,7 @@ void Journal(State& s, const std::string& final_path, bool keep_by_rename) {
   }
   const std::string previous = PreviousName(final_path);
   ::unlink(previous.c_str());
-  if (keep_by_rename || ::link(final_path.c_str(), previous.c_str()) != 0) {
+  if (::link(final_path.c_str(), previous.c_str()) != 0) {
     if (::rename(final_path.c_str(), previous.c_str()) != 0) {
       throw std::runtime_error("cannot keep the previous " + final_path + ": " +
                                std::strerror(errno));
@@ -247,33 +247,13 @@ void CommitTemporaries(const std::vector<std::pair<fs::path, fs::path>>& renames
   State& s = S();
   std::lock_guard lock(s.mutex);
   for (const auto& [temp, final_path] : renames) {
-    if (s.installed && !s.finished) Journal(s, Absolute(final_path), false);
+    if (s.installed && !s.finished) Journal(s, Absolute(final_path));
     if (::rename(temp.c_str(), final_path.c_str()) != 0) {
       throw std::runtime_error("cannot rename " + temp.string() + " to " + final_path.string() +
                                ": " + std::strerror(errno));
     }
     std::erase(s.temporaries, Absolute(temp));
   }
-}
-
-bool RemoveFinalFile(const fs::path& path, std::error_code& error) {
-  State& s = S();
-  std::lock_guard lock(s.mutex);
-  error.clear();
-  if (!s.installed || s.finished || Journaled(s, Absolute(path))) {
-    if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
-      error.assign(errno, std::generic_category());
-      return false;
-    }
-    return true;
-  }
-  try {
-    Journal(s, Absolute(path), true);
-  } catch (const std::runtime_error&) {
-    error.assign(errno, std::generic_category());
-    return false;
-  }
-  return true;
 }
 
 void CreateFolders(const fs::path& folder) {
