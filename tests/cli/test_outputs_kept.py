@@ -7,7 +7,7 @@ completed command that replaces a results file or a counterexample says so in on
 
 Run by ctest (`cli_outputs_kept`, label files) with `python3 -m pytest -q`; the environment names
 the program and the devices: PTOVEC, PTOVEC_ORACLE_DUT, PTOVEC_INIT_REFUSES_DUT (refuses in
-ptovec_dut_init), PTOVEC_MUTANT_DUT (e8m0_sqrt2_top8) and PTOVEC_OTHER_MUTANT_DUT
+ptovec_dut_init), PTOVEC_BAD_FLAGS_DUT (answers flags 0x20), PTOVEC_MUTANT_DUT (e8m0_sqrt2_top8) and PTOVEC_OTHER_MUTANT_DUT
 (e8m0_always_up). A missing one fails the test, it never skips.
 """
 import hashlib
@@ -86,6 +86,19 @@ def test_run_with_a_missing_device_keeps_results_and_junit(tmp_path):
     # The README's next step still works from it.
     r = ptovec("check", "--vectors", vectors, "--results", vectors / "results.bin")
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_device_that_breaks_the_protocol_mid_run_keeps_results_and_junit(tmp_path):
+    # It answers flags above bit 4: an error (exit 2) after the device started, when the results
+    # file (marked as stopped) is already written; it is taken back and the earlier one put back.
+    vectors, junit = good_run(tmp_path)
+    before = snapshot(tmp_path)
+    r = ptovec("run", "--dut", need("PTOVEC_BAD_FLAGS_DUT"), "--vectors", vectors, "--junit",
+               junit, "--mismatches", tmp_path / "mismatches.jsonl")
+    assert r.returncode == 2, r.stdout + r.stderr
+    errors = error_lines(r)
+    assert len(errors) == 1 and "returned flags 0x20 with bits 7:5 set" in errors[0], r.stderr
+    assert snapshot(tmp_path) == before
 
 
 def test_check_that_fails_keeps_its_junit(tmp_path):
