@@ -332,16 +332,18 @@ class GateErrorsTest(GateBase):
         self.assert_usage_error(r, "--junit /nonexistent/dir/j.xml: its folder /nonexistent/dir does not exist")
         self.assertEqual(r.stdout, "")  # no PASS before the error
 
-    def test_a_failed_run_leaves_no_previous_report(self):
-        results, junit = self.path("stale.bin"), self.path("stale.xml")
+    def test_a_failed_run_keeps_the_previous_report(self):
+        # An error (exit 2) changes no file (docs/cli.md, "Outputs"; tests/cli/test_outputs_kept.py).
+        results, junit = self.path("earlier.bin"), self.path("earlier.xml")
         for p in (results, junit):
             with open(p, "w") as f:
                 f.write("old passing report")
         r = ptovec("run", "--dut", self.path("missing.so"), "--vectors", self.vectors,
                    "--results", results, "--junit", junit)
         self.assert_usage_error(r, "missing.so")
-        self.assertFalse(os.path.exists(results))
-        self.assertFalse(os.path.exists(junit))
+        for p in (results, junit):
+            with open(p) as f:
+                self.assertEqual(f.read(), "old passing report")
 
     def test_pipes_are_refused(self):
         self.good_jsonl()

@@ -192,8 +192,10 @@ class InterruptTest(InterruptTestBase):
                     device = int(f.read())
                 os.unlink(pid_file)
                 os.unlink(ready)
-                # The results file of the earlier run was moved aside when the run started.
-                self.assertFalse(os.path.exists(os.path.join(vectors, "results.bin")))
+                # The results file of the earlier run stays in place until the run completes.
+                results = os.path.join(vectors, "results.bin")
+                self.assertEqual(snapshot(vectors)["results.bin"],
+                                 before[os.path.relpath(results, self.tmp)])
                 proc.send_signal(sig)
                 self.assert_interrupted(proc, sig, code, name)
                 with self.assertRaises(ProcessLookupError):  # killed and reaped

@@ -1,6 +1,10 @@
 // ptovec run: stream vectors through a device under test (a shared library or a program), write
 // a results file and report as `check` does.
+#include <exception>
+#include <filesystem>
 #include <iostream>
+#include <string>
+#include <system_error>
 #include <vector>
 
 #include "commands.hpp"
@@ -14,6 +18,7 @@
 #include "ptovec/tools/device.hpp"
 #include "ptovec/tools/exhaustive.hpp"
 #include "ptovec/tools/known_differences.hpp"
+#include "ptovec/tools/results.hpp"
 
 namespace ptovec::cli {
 
@@ -44,6 +49,21 @@ struct RunArgs {
   bool generation_options = false;  // --seed, --samples or --work given
   bool work_given = false;
 };
+
+// What the results file at `path` holds before the run replaces it, for the line saying so: ""
+// when there is none, else "the previous results, of device NAME; not kept".
+std::string PreviousResults(const std::filesystem::path& path) {
+  std::error_code error;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, error))) return {};
+  std::string device;
+  try {
+    device = tools::ResultsReader(path).device();
+  } catch (const std::exception&) {
+    return "it was not a readable results file; not kept";
+  }
+  return "the previous results" + (device.empty() ? std::string() : ", of device " + device) +
+         "; not kept";
+}
 
 // The jobs of --op [--src] [--dst], as `ptovec generate` selects them.
 std::vector<generator::Job> SelectJobs(const RunArgs& a) {
@@ -108,7 +128,6 @@ int RunExhaustive(const RunArgs& a) {
   if (!a.junit.empty()) {
     const tools::OutputFile junit{"--junit", a.junit};
     tools::CheckOutputFolder(junit);
-    tools::RemoveStaleOutput(junit);
   }
   std::unique_ptr<tools::Device> device = OpenDevice(a.device);
   tools::CheckReport report = tools::RunExhaustive(*device, options);
@@ -190,8 +209,9 @@ int Run(const RunArgs& a) {
     for (const tools::OutputFile& output : outputs) tools::CheckOutputFolder(output);
     tools::RefuseOverwritingInputs(outputs, tools::VectorInputFiles(vectors));
   }
-  // A run that fails from here on must not leave the previous (maybe passing) report behind.
-  for (const tools::OutputFile& output : outputs) tools::RemoveStaleOutput(output);
+  // The outputs are replaced only when the run completes (exit 0 or 1): an error (exit 2) puts
+  // back every file (main.cpp), so until then the previous results stay where they are.
+  const std::string previous = PreviousResults(options.results);
   std::unique_ptr<generator::FolderLock> work_lock;  // held until the run ends
   if (generating) {
     generator::CreateFolders(folder);
@@ -232,15 +252,13 @@ int Run(const RunArgs& a) {
   // Open the device last: a bad argument never starts it.
   std::unique_ptr<tools::Device> device = OpenDevice(a.device);
   tools::CheckReport report = tools::RunDevice(*device, vectors, options);
-  try {
-    device->Close();  // a program device must exit 0 after its last answer
-  } catch (const tools::DeviceError&) {
-    std::error_code ignored;
-    generator::RemoveFinalFile(options.results, ignored);  // an error run leaves no report behind
-    throw;
-  }
+  device->Close();  // a program device must exit 0 after its last answer
   if (progress) std::cerr << "ptovec: results written to " << options.results.string() << "\n";
-  return FinishReport(report, a.junit, a.max_report);
+  const int status = FinishReport(report, a.junit, a.max_report);
+  if (!previous.empty()) {
+    std::cerr << "ptovec: replaced " << options.results.string() << " (" << previous << ")\n";
+  }
+  return status;
 }
 
 }  // namespace
@@ -274,8 +292,8 @@ Command AddRunCommand(CLI::App& app) {
                "results.jsonl with --format json)");
   r.add_option("--format", args->format, "results format: bin or json (default bin)");
   r.add_option("--junit", args->junit,
-               "also write a JUnit XML report to FILE (the results and JUnit files of an earlier "
-               "run are removed first, so a failed run leaves none behind)");
+               "also write a JUnit XML report to FILE (every output replaces the previous one "
+               "only when the run completes: an error, exit 2, leaves them all as they were)");
   r.add_option("--max-report", args->max_report, "mismatches to print in full (default 20)")
       ->check(kWholeNumber);
   r.add_option("--threads", args->threads,

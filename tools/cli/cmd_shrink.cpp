@@ -4,6 +4,7 @@
 // file. Exit 0 all tests passed, 1 a counterexample, 2 usage, file or device errors (also a device
 // that fails at its end, is not deterministic, or no longer reproduces any mismatch of --from).
 #include <algorithm>
+#include <exception>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -15,6 +16,7 @@
 
 #include "commands.hpp"
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/readers.hpp"
 #include "ptovec/tools/check.hpp"
 #include "ptovec/tools/compare.hpp"
 #include "ptovec/tools/device.hpp"
@@ -84,16 +86,45 @@ std::string JudgeLine(const tools::Judge& judge) {
   return out;
 }
 
-// Writes the counterexample file of a result; returns its path ("" when nothing was found).
+// The case a counterexample file holds (its `ptovec eval` line), or "" when `path` is no
+// readable one-vector file.
+std::string FileCase(const std::filesystem::path& path) {
+  try {
+    generator::VectorReader reader(path);
+    std::vector<generator::VectorRecord> records;
+    if (reader.Read(records, 2) != 1) return {};
+    return generator::EvalCommand(records.front().c);
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
+// Writes the counterexample file of a result; returns its path ("" when nothing was found). A
+// file it replaces adds a line to `replaced`, naming the case it held when that was another.
 std::string WriteResultFile(const tools::ShrinkResult& r, const std::string& out, bool json_file,
-                            std::uint64_t seed) {
+                            std::uint64_t seed, std::vector<std::string>& replaced) {
   if (!r.minimal) return {};
   const std::filesystem::path path =
       out.empty()
           ? std::filesystem::path(tools::DefaultCounterexampleFileName(r.minimal->c, json_file))
           : std::filesystem::path(out);
+  std::error_code error;
+  const bool existed = std::filesystem::exists(std::filesystem::symlink_status(path, error));
+  const std::string before = existed ? FileCase(path) : std::string();
   tools::WriteCounterexampleFile(path, *r.minimal, json_file, seed);
+  if (existed) {
+    const std::string held = before.empty() ? std::string("it held no one-vector file; not kept")
+                             : before == generator::EvalCommand(r.minimal->c)
+                                 ? std::string("it held the same case")
+                                 : "it held another case, not kept: " + before;
+    replaced.push_back("ptovec: replaced " + path.string() + " (" + held + ")");
+  }
   return path.string();
+}
+
+// Prints the lines of WriteResultFile's replacements on stderr, once the command completes.
+void PrintReplaced(const std::vector<std::string>& replaced) {
+  for (const std::string& line : replaced) std::cerr << line << "\n";
 }
 
 nlohmann::ordered_json ResultJson(const tools::ShrinkResult& r, const std::string& file) {
@@ -182,7 +213,8 @@ int RunProperty(const ShrinkArgs& a, bool json_file) {
   options.judge = std::move(judge);
   const tools::ShrinkResult r = tools::ShrinkProperty(*device, options);
   device->Close();  // a device that fails at its end is an error, whatever it answered
-  const std::string file = WriteResultFile(r, a.out, json_file, a.seed);
+  std::vector<std::string> replaced;
+  const std::string file = WriteResultFile(r, a.out, json_file, a.seed, replaced);
   const std::string pair_text = pair ? std::string(oracle::Format(pair->src).name) + " -> " +
                                            std::string(oracle::Format(pair->dst).name)
                                      : std::string("any legal pair");
@@ -204,6 +236,8 @@ int RunProperty(const ShrinkArgs& a, bool json_file) {
     tools::PrintShrinkResult(std::cout, r);
     if (!file.empty()) std::cout << "wrote " << file << "\n";
   }
+  std::cout.flush();
+  PrintReplaced(replaced);
   return r.failed ? kExitMismatch : kExitOk;
 }
 
@@ -383,6 +417,7 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
         " of " + results.string() + " (not reproducible; first: " + m.file + " vector " +
         std::to_string(m.index) + ", " + generator::EvalCommand(m.c) + ")");
   }
+  std::vector<std::string> replaced;
   for (std::size_t k = 0; k < firsts.size(); ++k) {
     const tools::Mismatch* m = firsts[k];
     const tools::ShrinkResult& r = shrunk[k];
@@ -391,7 +426,7 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
       out = tools::DefaultCounterexampleFileName(r.minimal->c, json_file);
       out.insert(out.rfind('.'), "-" + std::to_string(k + 1));
     }
-    const std::string file = WriteResultFile(r, out, json_file, a.seed);
+    const std::string file = WriteResultFile(r, out, json_file, a.seed, replaced);
     if (a.json) {
       nlohmann::ordered_json j;
       j["file_in_results"] = m->file;
@@ -426,6 +461,8 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
                      .dump()
               << "\n";
   }
+  std::cout.flush();
+  PrintReplaced(replaced);
   return kExitMismatch;  // the results file holds mismatches
 }
 
@@ -485,7 +522,8 @@ Command AddShrinkCommand(CLI::App& app) {
                "enumerate are enumerated whatever it says)")
       ->check(kWholeNumber);
   s.add_option("--out", args->out,
-               "counterexample file (default shrunk-<op>-<src>-<dst>.bin, or .json)");
+               "counterexample file (default shrunk-<op>-<src>-<dst>.bin, or .json; one that "
+               "exists is replaced, and a line on stderr names the case it held)");
   s.add_option("--format", args->format, "counterexample file format: bin or json (default bin)");
   s.add_flag("--json", args->json, "print the whole result as one JSON object on stdout");
   s.add_option("--from", args->from,

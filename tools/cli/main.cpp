@@ -2,7 +2,8 @@
 // and slots from the op registry; this file holds what they share and the dispatch.
 //
 // Exit status: 0 success; 1 a checked thing failed (a mismatch, eval --batch with a bad line); 2
-// usage or input errors (unknown op/type/mode, illegal pair, malformed word, unreadable file).
+// usage or input errors (unknown op/type/mode, illegal pair, malformed word, unreadable file),
+// after which every file is as the command found it.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -97,7 +98,13 @@ int main(int argc, char** argv) {
     if (c.app->parsed()) {
       ptovec::generator::SetCommandName(c.app->get_name());
       const int status = c.run();
-      ptovec::generator::FinishFileChanges();
+      if (status != kExitUsage) {
+        ptovec::generator::FinishFileChanges();
+        return status;
+      }
+      // A command that failed changes no file: what it wrote or replaced is put back.
+      const std::string problem = ptovec::generator::UndoFileChanges();
+      if (!problem.empty()) Fail(problem);
       return status;
     }
   }

@@ -1,6 +1,6 @@
 // Clean interrupts (interrupts.hpp, which gives the design and why a sigwait() thread rather
 // than a signal handler): the one registry and mutex that file undo (temporaries, commits,
-// removals, created folders), child processes and folder locks share, the interrupt that undoes
+// created folders), child processes and folder locks share, the interrupt that undoes
 // them, and each of the three's registration.
 #include "ptovec/generator/interrupts.hpp"
 
@@ -76,9 +76,9 @@ bool Journaled(const State& s, const std::string& final_path) {
   return false;
 }
 
-// Records `final_path`'s current state before it is replaced or removed (once per path: the
+// Records `final_path`'s current state before it is replaced (once per path: the
 // first record is the state to go back to). Under the mutex, with handling installed.
-void Journal(State& s, const std::string& final_path, bool keep_by_rename) {
+void Journal(State& s, const std::string& final_path) {
   if (Journaled(s, final_path)) return;
   struct stat st {};
   if (::lstat(final_path.c_str(), &st) != 0) {
@@ -87,7 +87,7 @@ void Journal(State& s, const std::string& final_path, bool keep_by_rename) {
   }
   const std::string previous = PreviousName(final_path);
   ::unlink(previous.c_str());
-  if (keep_by_rename || ::link(final_path.c_str(), previous.c_str()) != 0) {
+  if (::link(final_path.c_str(), previous.c_str()) != 0) {
     if (::rename(final_path.c_str(), previous.c_str()) != 0) {
       throw std::runtime_error("cannot keep the previous " + final_path + ": " +
                                std::strerror(errno));
@@ -124,6 +124,29 @@ void Release(HeldLock& lock) {
   lock.count = 0;
 }
 
+// Puts every journaled file back as it was, last change first; returns "" or the first problem.
+// Under the mutex.
+std::string PutBack(State& s) {
+  std::string problem;
+  for (auto c = s.changes.rbegin(); c != s.changes.rend(); ++c) {
+    const bool ok = c->previous.empty() ? (::unlink(c->final_path.c_str()) == 0 || errno == ENOENT)
+                                        : ::rename(c->previous.c_str(), c->final_path.c_str()) == 0;
+    if (!ok && problem.empty()) {
+      problem = "could not restore " + c->final_path + ": " + std::strerror(errno);
+    }
+  }
+  s.changes.clear();
+  return problem;
+}
+
+// Removes the folders the command made, deepest first. Under the mutex.
+void RemoveCreatedFolders(State& s) {
+  for (auto f = s.created_folders.rbegin(); f != s.created_folders.rend(); ++f) {
+    ::rmdir(f->c_str());  // only when empty: never a file of someone else
+  }
+  s.created_folders.clear();
+}
+
 // The interrupt: undo every change, then exit. Runs on the sigwait() thread and keeps the mutex
 // until _exit, so no other thread changes a file after the undo.
 [[noreturn]] void OnInterrupt(int signal_number) {
@@ -138,21 +161,9 @@ void Release(HeldLock& lock) {
     }
   }
   for (const std::string& temp : s.temporaries) ::unlink(temp.c_str());
-  std::string problem;
-  if (!s.finished) {
-    for (auto c = s.changes.rbegin(); c != s.changes.rend(); ++c) {
-      const bool ok = c->previous.empty()
-                          ? (::unlink(c->final_path.c_str()) == 0 || errno == ENOENT)
-                          : ::rename(c->previous.c_str(), c->final_path.c_str()) == 0;
-      if (!ok && problem.empty()) {
-        problem = "could not restore " + c->final_path + ": " + std::strerror(errno);
-      }
-    }
-  }
+  const std::string problem = s.finished ? std::string() : PutBack(s);
   for (HeldLock& lock : s.locks) Release(lock);
-  for (auto f = s.created_folders.rbegin(); f != s.created_folders.rend(); ++f) {
-    ::rmdir(f->c_str());  // only when empty: never a file of someone else
-  }
+  RemoveCreatedFolders(s);
   const char* name = signal_number == SIGINT ? "SIGINT" : "SIGTERM";
   std::string line = std::string("ptovec: interrupted (") + name + "): ";
   if (s.finished) {
@@ -205,6 +216,17 @@ void FinishFileChanges() {
   s.finished = true;
 }
 
+std::string UndoFileChanges() {
+  State& s = S();
+  std::lock_guard lock(s.mutex);
+  for (const std::string& temp : s.temporaries) ::unlink(temp.c_str());
+  s.temporaries.clear();
+  std::string problem = s.finished ? std::string() : PutBack(s);
+  RemoveCreatedFolders(s);
+  s.finished = true;
+  return problem;
+}
+
 std::FILE* CreateTemporary(const fs::path& temp) {
   State& s = S();
   std::lock_guard lock(s.mutex);
@@ -225,33 +247,13 @@ void CommitTemporaries(const std::vector<std::pair<fs::path, fs::path>>& renames
   State& s = S();
   std::lock_guard lock(s.mutex);
   for (const auto& [temp, final_path] : renames) {
-    if (s.installed && !s.finished) Journal(s, Absolute(final_path), false);
+    if (s.installed && !s.finished) Journal(s, Absolute(final_path));
     if (::rename(temp.c_str(), final_path.c_str()) != 0) {
       throw std::runtime_error("cannot rename " + temp.string() + " to " + final_path.string() +
                                ": " + std::strerror(errno));
     }
     std::erase(s.temporaries, Absolute(temp));
   }
-}
-
-bool RemoveFinalFile(const fs::path& path, std::error_code& error) {
-  State& s = S();
-  std::lock_guard lock(s.mutex);
-  error.clear();
-  if (!s.installed || s.finished || Journaled(s, Absolute(path))) {
-    if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
-      error.assign(errno, std::generic_category());
-      return false;
-    }
-    return true;
-  }
-  try {
-    Journal(s, Absolute(path), true);
-  } catch (const std::runtime_error&) {
-    error.assign(errno, std::generic_category());
-    return false;
-  }
-  return true;
 }
 
 void CreateFolders(const fs::path& folder) {

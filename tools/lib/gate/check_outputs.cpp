@@ -1,10 +1,9 @@
 // The output files of check and run: the --mismatches file, and the rules for --results,
-// --junit and --mismatches paths (never an input, folder writable, a stale file removed first).
+// --junit and --mismatches paths (never an input, never another output, folder writable).
 #include "ptovec/tools/check_outputs.hpp"
 
 #include <unistd.h>
 
-#include "ptovec/generator/interrupts.hpp"
 #include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/tools/compare.hpp"
@@ -146,20 +145,6 @@ void CheckOutputFolder(const OutputFile& output) {
   if (::access(folder.c_str(), W_OK) != 0) {
     throw InputError(option + " " + path.string() + ": its folder " + folder.string() +
                      " is not writable");
-  }
-}
-
-void RemoveStaleOutput(const OutputFile& output) {
-  const auto& [option, path] = output;
-  std::error_code error;
-  const auto status = std::filesystem::symlink_status(path, error);
-  if (error || !(std::filesystem::is_regular_file(status) || std::filesystem::is_symlink(status))) {
-    return;
-  }
-  // Through the undo journal: an interrupted command puts the previous file back.
-  if (!generator::RemoveFinalFile(path, error)) {
-    throw InputError("cannot remove the previous " + option + " file " + path.string() + ": " +
-                     error.message());
   }
 }
 

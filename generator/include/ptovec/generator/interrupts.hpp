@@ -7,13 +7,13 @@
 // kept as a hard link until the command ends), the lock files it holds and the folders it created
 // are removed, its child processes (program devices) are killed and reaped, and it exits 130
 // (SIGINT) or 143 (SIGTERM) after one line on stderr ("ptovec: interrupted (SIGINT): no file was
-// changed").
+// changed"). A command that fails (exit 2) is undone the same way by main() (UndoFileChanges).
 //
 // How: SIGINT and SIGTERM are blocked in every thread (main() blocks them before any other
 // thread starts, and threads inherit the mask) and one thread waits for them with sigwait(). So
 // no code runs in signal-handler context: the undo is ordinary code, and it shares one mutex
 // with every change of the files it undoes (a temporary created, a set of temporaries renamed
-// into place, a final file removed, a child started). That mutex makes each such change atomic
+// into place, a child started). That mutex makes each such change atomic
 // with respect to an interrupt: a signal that arrives while `generate` renames its files and
 // manifest into place waits for the last rename, then undoes them all. An async-signal-safe
 // handler could not take that mutex (it would need lock-free registries and could not wait for
@@ -39,9 +39,16 @@ namespace ptovec::generator {
 /// it (library users, unit tests) files are written and renamed as usual and nothing is undone.
 void InstallInterruptHandling();
 
-/// Called by main() when the command has returned (any exit status): the previous contents kept
+/// Called by main() when the command has completed (exit 0 or 1): the previous contents kept
 /// for an undo are removed. An interrupt after this leaves the files as the command wrote them.
 void FinishFileChanges();
+
+/// Called by main() instead of FinishFileChanges when the command failed (exit 2): like an
+/// interrupt, puts back every file it replaced, removes the files it added, its
+/// temporaries and the folders it made (when empty), so a failed command changes nothing. Locks
+/// and children are left to their owners (released as the command returned). Returns "" or the
+/// first file that could not be put back ("could not restore PATH: reason").
+std::string UndoFileChanges();
 
 /// Creates `temp` (fopen mode "wb") and registers it, so that an interrupt removes it; both under
 /// the undo mutex, so no temporary is ever created after an interrupt's clean-up. Returns
@@ -56,9 +63,6 @@ void RemoveTemporary(const std::filesystem::path& temp);
 /// paths when a rename fails.
 void CommitTemporaries(
     const std::vector<std::pair<std::filesystem::path, std::filesystem::path>>& renames);
-/// Removes final file `path` (a stale report) in a way an interrupt undoes. Returns false with
-/// `error` set when it cannot; true also when there was nothing to remove.
-bool RemoveFinalFile(const std::filesystem::path& path, std::error_code& error);
 /// create_directories(folder), recording the folders it made so an interrupt removes them (when
 /// empty). Throws std::filesystem::filesystem_error.
 void CreateFolders(const std::filesystem::path& folder);

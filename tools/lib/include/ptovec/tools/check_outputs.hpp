@@ -1,7 +1,8 @@
 // The output files of check and run: the --mismatches file (one JSON line per failed vector),
 // and the rules every output path follows (--results, --junit, --mismatches): never one of the
-// command's inputs or another output, its folder checked before any work, a stale file removed
-// first so a failed command never leaves an old report behind.
+// command's inputs or another output, its folder checked before any work. An existing file is
+// never removed early: the new one replaces it when the command completes, and a command that
+// fails (exit 2) leaves it as it was (generator/interrupts.hpp, UndoFileChanges).
 #pragma once
 
 #include <filesystem>
@@ -57,9 +58,5 @@ void RefuseOverwritingInputs(const std::vector<OutputFile>& outputs,
 /// Throws generator::InputError unless the output's folder exists and is writable and the path
 /// is not a folder (checked before any work, so a report is never printed for an unwritable file).
 void CheckOutputFolder(const OutputFile& output);
-
-/// Removes an existing output file (a regular file or symlink) so that a run that fails cannot
-/// leave the previous report behind. Throws generator::InputError when it cannot be removed.
-void RemoveStaleOutput(const OutputFile& output);
 
 }  // namespace ptovec::tools
