@@ -100,10 +100,10 @@ def check_generated_folder(test, folder):
         test.assertEqual(sha256(path), entry["sha256"], path)
         test.assertEqual(entry["path"], f'{entry["op"]}_{entry["src"]}_{entry["dst"]}.{entry["format"]}')
         by_base.setdefault(entry["path"].rsplit(".", 1)[0], {})[entry["format"]] = (path, entry)
-    for base, files in by_base.items():
+    for base, formats in by_base.items():
         parsed = None
-        if "json" in files:
-            path, entry = files["json"]
+        if "json" in formats:
+            path, entry = formats["json"]
             with open(path) as f:
                 parsed = json.load(f)
             test.assertEqual(len(parsed["vectors"]), entry["count"], path)
@@ -111,8 +111,8 @@ def check_generated_folder(test, folder):
             test.assertEqual(parsed["seed"], entry["seed"], path)
             document = dict(parsed, vectors=sample_for_schema(parsed["vectors"]))
             assert_valid(test, "vectors", document, path)
-        if "bin" in files:
-            path, entry = files["bin"]
+        if "bin" in formats:
+            path, entry = formats["bin"]
             header, records = files.read_vectors(path)
             assert_valid(test, "binary-header", header, path + " (JSON header)")
             test.assertEqual(len(records), entry["count"], path)
@@ -124,8 +124,8 @@ def check_generated_folder(test, folder):
                 offset += field["bytes"]
             test.assertEqual(offset, header["record_size"], path)
             test.assertEqual(header["rmode_names"], MODES, path)
-        if parsed is not None and "bin" in files:
-            compare_bin_json(test, files["bin"][0], files["json"][0], parsed)
+        if parsed is not None and "bin" in formats:
+            compare_bin_json(test, formats["bin"][0], formats["json"][0], parsed)
     return manifest
 
 
