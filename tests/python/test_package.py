@@ -424,3 +424,18 @@ def test_stream_cases_from_evaluate_starts_no_process(monkeypatch):
     with pytest.raises(ValueError, match="tcvt has no legal pair s8 -> e8m0"):
         stream.cases_from_evaluate("tcvt", "s8", "e8m0", [1])
 
+
+def test_cocotb_names_a_signal_by_its_public_path():
+    """ptovec.cocotb names a signal holding X or Z by cocotb 2's public ``_path`` (cocotb.handle
+    documents it ":meta public:"; there is no ``name`` property) and any stand-in by its repr."""
+    pytest.importorskip("cocotb")
+    from cocotb.types import LogicArray
+    from ptovec import cocotb as bench
+
+    class Signal:
+        _path = "pipe.in_ready"
+        value = LogicArray("X1")
+    with pytest.raises(AssertionError, match=r"in_ready \(pipe\.in_ready\) is X1: not a 0/1"):
+        bench._read(Signal(), "in_ready")
+    Signal.value = LogicArray("01")
+    assert bench._read(Signal(), "in_ready") == 1
