@@ -51,12 +51,23 @@ _END = object()
 
 
 def _read(handle, what: str) -> int:
-    """The unsigned value of a signal; AssertionError naming it when it holds X or Z."""
+    """The unsigned value of a signal; AssertionError naming it (its hierarchical path) when it
+    holds X or Z."""
     value = handle.value
     try:
         return value.to_unsigned() if hasattr(value, "to_unsigned") else int(value)
     except ValueError:
-        raise AssertionError(f"{what} ({handle._name}) is {value}: not a 0/1 value") from None
+        raise AssertionError(f"{what} ({_path(handle)}) is {value}: not a 0/1 value") from None
+
+
+def _path(handle) -> str:
+    """The hierarchical path of a cocotb 2 handle ("pipe.in_ready"). cocotb 2 has no ``name``
+    property (``dut.name`` is the design's child called "name"): its public names of a handle
+    are ``_path`` and ``_name``, documented as public (":meta public:" in cocotb.handle)
+    despite the underscore that keeps them apart from the design's names. Any other object
+    (a stand-in signal of a unit test) is named by its repr."""
+    path = getattr(handle, "_path", None)
+    return path if isinstance(path, str) else repr(handle)
 
 
 async def reset(clk, rst, *, clocks: int = 2, active_low: bool = True) -> None:

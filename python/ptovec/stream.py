@@ -34,6 +34,8 @@ from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from .files import RMODE_NAMES, hex_word, read_vector_file, type_widths
+from .registry import pair_header, pair_listing
+from .registry import type_widths as registry_type_widths
 
 __all__ = ["Pair", "Case", "vector_files", "cases_from_vectors", "cases_from_evaluate",
            "compared_flags", "Mismatch", "CheckOutcome", "Scoreboard", "program"]
@@ -160,25 +162,6 @@ def cases_from_vectors(paths: Sequence[os.PathLike], *, op: Optional[str] = None
                        flags[k], pair, index)
 
 
-def _template_header(op: str, src: str, dst: str, group: str, ptovec: str, work: Path) -> dict:
-    """The JSON header ptovec writes for a file of the pair (its slots and their widths), from
-    a one-control file ptovec generates into ``work``."""
-    work.mkdir(parents=True, exist_ok=True)
-    out = work / "template"
-    cmd = [ptovec, "generate", "--op", op, "--src", src, "--dst", dst, "--out", str(out),
-           "--format", "json", "--rmode", "RNE", "--sat", "off", "--samples", "1", "--quiet"]
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise ValueError(done.stderr.strip() or f"{' '.join(cmd)} failed")
-    names = sorted(out.glob("*.json"))
-    names = [p for p in names if p.name != "manifest.json"]
-    for p in names:
-        header, _ = read_vector_file(p)
-        if header.get("group", "") == group:
-            return header
-    raise ValueError(f"{op} {src} -> {dst} has no file group {group!r}")
-
-
 def cases_from_evaluate(op: str, src: str, dst: str, inputs: Sequence, *,
                         controls: Optional[Sequence[Tuple[str, bool]]] = None, group: str = "",
                         ptovec: Optional[str] = None, work: os.PathLike = "ptovec-cases"
@@ -188,28 +171,28 @@ def cases_from_evaluate(op: str, src: str, dst: str, inputs: Sequence, *,
     takes), expected results computed now: by ``ptovec.evaluate`` when the compiled module
     ptovec._core is importable, else by ``ptovec eval --batch`` (the same oracle, as a
     subprocess). Input k under control c is case ``k * len(controls) + c`` (a vector file's
-    order). ``group``: the file group of a split pair (``ptovec list``). ``work``: a folder for
-    the pair's header template.
+    order). ``group``: the file group of a split pair (``ptovec list``). The pair's header (its
+    slots and their widths) comes from the op registry (``ptovec.registry``: the package's
+    registry.json, no process; from a source tree, ``ptovec list``); ``work`` is not used (no
+    file is written; kept for callers that give it).
 
     Raises ValueError with ptovec's message for a bad op, type, control or input."""
     exe = program(ptovec)
-    header = _template_header(op, src, dst, group, exe, Path(work))
-    widths = type_widths(exe)
-    name = f"evaluate_{op}_{src}_{dst}" + (f"_{group}" if group else "")
-    pair = _pair_of(header, name, widths)
+    entry, line = pair_listing(op, src, dst, group, exe)
     tuples = [tuple(int(w) for w in (x if isinstance(x, (tuple, list)) else (x,)))
               for x in inputs]
     if controls is None:
-        listing = json.loads(subprocess.run(
-            [exe, "list", "--json", "--op", op, "--src", src, "--dst", dst], check=True,
-            capture_output=True, text=True).stdout)
-        n = listing[0].get("controls", 1)
+        n = line.get("controls", entry.get("controls", 1))
         controls = [(m, s) for m in RMODE_NAMES for s in (False, True)] if n == 14 else \
             [("RNE", False)]
     controls = [(str(m).upper(), bool(s)) for m, s in controls]
     for m, _ in controls:
         if m not in RMODE_NAMES:
             raise ValueError(f"unknown rounding mode {m!r} (accepted: {' '.join(RMODE_NAMES)})")
+    header = pair_header(op, src, dst, group=group, controls=controls, inputs=len(tuples),
+                         ptovec=exe)
+    name = f"evaluate_{op}_{src}_{dst}" + (f"_{group}" if group else "")
+    pair = _pair_of(header, name, registry_type_widths(exe))
     results = _evaluate(op, src, dst, tuples, controls, pair, exe)
     cases = []
     for k, words in enumerate(tuples):

@@ -353,3 +353,89 @@ def test_stream_cases_from_evaluate_use_the_compiled_module_and_agree_with_the_c
     # FP16 1.5 toward zero: 0x7f with NX (spec-notes section 6); -1.0: 0xff with NV.
     assert (fast[0].word, fast[0].flags) == (0x7F, 0x10)
     assert (fast[2 * len(controls)].word, fast[2 * len(controls)].flags) == (0xFF, 0x01)
+
+
+def test_the_package_only_imports_and_reexports_its_modules():
+    """ptovec/__init__.py defines no function or class: every public name is a module's."""
+    import ptovec.oracle
+    import ptovec.program
+    for name in ptovec.__all__:
+        value = getattr(ptovec, name)
+        if callable(value) and not isinstance(value, type(ptovec)):
+            assert value.__module__ in ("ptovec.oracle", "ptovec.program", "ptovec.flags",
+                                        "ptovec.files"), (name, value.__module__)
+    assert ptovec.eval is ptovec.oracle.eval and ptovec.generate is ptovec.program.generate
+
+
+def test_the_carried_registry_is_the_programs_listing():
+    """ptovec/registry.json (written when the package is built) is what the carried program
+    lists, and a header built from it has the keys and slots of the header generate writes."""
+    import json
+    from ptovec import registry
+    assert registry.DATA.is_file()
+    data = json.loads(registry.DATA.read_text())
+    carried = ptovec.executable()
+    for key, args in (("ops", ["list", "--json"]), ("types", ["list", "--types", "--json"])):
+        listed = subprocess.run([carried, *args], check=True, capture_output=True, text=True)
+        assert data[key] == json.loads(listed.stdout), key
+    assert data["tool_version"] == ptovec.version()
+
+
+@pytest.mark.parametrize("op,src,dst,group", [("tcvt", "fp16", "e8m0", ""),
+                                              ("affine", "fp32", "s8", ""),
+                                              ("fpatr", "fp32", "fp32", "pqm0")])
+def test_a_pair_header_is_the_one_generate_writes(tmp_path, op, src, dst, group):
+    from ptovec.registry import pair_header, pair_listing
+    entry, line = pair_listing(op, src, dst, group)
+    ptovec.generate(tmp_path, op=op, src=src, dst=dst, samples=1, rmode="RNE", sat="off",
+                    format="json")
+    written = [ptovec.read_vector_file(p)[0] for p in sorted(tmp_path.glob(f"{op}_*.json"))]
+    written = next(h for h in written if h.get("group", "") == group)
+    header = pair_header(op, src, dst, group=group, controls=[("RNE", False)], inputs=3)
+    for key in ("format", "version", "tool_version", "op", "instruction", "seed_function",
+                "seed_source", "src", "dst", "group", "slots", "controls"):
+        assert header.get(key) == written.get(key), key
+    assert list(header) == [k for k in written if k != "strategies"]
+    assert (header["domain"], header["inputs"], header["count"]) == ("selected", 3, 3)
+
+
+def test_stream_cases_from_evaluate_starts_no_process(monkeypatch):
+    """With the compiled module and the carried registry, cases_from_evaluate runs neither
+    ptovec generate nor any other program, and writes no file."""
+    import ptovec.stream as stream
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"a process was started: {args}")
+    for name in ("run", "Popen", "call", "check_call", "check_output"):
+        monkeypatch.setattr(subprocess, name, refuse)
+    monkeypatch.setattr(os, "posix_spawn", refuse, raising=False)
+    monkeypatch.setattr(os, "fork", refuse)
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.delenv("PTOVEC", raising=False)
+    cases = stream.cases_from_evaluate("tcvt", "fp16", "e8m0", [0x3E00, 0xBC00],
+                                       work="/nonexistent/cases")
+    assert len(cases) == 2 * 14  # every control of the pair
+    assert (cases[2 * 3].word, cases[2 * 3].flags) == (0x7F, 0x10)  # RTZ off: 1.5 -> 2^0, NX
+    assert (cases[14].word, cases[14].flags) == (0xFF, 0x01)  # -1.0: NaN, NV
+    assert cases[0].pair.slot_bits == (16,) and cases[0].pair.out_bits == 8
+    assert cases[0].pair.header["slots"][0]["type"] == "fp16"
+    with pytest.raises(ValueError, match="unknown op 'nope'"):
+        stream.cases_from_evaluate("nope", "fp16", "e8m0", [1])
+    with pytest.raises(ValueError, match="tcvt has no legal pair s8 -> e8m0"):
+        stream.cases_from_evaluate("tcvt", "s8", "e8m0", [1])
+
+
+def test_cocotb_names_a_signal_by_its_public_path():
+    """ptovec.cocotb names a signal holding X or Z by cocotb 2's public ``_path`` (cocotb.handle
+    documents it ":meta public:"; there is no ``name`` property) and any stand-in by its repr."""
+    pytest.importorskip("cocotb")
+    from cocotb.types import LogicArray
+    from ptovec import cocotb as bench
+
+    class Signal:
+        _path = "pipe.in_ready"
+        value = LogicArray("X1")
+    with pytest.raises(AssertionError, match=r"in_ready \(pipe\.in_ready\) is X1: not a 0/1"):
+        bench._read(Signal(), "in_ready")
+    Signal.value = LogicArray("01")
+    assert bench._read(Signal(), "in_ready") == 1
