@@ -211,22 +211,30 @@ std::uint32_t RuleParser::ParseOneInputClass(const std::string& name,
   Refuse(where, "input class '" + name + "' (accepted: " + AcceptedInputClasses() + ")");
 }
 
+template <typename Kind>
+bool RuleParser::SameOrAny(const json& v, const std::string& where, const char* accepted,
+                           Kind& kind) const {
+  if (v == "same") {
+    kind = Kind::Same;
+    return true;
+  }
+  if (v == "any") {
+    kind = Kind::Any;
+    return true;
+  }
+  if (!v.is_object() || v.empty()) Refuse(where, accepted);
+  kind = Kind::Shape;
+  return false;
+}
+
 void RuleParser::WordCondition(const json& w, const std::string& where,
                                KnownDifferenceRule& rule) const {
-  if (w == "same") {
-    rule.word = KnownDifferenceRule::WordRule::Same;
+  if (SameOrAny(w, where,
+                "\"word\" is \"same\", \"any\" or an object of \"expected\", \"got\", "
+                "\"difference\"",
+                rule.word)) {
     return;
   }
-  if (w == "any") {
-    rule.word = KnownDifferenceRule::WordRule::Any;
-    return;
-  }
-  if (!w.is_object() || w.empty()) {
-    Refuse(where,
-           "\"word\" is \"same\", \"any\" or an object of \"expected\", \"got\", "
-           "\"difference\"");
-  }
-  rule.word = KnownDifferenceRule::WordRule::Shape;
   for (const auto& [key, value] : w.items()) {
     if (key == "expected" || key == "got") {
       for (const std::string& name : Strings(value, where + " word." + key)) {
@@ -259,20 +267,12 @@ void RuleParser::WordCondition(const json& w, const std::string& where,
 
 void RuleParser::FlagsCondition(const json& f, const std::string& where,
                                 KnownDifferenceRule& rule) const {
-  if (f == "same") {
-    rule.flags = KnownDifferenceRule::FlagsRule::Same;
+  if (SameOrAny(f, where,
+                "\"flags\" is \"same\", \"any\" or an object of \"expected\", \"got\", "
+                "\"missing\", \"extra\"",
+                rule.flags)) {
     return;
   }
-  if (f == "any") {
-    rule.flags = KnownDifferenceRule::FlagsRule::Any;
-    return;
-  }
-  if (!f.is_object() || f.empty()) {
-    Refuse(where,
-           "\"flags\" is \"same\", \"any\" or an object of \"expected\", \"got\", "
-           "\"missing\", \"extra\"");
-  }
-  rule.flags = KnownDifferenceRule::FlagsRule::Shape;
   for (const auto& [key, value] : f.items()) {
     if (key == "expected") {
       rule.flags_expected = Flags(value, where + " flags.expected");

@@ -45,6 +45,11 @@ class RuleParser {
   void Controls(const nlohmann::json& r, const std::string& where,
                 KnownDifferenceRule& rule) const;  // "rmode" and "sat"
   std::uint32_t ParseOneInputClass(const std::string& name, const std::string& where) const;
+  // "same" or "any" into `kind` (true: nothing more to read); else Shape, `v` refused (with
+  // `accepted`) unless it is a non-empty object of conditions.
+  template <typename Kind>
+  bool SameOrAny(const nlohmann::json& v, const std::string& where, const char* accepted,
+                 Kind& kind) const;
   void WordCondition(const nlohmann::json& w, const std::string& where,
                      KnownDifferenceRule& rule) const;
   void FlagsCondition(const nlohmann::json& f, const std::string& where,

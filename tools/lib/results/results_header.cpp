@@ -80,23 +80,26 @@ nlohmann::ordered_json ResultsVectorsHeader(const std::vector<std::filesystem::p
   return list;
 }
 
-// o[key] as text / whole number, naming `where` and the key when it is missing or another type.
-std::string ResultsReader::Impl::HeaderText(const J& o, const char* key,
-                                            const std::string& where) const {
-  if (!o.contains(key) || !o[key].is_string()) {
-    Fail("has a malformed " + where + ": \"" + key + "\" must be text (got " +
+// o[key] when `is` says it has the type wanted, else Fail()s naming `where`, the key and what
+// it must be.
+const J& ResultsReader::Impl::HeaderField(const J& o, const char* key, const std::string& where,
+                                          bool (J::*is)() const noexcept,
+                                          const char* wanted) const {
+  if (!o.contains(key) || !(o[key].*is)()) {
+    Fail("has a malformed " + where + ": \"" + key + "\" must be " + wanted + " (got " +
          (o.contains(key) ? Dump(o[key]) : std::string("nothing")) + ")");
   }
-  return o[key].get<std::string>();
+  return o[key];
+}
+
+std::string ResultsReader::Impl::HeaderText(const J& o, const char* key,
+                                            const std::string& where) const {
+  return HeaderField(o, key, where, &J::is_string, "text").get<std::string>();
 }
 
 std::uint64_t ResultsReader::Impl::HeaderWhole(const J& o, const char* key,
                                                const std::string& where) const {
-  if (!o.contains(key) || !o[key].is_number_unsigned()) {
-    Fail("has a malformed " + where + ": \"" + key + "\" must be a whole number (got " +
-         (o.contains(key) ? Dump(o[key]) : std::string("nothing")) + ")");
-  }
-  return o[key].get<std::uint64_t>();
+  return HeaderField(o, key, where, &J::is_number_unsigned, "a whole number").get<std::uint64_t>();
 }
 
 void ResultsReader::Impl::ParseFormatAndVersion(const J& h, const std::string& expected_format) {

@@ -83,6 +83,10 @@ struct ResultsReader::Impl {
   void ParseHeader(const nlohmann::ordered_json& h, const std::string& expected_format);
   // ParseHeader's parts, in the order it runs them. HeaderText / HeaderWhole: o[key] as text /
   // a whole number, Fail()ing with `where` (e.g. "header section 2") and the key otherwise.
+  const nlohmann::ordered_json& HeaderField(const nlohmann::ordered_json& o, const char* key,
+                                            const std::string& where,
+                                            bool (nlohmann::ordered_json::*is)() const noexcept,
+                                            const char* wanted) const;
   std::string HeaderText(const nlohmann::ordered_json& o, const char* key,
                          const std::string& where) const;
   std::uint64_t HeaderWhole(const nlohmann::ordered_json& o, const char* key,

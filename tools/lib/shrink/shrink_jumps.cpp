@@ -60,27 +60,23 @@ std::optional<Case> OthersAtUnit(const Case& k, std::size_t i) {
 // before a failing local move at every step.
 void SignAndUnitMoves(MoveSet& set) {
   const Case& c = set.From();
-  for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
-    for (const WordView& view : ViewsOf(c, i)) {
-      const std::optional<OddParts> a = OddPartsOf(view.type, view.Get(c.in[i]));
-      if (!a) continue;
-      const auto [lo, hi] = LeadingExponentRange(view.type);
-      for (const std::uint64_t s : {std::uint64_t{1}, a->m}) {
-        const int bits = BitWidth(s);
-        for (int leading = lo; leading <= hi; ++leading) {
-          for (const bool negative : {a->negative, !a->negative}) {
-            const std::optional<Word> code = ExactCode(view.type, negative, s, leading - bits + 1);
-            if (!code) continue;
-            Case k = c;
-            k.in[i] = view.Put(c.in[i], *code);
-            if (negative != a->negative) set.Offer(k);
-            if (const std::optional<Case> unit = OthersAtUnit(k, i)) set.Offer(*unit);
-          }
+  ForEachOddView(c, [&](std::size_t i, const WordView& view, const OddParts& a) {
+    const auto [lo, hi] = LeadingExponentRange(view.type);
+    for (const std::uint64_t s : {std::uint64_t{1}, a.m}) {
+      const int bits = BitWidth(s);
+      for (int leading = lo; leading <= hi; ++leading) {
+        for (const bool negative : {a.negative, !a.negative}) {
+          const std::optional<Word> code = ExactCode(view.type, negative, s, leading - bits + 1);
+          if (!code) continue;
+          Case k = c;
+          k.in[i] = view.Put(c.in[i], *code);
+          if (negative != a.negative) set.Offer(k);
+          if (const std::optional<Case> unit = OthersAtUnit(k, i)) set.Offer(*unit);
         }
-        if (a->m == 1) break;
       }
+      if (a.m == 1) break;
     }
-  }
+  });
 }
 
 // The options of slot i's own value (an integer, or its floating view): +/-1, 2, 0.5 (one

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -101,5 +102,18 @@ class MoveSet {
   std::vector<generator::NumericExecutionControl> all_controls_;
   std::vector<std::pair<SimplicityKey, Case>> moves_;
 };
+
+// Calls f(i, view, parts) for each view of each slot of c whose word there is a non-zero finite
+// +/- m 2^q (OddPartsOf), slot by slot, view by view.
+template <typename F>
+void ForEachOddView(const Case& c, F&& f) {
+  for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
+    for (const WordView& view : ViewsOf(c, i)) {
+      if (const std::optional<OddParts> a = OddPartsOf(view.type, view.Get(c.in[i]))) {
+        f(i, view, *a);
+      }
+    }
+  }
+}
 
 }  // namespace ptovec::tools::shrink_internal

@@ -108,29 +108,25 @@ void SignificandMoves(MoveSet& set) {
 // - d)): a product of the two, as TQUANT's value x scale, keeps its value and its rounding.
 void BinadeTradeMoves(MoveSet& set) {
   const Case& c = set.From();
-  for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
-    for (const WordView& va : ViewsOf(c, i)) {
-      const std::optional<OddParts> a = OddPartsOf(va.type, va.Get(c.in[i]));
-      if (!a) continue;
-      for (std::size_t j = i + 1; j < c.op->slots.size(); ++j) {
-        for (const WordView& vb : ViewsOf(c, j)) {
-          const std::optional<OddParts> b = OddPartsOf(vb.type, vb.Get(c.in[j]));
-          if (!b) continue;
-          for (int d = -320; d <= 320; ++d) {
-            if (d == 0) continue;
-            const std::optional<Word> wi = ExactCode(va.type, a->negative, a->m, a->q + d);
-            if (!wi) continue;
-            const std::optional<Word> wj = ExactCode(vb.type, b->negative, b->m, b->q - d);
-            if (!wj) continue;
-            Case k = c;
-            k.in[i] = va.Put(c.in[i], *wi);
-            k.in[j] = vb.Put(c.in[j], *wj);
-            set.Offer(k);
-          }
+  ForEachOddView(c, [&](std::size_t i, const WordView& va, const OddParts& a) {
+    for (std::size_t j = i + 1; j < c.op->slots.size(); ++j) {
+      for (const WordView& vb : ViewsOf(c, j)) {
+        const std::optional<OddParts> b = OddPartsOf(vb.type, vb.Get(c.in[j]));
+        if (!b) continue;
+        for (int d = -320; d <= 320; ++d) {
+          if (d == 0) continue;
+          const std::optional<Word> wi = ExactCode(va.type, a.negative, a.m, a.q + d);
+          if (!wi) continue;
+          const std::optional<Word> wj = ExactCode(vb.type, b->negative, b->m, b->q - d);
+          if (!wj) continue;
+          Case k = c;
+          k.in[i] = va.Put(c.in[i], *wi);
+          k.in[j] = vb.Put(c.in[j], *wj);
+          set.Offer(k);
         }
       }
     }
-  }
+  });
 }
 
 // A word some binades down or up while a small unsigned slot (a shift amount) moves by as
@@ -138,26 +134,22 @@ void BinadeTradeMoves(MoveSet& set) {
 // can reach its simplest shift (1) in one move.
 void ShiftTradeMoves(MoveSet& set) {
   const Case& c = set.From();
-  for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
-    for (const WordView& va : ViewsOf(c, i)) {
-      const std::optional<OddParts> a = OddPartsOf(va.type, va.Get(c.in[i]));
-      if (!a) continue;
-      for (std::size_t j = 0; j < c.op->slots.size(); ++j) {
-        const oracle::FormatInfo& fj = oracle::Format(c.op->slots[j].TypeFor(c.pair));
-        if (j == i || fj.kind != oracle::FormatKind::UnsignedInteger || fj.width > 8) continue;
-        const auto s = static_cast<int>(oracle::LowBits(c.in[j], fj.width));
-        for (int d = -s; d <= 64 && s + d < (1 << fj.width); ++d) {
-          if (d == 0) continue;
-          const std::optional<Word> wi = ExactCode(va.type, a->negative, a->m, a->q + d);
-          if (!wi) continue;
-          Case k = c;
-          k.in[i] = va.Put(c.in[i], *wi);
-          k.in[j] = static_cast<Word>(s + d);
-          set.Offer(k);
-        }
+  ForEachOddView(c, [&](std::size_t i, const WordView& va, const OddParts& a) {
+    for (std::size_t j = 0; j < c.op->slots.size(); ++j) {
+      const oracle::FormatInfo& fj = oracle::Format(c.op->slots[j].TypeFor(c.pair));
+      if (j == i || fj.kind != oracle::FormatKind::UnsignedInteger || fj.width > 8) continue;
+      const auto s = static_cast<int>(oracle::LowBits(c.in[j], fj.width));
+      for (int d = -s; d <= 64 && s + d < (1 << fj.width); ++d) {
+        if (d == 0) continue;
+        const std::optional<Word> wi = ExactCode(va.type, a.negative, a.m, a.q + d);
+        if (!wi) continue;
+        Case k = c;
+        k.in[i] = va.Put(c.in[i], *wi);
+        k.in[j] = static_cast<Word>(s + d);
+        set.Offer(k);
       }
     }
-  }
+  });
 }
 
 // The simpler values of slot i that ZeroingMoves tries: a small slot's (such as a mode's)
