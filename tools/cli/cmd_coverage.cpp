@@ -2,12 +2,8 @@
 // Sat); a table on stdout, JSON (--json, schemas/coverage.schema.json), a heat map (--plot, by
 // tools/cli/coverage_heatmap.py with matplotlib), and --require-all.
 #include <CLI/CLI.hpp>
-#include <algorithm>
-#include <bit>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -15,14 +11,12 @@
 
 #include "commands.hpp"
 #include "ptovec/generator/atomic_file.hpp"
-#include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/coverage.hpp"
-#include "ptovec/generator/writers.hpp"
+#include "ptovec/tools/coverage_report.hpp"
 
 namespace {
 
 using namespace ptovec::generator;
-namespace oracle = ptovec::oracle;
 using ptovec::cli::Fail;
 using ptovec::cli::kSampleCount;
 using ptovec::cli::kWholeNumber;
@@ -39,11 +33,6 @@ struct CoverageArgs {
   std::uint64_t samples = 300000;  // what scripts/regenerate-smoke uses
   unsigned threads = 0;
 };
-
-std::string ControlLabel(std::size_t slot) {
-  return std::string(oracle::RoundingModeName(oracle::kAllRoundingModes[slot / 2])) +
-         (slot % 2 ? "/S" : "/-");
-}
 
 // The heat map script: DATADIR/ptovec/coverage_heatmap.py of the prefix this ptovec is installed
 // in (the executable's folder is PREFIX/BINDIR; cmake/install.cmake puts it there), else
@@ -66,6 +55,28 @@ std::filesystem::path HeatmapScript() {
   return fs::path(PTOVEC_SOURCE_DIR) / "tools" / "cli" / "coverage_heatmap.py";
 }
 
+// --plot: the heat map PNG, drawn by the heat map script from the JSON (a temporary copy when
+// --json was not asked for).
+int DrawHeatmap(const nlohmann::ordered_json& j, const CoverageArgs& a) {
+  std::filesystem::path json_path = a.json;
+  const bool temporary = json_path.empty();
+  if (temporary) {
+    json_path = std::filesystem::path(a.plot).string() + ".tmp-json";
+    AtomicFile out(json_path);
+    out.Write(j.dump() + "\n");
+    out.Commit();
+  }
+  const std::string command = "/usr/bin/python3 '" + HeatmapScript().string() + "' '" +
+                              json_path.string() + "' '" + a.plot + "'";
+  const int status = std::system(command.c_str());
+  if (temporary) std::filesystem::remove(json_path);
+  if (status != 0) {
+    return Fail("the heat map script failed (" + command +
+                "); it needs python3-matplotlib (scripts/install-deps installs it)");
+  }
+  return 0;
+}
+
 int RunCoverage(const CoverageArgs& a) {
   if (!a.find_witnesses.empty()) {
     AtomicFile out(a.find_witnesses);
@@ -80,200 +91,17 @@ int RunCoverage(const CoverageArgs& a) {
                 " is not a scope; accepted: default (every pair and control of the default "
                 "suite), present (only those the vectors hold)");
   }
-  VectorSelection selection;
-  for (const std::string& v : a.vectors) selection.paths.emplace_back(v);
-  const std::vector<PairCoverage> counted = CountCoverage(selection);
-
-  // The scope: each pair with the control slots it is required under. --scope default: the
-  // default suite's pairs and controls, in its order (absent ones with no vectors), then any
-  // other pair the vectors hold; --scope present: what the vectors hold.
-  struct Scoped {
-    PairCoverage cov;
-    std::uint16_t slots = 0;  // control slots in scope
-    bool in_default = false;  // a pair of the default suite
-  };
-  std::vector<Scoped> pairs;
-  std::vector<bool> used(counted.size(), false);
-  const auto present_slots = [](const PairCoverage& p) {
-    std::uint16_t m = 0;
-    for (std::size_t s = 0; s < kControlSlots; ++s) {
-      if (p.vectors[s] != 0) m = static_cast<std::uint16_t>(m | 1U << s);
-    }
-    return m;
-  };
-  std::size_t scope_controls = 0;
-  std::size_t held_controls = 0;
-  for (const ScopePair& d : DefaultSuiteScope()) {
-    const std::string key = PairKey(*d.op, d.pair);
-    Scoped sp{{d.op, d.pair, {}, {}}, d.slots, true};
-    for (std::size_t k = 0; k < counted.size(); ++k) {
-      if (!used[k] && PairKey(*counted[k].op, counted[k].pair) == key) {
-        sp.cov = counted[k];
-        used[k] = true;
-      }
-    }
-    const std::uint16_t held = present_slots(sp.cov);
-    scope_controls += static_cast<std::size_t>(std::popcount(d.slots));
-    held_controls += static_cast<std::size_t>(std::popcount<std::uint16_t>(held & d.slots));
-    if (a.scope == "default") {
-      sp.slots = static_cast<std::uint16_t>(sp.slots | held);
-      pairs.push_back(sp);
-    } else if (held != 0) {
-      sp.slots = held;
-      pairs.push_back(sp);
-    }
-  }
-  std::size_t outside = 0;
-  for (std::size_t k = 0; k < counted.size(); ++k) {
-    if (used[k]) continue;
-    pairs.push_back({counted[k], present_slots(counted[k]), false});
-    ++outside;
-  }
-
-  nlohmann::ordered_json j;
-  j["format"] = "ptovec-coverage";
-  j["version"] = 2;
-  j["vectors"] = a.vectors;
-  j["scope"] = a.scope;
-  nlohmann::ordered_json jpairs = nlohmann::ordered_json::array();
-  std::vector<std::string> missing;
-  std::uint64_t reachable_cells = 0;
-  std::uint64_t hit_cells = 0;
-  for (const Scoped& sp : pairs) {
-    const PairCoverage& p = sp.cov;
-    const std::vector<CoverageClass> classes = CoverageClasses(*p.op, p.pair);
-    const auto reach = ReachableClasses(*p.op, p.pair);
-    const bool has_witnesses =
-        std::any_of(reach.begin(), reach.end(), [](ClassMask m) { return m != 0; });
-    std::vector<std::size_t> slots;
-    for (std::size_t s = 0; s < kControlSlots; ++s) {
-      if ((sp.slots >> s) & 1U) slots.push_back(s);
-    }
-    const std::string src(oracle::Format(p.pair.src).name);
-    const std::string dst(oracle::Format(p.pair.dst).name);
-    const std::string name = p.op->name + " " + src + " -> " + dst;
-    const bool absent = present_slots(p) == 0;
-    nlohmann::ordered_json jp;
-    jp["op"] = p.op->name;
-    jp["src"] = src;
-    jp["dst"] = dst;
-    jp["default_suite"] = sp.in_default;
-    jp["witnesses"] = has_witnesses;
-    nlohmann::ordered_json names = nlohmann::ordered_json::array();
-    for (const CoverageClass& c : classes) names.push_back(c.name);
-    jp["classes"] = names;
-    nlohmann::ordered_json jcontrols = nlohmann::ordered_json::array();
-    std::size_t absent_reachable = 0;
-    for (std::size_t s : slots) {
-      nlohmann::ordered_json jc;
-      const std::string rmode(oracle::RoundingModeName(oracle::kAllRoundingModes[s / 2]));
-      jc["rmode"] = rmode;
-      jc["sat"] = s % 2 == 1;
-      jc["vectors"] = p.vectors[s];
-      nlohmann::ordered_json counts = nlohmann::ordered_json::array();
-      nlohmann::ordered_json reachable = nlohmann::ordered_json::array();
-      std::size_t control_missing = 0;
-      for (const CoverageClass& c : classes) {
-        const std::uint64_t n = p.counts[s][c.bit];
-        const bool r = reach[s].test(c.bit);
-        counts.push_back(n);
-        reachable.push_back(r);
-        if (!r) continue;
-        ++reachable_cells;
-        if (n > 0) {
-          ++hit_cells;
-        } else if (p.vectors[s] != 0) {
-          missing.push_back(name + " " + rmode + " Sat " + (s % 2 ? "on" : "off") + ": " + c.name);
-        } else {
-          ++control_missing;
-        }
-      }
-      absent_reachable += control_missing;
-      if (p.vectors[s] == 0 && !absent) {
-        missing.push_back(name + " " + rmode + " Sat " + (s % 2 ? "on" : "off") + ": no vectors (" +
-                          std::to_string(control_missing) +
-                          " reachable classes; the default suite holds this control)");
-      }
-      jc["counts"] = counts;
-      jc["reachable"] = reachable;
-      jcontrols.push_back(jc);
-    }
-    if (absent) {
-      missing.push_back(name + ": no vectors (" + std::to_string(slots.size()) +
-                        (slots.size() == 1 ? " control, " : " controls, ") +
-                        std::to_string(absent_reachable) +
-                        " reachable classes; the default suite holds this pair)");
-    }
-    jp["controls"] = jcontrols;
-    jpairs.push_back(jp);
-
-    if (!a.quiet) {
-      if (absent) {
-        std::cout << name << ": no vectors (a pair of the default suite)\n";
-        continue;
-      }
-      std::cout << name << (has_witnesses ? "" : " (no witness table for this pair)") << "\n";
-      std::cout << "  " << std::left << std::setw(40) << "class" << std::right;
-      for (std::size_t s : slots) std::cout << std::setw(9) << ControlLabel(s);
-      std::cout << "\n";
-      for (const CoverageClass& c : classes) {
-        std::cout << "  " << std::left << std::setw(40) << c.name.substr(0, 39) << std::right;
-        for (std::size_t s : slots) {
-          const std::uint64_t n = p.counts[s][c.bit];
-          const bool r = reach[s].test(c.bit);
-          std::cout << std::setw(9)
-                    << (n > 0 ? std::to_string(n)
-                        : r   ? std::string("MISSING")
-                              : std::string("."));
-        }
-        std::cout << "\n";
-      }
-    }
-  }
-  j["missing"] = missing;
-  std::cout << "scope: "
-            << (a.scope == "default"
-                    ? "the default suite's pairs and controls (--scope present: only those the "
-                      "vectors hold); "
-                    : "only the pairs and controls the vectors hold (--scope present); ")
-            << "the vectors hold " << held_controls << " of the default suite's " << scope_controls
-            << " (op, types, mode, Sat)"
-            << (outside ? " and " + std::to_string(outside) + " pair(s) outside it" : "") << "\n";
-  j["pairs"] = jpairs;
-  j["reachable_cells"] = reachable_cells;
-  j["hit_cells"] = hit_cells;
-  for (const std::string& m : missing) std::cout << "missing: " << m << "\n";
-  std::cout << "coverage: " << hit_cells << " of " << reachable_cells
-            << " reachable (op, types, mode, Sat, class) cells hit by a vector; "
-            << reachable_cells - hit_cells << " not hit, in " << missing.size()
-            << " `missing:` line(s)" << (missing.empty() ? "" : " above")
-            << " ('.': no witness shows the class reachable under that "
-               "control)\n";
+  const ptovec::tools::CoverageReport report =
+      ptovec::tools::ReportCoverage({a.vectors, a.scope, a.quiet}, std::cout);
   if (!a.json.empty()) {
     AtomicFile out(a.json);
-    out.Write(j.dump(1) + "\n");
+    out.Write(report.json.dump(1) + "\n");
     out.Commit();
   }
   if (!a.plot.empty()) {
-    // The heat map script reads the JSON; give it a temporary copy when --json was not asked for.
-    std::filesystem::path json_path = a.json;
-    const bool temporary = json_path.empty();
-    if (temporary) {
-      json_path = std::filesystem::path(a.plot).string() + ".tmp-json";
-      AtomicFile out(json_path);
-      out.Write(j.dump() + "\n");
-      out.Commit();
-    }
-    const std::string command = "/usr/bin/python3 '" + HeatmapScript().string() + "' '" +
-                                json_path.string() + "' '" + a.plot + "'";
-    const int status = std::system(command.c_str());
-    if (temporary) std::filesystem::remove(json_path);
-    if (status != 0) {
-      return Fail("the heat map script failed (" + command +
-                  "); it needs python3-matplotlib (scripts/install-deps installs it)");
-    }
+    if (const int status = DrawHeatmap(report.json, a); status != 0) return status;
   }
-  if (a.require_all && !missing.empty()) return ptovec::cli::kExitMismatch;
+  if (a.require_all && !report.missing.empty()) return ptovec::cli::kExitMismatch;
   return 0;
 }
 

@@ -104,26 +104,28 @@ void ptovec::cli::PrintPairNotes(const std::vector<Job>& jobs) {
 
 namespace {
 
-int RunGenerate(const GenerateArgs& a) {
-  GenerateOptions options;
-  if (a.format == "bin") {
+// Sets options' file formats from --format; false for a format it does not know.
+bool ApplyFormat(const std::string& format, GenerateOptions& options) {
+  if (format == "bin") {
     options.binary = true, options.json = false;
-  } else if (a.format == "json") {
+  } else if (format == "json") {
     options.binary = false, options.json = true;
-  } else if (a.format == "both") {
+  } else if (format == "both") {
     options.binary = true, options.json = true;
-  } else if (a.format == "testfloat") {
+  } else if (format == "testfloat") {
     options.binary = false, options.testfloat = true;
   } else {
-    return Fail("unknown --format '" + a.format + "' (accepted: bin, json, both, testfloat)");
+    return false;
   }
-  if (a.samples == 0) return Fail("--samples must be at least 1 (got 0)");
-  options.controls = ParseControlFilter(a.rmode, a.sat);
-  if (!a.shard.empty()) options.shard = ParseShardSelection(a.shard);
-  std::vector<Job> jobs = SelectJobs(a);
-  // A file none of whose controls --rmode/--sat keep (an fpatr group whose modes take RNE only,
-  // beside one that takes every mode) is left out, with a note; a selection left with no file
-  // at all is refused (GenerateSuite names the file and what it accepts).
+  return true;
+}
+
+// The jobs without the files none of whose controls --rmode/--sat keep (an fpatr group whose
+// modes take RNE only, beside one that takes every mode), with a note; a selection left with no
+// file at all is kept whole and refused by GenerateSuite (which names the file and what it
+// accepts). Prints the pair notes of a selection by --op/--src/--dst.
+std::vector<Job> KeepControlledJobs(std::vector<Job> jobs, const GenerateOptions& options,
+                                    const GenerateArgs& a) {
   std::vector<Job> kept;
   std::string left_out;
   for (const Job& job : jobs) {
@@ -140,22 +142,64 @@ int RunGenerate(const GenerateArgs& a) {
     }
     jobs = std::move(kept);
   }
+  return jobs;
+}
+
+// --suite smoke: the inputs a greedy multi-cover picks from each pair's default domain (the
+// default suite's inputs with this seed and --samples) so that every (control, class) the
+// default suite hits is hit by two inputs from both sides of the class where the domain has them
+// (coverage.hpp SelectSmokeInputs); the manifest's "selection" notes the cells that cannot.
+// Returns the cell counts of every pair, for the line after the files.
+SmokeSelection SelectSmoke(const std::vector<Job>& jobs, const GenerateArgs& a,
+                           GenerateOptions& options) {
+  SmokeSelection total;
+  const auto chosen = SelectSmokeInputs(jobs, {a.seed, a.samples}, a.threads);
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    options.selected.push_back(std::make_shared<const std::vector<Inputs>>(chosen[j].inputs));
+    options.selection.push_back(SmokeSelectionJson(*jobs[j].op, jobs[j].pair, chosen[j]));
+    total.cells += chosen[j].cells;
+    total.both_sides += chosen[j].both_sides;
+    total.one_side += chosen[j].one_side;
+    total.one_input += chosen[j].one_input;
+    total.input_class += chosen[j].input_class;
+  }
+  return total;
+}
+
+// "ptovec: wrote N files, N vectors, N bytes, and manifest.json to OUT" (vectors of the first
+// format written), and the suite's file count when it now has more.
+void PrintWritten(const std::vector<GeneratedFile>& files, const GenerateOptions& options,
+                  const std::string& out) {
+  std::uint64_t vectors = 0;
+  std::uint64_t bytes = 0;
+  for (const auto& f : files) {
+    bytes += f.bytes;
+    if (f.format == (options.binary ? "bin" : options.json ? "json" : "testfloat")) {
+      vectors += f.count;
+    }
+  }
+  std::cerr << "ptovec: wrote " << Counted(files.size(), "file") << ", "
+            << Counted(vectors, "vector") << ", " << bytes << " bytes, and manifest.json to "
+            << out;
+  const std::size_t listed = ReadManifest(options.out_dir / "manifest.json").files.size();
+  if (listed > files.size()) {
+    std::cerr << " (the suite there now has " << listed << " files)";
+  }
+  std::cerr << "\n";
+}
+
+int RunGenerate(const GenerateArgs& a) {
+  GenerateOptions options;
+  if (!ApplyFormat(a.format, options)) {
+    return Fail("unknown --format '" + a.format + "' (accepted: bin, json, both, testfloat)");
+  }
+  if (a.samples == 0) return Fail("--samples must be at least 1 (got 0)");
+  options.controls = ParseControlFilter(a.rmode, a.sat);
+  if (!a.shard.empty()) options.shard = ParseShardSelection(a.shard);
+  const std::vector<Job> jobs = KeepControlledJobs(SelectJobs(a), options, a);
   SmokeSelection total;  // the cell counts of every pair, for the line after the files
   if (a.suite == "smoke") {
-    // The inputs a greedy multi-cover picks from each pair's default domain (the default
-    // suite's inputs with this seed and --samples) so that every (control, class) the default
-    // suite hits is hit by two inputs from both sides of the class where the domain has them
-    // (coverage.hpp SelectSmokeInputs); the manifest's "selection" notes the cells that cannot.
-    const auto chosen = SelectSmokeInputs(jobs, {a.seed, a.samples}, a.threads);
-    for (std::size_t j = 0; j < jobs.size(); ++j) {
-      options.selected.push_back(std::make_shared<const std::vector<Inputs>>(chosen[j].inputs));
-      options.selection.push_back(SmokeSelectionJson(*jobs[j].op, jobs[j].pair, chosen[j]));
-      total.cells += chosen[j].cells;
-      total.both_sides += chosen[j].both_sides;
-      total.one_side += chosen[j].one_side;
-      total.one_input += chosen[j].one_input;
-      total.input_class += chosen[j].input_class;
-    }
+    total = SelectSmoke(jobs, a, options);
   } else if (!a.suite.empty() && a.suite != "default") {
     return Fail("unknown --suite '" + a.suite + "' (accepted: default, smoke)");
   }
@@ -175,22 +219,7 @@ int RunGenerate(const GenerateArgs& a) {
               << " (input classes and twin sides) by one input (manifest.json \"selection\" notes "
                  "the last three)\n";
   }
-  std::uint64_t vectors = 0;
-  std::uint64_t bytes = 0;
-  for (const auto& f : files) {
-    bytes += f.bytes;
-    if (f.format == (options.binary ? "bin" : options.json ? "json" : "testfloat")) {
-      vectors += f.count;
-    }
-  }
-  std::cerr << "ptovec: wrote " << Counted(files.size(), "file") << ", "
-            << Counted(vectors, "vector") << ", " << bytes << " bytes, and manifest.json to "
-            << out;
-  const std::size_t listed = ReadManifest(options.out_dir / "manifest.json").files.size();
-  if (listed > files.size()) {
-    std::cerr << " (the suite there now has " << listed << " files)";
-  }
-  std::cerr << "\n";
+  PrintWritten(files, options, out);
   return 0;
 }
 

@@ -61,6 +61,85 @@ int RunListTypes(bool as_json) {
   return 0;
 }
 
+// The op's input slots: name, type ("src", "dst" or a fixed type's name) and description.
+nlohmann::ordered_json SlotsJson(const OpDef& op) {
+  nlohmann::ordered_json slots = nlohmann::ordered_json::array();
+  for (const Slot& s : op.slots) {
+    std::string type = s.role == SlotRole::Source ? "src"
+                       : s.role == SlotRole::Destination
+                           ? "dst"
+                           : std::string(oracle::Format(s.fixed_type).name);
+    slots.push_back({{"name", s.name}, {"type", type}, {"description", s.description}});
+  }
+  return slots;
+}
+
+// The op's legal pairs of src and dst (when given), a split pair (OpDef::file_groups) one entry
+// per file group: types, group, default suite, vectors, controls and note.
+nlohmann::ordered_json PairsJson(const OpDef& op, const SamplingOptions& sampling,
+                                 std::optional<TileDataType> src, std::optional<TileDataType> dst) {
+  nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
+  for (const TypePair& whole : op.legal_pairs) {
+    if ((src && whole.src != *src) || (dst && whole.dst != *dst)) continue;
+    for (const TypePair& p : FilePairs(op, whole)) {
+      const bool in_default =
+          std::find(op.default_suite_pairs.begin(), op.default_suite_pairs.end(), p) !=
+          op.default_suite_pairs.end();
+      nlohmann::ordered_json pair = {{"src", oracle::Format(p.src).name},
+                                     {"dst", oracle::Format(p.dst).name}};
+      if (p.group != 0) pair["group"] = FileGroupName(op, p);
+      pair["default_suite"] = in_default;
+      pair["vectors"] = VectorCount({&op, p}, sampling);
+      if (op.pair_controls) pair["controls"] = ControlsFor(op, p).size();
+      if (op.pair_note) {
+        if (const std::string note = op.pair_note(p); !note.empty()) pair["note"] = note;
+      }
+      pairs.push_back(pair);
+    }
+  }
+  return pairs;
+}
+
+// One op of the list as text: its names and seed, inputs, controls and pairs; adds the vectors
+// of its default-suite pairs to suite_total.
+void PrintOp(const nlohmann::ordered_json& entry, std::uint64_t& suite_total) {
+  std::cout << entry["op"].get<std::string>() << "  (" << entry["instruction"].get<std::string>()
+            << "; " << entry["seed_function"].get<std::string>() << ", seed "
+            << entry["seed_source"].get<std::string>() << ")\n    "
+            << entry["summary"].get<std::string>() << "\n    inputs:";
+  for (const auto& s : entry["slots"]) {
+    std::cout << " " << s["name"].get<std::string>() << ":" << s["type"].get<std::string>();
+  }
+  const bool per_pair = !entry["pairs"].empty() && entry["pairs"][0].contains("controls");
+  if (per_pair) {
+    std::cout << "; controls per input: by pair (those legal for every mode of the pair or of "
+                 "its file group pqm<modes>)"
+              << "\n    pairs (src -> dst [file group]: vectors, controls per input; * = in the "
+                 "default suite):\n";
+  } else {
+    std::cout << "; controls per input: " << entry["controls"].get<std::size_t>()
+              << "\n    pairs (src -> dst: vectors; * = in the default suite):\n";
+  }
+  std::string note;  // one note per op, printed once after its pairs, each such pair marked
+  for (const auto& p : entry["pairs"]) {
+    const bool star = p["default_suite"].get<bool>();
+    if (star) suite_total += p["vectors"].get<std::uint64_t>();
+    std::cout << "     " << (star ? "* " : "  ") << p["src"].get<std::string>() << " -> "
+              << p["dst"].get<std::string>()
+              << (p.contains("group") ? " " + p["group"].get<std::string>() : std::string()) << ": "
+              << p["vectors"].get<std::uint64_t>()
+              << (p.contains("controls") ? ", " + std::to_string(p["controls"].get<std::size_t>())
+                                         : std::string())
+              << (p.contains("note") ? "  (raw copy, see note)" : "") << "\n";
+    if (p.contains("note") && note.empty()) note = p["note"].get<std::string>();
+  }
+  if (!note.empty()) {
+    // The note names the first such destination; say it of all of them.
+    std::cout << "    note: " << entry["op"].get<std::string>() << " to any type but e8m0 "
+              << note.substr(note.find("copies ")) << "\n";
+  }
+}
+
 int RunList(bool as_json, const SamplingOptions& sampling, const ListFilter& filter) {
   if (!filter.op.empty()) RequireOp(filter.op);
   std::optional<TileDataType> src;
@@ -76,38 +155,10 @@ int RunList(bool as_json, const SamplingOptions& sampling, const ListFilter& fil
     entry["seed_function"] = op.seed_function;
     entry["seed_source"] = op.seed_source;
     entry["summary"] = op.summary;
-    nlohmann::ordered_json slots = nlohmann::ordered_json::array();
-    for (const Slot& s : op.slots) {
-      std::string type = s.role == SlotRole::Source ? "src"
-                         : s.role == SlotRole::Destination
-                             ? "dst"
-                             : std::string(oracle::Format(s.fixed_type).name);
-      slots.push_back({{"name", s.name}, {"type", type}, {"description", s.description}});
-    }
-    entry["slots"] = slots;
+    entry["slots"] = SlotsJson(op);
     entry["controls"] = ControlsFor(op).size();
-    nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
-    for (const TypePair& whole : op.legal_pairs) {
-      if ((src && whole.src != *src) || (dst && whole.dst != *dst)) continue;
-      // A split pair (OpDef::file_groups): one line per file group.
-      for (const TypePair& p : FilePairs(op, whole)) {
-        const bool in_default =
-            std::find(op.default_suite_pairs.begin(), op.default_suite_pairs.end(), p) !=
-            op.default_suite_pairs.end();
-        nlohmann::ordered_json pair = {{"src", oracle::Format(p.src).name},
-                                       {"dst", oracle::Format(p.dst).name}};
-        if (p.group != 0) pair["group"] = FileGroupName(op, p);
-        pair["default_suite"] = in_default;
-        pair["vectors"] = VectorCount({&op, p}, sampling);
-        if (op.pair_controls) pair["controls"] = ControlsFor(op, p).size();
-        if (op.pair_note) {
-          if (const std::string note = op.pair_note(p); !note.empty()) pair["note"] = note;
-        }
-        pairs.push_back(pair);
-      }
-    }
-    entry["pairs"] = pairs;
-    if (!pairs.empty()) out.push_back(entry);
+    entry["pairs"] = PairsJson(op, sampling, src, dst);
+    if (!entry["pairs"].empty()) out.push_back(entry);
   }
   if (out.empty()) {
     return Fail("no legal pair matches --op '" + filter.op + "' --src '" + filter.src +
@@ -118,43 +169,7 @@ int RunList(bool as_json, const SamplingOptions& sampling, const ListFilter& fil
     return 0;
   }
   std::uint64_t suite_total = 0;
-  for (const auto& entry : out) {
-    std::cout << entry["op"].get<std::string>() << "  (" << entry["instruction"].get<std::string>()
-              << "; " << entry["seed_function"].get<std::string>() << ", seed "
-              << entry["seed_source"].get<std::string>() << ")\n    "
-              << entry["summary"].get<std::string>() << "\n    inputs:";
-    for (const auto& s : entry["slots"]) {
-      std::cout << " " << s["name"].get<std::string>() << ":" << s["type"].get<std::string>();
-    }
-    const bool per_pair = !entry["pairs"].empty() && entry["pairs"][0].contains("controls");
-    if (per_pair) {
-      std::cout << "; controls per input: by pair (those legal for every mode of the pair or of "
-                   "its file group pqm<modes>)"
-                << "\n    pairs (src -> dst [file group]: vectors, controls per input; * = in the "
-                   "default suite):\n";
-    } else {
-      std::cout << "; controls per input: " << entry["controls"].get<std::size_t>()
-                << "\n    pairs (src -> dst: vectors; * = in the default suite):\n";
-    }
-    std::string note;  // one note per op, printed once after its pairs, each such pair marked
-    for (const auto& p : entry["pairs"]) {
-      const bool star = p["default_suite"].get<bool>();
-      if (star) suite_total += p["vectors"].get<std::uint64_t>();
-      std::cout << "     " << (star ? "* " : "  ") << p["src"].get<std::string>() << " -> "
-                << p["dst"].get<std::string>()
-                << (p.contains("group") ? " " + p["group"].get<std::string>() : std::string())
-                << ": " << p["vectors"].get<std::uint64_t>()
-                << (p.contains("controls") ? ", " + std::to_string(p["controls"].get<std::size_t>())
-                                           : std::string())
-                << (p.contains("note") ? "  (raw copy, see note)" : "") << "\n";
-      if (p.contains("note") && note.empty()) note = p["note"].get<std::string>();
-    }
-    if (!note.empty()) {
-      // The note names the first such destination; say it of all of them.
-      std::cout << "    note: " << entry["op"].get<std::string>() << " to any type but e8m0 "
-                << note.substr(note.find("copies ")) << "\n";
-    }
-  }
+  for (const auto& entry : out) PrintOp(entry, suite_total);
   std::cout << (filter.op.empty() && filter.src.empty() && filter.dst.empty()
                     ? "default suite: "
                     : "default-suite pairs shown: ")

@@ -40,23 +40,7 @@ class OracleDeviceServer {
   void Line(std::string_view line, std::string& out) {
     ++line_number_;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (!hello_done_) {
-      std::string_view t[3];
-      const std::size_t n = Tokens(line, t, 3);  // 3: more than the two words of the hello
-      if (n != 2 || t[0] != kHelloWord) {
-        throw OracleDeviceFatal("expected the hello line 'ptovec-dut 1', got '" +
-                                std::string(line) + "'");
-      }
-      if (t[1] != kProtocolVersion) {
-        throw OracleDeviceFatal("protocol version " + std::string(t[1]) +
-                                " is not supported (1 is)");
-      }
-      out += std::string(kHelloWord) + " " + std::string(kProtocolVersion) + " " + name_ + "\n";
-      hello_done_ = true;
-      return;
-    }
-    // One token more than a case line has: n == kMaxTokens + 1 means too many fields.
-    constexpr std::size_t kMaxTokens = 6 + ptovec::generator::kMaxSlots;
+    if (!hello_done_) return Hello(line, out);
     std::string_view t[kMaxTokens + 1];
     const std::size_t n = Tokens(line, t, kMaxTokens + 1);
     if (n == 0) throw OracleDeviceFatal("line " + std::to_string(line_number_) + " is empty");
@@ -65,56 +49,51 @@ class OracleDeviceServer {
       throw OracleDeviceFatal("line " + std::to_string(line_number_) + ": malformed index '" +
                               std::string(t[0]) + "'");
     }
+    AnswerCase(t, n, out);
+  }
+
+ private:
+  // One token more than a case line has: n == kMaxTokens + 1 means too many fields.
+  static constexpr std::size_t kMaxTokens = 6 + ptovec::generator::kMaxSlots;
+
+  // The hello line: answered with the device's name, else OracleDeviceFatal.
+  void Hello(std::string_view line, std::string& out) {
+    std::string_view t[3];
+    const std::size_t n = Tokens(line, t, 3);  // 3: more than the two words of the hello
+    if (n != 2 || t[0] != kHelloWord) {
+      throw OracleDeviceFatal("expected the hello line 'ptovec-dut 1', got '" + std::string(line) +
+                              "'");
+    }
+    if (t[1] != kProtocolVersion) {
+      throw OracleDeviceFatal("protocol version " + std::string(t[1]) + " is not supported (1 is)");
+    }
+    out += std::string(kHelloWord) + " " + std::string(kProtocolVersion) + " " + name_ + "\n";
+    hello_done_ = true;
+  }
+
+  // The case line's n tokens t (its index t[0] well-formed): appends "<index> WORD STATUS",
+  // "<index> unsupported" or "<index> error WHY".
+  void AnswerCase(const std::string_view* t, std::size_t n, std::string& out) {
     const auto error = [&](const std::string& why) {
       out.append(t[0]);
       out += " error ";
       out += why;
       out += '\n';
     };
+    const auto unsupported = [&] {
+      out.append(t[0]);
+      out += " unsupported\n";
+    };
     if (n < 7 || n > kMaxTokens) {
       return error("expected <index> <op> <src> <dst> <rmode> <sat> <inputs...>");
     }
-    // op src dst: cached as one text.
-    const std::string_view key(t[1].data(),
-                               static_cast<std::size_t>(t[3].data() + t[3].size() - t[1].data()));
-    if (key != key_) {
-      key_.assign(key);
-      pair_rc_ = PTOVEC_DUT_UNSUPPORTED;
-      const auto src = ptovec::oracle::ParseTileDataType(t[2]);
-      const auto dst = ptovec::oracle::ParseTileDataType(t[3]);
-      if (src && dst) {
-        pair_rc_ =
-            ptovec::dut::ResolvePair(t[1], static_cast<int>(*src), static_cast<int>(*dst), pair_);
-      }
-    }
-    if (pair_rc_ != PTOVEC_DUT_OK) {
-      out.append(t[0]);
-      out += " unsupported\n";
-      return;
-    }
+    if (!PairSupported(t)) return unsupported();
     ptovec_dut_case c{};
-    c.op = pair_.op->name.c_str();
-    c.src_code = static_cast<std::uint8_t>(pair_.pair.src);
-    c.dst_code = static_cast<std::uint8_t>(pair_.pair.dst);
-    const auto mode = ParseMode(t[4]);
-    if (mode < 0) return error("unknown rmode '" + std::string(t[4]) + "'");
-    c.rmode = static_cast<std::uint8_t>(mode);
-    if (t[5] != "0" && t[5] != "1") return error("sat '" + std::string(t[5]) + "' is not 0 or 1");
-    c.sat = t[5] == "1" ? 1 : 0;
-    c.n_inputs = static_cast<std::uint32_t>(n - 6);
-    for (std::size_t i = 6; i < n; ++i) {
-      if (!ParseHexWord(t[i], c.inputs[i - 6])) {
-        return error("malformed input word '" + std::string(t[i]) + "'");
-      }
-    }
+    if (const std::string why = ParseCase(t, n, c); !why.empty()) return error(why);
     ptovec::generator::Case k;
     std::string why;
     const int rc = ptovec::dut::ToCase(c, k, &why);
-    if (rc == PTOVEC_DUT_UNSUPPORTED) {
-      out.append(t[0]);
-      out += " unsupported\n";
-      return;
-    }
+    if (rc == PTOVEC_DUT_UNSUPPORTED) return unsupported();
     if (rc != PTOVEC_DUT_OK) return error(why);
     ptovec::oracle::Encoded e;
     try {
@@ -131,7 +110,42 @@ class OracleDeviceServer {
     out += '\n';
   }
 
- private:
+  // Whether the oracle takes the line's op src dst (t[1..3]), resolved once per distinct text.
+  bool PairSupported(const std::string_view* t) {
+    const std::string_view key(t[1].data(),
+                               static_cast<std::size_t>(t[3].data() + t[3].size() - t[1].data()));
+    if (key != key_) {
+      key_.assign(key);
+      pair_rc_ = PTOVEC_DUT_UNSUPPORTED;
+      const auto src = ptovec::oracle::ParseTileDataType(t[2]);
+      const auto dst = ptovec::oracle::ParseTileDataType(t[3]);
+      if (src && dst) {
+        pair_rc_ =
+            ptovec::dut::ResolvePair(t[1], static_cast<int>(*src), static_cast<int>(*dst), pair_);
+      }
+    }
+    return pair_rc_ == PTOVEC_DUT_OK;
+  }
+
+  // The ABI case of the line (the resolved pair, rmode, sat, input words); "" or the error.
+  std::string ParseCase(const std::string_view* t, std::size_t n, ptovec_dut_case& c) const {
+    c.op = pair_.op->name.c_str();
+    c.src_code = static_cast<std::uint8_t>(pair_.pair.src);
+    c.dst_code = static_cast<std::uint8_t>(pair_.pair.dst);
+    const auto mode = ParseMode(t[4]);
+    if (mode < 0) return "unknown rmode '" + std::string(t[4]) + "'";
+    c.rmode = static_cast<std::uint8_t>(mode);
+    if (t[5] != "0" && t[5] != "1") return "sat '" + std::string(t[5]) + "' is not 0 or 1";
+    c.sat = t[5] == "1" ? 1 : 0;
+    c.n_inputs = static_cast<std::uint32_t>(n - 6);
+    for (std::size_t i = 6; i < n; ++i) {
+      if (!ParseHexWord(t[i], c.inputs[i - 6])) {
+        return "malformed input word '" + std::string(t[i]) + "'";
+      }
+    }
+    return {};
+  }
+
   static int ParseMode(std::string_view name) {
     static constexpr std::string_view kNames[] = {"RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB"};
     for (int i = 0; i < 7; ++i) {

@@ -1,7 +1,8 @@
 // The device host: a `--dut` library loaded in a child process (ptovec-device-host) so that a
 // crash or a hang of the library is the device failing, never ptovec dying. Both sides: the
 // host's main loop (RunDeviceHost, device_host_server.cpp; tools/devices/device_host_main.cpp) and
-// ptovec's side (isolated_device.cpp), and the wire format they share. Private to ptovec_tools.
+// ptovec's side (device_host_process.cpp, isolated_device.cpp), and the wire format they share.
+// Private to ptovec_tools.
 //
 // Wire: the parent creates one memfd holding `channels` regions of kHostCapacity cases and
 // answers each, and two pipes per channel. The child gets the memfd as descriptor 3 and channel

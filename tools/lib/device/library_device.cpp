@@ -230,62 +230,83 @@ class LibraryDevice final : public Device {
   void CallAndCollect(std::size_t n, std::span<DeviceAnswer> answers, const CaseAt& case_at) {
     Buffers& b = BuffersFor(n);
     std::fill_n(b.out.begin(), n, ptovec_dut_result{0, 0});
-    // A version 1 or 2 library knows 4 inputs: cases with more are unsupported (a batch of
-    // them only is not passed on; in a mixed batch their answers are replaced below).
-    const auto too_wide = [&](std::size_t i) { return legacy_ && b.in[i].n_inputs > 4; };
     bool all_wide = n > 0;
-    for (std::size_t i = 0; i < n && all_wide; ++i) all_wide = too_wide(i);
+    for (std::size_t i = 0; i < n && all_wide; ++i) all_wide = TooWide(b, i);
     if (all_wide) {
       std::fill_n(b.status.begin(), n, std::uint8_t{PTOVEC_DUT_UNSUPPORTED});
     } else if (evaluate_batch_ != nullptr) {
-      std::fill_n(b.status.begin(), n, std::uint8_t{PTOVEC_DUT_OK});
-      int rc = PTOVEC_DUT_OK;
-      if (legacy_) {
-        thread_local std::vector<LegacyDutCase> legacy;
-        if (legacy.size() < n) legacy.resize(n);
-        for (std::size_t i = 0; i < n; ++i) {
-          const ptovec_dut_case& c = b.in[i];
-          legacy[i] = {
-              c.op,       c.src,      c.dst,
-              c.src_code, c.dst_code, c.rmode,
-              c.sat,      c.n_inputs, {c.inputs[0], c.inputs[1], c.inputs[2], c.inputs[3]}};
-        }
-        rc = reinterpret_cast<LegacyEvaluateBatchFn>(evaluate_batch_)(legacy.data(), b.out.data(),
-                                                                      b.status.data(), n);
-      } else {
-        rc = evaluate_batch_(b.in.data(), b.out.data(), b.status.data(), n);
-      }
-      if (rc != PTOVEC_DUT_OK && rc != PTOVEC_DUT_ERROR) {
-        throw DeviceError("device " + name_ + " returned " + std::to_string(rc) +
-                          " from ptovec_dut_evaluate_batch (accepted: 0 OK, 2 ERROR) on " +
-                          std::to_string(n) + " cases starting with: " + EvalCommand(case_at(0)));
-      }
-      if (rc == PTOVEC_DUT_ERROR &&
-          std::find(b.status.begin(), b.status.begin() + static_cast<std::ptrdiff_t>(n),
-                    std::uint8_t{PTOVEC_DUT_ERROR}) ==
-              b.status.begin() + static_cast<std::ptrdiff_t>(n)) {
-        throw DeviceError("device " + name_ + " failed (PTOVEC_DUT_ERROR from " +
-                          "ptovec_dut_evaluate_batch, no case marked) on " + std::to_string(n) +
-                          " cases starting with: " + EvalCommand(case_at(0)));
-      }
+      CallBatch(b, n, case_at);
     } else {
-      for (std::size_t i = 0; i < n; ++i) {
-        if (too_wide(i)) {
-          b.status[i] = PTOVEC_DUT_UNSUPPORTED;
-          continue;
-        }
-        const int rc = evaluate_(&b.in[i], &b.out[i]);
-        if (rc < PTOVEC_DUT_OK || rc > PTOVEC_DUT_ERROR) {
-          throw DeviceError("device " + name_ + " returned " + std::to_string(rc) +
-                            " from ptovec_dut_evaluate (accepted: 0 OK, 1 UNSUPPORTED, 2 ERROR) " +
-                            "on case: " + EvalCommand(case_at(i)));
-        }
-        b.status[i] = static_cast<std::uint8_t>(rc);
-      }
+      CallEach(b, n, case_at);
     }
     for (std::size_t i = 0; i < n; ++i) {
-      if (too_wide(i)) b.status[i] = PTOVEC_DUT_UNSUPPORTED;
+      if (TooWide(b, i)) b.status[i] = PTOVEC_DUT_UNSUPPORTED;
     }
+    Collect(b, n, answers, case_at);
+  }
+
+  // A version 1 or 2 library knows 4 inputs: cases with more are unsupported (a batch of them
+  // only is not passed on; in a mixed batch their answers are replaced).
+  bool TooWide(const Buffers& b, std::size_t i) const { return legacy_ && b.in[i].n_inputs > 4; }
+
+  // ptovec_dut_evaluate_batch on the first n cases; a version 1 or 2 library gets its own case
+  // layout. Throws DeviceError for a return code it does not define, or ERROR with no case marked.
+  template <typename CaseAt>
+  void CallBatch(Buffers& b, std::size_t n, const CaseAt& case_at) {
+    std::fill_n(b.status.begin(), n, std::uint8_t{PTOVEC_DUT_OK});
+    int rc = PTOVEC_DUT_OK;
+    if (legacy_) {
+      thread_local std::vector<LegacyDutCase> legacy;
+      if (legacy.size() < n) legacy.resize(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const ptovec_dut_case& c = b.in[i];
+        legacy[i] = {c.op,       c.src,      c.dst,
+                     c.src_code, c.dst_code, c.rmode,
+                     c.sat,      c.n_inputs, {c.inputs[0], c.inputs[1], c.inputs[2], c.inputs[3]}};
+      }
+      rc = reinterpret_cast<LegacyEvaluateBatchFn>(evaluate_batch_)(legacy.data(), b.out.data(),
+                                                                    b.status.data(), n);
+    } else {
+      rc = evaluate_batch_(b.in.data(), b.out.data(), b.status.data(), n);
+    }
+    if (rc != PTOVEC_DUT_OK && rc != PTOVEC_DUT_ERROR) {
+      throw DeviceError("device " + name_ + " returned " + std::to_string(rc) +
+                        " from ptovec_dut_evaluate_batch (accepted: 0 OK, 2 ERROR) on " +
+                        std::to_string(n) + " cases starting with: " + EvalCommand(case_at(0)));
+    }
+    if (rc == PTOVEC_DUT_ERROR &&
+        std::find(b.status.begin(), b.status.begin() + static_cast<std::ptrdiff_t>(n),
+                  std::uint8_t{PTOVEC_DUT_ERROR}) ==
+            b.status.begin() + static_cast<std::ptrdiff_t>(n)) {
+      throw DeviceError("device " + name_ + " failed (PTOVEC_DUT_ERROR from " +
+                        "ptovec_dut_evaluate_batch, no case marked) on " + std::to_string(n) +
+                        " cases starting with: " + EvalCommand(case_at(0)));
+    }
+  }
+
+  // ptovec_dut_evaluate on each of the first n cases (but those too wide).
+  template <typename CaseAt>
+  void CallEach(Buffers& b, std::size_t n, const CaseAt& case_at) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (TooWide(b, i)) {
+        b.status[i] = PTOVEC_DUT_UNSUPPORTED;
+        continue;
+      }
+      const int rc = evaluate_(&b.in[i], &b.out[i]);
+      if (rc < PTOVEC_DUT_OK || rc > PTOVEC_DUT_ERROR) {
+        throw DeviceError("device " + name_ + " returned " + std::to_string(rc) +
+                          " from ptovec_dut_evaluate (accepted: 0 OK, 1 UNSUPPORTED, 2 ERROR) " +
+                          "on case: " + EvalCommand(case_at(i)));
+      }
+      b.status[i] = static_cast<std::uint8_t>(rc);
+    }
+  }
+
+  // The first n results and statuses as answers, words masked to their destination's width.
+  // Throws DeviceError for an ERROR status, a status it does not define, or flags beyond bit 4.
+  template <typename CaseAt>
+  void Collect(const Buffers& b, std::size_t n, std::span<DeviceAnswer> answers,
+               const CaseAt& case_at) const {
     Word dst_mask = 0;
     int mask_code = -1;
     const ptovec_dut_case* const in = b.in.data();

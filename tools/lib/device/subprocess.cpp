@@ -95,6 +95,15 @@ bool WriteAll(int fd, const char* p, std::size_t n) {
   return true;
 }
 
+int ReadExecErrno(int fd) {
+  int e = 0;
+  ssize_t r = 0;
+  do {
+    r = ::read(fd, &e, sizeof e);
+  } while (r < 0 && errno == EINTR);
+  return r == static_cast<ssize_t>(sizeof e) ? e : 0;
+}
+
 ChildProcess StartChild(const std::vector<std::string>& argv, const std::string& command_line) {
   int in[2] = {-1, -1};
   int out[2] = {-1, -1};
@@ -142,19 +151,12 @@ ChildProcess StartChild(const std::vector<std::string>& argv, const std::string&
   CloseFd(exec_status[1]);
   if (child.pid < 0) {
     rc = errno;
-  } else {
-    int e = 0;
-    ssize_t r = 0;
-    do {
-      r = ::read(exec_status[0], &e, sizeof e);
-    } while (r < 0 && errno == EINTR);
-    if (r == static_cast<ssize_t>(sizeof e)) {  // exec failed: reap the child
-      rc = e;
-      int status = 0;
-      while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
-      }
-      generator::ChildReaped(child.pid);
+  } else if (const int e = ReadExecErrno(exec_status[0]); e != 0) {  // exec failed: reap it
+    rc = e;
+    int status = 0;
+    while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
     }
+    generator::ChildReaped(child.pid);
   }
   CloseFd(exec_status[0]);
   CloseFd(in[0]);

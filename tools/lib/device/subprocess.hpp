@@ -29,6 +29,10 @@ void CloseFd(int& fd);
 /// (EPIPE when the reader has gone).
 bool WriteAll(int fd, const char* p, std::size_t n);
 
+/// The errno a child wrote to its close-on-exec status pipe `fd` when its exec failed, read
+/// through EINTR; 0 when exec succeeded (the pipe closed with nothing written).
+int ReadExecErrno(int fd);
+
 /// A started child: its process id and the parent's ends of its stdin, stdout and stderr pipes
 /// (close-on-exec).
 struct ChildProcess {

@@ -35,6 +35,41 @@ std::size_t ControlIndex(const Case& c) {
   return static_cast<std::size_t>(c.control.rounding_mode) * 2 + (c.control.saturating ? 1 : 0);
 }
 
+// How a failed answer differs: unsupported, or its word, its compared flags or both.
+MismatchKind KindOf(Verdict verdict, const Encoded& expected, const DeviceAnswer& got,
+                    const ComparePolicy& policy) {
+  if (verdict == Verdict::Unsupported) return MismatchKind::Unsupported;
+  const bool word = got.result.word != expected.word;
+  const bool flags = ((got.result.status ^ expected.status) & policy.flags) != 0;
+  return word && flags ? MismatchKind::Both : word ? MismatchKind::Word : MismatchKind::Flags;
+}
+
+// Counts a mismatch by kind; a wrong status that is the right one bit-reversed (RISC-V order)
+// counts toward the report's hint.
+void CountMismatch(CheckReport& report, ControlTally& tally, MismatchKind kind,
+                   const Encoded& expected, const DeviceAnswer& got) {
+  ++report.mismatched;
+  switch (kind) {
+    case MismatchKind::Both:
+      ++tally.both, ++report.both;
+      break;
+    case MismatchKind::Word:
+      ++tally.word, ++report.word;
+      break;
+    default:
+      ++tally.flags, ++report.flags;
+      if (got.result.status ==
+          ptovec_dut_flags_to_spec(expected.status, PTOVEC_DUT_FLAG_ORDER_RISCV)) {
+        ++report.flags_reversed;
+        // NX alone reversed is NV alone, which a real bug gives too; two bits are evidence.
+        if (std::popcount(static_cast<unsigned>(expected.status)) >= 2) {
+          ++report.flags_reversed_two_bits;
+        }
+      }
+      break;
+  }
+}
+
 }  // namespace
 
 std::string_view MismatchKindName(MismatchKind kind) {
@@ -83,6 +118,17 @@ void CheckAccumulator::Add(std::uint64_t index, const VectorRecord& expected,
   Add(index, expected.c, expected.expected, got);
 }
 
+// One answer that did not match, as Add judged it: what a Mismatch of it is made from.
+struct CheckAccumulator::Judged {
+  std::uint64_t index;
+  const Case& c;
+  const Encoded& expected;
+  const DeviceAnswer& got;
+  MismatchKind kind;
+  std::size_t vector_class;
+  Verdict verdict;
+};
+
 void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& expected,
                            const DeviceAnswer& got) {
   FileTally& file = report_.per_file.back();
@@ -100,64 +146,60 @@ void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& ex
   ++file.classes[vector_class][0];
   // Every Device and the results readers deliver words already within the destination's width
   // (device.hpp), so the word compares as it is.
-  const Judge& judge = report_.judge;
   std::size_t rule = kNoRule;
-  const Verdict verdict = judge.Of(c, input_class_, expected, got, &rule);
+  const Verdict verdict = report_.judge.Of(c, input_class_, expected, got, &rule);
   if (verdict == Verdict::Match) {
     ++report_.matched;
     return;
   }
-  MismatchKind kind = MismatchKind::Unsupported;
+  const Judged j{
+      index,        c,      expected, got, KindOf(verdict, expected, got, report_.judge.policy),
+      vector_class, verdict};
   if (verdict == Verdict::Unsupported) {
     ++tally.unsupported;
     ++report_.unsupported;
-  } else {
-    const bool word = got.result.word != expected.word;
-    const bool flags = ((got.result.status ^ expected.status) & judge.policy.flags) != 0;
-    kind = word && flags ? MismatchKind::Both : word ? MismatchKind::Word : MismatchKind::Flags;
   }
   if (verdict == Verdict::Waived) {
     ++tally.waived;
     ++report_.waived;
-    RuleTally& r = report_.rules[rule];
-    ++r.waived;
-    if (!r.first || every_) {
-      Mismatch m{file.file, report_.per_file.size() - 1,
-                 index,     c,
-                 expected,  got,
-                 kind,      vector_class,
-                 verdict,   rule,
-                 {},        judge.known.rules[rule].FullName()};
-      if (every_) every_(m);
-      if (!r.first) r.first = std::move(m);
-    }
+    AddWaived(j, rule);
     return;
   }
-  if (verdict == Verdict::Mismatch) {
-    ++report_.mismatched;
-    switch (kind) {
-      case MismatchKind::Both:
-        ++tally.both, ++report_.both;
-        break;
-      case MismatchKind::Word:
-        ++tally.word, ++report_.word;
-        break;
-      default:
-        ++tally.flags, ++report_.flags;
-        if (got.result.status ==
-            ptovec_dut_flags_to_spec(expected.status, PTOVEC_DUT_FLAG_ORDER_RISCV)) {
-          ++report_.flags_reversed;
-          // NX alone reversed is NV alone, which a real bug gives too; two bits are evidence.
-          if (std::popcount(static_cast<unsigned>(expected.status)) >= 2) {
-            ++report_.flags_reversed_two_bits;
-          }
-        }
-        break;
-    }
-  }
-  const bool failed = verdict == Verdict::Mismatch || !judge.allow_unsupported;
-  if (failed) ++file.classes[vector_class][1];
-  const Signature signature = SignatureOf(c, input_class_, expected, got, judge.policy);
+  if (verdict == Verdict::Mismatch) CountMismatch(report_, tally, j.kind, expected, got);
+  AddFailure(j, tally);
+}
+
+Mismatch CheckAccumulator::MismatchOf(const Judged& j, std::size_t rule, Signature signature,
+                                      std::string rule_name) const {
+  return Mismatch{report_.per_file.back().file,
+                  report_.per_file.size() - 1,
+                  j.index,
+                  j.c,
+                  j.expected,
+                  j.got,
+                  j.kind,
+                  j.vector_class,
+                  j.verdict,
+                  rule,
+                  std::move(signature),
+                  std::move(rule_name)};
+}
+
+void CheckAccumulator::AddWaived(const Judged& j, std::size_t rule) {
+  RuleTally& r = report_.rules[rule];
+  ++r.waived;
+  if (r.first && !every_) return;
+  Mismatch m = MismatchOf(j, rule, {}, report_.judge.known.rules[rule].FullName());
+  if (every_) every_(m);
+  if (!r.first) r.first = std::move(m);
+}
+
+void CheckAccumulator::AddFailure(const Judged& j, ControlTally& tally) {
+  FileTally& file = report_.per_file.back();
+  const Case& c = j.c;
+  const bool failed = j.verdict == Verdict::Mismatch || !report_.judge.allow_unsupported;
+  if (failed) ++file.classes[j.vector_class][1];
+  const Signature signature = SignatureOf(c, input_class_, j.expected, j.got, report_.judge.policy);
   const auto key = std::make_tuple(c.op, c.pair.src, c.pair.dst, signature);
   auto group = group_of_.find(key);
   const std::uint16_t control_bit =
@@ -172,12 +214,7 @@ void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& ex
     g.controls |= control_bit;
     if (!keep_first && !keep_example && !every_) return;
   }
-  Mismatch m{file.file, report_.per_file.size() - 1,
-             index,     c,
-             expected,  got,
-             kind,      vector_class,
-             verdict,   kNoRule,
-             signature, {}};
+  Mismatch m = MismatchOf(j, kNoRule, signature, {});
   if (new_group) {
     group_of_.emplace(key, report_.groups.size());
     report_.groups.push_back(TriageGroup{c.op, c.pair.Whole(), signature, 1, control_bit, m});

@@ -1,7 +1,7 @@
 // `ptovec check`'s comparison of a results file with its vector files (CheckResults,
 // ResultsMismatches): each results section checked against its vector file, then the answers
 // tallied (CheckAccumulator) file by file; TestFloat-style results files too. Reports:
-// check_report.cpp; output files: check_outputs.cpp.
+// check_report.cpp, check_junit.cpp; output files: check_outputs.cpp.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -191,6 +191,109 @@ CheckReport CompareTestFloat(const generator::VectorSelection& vectors,
   return report;
 }
 
+// Throws InputError unless the results file has a section per selected vector file, with a hint
+// when its sections are those of part of the selection.
+void CheckSectionCount(const std::vector<ResultsSection>& sections,
+                       const std::vector<VectorSource>& sources,
+                       const generator::VectorSelection& vectors,
+                       const std::filesystem::path& results) {
+  if (sections.size() == sources.size()) return;
+  std::size_t named = 0;
+  for (const ResultsSection& section : sections) {
+    for (const VectorSource& source : sources) named += section.file == source.name ? 1 : 0;
+  }
+  const std::string hint =
+      sections.size() < sources.size() && named == sections.size()
+          ? "results of a run of part of it? Give check the same --op/--src/--dst as the run"
+          : "results of another suite?";
+  throw InputError("results file " + results.string() + " has " +
+                   generator::Counted(sections.size(), "section") + " but " + vectors.Describe() +
+                   " holds " + generator::Counted(sources.size(), "vector file") + " (" + hint +
+                   ")");
+}
+
+// Throws InputError when section s's SHA-256 is not its vector file's.
+void CheckSectionDigest(const ResultsSection& section, std::size_t s, const VectorSource& source,
+                        const std::string& sha256) {
+  if (section.sha256 != sha256) {
+    throw InputError("results section " + Str(s) + " (" + section.file +
+                     ") does not match the vectors: SHA-256 " + section.sha256 +
+                     " in the results, " + sha256 + " for " + source.path.string() +
+                     " (results of another version of the file?)");
+  }
+}
+
+// The answers of one batch of section s, each checked to answer its record, tallied unless the
+// filter drops its control (counted in left_out).
+void AddBatch(CheckAccumulator& acc, std::size_t s, const ResultsSection& section,
+              const std::filesystem::path& results, const generator::ControlFilter& filter,
+              const std::vector<VectorRecord>& records, const std::vector<std::uint64_t>& positions,
+              const std::vector<std::uint64_t>& indices, const std::vector<DeviceAnswer>& answers,
+              std::uint64_t& left_out) {
+  for (std::size_t k = 0; k < records.size(); ++k) {
+    if (indices[k] != positions[k]) {
+      throw InputError("results file " + results.string() + " section " + Str(s) + " (" +
+                       section.file + ") answers record " + Str(indices[k]) +
+                       " where the vector file's next record of its controls is " +
+                       Str(positions[k]));
+    }
+    if (!filter.all() && records[k].c.op->uses_controls && !filter.Accepts(records[k].c.control)) {
+      ++left_out;
+      continue;
+    }
+    acc.Add(positions[k], records[k], answers[k]);
+  }
+}
+
+// The note when the run that wrote the results judged by another policy or other known
+// differences than this check ("" when the same, or when the header does not say).
+std::string RunJudgedNote(const ResultsReader& reader, const std::filesystem::path& results,
+                          const Judge& judge) {
+  const ComparePolicy run_policy =
+      reader.compare().empty() ? ComparePolicy{} : ComparePolicyFromName(reader.compare());
+  if (reader.compare().empty() ||
+      (run_policy == judge.policy && reader.known_differences() == judge.known.sets)) {
+    return {};
+  }
+  std::string sets;
+  for (const std::string& set : reader.known_differences()) {
+    sets += (sets.empty() ? "" : ", ") + set;
+  }
+  return "the run that wrote " + results.filename().string() + " compared " +
+         run_policy.Describe() +
+         (sets.empty() ? std::string() : " with known differences " + sets) +
+         "; this check judges by its own options";
+}
+
+// The finished report of a results file read to its end: incomplete after a stopped run; else
+// its scope, device and how the run judged. Throws InputError when nothing was compared.
+CheckReport Concluded(CheckReport report, const ResultsReader& reader,
+                      const generator::VectorSelection& vectors,
+                      const std::filesystem::path& results, const generator::ControlFilter& filter,
+                      std::uint64_t left_out, const Judge& judge) {
+  if (reader.stopped()) {
+    std::uint64_t total = 0;
+    for (const ResultsSection& x : reader.sections()) total += x.count;
+    report.incomplete = "the run stopped after " + Str(reader.stopped()->records) + " of " +
+                        Str(total) + " records: " + reader.stopped()->reason;
+    return report;
+  }
+  if (report.vectors == 0 && left_out > 0) {
+    throw InputError("--rmode/--sat (" + filter.Describe() + ") keep none of the " + Str(left_out) +
+                     " answers of results file " + results.string());
+  }
+  if (report.vectors == 0) {
+    throw InputError("--vectors " + vectors.Describe() + " holds zero vectors (nothing to check)");
+  }
+  if (!filter.all()) {
+    report.scope = "checked only the vectors of " + filter.Describe() + " (" + Str(left_out) +
+                   " answers of other controls in the results file were not compared)";
+  }
+  report.device = reader.device();
+  report.run_judged = RunJudgedNote(reader, results, judge);
+  return report;
+}
+
 // The shared loop of check and ResultsMismatches: compares every results section with its vector
 // file. Stops early (without the end-of-file checks) when stop(accumulator) says so.
 template <typename Stop>
@@ -206,20 +309,7 @@ CheckReport Compare(const generator::VectorSelection& vectors, const std::filesy
   const std::vector<VectorSource> sources = generator::SelectVectorFiles(vectors);
   ResultsReader reader(results);
   const auto& sections = reader.sections();
-  if (sections.size() != sources.size()) {
-    std::size_t named = 0;
-    for (const ResultsSection& section : sections) {
-      for (const VectorSource& source : sources) named += section.file == source.name ? 1 : 0;
-    }
-    const std::string hint =
-        sections.size() < sources.size() && named == sections.size()
-            ? "results of a run of part of it? Give check the same --op/--src/--dst as the run"
-            : "results of another suite?";
-    throw InputError("results file " + results.string() + " has " +
-                     generator::Counted(sections.size(), "section") + " but " + vectors.Describe() +
-                     " holds " + generator::Counted(sources.size(), "vector file") + " (" + hint +
-                     ")");
-  }
+  CheckSectionCount(sections, sources, vectors, results);
   MismatchesFile export_file(mismatches);
   CheckAccumulator acc(max_report, export_file.Sink(), judge);
   std::vector<VectorRecord> records;
@@ -230,82 +320,29 @@ CheckReport Compare(const generator::VectorSelection& vectors, const std::filesy
     auto vr = generator::OpenVectorSource(sources[s]);
     CheckSection(sections[s], s, sources[s], vr->info());
     acc.BeginFile(sources[s].name, *vr->info().op, vr->info().pair, sections[s].count);
-    const auto& controls = sections[s].controls;
     std::uint64_t left = reader.RecordsIn(s);  // answers in the file (fewer after a stop)
     std::uint64_t index = 0;
     while (!vr->done()) {
       const std::size_t n = vr->Read(records, 4096);
-      KeepSectionRecords(records, index, controls, left, positions);
+      KeepSectionRecords(records, index, sections[s].controls, left, positions);
       answers.resize(records.size());
       indices.resize(records.size());
       reader.Read(s, answers, indices);
-      for (std::size_t k = 0; k < records.size(); ++k) {
-        if (indices[k] != positions[k]) {
-          throw InputError("results file " + results.string() + " section " + Str(s) + " (" +
-                           sections[s].file + ") answers record " + Str(indices[k]) +
-                           " where the vector file's next record of its controls is " +
-                           Str(positions[k]));
-        }
-        if (!filter.all() && records[k].c.op->uses_controls &&
-            !filter.Accepts(records[k].c.control)) {
-          ++left_out;
-          continue;
-        }
-        acc.Add(positions[k], records[k], answers[k]);
-      }
+      AddBatch(acc, s, sections[s], results, filter, records, positions, indices, answers,
+               left_out);
       left -= records.size();
       index += n;
       if (stop(acc)) return acc.Finish();
     }
     generator::CheckSourceDigest(sources[s], *vr);
-    if (sections[s].sha256 != vr->sha256()) {
-      throw InputError("results section " + Str(s) + " (" + sections[s].file +
-                       ") does not match the vectors: SHA-256 " + sections[s].sha256 +
-                       " in the results, " + vr->sha256() + " for " + sources[s].path.string() +
-                       " (results of another version of the file?)");
-    }
+    CheckSectionDigest(sections[s], s, sources[s], vr->sha256());
     if (progress) PrintChecked(s, sources, index);
   }
   reader.Finish();
   export_file.Commit();
   CheckReport report = acc.Finish();
   report.notes = generator::UnverifiedCountNotes(sources);
-  if (reader.stopped()) {
-    report.incomplete = "the run stopped after " + Str(reader.stopped()->records) + " of " +
-                        Str([&] {
-                          std::uint64_t total = 0;
-                          for (const ResultsSection& x : sections) total += x.count;
-                          return total;
-                        }()) +
-                        " records: " + reader.stopped()->reason;
-    return report;
-  }
-  if (report.vectors == 0 && left_out > 0) {
-    throw InputError("--rmode/--sat (" + filter.Describe() + ") keep none of the " + Str(left_out) +
-                     " answers of results file " + results.string());
-  }
-  if (report.vectors == 0) {
-    throw InputError("--vectors " + vectors.Describe() + " holds zero vectors (nothing to check)");
-  }
-  if (!filter.all()) {
-    report.scope = "checked only the vectors of " + filter.Describe() + " (" + Str(left_out) +
-                   " answers of other controls in the results file were not compared)";
-  }
-  report.device = reader.device();
-  const ComparePolicy run_policy =
-      reader.compare().empty() ? ComparePolicy{} : ComparePolicyFromName(reader.compare());
-  if (!reader.compare().empty() &&
-      (!(run_policy == judge.policy) || reader.known_differences() != judge.known.sets)) {
-    std::string sets;
-    for (const std::string& set : reader.known_differences()) {
-      sets += (sets.empty() ? "" : ", ") + set;
-    }
-    report.run_judged = "the run that wrote " + results.filename().string() + " compared " +
-                        run_policy.Describe() +
-                        (sets.empty() ? std::string() : " with known differences " + sets) +
-                        "; this check judges by its own options";
-  }
-  return report;
+  return Concluded(std::move(report), reader, vectors, results, filter, left_out, judge);
 }
 
 }  // namespace

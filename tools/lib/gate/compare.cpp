@@ -246,90 +246,127 @@ std::string SignatureText(const generator::OpDef& op, const Signature& s) {
   return out;
 }
 
-std::string CheckSignatureText(const generator::OpDef& op, const std::string& text) {
-  // Fold runs of spaces, split at ';'.
-  std::string folded;
-  for (const char ch : text) {
-    if (ch == ' ' && (folded.empty() || folded.back() == ' ')) continue;
-    folded += ch;
+namespace {
+
+// Reads a --signature text part by part (parts split at ';', spaces folded), building its
+// canonical form; every refusal is an InputError naming the part.
+class SignatureTextReader {
+ public:
+  SignatureTextReader(const generator::OpDef& op, const std::string& text) : op_(op) {
+    std::string folded;
+    for (const char ch : text) {
+      if (ch == ' ' && (folded.empty() || folded.back() == ' ')) continue;
+      folded += ch;
+    }
+    for (std::size_t start = 0; start <= folded.size();) {
+      std::size_t end = folded.find(';', start);
+      if (end == std::string::npos) end = folded.size();
+      parts_.push_back(Trim(std::string_view(folded).substr(start, end - start)));
+      start = end + 1;
+    }
   }
-  std::vector<std::string> parts;
-  for (std::size_t start = 0; start <= folded.size();) {
-    std::size_t end = folded.find(';', start);
-    if (end == std::string::npos) end = folded.size();
-    parts.push_back(Trim(std::string_view(folded).substr(start, end - start)));
-    start = end + 1;
-  }
-  const auto refuse = [&](const std::string& part, const std::string& what) -> void {
+
+  [[noreturn]] static void Refuse(const std::string& part, const std::string& what) {
     throw InputError("--signature part '" + part + "': " + what +
                      " (give a signature as a report's triage line prints it, e.g. 'input "
                      "+normal; expected +inf OF|NX; got +largest OF|NX; word 1 code nearer zero; "
                      "flags same')");
-  };
-  std::size_t k = 0;
-  std::string canonical;
-  // Named slots first, in slot order.
-  for (std::size_t i = 0; i < op.slots.size() && k < parts.size(); ++i) {
-    const std::string prefix = op.slots[i].name + " ";
-    if (parts[k].rfind(prefix, 0) != 0) continue;
-    const std::string value = parts[k].substr(prefix.size());
-    if (!op.slot_values || value.empty() ||
-        value.find_first_not_of("0123456789") != std::string::npos) {
-      refuse(parts[k], "a named slot takes a decimal value, and " + op.name + " names " +
-                           (op.slot_values ? "only its mode slots" : "none"));
-    }
-    canonical += parts[k] + "; ";
-    ++k;
   }
-  if (k + 1 == parts.size() && parts[k] == "got unsupported") return canonical + "got unsupported";
-  const auto take = [&](const std::string& key) {
-    if (k >= parts.size() || parts[k].rfind(key + " ", 0) != 0) {
-      refuse(k < parts.size() ? parts[k] : std::string(), "expected '" + key + " ...' here");
+
+  // Named slots first, in slot order ("<slot> <decimal>", an op with slot values only).
+  void NamedSlots() {
+    for (std::size_t i = 0; i < op_.slots.size() && k_ < parts_.size(); ++i) {
+      const std::string prefix = op_.slots[i].name + " ";
+      if (parts_[k_].rfind(prefix, 0) != 0) continue;
+      const std::string value = parts_[k_].substr(prefix.size());
+      if (!op_.slot_values || value.empty() ||
+          value.find_first_not_of("0123456789") != std::string::npos) {
+        Refuse(parts_[k_], "a named slot takes a decimal value, and " + op_.name + " names " +
+                               (op_.slot_values ? "only its mode slots" : "none"));
+      }
+      canonical_ += parts_[k_] + "; ";
+      ++k_;
     }
-    return parts[k++].substr(key.size() + 1);
-  };
-  const std::string input = take("input");
-  bool known_input = false;
-  for (std::size_t c = 0; c < generator::kInputClasses; ++c) {
-    known_input = known_input || InputClassName(c) == input;
   }
-  if (!known_input) refuse("input " + input, "unknown input class");
-  canonical += "input " + input;
-  // "<class> <flags>" of expected and got.
-  const auto result = [&](const std::string& key, Status& flags) {
-    const std::string value = take(key);
+
+  // The last part is "got unsupported": the canonical text ends with it.
+  bool Unsupported() const { return k_ + 1 == parts_.size() && parts_[k_] == "got unsupported"; }
+
+  // The next part's value after "<key> ".
+  std::string Take(const std::string& key) {
+    if (k_ >= parts_.size() || parts_[k_].rfind(key + " ", 0) != 0) {
+      Refuse(k_ < parts_.size() ? parts_[k_] : std::string(), "expected '" + key + " ...' here");
+    }
+    return parts_[k_++].substr(key.size() + 1);
+  }
+
+  void Input() {
+    const std::string input = Take("input");
+    bool known_input = false;
+    for (std::size_t c = 0; c < generator::kInputClasses; ++c) {
+      known_input = known_input || InputClassName(c) == input;
+    }
+    if (!known_input) Refuse("input " + input, "unknown input class");
+    canonical_ += "input " + input;
+  }
+
+  // "<class> <flags>" of expected or got; returns the flags.
+  Status Result(const std::string& key) {
+    const std::string value = Take(key);
     const auto space = value.find(' ');
     const std::string cls = value.substr(0, space);
-    if (!IsResultClassName(cls)) refuse(key + " " + value, "unknown result class '" + cls + "'");
+    if (!IsResultClassName(cls)) Refuse(key + " " + value, "unknown result class '" + cls + "'");
     const std::optional<Status> bits =
         space == std::string::npos ? std::nullopt : ParseFlagNames(value.substr(space + 1));
     if (!bits || value.find(',') != std::string::npos) {
-      refuse(key + " " + value, "expected a result class and its flags ('OF|NX', '-' for none)");
+      Refuse(key + " " + value, "expected a result class and its flags ('OF|NX', '-' for none)");
     }
-    flags = *bits;
-    canonical += "; " + key + " " + cls + " " + generator::FlagNames(*bits);
-  };
-  Status expected_flags = 0;
-  Status got_flags = 0;
-  result("expected", expected_flags);
-  {
-    result("got", got_flags);
-    const std::string word = take("word");
+    canonical_ += "; " + key + " " + cls + " " + generator::FlagNames(*bits);
+    return *bits;
+  }
+
+  // "word <difference>" and "flags <difference>", which must be that of the flags given.
+  void WordAndFlags(Status expected_flags, Status got_flags) {
+    const std::string word = Take("word");
     const bool known_word =
         std::any_of(kWordDifferences.begin(), kWordDifferences.end(),
                     [&](WordDifference d) { return WordDifferenceName(d) == word; });
-    if (!known_word) refuse("word " + word, "unknown word difference");
-    canonical += "; word " + word;
-    const std::string flags = take("flags");
+    if (!known_word) Refuse("word " + word, "unknown word difference");
+    canonical_ += "; word " + word;
+    const std::string flags = Take("flags");
     const std::string want = FlagDifferenceText(expected_flags, got_flags);
     if (flags != want) {
-      refuse("flags " + flags,
+      Refuse("flags " + flags,
              "the flag difference of these expected and got flags is '" + want + "'");
     }
-    canonical += "; flags " + flags;
+    canonical_ += "; flags " + flags;
   }
-  if (k != parts.size()) refuse(parts[k], "nothing may follow here");
-  return canonical;
+
+  // The canonical text, refusing any part left over.
+  std::string Finish() const {
+    if (k_ != parts_.size()) Refuse(parts_[k_], "nothing may follow here");
+    return canonical_;
+  }
+  const std::string& canonical() const { return canonical_; }
+
+ private:
+  const generator::OpDef& op_;
+  std::vector<std::string> parts_;
+  std::size_t k_ = 0;
+  std::string canonical_;
+};
+
+}  // namespace
+
+std::string CheckSignatureText(const generator::OpDef& op, const std::string& text) {
+  SignatureTextReader reader(op, text);
+  reader.NamedSlots();
+  if (reader.Unsupported()) return reader.canonical() + "got unsupported";
+  reader.Input();
+  const Status expected_flags = reader.Result("expected");
+  const Status got_flags = reader.Result("got");
+  reader.WordAndFlags(expected_flags, got_flags);
+  return reader.Finish();
 }
 
 }  // namespace ptovec::tools

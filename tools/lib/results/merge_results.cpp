@@ -3,7 +3,11 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+#include <vector>
 
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/readers.hpp"
@@ -62,15 +66,94 @@ std::optional<std::vector<fs::path>> ShardResultsFiles(const std::vector<fs::pat
   return found;
 }
 
+namespace {
+
+// One shard of a merge, in shard order: its folder, manifest and results reader.
+struct Shard {
+  fs::path folder;
+  generator::Manifest manifest;
+  std::unique_ptr<ResultsReader> reader;
+};
+using Shards = std::map<std::uint64_t, Shard>;
+
+// "results file FILE of shard K/N", for error lines.
+std::string ShardText(const Shard& s, const fs::path& file) {
+  return "results file " + file.string() + " of shard " +
+         (s.manifest.shard ? generator::ShardName(*s.manifest.shard) : std::string("?"));
+}
+
+// Throws InputError unless the shard's results are of the first shard's run (stopped: never;
+// format, device and judging the same) and answer the merged suite's files, section by section,
+// as the first shard's do. Adds each section's count to counts.
+void CheckShardResults(const Shard& shard, const fs::path& file, const Shard& first,
+                       const std::vector<generator::VectorSource>& sources,
+                       std::vector<std::uint64_t>& counts) {
+  const ResultsReader& r = *shard.reader;
+  if (r.stopped()) {
+    throw InputError(ShardText(shard, file) + " is of a run that stopped early (" +
+                     r.stopped()->reason + "); run that shard again");
+  }
+  if (r.format() != first.reader->format() || r.device() != first.reader->device()) {
+    throw InputError(ShardText(shard, file) + " is " + r.format() + " from device '" + r.device() +
+                     "', the first shard's " + first.reader->format() + " from '" +
+                     first.reader->device() + "' (merge joins one run's shards)");
+  }
+  if (r.judged() != first.reader->judged()) {
+    throw InputError(ShardText(shard, file) + " was judged " + r.judged().dump() +
+                     ", the first shard's " + first.reader->judged().dump() +
+                     " (merge joins one run's shards: the same --compare, --flags, "
+                     "--known-differences and --allow-unsupported)");
+  }
+  if (r.sections().size() != sources.size()) {
+    throw InputError(ShardText(shard, file) + " has " + Str(r.sections().size()) +
+                     " sections, the merged suite " + Str(sources.size()) +
+                     " files (results of a run of part of the shard?)");
+  }
+  for (std::size_t s = 0; s < sources.size(); ++s) {
+    const ResultsSection& section = r.sections()[s];
+    const auto entry =
+        std::find_if(shard.manifest.files.begin(), shard.manifest.files.end(),
+                     [&](const generator::ManifestEntry& e) { return e.path == section.file; });
+    if (section.file != sources[s].name || entry == shard.manifest.files.end() ||
+        entry->sha256 != section.sha256 ||
+        section.controls != first.reader->sections()[s].controls) {
+      throw InputError(ShardText(shard, file) + " section " + Str(s) + " (" + section.file +
+                       ") does not answer the shard's " + sources[s].name +
+                       " as the other shards' results do (another file, version or --rmode/--sat)");
+    }
+    counts[s] += section.count;
+  }
+}
+
+// Section s's answers of every shard, in shard order, their record indices moved to the merged
+// file's (each shard file's first record is its first input times the controls).
+void CopySection(Shards& by_index, std::size_t s, const generator::VectorSource& source,
+                 bool filtered, ResultsWriter& writer) {
+  std::vector<DeviceAnswer> answers;
+  std::vector<std::uint64_t> indices;
+  for (auto& [index, shard] : by_index) {
+    generator::VectorReader vectors(shard.folder / source.name);
+    const generator::VectorFileInfo& info = vectors.info();
+    const std::uint64_t offset = info.shard ? info.shard->first_input * info.controls.size() : 0;
+    std::uint64_t left = shard.reader->RecordsIn(s);
+    while (left > 0) {
+      const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(left, 1 << 16));
+      answers.resize(n);
+      indices.resize(n);
+      shard.reader->Read(s, answers, indices);
+      for (std::uint64_t& i : indices) i += offset;
+      writer.Append(answers, filtered ? std::span<const std::uint64_t>(indices)
+                                      : std::span<const std::uint64_t>());
+      left -= n;
+    }
+  }
+}
+
+}  // namespace
+
 void MergeShardResults(const std::vector<fs::path>& folders, const std::vector<fs::path>& results,
                        const fs::path& merged, const fs::path& out) {
-  // The shards in shard order, each with its manifest and results reader.
-  struct Shard {
-    fs::path folder;
-    generator::Manifest manifest;
-    std::unique_ptr<ResultsReader> reader;
-  };
-  std::map<std::uint64_t, Shard> by_index;
+  Shards by_index;
   for (std::size_t k = 0; k < folders.size(); ++k) {
     generator::Manifest m = generator::ReadManifest(folders[k] / "manifest.json");
     const std::uint64_t index = m.shard ? m.shard->index : 0;
@@ -80,50 +163,11 @@ void MergeShardResults(const std::vector<fs::path>& folders, const std::vector<f
   const std::vector<generator::VectorSource> sources =
       generator::SelectVectorFiles(generator::VectorSelection(merged));
   const Shard& first = by_index.begin()->second;
-  const auto describe = [](const Shard& s, const fs::path& file) {
-    return "results file " + file.string() + " of shard " +
-           (s.manifest.shard ? generator::ShardName(*s.manifest.shard) : std::string("?"));
-  };
   std::vector<std::uint64_t> counts(sources.size(), 0);
   for (auto& [index, shard] : by_index) {
-    const ResultsReader& r = *shard.reader;
     const fs::path file = results[static_cast<std::size_t>(
         std::find(folders.begin(), folders.end(), shard.folder) - folders.begin())];
-    if (r.stopped()) {
-      throw InputError(describe(shard, file) + " is of a run that stopped early (" +
-                       r.stopped()->reason + "); run that shard again");
-    }
-    if (r.format() != first.reader->format() || r.device() != first.reader->device()) {
-      throw InputError(describe(shard, file) + " is " + r.format() + " from device '" + r.device() +
-                       "', the first shard's " + first.reader->format() + " from '" +
-                       first.reader->device() + "' (merge joins one run's shards)");
-    }
-    if (r.judged() != first.reader->judged()) {
-      throw InputError(describe(shard, file) + " was judged " + r.judged().dump() +
-                       ", the first shard's " + first.reader->judged().dump() +
-                       " (merge joins one run's shards: the same --compare, --flags, "
-                       "--known-differences and --allow-unsupported)");
-    }
-    if (r.sections().size() != sources.size()) {
-      throw InputError(describe(shard, file) + " has " + Str(r.sections().size()) +
-                       " sections, the merged suite " + Str(sources.size()) +
-                       " files (results of a run of part of the shard?)");
-    }
-    for (std::size_t s = 0; s < sources.size(); ++s) {
-      const ResultsSection& section = r.sections()[s];
-      const auto entry =
-          std::find_if(shard.manifest.files.begin(), shard.manifest.files.end(),
-                       [&](const generator::ManifestEntry& e) { return e.path == section.file; });
-      if (section.file != sources[s].name || entry == shard.manifest.files.end() ||
-          entry->sha256 != section.sha256 ||
-          section.controls != first.reader->sections()[s].controls) {
-        throw InputError(
-            describe(shard, file) + " section " + Str(s) + " (" + section.file +
-            ") does not answer the shard's " + sources[s].name +
-            " as the other shards' results do (another file, version or --rmode/--sat)");
-      }
-      counts[s] += section.count;
-    }
+    CheckShardResults(shard, file, first, sources, counts);
   }
   std::vector<ResultsSection> sections;
   for (std::size_t s = 0; s < sources.size(); ++s) {
@@ -137,27 +181,8 @@ void MergeShardResults(const std::vector<fs::path>& folders, const std::vector<f
   ResultsWriter writer(
       out, first.reader->format() == "bin" ? ResultsFormat::Binary : ResultsFormat::Json, sections,
       first.reader->device(), header_keys);
-  std::vector<DeviceAnswer> answers;
-  std::vector<std::uint64_t> indices;
   for (std::size_t s = 0; s < sources.size(); ++s) {
-    const bool filtered = !sections[s].controls.empty();
-    for (auto& [index, shard] : by_index) {
-      // The shard file's first record in the whole file.
-      generator::VectorReader vectors(shard.folder / sources[s].name);
-      const generator::VectorFileInfo& info = vectors.info();
-      const std::uint64_t offset = info.shard ? info.shard->first_input * info.controls.size() : 0;
-      std::uint64_t left = shard.reader->RecordsIn(s);
-      while (left > 0) {
-        const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(left, 1 << 16));
-        answers.resize(n);
-        indices.resize(n);
-        shard.reader->Read(s, answers, indices);
-        for (std::uint64_t& i : indices) i += offset;
-        writer.Append(answers, filtered ? std::span<const std::uint64_t>(indices)
-                                        : std::span<const std::uint64_t>());
-        left -= n;
-      }
-    }
+    CopySection(by_index, s, sources[s], !sections[s].controls.empty(), writer);
   }
   for (auto& [index, shard] : by_index) shard.reader->Finish();
   writer.Commit();

@@ -80,26 +80,30 @@ nlohmann::ordered_json ResultsVectorsHeader(const std::vector<std::filesystem::p
   return list;
 }
 
-void ResultsReader::Impl::ParseHeader(const J& h, const std::string& expected_format) {
-  std::string where = "header";
-  // h[key] of an object as text / whole number, naming the key when it is missing or another
-  // type.
-  const auto text = [&](const J& o, const char* key) {
-    if (!o.contains(key) || !o[key].is_string()) {
-      Fail("has a malformed " + where + ": \"" + key + "\" must be text (got " +
-           (o.contains(key) ? Dump(o[key]) : std::string("nothing")) + ")");
-    }
-    return o[key].get<std::string>();
-  };
-  const auto whole = [&](const J& o, const char* key) {
-    if (!o.contains(key) || !o[key].is_number_unsigned()) {
-      Fail("has a malformed " + where + ": \"" + key + "\" must be a whole number (got " +
-           (o.contains(key) ? Dump(o[key]) : std::string("nothing")) + ")");
-    }
-    return o[key].get<std::uint64_t>();
-  };
-  if (!h.is_object()) Fail("has a header that is not a JSON object");
-  if (text(h, "format") != expected_format) {
+// o[key] when `is` says it has the type wanted, else Fail()s naming `where`, the key and what
+// it must be.
+const J& ResultsReader::Impl::HeaderField(const J& o, const char* key, const std::string& where,
+                                          bool (J::*is)() const noexcept,
+                                          const char* wanted) const {
+  if (!o.contains(key) || !(o[key].*is)()) {
+    Fail("has a malformed " + where + ": \"" + key + "\" must be " + wanted + " (got " +
+         (o.contains(key) ? Dump(o[key]) : std::string("nothing")) + ")");
+  }
+  return o[key];
+}
+
+std::string ResultsReader::Impl::HeaderText(const J& o, const char* key,
+                                            const std::string& where) const {
+  return HeaderField(o, key, where, &J::is_string, "text").get<std::string>();
+}
+
+std::uint64_t ResultsReader::Impl::HeaderWhole(const J& o, const char* key,
+                                               const std::string& where) const {
+  return HeaderField(o, key, where, &J::is_number_unsigned, "a whole number").get<std::uint64_t>();
+}
+
+void ResultsReader::Impl::ParseFormatAndVersion(const J& h, const std::string& expected_format) {
+  if (HeaderText(h, "format", "header") != expected_format) {
     Fail("has header format " + Dump(h["format"]) + " (expected \"" + expected_format + "\")");
   }
   if (!h.contains("version") || !h["version"].is_number_unsigned() ||
@@ -114,6 +118,9 @@ void ResultsReader::Impl::ParseHeader(const J& h, const std::string& expected_fo
          ", the JSON header " + Dump(h["version"]));
   }
   version = static_cast<int>(h["version"].get<std::uint64_t>());
+}
+
+void ResultsReader::Impl::CheckHeaderKeys(const J& h) const {
   for (const auto& item : h.items()) {
     const std::string& key = item.key();
     const bool judged_key =
@@ -127,16 +134,19 @@ void ResultsReader::Impl::ParseHeader(const J& h, const std::string& expected_fo
                          : ")"));
     }
   }
-  if (h.contains("stopped")) {
-    where = "header \"stopped\"";
-    const J& st = h["stopped"];
-    if (!st.is_object() || st.size() != 2) {
-      Fail("has a malformed header: \"stopped\" must be {\"reason\": text, \"records\": n}");
-    }
-    stopped = ResultsStop{text(st, "reason"), whole(st, "records")};
-    where = "header";
+}
+
+void ResultsReader::Impl::ParseStopped(const J& h) {
+  if (!h.contains("stopped")) return;
+  const std::string where = "header \"stopped\"";
+  const J& st = h["stopped"];
+  if (!st.is_object() || st.size() != 2) {
+    Fail("has a malformed header: \"stopped\" must be {\"reason\": text, \"records\": n}");
   }
-  if (h.contains("device")) device = text(h, "device");
+  stopped = ResultsStop{HeaderText(st, "reason", where), HeaderWhole(st, "records", where)};
+}
+
+void ResultsReader::Impl::ParseJudged(const J& h) {
   for (const char* key : {"compare", "known_differences", "allow_unsupported"}) {
     if (h.contains(key)) judged[key] = h[key];
   }
@@ -144,87 +154,93 @@ void ResultsReader::Impl::ParseHeader(const J& h, const std::string& expected_fo
     Fail("has a malformed header: \"allow_unsupported\" must be true or false");
   }
   if (h.contains("compare")) {
-    where = "header \"compare\"";
-    compare = text(h, "compare");
+    compare = HeaderText(h, "compare", "header \"compare\"");
     try {
       ComparePolicyFromName(compare);
     } catch (const generator::InputError& e) {
       Fail("has a malformed header: " + std::string(e.what()));
     }
-    where = "header";
   }
-  if (h.contains("vectors")) {
-    const J& v = h["vectors"];
-    const char* what = "has a malformed header: \"vectors\" must be an array of paths";
-    if (!v.is_array()) Fail(what);
-    for (const J& p : v) {
-      if (!p.is_string() || p.get<std::string>().empty()) Fail(what);
-      vectors.emplace_back(p.get<std::string>());
-    }
+}
+
+void ResultsReader::Impl::ParseVectorPaths(const J& h) {
+  if (!h.contains("vectors")) return;
+  const J& v = h["vectors"];
+  const char* what = "has a malformed header: \"vectors\" must be an array of paths";
+  if (!v.is_array()) Fail(what);
+  for (const J& p : v) {
+    if (!p.is_string() || p.get<std::string>().empty()) Fail(what);
+    vectors.emplace_back(p.get<std::string>());
   }
-  if (h.contains("known_differences")) {
-    const J& kd = h["known_differences"];
-    if (!kd.is_array())
+}
+
+void ResultsReader::Impl::ParseKnownDifferences(const J& h) {
+  if (!h.contains("known_differences")) return;
+  const J& kd = h["known_differences"];
+  if (!kd.is_array())
+    Fail("has a malformed header: \"known_differences\" must be an array of set names");
+  for (const J& n : kd) {
+    if (!n.is_string())
       Fail("has a malformed header: \"known_differences\" must be an array of set names");
-    for (const J& n : kd) {
-      if (!n.is_string())
-        Fail("has a malformed header: \"known_differences\" must be an array of set names");
-      known_differences.push_back(n.get<std::string>());
+    known_differences.push_back(n.get<std::string>());
+  }
+}
+
+void ResultsReader::Impl::CheckSectionKeys(const J& s, const std::string& where,
+                                           bool binary) const {
+  if (!s.is_object()) Fail("has a malformed " + where + ": not a JSON object");
+  for (const auto& item : s.items()) {
+    const std::string& key = item.key();
+    if (key != "file" && key != "sha256" && key != "op" && key != "src" && key != "dst" &&
+        key != "count" && !(binary && key == "record_size") &&
+        !(version >= 2 && key == "controls")) {
+      Fail("has a malformed " + where + ": unknown key \"" + key + "\" (accepted: file, " +
+           "sha256, op, src, dst, count" + (version >= 2 ? ", controls" : "") +
+           (binary ? ", record_size)" : ")"));
     }
   }
-  if (!h.contains("sections") || !h["sections"].is_array()) {
-    Fail("has a malformed header: \"sections\" must be an array");
+}
+
+ResultsSection ResultsReader::Impl::ParseSection(const J& s, std::size_t number,
+                                                 bool binary) const {
+  const std::string where = "header section " + Str(number);
+  CheckSectionKeys(s, where, binary);
+  ResultsSection r;
+  r.file = HeaderText(s, "file", where);
+  r.sha256 = HeaderText(s, "sha256", where);
+  const std::string op = HeaderText(s, "op", where);
+  r.op = generator::FindOp(op);
+  if (r.op == nullptr) {
+    Fail("section " + Str(number) + " names unknown op '" + op +
+         "' (accepted: " + generator::OpNamesList() + ")");
   }
-  const bool binary = expected_format == kResultsBinaryFormatName;
-  std::size_t number = 0;
-  for (const auto& s : h["sections"]) {
-    where = "header section " + Str(number);
-    if (!s.is_object()) Fail("has a malformed " + where + ": not a JSON object");
-    for (const auto& item : s.items()) {
-      const std::string& key = item.key();
-      if (key != "file" && key != "sha256" && key != "op" && key != "src" && key != "dst" &&
-          key != "count" && !(binary && key == "record_size") &&
-          !(version >= 2 && key == "controls")) {
-        Fail("has a malformed " + where + ": unknown key \"" + key + "\" (accepted: file, " +
-             "sha256, op, src, dst, count" + (version >= 2 ? ", controls" : "") +
-             (binary ? ", record_size)" : ")"));
-      }
-    }
-    ResultsSection r;
-    r.file = text(s, "file");
-    r.sha256 = text(s, "sha256");
-    const std::string op = text(s, "op");
-    r.op = generator::FindOp(op);
-    if (r.op == nullptr) {
-      Fail("section " + Str(number) + " names unknown op '" + op +
-           "' (accepted: " + generator::OpNamesList() + ")");
-    }
-    const std::string src = text(s, "src");
-    const std::string dst = text(s, "dst");
+  const std::string src = HeaderText(s, "src", where);
+  const std::string dst = HeaderText(s, "dst", where);
+  try {
+    r.pair = {generator::RequireType(src, "src"), generator::RequireType(dst, "dst")};
+  } catch (const InputError& e) {
+    Fail("section " + Str(number) + ": " + e.what());
+  }
+  if (!generator::IsLegalPair(*r.op, r.pair)) {
+    Fail("section " + Str(number) + " has a pair " + op + " does not accept");
+  }
+  r.count = HeaderWhole(s, "count", where);
+  if (s.contains("controls")) {
     try {
-      r.pair = {generator::RequireType(src, "src"), generator::RequireType(dst, "dst")};
-    } catch (const InputError& e) {
-      Fail("section " + Str(number) + ": " + e.what());
+      r.controls = generator::ParseControlsJson(s["controls"], *r.op);
+    } catch (const std::invalid_argument& e) {
+      Fail("has a malformed " + where + ": " + e.what());
     }
-    if (!generator::IsLegalPair(*r.op, r.pair)) {
-      Fail("section " + Str(number) + " has a pair " + op + " does not accept");
-    }
-    r.count = whole(s, "count");
-    if (s.contains("controls")) {
-      try {
-        r.controls = generator::ParseControlsJson(s["controls"], *r.op);
-      } catch (const std::invalid_argument& e) {
-        Fail("has a malformed " + where + ": " + e.what());
-      }
-    }
-    if (binary && whole(s, "record_size") != ResultsRecordSize(r.pair, version)) {
-      Fail("section " + Str(number) + " has record_size " + Dump(s["record_size"]) + " (expected " +
-           Str(ResultsRecordSize(r.pair, version)) + ")");
-    }
-    sections.push_back(r);
-    ++number;
   }
-  // The records present: every section's count, or, after a stop, the first stopped->records.
+  if (binary && HeaderWhole(s, "record_size", where) != ResultsRecordSize(r.pair, version)) {
+    Fail("section " + Str(number) + " has record_size " + Dump(s["record_size"]) + " (expected " +
+         Str(ResultsRecordSize(r.pair, version)) + ")");
+  }
+  return r;
+}
+
+// The records present: every section's count, or, after a stop, the first stopped->records.
+void ResultsReader::Impl::CountAvailable() {
   std::uint64_t sum = 0;
   for (const ResultsSection& sec : sections) {
     sum = sum + sec.count < sum ? UINT64_MAX : sum + sec.count;
@@ -238,6 +254,24 @@ void ResultsReader::Impl::ParseHeader(const J& h, const std::string& expected_fo
     available.push_back(std::min(left, sec.count));
     left -= available.back();
   }
+}
+
+void ResultsReader::Impl::ParseHeader(const J& h, const std::string& expected_format) {
+  if (!h.is_object()) Fail("has a header that is not a JSON object");
+  ParseFormatAndVersion(h, expected_format);
+  CheckHeaderKeys(h);
+  ParseStopped(h);
+  if (h.contains("device")) device = HeaderText(h, "device", "header");
+  ParseJudged(h);
+  ParseVectorPaths(h);
+  ParseKnownDifferences(h);
+  if (!h.contains("sections") || !h["sections"].is_array()) {
+    Fail("has a malformed header: \"sections\" must be an array");
+  }
+  const bool binary = expected_format == kResultsBinaryFormatName;
+  std::size_t number = 0;
+  for (const auto& s : h["sections"]) sections.push_back(ParseSection(s, number++, binary));
+  CountAvailable();
 }
 
 }  // namespace ptovec::tools

@@ -9,6 +9,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -80,6 +81,42 @@ struct ResultsReader::Impl {
   // version, stopped, device, compare, known_differences, judged, sections and available; Fail()s
   // on anything malformed.
   void ParseHeader(const nlohmann::ordered_json& h, const std::string& expected_format);
+  // ParseHeader's parts, in the order it runs them. HeaderText / HeaderWhole: o[key] as text /
+  // a whole number, Fail()ing with `where` (e.g. "header section 2") and the key otherwise.
+  const nlohmann::ordered_json& HeaderField(const nlohmann::ordered_json& o, const char* key,
+                                            const std::string& where,
+                                            bool (nlohmann::ordered_json::*is)() const noexcept,
+                                            const char* wanted) const;
+  std::string HeaderText(const nlohmann::ordered_json& o, const char* key,
+                         const std::string& where) const;
+  std::uint64_t HeaderWhole(const nlohmann::ordered_json& o, const char* key,
+                            const std::string& where) const;
+  void ParseFormatAndVersion(const nlohmann::ordered_json& h, const std::string& expected_format);
+  void CheckHeaderKeys(const nlohmann::ordered_json& h) const;
+  void ParseStopped(const nlohmann::ordered_json& h);
+  void ParseJudged(const nlohmann::ordered_json& h);  // "compare", "allow_unsupported", judged
+  void ParseVectorPaths(const nlohmann::ordered_json& h);
+  void ParseKnownDifferences(const nlohmann::ordered_json& h);
+  void CheckSectionKeys(const nlohmann::ordered_json& s, const std::string& where,
+                        bool binary) const;
+  ResultsSection ParseSection(const nlohmann::ordered_json& s, std::size_t number,
+                              bool binary) const;
+  void CountAvailable();  // `available` from the sections' counts and `stopped`
+
+  // The reader's parts (results_reader.cpp). OpenBinary / OpenJson: the header of either format
+  // (the binary file's length checked against its sections); ReadBinary / ReadJson: the next
+  // out.size() records of section s, the current one; JsonAnswer: one JSON line's answer, its
+  // record index in record_index; IndexProblem: "" when a record's index is the one expected.
+  void OpenBinary();
+  void CheckBinaryLength(std::uint64_t total, std::uint64_t data_offset, std::uint64_t size) const;
+  // Fail()s naming the first section the file's size cuts short (size < expected).
+  void FailFirstTruncatedSection(std::uint64_t data_offset, std::uint64_t size,
+                                 std::uint64_t expected) const;
+  void OpenJson();
+  std::string IndexProblem(bool filtered, std::uint64_t expected, std::uint64_t record_index) const;
+  void ReadBinary(std::size_t s, std::span<DeviceAnswer> out, std::span<std::uint64_t> indices);
+  void ReadJson(std::size_t s, std::span<DeviceAnswer> out, std::span<std::uint64_t> indices);
+  DeviceAnswer JsonAnswer(std::size_t s, std::string_view text, std::uint64_t& record_index);
 
   void SkipEmpty() {
     while (section < sections.size() && index == available[section]) {

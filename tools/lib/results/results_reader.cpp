@@ -130,12 +130,108 @@ Word ParseOut(const std::string& out, TypePair pair) {
   return value;
 }
 
+// One JSON result line: the canonical line on its fast path, else parsed as JSON with its keys,
+// "s" below `sections` and "i" below `index_limit`, checked. Throws InputError or a JSON error.
+ResultLine ParseResultLine(std::string_view text, std::uint64_t sections,
+                           std::uint64_t index_limit) {
+  ResultLine line;
+  if (ParseCanonicalResultLine(text, line)) return line;
+  const auto j = nlohmann::json::parse(text);  // another key order or spacing
+  if (!j.is_object()) throw InputError("is not a JSON object");
+  for (const auto& item : j.items()) {
+    const std::string& key = item.key();
+    if (key != "s" && key != "i" && key != "out" && key != "flags") {
+      throw InputError("unknown key \"" + key + "\" (accepted: s, i, out, flags)");
+    }
+  }
+  line.s = WholeBelow(j, "s", sections);
+  line.i = WholeBelow(j, "i", index_limit);
+  if (!j.contains("flags") || !j["flags"].is_string()) {
+    throw InputError("\"flags\" must be text (0x00..0x1f or \"unsupported\")");
+  }
+  line.flags = j["flags"].get<std::string>();
+  if (j.contains("out")) {
+    if (!j["out"].is_string()) throw InputError("\"out\" must be text (0x and hex digits)");
+    line.out = j["out"].get<std::string>();
+  }
+  return line;
+}
+
 bool IsRegular(const std::filesystem::path& path) {
   std::error_code error;
   return std::filesystem::is_regular_file(path, error);
 }
 
 }  // namespace
+
+void ResultsReader::Impl::OpenBinary() {
+  static constexpr generator::FramedFileKind kKind{
+      "results file",        kResultsMagic,   kOldestResultsFormatVersion,
+      kResultsFormatVersion, kMaxHeaderBytes, generator::FramedFileKind::Wording::Results};
+  const generator::FramedHeader framed = generator::ReadFramedHeader(file, path, kKind);
+  version = framed.fixed.version;
+  ParseHeader(framed.json, std::string(kResultsBinaryFormatName));
+  CheckBinaryLength(framed.fixed.count, framed.fixed.data_offset, framed.file_size);
+}
+
+void ResultsReader::Impl::CheckBinaryLength(std::uint64_t total, std::uint64_t data_offset,
+                                            std::uint64_t size) const {
+  std::uint64_t sum = 0;
+  std::uint64_t expected = data_offset;
+  bool too_big = false;  // the sections need more bytes than any file has (and may overflow)
+  for (std::size_t k = 0; k < sections.size(); ++k) {
+    const std::uint64_t bytes = ResultsRecordSize(sections[k].pair, version);
+    const std::uint64_t count = available[k];
+    if (too_big || count > size / bytes || expected > size) {
+      too_big = true;
+      continue;
+    }
+    sum += count;
+    expected += count * bytes;
+  }
+  if (too_big) {
+    Fail("is truncated: its header announces more records than its " + Str(size) +
+         " bytes can hold");
+  }
+  if (sum != total) {
+    Fail("has a corrupt header: the fixed header says " + Str(total) +
+         " records, the sections add up to " + Str(sum));
+  }
+  if (size < expected) FailFirstTruncatedSection(data_offset, size, expected);
+  if (size > expected) {
+    Fail("has " + Str(size - expected) + " extra bytes after the last record (expected " +
+         Str(expected) + " bytes in all)");
+  }
+}
+
+void ResultsReader::Impl::FailFirstTruncatedSection(std::uint64_t data_offset, std::uint64_t size,
+                                                    std::uint64_t expected) const {
+  std::uint64_t at = data_offset;
+  for (std::size_t s = 0; s < sections.size(); ++s) {
+    const std::uint64_t bytes = ResultsRecordSize(sections[s].pair, version);
+    if (size < at + available[s] * bytes) {
+      const std::uint64_t whole = (size - at) / bytes;
+      Fail("is truncated: " + SectionName(sections, s) + " has " + Str(whole) + " of " +
+           Str(available[s]) + " records" +
+           ((size - at) % bytes != 0 ? " and a partial record " + Str(whole) : "") + " (file " +
+           Str(size) + " bytes, expected " + Str(expected) + ")");
+    }
+    at += available[s] * bytes;
+  }
+}
+
+void ResultsReader::Impl::OpenJson() {
+  std::string_view first;
+  NextLine(first);
+  J header;
+  try {
+    header = J::parse(std::string(first));
+  } catch (const std::exception&) {
+    Fail("line 1 is not a JSON header (expected {\"format\":\"" +
+         std::string(kResultsJsonFormatName) + "\",...})");
+  }
+  ParseHeader(header, std::string(kResultsJsonFormatName));
+}
 
 ResultsReader::ResultsReader(const std::filesystem::path& path) : impl_(std::make_unique<Impl>()) {
   Impl& r = *impl_;
@@ -151,68 +247,10 @@ ResultsReader::ResultsReader(const std::filesystem::path& path) : impl_(std::mak
   const std::string start = generator::PeekStart(r.file, kResultsMagic.size());
   if (start == kResultsMagic) {
     r.format = "bin";
-    static constexpr generator::FramedFileKind kKind{
-        "results file",        kResultsMagic,   kOldestResultsFormatVersion,
-        kResultsFormatVersion, kMaxHeaderBytes, generator::FramedFileKind::Wording::Results};
-    const generator::FramedHeader framed = generator::ReadFramedHeader(r.file, path, kKind);
-    r.version = framed.fixed.version;
-    const std::uint64_t total = framed.fixed.count;
-    const std::uint64_t data_offset = framed.fixed.data_offset;
-    const std::uint64_t size = framed.file_size;
-    const J& header = framed.json;
-    r.ParseHeader(header, std::string(kResultsBinaryFormatName));
-    std::uint64_t sum = 0;
-    std::uint64_t expected = data_offset;
-    bool too_big = false;  // the sections need more bytes than any file has (and may overflow)
-    for (std::size_t k = 0; k < r.sections.size(); ++k) {
-      const std::uint64_t bytes = ResultsRecordSize(r.sections[k].pair, r.version);
-      const std::uint64_t count = r.available[k];
-      if (too_big || count > size / bytes || expected > size) {
-        too_big = true;
-        continue;
-      }
-      sum += count;
-      expected += count * bytes;
-    }
-    if (too_big) {
-      r.Fail("is truncated: its header announces more records than its " + Str(size) +
-             " bytes can hold");
-    }
-    if (sum != total) {
-      r.Fail("has a corrupt header: the fixed header says " + Str(total) +
-             " records, the sections add up to " + Str(sum));
-    }
-    if (size < expected) {
-      // Name the first record that is missing or partial.
-      std::uint64_t at = data_offset;
-      for (std::size_t s = 0; s < r.sections.size(); ++s) {
-        const std::uint64_t bytes = ResultsRecordSize(r.sections[s].pair, r.version);
-        if (size < at + r.available[s] * bytes) {
-          const std::uint64_t whole = (size - at) / bytes;
-          r.Fail("is truncated: " + SectionName(r.sections, s) + " has " + Str(whole) + " of " +
-                 Str(r.available[s]) + " records" +
-                 ((size - at) % bytes != 0 ? " and a partial record " + Str(whole) : "") +
-                 " (file " + Str(size) + " bytes, expected " + Str(expected) + ")");
-        }
-        at += r.available[s] * bytes;
-      }
-    }
-    if (size > expected) {
-      r.Fail("has " + Str(size - expected) + " extra bytes after the last record (expected " +
-             Str(expected) + " bytes in all)");
-    }
+    r.OpenBinary();
   } else if (start.starts_with('{')) {
     r.format = "json";
-    std::string_view first;
-    r.NextLine(first);
-    J header;
-    try {
-      header = J::parse(std::string(first));
-    } catch (const std::exception&) {
-      r.Fail("line 1 is not a JSON header (expected {\"format\":\"" +
-             std::string(kResultsJsonFormatName) + "\",...})");
-    }
-    r.ParseHeader(header, std::string(kResultsJsonFormatName));
+    r.OpenJson();
   } else {
     r.Fail(
         "is not a ptovec results file (expected the binary magic PTOVEC\\0R, a JSON lines "
@@ -244,6 +282,107 @@ std::uint64_t ResultsReader::RecordsIn(std::size_t section) const {
   return impl_->available.at(section);
 }
 
+// Record `expected`'s index: consecutive from 0 (version 1 keeps the low 32 bits in binary), or
+// increasing in a section of some controls (`filtered`). A message, "" when right.
+std::string ResultsReader::Impl::IndexProblem(bool filtered, std::uint64_t expected,
+                                              std::uint64_t record_index) const {
+  if (!filtered) {
+    const std::uint64_t want = version == 1 && format == "bin" ? expected & 0xFFFFFFFFu : expected;
+    return record_index == want ? "" : " (expected " + Str(want) + ")";
+  }
+  if (expected > 0 && record_index <= last_index) {
+    return " (expected more than the previous record's " + Str(last_index) + ")";
+  }
+  return "";
+}
+
+void ResultsReader::Impl::ReadBinary(std::size_t s, std::span<DeviceAnswer> out,
+                                     std::span<std::uint64_t> indices) {
+  const bool filtered = !sections[s].controls.empty();
+  const TypePair pair = sections[s].pair;
+  const unsigned bytes = ResultsRecordSize(pair, version);
+  const unsigned index_bytes = version == 1 ? 4 : 8;
+  const unsigned dst_bytes = DstBytes(pair);
+  buffer.resize(out.size() * bytes);
+  const std::size_t got = std::fread(buffer.data(), 1, buffer.size(), file);
+  if (got != buffer.size()) {
+    Fail("is truncated: " + SectionName(sections, s) + " ends at record " +
+         Str(index + got / bytes) + " of " + Str(available[s]));
+  }
+  const auto* p = reinterpret_cast<const unsigned char*>(buffer.data());
+  for (std::size_t k = 0; k < out.size(); ++k, p += bytes) {
+    const std::uint64_t expected = index + k;
+    const std::uint64_t record_index = generator::LoadLittleEndian(p, index_bytes);
+    if (const std::string problem = IndexProblem(filtered, expected, record_index);
+        !problem.empty()) {
+      Fail("is out of order: " + SectionName(sections, s) + " record " + Str(expected) +
+           " carries index " + Str(record_index) + problem);
+    }
+    last_index = record_index;
+    if (!indices.empty()) indices[k] = filtered ? record_index : expected;
+    const unsigned flags = p[index_bytes + dst_bytes];
+    if (flags == kUnsupportedFlags) {
+      out[k] = DeviceAnswer{false, {}};
+    } else if (flags > 0x1F) {
+      Fail(SectionName(sections, s) + " record " + Str(expected) + " has flags " +
+           generator::HexStatus(static_cast<Status>(flags)) +
+           " (accepted: 0x00..0x1f, or 0x80 unsupported)");
+    } else {
+      const Word word = generator::LoadLittleEndian(p + index_bytes, dst_bytes);
+      out[k] =
+          DeviceAnswer{true, {oracle::LowBits(word, DstWidth(pair)), static_cast<Status>(flags)}};
+    }
+  }
+  index += out.size();
+}
+
+DeviceAnswer ResultsReader::Impl::JsonAnswer(std::size_t s, std::string_view text,
+                                             std::uint64_t& record_index) {
+  const bool filtered = !sections[s].controls.empty();
+  const std::uint64_t expected = index;
+  const ResultLine parsed =
+      ParseResultLine(text, sections.size(), filtered ? UINT64_MAX : sections[s].count);
+  if (parsed.s != s || !IndexProblem(filtered, expected, parsed.i).empty()) {
+    Fail("is out of order: line " + Str(line()) + " holds section " + Str(parsed.s) + " record " +
+         Str(parsed.i) + " (expected " + SectionName(sections, s) + " record " +
+         (filtered ? "index above " + Str(last_index) : Str(expected)) + ")");
+  }
+  last_index = parsed.i;
+  record_index = parsed.i;
+  if (parsed.flags == "unsupported") return DeviceAnswer{false, {}};
+  const Status status = ParseFlags(parsed.flags);
+  if (!parsed.out) throw InputError("no \"out\" word (required unless unsupported)");
+  const TypePair pair = sections[s].pair;
+  const Word value = ParseOut(*parsed.out, pair);
+  return DeviceAnswer{true, {oracle::LowBits(value, DstWidth(pair)), static_cast<Status>(status)}};
+}
+
+void ResultsReader::Impl::ReadJson(std::size_t s, std::span<DeviceAnswer> out,
+                                   std::span<std::uint64_t> indices) {
+  std::string_view text;
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    const std::uint64_t expected = index;
+    const auto where = [&] {
+      return "line " + Str(line()) + " (" + SectionName(sections, s) + " record " + Str(expected);
+    };
+    if (!NextLine(text)) {
+      Fail("is truncated: " + SectionName(sections, s) + " ends at record " + Str(expected) +
+           " of " + Str(available[s]));
+    }
+    try {
+      std::uint64_t record_index = 0;
+      out[k] = JsonAnswer(s, text, record_index);
+      if (!indices.empty()) indices[k] = record_index;
+    } catch (const InputError& e) {
+      if (std::string_view(e.what()).starts_with("results file")) throw;
+      Fail(where() + "): " + e.what());
+    } catch (const std::exception& e) {
+      Fail(where() + ") is malformed: " + e.what());
+    }
+    ++index;
+  }
+}
+
 void ResultsReader::Read(std::size_t section, std::span<DeviceAnswer> out,
                          std::span<std::uint64_t> indices) {
   Impl& r = *impl_;
@@ -255,113 +394,10 @@ void ResultsReader::Read(std::size_t section, std::span<DeviceAnswer> out,
   if (section != r.section || r.index + out.size() > r.available[section]) {
     throw std::logic_error("ResultsReader::Read: sections must be read in order");
   }
-  const bool filtered = !r.sections[section].controls.empty();
-  // Checks record k's index: consecutive from 0 (version 1 keeps the low 32 bits in binary), or
-  // increasing in a section of some controls. Returns a message, "" when right.
-  const auto index_problem = [&](std::uint64_t expected, std::uint64_t index) -> std::string {
-    if (!filtered) {
-      const std::uint64_t want =
-          r.version == 1 && r.format == "bin" ? expected & 0xFFFFFFFFu : expected;
-      return index == want ? "" : " (expected " + Str(want) + ")";
-    }
-    if (expected > 0 && index <= r.last_index) {
-      return " (expected more than the previous record's " + Str(r.last_index) + ")";
-    }
-    return "";
-  };
-  const TypePair pair = r.sections[section].pair;
-  const unsigned width = DstWidth(pair);
-  const auto name = [&] { return SectionName(r.sections, section); };
   if (r.format == "bin") {
-    const unsigned bytes = ResultsRecordSize(pair, r.version);
-    const unsigned index_bytes = r.version == 1 ? 4 : 8;
-    const unsigned dst_bytes = DstBytes(pair);
-    r.buffer.resize(out.size() * bytes);
-    const std::size_t got = std::fread(r.buffer.data(), 1, r.buffer.size(), r.file);
-    if (got != r.buffer.size()) {
-      r.Fail("is truncated: " + name() + " ends at record " + Str(r.index + got / bytes) + " of " +
-             Str(r.available[section]));
-    }
-    const auto* p = reinterpret_cast<const unsigned char*>(r.buffer.data());
-    for (std::size_t k = 0; k < out.size(); ++k, p += bytes) {
-      const std::uint64_t expected = r.index + k;
-      const std::uint64_t index = generator::LoadLittleEndian(p, index_bytes);
-      if (const std::string problem = index_problem(expected, index); !problem.empty()) {
-        r.Fail("is out of order: " + name() + " record " + Str(expected) + " carries index " +
-               Str(index) + problem);
-      }
-      r.last_index = index;
-      if (!indices.empty()) indices[k] = filtered ? index : expected;
-      const unsigned flags = p[index_bytes + dst_bytes];
-      DeviceAnswer& a = out[k];
-      if (flags == kUnsupportedFlags) {
-        a = DeviceAnswer{false, {}};
-      } else if (flags > 0x1F) {
-        r.Fail(name() + " record " + Str(expected) + " has flags " +
-               generator::HexStatus(static_cast<Status>(flags)) +
-               " (accepted: 0x00..0x1f, or 0x80 unsupported)");
-      } else {
-        const Word word = generator::LoadLittleEndian(p + index_bytes, dst_bytes);
-        a = DeviceAnswer{true, {oracle::LowBits(word, width), static_cast<Status>(flags)}};
-      }
-    }
-    r.index += out.size();
-    return;
-  }
-  std::string_view text;
-  for (std::size_t k = 0; k < out.size(); ++k) {
-    const std::uint64_t expected = r.index;
-    if (!r.NextLine(text)) {
-      r.Fail("is truncated: " + name() + " ends at record " + Str(expected) + " of " +
-             Str(r.available[section]));
-    }
-    DeviceAnswer& a = out[k];
-    try {
-      ResultLine line;
-      if (!ParseCanonicalResultLine(text, line)) {  // another key order or spacing
-        const auto j = nlohmann::json::parse(text);
-        if (!j.is_object()) throw InputError("is not a JSON object");
-        for (const auto& item : j.items()) {
-          const std::string& key = item.key();
-          if (key != "s" && key != "i" && key != "out" && key != "flags") {
-            throw InputError("unknown key \"" + key + "\" (accepted: s, i, out, flags)");
-          }
-        }
-        line.s = WholeBelow(j, "s", r.sections.size());
-        line.i = WholeBelow(j, "i", filtered ? UINT64_MAX : r.sections[section].count);
-        if (!j.contains("flags") || !j["flags"].is_string()) {
-          throw InputError("\"flags\" must be text (0x00..0x1f or \"unsupported\")");
-        }
-        line.flags = j["flags"].get<std::string>();
-        if (j.contains("out")) {
-          if (!j["out"].is_string()) throw InputError("\"out\" must be text (0x and hex digits)");
-          line.out = j["out"].get<std::string>();
-        }
-      }
-      if (line.s != section || !index_problem(expected, line.i).empty()) {
-        r.Fail("is out of order: line " + Str(r.line()) + " holds section " + Str(line.s) +
-               " record " + Str(line.i) + " (expected " + name() + " record " +
-               (filtered ? "index above " + Str(r.last_index) : Str(expected)) + ")");
-      }
-      r.last_index = line.i;
-      if (!indices.empty()) indices[k] = line.i;
-      if (line.flags == "unsupported") {
-        a = DeviceAnswer{false, {}};
-      } else {
-        const Status status = ParseFlags(line.flags);
-        if (!line.out) throw InputError("no \"out\" word (required unless unsupported)");
-        const Word value = ParseOut(*line.out, pair);
-        a = DeviceAnswer{true, {oracle::LowBits(value, width), static_cast<Status>(status)}};
-      }
-    } catch (const InputError& e) {
-      if (std::string_view(e.what()).starts_with("results file")) throw;
-      r.Fail("line " + Str(r.line()) + " (" + name() + " record " + Str(expected) +
-             "): " + e.what());
-    } catch (const std::exception& e) {
-      r.Fail("line " + Str(r.line()) + " (" + name() + " record " + Str(expected) +
-             ") is malformed: " + e.what());
-    }
-    ++r.index;
+    r.ReadBinary(section, out, indices);
+  } else {
+    r.ReadJson(section, out, indices);
   }
 }
 

@@ -14,24 +14,9 @@ namespace {
 
 using J = nlohmann::ordered_json;
 
-// The header of a results file (both formats): one section per vector file, in run order.
-J ResultsHeaderSchema(bool binary) {
-  J h = J::object();
-  h["type"] = "object";
-  h["required"] = J::array({"format", "version", "tool_version", "sections"});
-  h["additionalProperties"] = false;
-  J p = J::object();
-  p["format"] = {
-      {"const", std::string(binary ? kResultsBinaryFormatName : kResultsJsonFormatName)}};
-  p["version"] = {{"description",
-                   "results format version (bumped on any layout change): ptovec writes 2 and "
-                   "reads 1 and 2; version 1 has no \"controls\" or \"stopped\" and binary "
-                   "indices of 4 bytes"},
-                  {"enum", J::array({1, 2})}};
-  p["tool_version"] = {{"description", "the ptovec version (or the vendor harness) that wrote it"},
-                       {"type", "string"}};
-  p["device"] = {{"description", "the device's name, for reports (may be empty)"},
-                 {"type", "string"}};
+// Version 2's properties of a run (written by `ptovec run`): how it judged, what it read, and
+// where it stopped early.
+void AddRunProperties(J& p) {
   p["compare"] = {
       {"description",
        "version 2, written by `ptovec run`: the comparison policy the run judged by: "
@@ -62,6 +47,10 @@ J ResultsHeaderSchema(bool binary) {
                   {"additionalProperties", false},
                   {"properties",
                    {{"reason", {{"type", "string"}}}, {"records", {{"$ref", "#/$defs/uint64"}}}}}};
+}
+
+// One section of the header (the items of "sections"): a vector file and its records.
+J SectionSchema(bool binary) {
   J section_props = {
       {"file",
        {{"description", "the vector file's name (no folders), as in manifest.json's path"},
@@ -102,16 +91,37 @@ J ResultsHeaderSchema(bool binary) {
         {"enum", J::array({6, 7, 9, 10, 11, 13, 17})}};
     section_required.push_back("record_size");
   }
+  return {{"type", "object"},
+          {"required", section_required},
+          {"additionalProperties", false},
+          {"properties", section_props}};
+}
+
+// The header of a results file (both formats): one section per vector file, in run order.
+J ResultsHeaderSchema(bool binary) {
+  J h = J::object();
+  h["type"] = "object";
+  h["required"] = J::array({"format", "version", "tool_version", "sections"});
+  h["additionalProperties"] = false;
+  J p = J::object();
+  p["format"] = {
+      {"const", std::string(binary ? kResultsBinaryFormatName : kResultsJsonFormatName)}};
+  p["version"] = {{"description",
+                   "results format version (bumped on any layout change): ptovec writes 2 and "
+                   "reads 1 and 2; version 1 has no \"controls\" or \"stopped\" and binary "
+                   "indices of 4 bytes"},
+                  {"enum", J::array({1, 2})}};
+  p["tool_version"] = {{"description", "the ptovec version (or the vendor harness) that wrote it"},
+                       {"type", "string"}};
+  p["device"] = {{"description", "the device's name, for reports (may be empty)"},
+                 {"type", "string"}};
+  AddRunProperties(p);
   p["sections"] = {{"description",
                     "one per vector file, in run order; records follow in the "
                     "same order"},
                    {"type", "array"},
                    {"minItems", 1},
-                   {"items",
-                    {{"type", "object"},
-                     {"required", section_required},
-                     {"additionalProperties", false},
-                     {"properties", section_props}}}};
+                   {"items", SectionSchema(binary)}};
   h["properties"] = p;
   return h;
 }

@@ -93,7 +93,7 @@ struct OddParts {
 };
 std::optional<OddParts> OddPartsOf(oracle::TileDataType type, Word word);
 
-// ---- SimplerMoves in its two parts (shrink_moves.cpp) ----
+// ---- SimplerMoves in its two parts (shrink_moves.cpp, shrink_jumps.cpp) ----
 
 // The local moves, and the jump moves tried when no local move fails.
 // LocalSimplerMoves also gives the moves' keys (sorted), which JumpSimplerMoves takes to leave

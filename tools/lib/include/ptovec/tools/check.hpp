@@ -185,7 +185,16 @@ class CheckAccumulator {
   CheckReport Finish();
 
  private:
+  struct Judged;   // an answer that did not match, as Add judged it (check_accumulator.cpp)
   void EndFile();  // sets the current file's seconds
+  // The Mismatch of a judged answer in the current file.
+  Mismatch MismatchOf(const Judged& j, std::size_t rule, Signature signature,
+                      std::string rule_name) const;
+  // A waived answer: counted under its rule, its first kept, each passed to every_.
+  void AddWaived(const Judged& j, std::size_t rule);
+  // A mismatched or unsupported answer: its input class's failures, its triage group, the first
+  // mismatches and the JUnit examples.
+  void AddFailure(const Judged& j, ControlTally& tally);
   std::size_t max_report_;
   // The input class of the last case added (a record's controls share their input).
   const generator::OpDef* class_op_ = nullptr;

@@ -1,0 +1,21 @@
+// Private to ptovec_tools' gate reports (check_report.cpp, check_junit.cpp): the text pieces
+// both the text report and the JUnit XML print.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "ptovec/tools/check.hpp"
+
+namespace ptovec::tools::check_report_text {
+
+/// The rounding mode name of control slot `control` (mode = slot / 2).
+std::string ModeName(std::size_t control);
+
+/// A failed vector in two lines and its `ptovec eval` line, the later ones indented by `indent`.
+std::string MismatchText(const Mismatch& m, const std::string& indent);
+
+/// The known-difference sets of the report's judge, comma-separated.
+std::string SetsText(const CheckReport& r);
+
+}  // namespace ptovec::tools::check_report_text
