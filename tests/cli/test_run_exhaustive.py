@@ -12,21 +12,12 @@ PTOVEC_MUTANT_E8M0_ALWAYS_UP and PTOVEC_F16C_DUT (optional) come from the enviro
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 import unittest
 
-from ptovec_test_env import locate
+from ptovec_cli import ALWAYS_UP, ORACLE_DUT as ORACLE, ptovec
 
-PTOVEC, SOURCE = locate("test_run_exhaustive.py")
-ORACLE = os.environ.get("PTOVEC_ORACLE_DUT")
-ALWAYS_UP = os.environ.get("PTOVEC_MUTANT_E8M0_ALWAYS_UP")
 F16C = os.environ.get("PTOVEC_F16C_DUT")
-
-
-def ptovec(*args):
-    return subprocess.run([PTOVEC, *map(str, args)], capture_output=True, text=True, timeout=600,
-                          env=dict(os.environ, CI="1"))
 
 
 def exhaustive(dut, op, src, dst, *extra):

@@ -14,14 +14,11 @@ oracle device from PTOVEC_ORACLE_DUT (default: beside the binary, dut/).
 import json
 import os
 import struct
-import subprocess
 import tempfile
 import unittest
 
-from ptovec_test_env import locate, schema_validator  # tests/files/ptovec_test_env.py
+from ptovec_cli import MODES, PTOVEC, ptovec, schema_validator
 
-PTOVEC, SOURCE = locate("test_file_groups.py")
-MODES = ["RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB"]
 ALL_CONTROLS = [{"rmode": m, "sat": s} for m in MODES for s in (False, True)]
 RNE_OFF = [{"rmode": "RNE", "sat": False}]
 
@@ -35,10 +32,6 @@ def binary_header(path):
     return json.loads(text)
 
 
-def ptovec(*args):
-    return subprocess.run([PTOVEC, *map(str, args)], capture_output=True, text=True, timeout=600)
-
-
 class FileGroupsTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -49,9 +42,9 @@ class FileGroupsTest(unittest.TestCase):
         assert r.returncode == 0, r.stderr
         with open(os.path.join(cls.out, "manifest.json")) as f:
             cls.manifest = json.load(f)
-        cls.vectors = schema_validator(SOURCE, "vectors.schema.json")
-        cls.headers = schema_validator(SOURCE, "binary-header.schema.json")
-        cls.manifests = schema_validator(SOURCE, "manifest.schema.json")
+        cls.vectors = schema_validator("vectors.schema.json")
+        cls.headers = schema_validator("binary-header.schema.json")
+        cls.manifests = schema_validator("manifest.schema.json")
 
     @classmethod
     def tearDownClass(cls):

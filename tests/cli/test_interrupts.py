@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Clean interrupts, concurrent use and error lines safe to print (issue 12).
+"""Clean interrupts, concurrent use and error lines safe to print.
 
 InterruptTest: SIGINT and SIGTERM during generate, run, check and shrink remove every temporary,
 leave every final file as it was (SHA-256 before and after), kill the program device, and exit
@@ -33,9 +33,9 @@ import tempfile
 import time
 import unittest
 
-from ptovec_test_env import locate
+from ptovec_cli import PTOVEC, start
+from ptovec_cli import ptovec as ptovec_text
 
-PTOVEC, SOURCE = locate("test_interrupts.py")
 
 SHIFT = ["--op", "shift", "--src", "s32", "--dst", "s16"]  # sampled, one control
 FP16_E8M0 = ["--op", "tcvt", "--src", "fp16", "--dst", "e8m0"]
@@ -43,15 +43,8 @@ SIGNALS = [(signal.SIGINT, 130, "SIGINT"), (signal.SIGTERM, 143, "SIGTERM")]
 
 
 def ptovec(*args, cwd=None, stdin=None):
-    env = dict(os.environ, CI="1")
-    return subprocess.run([PTOVEC, *map(str, args)], capture_output=True, timeout=600, env=env,
-                          cwd=cwd, input=stdin)
-
-
-def start(*args, stdout=subprocess.DEVNULL):
-    env = dict(os.environ, CI="1")
-    return subprocess.Popen([PTOVEC, *map(str, args)], stdout=stdout, stderr=subprocess.PIPE,
-                            env=env)
+    """ptovec_cli.ptovec with bytes for output (these tests read lines that may not be UTF-8)."""
+    return ptovec_text(*args, timeout=600, cwd=cwd, stdin=stdin, text=False)
 
 
 def snapshot(root):
@@ -452,6 +445,44 @@ class SafeErrorLinesTest(InterruptTestBase):
                     f.write(originals[key])
         self.assertGreater(refused, 100)
 
+
+
+class InterruptedRunTest(unittest.TestCase):
+    """SIGKILL during a big run leaves only .tmp- files, never a whole-looking final name."""
+
+    def run_and_kill(self, out, wait_for_temporary):
+        process = subprocess.Popen([PTOVEC, "generate", "--op", "tcvt", "--src", "fp32", "--dst", "e8m0",
+                                    "--samples", "1000000", "--format", "json", "--out", out, "--quiet"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            if wait_for_temporary:
+                deadline = time.monotonic() + 600
+                while time.monotonic() < deadline and process.poll() is None:
+                    names = os.listdir(out) if os.path.isdir(out) else []
+                    if any(".tmp-" in n and os.path.getsize(os.path.join(out, n)) > (1 << 20) for n in names):
+                        break  # the temporary is being written
+                    time.sleep(0.05)
+            else:
+                time.sleep(0.3)
+            self.assertIsNone(process.poll(), "the run ended before it was killed: make it bigger")
+        finally:
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+        self.assertEqual(process.returncode, -signal.SIGKILL)
+        names = os.listdir(out) if os.path.isdir(out) else []
+        # The folder's lock file stays after SIGKILL (nothing can remove it); unlocked, it blocks
+        # no one (ConcurrentUseTest above) and is no vector file.
+        finals = [n for n in names if ".tmp-" not in n and n != ".ptovec.lock"]
+        self.assertEqual(finals, [], "a killed run left files under final names")
+        return names
+
+    def test_kill(self):
+        with tempfile.TemporaryDirectory(prefix="ptovec-kill-") as tmp:
+            self.run_and_kill(os.path.join(tmp, "early"), wait_for_temporary=False)
+            names = self.run_and_kill(os.path.join(tmp, "writing"), wait_for_temporary=True)
+            temporaries = [n for n in names if n.startswith("tcvt_fp32_e8m0.json.tmp-")]
+            self.assertEqual(len(temporaries), 1, names)
+            self.assertGreater(os.path.getsize(os.path.join(tmp, "writing", temporaries[0])), 0)
 
 if __name__ == "__main__":
     unittest.main()

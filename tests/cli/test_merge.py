@@ -1,150 +1,22 @@
-#!/usr/bin/python3
-"""File format version 2: control filters, shards and `ptovec merge`; version 1 still read.
+"""Shards and `ptovec merge`: `generate --shard K/N`, run as N separate processes by GNU parallel,
+and `ptovec merge` give files and a manifest byte-identical to the unsharded run's, and so do the
+results of shard runs; `run --shard` generates and runs one shard; merge refuses missing,
+overlapping, mismatched and corrupted shards with one line each.
 
-- `generate --rmode/--sat` writes only those controls, listed in each header in record order; an
-  op without controls keeps its one; the files validate against the committed schemas.
-- `generate --shard K/N`, run as N separate processes by GNU parallel, and `ptovec merge` give
-  files and a manifest byte-identical to the unsharded run's; merge refuses missing, overlapping,
-  mismatched and corrupted shards with one line each.
-- A version 1 file (the header of ptovec 0.1.0 before version 2: "controls": "all", no "inputs",
-  no field bits) is still read: `run` passes it against the oracle device.
-
-Run by ctest with Debian's /usr/bin/python3; PTOVEC, PTOVEC_SOURCE_DIR and PTOVEC_ORACLE_DUT come
-from the environment (or --ptovec PATH --source DIR before the unittest arguments).
+Run by ctest (tests/cli/CMakeLists.txt) with Debian's /usr/bin/python3 -m pytest; the helper
+ptovec_cli.py gives ptovec(*args) and this build's paths.
 """
 import filecmp
 import json
 import os
 import shutil
-import struct
 import subprocess
-import tempfile
 import unittest
 
-import numpy as np
-
-from ptovec_test_env import locate, schema_validator
-
-PTOVEC, SOURCE = locate("test_format_v2.py")
-ORACLE_DUT = os.environ.get("PTOVEC_ORACLE_DUT")
-
-import sys  # noqa: E402
-sys.path.insert(0, os.path.join(SOURCE, "python"))
-from ptovec import files  # noqa: E402  (python/ptovec/files: the readers)
-
-FIXED = struct.Struct("<8sHHIQQ")
-MODES = ["RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB"]
+from ptovec_cli import ORACLE_DUT, PTOVEC, Scratch, error_of, files, ptovec, read_bin_header
 
 
-def ptovec(*args, cwd=None):
-    env = dict(os.environ, CI="1")
-    return subprocess.run([PTOVEC, *map(str, args)], capture_output=True, text=True, timeout=600,
-                          env=env, cwd=cwd)
-
-
-def error_of(result):
-    """The one error line of a failed command (exit 2)."""
-    lines = result.stderr.strip().splitlines()
-    return lines[-1] if lines else ""
-
-
-def read_bin_header(path):
-    with open(path, "rb") as f:
-        fixed = FIXED.unpack(f.read(FIXED.size))
-        return fixed, json.loads(f.read(fixed[3]))
-
-
-class FormatV2Test(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.validators = {name: schema_validator(SOURCE, name + ".schema.json")
-                          for name in ("vectors", "binary-header", "manifest")}
-
-    def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="ptovec-v2-")
-
-    def tearDown(self):
-        shutil.rmtree(self.tmp, ignore_errors=True)
-
-    def path(self, *names):
-        return os.path.join(self.tmp, *names)
-
-    def generate(self, out, *args):
-        r = ptovec("generate", "--out", self.path(out), "--quiet", *args)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        with open(self.path(out, "manifest.json")) as f:
-            return json.load(f)
-
-    def assert_valid(self, schema, document):
-        errors = [e.message[:200] for e in self.validators[schema].iter_errors(document)][:3]
-        self.assertEqual(errors, [], schema)
-
-    # ---- control filters ----
-
-    def test_control_filter_writes_only_the_chosen_controls(self):
-        manifest = self.generate("f", "--op", "tcvt", "--src", "fp16", "--dst", "e8m0",
-                                 "--rmode", "RTZ,RNE", "--sat", "on", "--format", "both")
-        self.assert_valid("manifest", manifest)
-        self.assertEqual(manifest["controls"], {"rmodes": ["RNE", "RTZ"], "sat": [True]})
-        header, records = files.read_vectors(self.path("f", "tcvt_fp16_e8m0.bin"))
-        self.assert_valid("binary-header", header)
-        self.assertEqual(header["controls"], [{"rmode": "RNE", "sat": True},
-                                              {"rmode": "RTZ", "sat": True}])
-        self.assertEqual((header["inputs"], header["count"], len(records)), (65536, 131072, 131072))
-        self.assertTrue((records["rmode"] == np.tile([0, 3], 65536)).all())
-        self.assertTrue((records["sat"] == 1).all())
-        # 0x3e00 is 1.5: RNE gives 2^1 (0x80), RTZ 2^0 (0x7f), both inexact.
-        i = 0x3E00 * 2
-        self.assertEqual([(int(records["out"][i + k]), int(records["flags"][i + k])) for k in (0, 1)],
-                         [(0x80, 0x10), (0x7F, 0x10)])
-        with open(self.path("f", "tcvt_fp16_e8m0.json")) as f:
-            document = json.load(f)
-        self.assert_valid("vectors", document)
-        self.assertEqual(len(document["vectors"]), 131072)
-        # The library reads it back and the oracle device agrees with every vector.
-        if ORACLE_DUT:
-            r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", self.path("f"), "--quiet")
-            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-            self.assertIn("1 file, 131072 vectors: 131072 matched", r.stdout)
-
-    def test_an_op_without_controls_keeps_its_one(self):
-        manifest = self.generate("s", "--op", "shift", "--samples", 100, "--rmode", "RTZ")
-        header, records = files.read_vectors(self.path("s", "shift_s32_s16.bin"))
-        self.assertEqual(header["controls"], [{"rmode": "RNE", "sat": False}])
-        self.assertEqual(len(records), 100)
-        self.assertEqual(manifest["controls"]["rmodes"], ["RTZ"])
-
-    def test_bad_filters_and_shards_are_one_line_errors(self):
-        for args, expected in (
-                (["--rmode", "RTZ,RNX"], "unknown --rmode 'RNX' (accepted: RNE RTM RTP RTZ RNA RTO RHB"),
-                (["--sat", "maybe"], "unknown --sat 'maybe' (accepted: off, on, both)"),
-                (["--shard", "4/4"], "--shard '4/4': K must be below N (K counts from 0: 0/4 .. 3/4)"),
-                (["--shard", "1"], "--shard '1' is not K/N"),
-                (["--shard", "0/0"], "--shard '0/0' is not K/N")):
-            r = ptovec("generate", "--op", "shift", "--out", self.path("bad"), *args)
-            self.assertEqual(r.returncode, 2, args)
-            self.assertIn(expected, error_of(r))
-            self.assertFalse(os.path.exists(self.path("bad", "manifest.json")))
-
-    def test_records_out_of_the_header_control_order_are_refused(self):
-        self.generate("o", "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "--rmode", "RNE,RTP")
-        path = self.path("o", "tcvt_fp16_e8m0.bin")
-        fixed, header = read_bin_header(path)
-        data = fixed[5]
-        with open(path, "r+b") as f:  # record 5's rmode byte: RTP (2) where RNE (0) belongs
-            f.seek(data + 5 * header["record_size"] + 2)
-            f.write(bytes([0]))
-            f.seek(data + 4 * header["record_size"] + 2)
-            f.write(bytes([2]))
-        if not ORACLE_DUT:
-            self.skipTest("PTOVEC_ORACLE_DUT is not set")
-        r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", path, "--results", self.path("r.bin"))
-        self.assertEqual(r.returncode, 2)
-        self.assertIn("record 4 has control RTP Sat off where the header's controls put RNE Sat off",
-                      error_of(r))
-
-    # ---- shards and merge ----
-
+class ShardsTest(Scratch):
     def test_shards_run_by_gnu_parallel_merge_to_the_unsharded_files(self):
         if shutil.which("parallel") is None:
             self.skipTest("GNU parallel is not installed (Debian: parallel)")
@@ -299,63 +171,6 @@ class FormatV2Test(unittest.TestCase):
                    cwd=self.tmp)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertTrue(os.path.exists(self.path("vectors", "shift_shard1of2", "manifest.json")))
-
-    # ---- version 1 ----
-
-    def test_a_version_1_file_is_still_read(self):
-        self.generate("v", "--op", "tcvt", "--src", "bf16", "--dst", "e8m0")
-        path = self.path("v", "tcvt_bf16_e8m0.bin")
-        fixed, header = read_bin_header(path)
-        with open(path, "rb") as f:
-            f.seek(fixed[5])
-            records = f.read()
-        # Rewrite the header as version 1 wrote it.
-        header["version"] = 1
-        header["controls"] = "all"
-        del header["inputs"]
-        for field in header["fields"]:
-            del field["bits"]
-        for slot in header["slots"]:
-            del slot["bits"]
-        text = json.dumps(header, separators=(",", ":")).encode()
-        text += b" " * (-(FIXED.size + len(text)) % 8)
-        v1 = FIXED.pack(b"PTOVEC\0B", 1, fixed[2], len(text), fixed[4], FIXED.size + len(text))
-        os.makedirs(self.path("v1"))
-        with open(self.path("v1", "tcvt_bf16_e8m0.bin"), "wb") as f:
-            f.write(v1 + text + records)
-        old_header, old_records = files.read_vectors(self.path("v1", "tcvt_bf16_e8m0.bin"))
-        self.assertEqual(old_header["version"], 1)
-        self.assertEqual(len(old_records), 65536 * 14)
-        # Its words have no "bits": their widths come from `ptovec list --types --json`, and
-        # the JSON lines are those of the version 2 file.
-        widths = files.type_widths(PTOVEC)
-        self.assertEqual((widths["bf16"], widths["e8m0"], widths["fp19"], widths["s4x2"]),
-                         (16, 8, 19, 4))
-        new_header, new_records = files.read_vectors(path)
-        self.assertEqual(list(files.json_lines(old_header, old_records[:40], widths)),
-                         list(files.json_lines(new_header, new_records[:40])))
-        # A JSON vector file reads as the same records as its binary twin.
-        self.generate("vj", "--op", "tquant", "--src", "fp32", "--dst", "s8", "--samples", 50,
-                      "--format", "both")
-        bin_header, bin_records = files.read_vector_file(self.path("vj", "tquant_fp32_s8.bin"))
-        json_header, json_records = files.read_vector_file(self.path("vj", "tquant_fp32_s8.json"))
-        self.assertEqual((json_header["count"], len(json_records)), (bin_header["count"], 700))
-        for name in bin_records.dtype.names:
-            self.assertTrue((json_records[name] == bin_records[name]).all(), name)
-        if ORACLE_DUT:
-            r = ptovec("run", "--dut", ORACLE_DUT, "--vectors",
-                       self.path("v1", "tcvt_bf16_e8m0.bin"), "--results", self.path("r.bin"),
-                       "--quiet")
-            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-            self.assertIn("917504 vectors: 917504 matched", r.stdout)
-        # A version 3 file is refused with the versions this ptovec reads.
-        with open(self.path("v1", "tcvt_bf16_e8m0.bin"), "r+b") as f:
-            f.seek(8)
-            f.write(struct.pack("<H", 3))
-        r = ptovec("check", "--vectors", self.path("v1", "tcvt_bf16_e8m0.bin"), "--results",
-                   self.path("r.bin"))
-        self.assertEqual(r.returncode, 2)
-        self.assertIn("has format version 3 (this ptovec reads versions 1 to 2)", error_of(r))
 
 
 if __name__ == "__main__":

@@ -28,9 +28,8 @@ import tempfile
 import time
 import unittest
 
-from ptovec_test_env import locate
+from ptovec_cli import PTOVEC, ptovec
 
-PTOVEC, SOURCE = locate("test_slurm_shards.py")
 
 # The daemons live in /usr/sbin, which a user's PATH may lack.
 SLURM_PATH = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/usr/bin"])
@@ -48,11 +47,6 @@ echo "$SLURM_JOB_ID $SLURM_ARRAY_JOB_ID $SLURM_ARRAY_TASK_ID $SLURM_ARRAY_TASK_C
 exec "$1" generate --quiet {selection} --shard "$SLURM_ARRAY_TASK_ID/{shards}" \\
   --out "$2/shard$SLURM_ARRAY_TASK_ID"
 """.format(selection=" ".join(SELECTION), shards=SHARDS)
-
-
-def ptovec(*args):
-    return subprocess.run([PTOVEC, *map(str, args)], capture_output=True, text=True, timeout=600,
-                          env=dict(os.environ, CI="1"))
 
 
 def free_ports(count):

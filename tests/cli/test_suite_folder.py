@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""A suite folder is never silently narrowed (the first-hour issue, point 1).
+"""A suite folder is never silently narrowed.
 
 `generate` into a folder holding a suite adds to it (same version, seed, samples and formats) or
 refuses before writing a byte; `run` and `check` refuse a folder holding vector files its manifest
@@ -14,23 +14,14 @@ import hashlib
 import json
 import os
 import shutil
-import subprocess
 import tempfile
 import unittest
 
-from ptovec_test_env import locate
+from ptovec_cli import ORACLE_DUT, ptovec
 
-PTOVEC, SOURCE = locate("test_suite_folder.py")
-ORACLE_DUT = os.environ.get("PTOVEC_ORACLE_DUT")
 
 FP16_E8M0 = ["--op", "tcvt", "--src", "fp16", "--dst", "e8m0"]  # exhaustive: 917,504 vectors
 SHIFT = ["--op", "shift", "--src", "s32", "--dst", "s16"]        # sampled, no controls
-
-
-def ptovec(*args, cwd=None):
-    env = dict(os.environ, CI="1")
-    return subprocess.run([PTOVEC, *map(str, args)], capture_output=True, text=True, timeout=600,
-                          env=env, cwd=cwd)
 
 
 def manifest_paths(folder):
@@ -87,7 +78,7 @@ class SuiteFolderTest(unittest.TestCase):
 
     @unittest.skipUnless(ORACLE_DUT, "no PTOVEC_ORACLE_DUT")
     def test_run_checks_every_file_of_a_suite_built_in_two_calls(self):
-        # The issue's own reproduction: before, the manifest named only the last file and run
+        # Before, the manifest named only the last file and run
         # checked 100,000 of 1,017,504 vectors.
         v = self.path("v")
         self.generate(v, *FP16_E8M0)

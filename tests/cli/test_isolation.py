@@ -1,4 +1,4 @@
-"""Isolated devices (issue 12): a --dut library runs in a device host process; a crash, an exit or
+"""Isolated devices: a --dut library runs in a device host process; a crash, an exit or
 a hang of a device (library or program) on one case is the device failing: the case is named,
 counted in the report and in JUnit (<error>), the results file is marked as stopped early, and
 the exit status is 1. run --keep-going goes on; shrink minimises the failing case.
@@ -18,10 +18,9 @@ import sys
 import tempfile
 import unittest
 
-from ptovec_test_env import locate
+from ptovec_cli import ORACLE_DUT, PTOVEC
+from ptovec_cli import ptovec as ptovec_ci
 
-PTOVEC, SOURCE = locate("test_isolation.py")
-ORACLE_DUT = os.environ.get("PTOVEC_ORACLE_DUT")
 FAULTY_DIR = os.environ.get("PTOVEC_FAULTY_DUT_DIR", "")
 
 
@@ -30,8 +29,7 @@ def faulty(kind):
 
 
 def ptovec(*args, timeout=120):
-    return subprocess.run([PTOVEC] + [str(a) for a in args], capture_output=True, text=True,
-                          timeout=timeout)
+    return ptovec_ci(*args, timeout=timeout)
 
 
 EVAL = "ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RNE 0x3c00"

@@ -11,9 +11,8 @@ import shlex
 import subprocess
 import unittest
 
-from ptovec_test_env import locate
+from ptovec_cli import PTOVEC, SOURCE
 
-PTOVEC, SOURCE = locate("test_semantics_doc.py")
 PAGE = os.path.join(SOURCE, "docs", "semantics.md")
 
 

@@ -14,9 +14,8 @@ import subprocess
 import tempfile
 import unittest
 
-from ptovec_test_env import locate
+from ptovec_cli import PTOVEC, SOURCE
 
-PTOVEC, SOURCE = locate("test_vs_testfloat.py")
 SCRIPT = os.path.join(SOURCE, "bench", "vs_testfloat")
 
 STAND_IN = """#!/usr/bin/python3

@@ -12,22 +12,13 @@ from the environment (or --ptovec PATH --source DIR before the unittest argument
 import json
 import os
 import shutil
-import subprocess
 import tempfile
 import unittest
 
-from ptovec_test_env import locate, schema_validator
+from ptovec_cli import ORACLE_DUT, ptovec, schema_validator
 
-PTOVEC, SOURCE = locate("test_testfloat.py")
-ORACLE_DUT = os.environ.get("PTOVEC_ORACLE_DUT")
 
 FP16_E8M0 = ["--op", "tcvt", "--src", "fp16", "--dst", "e8m0"]
-
-
-def ptovec(*args):
-    env = dict(os.environ, CI="1")
-    return subprocess.run([PTOVEC, *map(str, args)], capture_output=True, text=True, timeout=600,
-                          env=env)
 
 
 class TestFloatCliTest(unittest.TestCase):
@@ -55,7 +46,7 @@ class TestFloatCliTest(unittest.TestCase):
         self.assertIn("wrote 4 files, 262144 vectors", self.generate_stderr)
         with open(os.path.join(self.suite, "manifest.json")) as f:
             manifest = json.load(f)
-        schema_validator(SOURCE, "manifest.schema.json").validate(manifest)
+        schema_validator("manifest.schema.json").validate(manifest)
         self.assertEqual([(e["path"], e["rmode"], e["sat"], e["count"]) for e in manifest["files"]],
                          [("tcvt_fp16_e8m0_RNE_satoff.tf", "RNE", False, 65536),
                           ("tcvt_fp16_e8m0_RNE_saton.tf", "RNE", True, 65536),

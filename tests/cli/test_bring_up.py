@@ -11,22 +11,14 @@ arguments.
 import json
 import os
 import re
-import subprocess
 import tempfile
 import unittest
 import xml.etree.ElementTree as ET
 
-from ptovec_test_env import locate, schema_validator
+from ptovec_cli import SOURCE, ptovec, schema_validator
 
-PTOVEC, SOURCE = locate("test_bring_up.py")
 POLICY_DUT = os.environ.get("PTOVEC_POLICY_DUT")
 F16C_DUT = os.environ.get("PTOVEC_F16C_DUT")
-
-
-def ptovec(*args, timeout=600):
-    env = dict(os.environ, CI="1")
-    return subprocess.run([PTOVEC, *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout, env=env)
 
 
 def results_header(path):
@@ -104,7 +96,7 @@ class BringUpTest(unittest.TestCase):
         header = results_header(results)
         self.assertEqual(header["compare"], "word")
         self.assertEqual(header["known_differences"], [])
-        schema_validator(SOURCE, "results-binary-header.schema.json").validate(header)
+        schema_validator("results-binary-header.schema.json").validate(header)
         props = {p.get("name"): p.get("value")
                  for p in ET.parse(junit).getroot().iter("property")}
         self.assertEqual(props["ptovec.compare"], "word")
@@ -204,7 +196,7 @@ class BringUpTest(unittest.TestCase):
                    "ieee")
         self.assertEqual(r.returncode, 2)
         self.assertIn("is not a built-in set (built in: ieee754, riscv", r.stderr)
-        schema = schema_validator(SOURCE, "known-differences.schema.json")
+        schema = schema_validator("known-differences.schema.json")
         for name in ("ieee754", "riscv"):
             with open(os.path.join(SOURCE, "tools", "known-differences", name + ".json")) as f:
                 schema.validate(json.load(f))
