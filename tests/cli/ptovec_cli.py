@@ -1,11 +1,12 @@
-"""The helper of every tests/cli script: this build's programs and devices (from the environment
-ctest sets), `ptovec(*args)`, the committed JSON Schemas as checked validators, and the readers of
+"""The helper of every tests/cli script (pytest): this build's programs and devices (from the
+environment ctest sets), `ptovec(*args)`, the committed JSON Schemas as checked validators, and the readers of
 python/ptovec/files.
 
 ctest gives PTOVEC (the binary), PTOVEC_SOURCE_DIR and, when built, the devices
 (PTOVEC_ORACLE_DUT, PTOVEC_ORACLE_DEVICE, ...: tests/cli/CMakeLists.txt). By hand, from the top
 of the tree: `PTOVEC=build/tools/ptovec /usr/bin/python3 -m pytest tests/cli/test_eval.py`.
 """
+import contextlib
 import hashlib
 import json
 import os
@@ -14,8 +15,8 @@ import struct
 import subprocess
 import sys
 import tempfile
-import unittest
 
+import pytest
 from jsonschema import Draft202012Validator
 
 PTOVEC = os.environ.get("PTOVEC")
@@ -85,12 +86,14 @@ def read_bin_header(path):
         return fixed, json.loads(f.read(fixed[3]))
 
 
-class Scratch(unittest.TestCase):
+class Scratch:
     """A test with a fresh temporary folder (self.tmp, removed after it)."""
 
-    def setUp(self):
+    @pytest.fixture(autouse=True)
+    def scratch(self):
         self.tmp = tempfile.mkdtemp(prefix="ptovec-cli-")
-        self.addCleanup(shutil.rmtree, self.tmp, True)
+        yield
+        shutil.rmtree(self.tmp, True)
 
     def path(self, *parts):
         return os.path.join(self.tmp, *parts)
@@ -98,7 +101,7 @@ class Scratch(unittest.TestCase):
     def generate(self, out, *args):
         """generate into the folder `out` of self.tmp, which must pass; its manifest."""
         r = ptovec("generate", "--out", self.path(out), "--quiet", *args)
-        self.assertEqual(r.returncode, 0, r.stderr)
+        assert r.returncode == 0, r.stderr
         with open(self.path(out, "manifest.json")) as f:
             return json.load(f)
 
@@ -115,5 +118,16 @@ class Scratch(unittest.TestCase):
         if schema not in validators:
             validators[schema] = schema_validator(schema + ".schema.json")
         errors = [e.message[:200] for e in validators[schema].iter_errors(document)][:3]
-        self.assertEqual(errors, [], schema)
+        assert errors == [], schema
 
+
+
+@contextlib.contextmanager
+def subtest(*what, **values):
+    """Names the case of a loop in the failure it raises (as unittest's subTest, but the first
+    failing case ends the test)."""
+    try:
+        yield
+    except AssertionError as e:
+        case = ", ".join([*map(str, what), *(f"{k}={v}" for k, v in values.items())])
+        raise AssertionError(f"[{case}] {e}") from e

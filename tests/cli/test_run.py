@@ -8,35 +8,38 @@ ptovec_cli.py gives ptovec(*args) and this build's paths.
 """
 import json
 import os
+import re
 import struct
-import unittest
 import xml.etree.ElementTree as ET
+
+import pytest
 
 from ptovec_cli import ALWAYS_UP, ORACLE_DEVICE, ORACLE_DUT, Scratch, files, ptovec, \
     schema_validator
 from vendor_results import GateBase
 
 
-@unittest.skipUnless(ORACLE_DUT or ORACLE_DEVICE, "no oracle device built (PTOVEC_ORACLE_DUT)")
-class RunTest(GateBase):
+@pytest.mark.skipif(not (ORACLE_DUT or ORACLE_DEVICE),
+                    reason="no oracle device built (PTOVEC_ORACLE_DUT)")
+class TestRun(GateBase):
     def run_and_check(self, device_args, fmt):
         results = self.path("run." + fmt)
         junit = self.path("run.xml")
         r = ptovec("run", *device_args, "--vectors", self.vectors, "--results", results,
                    "--format", fmt, "--junit", junit)
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertIn("700 vectors: 700 matched, 0 mismatched, 0 unsupported", r.stdout)
+        assert r.returncode == 0, (r.stdout + r.stderr)
+        assert "700 vectors: 700 matched, 0 mismatched, 0 unsupported" in r.stdout
         r = ptovec("check", "--vectors", self.vectors, "--results", results)
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        assert r.returncode == 0, (r.stdout + r.stderr)
         root = ET.parse(junit).getroot()
-        self.assertEqual((root.get("tests"), root.get("failures")), ("14", "0"))
+        assert (root.get("tests"), root.get("failures")) == ("14", "0")
         return results
 
-    @unittest.skipUnless(ORACLE_DUT, "no PTOVEC_ORACLE_DUT")
+    @pytest.mark.skipif(not ORACLE_DUT, reason="no PTOVEC_ORACLE_DUT")
     def test_oracle_library_passes(self):
         results = self.run_and_check(["--dut", ORACLE_DUT], "bin")
         with open(results, "rb") as f:
-            self.assertEqual(f.read(8), b"PTOVEC\0R")
+            assert f.read(8) == b"PTOVEC\0R"
         results = self.run_and_check(["--dut", ORACLE_DUT], "json")
         v = schema_validator("results.schema.json")
         with open(results) as f:
@@ -44,34 +47,32 @@ class RunTest(GateBase):
                 if line:
                     v.validate(json.loads(line))
 
-    @unittest.skipUnless(ORACLE_DUT, "no PTOVEC_ORACLE_DUT")
+    @pytest.mark.skipif(not ORACLE_DUT, reason="no PTOVEC_ORACLE_DUT")
     def test_a_filtered_run_lists_its_controls(self):
         results, junit = self.path("filtered.jsonl"), self.path("filtered.xml")
         r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", self.vectors, "--results", results,
                    "--format", "json", "--rmode", "RTZ,RNE", "--sat", "off", "--junit", junit)
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertIn("100 vectors: 100 matched", r.stdout)  # 50 inputs x (RNE, RTZ) Sat off
+        assert r.returncode == 0, (r.stdout + r.stderr)
+        assert "100 vectors: 100 matched" in r.stdout  # 50 inputs x (RNE, RTZ) Sat off
         with open(results) as f:
             lines = [json.loads(line) for line in f if line.strip()]
         v = schema_validator("results.schema.json")
         for line in lines[:20]:
             v.validate(line)
         section = lines[0]["sections"][0]
-        self.assertEqual((lines[0]["version"], section["count"], section["controls"]),
-                         (2, 100, [{"rmode": "RNE", "sat": False}, {"rmode": "RTZ", "sat": False}]))
+        assert (lines[0]["version"], section["count"], section["controls"]) == (2, 100, [{"rmode": "RNE", "sat": False}, {"rmode": "RTZ", "sat": False}])
         # Each index is the vector file's record: input k's RNE-off record is 14k, RTZ-off 14k + 6.
-        self.assertEqual([x["i"] for x in lines[1:7]], [0, 6, 14, 20, 28, 34])
+        assert [x["i"] for x in lines[1:7]] == [0, 6, 14, 20, 28, 34]
         root = ET.parse(junit).getroot()
-        self.assertEqual((root.get("tests"), root.get("failures")), ("2", "0"))
+        assert (root.get("tests"), root.get("failures")) == ("2", "0")
         r = ptovec("check", "--vectors", self.vectors, "--results", results)
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertIn("100 vectors: 100 matched", r.stdout)
+        assert r.returncode == 0, (r.stdout + r.stderr)
+        assert "100 vectors: 100 matched" in r.stdout
         # The Python reader of results files gives the same records.
         header, sections = files.read_results(results)
-        self.assertEqual(header["sections"][0]["count"], 100)
-        self.assertEqual(sections[0]["index"][:4].tolist(), [0, 6, 14, 20])
-        self.assertEqual([f"0x{w:02x}" for w in sections[0]["out"][:3].tolist()],
-                         [x["out"] for x in lines[1:4]])
+        assert header["sections"][0]["count"] == 100
+        assert sections[0]["index"][:4].tolist() == [0, 6, 14, 20]
+        assert [f"0x{w:02x}" for w in sections[0]["out"][:3].tolist()] == [x["out"] for x in lines[1:4]]
         # An answer moved to another record of the file is refused.
         with open(results) as f:
             text = f.read()
@@ -85,15 +86,15 @@ class RunTest(GateBase):
         results = self.path("filtered.bin")
         r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", self.vectors, "--results", results,
                    "--sat", "on")
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        assert r.returncode == 0, (r.stdout + r.stderr)
         r = ptovec("check", "--vectors", self.vectors, "--results", results)
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertIn("350 vectors: 350 matched", r.stdout)
+        assert r.returncode == 0, (r.stdout + r.stderr)
+        assert "350 vectors: 350 matched" in r.stdout
         header, sections = files.read_results(results)
-        self.assertEqual((header["version"], len(sections[0])), (2, 350))
-        self.assertEqual(sections[0]["index"][:3].tolist(), [1, 3, 5])  # Sat on: odd records
+        assert (header["version"], len(sections[0])) == (2, 350)
+        assert sections[0]["index"][:3].tolist() == [1, 3, 5]  # Sat on: odd records
 
-    @unittest.skipUnless(ORACLE_DEVICE, "no PTOVEC_ORACLE_DEVICE")
+    @pytest.mark.skipif(not ORACLE_DEVICE, reason="no PTOVEC_ORACLE_DEVICE")
     def test_a_run_that_stops_early_is_recorded_as_incomplete(self):
         # 5600 vectors go to the device in batches of 4096. The device (through `sed -u 4097q`)
         # answers its hello and the first batch, then falls silent: the device failed at the
@@ -102,37 +103,36 @@ class RunTest(GateBase):
         vectors = self.path("stop-vectors")
         r = ptovec("generate", "--op", "tquant", "--src", "fp32", "--dst", "s8", "--samples", 400,
                    "--out", vectors, "--quiet")
-        self.assertEqual(r.returncode, 0, r.stderr)
+        assert r.returncode == 0, r.stderr
         results, junit = self.path("stopped.bin"), self.path("stopped.xml")
         r = ptovec("run", "--dut-cmd", "sh -c '" + ORACLE_DEVICE + " | sed -u 4097q'",
                    "--dut-timeout", 1, "--vectors", vectors, "--results", results)
-        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
-        self.assertIn("DEVICE FAILED: device ", r.stdout)
-        self.assertIn("answer", r.stdout)
-        self.assertIn("case 4096", r.stdout)  # no answer in time, or exited (timing decides)
+        assert r.returncode == 1, (r.stdout + r.stderr)
+        assert "DEVICE FAILED: device " in r.stdout
+        assert "answer" in r.stdout
+        assert "case 4096" in r.stdout  # no answer in time, or exited (timing decides)
         with open(results, "rb") as f:
             fixed = f.read(32)
             header = json.loads(f.read(struct.unpack("<I", fixed[12:16])[0]))
-        self.assertEqual(struct.unpack("<Q", fixed[16:24])[0], 4096)
-        self.assertEqual(header["stopped"]["records"], 4096)
+        assert struct.unpack("<Q", fixed[16:24])[0] == 4096
+        assert header["stopped"]["records"] == 4096
         _, sections = files.read_results(results)
-        self.assertEqual((len(sections[0]), int(sections[0]["index"][-1])), (4096, 4095))
-        self.assertIn("case 4096", header["stopped"]["reason"])
+        assert (len(sections[0]), int(sections[0]["index"][-1])) == (4096, 4095)
+        assert "case 4096" in header["stopped"]["reason"]
         schema_validator("results-binary-header.schema.json").validate(header)
         r = ptovec("check", "--vectors", vectors, "--results", results, "--junit", junit)
-        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
-        self.assertIn("4096 vectors: 4096 matched, 0 mismatched", r.stdout)
-        self.assertIn("INCOMPLETE: the run stopped after 4096 of 5600 records: device", r.stdout)
-        self.assertIn("FAIL: 0 mismatched, 0 unsupported of 4096 vectors checked (incomplete run)",
-                      r.stdout)
+        assert r.returncode == 1, (r.stdout + r.stderr)
+        assert "4096 vectors: 4096 matched, 0 mismatched" in r.stdout
+        assert "INCOMPLETE: the run stopped after 4096 of 5600 records: device" in r.stdout
+        assert "FAIL: 0 mismatched, 0 unsupported of 4096 vectors checked (incomplete run)" in r.stdout
         with open(junit) as f:
-            self.assertIn('failure type="incomplete"', f.read())
+            assert 'failure type="incomplete"' in f.read()
 
-    @unittest.skipUnless(ORACLE_DEVICE, "no PTOVEC_ORACLE_DEVICE")
+    @pytest.mark.skipif(not ORACLE_DEVICE, reason="no PTOVEC_ORACLE_DEVICE")
     def test_oracle_program_passes(self):
         self.run_and_check(["--dut-cmd", ORACLE_DEVICE], "bin")
 
-    @unittest.skipUnless(ORACLE_DEVICE, "no PTOVEC_ORACLE_DEVICE")
+    @pytest.mark.skipif(not ORACLE_DEVICE, reason="no PTOVEC_ORACLE_DEVICE")
     def test_program_device_that_fails_at_exit_is_an_error(self):
         # Every answer is right, but the device exits 1 with a sanitizer report: exit 2, no report.
         results = self.path("asan.bin")
@@ -142,25 +142,25 @@ class RunTest(GateBase):
         self.assert_usage_error(r, "failed after its input ended (the last case was 699; a device "
                                 "must exit with status 0); it exited with status 1; its stderr "
                                 "ends: ERROR: AddressSanitizer")
-        self.assertFalse(os.path.exists(results))
+        assert not os.path.exists(results)
 
     def test_hanging_program_device_times_out(self):
         r = ptovec("run", "--dut-cmd", "sh -c 'echo ptovec-dut 1 hang; sleep 60'",
                    "--dut-timeout", 1, "--vectors", self.vectors, "--results",
                    self.path("hang.bin"), timeout=30)
         # A hung device is the device failing (exit 1, named in the report), not a usage error.
-        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        assert r.returncode == 1, (r.stdout + r.stderr)
         for fragment in ("DEVICE FAILED: device hang gave no answer to case 0 (ptovec eval --op "
                          "tquant", "within 1 s (--dut-timeout; does the device flush stdout "
                          "after its answers?)", "killed it"):
-            self.assertIn(fragment, r.stdout)
+            assert fragment in r.stdout
 
-    @unittest.skipUnless(ORACLE_DEVICE, "no PTOVEC_ORACLE_DEVICE")
+    @pytest.mark.skipif(not ORACLE_DEVICE, reason="no PTOVEC_ORACLE_DEVICE")
     def test_shrink_from_a_selection_the_results_do_not_hold(self):
         results = self.path("for-shrink.bin")
         r = ptovec("run", "--dut-cmd", ORACLE_DEVICE, "--vectors", self.vectors, "--results",
                    results)
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        assert r.returncode == 0, (r.stdout + r.stderr)
         r = ptovec("shrink", "--dut-cmd", ORACLE_DEVICE, "--from", results, "--vectors",
                    self.vectors, "--op", "shift", "--src", "s32", "--dst", "s16")
         self.assert_usage_error(r, "no section for shift s32 -> s16 in " + results +
@@ -169,31 +169,27 @@ class RunTest(GateBase):
                    self.vectors, "--op", "tquant", "--src", "fp32", "--dst", "s64")
         self.assert_usage_error(r, "tquant does not accept fp32 -> s64")
 
-    @unittest.skipUnless(ORACLE_DUT, "no PTOVEC_ORACLE_DUT")
+    @pytest.mark.skipif(not ORACLE_DUT, reason="no PTOVEC_ORACLE_DUT")
     def test_run_generates_with_op_into_work(self):
         work = self.path("work")
         r = ptovec("run", "--dut", ORACLE_DUT, "--op", "qparam", "--samples", 25, "--work", work)
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertIn("25 vectors: 25 matched", r.stdout)
-        self.assertTrue(os.path.exists(os.path.join(work, "results.bin")))
-        self.assertTrue(os.path.exists(os.path.join(work, "qparam_fp32_u64.bin")))
+        assert r.returncode == 0, (r.stdout + r.stderr)
+        assert "25 vectors: 25 matched" in r.stdout
+        assert os.path.exists(os.path.join(work, "results.bin"))
+        assert os.path.exists(os.path.join(work, "qparam_fp32_u64.bin"))
 
 
-@unittest.skipUnless(ALWAYS_UP, "PTOVEC_MUTANT_E8M0_ALWAYS_UP is not set")
-class WordsTest(Scratch):
+@pytest.mark.skipif(not ALWAYS_UP, reason="PTOVEC_MUTANT_E8M0_ALWAYS_UP is not set")
+class TestWords(Scratch):
     def test_one_file_and_vector_n(self):
         folder = self.generate_fp16_e8m0("e8m0")
         r = ptovec("run", "--dut", ALWAYS_UP, "--vectors", folder, "--max-report", 1,
                    "--results", self.path("r.bin"))
-        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
-        self.assertRegex(r.stdout, r"(?m)^ptovec: 1 file, 65536 vectors: \d+ matched, ")
-        self.assertRegex(r.stdout, r"(?m)^  tcvt_fp16_e8m0\.bin vector \d+: tcvt fp16 -> e8m0 RTZ ")
-        self.assertRegex(r.stdout, r"(?m)first tcvt_fp16_e8m0\.bin vector \d+$")
-        self.assertNotIn("file(s)", r.stdout)
-        self.assertNotIn(" record ", r.stdout)
+        assert r.returncode == 1, (r.stdout + r.stderr)
+        assert re.search(r"(?m)^ptovec: 1 file, 65536 vectors: \d+ matched, ", r.stdout)
+        assert re.search(r"(?m)^  tcvt_fp16_e8m0\.bin vector \d+: tcvt fp16 -> e8m0 RTZ ", r.stdout)
+        assert re.search(r"(?m)first tcvt_fp16_e8m0\.bin vector \d+$", r.stdout)
+        assert "file(s)" not in r.stdout
+        assert " record " not in r.stdout
         r = ptovec("generate", "--op", "shift", "--samples", 1, "--out", self.path("one"))
-        self.assertIn("ptovec: wrote 1 file, 1 vector, ", r.stderr)
-
-
-if __name__ == "__main__":
-    unittest.main()
+        assert "ptovec: wrote 1 file, 1 vector, " in r.stderr

@@ -7,28 +7,24 @@ ptovec_cli.py gives ptovec(*args) and this build's paths.
 import os
 import re
 import subprocess
-import unittest
+
+import pytest
 
 from ptovec_cli import SOURCE
 
 
-class TestingPageTest(unittest.TestCase):
+class TestLabelCounts:
     BUILD = os.environ.get("PTOVEC_BUILD_DIR")
 
-    @unittest.skipUnless(BUILD, "PTOVEC_BUILD_DIR is not set (not a Release build)")
+    @pytest.mark.skipif(not BUILD, reason="PTOVEC_BUILD_DIR is not set (not a Release build)")
     def test_label_counts_are_this_builds(self):
         with open(os.path.join(SOURCE, "docs", "testing.md")) as f:
             rows = re.findall(r"^\| `([a-z]+)` \| (\d+) \|", f.read(), re.M)
-        self.assertGreaterEqual(len(rows), 10)
+        assert len(rows) >= 10
         for label, count in rows:
             r = subprocess.run(["ctest", "--test-dir", self.BUILD, "-N", "-L", f"^{label}$"],
                                capture_output=True, text=True, timeout=120)
             total = re.search(r"Total Tests: (\d+)", r.stdout)
-            self.assertIsNotNone(total, r.stdout + r.stderr)
-            self.assertEqual(int(total.group(1)), int(count),
-                             f"docs/testing.md says label {label} has {count} tests, "
+            assert total is not None, (r.stdout + r.stderr)
+            assert int(total.group(1)) == int(count), (f"docs/testing.md says label {label} has {count} tests, "
                              f"ctest -N -L ^{label}$ lists {total.group(1)}")
-
-
-if __name__ == "__main__":
-    unittest.main()

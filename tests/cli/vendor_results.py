@@ -6,7 +6,6 @@ import os
 import shutil
 import struct
 import tempfile
-import unittest
 
 from ptovec_cli import ptovec
 
@@ -76,9 +75,9 @@ def vendor_results_bin(folder, out):
     return header
 
 
-class GateBase(unittest.TestCase):
+class GateBase:
     @classmethod
-    def setUpClass(cls):
+    def setup_class(cls):
         cls.tmp = tempfile.mkdtemp(prefix="ptovec-gate-")
         cls.vectors = os.path.join(cls.tmp, "vectors")
         r = ptovec("generate", "--op", "tquant", "--src", "fp32", "--dst", "s8", "--samples", 50,
@@ -92,16 +91,16 @@ class GateBase(unittest.TestCase):
             raise AssertionError(r.stderr)
 
     @classmethod
-    def tearDownClass(cls):
+    def teardown_class(cls):
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def path(self, name):
         return os.path.join(self.tmp, name)
 
     def assert_usage_error(self, r, *fragments):
-        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        assert r.returncode == 2, (r.stdout + r.stderr)
         lines = r.stderr.strip().split("\n")
-        self.assertEqual(len(lines), 1, r.stderr)
-        self.assertTrue(lines[0].startswith("ptovec: error: "), r.stderr)
+        assert len(lines) == 1, r.stderr
+        assert lines[0].startswith("ptovec: error: "), r.stderr
         for fragment in fragments:
-            self.assertIn(fragment, lines[0])
+            assert fragment in lines[0]
