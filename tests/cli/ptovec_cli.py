@@ -86,6 +86,21 @@ def read_bin_header(path):
         return fixed, json.loads(f.read(fixed[3]))
 
 
+class ClassScratch:
+    """Tests sharing a temporary folder made for their class (cls.tmp, removed after the last)."""
+
+    @classmethod
+    def setup_class(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="ptovec-cli-")
+
+    @classmethod
+    def teardown_class(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def path(self, *parts):
+        return os.path.join(self.tmp, *parts)
+
+
 class Scratch:
     """A test with a fresh temporary folder (self.tmp, removed after it)."""
 

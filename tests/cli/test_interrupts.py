@@ -26,7 +26,6 @@ import json
 import os
 import random
 import select
-import shutil
 import signal
 import subprocess
 import tempfile
@@ -34,7 +33,7 @@ import time
 
 import pytest
 
-from ptovec_cli import PTOVEC, start, subtest
+from ptovec_cli import PTOVEC, Scratch, start, subtest
 from ptovec_cli import ptovec as ptovec_text
 
 
@@ -105,16 +104,7 @@ def assert_clean_line(test, stderr):
     return text
 
 
-class InterruptBase:
-    def setup_method(self):
-        self.tmp = tempfile.mkdtemp(prefix="ptovec-interrupt-")
-
-    def teardown_method(self):
-        shutil.rmtree(self.tmp, ignore_errors=True)
-
-    def path(self, *names):
-        return os.path.join(self.tmp, *names)
-
+class InterruptBase(Scratch):
     def temporaries(self):
         return [p for p in snapshot(self.tmp) if ".tmp-" in p or p.endswith(".ptovec.lock")]
 

@@ -13,15 +13,13 @@ ptovec_cli.py gives ptovec(*args) and this build's paths.
 import glob
 import json
 import os
-import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 
 import pytest
 
-from ptovec_cli import ORACLE_DUT, PTOVEC, subtest
+from ptovec_cli import ORACLE_DUT, PTOVEC, ClassScratch, generate, subtest
 from ptovec_cli import ptovec as ptovec_ci
 
 FAULTY_DIR = os.environ.get("PTOVEC_FAULTY_DUT_DIR", "")
@@ -61,22 +59,12 @@ def results_header(path):
 
 @pytest.mark.skipif(not os.path.exists(faulty("crash")),
                     reason="no faulty devices (PTOVEC_FAULTY_DUT_DIR)")
-class TestIsolation:
+class TestIsolation(ClassScratch):
     @classmethod
     def setup_class(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="ptovec-isolation-")
+        super().setup_class()
         cls.vectors = os.path.join(cls.tmp, "vectors")
-        r = ptovec("generate", "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "--out",
-                   cls.vectors, "--quiet")
-        if r.returncode != 0:
-            raise AssertionError(r.stderr)
-
-    @classmethod
-    def teardown_class(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
-
-    def path(self, name):
-        return os.path.join(self.tmp, name)
+        generate(cls.vectors, "--op", "tcvt", "--src", "fp16", "--dst", "e8m0")
 
     def assert_no_temporaries(self):
         assert glob.glob(os.path.join(self.tmp, "**", "*.tmp-*"), recursive=True) == []

@@ -14,11 +14,10 @@ import hashlib
 import json
 import os
 import shutil
-import tempfile
 
 import pytest
 
-from ptovec_cli import ORACLE_DUT, ptovec
+from ptovec_cli import ORACLE_DUT, Scratch, ptovec
 
 
 FP16_E8M0 = ["--op", "tcvt", "--src", "fp16", "--dst", "e8m0"]  # exhaustive: 917,504 vectors
@@ -39,17 +38,9 @@ def snapshot(folder):
     return out
 
 
-class TestSuiteFolder:
-    def setup_method(self):
-        self.tmp = tempfile.mkdtemp(prefix="ptovec-suite-")
-
-    def teardown_method(self):
-        shutil.rmtree(self.tmp, ignore_errors=True)
-
-    def path(self, *names):
-        return os.path.join(self.tmp, *names)
-
+class TestSuiteFolder(Scratch):
     def generate(self, out, *args):
+        """generate --samples 1000 into the path `out`, which must pass (Scratch's takes a name)."""
         r = ptovec("generate", "--samples", 1000, "--out", out, *args)
         assert r.returncode == 0, r.stderr
         return r

@@ -11,33 +11,24 @@ ptovec_cli.py gives ptovec(*args) and this build's paths.
 """
 import json
 import os
-import shutil
-import tempfile
 
 import pytest
 
-from ptovec_cli import ORACLE_DUT, ptovec, schema_validator
+from ptovec_cli import ORACLE_DUT, ClassScratch, ptovec, schema_validator
 
 
 FP16_E8M0 = ["--op", "tcvt", "--src", "fp16", "--dst", "e8m0"]
 
 
-class TestTestFloatCli:
+class TestTestFloatCli(ClassScratch):
     @classmethod
     def setup_class(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="ptovec-testfloat-")
+        super().setup_class()
         cls.suite = os.path.join(cls.tmp, "tf")
         r = ptovec("generate", *FP16_E8M0, "--rmode", "RNE,RTZ", "--format", "testfloat",
                    "--out", cls.suite)
         assert r.returncode == 0, r.stderr
         cls.generate_stderr = r.stderr
-
-    @classmethod
-    def teardown_class(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
-
-    def path(self, *names):
-        return os.path.join(self.tmp, *names)
 
     def read(self, name):
         with open(os.path.join(self.suite, name)) as f:

@@ -3,11 +3,9 @@ written from the JSON vector files in the documented formats (schemas/results-fo
 small suites the check and run tests share."""
 import json
 import os
-import shutil
 import struct
-import tempfile
 
-from ptovec_cli import ptovec
+from ptovec_cli import ClassScratch, generate
 
 
 def read_json_vectors(path):
@@ -75,27 +73,15 @@ def vendor_results_bin(folder, out):
     return header
 
 
-class GateBase:
+class GateBase(ClassScratch):
     @classmethod
     def setup_class(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="ptovec-gate-")
+        super().setup_class()
         cls.vectors = os.path.join(cls.tmp, "vectors")
-        r = ptovec("generate", "--op", "tquant", "--src", "fp32", "--dst", "s8", "--samples", 50,
-                   "--format", "both", "--out", cls.vectors, "--quiet")
-        if r.returncode != 0:
-            raise AssertionError(r.stderr)
+        generate(cls.vectors, "--op", "tquant", "--src", "fp32", "--dst", "s8", "--samples", 50,
+                 "--format", "both")
         cls.other = os.path.join(cls.tmp, "other")
-        r = ptovec("generate", "--op", "qparam", "--samples", 40, "--format", "both", "--out",
-                   cls.other, "--quiet")
-        if r.returncode != 0:
-            raise AssertionError(r.stderr)
-
-    @classmethod
-    def teardown_class(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
-
-    def path(self, name):
-        return os.path.join(self.tmp, name)
+        generate(cls.other, "--op", "qparam", "--samples", 40, "--format", "both")
 
     def assert_usage_error(self, r, *fragments):
         assert r.returncode == 2, (r.stdout + r.stderr)
