@@ -25,9 +25,10 @@ The convention (also in docs/README.md):
 Run by ctest with Debian's /usr/bin/python3 -m pytest (tests/cli/CMakeLists.txt); ptovec_cli.py
 gives PTOVEC and PTOVEC_SOURCE_DIR, the build tree comes from PTOVEC_BUILD_DIR (default: the
 folder above the ptovec binary's). PTOVEC_DOCS_SHARD=K/N runs the commands of every N-th page only
-(ctest runs the shards in parallel); run as a script (`PTOVEC=build/tools/ptovec python3
-tests/cli/test_docs_commands.py`) it prints each command with the way it is run, and runs nothing.
-PTOVEC_DOCS_TIMES=1 prints each command's wall time.
+(ctest runs the shards in parallel), PTOVEC_DOCS_LONG=1 the ```sh long blocks too. Run as a script
+(`PTOVEC=build/tools/ptovec /usr/bin/python3 tests/cli/test_docs_commands.py`) it runs pytest on
+itself, with --long and --shard K/N for those two; `--list` prints each command with the way it
+is run, and runs nothing. PTOVEC_DOCS_TIMES=1 prints each command's wall time.
 """
 import glob
 import os
@@ -238,8 +239,20 @@ def test_commands_of(page):
 
 
 if __name__ == "__main__":
-    # By hand: the commands of every page, each with the way it is run; nothing is run.
-    for page in PAGES:
-        for kind, cmds in commands(page):
-            for cmd in cmds:
-                print(f"{kind:5} exit {cmd.status} out {len(cmd.output):2}  {cmd}")
+    # By hand: --list prints the commands of every page, each with the way it is run, and runs
+    # nothing; else pytest runs this file (--long: the ```sh long blocks too; --shard K/N).
+    arguments = sys.argv[1:]
+    if "--list" in arguments:
+        for page in PAGES:
+            for kind, cmds in commands(page):
+                for cmd in cmds:
+                    print(f"{kind:5} exit {cmd.status} out {len(cmd.output):2}  {cmd}")
+        sys.exit(0)
+    if "--long" in arguments:
+        arguments.remove("--long")
+        os.environ["PTOVEC_DOCS_LONG"] = "1"
+    if "--shard" in arguments:
+        i = arguments.index("--shard")
+        os.environ["PTOVEC_DOCS_SHARD"] = arguments[i + 1]
+        del arguments[i:i + 2]
+    sys.exit(pytest.main(["-p", "no:cacheprovider", __file__, *arguments]))
