@@ -5,10 +5,9 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "file_test_support.hpp"
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/readers.hpp"
 #include "ptovec/generator/suite.hpp"
@@ -20,26 +19,9 @@ namespace {
 
 using oracle::TileDataType;
 
-std::string ReadAll(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void WriteAll(const std::filesystem::path& p, const std::string& bytes) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << bytes;
-}
-
-/// The message of the InputError `f` throws ("" when it does not throw).
-template <typename F>
-std::string ErrorOf(F f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::ErrorOf;
+using testing::ReadAll;
+using testing::WriteAll;
 
 /// tquant fp32 -> s8, 50 sampled inputs x 14 controls = 700 vectors, binary and JSON, with a
 /// manifest, in a fresh temporary folder.
