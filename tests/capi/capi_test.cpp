@@ -225,7 +225,7 @@ TEST(CApiErrors, EveryCodeWithEvalsMessage) {
   EXPECT_EQ(LastError(),
             "unknown rounding mode 7 (accepted: 0 RNE, 1 RTM, 2 RTP, 3 RTZ, 4 RNA, 5 RTO, 6 RHB)");
 
-  // The texts below are `ptovec eval`'s (tests/files checks eval's own).
+  // The texts below are `ptovec eval`'s (tests/cli/test_eval.py checks eval's own).
   EXPECT_EQ(Try("shift", fp16, e8m0, PTOVEC_RNE, 0, {0, 1}), PTOVEC_ERROR_ILLEGAL_PAIR);
   EXPECT_EQ(LastError(),
             "shift does not accept fp16 -> e8m0 (no destination accepts --src fp16; `ptovec "

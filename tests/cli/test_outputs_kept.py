@@ -1,11 +1,11 @@
-"""Nothing a user had is lost by a later command that failed (issue 42, point 1).
+"""Nothing a user had is lost by a later command that failed.
 
 A run, check or shrink that ends with exit 2 (a bad option, a device that cannot be loaded or
 refuses to start) leaves every file byte-identical and adds none: not the previous results file,
 JUnit report or counterexample, not the vectors `run --op` generated into its work folder. A
 completed command that replaces a results file or a counterexample says so in one stderr line.
 
-Run by ctest (`cli_outputs_kept`, label files) with `python3 -m pytest -q`; the environment names
+Run by ctest (`ptovec_outputs_kept`, label files) with `python3 -m pytest -q`; the environment names
 the program and the devices: PTOVEC, PTOVEC_ORACLE_DUT, PTOVEC_INIT_REFUSES_DUT (refuses in
 ptovec_dut_init), PTOVEC_BAD_FLAGS_DUT (answers flags 0x20), PTOVEC_MUTANT_DUT (e8m0_sqrt2_top8) and PTOVEC_OTHER_MUTANT_DUT
 (e8m0_always_up). A missing one fails the test, it never skips.
@@ -23,7 +23,7 @@ ONE_CONTROL = ["--rmode", "RNA", "--sat", "off"]
 def need(name):
     """The file an environment variable names; fails (never skips) when it is not there."""
     path = os.environ.get(name, "")
-    assert path, f"environment variable {name} is not set (ctest sets it: cli_outputs_kept)"
+    assert path, f"environment variable {name} is not set (ctest sets it: ptovec_outputs_kept)"
     assert os.path.isfile(path), f"{name}={path} does not exist (build it first)"
     return path
 

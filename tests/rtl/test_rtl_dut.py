@@ -9,10 +9,10 @@ rtl-tcvt-e8m0; the planted bug's is it with -planted-bug) and PTOVEC_RTL_DUT_ARG
 every run and shrink, e.g. the harness's random back-pressure). Debian's python3 with numpy (the
 vectors are read with python/ptovec/files).
 
-  RunTest         run over the files: the RTL passes every vector; the planted bug (RTZ takes the
+  TestRun         run over the files: the RTL passes every vector; the planted bug (RTZ takes the
                   floor) fails exactly the vectors it changes, predicted from the files alone
-  ExhaustiveTest  run --exhaustive over every FP16 and BF16 code x 14 controls
-  ShrinkTest      shrink finds the planted bug's smallest FP16 counterexample; the RTL passes
+  TestExhaustive  run --exhaustive over every FP16 and BF16 code x 14 controls
+  TestShrink      shrink finds the planted bug's smallest FP16 counterexample; the RTL passes
 """
 import json
 import os
@@ -20,8 +20,9 @@ import re
 import subprocess
 import sys
 import tempfile
-import unittest
 from pathlib import Path
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "python"))
 from ptovec.files import RMODE_NAMES, read_vectors  # noqa: E402
@@ -75,15 +76,15 @@ def planted_bug_changes():
     return changed
 
 
-class RunTest(unittest.TestCase):
+class TestRun:
     def test_rtl_passes_the_default_suites_e8m0_files(self):
         with tempfile.TemporaryDirectory() as tmp:
             status, out = ptovec("run", "--dut", RTL, "--vectors", *map(str, files()),
                                  "--results", f"{tmp}/results.bin", "--quiet")
         total = sum(read_vectors(str(p))[0]["count"] for p in files())
-        self.assertEqual(status, 0, out)
-        self.assertEqual(summary(out), (3, total, total, 0, 0, NAME), out)
-        self.assertIn("PASS", out)
+        assert status == 0, out
+        assert summary(out) == (3, total, total, 0, 0, NAME), out
+        assert "PASS" in out
 
     def test_planted_bug_fails_exactly_the_vectors_it_changes(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -92,23 +93,23 @@ class RunTest(unittest.TestCase):
                                  f"{tmp}/mismatches.jsonl", "--quiet")
             with open(f"{tmp}/mismatches.jsonl") as f:
                 mismatches = [json.loads(line) for line in f]
-        self.assertEqual(status, 1, out)
+        assert status == 1, out
         changed = planted_bug_changes()
         total = sum(read_vectors(str(p))[0]["count"] for p in files())
-        self.assertEqual(summary(out), (3, total, total - len(changed), len(changed), 0,
-                                        NAME + "-planted-bug"), out)
-        self.assertEqual({(m["file"], m["record"]) for m in mismatches}, changed)
+        assert summary(out) == ((3, total, total - len(changed), len(changed), 0,
+                                        NAME + "-planted-bug")), out
+        assert {(m["file"], m["record"]) for m in mismatches} == changed
         for m in mismatches:
-            self.assertEqual((m["rmode"], m["kind"]), ("RTZ", "wrong word"), m)
-            self.assertEqual(int(m["got"]["out"], 16), int(m["expected"]["out"], 16) - 1, m)
+            assert (m["rmode"], m["kind"]) == ("RTZ", "wrong word"), m
+            assert int(m["got"]["out"], 16) == (int(m["expected"]["out"], 16) - 1), m
         # The report names the first one with its eval line: FP16 0x0003 (3 * 2^-24).
-        self.assertIn("tcvt_fp16_e8m0.bin vector 48: tcvt fp16 -> e8m0 RTZ sat=off value=0x0003",
-                      out)
-        self.assertIn("ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RTZ 0x0003", out)
+        assert "tcvt_fp16_e8m0.bin vector 48: tcvt fp16 -> e8m0 RTZ sat=off value=0x0003" in out
+        assert "ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RTZ 0x0003" in out
 
 
-@unittest.skipUnless(NAME.startswith("ptovec-pipe"), "the streaming harness's flag_order only")
-class FlagOrderTest(unittest.TestCase):
+@pytest.mark.skipif(not NAME.startswith("ptovec-pipe"),
+                    reason="the streaming harness's flag_order only")
+class TestFlagOrder:
     """The pipelined unit's out_fflags port is in RISC-V order: read as ptovec's (flag_order=spec)
     every word still matches and every status but the symmetric ones is wrong, and the report
     says the flags are reversed; read as riscv (the example's setting) it passes."""
@@ -122,41 +123,40 @@ class FlagOrderTest(unittest.TestCase):
 
     def test_unconverted_order_fails_every_asymmetric_status_with_a_hint(self):
         status, out = self.run_fp16("spec")
-        self.assertEqual(status, 1, out)
+        assert status == 1, out
         # Only a status that is its own reverse matches: here 0x00, the 40 positive powers of
         # two of FP16 (30 normal, 10 subnormal) x 14 controls.
-        self.assertEqual(summary(out)[1:5], (917504, 560, 916944, 0), out)
-        self.assertIn("by kind: wrong word 0, wrong flags 916944, both 0, unsupported 0", out)
-        self.assertIn("hint: 916944 of the 916944 wrong-flags vectors hold the expected flags in "
+        assert summary(out)[1:5] == (917504, 560, 916944, 0), out
+        assert "by kind: wrong word 0, wrong flags 916944, both 0, unsupported 0" in out
+        assert ("hint: 916944 of the 916944 wrong-flags vectors hold the expected flags in "
                       "reverse order (bit 0 NX .. bit 4 NV, as RISC-V fflags): convert the "
-                      "device's status to ptovec's order", out)
+                      "device's status to ptovec's order") in out
 
     def test_riscv_order_passes_without_a_hint(self):
         status, out = self.run_fp16("riscv")
-        self.assertEqual(status, 0, out)
-        self.assertEqual(summary(out)[1:5], (917504, 917504, 0, 0), out)
-        self.assertNotIn("hint:", out)
+        assert status == 0, out
+        assert summary(out)[1:5] == (917504, 917504, 0, 0), out
+        assert "hint:" not in out
 
 
-class ExhaustiveTest(unittest.TestCase):
-    def test_every_fp16_and_bf16_code_passes(self):
-        for src in ("fp16", "bf16"):
-            with self.subTest(src=src):
-                status, out = ptovec("run", "--exhaustive", "--dut", RTL, "--op", "tcvt", "--src",
-                                     src, "--dst", "e8m0", "--quiet")
-                self.assertEqual(status, 0, out)
-                self.assertEqual(summary(out)[1:5], (65536 * 14, 65536 * 14, 0, 0), out)
+class TestExhaustive:
+    @pytest.mark.parametrize("src", ["fp16", "bf16"])
+    def test_every_fp16_and_bf16_code_passes(self, src):
+        status, out = ptovec("run", "--exhaustive", "--dut", RTL, "--op", "tcvt", "--src", src,
+                             "--dst", "e8m0", "--quiet")
+        assert status == 0, out
+        assert summary(out)[1:5] == (65536 * 14, 65536 * 14, 0, 0), out
 
     def test_planted_bug_on_every_fp16_code(self):
         # Positive FP16 values below 1 that are not powers of two: 1023 - 10 subnormals and
         # 14 exponents x 1023 normals, each under RTZ with Sat off and on.
         status, out = ptovec("run", "--exhaustive", "--dut", PLANTED, "--op", "tcvt", "--src",
                              "fp16", "--dst", "e8m0", "--quiet")
-        self.assertEqual(status, 1, out)
-        self.assertEqual(summary(out)[3], 2 * (1023 - 10 + 14 * 1023), out)
+        assert status == 1, out
+        assert summary(out)[3] == (2 * (1023 - 10 + 14 * 1023)), out
 
 
-class ShrinkTest(unittest.TestCase):
+class TestShrink:
     def shrink(self, dut):
         with tempfile.TemporaryDirectory() as tmp:
             status, out = ptovec("shrink", "--dut", dut, "--op", "tcvt", "--src", "fp16", "--dst",
@@ -165,15 +165,15 @@ class ShrinkTest(unittest.TestCase):
 
     def test_planted_bug_shrinks_to_fp16_0x3a00_rtz(self):
         status, out = self.shrink(PLANTED)
-        self.assertEqual(status, 1, out)
+        assert status == 1, out
         result = json.loads(out)
-        self.assertFalse(result["passed"])
-        self.assertTrue(result["local_minimum"])
-        self.assertTrue(result["simplest"])  # FP16 -> E8M0 is enumerated: the least failing case
+        assert not result["passed"]
+        assert result["local_minimum"]
+        assert result["simplest"]  # FP16 -> E8M0 is enumerated: the least failing case
         # 0.75 = 1.1b * 2^-1: toward zero the exponent -1 becomes 0 (code 0x7f); the bug gives
         # the floor, 2^-1 (0x7e). Of the failing cases with two significant bits (the fewest: a
         # single bit is a power of two, exact) its exponent is the nearest to zero.
-        self.assertEqual(result["counterexample"], {
+        assert result["counterexample"] == ({
             "op": "tcvt", "src": "fp16", "dst": "e8m0", "rmode": "RTZ", "sat": False,
             "in": {"value": "0x3a00"}, "expected": {"out": "0x7f", "flags": "0x10"},
             "got": {"out": "0x7e", "flags": "0x10"},
@@ -181,9 +181,5 @@ class ShrinkTest(unittest.TestCase):
 
     def test_rtl_passes(self):
         status, out = self.shrink(RTL)
-        self.assertEqual(status, 0, out)
-        self.assertTrue(json.loads(out)["passed"])
-
-
-if __name__ == "__main__":
-    unittest.main()
+        assert status == 0, out
+        assert json.loads(out)["passed"]

@@ -9,32 +9,16 @@
 #include <iterator>
 #include <string>
 
+#include "../generator/file_test_support.hpp"
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/suite.hpp"
 #include "ptovec/tools/device.hpp"
 
 namespace ptovec::tools::testing {
 
-inline std::string ReadAll(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-inline void WriteAll(const std::filesystem::path& p, const std::string& bytes) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << bytes;
-}
-
-/// The message of the generator::InputError `f` throws ("" when it does not throw).
-template <typename F>
-std::string ErrorOf(F f) {
-  try {
-    f();
-  } catch (const generator::InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using generator::testing::ErrorOf;
+using generator::testing::ReadAll;
+using generator::testing::WriteAll;
 
 /// A fresh temporary folder.
 inline std::filesystem::path TempDir(const std::string& name) {

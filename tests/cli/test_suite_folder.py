@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""A suite folder is never silently narrowed (the first-hour issue, point 1).
+"""A suite folder is never silently narrowed.
 
 `generate` into a folder holding a suite adds to it (same version, seed, samples and formats) or
 refuses before writing a byte; `run` and `check` refuse a folder holding vector files its manifest
@@ -7,30 +7,21 @@ does not name (recognised by their first bytes, whatever their names; results an
 beside them do not count); a partial `generate` does not default to vectors/default; --op, --src
 and --dst select files of a folder for run and check.
 
-Run by ctest with Debian's /usr/bin/python3; PTOVEC, PTOVEC_SOURCE_DIR and PTOVEC_ORACLE_DUT come
-from the environment (or --ptovec PATH --source DIR before the unittest arguments).
+Run by ctest (tests/cli/CMakeLists.txt) with Debian's /usr/bin/python3 -m pytest; the helper
+ptovec_cli.py gives ptovec(*args) and this build's paths.
 """
 import hashlib
 import json
 import os
 import shutil
-import subprocess
-import tempfile
-import unittest
 
-from ptovec_test_env import locate
+import pytest
 
-PTOVEC, SOURCE = locate("test_suite_folder.py")
-ORACLE_DUT = os.environ.get("PTOVEC_ORACLE_DUT")
+from ptovec_cli import ORACLE_DUT, Scratch, ptovec
+
 
 FP16_E8M0 = ["--op", "tcvt", "--src", "fp16", "--dst", "e8m0"]  # exhaustive: 917,504 vectors
 SHIFT = ["--op", "shift", "--src", "s32", "--dst", "s16"]        # sampled, no controls
-
-
-def ptovec(*args, cwd=None):
-    env = dict(os.environ, CI="1")
-    return subprocess.run([PTOVEC, *map(str, args)], capture_output=True, text=True, timeout=600,
-                          env=env, cwd=cwd)
 
 
 def manifest_paths(folder):
@@ -47,54 +38,46 @@ def snapshot(folder):
     return out
 
 
-class SuiteFolderTest(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="ptovec-suite-")
-
-    def tearDown(self):
-        shutil.rmtree(self.tmp, ignore_errors=True)
-
-    def path(self, *names):
-        return os.path.join(self.tmp, *names)
-
+class TestSuiteFolder(Scratch):
     def generate(self, out, *args):
+        """generate --samples 1000 into the path `out`, which must pass (Scratch's takes a name)."""
         r = ptovec("generate", "--samples", 1000, "--out", out, *args)
-        self.assertEqual(r.returncode, 0, r.stderr)
+        assert r.returncode == 0, r.stderr
         return r
 
     def assert_refused(self, r, text):
-        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        assert r.returncode == 2, (r.stdout + r.stderr)
         lines = r.stderr.strip().splitlines()
-        self.assertEqual(len(lines), 1, r.stderr)
-        self.assertIn(text, lines[0])
+        assert len(lines) == 1, r.stderr
+        assert text in lines[0]
 
     def test_generate_adds_to_a_suite_in_suite_order(self):
         v = self.path("v")
         self.generate(v, *FP16_E8M0)
         r = self.generate(v, *SHIFT)
-        self.assertIn("(the suite there now has 2 files)", r.stderr)
+        assert "(the suite there now has 2 files)" in r.stderr
         # Suite order (tcvt before shift, as `ptovec generate` of both writes them), not the order
         # of the calls; built the other way round, the manifest is byte-identical.
-        self.assertEqual(manifest_paths(v), ["tcvt_fp16_e8m0.bin", "shift_s32_s16.bin"])
+        assert manifest_paths(v) == ["tcvt_fp16_e8m0.bin", "shift_s32_s16.bin"]
         w = self.path("w")
         self.generate(w, *SHIFT)
         self.generate(w, *FP16_E8M0)
-        self.assertEqual(snapshot(v), snapshot(w))
+        assert snapshot(v) == snapshot(w)
         # Regenerating a file of the suite with the same options changes nothing.
         before = snapshot(v)
         self.generate(v, *SHIFT)
-        self.assertEqual(snapshot(v), before)
+        assert snapshot(v) == before
 
-    @unittest.skipUnless(ORACLE_DUT, "no PTOVEC_ORACLE_DUT")
+    @pytest.mark.skipif(not ORACLE_DUT, reason="no PTOVEC_ORACLE_DUT")
     def test_run_checks_every_file_of_a_suite_built_in_two_calls(self):
-        # The issue's own reproduction: before, the manifest named only the last file and run
+        # Before, the manifest named only the last file and run
         # checked 100,000 of 1,017,504 vectors.
         v = self.path("v")
         self.generate(v, *FP16_E8M0)
         self.generate(v, *SHIFT)
         r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", v)
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertIn("2 files, 918504 vectors: 918504 matched", r.stdout)
+        assert r.returncode == 0, (r.stdout + r.stderr)
+        assert "2 files, 918504 vectors: 918504 matched" in r.stdout
 
     def test_conflicting_options_are_refused_before_writing(self):
         v = self.path("v")
@@ -106,11 +89,11 @@ class SuiteFolderTest(unittest.TestCase):
         ]:
             r = ptovec("generate", "--samples", 1000, "--out", v, *SHIFT, *args)
             self.assert_refused(r, "--out " + v + " holds a suite of 1 file " + text)
-            self.assertIn("adding to it would mix two suites", r.stderr)
-            self.assertEqual(snapshot(v), before)
+            assert "adding to it would mix two suites" in r.stderr
+            assert snapshot(v) == before
         r = ptovec("generate", "--samples", 2000, "--out", v, *SHIFT)
         self.assert_refused(r, "made with --samples 1000, this run has --samples 2000")
-        self.assertEqual(snapshot(v), before)
+        assert snapshot(v) == before
 
     def test_samples_do_not_matter_for_an_enumerated_pair(self):
         # --samples chooses no input of an enumerated pair: its file is added to a suite made
@@ -118,11 +101,11 @@ class SuiteFolderTest(unittest.TestCase):
         v = self.path("v")
         self.generate(v, *SHIFT)
         r = ptovec("generate", "--samples", 5000, "--out", v, *FP16_E8M0, "--quiet")
-        self.assertEqual(r.returncode, 0, r.stderr)
+        assert r.returncode == 0, r.stderr
         with open(os.path.join(v, "manifest.json")) as f:
             manifest = json.load(f)
-        self.assertEqual(manifest["samples"], 1000)
-        self.assertEqual(manifest_paths(v), ["tcvt_fp16_e8m0.bin", "shift_s32_s16.bin"])
+        assert manifest["samples"] == 1000
+        assert manifest_paths(v) == ["tcvt_fp16_e8m0.bin", "shift_s32_s16.bin"]
         r = ptovec("generate", "--samples", 5000, "--out", v, *SHIFT)
         self.assert_refused(r, "made with --samples 1000, this run has --samples 5000")
 
@@ -130,11 +113,11 @@ class SuiteFolderTest(unittest.TestCase):
         v = self.path("v")
         self.generate(v, *SHIFT)
         r = ptovec("generate", "--samples", 1000, "--seed", 9, "--out", v, *SHIFT)
-        self.assertEqual(r.returncode, 0, r.stderr)
+        assert r.returncode == 0, r.stderr
         with open(os.path.join(v, "manifest.json")) as f:
             manifest = json.load(f)
-        self.assertEqual(manifest["seed"], 9)
-        self.assertEqual([e["path"] for e in manifest["files"]], ["shift_s32_s16.bin"])
+        assert manifest["seed"] == 9
+        assert [e["path"] for e in manifest["files"]] == ["shift_s32_s16.bin"]
 
     def test_rewriting_every_file_never_replaces_it_by_a_smaller_suite(self):
         # Fewer samples, a shard or fewer controls over a whole suite would leave a gate that
@@ -153,20 +136,20 @@ class SuiteFolderTest(unittest.TestCase):
         ]:
             r = ptovec("generate", "--out", v, *SHIFT, *args)
             self.assert_refused(r, "--out " + v + " holds a suite of 1 file " + text)
-            self.assertEqual(snapshot(v), before)
+            assert snapshot(v) == before
         t = self.path("t")
         r = ptovec("generate", "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "--out", t,
                    "--quiet")
-        self.assertEqual(r.returncode, 0, r.stderr)
+        assert r.returncode == 0, r.stderr
         before = snapshot(t)
         r = ptovec("generate", "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "--out", t,
                    "--rmode", "RNE", "--sat", "off")
         self.assert_refused(r, "this run has --rmode/--sat RNE; Sat off, which would replace it "
                                "by a smaller one")
-        self.assertEqual(snapshot(t), before)
+        assert snapshot(t) == before
         # More samples, or the same suite again, replace it.
         r = ptovec("generate", "--out", v, *SHIFT, "--samples", samples * 2, "--quiet")
-        self.assertEqual(r.returncode, 0, r.stderr)
+        assert r.returncode == 0, r.stderr
 
     def test_the_smoke_and_the_default_suite_never_share_a_folder(self):
         # The manifest names its suite; generate neither replaces nor adds to a folder's suite
@@ -174,12 +157,12 @@ class SuiteFolderTest(unittest.TestCase):
         smoke, default = self.path("smoke"), self.path("default")
         shift_smoke = ["generate", "--suite", "smoke", *SHIFT, "--samples", 1000]
         r = ptovec(*shift_smoke, "--out", smoke)
-        self.assertEqual(r.returncode, 0, r.stderr)
+        assert r.returncode == 0, r.stderr
         with open(os.path.join(smoke, "manifest.json")) as f:
-            self.assertEqual(json.load(f)["suite"], "smoke")
+            assert json.load(f)["suite"] == "smoke"
         self.generate(default, *SHIFT)
         with open(os.path.join(default, "manifest.json")) as f:
-            self.assertEqual(json.load(f)["suite"], "default")
+            assert json.load(f)["suite"] == "default"
         before_smoke, before_default = snapshot(smoke), snapshot(default)
         # Same file name (shift_s32_s16.bin), so either run would rewrite every file.
         r = ptovec(*shift_smoke, "--out", default)
@@ -191,8 +174,8 @@ class SuiteFolderTest(unittest.TestCase):
         # Adding another pair is refused the same way.
         r = ptovec("generate", "--samples", 1000, "--out", smoke, *FP16_E8M0)
         self.assert_refused(r, "holds the smoke suite")
-        self.assertEqual(snapshot(smoke), before_smoke)
-        self.assertEqual(snapshot(default), before_default)
+        assert snapshot(smoke) == before_smoke
+        assert snapshot(default) == before_default
         # A smoke manifest written before "suite" existed is known by its files' domain
         # "selected".
         with open(os.path.join(smoke, "manifest.json")) as f:
@@ -203,7 +186,7 @@ class SuiteFolderTest(unittest.TestCase):
         before_smoke = snapshot(smoke)
         r = ptovec("generate", "--samples", 1000, "--out", smoke, *FP16_E8M0)
         self.assert_refused(r, "holds the smoke suite")
-        self.assertEqual(snapshot(smoke), before_smoke)
+        assert snapshot(smoke) == before_smoke
 
     def test_unlisted_vector_files_are_refused_by_run_check_and_generate(self):
         v = self.path("v")
@@ -232,37 +215,36 @@ class SuiteFolderTest(unittest.TestCase):
         shutil.copy(os.path.join(other, "shift_s32_s16.bin"),
                     os.path.join(v, "shift_s32_s16.bin.tmp-123"))
         r = ptovec("check", "--vectors", v, "--results", self.path("r.bin"))
-        self.assertIn("cannot read results file", r.stderr)
+        assert "cannot read results file" in r.stderr
 
-    @unittest.skipUnless(ORACLE_DUT, "no PTOVEC_ORACLE_DUT")
+    @pytest.mark.skipif(not ORACLE_DUT, reason="no PTOVEC_ORACLE_DUT")
     def test_results_and_junit_beside_the_vectors_do_not_count(self):
         v = self.path("v")
         self.generate(v, *SHIFT)
         for fmt in ["bin", "json"]:
             r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", v, "--format", fmt, "--junit",
                        os.path.join(v, "junit.xml"))
-            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertTrue(os.path.exists(os.path.join(v, "results.bin")))
-        self.assertTrue(os.path.exists(os.path.join(v, "results.jsonl")))
+            assert r.returncode == 0, (r.stdout + r.stderr)
+        assert os.path.exists(os.path.join(v, "results.bin"))
+        assert os.path.exists(os.path.join(v, "results.jsonl"))
         r = ptovec("check", "--vectors", v, "--results", os.path.join(v, "results.jsonl"))
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        assert r.returncode == 0, (r.stdout + r.stderr)
         r = self.generate(v, *FP16_E8M0)
-        self.assertEqual(manifest_paths(v), ["tcvt_fp16_e8m0.bin", "shift_s32_s16.bin"])
+        assert manifest_paths(v) == ["tcvt_fp16_e8m0.bin", "shift_s32_s16.bin"]
 
     def test_partial_generate_does_not_default_to_the_default_suite(self):
         work = self.path("repo")
         os.makedirs(os.path.join(work, "vectors", "default"))
         r = ptovec("generate", "--op", "tcvt", "--src", "fp32", "--dst", "e8m0", "--samples",
                    1000, "--seed", 7, cwd=work)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("manifest.json to vectors/tcvt_fp32_e8m0", r.stderr)
-        self.assertEqual(os.listdir(os.path.join(work, "vectors", "default")), [])
-        self.assertEqual(manifest_paths(os.path.join(work, "vectors", "tcvt_fp32_e8m0")),
-                         ["tcvt_fp32_e8m0.bin"])
+        assert r.returncode == 0, r.stderr
+        assert "manifest.json to vectors/tcvt_fp32_e8m0" in r.stderr
+        assert os.listdir(os.path.join(work, "vectors", "default")) == []
+        assert manifest_paths(os.path.join(work, "vectors", "tcvt_fp32_e8m0")) == ["tcvt_fp32_e8m0.bin"]
         r = ptovec("generate", "--op", "shift", "--samples", 1000, cwd=work)
-        self.assertIn("manifest.json to vectors/shift", r.stderr)
+        assert "manifest.json to vectors/shift" in r.stderr
         r = ptovec("generate", "--src", "s32", "--dst", "s16", "--samples", 1000, cwd=work)
-        self.assertIn("manifest.json to vectors/any_s32_s16", r.stderr)
+        assert "manifest.json to vectors/any_s32_s16" in r.stderr
 
     def test_a_manifest_naming_a_file_in_json_only_is_read_whole(self):
         # A hand-made manifest: one pair in both formats, another in JSON only. Before, the
@@ -280,23 +262,23 @@ class SuiteFolderTest(unittest.TestCase):
             json.dump(manifest, f)
         if ORACLE_DUT:
             r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", v)
-            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-            self.assertIn("2 files, 918504 vectors", r.stdout)
+            assert r.returncode == 0, (r.stdout + r.stderr)
+            assert "2 files, 918504 vectors" in r.stdout
 
-    @unittest.skipUnless(ORACLE_DUT, "no PTOVEC_ORACLE_DUT")
+    @pytest.mark.skipif(not ORACLE_DUT, reason="no PTOVEC_ORACLE_DUT")
     def test_op_src_dst_select_files_of_a_folder(self):
         v = self.path("v")
         self.generate(v, *FP16_E8M0)
         self.generate(v, *SHIFT)
         r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", v, "--op", "shift")
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertIn("1 file, 1000 vectors: 1000 matched", r.stdout)
+        assert r.returncode == 0, (r.stdout + r.stderr)
+        assert "1 file, 1000 vectors: 1000 matched" in r.stdout
         results = os.path.join(v, "results.bin")
         r = ptovec("check", "--vectors", v, "--results", results)
         self.assert_refused(r, "has 1 section but " + v + " holds 2 vector files (results of "
                                "a run of part of it? Give check the same --op/--src/--dst as the run)")
         r = ptovec("check", "--vectors", v, "--results", results, "--op", "shift")
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        assert r.returncode == 0, (r.stdout + r.stderr)
         r = ptovec("check", "--vectors", v, "--results", results, "--src", "fp16")
         self.assert_refused(r, "section 0 (shift_s32_s16.bin) does not match the vectors")
         r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", v, "--dst", "e4m3")
@@ -306,26 +288,22 @@ class SuiteFolderTest(unittest.TestCase):
         self.generate(other, "--op", "tcvt", "--src", "bf16", "--dst", "e8m0")
         r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", v, other, "--results",
                    self.path("two.bin"))
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertIn("3 files, 1836008 vectors: 1836008 matched", r.stdout)
+        assert r.returncode == 0, (r.stdout + r.stderr)
+        assert "3 files, 1836008 vectors: 1836008 matched" in r.stdout
         r = ptovec("check", "--vectors", v, other, "--results", self.path("two.bin"))
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        assert r.returncode == 0, (r.stdout + r.stderr)
         r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", v, v, "--results",
                    self.path("twice.bin"))
         self.assert_refused(r, "is given twice")
 
-    @unittest.skipUnless(ORACLE_DUT, "no PTOVEC_ORACLE_DUT")
+    @pytest.mark.skipif(not ORACLE_DUT, reason="no PTOVEC_ORACLE_DUT")
     def test_run_op_adds_to_its_work_folder_and_runs_only_the_selection(self):
         work = self.path("work")
         r = ptovec("run", "--dut", ORACLE_DUT, *SHIFT, "--samples", 1000, "--work", work)
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        assert r.returncode == 0, (r.stdout + r.stderr)
         r = ptovec("run", "--dut", ORACLE_DUT, *FP16_E8M0, "--samples", 1000, "--work", work)
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertIn("1 file, 917504 vectors: 917504 matched", r.stdout)
-        self.assertEqual(manifest_paths(work), ["tcvt_fp16_e8m0.bin", "shift_s32_s16.bin"])
+        assert r.returncode == 0, (r.stdout + r.stderr)
+        assert "1 file, 917504 vectors: 917504 matched" in r.stdout
+        assert manifest_paths(work) == ["tcvt_fp16_e8m0.bin", "shift_s32_s16.bin"]
         r = ptovec("run", "--dut", ORACLE_DUT, *SHIFT, "--samples", 50, "--work", work)
         self.assert_refused(r, "made with --samples 1000, this run has --samples 50")
-
-
-if __name__ == "__main__":
-    unittest.main()

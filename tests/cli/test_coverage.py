@@ -1,43 +1,41 @@
 #!/usr/bin/python3
-"""`ptovec coverage` and the smoke suite end to end (issue 13 sections 1 and 2).
+"""`ptovec coverage` and the smoke suite end to end (ctest runs these by name):
 
-  test_coverage.py default VECTORS   the default suite (the mutants fixture's folder) reaches every
-                                     reachable class (--require-all exits 0), its JSON validates
-                                     against schemas/coverage.schema.json and counts every vector,
-                                     and --plot writes a PNG
-  test_coverage.py require-all       a narrow suite misses classes: --require-all exits 1 with one
-                                     "missing:" line per missing class, each a reachable one, and
-                                     (default scope) per pair or control of the default suite the
-                                     folder lacks; --scope present narrows it and says so; a file
-                                     whose inputs or expected results are not the oracle's is
-                                     refused; fp32 -> hif8 without PreQuantMode 25's inexact inputs
-                                     misses that mode's classes
-  test_coverage.py smoke             `generate --suite smoke --format both` reproduces vectors/smoke
-                                     byte for byte, at most 25,000 vectors, covering everything
+  test_default_suite       the default suite (the mutants fixture's folder, --default-vectors DIR)
+                           reaches every reachable class (--require-all exits 0), its JSON
+                           validates against schemas/coverage.schema.json and counts every
+                           vector, and --plot writes a PNG
+  test_require_all, test_narrowed_controls, test_forged_vectors, test_fpatr_mode_classes,
+  test_missing_lines_without_require_all
+                           a narrow suite misses classes: --require-all exits 1 with one
+                           "missing:" line per missing class, each a reachable one, and (default
+                           scope) per pair or control of the default suite the folder lacks;
+                           --scope present narrows it and says so; without --require-all the
+                           `missing:` lines its count names are printed too; a file whose inputs
+                           or expected results are not the oracle's is refused; fp32 -> hif8
+                           without PreQuantMode 25's inexact inputs misses that mode's classes
+  test_smoke               `generate --suite smoke --format both` reproduces vectors/smoke byte
+                           for byte, at most 25,000 vectors, covering everything
 
-Environment: PTOVEC (the binary) and PTOVEC_SOURCE_DIR. Debian's python3 with jsonschema.
+Run by ctest (tests/cli/CMakeLists.txt) with Debian's /usr/bin/python3 -m pytest; the helper
+ptovec_cli.py gives ptovec(*args) and this build's paths.
 """
 
 import json
-import os
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 import jsonschema
+import pytest
 
-PTOVEC = os.environ["PTOVEC"]
-SOURCE = Path(os.environ["PTOVEC_SOURCE_DIR"])
+import ptovec_cli
+from ptovec_cli import ptovec
+
+SOURCE = Path(ptovec_cli.SOURCE)
 
 
 def fail(message):
-    print(f"test_coverage: FAIL: {message}", file=sys.stderr)
-    sys.exit(1)
-
-
-def ptovec(*args):
-    return subprocess.run([PTOVEC, *map(str, args)], capture_output=True, text=True)
+    pytest.fail(message, pytrace=False)
 
 
 def coverage_json(vectors, tmp, *extra):
@@ -51,7 +49,8 @@ def validate(doc):
     jsonschema.Draft202012Validator(schema).validate(doc)
 
 
-def test_default(vectors):
+def test_default_suite(default_vectors):
+    vectors = default_vectors
     with tempfile.TemporaryDirectory() as tmp:
         png = Path(tmp) / "heat.png"
         p, doc = coverage_json(vectors, tmp, "--require-all", "--plot", png)
@@ -285,21 +284,18 @@ def test_smoke():
         print(f"test_coverage: smoke suite: {vectors} vectors, {doc['hit_cells']} cells")
 
 
-def main():
-    if len(sys.argv) < 2 or sys.argv[1] not in ("default", "require-all", "smoke"):
-        print(__doc__, file=sys.stderr)
-        return 2
-    if sys.argv[1] == "default":
-        test_default(sys.argv[2])
-    elif sys.argv[1] == "require-all":
-        test_require_all()
-        test_narrowed_controls()
-        test_forged_vectors()
-        test_fpatr_mode_classes()
-    else:
-        test_smoke()
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def test_missing_lines_without_require_all(tmp_path):
+    """`coverage` without --require-all prints the `missing:` lines its count names."""
+    folder = tmp_path / "few"
+    r = ptovec("generate", "--op", "tcvt", "--src", "fp32", "--dst", "e8m0", "--rmode", "RTZ",
+               "--sat", "off", "--samples", 3, "--out", folder, "--quiet")
+    assert r.returncode == 0, r.stderr
+    for extra, status in (([], 0), (["--require-all"], 1)):
+        r = ptovec("coverage", "--vectors", folder, "--scope", "present", *extra)
+        assert r.returncode == status, r.stdout + r.stderr
+        lines = r.stdout.splitlines()
+        missing = [line for line in lines if line.startswith("missing: ")]
+        assert len(missing) > 0
+        assert all(m.startswith("missing: tcvt fp32 -> e8m0 RTZ Sat off: ") for m in missing), \
+            missing
+        assert f"in {len(missing)} `missing:` line(s) above" in lines[-1]

@@ -4,29 +4,22 @@
 `shrink --from --triage`, through the policy test device (tests/devices/
 policy_oracle_device.cpp: flagless, drop-nv, two-faults, rtz-rtm) and the F16C example device.
 
-Environment (set by ctest): PTOVEC, PTOVEC_SOURCE_DIR, PTOVEC_POLICY_DUT, PTOVEC_F16C_DUT (absent
-on a machine without it: those tests skip), or --ptovec PATH --source DIR before the unittest
-arguments.
+Run by ctest (tests/cli/CMakeLists.txt) with Debian's /usr/bin/python3 -m pytest; the helper
+ptovec_cli.py gives ptovec(*args) and this build's paths (the
+policy test device; the F16C device, whose tests skip on a machine without it).
 """
 import json
 import os
 import re
-import subprocess
 import tempfile
-import unittest
 import xml.etree.ElementTree as ET
 
-from ptovec_test_env import locate, schema_validator
+import pytest
 
-PTOVEC, SOURCE = locate("test_bring_up.py")
+from ptovec_cli import SOURCE, ptovec, schema_validator
+
 POLICY_DUT = os.environ.get("PTOVEC_POLICY_DUT")
 F16C_DUT = os.environ.get("PTOVEC_F16C_DUT")
-
-
-def ptovec(*args, timeout=600):
-    env = dict(os.environ, CI="1")
-    return subprocess.run([PTOVEC, *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout, env=env)
 
 
 def results_header(path):
@@ -64,12 +57,12 @@ def f16c_usable():
         return " f16c" in f.read()
 
 
-@unittest.skipUnless(POLICY_DUT, "the policy test device is not built")
-class BringUpTest(unittest.TestCase):
+@pytest.mark.skipif(not POLICY_DUT, reason="the policy test device is not built")
+class TestBringUp:
     """A flagless model, a device dropping NV, two faults of one pair, a directed-mode fault."""
 
     @classmethod
-    def setUpClass(cls):
+    def setup_class(cls):
         cls.tmp = tempfile.TemporaryDirectory()
         cls.dir = cls.tmp.name
         # tcvt fp16 -> e8m0, every FP16 word x 14 controls: 917,504 vectors.
@@ -79,7 +72,7 @@ class BringUpTest(unittest.TestCase):
         cls.suite = os.path.join(cls.dir, "suite")
 
     @classmethod
-    def tearDownClass(cls):
+    def teardown_class(cls):
         cls.tmp.cleanup()
 
     def run_policy(self, arg, *options, results=None):
@@ -89,73 +82,73 @@ class BringUpTest(unittest.TestCase):
 
     def test_flagless_fails_then_passes_words_only(self):
         full = self.run_policy("flagless")
-        self.assertEqual(full.returncode, 1, full.stdout)
-        self.assertIn("916944 mismatched", full.stdout)
-        self.assertRegex(full.stdout, r"\nFAIL: 916944 mismatched, 0 unsupported of 917504 "
-                                      r"vectors\n$")
+        assert full.returncode == 1, full.stdout
+        assert "916944 mismatched" in full.stdout
+        assert re.search((r"\nFAIL: 916944 mismatched, 0 unsupported of 917504 "
+                                      r"vectors\n$"), full.stdout)
         results = os.path.join(self.dir, "words.bin")
         junit = os.path.join(self.dir, "words.xml")
         words = self.run_policy("flagless", "--compare", "word", "--junit", junit,
                                 results=results)
-        self.assertEqual(words.returncode, 0, words.stdout)
+        assert words.returncode == 0, words.stdout
         first, last = words.stdout.splitlines()[0], words.stdout.splitlines()[-1]
-        self.assertTrue(first.endswith("[words only: the status flags are not compared]"), first)
-        self.assertEqual(last, "PASS (words only: the status flags are not compared)")
+        assert first.endswith("[words only: the status flags are not compared]"), first
+        assert last == "PASS (words only: the status flags are not compared)"
         header = results_header(results)
-        self.assertEqual(header["compare"], "word")
-        self.assertEqual(header["known_differences"], [])
-        schema_validator(SOURCE, "results-binary-header.schema.json").validate(header)
+        assert header["compare"] == "word"
+        assert header["known_differences"] == []
+        schema_validator("results-binary-header.schema.json").validate(header)
         props = {p.get("name"): p.get("value")
                  for p in ET.parse(junit).getroot().iter("property")}
-        self.assertEqual(props["ptovec.compare"], "word")
+        assert props["ptovec.compare"] == "word"
         # check judges by its own options: the full policy fails the same results file.
         again = ptovec("check", "--vectors", self.suite, "--results", results)
-        self.assertEqual(again.returncode, 1)
-        self.assertIn("note: the run that wrote words.bin compared words only: the status flags "
-                      "are not compared; this check judges by its own options", again.stdout)
+        assert again.returncode == 1
+        assert ("note: the run that wrote words.bin compared words only: the status flags "
+                      "are not compared; this check judges by its own options") in again.stdout
         again = ptovec("check", "--vectors", self.suite, "--results", results, "--compare", "word")
-        self.assertEqual(again.returncode, 0, again.stdout)
-        self.assertIn("PASS (words only", again.stdout)
+        assert again.returncode == 0, again.stdout
+        assert "PASS (words only" in again.stdout
 
     def test_flag_subset_catches_a_dropped_nv(self):
         nv = self.run_policy("drop-nv", "--flags", "NV")
-        self.assertEqual(nv.returncode, 1)
-        self.assertIn("[word and flags NV only: DZ,OF,UF,NX not compared]", nv.stdout)
-        self.assertIn("tcvt fp16 -> e8m0: input -normal; expected nan NV; got nan -; word same; "
-                      "flags -NV", nv.stdout)
+        assert nv.returncode == 1
+        assert "[word and flags NV only: DZ,OF,UF,NX not compared]" in nv.stdout
+        assert ("tcvt fp16 -> e8m0: input -normal; expected nan NV; got nan -; word same; "
+                      "flags -NV") in nv.stdout
         others = self.run_policy("drop-nv", "--flags", "DZ,OF,UF,NX")
-        self.assertEqual(others.returncode, 0, others.stdout)
-        self.assertTrue(others.stdout.endswith(
-            "PASS (word and flags DZ,OF,UF,NX only: NV not compared)\n"), others.stdout)
+        assert others.returncode == 0, others.stdout
+        assert (others.stdout.endswith(
+            "PASS (word and flags DZ,OF,UF,NX only: NV not compared)\n")), others.stdout
         bad = ptovec("run", "--dut", POLICY_DUT, "--vectors", self.suite, "--flags", "NV|OF")
-        self.assertEqual(bad.returncode, 2)
-        self.assertEqual(bad.stderr.count("\n"), 1, bad.stderr)
-        self.assertIn("--flags 'NV|OF'", bad.stderr)
+        assert bad.returncode == 2
+        assert bad.stderr.count("\n") == 1, bad.stderr
+        assert "--flags 'NV|OF'" in bad.stderr
 
     def test_two_faults_two_groups_each_shrunk(self):
         results = os.path.join(self.dir, "two.bin")
         mismatches = os.path.join(self.dir, "two.jsonl")
         r = self.run_policy("two-faults", "--mismatches", mismatches, results=results)
-        self.assertEqual(r.returncode, 1)
+        assert r.returncode == 1
         groups = triage_lines(r.stdout)
-        self.assertEqual(groups, {
+        assert groups == ({
             "tcvt fp16 -> e8m0: input -normal; expected nan NV; got nan -; word same; "
             "flags -NV": 430080,
             "tcvt fp16 -> e8m0: input +normal; expected +normal -; got +normal -; "
             "word 1 code farther from zero; flags same": 4,
-        }, r.stdout)
+        }), r.stdout
         with open(mismatches) as f:
             first = json.loads(f.readline())
-        self.assertEqual(first["verdict"], "mismatch")
-        self.assertTrue(first["signature"].startswith("input "), first)
+        assert first["verdict"] == "mismatch"
+        assert first["signature"].startswith("input "), first
         shrunk = ptovec("shrink", "--dut", POLICY_DUT, "--dut-arg", "two-faults", "--in-process",
                         "--from", results, "--vectors", self.suite, "--triage", "--json",
                         timeout=900)
-        self.assertEqual(shrunk.returncode, 1, shrunk.stderr)
+        assert shrunk.returncode == 1, shrunk.stderr
         out = json.loads(shrunk.stdout.splitlines()[-1])
         cases = {g["signature"]: (g["counterexample"]["in"]["value"], g["counterexample"]["rmode"])
                  for g in out["results"]}
-        self.assertEqual(cases, {
+        assert cases == ({
             "input -normal; expected nan NV; got nan -; word same; flags -NV": ("0xbc00", "RNE"),
             "input +normal; expected +normal -; got +normal -; word 1 code farther from zero; "
             "flags same": ("0x3c00", "RTM"),
@@ -165,31 +158,31 @@ class BringUpTest(unittest.TestCase):
                      "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "--signature",
                      "input +normal; expected +normal -; got +normal -; word 1 code farther "
                      "from zero; flags same")
-        self.assertEqual(one.returncode, 1, one.stderr)
-        self.assertIn("  value:    0x3c00\n  rmode:    RTM\n", one.stdout)
+        assert one.returncode == 1, one.stderr
+        assert "  value:    0x3c00\n  rmode:    RTM\n" in one.stdout
         bad = ptovec("shrink", "--dut", POLICY_DUT, "--op", "tcvt", "--signature", "input huge")
-        self.assertEqual(bad.returncode, 2)
-        self.assertIn("unknown input class", bad.stderr)
+        assert bad.returncode == 2
+        assert "unknown input class" in bad.stderr
 
     def test_shrink_reaches_the_simplest_failing_mode(self):
         r = ptovec("shrink", "--dut", POLICY_DUT, "--dut-arg", "rtz-rtm", "--in-process", "--op",
                    "encode", "--src", "fp32", "--dst", "fp16", "--seed", "3")
-        self.assertEqual(r.returncode, 1, r.stderr)
-        self.assertIn("  value:    0x47800000\n  rmode:    RTM\n  sat:      off\n", r.stdout)
-        self.assertIn("local minimum: yes", r.stdout)
+        assert r.returncode == 1, r.stderr
+        assert "  value:    0x47800000\n  rmode:    RTM\n  sat:      off\n" in r.stdout
+        assert "local minimum: yes" in r.stdout
         # With --rmode RTZ the shrink stays in RTZ, also from a results file.
         only = ptovec("shrink", "--dut", POLICY_DUT, "--dut-arg", "rtz-rtm", "--in-process",
                       "--op", "encode", "--src", "fp32", "--dst", "fp16", "--rmode", "RTZ")
-        self.assertIn("  value:    0x47800000\n  rmode:    RTZ\n", only.stdout)
+        assert "  value:    0x47800000\n  rmode:    RTZ\n" in only.stdout
 
     def test_help_lists_the_options(self):
         for command in ("run", "check", "shrink"):
             text = ptovec(command, "--help").stdout
             for option in ("--compare", "--flags", "--known-differences", "--allow-unsupported"):
-                self.assertIn(option, text, command)
+                assert option in text, command
         text = ptovec("shrink", "--help").stdout
         for option in ("--signature", "--class", "--triage"):
-            self.assertIn(option, text)
+            assert option in text
 
     def test_known_differences_files_are_checked(self):
         bad = os.path.join(self.dir, "bad.json")
@@ -197,25 +190,25 @@ class BringUpTest(unittest.TestCase):
             json.dump({"format": "ptovec-known-differences", "version": 1, "name": "mine",
                        "rules": [{"name": "x", "reason": "r", "word": "any", "flags": "any"}]}, f)
         r = ptovec("run", "--dut", POLICY_DUT, "--vectors", self.suite, "--known-differences", bad)
-        self.assertEqual(r.returncode, 2)
-        self.assertEqual(r.stderr.count("\n"), 1, r.stderr)
-        self.assertIn("would waive every mismatch", r.stderr)
+        assert r.returncode == 2
+        assert r.stderr.count("\n") == 1, r.stderr
+        assert "would waive every mismatch" in r.stderr
         r = ptovec("check", "--vectors", self.suite, "--results", bad, "--known-differences",
                    "ieee")
-        self.assertEqual(r.returncode, 2)
-        self.assertIn("is not a built-in set (built in: ieee754, riscv", r.stderr)
-        schema = schema_validator(SOURCE, "known-differences.schema.json")
+        assert r.returncode == 2
+        assert "is not a built-in set (built in: ieee754, riscv" in r.stderr
+        schema = schema_validator("known-differences.schema.json")
         for name in ("ieee754", "riscv"):
             with open(os.path.join(SOURCE, "tools", "known-differences", name + ".json")) as f:
                 schema.validate(json.load(f))
 
 
-@unittest.skipUnless(f16c_usable(), "no F16C device or CPU")
-class F16cKnownDifferencesTest(unittest.TestCase):
+@pytest.mark.skipif(not (f16c_usable()), reason="no F16C device or CPU")
+class TestF16cKnownDifferences:
     """Real IEEE hardware: the F16C device passes with ieee754 but for its quirk (docs/f16c.md)."""
 
     @classmethod
-    def setUpClass(cls):
+    def setup_class(cls):
         cls.tmp = tempfile.TemporaryDirectory()
         cls.work = os.path.join(cls.tmp.name, "work")
         r = ptovec("generate", "--op", "encode", "--src", "fp32", "--dst", "fp16", "--samples",
@@ -223,7 +216,7 @@ class F16cKnownDifferencesTest(unittest.TestCase):
         assert r.returncode == 0, r.stderr
 
     @classmethod
-    def tearDownClass(cls):
+    def teardown_class(cls):
         cls.tmp.cleanup()
 
     def run_f16c(self, *options):
@@ -232,24 +225,23 @@ class F16cKnownDifferencesTest(unittest.TestCase):
 
     def test_ieee754_explains_all_but_the_quirk(self):
         r = self.run_f16c("--known-differences", "ieee754")
-        self.assertEqual(r.returncode, 1, r.stdout)
+        assert r.returncode == 1, r.stdout
         failing = {k: v for k, v in triage_lines(r.stdout).items() if "(skipped" not in k}
         # Only the overflow flag raised before rounding: +OF on a largest-finite result.
-        self.assertTrue(failing, r.stdout)
+        assert failing, r.stdout
         for signature in failing:
-            self.assertRegex(signature, r"expected [+-]largest NX; got [+-]largest OF\|NX; "
-                                        r"word same; flags \+OF$")
+            assert re.search((r"expected [+-]largest NX; got [+-]largest OF\|NX; "
+                                        r"word same; flags \+OF$"), signature)
         for rule in ("negative-zero-kept", "overflow-rtz-largest", "no-saturation-inf"):
-            self.assertRegex(r.stdout, r"\n +[1-9]\d*  ieee754/" + rule + ": ")
-        self.assertIn("not applicable to the vectors of this run (op, types, mode or Sat): "
-                      "ieee754/integer-out-of-range-invalid", r.stdout)
+            assert re.search((r"\n +[1-9]\d*  ieee754/" + rule + ": "), r.stdout)
+        assert ("not applicable to the vectors of this run (op, types, mode or Sat): "
+                      "ieee754/integer-out-of-range-invalid") in r.stdout
         quirk = os.path.join(SOURCE, "examples", "devices", "f16c-known-differences.json")
         both = self.run_f16c("--known-differences", "ieee754", "--known-differences", quirk)
-        self.assertEqual(both.returncode, 0, both.stdout)
-        self.assertRegex(both.stdout, r"\n +[1-9]\d*  f16c/overflow-flag-before-rounding: ")
-        self.assertRegex(both.stdout.splitlines()[-1],
-                         r"^PASS with \d+ mismatches waived by known differences \(ieee754, "
-                         r"f16c\), \d+ unsupported vectors skipped \(--allow-unsupported\)")
+        assert both.returncode == 0, both.stdout
+        assert re.search(r"\n +[1-9]\d*  f16c/overflow-flag-before-rounding: ", both.stdout)
+        assert re.search((r"^PASS with \d+ mismatches waived by known differences \(ieee754, "
+                         r"f16c\), \d+ unsupported vectors skipped \(--allow-unsupported\)"), both.stdout.splitlines()[-1])
 
     def test_a_stale_rule_is_listed(self):
         stale = os.path.join(self.tmp.name, "stale.json")
@@ -259,22 +251,18 @@ class F16cKnownDifferencesTest(unittest.TestCase):
                                   "op": "encode", "dst": "fp16",
                                   "flags": {"expected": "OF|NX", "got": "NV"}}]}, f)
         r = self.run_f16c("--known-differences", stale)
-        self.assertIn("  stale rule: old/nv-on-overflow (covers 42000 vectors of this run, "
-                      "explains none)", r.stdout)
+        assert ("  stale rule: old/nv-on-overflow (covers 42000 vectors of this run, "
+                      "explains none)") in r.stdout
 
     def test_shrink_never_lands_on_unsupported(self):
         r = ptovec("shrink", "--dut", F16C_DUT, "--op", "encode", "--src", "fp32", "--dst",
                    "fp16", "--allow-unsupported", "--known-differences", "ieee754")
-        self.assertEqual(r.returncode, 1, r.stderr)
-        self.assertNotIn("unsupported", r.stdout.split("counterexample after")[1])
-        self.assertRegex(r.stdout, r"  got:      0x[0-9a-f]{4} flags 0x14 \(OF\|NX\)")
+        assert r.returncode == 1, r.stderr
+        assert "unsupported" not in r.stdout.split("counterexample after")[1]
+        assert re.search(r"  got:      0x[0-9a-f]{4} flags 0x14 \(OF\|NX\)", r.stdout)
         results = os.path.join(self.tmp.name, "f16c.bin")
         self.run_f16c("--results", results)
         start = ptovec("shrink", "--dut", F16C_DUT, "--from", results, "--vectors", self.work,
                        "--allow-unsupported")
-        self.assertEqual(start.returncode, 1, start.stderr)
-        self.assertNotIn("got:      unsupported", start.stdout)
-
-
-if __name__ == "__main__":
-    unittest.main()
+        assert start.returncode == 1, start.stderr
+        assert "got:      unsupported" not in start.stdout

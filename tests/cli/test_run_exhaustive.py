@@ -6,27 +6,20 @@ first one named; shards add up to the whole run and give its first mismatch; --t
 changes the report; a version-1 device that is not thread-safe (F16C) is driven from several
 threads one call at a time; bad option combinations are one-line errors.
 
-Run by ctest with Debian's /usr/bin/python3; PTOVEC, PTOVEC_ORACLE_DUT,
-PTOVEC_MUTANT_E8M0_ALWAYS_UP and PTOVEC_F16C_DUT (optional) come from the environment.
+Run by ctest (tests/cli/CMakeLists.txt) with Debian's /usr/bin/python3 -m pytest; the helper
+ptovec_cli.py gives ptovec(*args) and this build's paths (the oracle
+device, the mutant e8m0_always_up, the F16C device).
 """
 import os
 import re
 import shutil
-import subprocess
 import tempfile
-import unittest
 
-from ptovec_test_env import locate
+import pytest
 
-PTOVEC, SOURCE = locate("test_run_exhaustive.py")
-ORACLE = os.environ.get("PTOVEC_ORACLE_DUT")
-ALWAYS_UP = os.environ.get("PTOVEC_MUTANT_E8M0_ALWAYS_UP")
+from ptovec_cli import ALWAYS_UP, ORACLE_DUT as ORACLE, ptovec
+
 F16C = os.environ.get("PTOVEC_F16C_DUT")
-
-
-def ptovec(*args):
-    return subprocess.run([PTOVEC, *map(str, args)], capture_output=True, text=True, timeout=600,
-                          env=dict(os.environ, CI="1"))
 
 
 def exhaustive(dut, op, src, dst, *extra):
@@ -40,74 +33,74 @@ def totals(stdout):
     return tuple(int(x) for x in m.groups())
 
 
-@unittest.skipUnless(ORACLE, "PTOVEC_ORACLE_DUT is not set")
-class RunExhaustiveTest(unittest.TestCase):
+@pytest.mark.skipif(not ORACLE, reason="PTOVEC_ORACLE_DUT is not set")
+class TestRunExhaustive:
     def test_the_oracle_passes_every_code(self):
         r = exhaustive(ORACLE, "tcvt", "fp16", "e8m0")
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertEqual(totals(r.stdout), (917504, 917504, 0, 0))  # 65536 codes x 14 controls
-        self.assertTrue(r.stdout.rstrip().endswith("PASS"))
+        assert r.returncode == 0, (r.stdout + r.stderr)
+        assert totals(r.stdout) == (917504, 917504, 0, 0)  # 65536 codes x 14 controls
+        assert r.stdout.rstrip().endswith("PASS")
         # encode takes finite values: the 2048 NaN and Inf codes of FP16 are skipped.
         r = exhaustive(ORACLE, "encode", "fp16", "e4m3")
-        self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertEqual(totals(r.stdout), (63488 * 14, 63488 * 14, 0, 0))
+        assert r.returncode == 0, r.stderr
+        assert totals(r.stdout) == (63488 * 14, 63488 * 14, 0, 0)
 
     def test_a_control_filter_runs_only_those_controls(self):
         r = exhaustive(ORACLE, "tcvt", "bf16", "e8m0", "--rmode", "RTZ,RTP", "--sat", "on")
-        self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertEqual(totals(r.stdout), (131072, 131072, 0, 0))
+        assert r.returncode == 0, r.stderr
+        assert totals(r.stdout) == (131072, 131072, 0, 0)
 
-    @unittest.skipUnless(ALWAYS_UP, "PTOVEC_MUTANT_E8M0_ALWAYS_UP is not set")
+    @pytest.mark.skipif(not ALWAYS_UP, reason="PTOVEC_MUTANT_E8M0_ALWAYS_UP is not set")
     def test_a_mutant_is_caught_and_shards_add_up(self):
         whole = exhaustive(ALWAYS_UP, "tcvt", "bf16", "e8m0", "--max-report", 1, "--threads", 1)
-        self.assertEqual(whole.returncode, 1, whole.stderr)
+        assert whole.returncode == 1, whole.stderr
         vectors, matched, mismatched, unsupported = totals(whole.stdout)
-        self.assertEqual((vectors, unsupported), (917504, 0))
-        self.assertGreater(mismatched, 100000)
+        assert (vectors, unsupported) == (917504, 0)
+        assert mismatched > 100000
         # Rounding up where RNE rounds down: the first is BF16 0x0041 (65 x 2^-133, just above
         # 2^-127), case 0x41 x 14 = 910: RNE gives 0x00 (2^-127), rounding up 0x01.
-        self.assertIn("vector 910: tcvt bf16 -> e8m0 RNE sat=off value=0x0041", whole.stdout)
-        self.assertIn("expected 0x00 flags 0x10 (NX), got 0x01 flags 0x10 (NX)", whole.stdout)
+        assert "vector 910: tcvt bf16 -> e8m0 RNE sat=off value=0x0041" in whole.stdout
+        assert "expected 0x00 flags 0x10 (NX), got 0x01 flags 0x10 (NX)" in whole.stdout
         rne = ptovec("eval", "--op", "tcvt", "--src", "bf16", "--dst", "e8m0", "0x0041")
-        self.assertIn('"out":"0x00","flags":"0x10"', rne.stdout)
+        assert '"out":"0x00","flags":"0x10"' in rne.stdout
         rtp = ptovec("eval", "--op", "tcvt", "--src", "bf16", "--dst", "e8m0", "--rmode", "RTP",
                      "0x0041")
-        self.assertIn('"out":"0x01","flags":"0x10"', rtp.stdout)
+        assert '"out":"0x01","flags":"0x10"' in rtp.stdout
         # Any thread count: the same report, byte for byte.
         threaded = exhaustive(ALWAYS_UP, "tcvt", "bf16", "e8m0", "--max-report", 1, "--threads", 2)
-        self.assertEqual(threaded.stdout, whole.stdout)
+        assert threaded.stdout == whole.stdout
         # Three shards: their counts add up to the whole run's; the first shard starts it.
         parts = [exhaustive(ALWAYS_UP, "tcvt", "bf16", "e8m0", "--max-report", 1, "--shard",
                             f"{k}/3") for k in range(3)]
         sums = [sum(x) for x in zip(*(totals(p.stdout) for p in parts))]
-        self.assertEqual(tuple(sums), (vectors, matched, mismatched, unsupported))
-        self.assertIn("vector 910: tcvt bf16 -> e8m0 RNE sat=off value=0x0041", parts[0].stdout)
+        assert tuple(sums) == (vectors, matched, mismatched, unsupported)
+        assert "vector 910: tcvt bf16 -> e8m0 RNE sat=off value=0x0041" in parts[0].stdout
         # Shard 2/3 starts at code floor(2 * 65536 / 3) = 43690 (0xaaaa): its case numbers count
         # from there.
-        self.assertNotIn("value=0x0041", parts[2].stdout)
+        assert "value=0x0041" not in parts[2].stdout
 
     def test_junit_is_written(self):
         tmp = tempfile.mkdtemp(prefix="ptovec-exhaustive-")
         try:
             junit = os.path.join(tmp, "junit.xml")
             r = exhaustive(ORACLE, "tcvt", "fp16", "e8m0", "--junit", junit)
-            self.assertEqual(r.returncode, 0, r.stderr)
+            assert r.returncode == 0, r.stderr
             with open(junit) as f:
                 text = f.read()
-            self.assertIn("tcvt_fp16_e8m0 (exhaustive)", text)
+            assert "tcvt_fp16_e8m0 (exhaustive)" in text
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 
-    @unittest.skipUnless(F16C, "PTOVEC_F16C_DUT is not set (not x86-64)")
+    @pytest.mark.skipif(not F16C, reason="PTOVEC_F16C_DUT is not set (not x86-64)")
     def test_a_version_1_device_from_several_threads(self):
         # The small positive FP32 words of shard 3/4096 (0x00300000..0x003fffff) are FP32
         # subnormals: F16C agrees on every one for RNE RTM RTP RTZ (both Sat) and answers
         # UNSUPPORTED for RNA, RTO and RHB.
         one = exhaustive(F16C, "encode", "fp32", "fp16", "--shard", "3/4096", "--threads", 1)
         two = exhaustive(F16C, "encode", "fp32", "fp16", "--shard", "3/4096", "--threads", 2)
-        self.assertEqual(one.stdout, two.stdout)
-        self.assertEqual(totals(one.stdout), (1048576 * 14, 1048576 * 8, 0, 1048576 * 6))
-        self.assertEqual(one.returncode, 1)
+        assert one.stdout == two.stdout
+        assert totals(one.stdout) == (1048576 * 14, 1048576 * 8, 0, 1048576 * 6)
+        assert one.returncode == 1
         # A device that implements some modes only: --allow-unsupported gates what it implements
         # and says how much it skipped (JUnit: skipped test cases, not failures).
         tmp = tempfile.mkdtemp(prefix="ptovec-exhaustive-")
@@ -115,13 +108,13 @@ class RunExhaustiveTest(unittest.TestCase):
             junit = os.path.join(tmp, "junit.xml")
             r = exhaustive(F16C, "encode", "fp32", "fp16", "--shard", "3/4096",
                            "--allow-unsupported", "--junit", junit)
-            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-            self.assertIn("PASS with 6291456 unsupported vectors skipped (--allow-unsupported): "
-                          "8388608 of 14680064 vectors checked and matched", r.stdout)
+            assert r.returncode == 0, (r.stdout + r.stderr)
+            assert ("PASS with 6291456 unsupported vectors skipped (--allow-unsupported): "
+                          "8388608 of 14680064 vectors checked and matched") in r.stdout
             with open(junit) as f:
                 xml = f.read()
-            self.assertIn('tests="14" failures="0" errors="0" skipped="6"', xml)
-            self.assertEqual(xml.count("<skipped message="), 6)
+            assert 'tests="14" failures="0" errors="0" skipped="6"' in xml
+            assert xml.count("<skipped message=") == 6
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 
@@ -137,13 +130,8 @@ class RunExhaustiveTest(unittest.TestCase):
                 (["--op", "encode", "--src", "fp32", "--dst", "e8m0"],
                  "encode does not accept fp32 -> e8m0")):
             r = ptovec("run", "--exhaustive", "--dut", ORACLE, *args)
-            self.assertEqual(r.returncode, 2, args)
-            self.assertIn(expected, r.stderr.strip().splitlines()[-1])
+            assert r.returncode == 2, args
+            assert expected in r.stderr.strip().splitlines()[-1]
         r = ptovec("run", "--dut", ORACLE, "--vectors", "x", "--shard", "0/2")
-        self.assertEqual(r.returncode, 2)
-        self.assertIn("--shard goes with --op (generate shard K/N and run it) or --exhaustive",
-                      r.stderr)
-
-
-if __name__ == "__main__":
-    unittest.main()
+        assert r.returncode == 2
+        assert "--shard goes with --op (generate shard K/N and run it) or --exhaustive" in r.stderr

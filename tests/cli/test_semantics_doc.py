@@ -2,18 +2,16 @@
 """docs/semantics.md stays true: every `$ ptovec eval ...` example prints exactly the line the page
 shows under it, every op of the registry has its section, and every rounding mode its row.
 
-Run by ctest with Debian's /usr/bin/python3; PTOVEC and PTOVEC_SOURCE_DIR come from the
-environment (or --ptovec PATH --source DIR before the unittest arguments).
+Run by ctest (tests/cli/CMakeLists.txt) with Debian's /usr/bin/python3 -m pytest; the helper
+ptovec_cli.py gives ptovec(*args) and this build's paths.
 """
 import json
 import os
 import shlex
 import subprocess
-import unittest
 
-from ptovec_test_env import locate
+from ptovec_cli import PTOVEC, SOURCE, subtest
 
-PTOVEC, SOURCE = locate("test_semantics_doc.py")
 PAGE = os.path.join(SOURCE, "docs", "semantics.md")
 
 
@@ -28,27 +26,23 @@ def examples():
     return out
 
 
-class SemanticsPageTest(unittest.TestCase):
+class TestSemanticsPage:
     def test_every_example_is_what_eval_prints(self):
         found = examples()
-        self.assertGreaterEqual(len(found), 20)
+        assert len(found) >= 20
         for args, expected in found:
-            with self.subTest(" ".join(args)):
+            with subtest(" ".join(args)):
                 r = subprocess.run([PTOVEC, *args], capture_output=True, text=True, timeout=60)
-                self.assertEqual(r.returncode, 0, r.stderr)
-                self.assertEqual(r.stdout.strip(), expected)
+                assert r.returncode == 0, r.stderr
+                assert r.stdout.strip() == expected
 
     def test_every_op_and_mode_is_described(self):
         with open(PAGE) as f:
             page = f.read()
         ops = [op["op"] for op in json.loads(
             subprocess.run([PTOVEC, "list", "--json"], capture_output=True, text=True).stdout)]
-        self.assertEqual(len(ops), 8)
+        assert len(ops) == 8
         for op in ops:
-            self.assertIn(f"### `{op}`", page, op)
+            assert f"### `{op}`" in page, op
         for number, mode in enumerate(["RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB"]):
-            self.assertIn(f"| {number} | {mode} |", page, mode)
-
-
-if __name__ == "__main__":
-    unittest.main()
+            assert f"| {number} | {mode} |" in page, mode

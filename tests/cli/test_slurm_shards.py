@@ -13,8 +13,8 @@ removed even when the test fails.
 Without slurm-wlm (slurmctld, slurmd, sbatch, sinfo, scancel) the test fails, naming
 `scripts/install-deps --long`, which installs it; `scripts/test --long` runs that first.
 
-Run by ctest with Debian's /usr/bin/python3; PTOVEC and PTOVEC_SOURCE_DIR come from the
-environment (or --ptovec PATH --source DIR before the unittest arguments).
+Run by ctest (tests/cli/CMakeLists.txt) with Debian's /usr/bin/python3 -m pytest; the helper
+ptovec_cli.py gives ptovec(*args) and this build's paths.
 """
 import filecmp
 import json
@@ -26,11 +26,11 @@ import socket
 import subprocess
 import tempfile
 import time
-import unittest
 
-from ptovec_test_env import locate
+import pytest
 
-PTOVEC, SOURCE = locate("test_slurm_shards.py")
+from ptovec_cli import PTOVEC, ptovec
+
 
 # The daemons live in /usr/sbin, which a user's PATH may lack.
 SLURM_PATH = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/usr/bin"])
@@ -50,11 +50,6 @@ exec "$1" generate --quiet {selection} --shard "$SLURM_ARRAY_TASK_ID/{shards}" \
 """.format(selection=" ".join(SELECTION), shards=SHARDS)
 
 
-def ptovec(*args):
-    return subprocess.run([PTOVEC, *map(str, args)], capture_output=True, text=True, timeout=600,
-                          env=dict(os.environ, CI="1"))
-
-
 def free_ports(count):
     """`count` distinct TCP ports free on this machine now."""
     sockets = []
@@ -69,15 +64,21 @@ def free_ports(count):
             s.close()
 
 
-class SlurmArrayShardsTest(unittest.TestCase):
-    def setUp(self):
+class TestSlurmArrayShards:
+    @pytest.fixture(autouse=True)
+    def cluster(self):
         self.tmp = tempfile.mkdtemp(prefix="ptovec-slurm-")
-        self.addCleanup(shutil.rmtree, self.tmp, ignore_errors=True)
+        try:
+            yield from self.started_cluster()
+        finally:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def started_cluster(self):
         self.daemons = []
         programs = {name: shutil.which(name, path=SLURM_PATH) for name in SLURM_PROGRAMS}
         missing = [name for name, path in programs.items() if path is None]
         if missing:
-            self.fail(f"slurm-wlm is not installed (no {', '.join(missing)}): "
+            pytest.fail(f"slurm-wlm is not installed (no {', '.join(missing)}): "
                       "run scripts/install-deps --long")
         self.bin = programs
         self.conf = self.write_conf()
@@ -85,8 +86,11 @@ class SlurmArrayShardsTest(unittest.TestCase):
                         PATH=os.pathsep.join([os.path.dirname(programs["sbatch"]),
                                               os.environ.get("PATH", "")]))
         # Started last, stopped first: the daemons are gone before the folder is removed.
-        self.addCleanup(self.stop_cluster)
-        self.start_cluster()
+        try:
+            self.start_cluster()
+            yield
+        finally:
+            self.stop_cluster()
 
     def path(self, *names):
         return os.path.join(self.tmp, *names)
@@ -99,7 +103,7 @@ class SlurmArrayShardsTest(unittest.TestCase):
         # claiming more than it has.
         probe = subprocess.run([self.bin["slurmd"], "-C"], capture_output=True, text=True,
                                timeout=60)
-        self.assertEqual(probe.returncode, 0, probe.stderr)
+        assert probe.returncode == 0, probe.stderr
         hardware = dict(word.split("=", 1) for word in probe.stdout.split() if "=" in word)
         self.user = pwd.getpwuid(os.getuid()).pw_name
         controller_port, node_port = free_ports(2)
@@ -156,14 +160,14 @@ class SlurmArrayShardsTest(unittest.TestCase):
         while time.monotonic() < deadline:
             for daemon in self.daemons:
                 if daemon.poll() is not None:
-                    self.fail(f"{daemon.args[0]} exited ({daemon.returncode})\n" + self.logs())
+                    pytest.fail(f"{daemon.args[0]} exited ({daemon.returncode})\n" + self.logs())
             r = subprocess.run([self.bin["sinfo"], "--noheader", "--Node", "--format", "%t"],
                                capture_output=True, text=True, timeout=30, env=self.env)
             state = r.stdout.strip()
             if r.returncode == 0 and state == "idle":
                 return
             time.sleep(0.5)
-        self.fail(f"node {NODE} not idle after 120 s (sinfo: {state!r})\n" + self.logs())
+        pytest.fail(f"node {NODE} not idle after 120 s (sinfo: {state!r})\n" + self.logs())
 
     def stop_cluster(self):
         """Cancels any job left, then stops both daemons and whatever their sessions hold."""
@@ -217,7 +221,7 @@ class SlurmArrayShardsTest(unittest.TestCase):
 
     def test_an_array_job_of_shards_merges_to_the_unsharded_files(self):
         r = ptovec("generate", *SELECTION, "--quiet", "--out", self.path("whole"))
-        self.assertEqual(r.returncode, 0, r.stderr)
+        assert r.returncode == 0, r.stderr
         script = self.path("shard.sh")
         with open(script, "w") as f:
             f.write(JOB_SCRIPT)
@@ -225,34 +229,30 @@ class SlurmArrayShardsTest(unittest.TestCase):
                             "--job-name=ptovec-shards", "--chdir", self.tmp,
                             "--output", self.path("slurm-%A_%a.out"), script, PTOVEC, self.tmp],
                            capture_output=True, text=True, timeout=600, env=self.env)
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr + "\n" + self.logs())
+        assert r.returncode == 0, (r.stdout + r.stderr + "\n" + self.logs())
         array_job = r.stdout.strip().split(";")[0]
-        self.assertTrue(array_job.isdigit(), r.stdout)
+        assert array_job.isdigit(), r.stdout
 
         # Four tasks of that one array job, each with its own job id and its own output file.
         job_ids = set()
         for k in range(SHARDS):
             output = self.path(f"slurm-{array_job}_{k}.out")
-            self.assertTrue(os.path.exists(output), f"no {output}: {sorted(os.listdir(self.tmp))}")
+            assert os.path.exists(output), f"no {output}: {sorted(os.listdir(self.tmp))}"
             with open(self.path(f"task{k}")) as f:
                 job_id, array_id, task_id, task_count = f.read().split()
-            self.assertEqual((array_id, task_id, task_count), (array_job, str(k), str(SHARDS)))
+            assert (array_id, task_id, task_count) == (array_job, str(k), str(SHARDS))
             job_ids.add(job_id)
             with open(self.path(f"shard{k}", "manifest.json")) as f:
-                self.assertEqual(json.load(f)["shard"], {"index": k, "of": SHARDS})
-        self.assertEqual(len(job_ids), SHARDS)
+                assert json.load(f)["shard"] == {"index": k, "of": SHARDS}
+        assert len(job_ids) == SHARDS
 
         r = ptovec("merge", *[self.path(f"shard{k}") for k in (2, 0, 3, 1)], "--out",
                    self.path("merged"))
-        self.assertEqual(r.returncode, 0, r.stderr)
+        assert r.returncode == 0, r.stderr
         compare = filecmp.dircmp(self.path("whole"), self.path("merged"))
-        self.assertEqual((compare.left_only, compare.right_only), ([], []))
+        assert (compare.left_only, compare.right_only) == ([], [])
         names = sorted(os.listdir(self.path("whole")))
-        self.assertEqual(names, ["encode_fp32_fp16.bin", "manifest.json"])
+        assert names == ["encode_fp32_fp16.bin", "manifest.json"]
         _, mismatch, errors = filecmp.cmpfiles(self.path("whole"), self.path("merged"), names,
                                                shallow=False)
-        self.assertEqual((mismatch, errors), ([], []))
-
-
-if __name__ == "__main__":
-    unittest.main()
+        assert (mismatch, errors) == ([], [])

@@ -8,20 +8,17 @@ control and refuses a pair with none; `list` shows them; the readers, `run` and 
 committed JSON Schemas (python3-jsonschema) accept them and refuse a header that lists a control
 its pair or group does not allow, an unknown group, or a group on a pair kept in one file.
 
-Run by ctest with Debian's /usr/bin/python3; the binary comes from PTOVEC or --ptovec PATH, the
-oracle device from PTOVEC_ORACLE_DUT (default: beside the binary, dut/).
+Run by ctest (tests/cli/CMakeLists.txt) with Debian's /usr/bin/python3 -m pytest; the helper
+ptovec_cli.py gives ptovec(*args) and this build's paths (the oracle
+device).
 """
 import json
 import os
 import struct
-import subprocess
 import tempfile
-import unittest
 
-from ptovec_test_env import locate, schema_validator  # tests/files/ptovec_test_env.py
+from ptovec_cli import MODES, PTOVEC, ptovec, schema_validator
 
-PTOVEC, SOURCE = locate("test_file_groups.py")
-MODES = ["RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB"]
 ALL_CONTROLS = [{"rmode": m, "sat": s} for m in MODES for s in (False, True)]
 RNE_OFF = [{"rmode": "RNE", "sat": False}]
 
@@ -35,13 +32,9 @@ def binary_header(path):
     return json.loads(text)
 
 
-def ptovec(*args):
-    return subprocess.run([PTOVEC, *map(str, args)], capture_output=True, text=True, timeout=600)
-
-
-class FileGroupsTest(unittest.TestCase):
+class TestFileGroups:
     @classmethod
-    def setUpClass(cls):
+    def setup_class(cls):
         cls.tmp = tempfile.TemporaryDirectory(prefix="ptovec-groups-")
         cls.out = os.path.join(cls.tmp.name, "s32_s16")
         r = ptovec("generate", "--op", "fpatr", "--src", "s32", "--dst", "s16", "--samples", 1000,
@@ -49,12 +42,12 @@ class FileGroupsTest(unittest.TestCase):
         assert r.returncode == 0, r.stderr
         with open(os.path.join(cls.out, "manifest.json")) as f:
             cls.manifest = json.load(f)
-        cls.vectors = schema_validator(SOURCE, "vectors.schema.json")
-        cls.headers = schema_validator(SOURCE, "binary-header.schema.json")
-        cls.manifests = schema_validator(SOURCE, "manifest.schema.json")
+        cls.vectors = schema_validator("vectors.schema.json")
+        cls.headers = schema_validator("binary-header.schema.json")
+        cls.manifests = schema_validator("manifest.schema.json")
 
     @classmethod
-    def tearDownClass(cls):
+    def teardown_class(cls):
         cls.tmp.cleanup()
 
     def document(self, name):
@@ -64,20 +57,19 @@ class FileGroupsTest(unittest.TestCase):
     def test_generate_writes_each_group_with_its_controls(self):
         entries = [(e["path"], e["group"], e["inputs"], e["count"]) for e in self.manifest["files"]]
         # 1000 samples: a tenth per file; pqm12-13 under 1 control, pqm19-20 under 14.
-        self.assertEqual(entries, [
+        assert entries == ([
             ("fpatr_s32_s16_pqm12-13.bin", "pqm12-13", 100, 100),
             ("fpatr_s32_s16_pqm12-13.json", "pqm12-13", 100, 100),
             ("fpatr_s32_s16_pqm19-20.bin", "pqm19-20", 100, 1400),
             ("fpatr_s32_s16_pqm19-20.json", "pqm19-20", 100, 1400)])
         shift = self.document("fpatr_s32_s16_pqm12-13.json")
         scaled = self.document("fpatr_s32_s16_pqm19-20.json")
-        self.assertEqual((shift["group"], shift["controls"]), ("pqm12-13", RNE_OFF))
-        self.assertEqual((scaled["group"], scaled["controls"]), ("pqm19-20", ALL_CONTROLS))
+        assert (shift["group"], shift["controls"]) == ("pqm12-13", RNE_OFF)
+        assert (scaled["group"], scaled["controls"]) == ("pqm19-20", ALL_CONTROLS)
         # Each file holds its group's PreQuantModes only (slot 1), and both of them.
-        self.assertEqual({v["in"][1] for v in shift["vectors"]}, {"0x0c", "0x0d"})
-        self.assertEqual({v["in"][1] for v in scaled["vectors"]}, {"0x13", "0x14"})
-        self.assertEqual({(v["rmode"], v["sat"]) for v in scaled["vectors"]},
-                         {(c["rmode"], c["sat"]) for c in ALL_CONTROLS})
+        assert {v["in"][1] for v in shift["vectors"]} == {"0x0c", "0x0d"}
+        assert {v["in"][1] for v in scaled["vectors"]} == {"0x13", "0x14"}
+        assert {(v["rmode"], v["sat"]) for v in scaled["vectors"]} == {(c["rmode"], c["sat"]) for c in ALL_CONTROLS}
 
     def test_generate_leaves_out_a_group_without_the_selected_controls(self):
         # --rmode RTZ: pqm12-13 (shift modes) takes RNE only, so only pqm19-20 is written, with
@@ -85,17 +77,17 @@ class FileGroupsTest(unittest.TestCase):
         out = os.path.join(self.tmp.name, "rtz")
         r = ptovec("generate", "--op", "fpatr", "--src", "s32", "--dst", "s16", "--samples", 100,
                    "--rmode", "RTZ", "--out", out)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("ptovec: note: left out (no control among --rmode/--sat): "
-                      "fpatr_s32_s16_pqm12-13\n", r.stderr)
-        self.assertEqual(sorted(os.listdir(out)), ["fpatr_s32_s16_pqm19-20.bin", "manifest.json"])
+        assert r.returncode == 0, r.stderr
+        assert ("ptovec: note: left out (no control among --rmode/--sat): "
+                      "fpatr_s32_s16_pqm12-13\n") in r.stderr
+        assert sorted(os.listdir(out)) == ["fpatr_s32_s16_pqm19-20.bin", "manifest.json"]
         header = binary_header(os.path.join(out, "fpatr_s32_s16_pqm19-20.bin"))
-        self.assertEqual(header["controls"], [{"rmode": "RTZ", "sat": False},
+        assert header["controls"] == ([{"rmode": "RTZ", "sat": False},
                                               {"rmode": "RTZ", "sat": True}])
         r = ptovec("generate", "--op", "fpatr", "--src", "fp32", "--dst", "fp16", "--samples", 100,
                    "--rmode", "RTZ", "--out", os.path.join(self.tmp.name, "none"))
-        self.assertEqual(r.returncode, 2, r.stderr)
-        self.assertIn("holds no control that --rmode/--sat keep", r.stderr)
+        assert r.returncode == 2, r.stderr
+        assert "holds no control that --rmode/--sat keep" in r.stderr
 
     def test_shrink_draws_only_the_groups_with_the_selected_controls(self):
         # shrink --rmode RTZ: pqm12-13's shift modes take RNE only, so only pqm19-20's inputs are
@@ -104,60 +96,57 @@ class FileGroupsTest(unittest.TestCase):
             os.path.dirname(PTOVEC), "devices", "libptovec_oracle_dut.so")
         r = ptovec("shrink", "--dut", oracle, "--op", "fpatr", "--src", "s32", "--dst", "s16",
                    "--rmode", "RTZ", "--tests", 200, "--json")
-        self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertEqual(r.stderr, "ptovec: note: left out (no control among --rmode/--sat): "
+        assert r.returncode == 0, r.stderr
+        assert r.stderr == ("ptovec: note: left out (no control among --rmode/--sat): "
                                    "fpatr s32 -> s16 pqm12-13\n")
         result = json.loads(r.stdout)
-        self.assertEqual(result["left_out"], ["fpatr s32 -> s16 pqm12-13"])
-        self.assertEqual([(p["group"], p["cases"], p["failing"]) for p in result["search"]],
-                         [("pqm19-20", 200, 0)])
+        assert result["left_out"] == ["fpatr s32 -> s16 pqm12-13"]
+        assert [(p["group"], p["cases"], p["failing"]) for p in result["search"]] == [("pqm19-20", 200, 0)]
         # fp32 -> fp16: every mode takes RNE only. Refused with one line before the device is
         # opened (this one does not exist), exit 2, nothing on stdout.
         r = ptovec("shrink", "--dut", os.path.join(self.tmp.name, "no-such-device.so"),
                    "--op", "fpatr", "--src", "fp32", "--dst", "fp16", "--rmode", "RTZ")
-        self.assertEqual(r.returncode, 2, r.stderr)
-        self.assertEqual(r.stdout, "")
-        self.assertEqual(r.stderr,
-                         "ptovec: error: fpatr fp32 -> fp16 holds no control that --rmode/--sat "
+        assert r.returncode == 2, r.stderr
+        assert r.stdout == ""
+        assert r.stderr == ("ptovec: error: fpatr fp32 -> fp16 holds no control that --rmode/--sat "
                          "keep (RTZ; Sat off and on): it accepts "
                          '[{"rmode":"RNE","sat":false},{"rmode":"RNE","sat":true}]\n')
 
     def test_list_shows_the_groups(self):
         r = ptovec("list", "--op", "fpatr", "--src", "s32", "--dst", "s16", "--json")
-        self.assertEqual(r.returncode, 0, r.stderr)
+        assert r.returncode == 0, r.stderr
         pairs = json.loads(r.stdout)[0]["pairs"]
-        self.assertEqual([(p["group"], p["controls"], p["vectors"]) for p in pairs],
-                         [("pqm12-13", 1, 10000), ("pqm19-20", 14, 140000)])
+        assert [(p["group"], p["controls"], p["vectors"]) for p in pairs] == [("pqm12-13", 1, 10000), ("pqm19-20", 14, 140000)]
 
     def test_run_and_check_take_the_groups(self):
         oracle = os.environ.get("PTOVEC_ORACLE_DUT") or os.path.join(
             os.path.dirname(PTOVEC), "devices", "libptovec_oracle_dut.so")
         results = os.path.join(self.tmp.name, "results.bin")
         r = ptovec("run", "--dut", oracle, "--vectors", self.out, "--results", results)
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertIn("1500 vectors: 1500 matched, 0 mismatched", r.stdout)
+        assert r.returncode == 0, (r.stdout + r.stderr)
+        assert "1500 vectors: 1500 matched, 0 mismatched" in r.stdout
         r = ptovec("check", "--vectors", self.out, "--results", results)
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        assert r.returncode == 0, (r.stdout + r.stderr)
 
     def test_schemas_accept_the_groups(self):
         for name in ("fpatr_s32_s16_pqm12-13.json", "fpatr_s32_s16_pqm19-20.json"):
             errors = [e.message for e in self.vectors.iter_errors(self.document(name))]
-            self.assertEqual(errors, [], name)
+            assert errors == [], name
         errors = [e.message for e in self.manifests.iter_errors(self.manifest)]
-        self.assertEqual(errors, [])
+        assert errors == []
 
     def test_schemas_refuse_controls_the_pair_or_group_does_not_allow(self):
         def refused(doc, what, binary=None):
-            self.assertFalse(self.vectors.is_valid(doc), f"the vectors schema accepts: {what}")
+            assert not self.vectors.is_valid(doc), f"the vectors schema accepts: {what}"
             if binary:  # the same change in the binary file's header
                 header = binary_header(os.path.join(self.out, binary))
-                self.assertTrue(self.headers.is_valid(header), binary)
+                assert self.headers.is_valid(header), binary
                 for key in ("controls", "group"):
                     if key in doc:
                         header[key] = doc[key]
                     else:
                         header.pop(key, None)
-                self.assertFalse(self.headers.is_valid(header), f"the header schema accepts: {what}")
+                assert not self.headers.is_valid(header), f"the header schema accepts: {what}"
 
         def changed(name, **fields):
             doc = self.document(name)
@@ -176,11 +165,11 @@ class FileGroupsTest(unittest.TestCase):
         # fp32 -> fp16: modes 1-2 have fixed rounding (RNE with either Sat).
         r = ptovec("generate", "--op", "fpatr", "--src", "fp32", "--dst", "fp16", "--samples", 10,
                    "--format", "json", "--out", os.path.join(self.tmp.name, "fp16"), "--quiet")
-        self.assertEqual(r.returncode, 0, r.stderr)
+        assert r.returncode == 0, r.stderr
         with open(os.path.join(self.tmp.name, "fp16", "fpatr_fp32_fp16.json")) as f:
             fp16 = json.load(f)
-        self.assertTrue(self.vectors.is_valid(fp16))
-        self.assertEqual(fp16["controls"], [{"rmode": "RNE", "sat": False},
+        assert self.vectors.is_valid(fp16)
+        assert fp16["controls"] == ([{"rmode": "RNE", "sat": False},
                                             {"rmode": "RNE", "sat": True}])
         refused(dict(fp16, controls=[{"rmode": "RTZ", "sat": False}]), "fp32 -> fp16 under RTZ")
         refused(dict(fp16, group="pqm1-2"), "a group on a pair kept in one file")
@@ -192,11 +181,6 @@ class FileGroupsTest(unittest.TestCase):
             f.write(text.replace('"controls":[{"rmode":"RNE","sat":false}]',
                                  '"controls":[{"rmode":"RTZ","sat":false}]', 1))
         r = ptovec("coverage", "--vectors", bad, "--quiet")
-        self.assertEqual(r.returncode, 2)
-        self.assertIn('lists control [{"rmode":"RTZ","sat":false}], which fpatr s32 -> s16 '
-                      'pqm12-13 does not accept (accepted: [{"rmode":"RNE","sat":false}])',
-                      r.stderr)
-
-
-if __name__ == "__main__":
-    unittest.main()
+        assert r.returncode == 2
+        assert ('lists control [{"rmode":"RTZ","sat":false}], which fpatr s32 -> s16 '
+                      'pqm12-13 does not accept (accepted: [{"rmode":"RNE","sat":false}])') in r.stderr

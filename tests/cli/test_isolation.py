@@ -1,27 +1,27 @@
-"""Isolated devices (issue 12): a --dut library runs in a device host process; a crash, an exit or
+"""Isolated devices: a --dut library runs in a device host process; a crash, an exit or
 a hang of a device (library or program) on one case is the device failing: the case is named,
 counted in the report and in JUnit (<error>), the results file is marked as stopped early, and
 the exit status is 1. run --keep-going goes on; shrink minimises the failing case.
 
 The faulty devices (tests/devices/faulty_oracle_device.cpp) are the oracle but for the FP16
-input 0x3c00 under RNE, on which they crash (SIGSEGV), hang or exit with status 3. Environment:
-PTOVEC, PTOVEC_SOURCE_DIR, PTOVEC_ORACLE_DUT, PTOVEC_FAULTY_DUT_DIR (the folder of
-libptovec_test_dut_faulty_*.so and libptovec_test_dut_init_refuses.so).
+input 0x3c00 under RNE, on which they crash (SIGSEGV), hang or exit with status 3;
+PTOVEC_FAULTY_DUT_DIR is their folder (with libptovec_test_dut_init_refuses.so).
+
+Run by ctest (tests/cli/CMakeLists.txt) with Debian's /usr/bin/python3 -m pytest; the helper
+ptovec_cli.py gives ptovec(*args) and this build's paths.
 """
 import glob
 import json
 import os
-import shutil
 import struct
 import subprocess
 import sys
-import tempfile
-import unittest
 
-from ptovec_test_env import locate
+import pytest
 
-PTOVEC, SOURCE = locate("test_isolation.py")
-ORACLE_DUT = os.environ.get("PTOVEC_ORACLE_DUT")
+from ptovec_cli import ORACLE_DUT, PTOVEC, ClassScratch, generate, subtest
+from ptovec_cli import ptovec as ptovec_ci
+
 FAULTY_DIR = os.environ.get("PTOVEC_FAULTY_DUT_DIR", "")
 
 
@@ -30,8 +30,7 @@ def faulty(kind):
 
 
 def ptovec(*args, timeout=120):
-    return subprocess.run([PTOVEC] + [str(a) for a in args], capture_output=True, text=True,
-                          timeout=timeout)
+    return ptovec_ci(*args, timeout=timeout)
 
 
 EVAL = "ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RNE 0x3c00"
@@ -58,82 +57,73 @@ def results_header(path):
     return header, struct.unpack("<Q", fixed[16:24])[0]
 
 
-@unittest.skipUnless(os.path.exists(faulty("crash")), "no faulty devices (PTOVEC_FAULTY_DUT_DIR)")
-class IsolationTest(unittest.TestCase):
+@pytest.mark.skipif(not os.path.exists(faulty("crash")),
+                    reason="no faulty devices (PTOVEC_FAULTY_DUT_DIR)")
+class TestIsolation(ClassScratch):
     @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="ptovec-isolation-")
+    def setup_class(cls):
+        super().setup_class()
         cls.vectors = os.path.join(cls.tmp, "vectors")
-        r = ptovec("generate", "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "--out",
-                   cls.vectors, "--quiet")
-        if r.returncode != 0:
-            raise AssertionError(r.stderr)
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
-
-    def path(self, name):
-        return os.path.join(self.tmp, name)
+        generate(cls.vectors, "--op", "tcvt", "--src", "fp16", "--dst", "e8m0")
 
     def assert_no_temporaries(self):
-        self.assertEqual(glob.glob(os.path.join(self.tmp, "**", "*.tmp-*"), recursive=True), [])
+        assert glob.glob(os.path.join(self.tmp, "**", "*.tmp-*"), recursive=True) == []
 
     def assert_stopped(self, results, reason):
         header, records = results_header(results)
-        self.assertIn(reason, header["stopped"]["reason"])
-        self.assertEqual(header["stopped"]["records"], records)
-        self.assertLess(records, header["sections"][0]["count"])
+        assert reason in header["stopped"]["reason"]
+        assert header["stopped"]["records"] == records
+        assert records < header["sections"][0]["count"]
 
     def test_crashing_library_names_the_case(self):
         results, junit = self.path("crash.bin"), self.path("crash.xml")
         r = ptovec("run", "--dut", faulty("crash"), "--vectors", self.vectors, "--results",
                    results, "--junit", junit, "--quiet")
-        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        assert r.returncode == 1, (r.stdout + r.stderr)
         failure = ("device faulty-oracle crashed (its host was killed by signal 11 (Segmentation "
                    "fault)) on " + CASE + " (found by replaying its batch of 4096 cases one at a "
                    "time in a fresh host)")
-        self.assertIn("DEVICE FAILED: " + failure + "\n", r.stdout)
-        self.assertIn("INCOMPLETE: the device failed, the run stopped early\n", r.stdout)
-        self.assertIn(", the device failed on 1 case\n", r.stdout)
-        self.assertEqual(r.stderr, "")
+        assert ("DEVICE FAILED: " + failure + "\n") in r.stdout
+        assert "INCOMPLETE: the device failed, the run stopped early\n" in r.stdout
+        assert ", the device failed on 1 case\n" in r.stdout
+        assert r.stderr == ""
         with open(junit) as f:
             xml = f.read()
-        self.assertIn('errors="1"', xml.split("\n")[1])  # <testsuites ...>
-        self.assertIn('<error type="device-failure" message="' + failure.replace(">", "&gt;"), xml)
+        assert 'errors="1"' in xml.split("\n")[1]  # <testsuites ...>
+        assert ('<error type="device-failure" message="' + failure.replace(">", "&gt;")) in xml
         self.assert_stopped(results, "crashed (its host was killed by signal 11")
         self.assert_no_temporaries()
         # The results file of the stopped run is checked as incomplete, never a pass.
         r = ptovec("check", "--vectors", self.vectors, "--results", results)
-        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
-        self.assertIn("INCOMPLETE: the run stopped after", r.stdout)
+        assert r.returncode == 1, (r.stdout + r.stderr)
+        assert "INCOMPLETE: the run stopped after" in r.stdout
 
     def test_hanging_library_times_out_on_the_case(self):
         results = self.path("hang.bin")
         r = ptovec("run", "--dut", faulty("hang"), "--dut-timeout", "0.5", "--vectors",
                    self.vectors, "--results", results, "--quiet")
-        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
-        self.assertIn("DEVICE FAILED: device faulty-oracle hung (no answer within 0.5 s, "
-                      "--dut-timeout; killed it) on " + CASE + " (found by replaying", r.stdout)
+        assert r.returncode == 1, (r.stdout + r.stderr)
+        assert ("DEVICE FAILED: device faulty-oracle hung (no answer within 0.5 s, "
+                      "--dut-timeout; killed it) on " + CASE + " (found by replaying") in r.stdout
         self.assert_stopped(results, "hung")
         self.assert_no_temporaries()
 
     def test_exiting_library(self):
         r = ptovec("run", "--dut", faulty("exit"), "--vectors", self.vectors, "--results",
                    self.path("exit.bin"), "--quiet")
-        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
-        self.assertIn("DEVICE FAILED: device faulty-oracle exited unexpectedly (its host exited "
-                      "with status 3) on " + CASE, r.stdout)
+        assert r.returncode == 1, (r.stdout + r.stderr)
+        assert ("DEVICE FAILED: device faulty-oracle exited unexpectedly (its host exited "
+                      "with status 3) on " + CASE) in r.stdout
 
     def test_exhaustive_run_names_the_case(self):
         junit = self.path("exhaustive.xml")
         r = ptovec("run", "--dut", faulty("crash"), "--exhaustive", "--op", "tcvt", "--src",
                    "fp16", "--dst", "e8m0", "--junit", junit, "--quiet")
-        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
-        self.assertIn("DEVICE FAILED: device faulty-oracle crashed (its host was killed by signal "
-                      "11 (Segmentation fault)) on " + CASE, r.stdout)
+        assert r.returncode == 1, (r.stdout + r.stderr)
+        assert ("DEVICE FAILED: device faulty-oracle crashed (its host was killed by signal "
+                      "11 (Segmentation fault)) on " + CASE) in r.stdout
         with open(junit) as f:
-            self.assertEqual(f.read().count('<error type="device-failure"'), 1)
+            assert f.read().count('<error type="device-failure"') == 1
 
     def test_the_library_is_loaded_only_in_the_host(self):
         # BF16 cases never reach the fault: the run passes. The library's static constructor logs
@@ -146,45 +136,43 @@ class IsolationTest(unittest.TestCase):
             p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                  env=dict(os.environ, PTOVEC_TEST_LOAD_LOG=log))
             out, err = p.communicate(timeout=120)
-            self.assertEqual(p.returncode, 0, out + err)
+            assert p.returncode == 0, (out + err)
             with open(log) as f:
                 loads = [int(line) for line in f]
-            with self.subTest(in_process=in_process):
-                self.assertEqual(len(loads), 1, loads)
+            with subtest(in_process=in_process):
+                assert len(loads) == 1, loads
                 if in_process:
-                    self.assertEqual(loads[0], p.pid)
+                    assert loads[0] == p.pid
                 else:
-                    self.assertNotEqual(loads[0], p.pid)
+                    assert loads[0] != p.pid
 
     def test_keep_going_counts_each_failed_case(self):
         results, junit = self.path("keep.bin"), self.path("keep.xml")
         r = ptovec("run", "--dut", faulty("crash"), "--vectors", self.vectors, "--results",
                    results, "--junit", junit, "--keep-going", "--quiet")
-        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        assert r.returncode == 1, (r.stdout + r.stderr)
         # 0x3c00 under RNE with Sat off and on: two cases, every other one answered.
-        self.assertEqual(r.stdout.count("DEVICE FAILED: "), 2, r.stdout)
-        self.assertIn("inputs 0x3c00 (reproduce: " + EVAL + ")\n", r.stdout)
-        self.assertIn("inputs 0x3c00 (reproduce: " + EVAL.replace("RNE", "RNE --sat") + ")\n",
-                      r.stdout)
-        self.assertIn("FAIL: 0 mismatched, 2 unsupported of 917504 vectors, the device failed on "
-                      "2 cases\n", r.stdout)
+        assert r.stdout.count("DEVICE FAILED: ") == 2, r.stdout
+        assert ("inputs 0x3c00 (reproduce: " + EVAL + ")\n") in r.stdout
+        assert ("inputs 0x3c00 (reproduce: " + EVAL.replace("RNE", "RNE --sat") + ")\n") in r.stdout
+        assert ("FAIL: 0 mismatched, 2 unsupported of 917504 vectors, the device failed on "
+                      "2 cases\n") in r.stdout
         with open(junit) as f:
             xml = f.read()
-        self.assertEqual(xml.count('<error type="device-failure"'), 2)
+        assert xml.count('<error type="device-failure"') == 2
         header, records = results_header(results)
-        self.assertNotIn("stopped", header)
-        self.assertEqual(records, 917504)
+        assert "stopped" not in header
+        assert records == 917504
 
     def test_shrink_minimises_a_crash(self):
         out = self.path("shrunk.json")
         r = ptovec("shrink", "--dut", faulty("crash"), "--op", "tcvt", "--src", "fp16", "--dst",
                    "e8m0", "--json", "--format", "json", "--out", out)
-        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        assert r.returncode == 1, (r.stdout + r.stderr)
         cx = json.loads(r.stdout)["counterexample"]
-        self.assertEqual((cx["in"], cx["rmode"], cx["sat"], cx["got"]),
-                         ({"value": "0x3c00"}, "RNE", False, "unsupported"))
-        self.assertIn("crashed (its host was killed by signal 11", cx["failure"])
-        self.assertEqual(cx["eval"], EVAL)
+        assert (cx["in"], cx["rmode"], cx["sat"], cx["got"]) == ({"value": "0x3c00"}, "RNE", False, "unsupported")
+        assert "crashed (its host was killed by signal 11" in cx["failure"]
+        assert cx["eval"] == EVAL
 
     def test_crashing_program_device(self):
         script = self.path("crasher.py")
@@ -193,12 +181,12 @@ class IsolationTest(unittest.TestCase):
         results, junit = self.path("program.bin"), self.path("program.xml")
         r = ptovec("run", "--dut-cmd", sys.executable + " " + script, "--vectors", self.vectors,
                    "--results", results, "--junit", junit, "--quiet")
-        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
-        self.assertIn("DEVICE FAILED: device crasher exited before answering case ", r.stdout)
-        self.assertIn(": " + EVAL + " (", r.stdout)
-        self.assertIn("; it was killed by signal 11", r.stdout)
+        assert r.returncode == 1, (r.stdout + r.stderr)
+        assert "DEVICE FAILED: device crasher exited before answering case " in r.stdout
+        assert (": " + EVAL + " (") in r.stdout
+        assert "; it was killed by signal 11" in r.stdout
         with open(junit) as f:
-            self.assertIn('<error type="device-failure"', f.read())
+            assert '<error type="device-failure"' in f.read()
         self.assert_stopped(results, "exited before answering case")
         self.assert_no_temporaries()
 
@@ -210,23 +198,19 @@ class IsolationTest(unittest.TestCase):
             for mode in ([], ["--in-process"]):
                 r = ptovec("run", "--dut", lib, "--vectors", self.vectors, "--results",
                            self.path("load.bin"), *mode)
-                self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+                assert r.returncode == 2, (r.stdout + r.stderr)
                 lines.append(r.stderr)
-            self.assertEqual(lines[0], lines[1])
-            self.assertTrue(lines[0].startswith("ptovec: error: "), lines[0])
+            assert lines[0] == lines[1]
+            assert lines[0].startswith("ptovec: error: "), lines[0]
 
-    @unittest.skipUnless(ORACLE_DUT, "no PTOVEC_ORACLE_DUT")
+    @pytest.mark.skipif(not ORACLE_DUT, reason="no PTOVEC_ORACLE_DUT")
     def test_isolated_and_in_process_give_the_same_results(self):
         outputs = []
         for mode in ([], ["--in-process"]):
             results = self.path("same%d.bin" % len(outputs))
             r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", self.vectors, "--results", results,
                        "--quiet", *mode)
-            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            assert r.returncode == 0, (r.stdout + r.stderr)
             with open(results, "rb") as f:
                 outputs.append((r.stdout, f.read()))
-        self.assertEqual(outputs[0], outputs[1])
-
-
-if __name__ == "__main__":
-    unittest.main()
+        assert outputs[0] == outputs[1]

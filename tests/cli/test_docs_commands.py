@@ -1,11 +1,11 @@
 #!/usr/bin/python3
 """Every shell command the documentation shows is run: the ```sh blocks of README.md and
-docs/*.md, with their exit status and the output they show (issue 25).
+docs/*.md, with their exit status and the output they show.
 
 The convention (also in docs/README.md):
 - Only fenced blocks whose info string starts with `sh` are run. ```sh runs in CI (ctest
-  ptovec_docs_commands_<K>of3, label files); ```sh long only in the long set (label long, this
-  script's --long, which runs every block); ```sh long fresh runs in a folder of its own without
+  ptovec_docs_commands_<K>of3, label files); ```sh long only in the long set (label long,
+  PTOVEC_DOCS_LONG=1, which runs every block); ```sh long fresh runs in a folder of its own without
   the build tree, for a block that builds one. Blocks of other languages (text, yaml, python, c,
   systemverilog) and bare ``` blocks (transcripts) are not run: they hold other engines'
   configurations, program text or output.
@@ -22,11 +22,13 @@ The convention (also in docs/README.md):
 - `scripts/setup` and `scripts/test` are not run here: CI itself runs scripts/test (.ci/run), and
   scripts/setup is its build plus `ptovec generate`.
 
-Run by ctest with Debian's /usr/bin/python3; PTOVEC and PTOVEC_SOURCE_DIR come from the
-environment (or --ptovec PATH --source DIR before the unittest arguments), the build tree from
-PTOVEC_BUILD_DIR (default: the folder above the ptovec binary's). `--shard K/N` runs the commands
-of every N-th page only (ctest runs the shards in parallel); `--list` prints each command with the
-way it is run, and runs nothing. PTOVEC_DOCS_TIMES=1 prints each command's wall time.
+Run by ctest with Debian's /usr/bin/python3 -m pytest (tests/cli/CMakeLists.txt); ptovec_cli.py
+gives PTOVEC and PTOVEC_SOURCE_DIR, the build tree comes from PTOVEC_BUILD_DIR (default: the
+folder above the ptovec binary's). PTOVEC_DOCS_SHARD=K/N runs the commands of every N-th page only
+(ctest runs the shards in parallel), PTOVEC_DOCS_LONG=1 the ```sh long blocks too. Run as a script
+(`PTOVEC=build/tools/ptovec /usr/bin/python3 tests/cli/test_docs_commands.py`) it runs pytest on
+itself, with --long and --shard K/N for those two; `--list` prints each command with the way it
+is run, and runs nothing. PTOVEC_DOCS_TIMES=1 prints each command's wall time.
 """
 import glob
 import os
@@ -36,15 +38,13 @@ import subprocess
 import sys
 import tempfile
 import time
-import unittest
 
-from ptovec_test_env import locate, take_option
+import pytest
 
-PTOVEC, SOURCE = locate("test_docs_commands.py")
-LONG = "--long" in sys.argv
-LIST = "--list" in sys.argv
-sys.argv = [a for a in sys.argv if a not in ("--long", "--list")]
-SHARD = take_option("--shard", "PTOVEC_DOCS_SHARD")  # K/N: only the pages i with i % N == K
+from ptovec_cli import PTOVEC, SOURCE
+
+LONG = bool(os.environ.get("PTOVEC_DOCS_LONG"))  # the ```sh long blocks too
+SHARD = os.environ.get("PTOVEC_DOCS_SHARD")  # K/N: only the pages i with i % N == K
 BUILD = os.environ.get("PTOVEC_BUILD_DIR") or os.path.dirname(
     os.path.dirname(os.path.abspath(PTOVEC)))
 EXEMPT = ("scripts/setup", "scripts/test")
@@ -163,8 +163,10 @@ def source_view(folder, with_build):
     return dict(os.environ, HOME=folder, CI="1", PATH=shim + os.pathsep + os.environ["PATH"])
 
 
-def run_page(test, page):
-    """Run the commands of `page` (see the convention above), one subTest each."""
+def run_page(page):
+    """Run the commands of `page` (see the convention above); every command runs, and the test
+    fails naming each that exited otherwise or did not print a shown line."""
+    failures = []
     selected = [(kind, cmds) for kind, cmds in commands(page) if LONG or kind == "ci"]
     with tempfile.TemporaryDirectory(prefix="ptovec-docs-") as tmp:
         shared = os.path.join(tmp, "page")
@@ -179,60 +181,78 @@ def run_page(test, page):
             for cmd in cmds:
                 if cmd.text.split()[0] in EXEMPT:
                     continue
-                with test.subTest(str(cmd)):
-                    assignment = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)=(\S*)\s*(#.*)?",
-                                              cmd.text)
-                    if assignment:
-                        env[assignment.group(1)] = subprocess.run(
-                            ["bash", "-c", f"printf %s {assignment.group(2)}"], env=env,
-                            cwd=folder, capture_output=True, text=True).stdout
-                        continue
-                    started = time.monotonic()
-                    r = subprocess.run(["bash", "-c", cmd.text], cwd=folder, env=env,
-                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                       text=True, errors="replace", timeout=3600)
-                    if os.environ.get("PTOVEC_DOCS_TIMES"):
-                        print(f"{time.monotonic() - started:7.2f} s  {cmd}", file=sys.stderr)
-                    test.assertEqual(r.returncode, cmd.status, r.stdout[-3000:])
-                    ok, missing = output_matches(cmd.output, r.stdout)
-                    test.assertTrue(ok, f"shown output line not printed: {missing!r}\n"
+                assignment = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)=(\S*)\s*(#.*)?", cmd.text)
+                if assignment:
+                    env[assignment.group(1)] = subprocess.run(
+                        ["bash", "-c", f"printf %s {assignment.group(2)}"], env=env,
+                        cwd=folder, capture_output=True, text=True).stdout
+                    continue
+                started = time.monotonic()
+                r = subprocess.run(["bash", "-c", cmd.text], cwd=folder, env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   text=True, errors="replace", timeout=3600)
+                if os.environ.get("PTOVEC_DOCS_TIMES"):
+                    print(f"{time.monotonic() - started:7.2f} s  {cmd}", file=sys.stderr)
+                if r.returncode != cmd.status:
+                    failures.append(f"{cmd}: exit {r.returncode}, the page shows {cmd.status}\n"
+                                    f"{r.stdout[-3000:]}")
+                    continue
+                ok, missing = output_matches(cmd.output, r.stdout)
+                if not ok:
+                    failures.append(f"{cmd}: shown output line not printed: {missing!r}\n"
                                     f"printed:\n{r.stdout[-3000:]}")
         # A reader who runs the page at the top of a checkout must not find files added to the
         # committed smoke suite (a run writes its results file into --vectors unless --results).
         smoke = os.path.join("vectors", "smoke")
         # The source's listing leaves out the lock file a concurrent reader of it holds; the
         # view's keeps it, since a command of the page must not leave one behind.
-        test.assertEqual(sorted(os.listdir(os.path.join(shared, smoke))),
-                         sorted(n for n in os.listdir(os.path.join(SOURCE, smoke))
-                                if n != LOCK_FILE),
-                         f"{page}: its commands add files to {smoke}")
+        assert sorted(os.listdir(os.path.join(shared, smoke))) == sorted(
+            n for n in os.listdir(os.path.join(SOURCE, smoke)) if n != LOCK_FILE), \
+            f"{page}: its commands add files to {smoke}"
+    assert not failures, "\n\n".join(failures)
 
 
-class DocsCommandsTest(unittest.TestCase):
-    def test_every_page_is_linked_from_the_readme(self):
-        with open(os.path.join(SOURCE, "README.md")) as f:
-            readme = f.read()
-        for page in PAGES[1:]:
-            self.assertIn(f"({page})", readme, page)
-
-    def test_every_sh_block_holds_a_command(self):
-        for page in PAGES:
-            for kind, cmds in commands(page):
-                with self.subTest(page):
-                    self.assertTrue(cmds, f"{page}: a ```sh block without a command")
+def test_every_page_is_linked_from_the_readme():
+    with open(os.path.join(SOURCE, "README.md")) as f:
+        readme = f.read()
+    for page in PAGES[1:]:
+        assert f"({page})" in readme, page
 
 
-for _number, _page in enumerate(PAGES):
-    if SHARD and _number % int(SHARD.split("/")[1]) != int(SHARD.split("/")[0]):
-        continue
-    setattr(DocsCommandsTest, "test_commands_of_" + re.sub(r"\W", "_", _page),
-            lambda self, page=_page: run_page(self, page))
+def test_every_sh_block_holds_a_command():
+    for page in PAGES:
+        for kind, cmds in commands(page):
+            assert cmds, f"{page}: a ```sh block without a command"
+
+
+def shard_pages():
+    """The pages of this shard (PTOVEC_DOCS_SHARD=K/N: the pages i with i % N == K), else all."""
+    if not SHARD:
+        return PAGES
+    k, n = (int(x) for x in SHARD.split("/"))
+    return [page for number, page in enumerate(PAGES) if number % n == k]
+
+
+@pytest.mark.parametrize("page", shard_pages())
+def test_commands_of(page):
+    run_page(page)
+
 
 if __name__ == "__main__":
-    if LIST:
+    # By hand: --list prints the commands of every page, each with the way it is run, and runs
+    # nothing; else pytest runs this file (--long: the ```sh long blocks too; --shard K/N).
+    arguments = sys.argv[1:]
+    if "--list" in arguments:
         for page in PAGES:
             for kind, cmds in commands(page):
                 for cmd in cmds:
                     print(f"{kind:5} exit {cmd.status} out {len(cmd.output):2}  {cmd}")
         sys.exit(0)
-    unittest.main()
+    if "--long" in arguments:
+        arguments.remove("--long")
+        os.environ["PTOVEC_DOCS_LONG"] = "1"
+    if "--shard" in arguments:
+        i = arguments.index("--shard")
+        os.environ["PTOVEC_DOCS_SHARD"] = arguments[i + 1]
+        del arguments[i:i + 2]
+    sys.exit(pytest.main(["-p", "no:cacheprovider", __file__, *arguments]))
