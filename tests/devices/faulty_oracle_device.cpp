@@ -1,7 +1,7 @@
 // The oracle as a --dut device with one fault on one input (FAULTY_<KIND> defined by
 // tools/devices/CMakeLists.txt): on the FP16 input 0x3c00 (1.0) under RNE it crashes (SIGSEGV, a
 // write through a null pointer), hangs (sleeps forever) or exits (status 3); every other case is
-// the oracle's answer. For the isolation tests (tests/files/test_isolation.py). When
+// the oracle's answer. For the isolation tests (tests/cli/test_isolation.py). When
 // PTOVEC_TEST_LOAD_LOG names a file, loading the library appends its process id to it (one line),
 // so a test sees which process ran the library's static constructors.
 #include <unistd.h>

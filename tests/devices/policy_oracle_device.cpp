@@ -1,5 +1,5 @@
 // The oracle as a --dut device with the faults of real devices that the gate's comparison
-// policy, known differences and triage are tested on (tests/files/test_bring_up.py,
+// policy, known differences and triage are tested on (tests/cli/test_bring_up.py,
 // tests/tools/judge_test.cpp), chosen by --dut-arg:
 //   flagless    every status is 0 (a model without a status register)
 //   drop-nv     NV is never raised; the other flags are the oracle's

@@ -68,7 +68,7 @@ The whole scan is in the long set (`scripts/test --long`); CI runs it for 7 of t
 implementations (`mutants_shrink_seeds_1_to_20_implementation_edges`, 400 runs).
 
 Regenerate this page from real runs (the long set runs these commands:
-`tests/files/test_docs_commands.py --long`):
+`tests/cli/test_docs_commands.py --long`):
 
 ```sh long
 cmake --build build --target ptovec ptovec_mutants ptovec_mutant_scan

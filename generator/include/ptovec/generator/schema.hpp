@@ -3,7 +3,7 @@
 // exactly when an op, a slot, a legal pair or a type changes. The results files' schemas are in
 // ptovec/tools/results_schema.hpp, built from the blocks below. `ptovec schema NAME` prints them
 // all (ptovec/tools/schemas.hpp); schemas/*.schema.json are their committed copies (a ctest test,
-// tests/files/check_schemas.cmake, fails when a copy drifts from the registry).
+// tests/cli/check_schemas.cmake, fails when a copy drifts from the registry).
 #pragma once
 
 #include <nlohmann/json.hpp>
