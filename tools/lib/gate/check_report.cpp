@@ -7,6 +7,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "ptovec/facts.h"
 #include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/tools/compare.hpp"
@@ -16,6 +17,9 @@
 namespace ptovec::tools {
 
 namespace {
+
+// The controls of a file of an op that takes them (ptovec/facts.h); one otherwise.
+constexpr std::size_t kControls = PTOVEC_FACTS_CONTROLS;
 
 using text::ResultText;
 using text::Seconds;
@@ -352,7 +356,7 @@ std::string JunitXml(const CheckReport& r) {
     return f.controls[c].total > 0 || f.count == 0;
   };
   for (const FileTally& f : r.per_file) {
-    for (std::size_t c = 0; c < (f.op->uses_controls ? 14U : 1U); ++c) {
+    for (std::size_t c = 0; c < (f.op->uses_controls ? kControls : 1U); ++c) {
       if (!listed(f, c)) continue;
       ++tests;
       if (f.controls[c].failed() > 0) ++failures;
@@ -366,7 +370,7 @@ std::string JunitXml(const CheckReport& r) {
   };
   std::uint64_t skips = 0;
   for (const FileTally& f : r.per_file) {
-    for (std::size_t c = 0; c < (f.op->uses_controls ? 14U : 1U); ++c) {
+    for (std::size_t c = 0; c < (f.op->uses_controls ? kControls : 1U); ++c) {
       if (listed(f, c) && skipped(f.controls[c])) ++skips, --failures;
     }
   }
@@ -391,7 +395,7 @@ std::string JunitXml(const CheckReport& r) {
        }())
     << "\">\n";
   for (const FileTally& f : r.per_file) {
-    const std::size_t n = f.op->uses_controls ? 14U : 1U;
+    const std::size_t n = f.op->uses_controls ? kControls : 1U;
     std::uint64_t file_failures = 0;
     std::uint64_t file_tests = 0;
     std::uint64_t file_skips = 0;
