@@ -55,8 +55,8 @@ __all__ = ["FLAG_NAMES", "FLAG_ORDERS", "flags_from_spec", "flags_to_spec", "RMO
            "read_vectors", "read_vector_file", "executable", "version", "ops", "input_count",
            "files"]
 
-#: The status bits by bit index: bit 0 NV .. bit 4 NX.
-FLAG_NAMES = ("NV", "DZ", "OF", "UF", "NX")
+#: The status bits by bit index: bit 0 NV .. bit 4 NX (generated from include/ptovec/facts.h).
+from ._facts import FLAG_NAMES  # noqa: E402
 
 #: A rounding mode: a name of RMODE_NAMES (case-insensitive) or its index 0..6.
 RoundingMode = Union[str, int]
