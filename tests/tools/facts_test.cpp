@@ -9,9 +9,10 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <iterator>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -38,6 +39,17 @@ std::string ReadText(const fs::path& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+// `files`, then the Markdown pages of each folder of `folders` (under the top of the tree).
+std::vector<fs::path> Pages(std::vector<fs::path> files,
+                            std::initializer_list<const char*> folders) {
+  for (const char* folder : folders) {
+    for (const auto& entry : fs::directory_iterator(kTop / folder)) {
+      if (entry.path().extension() == ".md") files.push_back(entry.path());
+    }
+  }
+  return files;
 }
 
 constexpr const char* kStatusNames[] = {PTOVEC_FACTS_STATUS_NAMES};
@@ -234,14 +246,10 @@ TEST(FactsTest, HeatMapModesAreTheModes) {
 // Wherever a page lists the modes from RNE to RHB (all of them, or all but one: a list that
 // drifted), they are the header's, in its order.
 TEST(FactsTest, PagesListTheModesInOrder) {
-  std::vector<fs::path> pages = {kTop / "README.md", kTop / "include" / "ptovec_dut.h",
-                                 kTop / "include" / "ptovec" / "ptovec.h",
-                                 kTop / "capi" / "dpi" / "ptovec_dpi.svh"};
-  for (const char* folder : {"docs", "schemas"}) {
-    for (const auto& entry : fs::directory_iterator(kTop / folder)) {
-      if (entry.path().extension() == ".md") pages.push_back(entry.path());
-    }
-  }
+  const std::vector<fs::path> pages =
+      Pages({kTop / "README.md", kTop / "include" / "ptovec_dut.h",
+             kTop / "include" / "ptovec" / "ptovec.h", kTop / "capi" / "dpi" / "ptovec_dpi.svh"},
+            {"docs", "schemas"});
   const std::vector<std::string> modes(std::begin(kModeNames), std::end(kModeNames));
   const std::regex list(R"(\bRNE\b[^\n]{0,60}?\n?[^\n]{0,60}?\bRHB\b)");
   const std::regex mode(R"(\bR[A-Z]{2}\b)");
@@ -276,11 +284,7 @@ TEST(FactsTest, DocsCountTheMutantCatalogue) {
   // "76 mutant devices", "all 76 mutants", "76 of 76 mutants", "76 of 76 killed", "kills 76 of 76"
   const std::regex count(R"((\d+) mutants?\b|\d+ of (\d+) (?:killed|shrunk)|kills \d+ of (\d+))");
   int found = 0;
-  std::vector<fs::path> pages = {kTop / "README.md"};
-  for (const auto& entry : fs::directory_iterator(kTop / "docs")) {
-    if (entry.path().extension() == ".md") pages.push_back(entry.path());
-  }
-  for (const fs::path& page : pages) {
+  for (const fs::path& page : Pages({kTop / "README.md"}, {"docs"})) {
     const std::string text = ReadText(page);
     for (auto it = std::sregex_iterator(text.begin(), text.end(), count);
          it != std::sregex_iterator(); ++it, ++found) {
@@ -345,15 +349,11 @@ TEST(FactsTest, DocsCountTheSmokeSuite) {
   std::string grouped = plain;
   for (int at = static_cast<int>(grouped.size()) - 3; at > 0; at -= 3) grouped.insert(at, ",");
   int copies = 0;
-  std::vector<fs::path> pages = {kTop / "README.md"};
-  for (const auto& entry : fs::directory_iterator(kTop / "docs")) {
-    if (entry.path().extension() == ".md") pages.push_back(entry.path());
-  }
-  for (const fs::path& page : pages) {
+  for (const fs::path& page : Pages({kTop / "README.md"}, {"docs"})) {
     const std::string text = ReadText(page);
     const std::regex number("(^|[^\\d,])(" + plain + "|" + grouped + ")(?![\\d,]\\d)");
-    copies += static_cast<int>(
-        std::distance(std::sregex_iterator(text.begin(), text.end(), number), {}));
+    copies +=
+        static_cast<int>(std::distance(std::sregex_iterator(text.begin(), text.end(), number), {}));
   }
   EXPECT_EQ(copies, checked + 1) << "a page gives the smoke suite's " << grouped
                                  << " vectors where no phrase of this test checks it";
