@@ -3,6 +3,7 @@
 #   lib/libptovec_c.so*                   the C API (capi/), SONAME libptovec_c.so.MAJOR
 #   lib/libptovec_oracle.a                the exact oracle (C++20)
 #   include/ptovec/ptovec.h               the C API header
+#   include/ptovec/facts.h                the constants it, the device ABI and the oracle share
 #   include/ptovec/oracle/*.hpp           the oracle's headers
 #   include/ptovec_dut.h                  the device ABI of `run --dut` (include)
 #   include/ptovec_dut_stream.hpp         the streaming harness for clocked RTL devices (C++17)
@@ -34,6 +35,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/oracle/include/ DESTINATION ${CMAKE_INST
 install(FILES ${PROJECT_SOURCE_DIR}/include/ptovec_dut.h
               ${PROJECT_SOURCE_DIR}/include/ptovec_dut_stream.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/include/ptovec/facts.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ptovec)
 install(TARGETS ptovec ptovec-device-host RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/schemas/ DESTINATION ${PTOVEC_INSTALL_SCHEMADIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/tools/known-differences/

@@ -62,6 +62,8 @@
 
 #include <stdint.h>
 
+#include "ptovec/facts.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -102,29 +104,29 @@ enum {
  * the denormal-operand flag, has no counterpart and is dropped). Copying a RISC-V port straight
  * into `flags` swaps NV with NX and DZ with UF: convert with ptovec_dut_flags_to_spec.
  * docs/devices.md has the table. */
-#define PTOVEC_DUT_FLAG_NV 0x01u
-#define PTOVEC_DUT_FLAG_DZ 0x02u
-#define PTOVEC_DUT_FLAG_OF 0x04u
-#define PTOVEC_DUT_FLAG_UF 0x08u
-#define PTOVEC_DUT_FLAG_NX 0x10u
+#define PTOVEC_DUT_FLAG_NV PTOVEC_FACTS_STATUS_NV
+#define PTOVEC_DUT_FLAG_DZ PTOVEC_FACTS_STATUS_DZ
+#define PTOVEC_DUT_FLAG_OF PTOVEC_FACTS_STATUS_OF
+#define PTOVEC_DUT_FLAG_UF PTOVEC_FACTS_STATUS_UF
+#define PTOVEC_DUT_FLAG_NX PTOVEC_FACTS_STATUS_NX
 enum {
-  PTOVEC_DUT_FLAG_ORDER_SPEC = 0,
-  PTOVEC_DUT_FLAG_ORDER_RISCV = 1,
-  PTOVEC_DUT_FLAG_ORDER_IEEE = 1,
-  PTOVEC_DUT_FLAG_ORDER_MXCSR = 2
+  PTOVEC_DUT_FLAG_ORDER_SPEC = PTOVEC_FACTS_FLAG_ORDER_SPEC,
+  PTOVEC_DUT_FLAG_ORDER_RISCV = PTOVEC_FACTS_FLAG_ORDER_RISCV,
+  PTOVEC_DUT_FLAG_ORDER_IEEE = PTOVEC_FACTS_FLAG_ORDER_RISCV,
+  PTOVEC_DUT_FLAG_ORDER_MXCSR = PTOVEC_FACTS_FLAG_ORDER_MXCSR
 };
 
 /* The PTOVEC_DUT_FLAG_ORDER_* of an order's name, case-insensitive: "spec"; "riscv", "ieee",
- * "softfloat" or "testfloat"; "mxcsr". -1 for any other name (or NULL). The names the C API's
- * ptovec_flag_order_code and the streaming harness's --dut-arg flag_order accept. */
+ * "softfloat" or "testfloat"; "mxcsr" (PTOVEC_FACTS_FLAG_ORDER_NAMES). -1 for any other name (or
+ * NULL). The names the C API's ptovec_flag_order_code and the streaming harness's --dut-arg
+ * flag_order accept. */
 static inline int ptovec_dut_flag_order_code(const char *name) {
+#define PTOVEC_DUT_ORDER_ROW(text, code) {text, code},
   static const struct {
     const char *name;
     int order;
-  } kOrders[] = {
-      {"spec", PTOVEC_DUT_FLAG_ORDER_SPEC},       {"riscv", PTOVEC_DUT_FLAG_ORDER_RISCV},
-      {"ieee", PTOVEC_DUT_FLAG_ORDER_IEEE},       {"softfloat", PTOVEC_DUT_FLAG_ORDER_RISCV},
-      {"testfloat", PTOVEC_DUT_FLAG_ORDER_RISCV}, {"mxcsr", PTOVEC_DUT_FLAG_ORDER_MXCSR}};
+  } kOrders[] = {PTOVEC_FACTS_FLAG_ORDER_NAMES(PTOVEC_DUT_ORDER_ROW)};
+#undef PTOVEC_DUT_ORDER_ROW
   unsigned i;
   if (name == 0) return -1;
   for (i = 0; i < sizeof kOrders / sizeof kOrders[0]; ++i) {
@@ -135,38 +137,36 @@ static inline int ptovec_dut_flag_order_code(const char *name) {
   return -1;
 }
 
+/* The port bit of NV, DZ, OF, UF and NX in flag order `order` (PTOVEC_FACTS_FLAG_ORDER_BITS);
+ * NULL for an unknown order. */
+static inline const unsigned char *ptovec_dut_flag_order_bits(int order) {
+  static const unsigned char kBits[PTOVEC_FACTS_FLAG_ORDERS][PTOVEC_FACTS_STATUS_BITS] = {
+      PTOVEC_FACTS_FLAG_ORDER_BITS};
+  if (order < 0 || order >= PTOVEC_FACTS_FLAG_ORDERS) return 0;
+  return kBits[order];
+}
+
 /* The 5-bit status in the specification's order (bit 0 NV .. bit 4 NX) of a port's bits in
  * `order` (a PTOVEC_DUT_FLAG_ORDER_*; bits above the order's flags are ignored). An unknown order
  * gives 0xFF, which no status is. */
 static inline uint8_t ptovec_dut_flags_to_spec(uint32_t bits, int order) {
-  switch (order) {
-    case PTOVEC_DUT_FLAG_ORDER_SPEC:
-      return (uint8_t)(bits & 0x1Fu);
-    case PTOVEC_DUT_FLAG_ORDER_RISCV:
-      return (uint8_t)(((bits >> 4) & 1u) | ((bits >> 2) & 2u) | (bits & 4u) | ((bits << 2) & 8u) |
-                       ((bits << 4) & 16u));
-    case PTOVEC_DUT_FLAG_ORDER_MXCSR:
-      return (uint8_t)((bits & 1u) | ((bits >> 1) & 2u) | ((bits >> 1) & 4u) | ((bits >> 1) & 8u) |
-                       ((bits >> 1) & 16u));
-    default:
-      return 0xFFu;
-  }
+  const unsigned char *at = ptovec_dut_flag_order_bits(order);
+  uint8_t out = 0;
+  unsigned i;
+  if (at == 0) return 0xFFu;
+  for (i = 0; i < PTOVEC_FACTS_STATUS_BITS; ++i) out |= (uint8_t)(((bits >> at[i]) & 1u) << i);
+  return out;
 }
 
 /* The port bits in `order` of a status in the specification's order (bits 4:0; bits 7:5 are
  * ignored); MXCSR's DE stays 0. An unknown order gives 0xFFFFFFFF. */
 static inline uint32_t ptovec_dut_flags_from_spec(uint8_t flags, int order) {
-  const uint32_t f = flags & 0x1Fu;
-  switch (order) {
-    case PTOVEC_DUT_FLAG_ORDER_SPEC:
-      return f;
-    case PTOVEC_DUT_FLAG_ORDER_RISCV:
-      return ptovec_dut_flags_to_spec(f, PTOVEC_DUT_FLAG_ORDER_RISCV); /* its own inverse */
-    case PTOVEC_DUT_FLAG_ORDER_MXCSR:
-      return (f & 1u) | ((f & 0x1Eu) << 1);
-    default:
-      return 0xFFFFFFFFu;
-  }
+  const unsigned char *at = ptovec_dut_flag_order_bits(order);
+  uint32_t out = 0;
+  unsigned i;
+  if (at == 0) return 0xFFFFFFFFu;
+  for (i = 0; i < PTOVEC_FACTS_STATUS_BITS; ++i) out |= (uint32_t)((flags >> i) & 1u) << at[i];
+  return out;
 }
 
 typedef struct ptovec_dut_case {

@@ -322,7 +322,8 @@ PTOVEC_C_EXPORT ptovec_error ptovec_evaluate_batch(const char* op, int src_code,
 PTOVEC_C_EXPORT ptovec_error ptovec_compare_policy(const char* policy, uint8_t* flags_mask) {
   try {
     if (flags_mask == nullptr) return Fail(PTOVEC_ERROR_NULL_ARGUMENT, "flags_mask is NULL");
-    const std::string name = policy == nullptr || *policy == '\0' ? "word+flags" : policy;
+    const std::string name =
+        policy == nullptr || *policy == '\0' ? PTOVEC_FACTS_POLICY_ALL : policy;
     try {
       *flags_mask = generator::ComparePolicyFromName(name).flags;
     } catch (const generator::InputError& e) {
@@ -347,9 +348,13 @@ PTOVEC_C_EXPORT ptovec_error ptovec_flag_order_code(const char* name, int* order
   if (name == nullptr) return Fail(PTOVEC_ERROR_NULL_ARGUMENT, "name is NULL");
   const int code = ptovec_dut_flag_order_code(name);
   if (code < 0) {
+    std::string accepted;
+#define PTOVEC_C_ORDER_NAME(text, value) \
+  accepted += (accepted.empty() ? "" : ", ") + std::string(text);
+    PTOVEC_FACTS_FLAG_ORDER_NAMES(PTOVEC_C_ORDER_NAME)
+#undef PTOVEC_C_ORDER_NAME
     return Fail(PTOVEC_ERROR_UNKNOWN_FLAG_ORDER,
-                "unknown flag order '" + std::string(name) +
-                    "': accepted spec, riscv, ieee, softfloat, testfloat, mxcsr");
+                "unknown flag order '" + std::string(name) + "': accepted " + accepted);
   }
   *order = code;
   return PTOVEC_OK;
@@ -361,10 +366,7 @@ ptovec_error UnknownOrder(int order) {
               "unknown flag order " + std::to_string(order) +
                   ": accepted 0 (spec), 1 (riscv, ieee), 2 (mxcsr)");
 }
-bool KnownOrder(int order) {
-  return order == PTOVEC_FLAG_ORDER_SPEC || order == PTOVEC_FLAG_ORDER_RISCV ||
-         order == PTOVEC_FLAG_ORDER_MXCSR;
-}
+bool KnownOrder(int order) { return ptovec_dut_flag_order_bits(order) != nullptr; }
 }  // namespace
 
 PTOVEC_C_EXPORT ptovec_error ptovec_flags_to_spec(uint32_t bits, int order, uint8_t* status) {

@@ -30,6 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "facts.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -69,22 +71,22 @@ typedef enum ptovec_error {
 /** Rounding modes in NumericRoundingMode's order (spec-notes section 2): the `rmode` argument,
  *  and the mode index of ptovec's files (not the 3-bit bundle RMode field encoding). */
 enum {
-  PTOVEC_RNE = 0, /**< to nearest, ties to even */
-  PTOVEC_RTM = 1, /**< toward minus infinity */
-  PTOVEC_RTP = 2, /**< toward plus infinity */
-  PTOVEC_RTZ = 3, /**< toward zero */
-  PTOVEC_RNA = 4, /**< to nearest, ties away from zero */
-  PTOVEC_RTO = 5, /**< to odd (the odd neighbour when inexact) */
-  PTOVEC_RHB = 6  /**< round half up: floor(x + 1/2) */
+  PTOVEC_RNE = PTOVEC_FACTS_RNE, /**< 0: to nearest, ties to even */
+  PTOVEC_RTM = PTOVEC_FACTS_RTM, /**< 1: toward minus infinity */
+  PTOVEC_RTP = PTOVEC_FACTS_RTP, /**< 2: toward plus infinity */
+  PTOVEC_RTZ = PTOVEC_FACTS_RTZ, /**< 3: toward zero */
+  PTOVEC_RNA = PTOVEC_FACTS_RNA, /**< 4: to nearest, ties away from zero */
+  PTOVEC_RTO = PTOVEC_FACTS_RTO, /**< 5: to odd (the odd neighbour when inexact) */
+  PTOVEC_RHB = PTOVEC_FACTS_RHB  /**< 6: round half up: floor(x + 1/2) */
 };
 
-/** Status bits of ptovec_result.status. */
+/** Status bits of ptovec_result.status (ptovec/facts.h). */
 enum {
-  PTOVEC_STATUS_NV = 0x01,
-  PTOVEC_STATUS_DZ = 0x02,
-  PTOVEC_STATUS_OF = 0x04,
-  PTOVEC_STATUS_UF = 0x08,
-  PTOVEC_STATUS_NX = 0x10
+  PTOVEC_STATUS_NV = PTOVEC_FACTS_STATUS_NV, /**< 0x01 */
+  PTOVEC_STATUS_DZ = PTOVEC_FACTS_STATUS_DZ, /**< 0x02 */
+  PTOVEC_STATUS_OF = PTOVEC_FACTS_STATUS_OF, /**< 0x04 */
+  PTOVEC_STATUS_UF = PTOVEC_FACTS_STATUS_UF, /**< 0x08 */
+  PTOVEC_STATUS_NX = PTOVEC_FACTS_STATUS_NX  /**< 0x10 */
 };
 
 /** One result: the destination word (low bits, see "Words") and the 5 status bits. */
@@ -173,12 +175,12 @@ ptovec_error ptovec_compare(int dst_code, uint8_t flags_mask, uint64_t expected_
  *  SoftFloat and TestFloat use the reverse, PTOVEC_FLAG_ORDER_RISCV (= PTOVEC_FLAG_ORDER_IEEE):
  *  bit 0 NX, 1 UF, 2 OF, 3 DZ, 4 NV. x86 MXCSR bits 5:0 are PE UE OE ZE DE IE,
  *  PTOVEC_FLAG_ORDER_MXCSR (DE, denormal operand, has no counterpart). The values are those of
- *  ptovec_dut.h's PTOVEC_DUT_FLAG_ORDER_*. */
+ *  ptovec_dut.h's PTOVEC_DUT_FLAG_ORDER_*; both come from ptovec/facts.h. */
 enum {
-  PTOVEC_FLAG_ORDER_SPEC = 0,
-  PTOVEC_FLAG_ORDER_RISCV = 1,
-  PTOVEC_FLAG_ORDER_IEEE = 1,
-  PTOVEC_FLAG_ORDER_MXCSR = 2
+  PTOVEC_FLAG_ORDER_SPEC = PTOVEC_FACTS_FLAG_ORDER_SPEC,   /**< 0 */
+  PTOVEC_FLAG_ORDER_RISCV = PTOVEC_FACTS_FLAG_ORDER_RISCV, /**< 1 */
+  PTOVEC_FLAG_ORDER_IEEE = PTOVEC_FACTS_FLAG_ORDER_RISCV,  /**< 1 */
+  PTOVEC_FLAG_ORDER_MXCSR = PTOVEC_FACTS_FLAG_ORDER_MXCSR  /**< 2 */
 };
 
 /** The flag order named `name` (case-insensitive): "spec" 0, "riscv", "ieee", "softfloat" or

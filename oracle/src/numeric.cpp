@@ -4,6 +4,7 @@
 #include <cctype>
 #include <string>
 
+#include "ptovec/facts.h"
 #include "ptovec/oracle/rounding.hpp"
 
 namespace ptovec::oracle {
@@ -33,8 +34,14 @@ Real PowerOfTwo(int exponent) {
 }
 
 namespace {
-constexpr std::array<std::string_view, 7> kModeNames = {"RNE", "RTM", "RTP", "RTZ",
-                                                        "RNA", "RTO", "RHB"};
+constexpr std::array<std::string_view, PTOVEC_FACTS_MODES> kModeNames = {PTOVEC_FACTS_MODE_NAMES};
+
+std::string JoinedModeNames() {
+  std::string out;
+  for (const std::string_view name : kModeNames)
+    out += (out.empty() ? "" : ", ") + std::string(name);
+  return out;
+}
 }  // namespace
 
 std::string_view RoundingModeName(NumericRoundingMode mode) {
@@ -51,7 +58,10 @@ std::optional<NumericRoundingMode> ParseRoundingMode(std::string_view name) {
   return std::nullopt;
 }
 
-std::string_view RoundingModeNamesList() { return "RNE, RTM, RTP, RTZ, RNA, RTO, RHB"; }
+std::string_view RoundingModeNamesList() {
+  static const std::string names = JoinedModeNames();
+  return names;
+}
 
 // spec-notes section 2, the FloatingToInteger table.
 Integer FloatingToInteger(const Real& x, NumericRoundingMode mode) {

@@ -49,8 +49,8 @@ except ImportError as _error:
         sys.exit(_NEEDS_NUMPY)
     raise ImportError(_NEEDS_NUMPY) from _error
 
-#: The status bits by bit index: bit 0 NV .. bit 4 NX.
-FLAG_NAMES = ("NV", "DZ", "OF", "UF", "NX")
+#: The status bits by bit index: bit 0 NV .. bit 4 NX (generated from include/ptovec/facts.h).
+from ._facts import FLAG_NAMES  # noqa: E402
 
 from . import files  # noqa: E402  (after the numpy guard and FLAG_NAMES, which .oracle imports)
 from .files import RMODE_NAMES, read_vector_file, read_vectors  # noqa: E402

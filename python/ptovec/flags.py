@@ -6,7 +6,8 @@ fflags, SoftFloat and TestFloat use the reverse ("riscv", also "ieee", "softfloa
 bit 0 NX, 1 UF, 2 OF, 3 DZ, 4 NV. x86 MXCSR ("mxcsr") has bits 5:0 PE UE OE ZE DE IE; its DE
 (denormal operand) has no counterpart and is dropped. A RISC-V port copied straight into a ptovec
 status swaps NV with NX and DZ with UF. The same table as ptovec_dut.h's ptovec_dut_flags_to_spec
-and the C API's ptovec_flags_to_spec (docs/devices.md, "Flag order").
+and the C API's ptovec_flags_to_spec (docs/devices.md, "Flag order"): include/ptovec/facts.h's,
+whose copy python/ptovec/_facts.py is generated.
 
     flags_to_spec(0x01, "riscv")   # 0x10 (NX)
     flags_from_spec(0x14, "riscv") # 0x05 (OF|NX in fflags)
@@ -15,17 +16,13 @@ from typing import Dict, Tuple, Union
 
 import numpy as np
 
+from . import _facts
+
 __all__ = ["FLAG_ORDERS", "flag_order", "flags_to_spec", "flags_from_spec"]
 
-#: The accepted order names and the bit each of ptovec's NV DZ OF UF NX sits at in that order.
-FLAG_ORDERS: Dict[str, Tuple[int, int, int, int, int]] = {
-    "spec": (0, 1, 2, 3, 4),
-    "riscv": (4, 3, 2, 1, 0),
-    "ieee": (4, 3, 2, 1, 0),
-    "softfloat": (4, 3, 2, 1, 0),
-    "testfloat": (4, 3, 2, 1, 0),
-    "mxcsr": (0, 2, 3, 4, 5),
-}
+#: The accepted order names and the bit each of ptovec's NV DZ OF UF NX sits at in that order
+#: (ptovec._facts, generated from include/ptovec/facts.h).
+FLAG_ORDERS: Dict[str, Tuple[int, int, int, int, int]] = _facts.FLAG_ORDERS
 
 Bits = Union[int, np.ndarray]
 

@@ -33,6 +33,8 @@ from collections import deque
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
+from ._facts import (CONTROLS, FLAG_NAMES, POLICY_ALL, POLICY_SEPARATOR, POLICY_SOME,
+                     POLICY_WORD, STATUS_ALL)
 from .files import RMODE_NAMES, hex_word, read_vector_file, type_widths
 from .registry import pair_header, pair_listing
 from .registry import type_widths as registry_type_widths
@@ -135,6 +137,18 @@ def cases_from_vectors(paths: Sequence[os.PathLike], *, op: Optional[str] = None
 
     Raises ValueError naming a folder without a manifest, or a selection with no file;
     VectorFileError (a ValueError) for a file that is not a vector file; OSError."""
+    files = _selected_files(paths, op, src, dst)
+    widths = type_widths(program(ptovec))
+    n = len(files)
+    shares = ([limit // n + (1 if i < limit % n else 0) for i in range(n)] if limit
+              else [0] * n)
+    for (path, header, records), wanted in zip(files, shares):
+        yield from _file_cases(_pair_of(header, path.name, widths), records, wanted)
+
+
+def _selected_files(paths, op, src, dst) -> list:
+    """(path, header, records) of each vector file of ``paths`` of that op and types (any for
+    None). Raises ValueError when there is none."""
     files = []
     for path in vector_files(paths):
         header, records = read_vector_file(path)
@@ -145,21 +159,20 @@ def cases_from_vectors(paths: Sequence[os.PathLike], *, op: Optional[str] = None
     if not files:
         raise ValueError(f"no vector file in {[str(p) for p in paths]} matches op={op} src={src} "
                          f"dst={dst}")
-    widths = type_widths(program(ptovec))
-    n = len(files)
-    shares = ([limit // n + (1 if i < limit % n else 0) for i in range(n)] if limit
-              else [0] * n)
-    for (path, header, records), wanted in zip(files, shares):
-        pair = _pair_of(header, path.name, widths)
-        slots = ["in." + s["name"] for s in header["slots"]]
-        chosen = list(_slice(len(records), wanted))
-        part = records[chosen]
-        columns = [part[s].tolist() for s in slots]
-        rmodes, sats = part["rmode"].tolist(), part["sat"].tolist()
-        outs, flags = part["out"].tolist(), part["flags"].tolist()
-        for k, index in enumerate(chosen):
-            yield Case(tuple(c[k] for c in columns), rmodes[k], bool(sats[k]), outs[k],
-                       flags[k], pair, index)
+    return files
+
+
+def _file_cases(pair: Pair, records, wanted: int) -> Iterator[Case]:
+    """The Cases of ``wanted`` evenly spaced records of one file (0: all), in order."""
+    slots = ["in." + s["name"] for s in pair.header["slots"]]
+    chosen = list(_slice(len(records), wanted))
+    part = records[chosen]
+    columns = [part[s].tolist() for s in slots]
+    rmodes, sats = part["rmode"].tolist(), part["sat"].tolist()
+    outs, flags = part["out"].tolist(), part["flags"].tolist()
+    for k, index in enumerate(chosen):
+        yield Case(tuple(c[k] for c in columns), rmodes[k], bool(sats[k]), outs[k], flags[k],
+                   pair, index)
 
 
 def cases_from_evaluate(op: str, src: str, dst: str, inputs: Sequence, *,
@@ -183,7 +196,7 @@ def cases_from_evaluate(op: str, src: str, dst: str, inputs: Sequence, *,
               for x in inputs]
     if controls is None:
         n = line.get("controls", entry.get("controls", 1))
-        controls = [(m, s) for m in RMODE_NAMES for s in (False, True)] if n == 14 else \
+        controls = [(m, s) for m in RMODE_NAMES for s in (False, True)] if n == CONTROLS else \
             [("RNE", False)]
     controls = [(str(m).upper(), bool(s)) for m, s in controls]
     for m, _ in controls:
@@ -238,23 +251,34 @@ def _evaluate(op, src, dst, tuples, controls, pair, exe):
 
 def compared_flags(policy: str) -> int:
     """The status bits a compare policy compares: "word+flags" 0x1f, "word" 0, "word+flags:NV,OF"
-    those bits (as ``ptovec check --compare/--flags``). Raises ValueError naming the accepted
-    policies."""
-    names = ("NV", "DZ", "OF", "UF", "NX")
-    if policy == "word+flags":
-        return 0x1F
-    if policy == "word":
+    those bits (as ``ptovec check --compare/--flags``): the C API's ptovec_compare_policy
+    (``ptovec._core.compare_policy``), or without the compiled module the same grammar read
+    here from ptovec._facts (a test of the package compares the two). Raises ValueError naming
+    the accepted policies."""
+    try:
+        from . import _core
+    except ImportError:
+        return _policy_flags(policy)
+    return _core.compare_policy(policy)
+
+
+def _policy_flags(policy: str) -> int:
+    """compared_flags without the compiled module: the names of ptovec._facts ("" is
+    POLICY_ALL, as for ptovec_compare_policy)."""
+    if policy in (POLICY_ALL, ""):
+        return STATUS_ALL
+    if policy == POLICY_WORD:
         return 0
-    if policy.startswith("word+flags:"):
+    if policy.startswith(POLICY_SOME):
         mask = 0
-        for name in policy[len("word+flags:"):].split(","):
-            if name.strip().upper() not in names:
+        for name in policy[len(POLICY_SOME):].split(POLICY_SEPARATOR):
+            if name.strip().upper() not in FLAG_NAMES:
                 raise ValueError(f"unknown status bit {name!r} in policy {policy!r} (accepted: "
-                                 f"{', '.join(names)})")
-            mask |= 1 << names.index(name.strip().upper())
+                                 f"{', '.join(FLAG_NAMES)})")
+            mask |= 1 << FLAG_NAMES.index(name.strip().upper())
         return mask
-    raise ValueError(f"unknown compare policy {policy!r} (accepted: word+flags, word, "
-                     "word+flags:NV,OF, ...)")
+    raise ValueError(f"unknown compare policy {policy!r} (accepted: {POLICY_ALL}, {POLICY_WORD}, "
+                     f"{POLICY_SOME}NV,OF, ...)")
 
 
 class Mismatch(NamedTuple):
@@ -390,37 +414,11 @@ class Scoreboard:
         for _, (case, word, flags) in sorted(self.results.items()):
             groups.setdefault((case.pair.name, case.rmode, case.sat), []).append(
                 (case, word, flags))
-        files, sections = [], []
-        for number, ((_, rmode, sat), rows) in enumerate(groups.items()):
-            pair = rows[0][0].pair
-            name = f"driven_{number:03d}_{Path(pair.name).stem}_{RMODE_NAMES[rmode]}_" \
-                   f"{'sat' if sat else 'nosat'}.json"
-            path = folder / name
-            text = _json_vector_file(pair, rmode, sat, [r[0] for r in rows])
-            path.write_text(text)
-            files.append(path)
-            sections.append({"file": name, "sha256": hashlib.sha256(text.encode()).hexdigest(),
-                             "op": pair.op, "src": pair.src, "dst": pair.dst,
-                             "count": len(rows)})
+        files, sections = _write_driven(folder, groups)
         results = folder / "results.jsonl"
-        with open(str(results) + ".tmp", "w") as out:
-            out.write(json.dumps({"format": "ptovec-results-json", "version": 2,
-                                  "tool_version": "ptovec.cocotb", "device": self.device,
-                                  "sections": sections}) + "\n")
-            for s, rows in enumerate(groups.values()):
-                for i, (case, word, flags) in enumerate(rows):
-                    if word is None:
-                        out.write(json.dumps({"s": s, "i": i, "flags": "unsupported"}) + "\n")
-                    else:
-                        out.write(json.dumps({"s": s, "i": i, "out": hex(word),
-                                              "flags": "0x%02x" % flags}) + "\n")
-        os.replace(str(results) + ".tmp", results)
-        judge = ["--compare", "word"] if self.flags_mask == 0 else (
-            [] if self.flags_mask == 0x1F else
-            ["--flags", ",".join(n for b, n in enumerate(("NV", "DZ", "OF", "UF", "NX"))
-                                 if self.flags_mask >> b & 1)])
+        self._write_results(results, sections, groups)
         check = subprocess.run([exe, "check", "--quiet", "--vectors", *map(str, files),
-                                "--results", str(results), *judge, *check_args],
+                                "--results", str(results), *self._judge_args(), *check_args],
                                capture_output=True, text=True)
         if check.returncode not in (0, 1):
             raise RuntimeError(f"ptovec check could not read the driven files: "
@@ -434,6 +432,49 @@ class Scoreboard:
                                f"{cov.stderr.strip()}")
         return CheckOutcome(check.returncode, check.stdout, cov.stdout,
                             json.loads(coverage_json.read_text()), folder)
+
+    def _write_results(self, results: Path, sections: List[dict], groups: dict) -> None:
+        """The device's answers of ``groups`` as the JSON lines results file ``results``
+        (written whole, then renamed), one section per driven file."""
+        with open(str(results) + ".tmp", "w") as out:
+            out.write(json.dumps({"format": "ptovec-results-json", "version": 2,
+                                  "tool_version": "ptovec.cocotb", "device": self.device,
+                                  "sections": sections}) + "\n")
+            for s, rows in enumerate(groups.values()):
+                for i, (case, word, flags) in enumerate(rows):
+                    if word is None:
+                        out.write(json.dumps({"s": s, "i": i, "flags": "unsupported"}) + "\n")
+                    else:
+                        out.write(json.dumps({"s": s, "i": i, "out": hex(word),
+                                              "flags": "0x%02x" % flags}) + "\n")
+        os.replace(str(results) + ".tmp", results)
+
+    def _judge_args(self) -> List[str]:
+        """The options of ``ptovec check`` that compare as this scoreboard does."""
+        if self.flags_mask == 0:
+            return ["--compare", POLICY_WORD]
+        if self.flags_mask == STATUS_ALL:
+            return []
+        return ["--flags", POLICY_SEPARATOR.join(n for b, n in enumerate(FLAG_NAMES)
+                                                 if self.flags_mask >> b & 1)]
+
+
+def _write_driven(folder: Path, groups: dict) -> Tuple[List[Path], List[dict]]:
+    """One JSON vector file in ``folder`` per group (source file and control) of answered
+    cases; returns the files and their results sections."""
+    files, sections = [], []
+    for number, ((_, rmode, sat), rows) in enumerate(groups.items()):
+        pair = rows[0][0].pair
+        name = f"driven_{number:03d}_{Path(pair.name).stem}_{RMODE_NAMES[rmode]}_" \
+               f"{'sat' if sat else 'nosat'}.json"
+        path = folder / name
+        text = _json_vector_file(pair, rmode, sat, [r[0] for r in rows])
+        path.write_text(text)
+        files.append(path)
+        sections.append({"file": name, "sha256": hashlib.sha256(text.encode()).hexdigest(),
+                         "op": pair.op, "src": pair.src, "dst": pair.dst,
+                         "count": len(rows)})
+    return files, sections
 
 
 def _json_vector_file(pair: Pair, rmode: int, sat: bool, cases: Sequence[Case]) -> str:

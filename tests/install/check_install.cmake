@@ -39,7 +39,7 @@ run_checked(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 # Layout.
 set(lib ${prefix}/${LIBDIR})
 foreach(path bin/ptovec bin/ptovec-device-host include/ptovec/ptovec.h include/ptovec_dut.h
-        include/ptovec/oracle/formats.hpp share/ptovec/schemas/vectors.schema.json
+        include/ptovec/facts.h include/ptovec/oracle/formats.hpp share/ptovec/schemas/vectors.schema.json
         share/ptovec/schemas/dut-protocol.md share/ptovec/dpi/ptovec_dpi.svh
         share/ptovec/dpi/ptovec_dpi.c share/ptovec/coverage_heatmap.py ${LIBDIR}/libptovec_oracle.a
         ${LIBDIR}/cmake/ptovec/ptovecConfig.cmake

@@ -332,6 +332,29 @@ def test_flag_orders_convert_riscv_and_mxcsr_ports():
         ptovec.flags_to_spec(1, "msb")
 
 
+def test_facts_are_the_c_apis():
+    """ptovec._facts (generated from include/ptovec/facts.h; tests/tools/facts_test.cpp checks
+    the text) against the compiled C API: the modes, the status names, and the compare-policy
+    grammar ptovec.stream reads from it without the compiled module (issue 39)."""
+    from ptovec import _core, _facts, stream
+    assert [_core.rounding_mode(m) for m in _facts.RMODE_NAMES] == list(range(7))
+    assert ptovec.flag_names(_facts.STATUS_ALL) == _facts.FLAG_NAMES
+    for policy in ("word+flags", "word", "", "word+flags:NV,of", "word+flags:nx",
+                   "word+flags: UF , DZ", "word+flags:NV,DZ,OF,UF,NX", "flags", "Word",
+                   "word+flags:", "word+flags:NV,XX", "word+flags:NV|OF", "word+flags:NV,"):
+        try:
+            want = _core.compare_policy(policy)
+        except ValueError:
+            want = None
+        try:
+            got = stream._policy_flags(policy)
+        except ValueError:
+            got = None
+        assert got == want, policy
+        if want is not None:
+            assert stream.compared_flags(policy) == want, policy
+
+
 def test_stream_cases_from_evaluate_use_the_compiled_module_and_agree_with_the_cli(
         tmp_path, monkeypatch):
     """ptovec.stream.cases_from_evaluate computes with ptovec.evaluate when ptovec._core is

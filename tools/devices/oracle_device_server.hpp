@@ -10,6 +10,7 @@
 
 #include "device/device_protocol.hpp"
 #include "oracle_dut.hpp"
+#include "ptovec/facts.h"
 #include "ptovec/generator/word_text.hpp"
 #include "ptovec/oracle/rounding.hpp"
 
@@ -147,8 +148,8 @@ class OracleDeviceServer {
   }
 
   static int ParseMode(std::string_view name) {
-    static constexpr std::string_view kNames[] = {"RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB"};
-    for (int i = 0; i < 7; ++i) {
+    static constexpr std::string_view kNames[] = {PTOVEC_FACTS_MODE_NAMES};
+    for (int i = 0; i < PTOVEC_FACTS_MODES; ++i) {
       if (name == kNames[i]) return i;
     }
     const auto m = ptovec::oracle::ParseRoundingMode(name);

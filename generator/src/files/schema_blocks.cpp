@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "ptovec/facts.h"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/generator/schema.hpp"
 #include "ptovec/generator/writers.hpp"
@@ -211,7 +212,7 @@ J HeaderProperties(std::string_view format_name) {
        "--rmode/--sat filter kept, in that order"},
       {"type", "array"},
       {"minItems", 1},
-      {"maxItems", 14},
+      {"maxItems", PTOVEC_FACTS_CONTROLS},
       {"uniqueItems", true},
       {"items", {{"$ref", "#/$defs/control"}}}};
   p["domain"] = {{"description",

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <string_view>
 
+#include "ptovec/facts.h"
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/escape.hpp"
 #include "ptovec/generator/shard.hpp"
@@ -20,8 +21,12 @@ FileKind SniffFile(const std::filesystem::path& path) {
   in.read(head, sizeof head);
   const std::string_view text(head,
                               static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
-  if (text.starts_with(std::string_view("PTOVEC\0B", 8))) return FileKind::VectorsBinary;
-  if (text.starts_with(std::string_view("PTOVEC\0R", 8))) return FileKind::ResultsBinary;
+  if (text.starts_with(std::string_view(PTOVEC_FACTS_VECTOR_MAGIC, PTOVEC_FACTS_MAGIC_BYTES))) {
+    return FileKind::VectorsBinary;
+  }
+  if (text.starts_with(std::string_view(PTOVEC_FACTS_RESULTS_MAGIC, PTOVEC_FACTS_MAGIC_BYTES))) {
+    return FileKind::ResultsBinary;
+  }
   if (text.starts_with("{\"format\":\"ptovec-vectors-json\"")) return FileKind::VectorsJson;
   if (text.starts_with("{\"format\":\"ptovec-results-json\"")) return FileKind::ResultsJson;
   if (ParseTestFloatFileName(path.filename().string())) return FileKind::VectorsTestFloat;

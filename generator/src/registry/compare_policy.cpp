@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "ptovec/facts.h"
 #include "ptovec/generator/cases.hpp"
 
 namespace ptovec::generator {
@@ -27,20 +28,29 @@ bool EqualIgnoringCase(std::string_view a, std::string_view b) {
 
 constexpr std::string_view kBitsAccepted = "NV, DZ, OF, UF, NX, comma-separated";
 
+// The policy names (ptovec/facts.h): every bit, none, and the prefix of some bits.
+constexpr std::string_view kPolicyAll = PTOVEC_FACTS_POLICY_ALL;
+constexpr std::string_view kPolicyWord = PTOVEC_FACTS_POLICY_WORD;
+constexpr std::string_view kPolicySome = PTOVEC_FACTS_POLICY_SOME;
+constexpr char kPolicySeparator = PTOVEC_FACTS_POLICY_SEPARATOR[0];
+
 }  // namespace
 
 std::string CommaFlagNames(Status flags) {
   std::string out;
   for (std::size_t bit = 0; bit < kStatusBitNames.size(); ++bit) {
-    if ((flags >> bit) & 1U) out += (out.empty() ? "" : ",") + std::string(kStatusBitNames[bit]);
+    if ((flags >> bit) & 1U) {
+      if (!out.empty()) out += kPolicySeparator;
+      out += kStatusBitNames[bit];
+    }
   }
   return out;
 }
 
 std::string ComparePolicy::Name() const {
-  if (full()) return "word+flags";
-  if (flags == 0) return "word";
-  return "word+flags:" + CommaFlagNames(flags);
+  if (full()) return std::string(kPolicyAll);
+  if (flags == 0) return std::string(kPolicyWord);
+  return std::string(kPolicySome) + CommaFlagNames(flags);
 }
 
 std::string ComparePolicy::Describe() const {
@@ -79,7 +89,7 @@ std::optional<Status> ParseFlagNames(std::string_view text) {
 
 ComparePolicy ParseComparePolicy(const std::string& compare, const std::string& flags) {
   ComparePolicy policy;
-  if (compare == "word") {
+  if (compare == kPolicyWord) {
     if (!flags.empty()) {
       throw InputError("--flags " + flags +
                        " picks the status bits compared with the word, but --compare word "
@@ -88,7 +98,7 @@ ComparePolicy ParseComparePolicy(const std::string& compare, const std::string& 
     policy.flags = 0;
     return policy;
   }
-  if (!compare.empty() && compare != "word+flags") {
+  if (!compare.empty() && compare != kPolicyAll) {
     throw InputError("unknown --compare '" + compare + "' (accepted: word+flags, word)");
   }
   if (!flags.empty()) {
@@ -105,14 +115,13 @@ ComparePolicy ParseComparePolicy(const std::string& compare, const std::string& 
 
 ComparePolicy ComparePolicyFromName(const std::string& name) {
   ComparePolicy policy;
-  if (name == "word+flags") return policy;
-  if (name == "word") {
+  if (name == kPolicyAll) return policy;
+  if (name == kPolicyWord) {
     policy.flags = 0;
     return policy;
   }
-  const std::string prefix = "word+flags:";
-  if (name.rfind(prefix, 0) == 0) {
-    const std::string bits = name.substr(prefix.size());
+  if (name.starts_with(kPolicySome)) {
+    const std::string bits = name.substr(kPolicySome.size());
     const std::optional<Status> parsed = ParseFlagNames(bits);
     if (parsed && *parsed != 0 && bits.find('|') == std::string::npos) {
       policy.flags = *parsed;

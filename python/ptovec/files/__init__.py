@@ -43,13 +43,12 @@ __all__ = ["FIXED", "VECTOR_MAGIC", "RESULTS_MAGIC", "VERSIONS", "RMODE_NAMES", 
 #: The fixed header: magic (8 bytes), version (u16), record_size (u16; results files: 0),
 #: header_bytes (u32), count (u64: records), data_offset (u64).
 FIXED = struct.Struct("<8sHHIQQ")
-VECTOR_MAGIC = b"PTOVEC\0B"
-RESULTS_MAGIC = b"PTOVEC\0R"
+#: VECTOR_MAGIC and RESULTS_MAGIC, its first 8 bytes; RMODE_NAMES, the rounding modes by their
+#: rmode byte (NumericRoundingMode order; a binary vector file's header repeats it as
+#: "rmode_names"): ptovec._facts, generated from include/ptovec/facts.h.
+from .._facts import RESULTS_MAGIC, RMODE_NAMES, VECTOR_MAGIC  # noqa: E402
 #: The format versions read (vector and results files alike).
 VERSIONS = (1, 2)
-#: The rounding modes by their rmode byte (NumericRoundingMode order; a binary vector file's
-#: header repeats it as "rmode_names").
-RMODE_NAMES = ("RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB")
 #: The flags byte of a case the device did not implement (binary results; JSON "unsupported").
 UNSUPPORTED = 0x80
 #: One results record: its index in its vector file, the device's word, its flags.

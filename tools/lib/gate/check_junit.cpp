@@ -110,7 +110,7 @@ struct JunitCounts {
 JunitCounts JunitTotals(const CheckReport& r) {
   JunitCounts n;
   for (const FileTally& f : r.per_file) {
-    for (std::size_t c = 0; c < (f.op->uses_controls ? 14U : 1U); ++c) {
+    for (std::size_t c = 0; c < (f.op->uses_controls ? check_report_text::kControls : 1U); ++c) {
       if (!Listed(f, c)) continue;
       ++n.tests;
       if (f.controls[c].failed() > 0) ++n.failures;
@@ -119,7 +119,7 @@ JunitCounts JunitTotals(const CheckReport& r) {
   if (!r.incomplete.empty()) ++n.tests, ++n.failures;
   n.tests += r.device_failures.size();
   for (const FileTally& f : r.per_file) {
-    for (std::size_t c = 0; c < (f.op->uses_controls ? 14U : 1U); ++c) {
+    for (std::size_t c = 0; c < (f.op->uses_controls ? check_report_text::kControls : 1U); ++c) {
       if (Listed(f, c) && Skipped(r, f.controls[c])) ++n.skips, --n.failures;
     }
   }
@@ -177,7 +177,7 @@ void WriteTestCase(std::ostream& x, const CheckReport& r, const FileTally& f, st
 // The <testsuite> of file f: a test case per listed control.
 void WriteFileSuite(std::ostream& x, const CheckReport& r, const FileTally& f,
                     const std::string& properties) {
-  const std::size_t n = f.op->uses_controls ? 14U : 1U;
+  const std::size_t n = f.op->uses_controls ? check_report_text::kControls : 1U;
   std::uint64_t file_failures = 0;
   std::uint64_t file_tests = 0;
   std::uint64_t file_skips = 0;

@@ -5,9 +5,13 @@
 #include <cstddef>
 #include <string>
 
+#include "ptovec/facts.h"
 #include "ptovec/tools/check.hpp"
 
 namespace ptovec::tools::check_report_text {
+
+/// The controls of a file of an op that takes them (ptovec/facts.h); one otherwise.
+constexpr std::size_t kControls = PTOVEC_FACTS_CONTROLS;
 
 /// The rounding mode name of control slot `control` (mode = slot / 2).
 std::string ModeName(std::size_t control);

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "ptovec/facts.h"
 #include "ptovec/generator/schema.hpp"
 #include "ptovec/tools/results.hpp"
 
@@ -74,7 +75,7 @@ J SectionSchema(bool binary) {
          "filtered by --rmode/--sat), in the file's order; record indices then skip the others"},
         {"type", "array"},
         {"minItems", 1},
-        {"maxItems", 14},
+        {"maxItems", PTOVEC_FACTS_CONTROLS},
         {"items",
          {{"type", "object"},
           {"required", J::array({"rmode", "sat"})},

@@ -1,6 +1,7 @@
 // Every JSON Schema `ptovec schema NAME` prints, by name: see ptovec/tools/schemas.hpp.
 #include "ptovec/tools/schemas.hpp"
 
+#include "ptovec/facts.h"
 #include "ptovec/generator/schema.hpp"
 #include "ptovec/tools/known_differences.hpp"
 #include "ptovec/tools/results_schema.hpp"
@@ -19,7 +20,7 @@ nlohmann::ordered_json CoverageSchema() {
       {"required", Json::array({"rmode", "sat", "vectors", "counts", "reachable"})},
       {"additionalProperties", false},
       {"properties",
-       {{"rmode", {{"enum", Json::array({"RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB"})}}},
+       {{"rmode", {{"enum", Json::array({PTOVEC_FACTS_MODE_NAMES})}}},
         {"sat", {{"type", "boolean"}}},
         {"vectors", count},
         {"counts", {{"type", "array"}, {"items", count}}},

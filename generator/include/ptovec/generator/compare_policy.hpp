@@ -9,13 +9,15 @@
 #include <string>
 #include <string_view>
 
+#include "ptovec/facts.h"
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/numeric.hpp"
 
 namespace ptovec::generator {
 
 /// The names of status bits 0..4, in the specification's order (spec-notes section 3).
-inline constexpr std::array<std::string_view, 5> kStatusBitNames{"NV", "DZ", "OF", "UF", "NX"};
+inline constexpr std::array<std::string_view, PTOVEC_FACTS_STATUS_BITS> kStatusBitNames{
+    PTOVEC_FACTS_STATUS_NAMES};
 
 /// What is compared: the result word always, and the status bits of `flags` (bit 0 NV .. bit 4
 /// NX, spec-notes section 3). The default compares all five; "word" none (a device without a

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "ptovec/facts.h"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/generator/readers.hpp"
 #include "ptovec/generator/suite.hpp"
@@ -70,7 +71,7 @@ class PairClassifier {
 inline std::size_t ControlSlot(NumericExecutionControl c) {
   return static_cast<std::size_t>(c.rounding_mode) * 2 + (c.saturating ? 1 : 0);
 }
-inline constexpr std::size_t kControlSlots = 14;
+inline constexpr std::size_t kControlSlots = PTOVEC_FACTS_CONTROLS;
 
 /// Vectors per class bit of one (op, pair, control).
 using ClassCounts = std::array<std::uint64_t, kClassBits>;

@@ -30,7 +30,7 @@ inline constexpr int kFileFormatVersion = 2;
 /// The oldest version the readers accept.
 inline constexpr int kOldestFileFormatVersion = 1;
 /// The 8 magic bytes that open a binary vector file.
-inline constexpr std::string_view kBinaryMagic{"PTOVEC\0B", 8};
+inline constexpr std::string_view kBinaryMagic{PTOVEC_FACTS_VECTOR_MAGIC, PTOVEC_FACTS_MAGIC_BYTES};
 /// Bytes of the binary file's fixed header (before the JSON header text; framing.hpp).
 inline constexpr unsigned kBinaryFixedHeaderBytes = kFixedHeaderBytes;
 

@@ -13,6 +13,7 @@
 
 #include "../outcome_classes.hpp"
 #include "modes.hpp"
+#include "ptovec/facts.h"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/oracle/dyadic.hpp"
 #include "ptovec/oracle/formats.hpp"
@@ -171,7 +172,8 @@ OutcomeClassTable FpatrOutcomeClasses(TypePair pair) {
     // The last step's classes. A NaN accumulator and an Inf one (but -Inf times a zero
     // multiplier, which the pipeline encodes as 0) are answered by the special-value step.
     if (nan || (inf && !multiplier_zero)) return;
-    std::array<ClassMask, 14> last{};  // one per control: at most 7 modes x 2 Sat
+    std::array<ClassMask, PTOVEC_FACTS_CONTROLS>
+        last{};  // one per control: at most 7 modes x 2 Sat
     const std::size_t n = std::min(controls.size(), last.size());
     const Word scale_code = oracle::BundleFPATRModeUsesScalarParameter(mode) ||
                                     oracle::BundleFPATRModeUsesVectorParameter(mode)

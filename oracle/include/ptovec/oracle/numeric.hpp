@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "ptovec/facts.h"
 #include "ptovec/oracle/exact_rational.hpp"
 
 namespace ptovec::oracle {
@@ -28,13 +29,14 @@ using Real = boost::multiprecision::number<ExactRational, boost::multiprecision:
 /// ASL `integer`: an unbounded integer.
 using Integer = boost::multiprecision::cpp_int;
 
-inline constexpr Status kStatusNV = 0x01;  ///< invalid
-inline constexpr Status kStatusDZ = 0x02;  ///< divide by zero
-inline constexpr Status kStatusOF = 0x04;  ///< overflow
-inline constexpr Status kStatusUF = 0x08;  ///< underflow
-inline constexpr Status kStatusNX = 0x10;  ///< inexact
+// The status bits of ptovec/facts.h (include/), shared with the device ABI, the C API and Python.
+inline constexpr Status kStatusNV = PTOVEC_FACTS_STATUS_NV;  ///< 0x01 invalid
+inline constexpr Status kStatusDZ = PTOVEC_FACTS_STATUS_DZ;  ///< 0x02 divide by zero
+inline constexpr Status kStatusOF = PTOVEC_FACTS_STATUS_OF;  ///< 0x04 overflow
+inline constexpr Status kStatusUF = PTOVEC_FACTS_STATUS_UF;  ///< 0x08 underflow
+inline constexpr Status kStatusNX = PTOVEC_FACTS_STATUS_NX;  ///< 0x10 inexact
 /// Every status bit, bits 4:0 (NV DZ OF UF NX); bits 7:5 of a Status are never set by a seed.
-inline constexpr Status kStatusAll = 0x1F;
+inline constexpr Status kStatusAll = PTOVEC_FACTS_STATUS_ALL;
 /// The two combinations the seeds produce besides single flags (spec-notes section 3).
 inline constexpr Status kStatusOFNX = kStatusOF | kStatusNX;  ///< 0x14: overflow, inexact
 inline constexpr Status kStatusUFNX = kStatusUF | kStatusNX;  ///< 0x18: underflow, inexact

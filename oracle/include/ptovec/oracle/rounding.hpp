@@ -11,9 +11,18 @@ namespace ptovec::oracle {
 
 /// NumericRoundingMode, in the specification's order. The enumerator value is the index used by
 /// ptovec's binary files (RNE 0 .. RHB 6); it is NOT the 3-bit bundle RMode field encoding.
-enum class NumericRoundingMode : std::uint8_t { RNE = 0, RTM, RTP, RTZ, RNA, RTO, RHB };
+/// The values are ptovec/facts.h's (PTOVEC_FACTS_RNE ..), shared with the C API and Python.
+enum class NumericRoundingMode : std::uint8_t {
+  RNE = PTOVEC_FACTS_RNE,
+  RTM = PTOVEC_FACTS_RTM,
+  RTP = PTOVEC_FACTS_RTP,
+  RTZ = PTOVEC_FACTS_RTZ,
+  RNA = PTOVEC_FACTS_RNA,
+  RTO = PTOVEC_FACTS_RTO,
+  RHB = PTOVEC_FACTS_RHB
+};
 
-inline constexpr std::array<NumericRoundingMode, 7> kAllRoundingModes = {
+inline constexpr std::array<NumericRoundingMode, PTOVEC_FACTS_MODES> kAllRoundingModes = {
     NumericRoundingMode::RNE, NumericRoundingMode::RTM, NumericRoundingMode::RTP,
     NumericRoundingMode::RTZ, NumericRoundingMode::RNA, NumericRoundingMode::RTO,
     NumericRoundingMode::RHB};

@@ -16,6 +16,7 @@
 #include <tuple>
 #include <vector>
 
+#include "ptovec/facts.h"
 #include "ptovec/generator/readers.hpp"
 #include "ptovec/generator/word_text.hpp"
 #include "ptovec/tools/compare.hpp"
@@ -96,7 +97,7 @@ struct FileTally {
   const OpDef* op = nullptr;
   TypePair pair{};
   std::uint64_t count = 0;
-  std::array<ControlTally, 14> controls{};
+  std::array<ControlTally, PTOVEC_FACTS_CONTROLS> controls{};
   double seconds = 0;  ///< wall time spent on this file (JUnit `time`)
   /// Per vector class (generator::VectorClass index): {vectors, failed} (failed: mismatched
   /// and not waived, or unsupported without --allow-unsupported).

@@ -32,7 +32,8 @@ using generator::TypePair;
 inline constexpr int kResultsFormatVersion = 2;
 inline constexpr int kOldestResultsFormatVersion = 1;
 /// The 8 magic bytes that open a binary results file.
-inline constexpr std::string_view kResultsMagic{"PTOVEC\0R", 8};
+inline constexpr std::string_view kResultsMagic{PTOVEC_FACTS_RESULTS_MAGIC,
+                                                PTOVEC_FACTS_MAGIC_BYTES};
 /// Bytes of the binary results file's fixed header (before the JSON header text).
 inline constexpr unsigned kResultsFixedHeaderBytes = generator::kFixedHeaderBytes;
 /// The header "format" of a binary results file and of a JSON lines one.
