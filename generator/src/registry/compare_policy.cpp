@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/errors.hpp"
 
 namespace ptovec::generator {
 
