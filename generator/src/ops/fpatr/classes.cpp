@@ -49,24 +49,35 @@ void AddReluClasses(unsigned m, std::vector<OutcomeClass>& classes) {
   }
 }
 
-// The special FP32 accumulators: NaN, Inf and -0 (-0 kept only into a floating destination).
+// The special FP32 accumulators: NaN, Inf and -0 (-0 kept only into a floating destination: an
+// integer destination has no -0).
+struct SpecialAccumulatorClass {
+  const char* name;
+  const char* description;
+  bool floating_dst_only;
+};
+constexpr SpecialAccumulatorClass kSpecialAccumulators[] = {
+    {"NaN accumulator", "a NaN value (the destination's NaN or NV)", false},
+    {"Inf accumulator", "+Inf, or -Inf with a non-zero multiplier: the special-value step's answer",
+     false},
+    {"-Inf accumulator times a zero multiplier",
+     "-Inf under ReLU, or under LReLU/PReLU with a +0 parameter: encoded as 0 "
+     "(matrix-postprocess.asl lines 216-220)",
+     false},
+    {"-0 accumulator kept",
+     "the signed-zero rule: -0 in, -0 out (a non-zero multiplier, no offset, a floating "
+     "destination)",
+     true},
+    {"-0 accumulator made +0",
+     "-0 in with a zero multiplier, an offset or an integer destination: encoded as 0", false},
+};
+
 void AddSpecialAccumulatorClasses(const std::string& mode, TileDataType dst,
                                   std::vector<OutcomeClass>& classes) {
-  classes.push_back({mode + ": NaN accumulator", "a NaN value (the destination's NaN or NV)"});
-  classes.push_back({mode + ": Inf accumulator",
-                     "+Inf, or -Inf with a non-zero multiplier: the special-value step's "
-                     "answer"});
-  classes.push_back({mode + ": -Inf accumulator times a zero multiplier",
-                     "-Inf under ReLU, or under LReLU/PReLU with a +0 parameter: encoded as "
-                     "0 (matrix-postprocess.asl lines 216-220)"});
-  if (Format(dst).IsFloating()) {  // an integer destination has no -0
-    classes.push_back({mode + ": -0 accumulator kept",
-                       "the signed-zero rule: -0 in, -0 out (a non-zero multiplier, no "
-                       "offset, a floating destination)"});
+  for (const SpecialAccumulatorClass& c : kSpecialAccumulators) {
+    if (c.floating_dst_only && !Format(dst).IsFloating()) continue;
+    classes.push_back({mode + ": " + c.name, c.description});
   }
-  classes.push_back({mode + ": -0 accumulator made +0",
-                     "-0 in with a zero multiplier, an offset or an integer destination: "
-                     "encoded as 0"});
 }
 
 // Left out of mode m's last-step classes, as no input of the mode can hit them by their
