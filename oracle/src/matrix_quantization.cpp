@@ -410,7 +410,8 @@ bool ReferenceNearestFP8CandidateBetter(const Real& target, const Real& candidat
   }
 }
 
-// Seed 000 lines 343-452.
+// Seed 000 lines 343-452. A literal transliteration of seed 000's ReferenceFP8Encoding, kept
+// whole as the seed writes it (110 lines there), so it stays readable line by line beside it.
 Encoded ReferenceFP8Encoding(const Real& value, TileDataType destination_type,
                              NumericExecutionControl control) {
   SeedAssert(destination_type == TileDataType::E4M3 ||  // lines 347-348

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/errors.hpp"
 
 namespace ptovec::generator {
 

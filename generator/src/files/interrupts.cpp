@@ -17,7 +17,8 @@
 #include <mutex>
 #include <thread>
 
-#include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/errors.hpp"
+#include "ptovec/generator/escape.hpp"
 
 namespace ptovec::generator {
 

@@ -113,6 +113,44 @@ std::vector<const Shard*> Ordered(const std::vector<Shard>& shards) {
 
 // Writes the whole file `name` from the shards' files of that name.
 // The file is left finished under its temporary name in `pending` (renamed with the manifest).
+// Where shard `shard`'s part of a merged file starts (its first record), as its vector file's
+// header says (`listed` its manifest entry; a testfloat file, without a header: the entry's
+// "shard" range).
+std::uint64_t ShardFirstRecord(const Shard& shard, const ManifestEntry& listed,
+                               const VectorFileInfo& info, const fs::path& path, bool testfloat) {
+  if (testfloat) {
+    const Json& range = listed.json.contains("shard") ? listed.json["shard"] : Json();
+    if (!range.is_object() || !range.contains("first_input") ||
+        !range["first_input"].is_number_unsigned()) {
+      throw InputError("the manifest of shard folder " + shard.folder.string() +
+                       " gives testfloat file " + listed.path +
+                       " no \"shard\" {\"first_input\", \"inputs\"} range");
+    }
+    return range["first_input"].get<std::uint64_t>();
+  }
+  if (!info.shard || info.shard->index != shard.manifest.shard->index ||
+      info.shard->of != shard.manifest.shard->of) {
+    throw InputError("vector file " + path.string() + " is not shard " +
+                     ShardName(*shard.manifest.shard) + " as its folder's manifest says");
+  }
+  return info.shard->first_input * info.controls.size();
+}
+
+// The header of the merged file of the first shard's `info`: the whole file's, without "shard"
+// (a binary file's preamble when `layout` is set, else the JSON file's opening).
+std::string MergedPreamble(const VectorFileInfo& info,
+                           const std::optional<std::vector<RecordField>>& layout) {
+  Json header = info.header;
+  header.erase("shard");
+  header["count"] = info.inputs * info.controls.size();
+  if (layout)
+    return BinaryPreambleOf(header, RecordSize(*layout), info.inputs * info.controls.size());
+  std::string text = header.dump();
+  text.pop_back();
+  text += ",\"vectors\":[\n";
+  return text;
+}
+
 MergedFile MergeFile(const std::vector<const Shard*>& shards, const ManifestEntry& entry,
                      const fs::path& out, std::vector<std::unique_ptr<AtomicFile>>& pending) {
   const fs::path target = out / entry.path;
@@ -133,41 +171,15 @@ MergedFile MergeFile(const std::vector<const Shard*>& shards, const ManifestEntr
                      [&](const ManifestEntry& e) { return e.path == entry.path; });
     VectorReader reader(path);
     const VectorFileInfo& info = reader.info();
-    std::uint64_t first_record = 0;
-    if (testfloat) {
-      const Json& range = listed->json.contains("shard") ? listed->json["shard"] : Json();
-      if (!range.is_object() || !range.contains("first_input") ||
-          !range["first_input"].is_number_unsigned()) {
-        throw InputError("the manifest of shard folder " + shards[k]->folder.string() +
-                         " gives testfloat file " + entry.path +
-                         " no \"shard\" {\"first_input\", \"inputs\"} range");
-      }
-      first_record = range["first_input"].get<std::uint64_t>();
-    } else {
-      if (!info.shard || info.shard->index != shards[k]->manifest.shard->index ||
-          info.shard->of != shards[k]->manifest.shard->of) {
-        throw InputError("vector file " + path.string() + " is not shard " +
-                         ShardName(*shards[k]->manifest.shard) + " as its folder's manifest says");
-      }
-      first_record = info.shard->first_input * info.controls.size();
-    }
+    const std::uint64_t first_record = ShardFirstRecord(*shards[k], *listed, info, path, testfloat);
     if (first_record != written) {
       throw InputError("vector file " + path.string() + " starts at record " +
                        std::to_string(first_record) + ", but the shards before it end at record " +
                        std::to_string(written));
     }
     if (k == 0 && !testfloat) {
-      Json header = info.header;
-      header.erase("shard");
-      header["count"] = info.inputs * info.controls.size();
-      if (binary) {
-        layout = RecordLayout(*info.op, info.pair);
-        buffer = BinaryPreambleOf(header, RecordSize(*layout), info.inputs * info.controls.size());
-      } else {
-        buffer = header.dump();
-        buffer.pop_back();
-        buffer += ",\"vectors\":[\n";
-      }
+      if (binary) layout = RecordLayout(*info.op, info.pair);
+      buffer = MergedPreamble(info, layout);
     }
     while (reader.Read(records, 1 << 16) > 0) {
       for (const VectorRecord& r : records) {

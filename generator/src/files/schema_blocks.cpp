@@ -1,6 +1,6 @@
 // The building blocks of the JSON Schemas (schema.hpp, schema_blocks.hpp): names, patterns,
-// shared definitions, the header properties both vector formats share and the per-op
-// conditional blocks; the four documents built from them are in schema_documents.cpp.
+// shared definitions and the header properties both vector formats share; the per-op
+// conditional blocks are in schema_op_blocks.cpp, the four documents in schema_documents.cpp.
 #include "schema_blocks.hpp"
 
 #include <algorithm>
@@ -163,6 +163,55 @@ J CommonDefs() {
   return defs;
 }
 
+namespace {
+
+// The header's "slots": the inputs of one vector.
+J SlotsProperty() {
+  return {{"description", "the inputs of one vector, in the seed function's parameter order"},
+          {"type", "array"},
+          {"minItems", 1},
+          {"maxItems", kMaxSlots},
+          {"items",
+           {{"type", "object"},
+            {"required", J::array({"name", "type", "bits", "description"})},
+            {"additionalProperties", false},
+            {"properties",
+             {{"name", {{"type", "string"}, {"pattern", "^[a-z][a-z0-9_]*$"}}},
+              {"type", {{"$ref", "#/$defs/type_name"}}},
+              {"bits",
+               {{"description", "the type's width in bits"},
+                {"type", "integer"},
+                {"minimum", 1},
+                {"maximum", 64}}},
+              {"description", {{"type", "string"}}}}}}}};
+}
+
+// The header's "shard" of a shard file.
+J ShardProperty() {
+  return {
+      {"description",
+       "set in a shard file (generate --shard K/N): shard `index` of `of` (0-based) holds inputs "
+       "first_input .. first_input + inputs - 1 of the whole file, first_input = floor(index * "
+       "whole inputs / of); its records are records first_record .. of the whole file's "
+       "total_records"},
+      {"type", "object"},
+      {"required",
+       J::array({"index", "of", "first_input", "inputs", "first_record", "total_records"})},
+      {"additionalProperties", false},
+      {"properties",
+       {{"index", {{"$ref", "#/$defs/uint64"}}},
+        {"of",
+         {{"type", "integer"},
+          {"minimum", 1},
+          {"maximum", std::numeric_limits<std::uint64_t>::max()}}},
+        {"first_input", {{"$ref", "#/$defs/uint64"}}},
+        {"inputs", {{"$ref", "#/$defs/uint64"}}},
+        {"first_record", {{"$ref", "#/$defs/uint64"}}},
+        {"total_records", {{"$ref", "#/$defs/uint64"}}}}}};
+}
+
+}  // namespace
+
 // The header keys FileHeader writes, shared by the JSON vector file and the binary header.
 J HeaderProperties(std::string_view format_name) {
   J p = J::object();
@@ -187,23 +236,7 @@ J HeaderProperties(std::string_view format_name) {
                  "one file"},
                 {"type", "string"},
                 {"pattern", "^[a-z0-9-]+$"}};
-  p["slots"] = {{"description", "the inputs of one vector, in the seed function's parameter order"},
-                {"type", "array"},
-                {"minItems", 1},
-                {"maxItems", kMaxSlots},
-                {"items",
-                 {{"type", "object"},
-                  {"required", J::array({"name", "type", "bits", "description"})},
-                  {"additionalProperties", false},
-                  {"properties",
-                   {{"name", {{"type", "string"}, {"pattern", "^[a-z][a-z0-9_]*$"}}},
-                    {"type", {{"$ref", "#/$defs/type_name"}}},
-                    {"bits",
-                     {{"description", "the type's width in bits"},
-                      {"type", "integer"},
-                      {"minimum", 1},
-                      {"maximum", 64}}},
-                    {"description", {{"type", "string"}}}}}}}};
+  p["slots"] = SlotsProperty();
   p["controls"] = {
       {"description",
        "the controls every input is evaluated under, in record order: record r has control "
@@ -232,26 +265,7 @@ J HeaderProperties(std::string_view format_name) {
   p["strategies"] = {{"description", "a sampled file's strategies, in sampling order"},
                      {"type", "array"},
                      {"items", {{"$ref", "#/$defs/strategy"}}}};
-  p["shard"] = {
-      {"description",
-       "set in a shard file (generate --shard K/N): shard `index` of `of` (0-based) holds inputs "
-       "first_input .. first_input + inputs - 1 of the whole file, first_input = floor(index * "
-       "whole inputs / of); its records are records first_record .. of the whole file's "
-       "total_records"},
-      {"type", "object"},
-      {"required",
-       J::array({"index", "of", "first_input", "inputs", "first_record", "total_records"})},
-      {"additionalProperties", false},
-      {"properties",
-       {{"index", {{"$ref", "#/$defs/uint64"}}},
-        {"of",
-         {{"type", "integer"},
-          {"minimum", 1},
-          {"maximum", std::numeric_limits<std::uint64_t>::max()}}},
-        {"first_input", {{"$ref", "#/$defs/uint64"}}},
-        {"inputs", {{"$ref", "#/$defs/uint64"}}},
-        {"first_record", {{"$ref", "#/$defs/uint64"}}},
-        {"total_records", {{"$ref", "#/$defs/uint64"}}}}}};
+  p["shard"] = ShardProperty();
   return p;
 }
 
@@ -282,185 +296,6 @@ J HeaderRequired() {
   return J::array({"format", "version", "tool_version", "op", "instruction", "seed_function",
                    "seed_source", "src", "dst", "slots", "controls", "domain", "seed", "inputs",
                    "count"});
-}
-
-// prefixItems of length `length` with `set(i)` at the positions it answers (others {}), added to
-// `target` only when it constrains something.
-template <typename Fn>
-void AddPrefix(J& target, std::size_t length, Fn set) {
-  J items = J::array();
-  bool any = false;
-  for (std::size_t i = 0; i < length; ++i) {
-    J item = set(i);
-    any = any || !item.is_null();
-    items.push_back(item.is_null() ? J::object() : item);
-  }
-  if (any) target["prefixItems"] = items;
-}
-
-// For an op whose controls depend on the pair (OpDef::pair_controls): one block per pair, and
-// per file group of a split pair (OpDef::file_groups), that holds "controls" to those
-// ControlsFor(op, pair) gives and "group" to the pair's group names (absent for a pair kept in
-// one file; a split pair's file without a group holds the controls of every mode of the pair).
-void PairControlBlocks(const OpDef& op, J& blocks) {
-  for (const TypePair& whole : op.legal_pairs) {
-    const std::vector<std::string> groups = FileGroups(op, whole);
-    const J pair_if =
-        IfProperties({{"op", op.name}, {"src", TypeName(whole.src)}, {"dst", TypeName(whole.dst)}});
-    const auto controls = [&](TypePair pair) {
-      J allowed = J::array();
-      for (const J& c : ControlsJson(ControlsFor(op, pair))) allowed.push_back(c);
-      return J{{"controls", {{"items", {{"enum", allowed}}}}}};
-    };
-    if (groups.empty()) {
-      blocks.push_back(Block(pair_if, {{"properties", controls(whole)},
-                                       {"not", {{"required", J::array({"group"})}}}}));
-      continue;
-    }
-    J whole_if = pair_if;
-    whole_if["not"] = {{"required", J::array({"group"})}};
-    blocks.push_back(Block(whole_if, {{"properties", controls(whole)}}));
-    blocks.push_back(Block(pair_if, {{"properties", {{"group", {{"enum", Strings(groups)}}}}}}));
-    for (const TypePair& pair : FilePairs(op, whole)) {
-      J group_if = pair_if;
-      group_if["properties"]["group"] = {{"const", FileGroupName(op, pair)}};
-      group_if["required"].push_back("group");
-      blocks.push_back(Block(group_if, {{"properties", controls(pair)}}));
-    }
-  }
-}
-
-// The conditional blocks of one document kind, for each op: one keyed by the op (header fields,
-// slot names, fixed-type slots, the legal pairs), one per src type (the words of Source slots)
-// and one per dst type (the record's shape and the words of Destination slots and "out"). The
-// per-record constraints sit only in the src and dst blocks, so a validator walks the vectors of
-// a file at most three times.
-J OpBlocks(Doc doc) {
-  J blocks = J::array();
-  for (const OpDef& op : AllOps()) {
-    const std::size_t n = op.slots.size();
-    const bool has_header = doc != Doc::EvalResult;
-
-    // ---- the op ----
-    J props = J::object();
-    if (has_header) {
-      props["instruction"] = {{"const", op.instruction}};
-      props["seed_function"] = {{"const", op.seed_function}};
-      J slots = {{"minItems", n}, {"maxItems", n}};
-      AddPrefix(slots, n, [&](std::size_t i) {
-        const Slot& s = op.slots[i];
-        J item = {{"properties", {{"name", {{"const", s.name}}}}}};
-        if (s.role == SlotRole::Fixed) {
-          item["properties"]["type"] = {{"const", TypeName(s.fixed_type)}};
-          item["properties"]["bits"] = {{"const", oracle::Format(s.fixed_type).width}};
-        }
-        return item;
-      });
-      props["slots"] = slots;
-      if (!op.uses_controls) props["controls"] = {{"const", ControlsJson(ControlsFor(op))}};
-    }
-    if (doc == Doc::BinaryHeader) {
-      J fields = {{"minItems", n + 4}, {"maxItems", n + 4}};
-      AddPrefix(fields, n + 4, [&](std::size_t i) {
-        J item = J::object();
-        if (i < n) {
-          const Slot& s = op.slots[i];
-          item["properties"]["name"] = {{"const", "in." + s.name}};
-          if (s.role == SlotRole::Fixed) {
-            item["properties"]["type"] = {{"const", TypeName(s.fixed_type)}};
-            item["properties"]["bytes"] = {{"const", oracle::Format(s.fixed_type).StorageBytes()}};
-            item["properties"]["bits"] = {{"const", oracle::Format(s.fixed_type).width}};
-          }
-          item["required"] = J::array({"type"});
-        } else if (i == n + 2) {
-          item["properties"]["name"] = {{"const", "out"}};
-          item["required"] = J::array({"type"});
-        } else {
-          item["properties"]["name"] = {{"const", i == n ? "rmode" : i == n + 1 ? "sat" : "flags"}};
-          item["properties"]["bytes"] = {{"const", 1}};
-          item["properties"]["bits"] = {{"const", i == n ? 3 : i == n + 1 ? 1 : 5}};
-          item["not"] = {{"required", J::array({"type"})}};
-        }
-        if (i == 0) item["properties"]["offset"] = {{"const", 0}};
-        return item;
-      });
-      props["fields"] = fields;
-    }
-    J then = J::object();
-    then["description"] = op.name + ": " + op.summary;
-    if (!props.empty()) then["properties"] = props;
-    then["anyOf"] = PairAlternatives(op);
-    if (has_header && !op.file_groups) then["not"] = {{"required", J::array({"group"})}};
-    blocks.push_back(Block(IfProperties({{"op", op.name}}), then));
-    if (has_header && op.pair_controls) PairControlBlocks(op, blocks);
-
-    // ---- per src type and per dst type ----
-    for (const bool is_src : {true, false}) {
-      const SlotRole role = is_src ? SlotRole::Source : SlotRole::Destination;
-      const bool any_slot = std::any_of(op.slots.begin(), op.slots.end(),
-                                        [&](const Slot& s) { return s.role == role; });
-      if (is_src && !any_slot) continue;  // (dst blocks always constrain "out")
-      for (TileDataType type : is_src ? SrcTypes(op) : DstTypes(op)) {
-        const std::string name = TypeName(type);
-        const unsigned bytes = oracle::Format(type).StorageBytes();
-        J p = J::object();
-        if (has_header && any_slot) {
-          J slots = J::object();
-          AddPrefix(slots, n, [&](std::size_t i) {
-            return op.slots[i].role == role
-                       ? J{{"properties",
-                            {{"type", {{"const", name}}},
-                             {"bits", {{"const", oracle::Format(type).width}}}}}}
-                       : J();
-          });
-          p["slots"] = slots;
-        }
-        if (doc == Doc::BinaryHeader) {
-          J fields = J::object();
-          AddPrefix(fields, is_src ? n : n + 3, [&](std::size_t i) {
-            const bool word = i < n ? op.slots[i].role == role : i == n + 2;
-            return word ? J{{"properties",
-                             {{"type", {{"const", name}}},
-                              {"bytes", {{"const", bytes}}},
-                              {"bits", {{"const", oracle::Format(type).width}}}}}}
-                        : J();
-          });
-          p["fields"] = fields;
-        } else {
-          // One record: its words of this type; the dst block also carries the record's shape.
-          J rp = J::object();
-          J in = J::object();
-          if (!is_src) {
-            in["minItems"] = n;
-            in["maxItems"] = n;
-          }
-          AddPrefix(in, n, [&](std::size_t i) {
-            const Slot& s = op.slots[i];
-            if (s.role == role) return J{{"pattern", HexPattern(type)}};
-            if (!is_src && s.role == SlotRole::Fixed)
-              return J{{"pattern", HexPattern(s.fixed_type)}};
-            return J();
-          });
-          rp["in"] = in;
-          if (!is_src) {
-            if (!op.uses_controls) {
-              rp["rmode"] = {{"const", "RNE"}};
-              rp["sat"] = {{"const", false}};
-            }
-            rp["out"] = {{"pattern", HexPattern(type)}};
-          }
-          if (doc == Doc::Vectors) {
-            p["vectors"] = {{"items", {{"properties", rp}}}};
-          } else {
-            for (auto it = rp.begin(); it != rp.end(); ++it) p[it.key()] = it.value();
-          }
-        }
-        blocks.push_back(Block(IfProperties({{"op", op.name}, {is_src ? "src" : "dst", name}}),
-                               {{"properties", p}}));
-      }
-    }
-  }
-  return blocks;
 }
 
 J Document(std::string_view file, std::string_view title, std::string_view description) {

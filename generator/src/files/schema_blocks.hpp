@@ -14,6 +14,13 @@ namespace ptovec::generator::schema_blocks {
 
 using J = nlohmann::ordered_json;
 
+/// The type's name ("fp16").
+std::string TypeName(TileDataType type);
+/// "^0x" + exactly the type's hex digits (a width not a multiple of 4 limits the leading digit).
+std::string HexPattern(TileDataType type);
+/// Types in order of first appearance as src (or dst) among the op's legal pairs.
+std::vector<TileDataType> SrcTypes(const OpDef& op);
+std::vector<TileDataType> DstTypes(const OpDef& op);
 /// The strings as a JSON array.
 J Strings(const std::vector<std::string>& items);
 /// Every type that is the src or dst of some legal pair, in format-table order.
@@ -41,7 +48,7 @@ void AddHeaderDefs(J& defs);
 /// The header keys every vector file header holds, for "required".
 J HeaderRequired();
 
-/// The document kinds OpBlocks builds conditional blocks for.
+/// The document kinds OpBlocks (schema_op_blocks.cpp) builds conditional blocks for.
 enum class Doc { Vectors, EvalResult, BinaryHeader };
 /// The conditional blocks ("allOf") of one document kind, for each op: one keyed by the op
 /// (header fields, slot names, fixed-type slots, the legal pairs), one per src type and one per

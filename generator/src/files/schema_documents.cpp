@@ -51,14 +51,10 @@ nlohmann::ordered_json VectorsSchema() {
   return s;
 }
 
-nlohmann::ordered_json ManifestSchema() {
-  J s = Document("manifest.schema.json", "ptovec manifest.json",
-                 "Written last by `ptovec generate` into its output folder: the options and one "
-                 "entry per vector file, with its size and SHA-256.");
-  s["type"] = "object";
-  s["required"] = J::array({"format", "version", "tool", "tool_version", "suite", "seed", "samples",
-                            "formats", "controls", "files"});
-  s["additionalProperties"] = false;
+namespace {
+
+// The manifest's top-level properties.
+J ManifestProperties() {
   J p = J::object();
   p["format"] = {{"const", "ptovec-manifest"}};
   p["version"] = {{"const", kFileFormatVersion}};
@@ -110,8 +106,12 @@ nlohmann::ordered_json ManifestSchema() {
                     {"minimum", 1},
                     {"maximum", std::numeric_limits<std::uint64_t>::max()}}}}}};
   p["files"] = {{"type", "array"}, {"items", {{"$ref", "#/$defs/file"}}}};
-  s["properties"] = p;
+  return p;
+}
 
+// The conditions on a manifest file entry: a path of its format (only a testfloat file has a
+// control) and of its op, with a pair of the op.
+J ManifestFileBlocks() {
   J file_blocks = J::array();
   // Only a testfloat file has "rmode" and "sat" (its one control, named in its path:
   // schemas/testfloat-format.md).
@@ -134,50 +134,12 @@ nlohmann::ordered_json ManifestSchema() {
               {"anyOf", PairAlternatives(op)}};
     file_blocks.push_back(Block(IfProperties({{"op", op.name}}), then));
   }
-  J defs = J::object();
-  defs["uint64"] = Uint64();
-  AddHeaderDefs(defs);
-  defs.erase("control");
-  defs["file"] = {
-      {"type", "object"},
-      {"required", J::array({"path", "format", "op", "src", "dst", "domain", "seed", "inputs",
-                             "count", "bytes", "sha256"})},
-      {"additionalProperties", false},
-      {"properties",
-       {{"path",
-         {{"description",
-           "file name relative to the manifest's folder: <op>_<src>_<dst>.<format>, or "
-           "<op>_<src>_<dst>_<group>.<format> for a file group of a split pair, "
-           "<op>_<src>_<dst>[_<group>]_<RMODE>_sat<off|on>.tf for a testfloat file"},
-          {"type", "string"},
-          {"pattern",
-           "^[a-z0-9]+_[a-z0-9]+_[a-z0-9]+(_[a-z0-9-]+)?(\\.(bin|json)|_[A-Z]+_sat(off|on)\\.tf)"
-           "$"}}},
-        {"format", {{"enum", J::array({"bin", "json", "testfloat"})}}},
-        {"rmode",
-         {{"description", "a testfloat file's rounding mode (its one control)"},
-          {"enum", Strings(ModeNames())}}},
-        {"sat", {{"description", "a testfloat file's Sat (its one control)"}, {"type", "boolean"}}},
-        {"op", {{"enum", Strings(OpNames())}}},
-        {"src", {{"enum", Strings(PairTypeNames())}}},
-        {"dst", {{"enum", Strings(PairTypeNames())}}},
-        {"group",
-         {{"description", "the file group of a split pair (the file header's group)"},
-          {"type", "string"},
-          {"pattern", "^[a-z0-9-]+$"}}},
-        {"domain", {{"enum", J::array({"exhaustive", "sampled", "selected"})}}},
-        {"seed",
-         {{"description", "the derived seed in the file's header"}, {"$ref", "#/$defs/uint64"}}},
-        {"inputs",
-         {{"description", "input tuples of the whole file (its header's inputs)"},
-          {"$ref", "#/$defs/uint64"}}},
-        {"count", {{"description", "vectors in the file"}, {"$ref", "#/$defs/uint64"}}},
-        {"strategies",
-         {{"description", "a sampled file's strategies (as in its header)"},
-          {"type", "array"},
-          {"items", {{"$ref", "#/$defs/strategy"}}}}},
-        {"selection",
-         {{"description",
+  return file_blocks;
+}
+
+// A smoke-suite file entry's "selection".
+J SelectionSchema() {
+  return {{"description",
            "a smoke-suite file (of a binary and JSON pair, the binary one): the (control, class) "
            "cells its pair's default domain hits and "
            "how the chosen inputs hit them (both_sides: inputs from both sides of the class; "
@@ -222,7 +184,51 @@ nlohmann::ordered_json ManifestSchema() {
                      "the side the cell's inputs lie on (the class's own threshold, or "
                      "\"positive source\" / \"negative source\"); not for an input class or a twin "
                      "side"},
-                    {"type", "string"}}}}}}}}}}}}},
+                    {"type", "string"}}}}}}}}}}}};
+}
+
+// One entry of the manifest's "files".
+J ManifestFileSchema() {
+  const J file_blocks = ManifestFileBlocks();
+  return {
+      {"type", "object"},
+      {"required", J::array({"path", "format", "op", "src", "dst", "domain", "seed", "inputs",
+                             "count", "bytes", "sha256"})},
+      {"additionalProperties", false},
+      {"properties",
+       {{"path",
+         {{"description",
+           "file name relative to the manifest's folder: <op>_<src>_<dst>.<format>, or "
+           "<op>_<src>_<dst>_<group>.<format> for a file group of a split pair, "
+           "<op>_<src>_<dst>[_<group>]_<RMODE>_sat<off|on>.tf for a testfloat file"},
+          {"type", "string"},
+          {"pattern",
+           "^[a-z0-9]+_[a-z0-9]+_[a-z0-9]+(_[a-z0-9-]+)?(\\.(bin|json)|_[A-Z]+_sat(off|on)\\.tf)"
+           "$"}}},
+        {"format", {{"enum", J::array({"bin", "json", "testfloat"})}}},
+        {"rmode",
+         {{"description", "a testfloat file's rounding mode (its one control)"},
+          {"enum", Strings(ModeNames())}}},
+        {"sat", {{"description", "a testfloat file's Sat (its one control)"}, {"type", "boolean"}}},
+        {"op", {{"enum", Strings(OpNames())}}},
+        {"src", {{"enum", Strings(PairTypeNames())}}},
+        {"dst", {{"enum", Strings(PairTypeNames())}}},
+        {"group",
+         {{"description", "the file group of a split pair (the file header's group)"},
+          {"type", "string"},
+          {"pattern", "^[a-z0-9-]+$"}}},
+        {"domain", {{"enum", J::array({"exhaustive", "sampled", "selected"})}}},
+        {"seed",
+         {{"description", "the derived seed in the file's header"}, {"$ref", "#/$defs/uint64"}}},
+        {"inputs",
+         {{"description", "input tuples of the whole file (its header's inputs)"},
+          {"$ref", "#/$defs/uint64"}}},
+        {"count", {{"description", "vectors in the file"}, {"$ref", "#/$defs/uint64"}}},
+        {"strategies",
+         {{"description", "a sampled file's strategies (as in its header)"},
+          {"type", "array"},
+          {"items", {{"$ref", "#/$defs/strategy"}}}}},
+        {"selection", SelectionSchema()},
         {"shard",
          {{"description", "in a shard folder: the inputs of the whole file this one holds"},
           {"type", "object"},
@@ -237,6 +243,24 @@ nlohmann::ordered_json ManifestSchema() {
           {"type", "string"},
           {"pattern", "^[0-9a-f]{64}$"}}}}},
       {"allOf", file_blocks}};
+}
+
+}  // namespace
+
+nlohmann::ordered_json ManifestSchema() {
+  J s = Document("manifest.schema.json", "ptovec manifest.json",
+                 "Written last by `ptovec generate` into its output folder: the options and one "
+                 "entry per vector file, with its size and SHA-256.");
+  s["type"] = "object";
+  s["required"] = J::array({"format", "version", "tool", "tool_version", "suite", "seed", "samples",
+                            "formats", "controls", "files"});
+  s["additionalProperties"] = false;
+  s["properties"] = ManifestProperties();
+  J defs = J::object();
+  defs["uint64"] = Uint64();
+  AddHeaderDefs(defs);
+  defs.erase("control");
+  defs["file"] = ManifestFileSchema();
   s["$defs"] = defs;
   return s;
 }

@@ -50,123 +50,156 @@ std::vector<std::string> VectorFileNamesIn(const std::filesystem::path& folder) 
   return names;
 }
 
+namespace {
+
+using OJson = nlohmann::ordered_json;
+
+std::string Text(const OJson& o, const char* key, const char* where = "") {
+  if (!o.is_object() || !o.contains(key) || !o[key].is_string()) {
+    throw InputError("\"" + std::string(key) + "\"" + where + " must be text");
+  }
+  return o[key].get<std::string>();
+}
+
+std::uint64_t Whole(const OJson& o, const char* key, const char* where = "") {
+  if (!o.is_object() || !o.contains(key) || !o[key].is_number_unsigned()) {
+    throw InputError("\"" + std::string(key) + "\"" + where + " must be a whole number");
+  }
+  return o[key].get<std::uint64_t>();
+}
+
+// The manifest's "formats".
+std::vector<std::string> ReadFormats(const OJson& j) {
+  if (!j.contains("formats") || !j["formats"].is_array()) {
+    throw InputError("\"formats\" must be an array");
+  }
+  std::vector<std::string> formats;
+  for (const auto& f : j["formats"]) {
+    if (!f.is_string() || (f != "bin" && f != "json" && f != kTestFloatFormat)) {
+      throw InputError("\"formats\" may hold only \"bin\", \"json\" and \"testfloat\"");
+    }
+    formats.push_back(f.get<std::string>());
+  }
+  return formats;
+}
+
+// The manifest's "controls": the --rmode and --sat of the suite.
+ControlFilter ReadControls(const OJson& c) {
+  if (!c.is_object() || !c.contains("rmodes") || !c["rmodes"].is_array() || !c.contains("sat") ||
+      !c["sat"].is_array()) {
+    throw InputError("\"controls\" must be {\"rmodes\": [...], \"sat\": [...]}");
+  }
+  std::string modes;
+  for (const auto& mode : c["rmodes"]) {
+    if (!mode.is_string()) throw InputError("\"controls\" rmodes must be mode names");
+    modes += (modes.empty() ? "" : ",") + mode.get<std::string>();
+  }
+  std::string sat = "both";
+  if (c["sat"].size() == 1 && c["sat"][0].is_boolean())
+    sat = c["sat"][0].get<bool>() ? "on" : "off";
+  try {
+    return ParseControlFilter(modes.empty() ? "none" : modes, sat);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(std::string("\"controls\": ") + e.what());
+  }
+}
+
+// The keys of the whole suite: everything but "files".
+void ReadSuiteKeys(const OJson& j, Manifest& m) {
+  if (!j.is_object() || !j.contains("format") || j["format"] != "ptovec-manifest") {
+    throw InputError("\"format\" must be \"ptovec-manifest\"");
+  }
+  const std::uint64_t version = Whole(j, "version");
+  if (version > 1000)
+    throw InputError("\"version\" " + std::to_string(version) + " is not a version");
+  m.version = static_cast<int>(version);
+  m.tool_version = Text(j, "tool_version");
+  if (j.contains("suite")) {
+    m.suite = Text(j, "suite");
+    if (m.suite != "default" && m.suite != "smoke") {
+      throw InputError("\"suite\" \"" + m.suite + "\" is not a suite (default, smoke)");
+    }
+  }
+  m.seed = Whole(j, "seed");
+  m.samples = Whole(j, "samples");
+  m.formats = ReadFormats(j);
+  if (j.contains("controls")) m.controls = ReadControls(j["controls"]);
+  if (j.contains("shard")) {
+    const auto& sh = j["shard"];
+    m.shard = ShardSelection{Whole(sh, "index"), Whole(sh, "of")};
+    if (m.shard->of == 0 || m.shard->index >= m.shard->of) {
+      throw InputError("\"shard\" index must be below of");
+    }
+  }
+}
+
+constexpr const char* kEntry = " of a files entry";
+
+// A TestFloat-style file has no header: its name and its "rmode" and "sat" say what it holds.
+void ReadTestFloatControl(const OJson& f, ManifestEntry& e) {
+  const std::string rmode = Text(f, "rmode", kEntry);
+  const auto mode = oracle::ParseRoundingMode(rmode);
+  if (!mode || !f.contains("sat") || !f["sat"].is_boolean()) {
+    throw InputError("testfloat file " + e.path +
+                     " needs \"rmode\" (a mode name) and \"sat\" (true or false)");
+  }
+  e.control = NumericExecutionControl{*mode, f["sat"].get<bool>()};
+}
+
+// Refuses a testfloat file whose name does not say its op, types, group and control.
+void CheckTestFloatName(const ManifestEntry& e) {
+  const auto key = ParseTestFloatFileName(e.path);
+  if (!key || key->op->name != e.op || oracle::Format(key->pair.src).name != e.src ||
+      oracle::Format(key->pair.dst).name != e.dst ||
+      FileGroupName(*key->op, key->pair) != e.group || !(key->control == *e.control)) {
+    throw InputError("testfloat file " + e.path + " is not named for its op, src, dst, " +
+                     "group, rmode and sat (expected " +
+                     "<op>_<src>_<dst>[_<group>]_<RMODE>_sat<off|on>.tf)");
+  }
+}
+
+// One entry of "files".
+ManifestEntry ReadEntry(const OJson& f) {
+  ManifestEntry e;
+  e.path = Text(f, "path", kEntry);
+  if (e.path.empty() || e.path[0] == '.' || e.path.find('/') != std::string::npos ||
+      e.path.find('\\') != std::string::npos || !IsPrintableText(e.path)) {
+    throw InputError("path '" + e.path +
+                     "' (expected a file name of printable characters without folders)");
+  }
+  e.format = Text(f, "format", kEntry);
+  if (e.format != "bin" && e.format != "json" && e.format != kTestFloatFormat) {
+    throw InputError("format '" + e.format + "' of " + e.path +
+                     " (accepted: bin, json, testfloat)");
+  }
+  if (e.format == kTestFloatFormat) ReadTestFloatControl(f, e);
+  e.op = Text(f, "op", kEntry);
+  e.src = Text(f, "src", kEntry);
+  e.dst = Text(f, "dst", kEntry);
+  if (f.contains("group")) e.group = Text(f, "group", kEntry);
+  if (e.control) CheckTestFloatName(e);
+  e.sha256 = Text(f, "sha256", kEntry);
+  e.count = Whole(f, "count", kEntry);
+  e.bytes = Whole(f, "bytes", kEntry);
+  e.json = f;
+  return e;
+}
+
+}  // namespace
+
 Manifest ReadManifest(const std::filesystem::path& manifest_path) {
   Manifest m;
   try {
     std::ifstream in(manifest_path);
     if (!in) throw InputError("cannot read it");
     // ordered_json: an entry kept when a suite is extended is written back byte-identical.
-    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(in);
-    if (!j.is_object() || !j.contains("format") || j["format"] != "ptovec-manifest") {
-      throw InputError("\"format\" must be \"ptovec-manifest\"");
-    }
-    const auto text = [](const nlohmann::ordered_json& o, const char* key, const char* where = "") {
-      if (!o.is_object() || !o.contains(key) || !o[key].is_string()) {
-        throw InputError("\"" + std::string(key) + "\"" + where + " must be text");
-      }
-      return o[key].get<std::string>();
-    };
-    const auto whole = [](const nlohmann::ordered_json& o, const char* key,
-                          const char* where = "") {
-      if (!o.is_object() || !o.contains(key) || !o[key].is_number_unsigned()) {
-        throw InputError("\"" + std::string(key) + "\"" + where + " must be a whole number");
-      }
-      return o[key].get<std::uint64_t>();
-    };
-    const std::uint64_t version = whole(j, "version");
-    if (version > 1000)
-      throw InputError("\"version\" " + std::to_string(version) + " is not a version");
-    m.version = static_cast<int>(version);
-    m.tool_version = text(j, "tool_version");
-    if (j.contains("suite")) {
-      m.suite = text(j, "suite");
-      if (m.suite != "default" && m.suite != "smoke") {
-        throw InputError("\"suite\" \"" + m.suite + "\" is not a suite (default, smoke)");
-      }
-    }
-    m.seed = whole(j, "seed");
-    m.samples = whole(j, "samples");
-    if (!j.contains("formats") || !j["formats"].is_array()) {
-      throw InputError("\"formats\" must be an array");
-    }
-    for (const auto& f : j["formats"]) {
-      if (!f.is_string() || (f != "bin" && f != "json" && f != kTestFloatFormat)) {
-        throw InputError("\"formats\" may hold only \"bin\", \"json\" and \"testfloat\"");
-      }
-      m.formats.push_back(f.get<std::string>());
-    }
-    if (j.contains("controls")) {
-      const auto& c = j["controls"];
-      if (!c.is_object() || !c.contains("rmodes") || !c["rmodes"].is_array() ||
-          !c.contains("sat") || !c["sat"].is_array()) {
-        throw InputError("\"controls\" must be {\"rmodes\": [...], \"sat\": [...]}");
-      }
-      std::string modes;
-      for (const auto& mode : c["rmodes"]) {
-        if (!mode.is_string()) throw InputError("\"controls\" rmodes must be mode names");
-        modes += (modes.empty() ? "" : ",") + mode.get<std::string>();
-      }
-      std::string sat = "both";
-      if (c["sat"].size() == 1 && c["sat"][0].is_boolean())
-        sat = c["sat"][0].get<bool>() ? "on" : "off";
-      try {
-        m.controls = ParseControlFilter(modes.empty() ? "none" : modes, sat);
-      } catch (const std::invalid_argument& e) {
-        throw InputError(std::string("\"controls\": ") + e.what());
-      }
-    }
-    if (j.contains("shard")) {
-      const auto& sh = j["shard"];
-      m.shard = ShardSelection{whole(sh, "index"), whole(sh, "of")};
-      if (m.shard->of == 0 || m.shard->index >= m.shard->of) {
-        throw InputError("\"shard\" index must be below of");
-      }
-    }
+    const OJson j = OJson::parse(in);
+    ReadSuiteKeys(j, m);
     if (!j.contains("files") || !j["files"].is_array()) {
       throw InputError("\"files\" must be an array");
     }
-    constexpr const char* kEntry = " of a files entry";
     for (const auto& f : j["files"]) {
-      ManifestEntry e;
-      e.path = text(f, "path", kEntry);
-      if (e.path.empty() || e.path[0] == '.' || e.path.find('/') != std::string::npos ||
-          e.path.find('\\') != std::string::npos || !IsPrintableText(e.path)) {
-        throw InputError("path '" + e.path +
-                         "' (expected a file name of printable characters without folders)");
-      }
-      e.format = text(f, "format", kEntry);
-      if (e.format != "bin" && e.format != "json" && e.format != kTestFloatFormat) {
-        throw InputError("format '" + e.format + "' of " + e.path +
-                         " (accepted: bin, json, testfloat)");
-      }
-      if (e.format == kTestFloatFormat) {
-        // A TestFloat-style file has no header: its name and these keys say what it holds.
-        const std::string rmode = text(f, "rmode", kEntry);
-        const auto mode = oracle::ParseRoundingMode(rmode);
-        if (!mode || !f.contains("sat") || !f["sat"].is_boolean()) {
-          throw InputError("testfloat file " + e.path +
-                           " needs \"rmode\" (a mode name) and \"sat\" (true or false)");
-        }
-        e.control = NumericExecutionControl{*mode, f["sat"].get<bool>()};
-      }
-      e.op = text(f, "op", kEntry);
-      e.src = text(f, "src", kEntry);
-      e.dst = text(f, "dst", kEntry);
-      if (f.contains("group")) e.group = text(f, "group", kEntry);
-      if (e.control) {
-        const auto key = ParseTestFloatFileName(e.path);
-        if (!key || key->op->name != e.op || oracle::Format(key->pair.src).name != e.src ||
-            oracle::Format(key->pair.dst).name != e.dst ||
-            FileGroupName(*key->op, key->pair) != e.group || !(key->control == *e.control)) {
-          throw InputError("testfloat file " + e.path + " is not named for its op, src, dst, " +
-                           "group, rmode and sat (expected " +
-                           "<op>_<src>_<dst>[_<group>]_<RMODE>_sat<off|on>.tf)");
-        }
-      }
-      e.sha256 = text(f, "sha256", kEntry);
-      e.count = whole(f, "count", kEntry);
-      e.bytes = whole(f, "bytes", kEntry);
-      e.json = f;
+      ManifestEntry e = ReadEntry(f);
       for (const ManifestEntry& other : m.files) {
         if (other.path == e.path) throw InputError("file " + e.path + " is listed twice");
       }

@@ -42,84 +42,88 @@ void CheckListedSize(const VectorSource& s, const std::filesystem::path& manifes
 
 }  // namespace
 
-std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path, bool twins) {
+namespace {
+
+// A file given alone, checked against the manifest beside it when that lists it (a suite's file
+// keeps its digest, count and size wherever it is passed from).
+VectorSource LoneFileSource(const std::filesystem::path& path) {
   std::error_code error;
-  if (!std::filesystem::exists(path, error)) {
-    throw InputError("--vectors " + path.string() + " does not exist (expected a vector file or " +
-                     "a folder of them)");
-  }
-  if (!std::filesystem::is_directory(path, error)) {
-    // A file given alone is checked against the manifest beside it when that lists it (a suite's
-    // file keeps its digest, count and size wherever it is passed from).
-    const std::string name = path.filename().string();
-    const std::filesystem::path manifest_path = path.parent_path() / "manifest.json";
-    if (std::filesystem::is_regular_file(manifest_path, error)) {
-      const Manifest manifest = ReadManifest(manifest_path);
-      for (const ManifestEntry& e : manifest.files) {
-        if (e.path != name) continue;
-        VectorSource source = ListedSource(path, e, false);
-        CheckListedSize(source, manifest_path);
-        return {source};
-      }
-    }
-    return {{path, name, std::nullopt, std::nullopt, std::nullopt, std::nullopt}};
-  }
-  // Of a file stored in both formats, the binary one is read (with `twins`, the other one right
-  // after it, marked as its twin).
-  const auto prefer_binary = [twins](std::vector<std::pair<std::string, std::string>> names) {
-    std::vector<std::string> chosen;  // (stem, name) pairs in order; a stem's .bin wins
-    std::vector<std::string> stems;
-    std::vector<std::string> others;  // per stem: the name not chosen, or ""
-    for (const auto& [stem, name] : names) {
-      const auto at = std::find(stems.begin(), stems.end(), stem);
-      if (at == stems.end()) {
-        stems.push_back(stem);
-        chosen.push_back(name);
-        others.emplace_back();
-      } else {
-        const auto k = static_cast<std::size_t>(at - stems.begin());
-        if (name.ends_with(".bin")) {
-          others[k] = chosen[k];
-          chosen[k] = name;
-        } else {
-          others[k] = name;
-        }
-      }
-    }
-    std::vector<std::pair<std::string, bool>> out;  // (name, twin)
-    for (std::size_t k = 0; k < chosen.size(); ++k) {
-      out.emplace_back(chosen[k], false);
-      if (twins && !others[k].empty()) out.emplace_back(others[k], true);
-    }
-    return out;
-  };
-  std::vector<VectorSource> sources;
-  const std::filesystem::path manifest_path = path / "manifest.json";
-  if (std::filesystem::exists(manifest_path, error)) {
+  const std::string name = path.filename().string();
+  const std::filesystem::path manifest_path = path.parent_path() / "manifest.json";
+  if (std::filesystem::is_regular_file(manifest_path, error)) {
     const Manifest manifest = ReadManifest(manifest_path);
-    RefuseUnlistedVectorFiles(path, &manifest, "--vectors folder",
-                              "the gate would skip them. Add them with `ptovec generate --out " +
-                                  path.string() + "` (same seed and samples) or move them away");
-    std::vector<std::pair<std::string, std::string>> names;
-    for (const ManifestEntry& e : manifest.files) names.emplace_back(e.Stem(), e.path);
-    for (const auto& listed : prefer_binary(names)) {
-      const std::string& name = listed.first;
-      const auto e = std::find_if(manifest.files.begin(), manifest.files.end(),
-                                  [&](const ManifestEntry& m) { return m.path == name; });
-      sources.push_back(ListedSource(path / name, *e, listed.second));
+    for (const ManifestEntry& e : manifest.files) {
+      if (e.path != name) continue;
+      VectorSource source = ListedSource(path, e, false);
+      CheckListedSize(source, manifest_path);
+      return source;
     }
-    for (const VectorSource& s : sources) CheckListedSize(s, manifest_path);
-    if (sources.empty()) {
-      throw InputError(manifest_path.string() + " lists no vector files (nothing to check)");
-    }
-    return sources;
   }
-  // No manifest: every vector file in the folder, by name.
+  return {path, name, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+}
+
+// Of a file stored in both formats ((stem, name) pairs in order), the binary one is read (with
+// `twins`, the other one right after it, marked as its twin): (name, twin) pairs.
+std::vector<std::pair<std::string, bool>> PreferBinary(
+    const std::vector<std::pair<std::string, std::string>>& names, bool twins) {
+  std::vector<std::string> chosen;  // per stem: the name chosen; a stem's .bin wins
+  std::vector<std::string> stems;
+  std::vector<std::string> others;  // per stem: the name not chosen, or ""
+  for (const auto& [stem, name] : names) {
+    const auto at = std::find(stems.begin(), stems.end(), stem);
+    if (at == stems.end()) {
+      stems.push_back(stem);
+      chosen.push_back(name);
+      others.emplace_back();
+    } else {
+      const auto k = static_cast<std::size_t>(at - stems.begin());
+      if (name.ends_with(".bin")) {
+        others[k] = chosen[k];
+        chosen[k] = name;
+      } else {
+        others[k] = name;
+      }
+    }
+  }
+  std::vector<std::pair<std::string, bool>> out;
+  for (std::size_t k = 0; k < chosen.size(); ++k) {
+    out.emplace_back(chosen[k], false);
+    if (twins && !others[k].empty()) out.emplace_back(others[k], true);
+  }
+  return out;
+}
+
+// The files a folder's manifest lists.
+std::vector<VectorSource> ManifestSources(const std::filesystem::path& path,
+                                          const std::filesystem::path& manifest_path, bool twins) {
+  const Manifest manifest = ReadManifest(manifest_path);
+  RefuseUnlistedVectorFiles(path, &manifest, "--vectors folder",
+                            "the gate would skip them. Add them with `ptovec generate --out " +
+                                path.string() + "` (same seed and samples) or move them away");
+  std::vector<std::pair<std::string, std::string>> names;
+  for (const ManifestEntry& e : manifest.files) names.emplace_back(e.Stem(), e.path);
+  std::vector<VectorSource> sources;
+  for (const auto& listed : PreferBinary(names, twins)) {
+    const std::string& name = listed.first;
+    const auto e = std::find_if(manifest.files.begin(), manifest.files.end(),
+                                [&](const ManifestEntry& m) { return m.path == name; });
+    sources.push_back(ListedSource(path / name, *e, listed.second));
+  }
+  for (const VectorSource& s : sources) CheckListedSize(s, manifest_path);
+  if (sources.empty()) {
+    throw InputError(manifest_path.string() + " lists no vector files (nothing to check)");
+  }
+  return sources;
+}
+
+// No manifest: every vector file in the folder, by name.
+std::vector<VectorSource> FolderSources(const std::filesystem::path& path, bool twins) {
   std::vector<std::pair<std::string, std::string>> names;
   for (const std::string& name : VectorFileNamesIn(path)) {
     names.emplace_back(name.substr(0, name.rfind('.')), name);
   }
-  for (const auto& [name, twin] : prefer_binary(names)) {
+  std::vector<VectorSource> sources;
+  for (const auto& [name, twin] : PreferBinary(names, twins)) {
     sources.push_back(
         {path / name, name, std::nullopt, std::nullopt, std::nullopt, std::nullopt, twin});
   }
@@ -128,6 +132,22 @@ std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path, boo
                      "vector file (nothing to check)");
   }
   return sources;
+}
+
+}  // namespace
+
+std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path, bool twins) {
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) {
+    throw InputError("--vectors " + path.string() + " does not exist (expected a vector file or " +
+                     "a folder of them)");
+  }
+  if (!std::filesystem::is_directory(path, error)) return {LoneFileSource(path)};
+  const std::filesystem::path manifest_path = path / "manifest.json";
+  if (std::filesystem::exists(manifest_path, error)) {
+    return ManifestSources(path, manifest_path, twins);
+  }
+  return FolderSources(path, twins);
 }
 
 std::string VectorSelection::Describe() const {

@@ -6,6 +6,7 @@
 // value (Dyadic arithmetic, no floating point) and the vector's expected result.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -17,6 +18,33 @@
 #include "ptovec/oracle/numeric.hpp"
 
 namespace ptovec::generator {
+
+/// One class of an op's own table, as data: its name, its description and, for a class with a
+/// threshold of its own, what side 0 and side 1 are (both null: the generic sides).
+struct OwnClass {
+  const char* name;
+  const char* description;
+  std::array<const char*, 2> sides = {nullptr, nullptr};
+  bool twin_side = false;  ///< OutcomeClass::twin_side
+};
+
+/// The classes of the input alone, the same under every control (a side test, or a classifier
+/// that reads neither the control nor the result).
+using InputClassifyFn = std::function<ClassMask(const Inputs& in)>;
+
+/// The one shape of an op's own outcome classes: its table of classes in bit order (the op's
+/// enum of class bits follows it), its classifier, and when some class has sides, the side test.
+/// The table's thresholds are the classes of `classes` that name sides, in order.
+OutcomeClassTable MakeOutcomeClassTable(std::span<const OwnClass> classes, ClassifyFn classify,
+                                        InputClassifyFn side = {});
+/// A classifier giving every control the classes `classify` finds in the input alone.
+ClassifyFn ForEveryControl(InputClassifyFn classify);
+/// The classes of a value class that several ops share, each bit set when the class is one of
+/// them: NaN, +-Inf, +-0, a subnormal.
+struct SpecialClassBits {
+  unsigned nan, inf, zero, subnormal;
+};
+ClassMask SpecialValueClasses(oracle::NumericValueClass vc, SpecialClassBits bits);
 
 /// tcvt to E8M0 (ReferenceFloatToE8M0): exact power, rounded down / up, at the sqrt(2)
 /// threshold, NaN, Inf, zero, negative, subnormal and tiny inputs, overflow. Other tcvt pairs

@@ -68,96 +68,104 @@ rc::Gen<Inputs> UniformQparam() {
 // ---- outcome classes (ptovec coverage): MatrixQuantParameter(FP32ToFP19(scale), offset, width)
 // ----
 
+namespace {
+
+enum QparamClass : unsigned {
+  kExact,
+  kDown,
+  kUp,
+  kTieEven,
+  kTieUp,
+  kCarry,
+  kWidth0,
+  kWidth5,
+  kWidth9,
+  kWidth17,
+  kNegativeOffset,
+  kOffsetMinimum,
+  kOffsetMaximum,
+  kNaN,
+};
+
+// Sides of FP32ToFP19's thresholds: how far the 13 dropped bits lie from the half point 0x1000
+// (a rounder that reads only the top dropped bits errs next to it); whether a carry out of the
+// fraction reaches the Inf exponent; whether a NaN's payload survives in the kept bits (a NaN
+// with its payload only in the dropped bits becomes the Inf code when truncated).
+constexpr std::array<const char*, 2> kNearHalf = {
+    "more than a quarter FP19 ulp from the half point",
+    "within a quarter FP19 ulp of the half point"};
+
+constexpr OwnClass kQparamClasses[] = {
+    {"FP19 exact", "the 13 dropped fraction bits are 0"},
+    {"FP19 rounded down", "the dropped bits are below half", kNearHalf},
+    {"FP19 rounded up", "the dropped bits are above half", kNearHalf},
+    {"FP19 tie kept even", "the dropped bits are exactly half and bit 13 is 0"},
+    {"FP19 tie rounded up to even", "the dropped bits are exactly half and bit 13 is 1"},
+    {"FP19 carry into the exponent",
+     "rounding up a fraction of all ones (bits 22:13)",
+     {"into a finite exponent", "into the Inf exponent"}},
+    {"width 0", "no offset field"},
+    {"width 5", "a 5-bit offset"},
+    {"width 9", "a 9-bit offset"},
+    {"width 17", "a 17-bit offset"},
+    {"negative offset", "the offset is negative"},
+    {"offset at the width's minimum", "offset = -2^(width-1)"},
+    {"offset at the width's maximum", "offset = 2^(width-1) - 1"},
+    {"NaN scale",
+     "a NaN FP32 scale (FP32ToFP19 gives 0x3ff00)",
+     {"payload in the kept fraction bits 22:13", "payload only in the dropped bits 12:0"}},
+};
+
+// FP32ToFP19's rounding of scale word w: NaN, or how the 13 dropped bits round (and a carry).
+ClassMask Fp19RoundingClasses(std::uint32_t w) {
+  if (oracle::NumericValueClassIsNaN(oracle::TileNumericValueClass(TileDataType::FP32, w))) {
+    return ClassBit(kNaN);
+  }
+  const std::uint32_t low = w & 0x1FFFU;
+  const bool odd = ((w >> 13) & 1U) != 0;
+  ClassMask m = ClassBit(low == 0        ? kExact
+                         : low < 0x1000U ? kDown
+                         : low > 0x1000U ? kUp
+                         : odd           ? kTieUp
+                                         : kTieEven);
+  const bool rounds_up = low > 0x1000U || (low == 0x1000U && odd);
+  if (rounds_up && ((w >> 13) & 0x3FFU) == 0x3FFU) m |= ClassBit(kCarry);
+  return m;
+}
+
+// The width and where the offset lies in its range.
+ClassMask OffsetClasses(Word offset_word, Word width_word) {
+  const int width = static_cast<int>(width_word);
+  ClassMask m = ClassBit(width == 0   ? kWidth0
+                         : width == 5 ? kWidth5
+                         : width == 9 ? kWidth9
+                                      : kWidth17);
+  const auto offset = static_cast<std::int64_t>(oracle::SignExtend(offset_word, 32));
+  if (offset < 0) m |= ClassBit(kNegativeOffset);
+  if (width != 0 && offset == oracle::SignedFieldMinimum(width)) m |= ClassBit(kOffsetMinimum);
+  if (width != 0 && offset == oracle::SignedFieldMaximum(width)) m |= ClassBit(kOffsetMaximum);
+  return m;
+}
+
+ClassMask ClassifyQparam(const Inputs& in) {
+  return Fp19RoundingClasses(static_cast<std::uint32_t>(in[0])) | OffsetClasses(in[1], in[2]);
+}
+
+ClassMask QparamSides(const Inputs& in) {
+  const auto w = static_cast<std::uint32_t>(in[0]);
+  const std::uint32_t low = w & 0x1FFFU;
+  ClassMask m = 0;
+  const std::uint32_t from_half = low > 0x1000U ? low - 0x1000U : 0x1000U - low;
+  if (from_half < 0x800U) m |= ClassBit(kDown) | ClassBit(kUp);
+  if (((w >> 23) & 0xFFU) == 0xFEU) m |= ClassBit(kCarry);
+  if ((w & 0x7FE000U) == 0) m |= ClassBit(kNaN);
+  return m;
+}
+
+}  // namespace
+
 OutcomeClassTable QparamOutcomeClasses(TypePair) {
-  enum : unsigned {
-    kExact,
-    kDown,
-    kUp,
-    kTieEven,
-    kTieUp,
-    kCarry,
-    kWidth0,
-    kWidth5,
-    kWidth9,
-    kWidth17,
-    kNegativeOffset,
-    kOffsetMinimum,
-    kOffsetMaximum,
-    kNaN,
-  };
-  std::vector<OutcomeClass> names = {
-      {"FP19 exact", "the 13 dropped fraction bits are 0"},
-      {"FP19 rounded down", "the dropped bits are below half"},
-      {"FP19 rounded up", "the dropped bits are above half"},
-      {"FP19 tie kept even", "the dropped bits are exactly half and bit 13 is 0"},
-      {"FP19 tie rounded up to even", "the dropped bits are exactly half and bit 13 is 1"},
-      {"FP19 carry into the exponent", "rounding up a fraction of all ones (bits 22:13)"},
-      {"width 0", "no offset field"},
-      {"width 5", "a 5-bit offset"},
-      {"width 9", "a 9-bit offset"},
-      {"width 17", "a 17-bit offset"},
-      {"negative offset", "the offset is negative"},
-      {"offset at the width's minimum", "offset = -2^(width-1)"},
-      {"offset at the width's maximum", "offset = 2^(width-1) - 1"},
-      {"NaN scale", "a NaN FP32 scale (FP32ToFP19 gives 0x3ff00)"},
-  };
-  OutcomeClassTable table{
-      std::move(names), [](const Inputs& in, std::span<const NumericExecutionControl> controls,
-                           const Encoded*, ClassMask* out) {
-        const auto w = static_cast<std::uint32_t>(in[0]);
-        const std::uint32_t low = w & 0x1FFFU;
-        const bool odd = ((w >> 13) & 1U) != 0;
-        ClassMask m = 0;
-        const bool nan =
-            oracle::NumericValueClassIsNaN(oracle::TileNumericValueClass(TileDataType::FP32, w));
-        if (nan) m |= ClassBit(kNaN);
-        if (!nan) {
-          m |= ClassBit(low == 0        ? kExact
-                        : low < 0x1000U ? kDown
-                        : low > 0x1000U ? kUp
-                        : odd           ? kTieUp
-                                        : kTieEven);
-          const bool rounds_up = low > 0x1000U || (low == 0x1000U && odd);
-          if (rounds_up && ((w >> 13) & 0x3FFU) == 0x3FFU) m |= ClassBit(kCarry);
-        }
-        const int width = static_cast<int>(in[2]);
-        m |= ClassBit(width == 0   ? kWidth0
-                      : width == 5 ? kWidth5
-                      : width == 9 ? kWidth9
-                                   : kWidth17);
-        const auto offset = static_cast<std::int64_t>(oracle::SignExtend(in[1], 32));
-        if (offset < 0) m |= ClassBit(kNegativeOffset);
-        if (width != 0 && offset == oracle::SignedFieldMinimum(width))
-          m |= ClassBit(kOffsetMinimum);
-        if (width != 0 && offset == oracle::SignedFieldMaximum(width)) {
-          m |= ClassBit(kOffsetMaximum);
-        }
-        for (std::size_t c = 0; c < controls.size(); ++c) out[c] = m;
-      }};
-  // Sides of FP32ToFP19's thresholds: how far the 13 dropped bits lie from the half point
-  // 0x1000 (a rounder that reads only the top dropped bits errs next to it); whether a carry
-  // out of the fraction reaches the Inf exponent; whether a NaN's payload survives in the kept
-  // bits (a NaN with its payload only in the dropped bits becomes the Inf code when truncated).
-  const std::array<std::string, 2> near_half = {"more than a quarter FP19 ulp from the half point",
-                                                "within a quarter FP19 ulp of the half point"};
-  table.thresholds = {
-      {"FP19 rounded down", near_half},
-      {"FP19 rounded up", near_half},
-      {"FP19 carry into the exponent", {"into a finite exponent", "into the Inf exponent"}},
-      {"NaN scale",
-       {"payload in the kept fraction bits 22:13", "payload only in the dropped bits 12:0"}}};
-  table.side = [](const Inputs& in, std::span<const NumericExecutionControl> controls,
-                  const Encoded*, ClassMask* out) {
-    const auto w = static_cast<std::uint32_t>(in[0]);
-    const std::uint32_t low = w & 0x1FFFU;
-    ClassMask m = 0;
-    const std::uint32_t from_half = low > 0x1000U ? low - 0x1000U : 0x1000U - low;
-    if (from_half < 0x800U) m |= ClassBit(kDown) | ClassBit(kUp);
-    if (((w >> 23) & 0xFFU) == 0xFEU) m |= ClassBit(kCarry);
-    if ((w & 0x7FE000U) == 0) m |= ClassBit(kNaN);
-    for (std::size_t c = 0; c < controls.size(); ++c) out[c] = m;
-  };
-  return table;
+  return MakeOutcomeClassTable(kQparamClasses, ForEveryControl(ClassifyQparam), QparamSides);
 }
 
 OpDef MakeQparamOp() {

@@ -81,57 +81,64 @@ std::vector<SampleStrategy> ShiftStrategies() {
 
 // ---- outcome classes (ptovec coverage): MatrixShiftS32ToS16, ASR by 1..16 clamped to S16 ----
 
+namespace {
+
+enum ShiftClass : unsigned {
+  kNoBitsDropped,
+  kDroppedBelowHalf,
+  kDroppedHalf,
+  kDroppedAboveHalf,
+  kClampHigh,
+  kClampLow,
+  kAtMaximum,
+  kAtMinimum,
+  kNegative,
+  kAllDropped,
+  kShift1,
+  kShift16,
+};
+
+constexpr OwnClass kShiftClasses[] = {
+    {"no bits dropped", "the low `shift` bits are 0: the shift is exact"},
+    {"dropped bits below half", "0 < the dropped bits < 2^(shift-1)"},
+    {"dropped bits exactly half", "the dropped bits = 2^(shift-1) (a rounding shift would add)"},
+    {"dropped bits above half", "the dropped bits > 2^(shift-1)"},
+    {"clamp high", "value >> shift > 32767: clamped with OF|NX"},
+    {"clamp low", "value >> shift < -32768: clamped with OF|NX"},
+    {"range end: maximum", "value >> shift = 32767 without clamping"},
+    {"range end: minimum", "value >> shift = -32768 without clamping"},
+    {"negative value", "the S32 value is negative"},
+    {"every significant bit dropped", "a non-zero value shifts to 0 or -1"},
+    {"shift 1", "the smallest shift"},
+    {"shift 16", "the largest shift"},
+};
+
+ClassMask ClassifyShift(const Inputs& in) {
+  const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(in[0]));
+  const int s = static_cast<int>(in[1]);
+  const std::uint32_t dropped = static_cast<std::uint32_t>(v) & ((1U << s) - 1U);
+  const std::uint32_t half = 1U << (s - 1);
+  const std::int32_t shifted = v >> s;
+  ClassMask m = 0;
+  m |= ClassBit(dropped == 0      ? kNoBitsDropped
+                : dropped < half  ? kDroppedBelowHalf
+                : dropped == half ? kDroppedHalf
+                                  : kDroppedAboveHalf);
+  if (shifted > 32767) m |= ClassBit(kClampHigh);
+  if (shifted < -32768) m |= ClassBit(kClampLow);
+  if (shifted == 32767) m |= ClassBit(kAtMaximum);
+  if (shifted == -32768) m |= ClassBit(kAtMinimum);
+  if (v < 0) m |= ClassBit(kNegative);
+  if (v != 0 && (shifted == 0 || shifted == -1)) m |= ClassBit(kAllDropped);
+  if (s == 1) m |= ClassBit(kShift1);
+  if (s == 16) m |= ClassBit(kShift16);
+  return m;
+}
+
+}  // namespace
+
 OutcomeClassTable ShiftOutcomeClasses(TypePair) {
-  enum : unsigned {
-    kNoBitsDropped,
-    kDroppedBelowHalf,
-    kDroppedHalf,
-    kDroppedAboveHalf,
-    kClampHigh,
-    kClampLow,
-    kAtMaximum,
-    kAtMinimum,
-    kNegative,
-    kAllDropped,
-    kShift1,
-    kShift16,
-  };
-  std::vector<OutcomeClass> names = {
-      {"no bits dropped", "the low `shift` bits are 0: the shift is exact"},
-      {"dropped bits below half", "0 < the dropped bits < 2^(shift-1)"},
-      {"dropped bits exactly half", "the dropped bits = 2^(shift-1) (a rounding shift would add)"},
-      {"dropped bits above half", "the dropped bits > 2^(shift-1)"},
-      {"clamp high", "value >> shift > 32767: clamped with OF|NX"},
-      {"clamp low", "value >> shift < -32768: clamped with OF|NX"},
-      {"range end: maximum", "value >> shift = 32767 without clamping"},
-      {"range end: minimum", "value >> shift = -32768 without clamping"},
-      {"negative value", "the S32 value is negative"},
-      {"every significant bit dropped", "a non-zero value shifts to 0 or -1"},
-      {"shift 1", "the smallest shift"},
-      {"shift 16", "the largest shift"},
-  };
-  return {std::move(names), [](const Inputs& in, std::span<const NumericExecutionControl> controls,
-                               const Encoded*, ClassMask* out) {
-            const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(in[0]));
-            const int s = static_cast<int>(in[1]);
-            const std::uint32_t dropped = static_cast<std::uint32_t>(v) & ((1U << s) - 1U);
-            const std::uint32_t half = 1U << (s - 1);
-            const std::int32_t shifted = v >> s;
-            ClassMask m = 0;
-            m |= ClassBit(dropped == 0      ? kNoBitsDropped
-                          : dropped < half  ? kDroppedBelowHalf
-                          : dropped == half ? kDroppedHalf
-                                            : kDroppedAboveHalf);
-            if (shifted > 32767) m |= ClassBit(kClampHigh);
-            if (shifted < -32768) m |= ClassBit(kClampLow);
-            if (shifted == 32767) m |= ClassBit(kAtMaximum);
-            if (shifted == -32768) m |= ClassBit(kAtMinimum);
-            if (v < 0) m |= ClassBit(kNegative);
-            if (v != 0 && (shifted == 0 || shifted == -1)) m |= ClassBit(kAllDropped);
-            if (s == 1) m |= ClassBit(kShift1);
-            if (s == 16) m |= ClassBit(kShift16);
-            for (std::size_t c = 0; c < controls.size(); ++c) out[c] = m;
-          }};
+  return MakeOutcomeClassTable(kShiftClasses, ForEveryControl(ClassifyShift));
 }
 
 OpDef MakeShiftOp() {

@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -99,103 +100,117 @@ DomainPlan TcvtPlan(TypePair pair) {
 // ---- outcome classes (ptovec coverage): ReferenceFloatToE8M0 (to E8M0); other pairs copy the word
 // and have no own classes ----
 
+namespace {
+
+enum TcvtClass : unsigned {
+  kPower,
+  kDown,
+  kUp,
+  kSqrt2,
+  kNaN,
+  kInf,
+  kZero,
+  kNegative,
+  kSubnormal,
+  kTiny,
+  kOverflow
+};
+
+// The threshold of the nearest modes, sqrt(2) * 2^k, splits the rounded classes: a device
+// comparing with sqrt(2) on too few bits (mutant e8m0_sqrt2_top8) fails only on one side.
+constexpr std::array<const char*, 2> kSqrt2Sides = {"significand below sqrt(2)",
+                                                    "significand above sqrt(2)"};
+
+constexpr OwnClass kTcvtClasses[] = {
+    {"exact power of two", "a positive power of two: the result is exact (no NX)"},
+    {"rounded down", "NX and the result is below the value", kSqrt2Sides},
+    {"rounded up", "NX and the result is above the value", kSqrt2Sides},
+    {"at the sqrt(2) threshold",
+     "the value is the source code just below or just above sqrt(2) * 2^k, where nearest "
+     "modes change exponent",
+     kSqrt2Sides},
+    {"NaN input (NV)", "a NaN source"},
+    {"Inf input", "+Inf or -Inf"},
+    {"zero input", "+0 or -0"},
+    {"negative input", "a negative finite non-zero source"},
+    {"subnormal input", "a subnormal source"},
+    {"tiny: below 2^-127", "0 < |value| < 2^-127, the smallest E8M0 value"},
+    {"overflow (OF)", "OF is raised"},
+};
+
+// The p-bit significand m of a finite non-zero word beside the floor of sqrt(2) * 2^(p-1)
+// (irrational: never equal), the boundaries the strategies aim at (FloorSqrt2Scaled,
+// Fp32Sqrt2Boundaries); nullopt for p = 1 (m = 1 lies below) or p over 63.
+struct Sqrt2Neighbour {
+  std::uint64_t significand;
+  std::uint64_t floor;
+};
+std::optional<Sqrt2Neighbour> BesideSqrt2(TileDataType src, Word w) {
+  const oracle::FiniteDecomposition f = oracle::TileNumericFiniteDecomposition(src, w);
+  const auto p = static_cast<int>(std::bit_width(f.significand));
+  if (p <= 1 || p > 63) return std::nullopt;
+  return Sqrt2Neighbour{f.significand, FloorSqrt2Scaled(p - 1)};
+}
+
+bool IsFiniteNonZero(TileDataType src, Word w) {
+  return oracle::TileNumericValueIsFinite(src, w) &&
+         !oracle::NumericValueClassIsZero(oracle::TileNumericValueClass(src, w));
+}
+
+// The classes of a finite non-zero source word w of value x.
+ClassMask FiniteSourceClasses(TileDataType src, Word w, const oracle::Dyadic& x) {
+  ClassMask m = 0;
+  if (x.negative) m |= ClassBit(kNegative);
+  if (oracle::DyadicCompareMagnitude(x, oracle::SmallestPositiveValue(TileDataType::E8M0)) < 0) {
+    m |= ClassBit(kTiny);  // below 2^-127
+  }
+  const std::optional<Sqrt2Neighbour> n = BesideSqrt2(src, w);
+  if (n && (n->significand == n->floor || n->significand == n->floor + 1)) m |= ClassBit(kSqrt2);
+  return m;
+}
+
+// The classes of result r of the source value x (nullopt: not finite and non-zero).
+ClassMask ResultClasses(const std::optional<oracle::Dyadic>& x, Encoded r) {
+  ClassMask m = 0;
+  if ((r.status & oracle::kStatusOF) != 0) m |= ClassBit(kOverflow);
+  if (x && !x->negative && oracle::TileNumericValueIsFinite(TileDataType::E8M0, r.word)) {
+    const int cmp = oracle::DyadicCompareMagnitude(
+        oracle::DyadicFromFiniteCode(TileDataType::E8M0, r.word), *x);
+    if ((r.status & oracle::kStatusNX) == 0 && cmp == 0) m |= ClassBit(kPower);
+    if ((r.status & oracle::kStatusNX) != 0 && cmp < 0) m |= ClassBit(kDown);
+    if ((r.status & oracle::kStatusNX) != 0 && cmp > 0) m |= ClassBit(kUp);
+  }
+  return m;
+}
+
+void ClassifyTcvt(TileDataType src, const Inputs& in,
+                  std::span<const NumericExecutionControl> controls, const Encoded* expected,
+                  ClassMask* out) {
+  ClassMask common = SpecialValueClasses(oracle::TileNumericValueClass(src, in[0]),
+                                         {kNaN, kInf, kZero, kSubnormal});
+  std::optional<oracle::Dyadic> x;
+  if (IsFiniteNonZero(src, in[0])) {
+    x = oracle::DyadicFromFiniteCode(src, in[0]);
+    common |= FiniteSourceClasses(src, in[0], *x);
+  }
+  for (std::size_t c = 0; c < controls.size(); ++c) out[c] = common | ResultClasses(x, expected[c]);
+}
+
+// Side 1: a significand above sqrt(2) * 2^(p-1).
+ClassMask TcvtSides(TileDataType src, const Inputs& in) {
+  if (!IsFiniteNonZero(src, in[0])) return 0;
+  const std::optional<Sqrt2Neighbour> n = BesideSqrt2(src, in[0]);
+  if (!n || n->significand <= n->floor) return 0;
+  return ClassBit(kDown) | ClassBit(kUp) | ClassBit(kSqrt2);
+}
+
+}  // namespace
+
 OutcomeClassTable TcvtOutcomeClasses(TypePair pair) {
   if (pair.dst != TileDataType::E8M0 || !oracle::Format(pair.src).IsFloating()) return {};
-  enum : unsigned {
-    kPower,
-    kDown,
-    kUp,
-    kSqrt2,
-    kNaN,
-    kInf,
-    kZero,
-    kNegative,
-    kSubnormal,
-    kTiny,
-    kOverflow
-  };
-  std::vector<OutcomeClass> names = {
-      {"exact power of two", "a positive power of two: the result is exact (no NX)"},
-      {"rounded down", "NX and the result is below the value"},
-      {"rounded up", "NX and the result is above the value"},
-      {"at the sqrt(2) threshold",
-       "the value is the source code just below or just above sqrt(2) * 2^k, where nearest "
-       "modes change exponent"},
-      {"NaN input (NV)", "a NaN source"},
-      {"Inf input", "+Inf or -Inf"},
-      {"zero input", "+0 or -0"},
-      {"negative input", "a negative finite non-zero source"},
-      {"subnormal input", "a subnormal source"},
-      {"tiny: below 2^-127", "0 < |value| < 2^-127, the smallest E8M0 value"},
-      {"overflow (OF)", "OF is raised"},
-  };
   const TileDataType src = pair.src;
-  OutcomeClassTable table{
-      std::move(names), [src](const Inputs& in, std::span<const NumericExecutionControl> controls,
-                              const Encoded* expected, ClassMask* out) {
-        const oracle::NumericValueClass vc = oracle::TileNumericValueClass(src, in[0]);
-        ClassMask common = 0;
-        std::optional<oracle::Dyadic> x;
-        if (oracle::NumericValueClassIsNaN(vc)) common |= ClassBit(kNaN);
-        if (oracle::NumericValueClassIsInfinity(vc)) common |= ClassBit(kInf);
-        if (oracle::NumericValueClassIsZero(vc)) common |= ClassBit(kZero);
-        if (vc == oracle::NumericValueClass::PositiveSubnormal ||
-            vc == oracle::NumericValueClass::NegativeSubnormal) {
-          common |= ClassBit(kSubnormal);
-        }
-        if (oracle::TileNumericValueIsFinite(src, in[0]) && !oracle::NumericValueClassIsZero(vc)) {
-          x = oracle::DyadicFromFiniteCode(src, in[0]);
-          if (x->negative) common |= ClassBit(kNegative);
-          if (oracle::DyadicCompareMagnitude(
-                  *x, oracle::SmallestPositiveValue(TileDataType::E8M0)) < 0) {
-            common |= ClassBit(kTiny);  // below 2^-127
-          }
-          // A p-bit significand m next to sqrt(2) * 2^(p-1) (irrational: never equal), the
-          // boundaries the strategies aim at (FloorSqrt2Scaled, Fp32Sqrt2Boundaries).
-          const oracle::FiniteDecomposition f = oracle::TileNumericFiniteDecomposition(src, in[0]);
-          const auto p = static_cast<int>(std::bit_width(f.significand));
-          if (p > 1 && p <= 63) {
-            const std::uint64_t below = FloorSqrt2Scaled(p - 1);
-            if (f.significand == below || f.significand == below + 1) common |= ClassBit(kSqrt2);
-          }
-        }
-        for (std::size_t c = 0; c < controls.size(); ++c) {
-          const Encoded r = expected[c];
-          ClassMask m = common;
-          if ((r.status & oracle::kStatusOF) != 0) m |= ClassBit(kOverflow);
-          if (x && !x->negative && oracle::TileNumericValueIsFinite(TileDataType::E8M0, r.word)) {
-            const int cmp = oracle::DyadicCompareMagnitude(
-                oracle::DyadicFromFiniteCode(TileDataType::E8M0, r.word), *x);
-            if ((r.status & oracle::kStatusNX) == 0 && cmp == 0) m |= ClassBit(kPower);
-            if ((r.status & oracle::kStatusNX) != 0 && cmp < 0) m |= ClassBit(kDown);
-            if ((r.status & oracle::kStatusNX) != 0 && cmp > 0) m |= ClassBit(kUp);
-          }
-          out[c] = m;
-        }
-      }};
-  // The threshold of the nearest modes, sqrt(2) * 2^k, splits the rounded classes: a device
-  // comparing with sqrt(2) on too few bits (mutant e8m0_sqrt2_top8) fails only on one side.
-  const std::array<std::string, 2> sqrt2_sides = {"significand below sqrt(2)",
-                                                  "significand above sqrt(2)"};
-  table.thresholds = {{"rounded down", sqrt2_sides},
-                      {"rounded up", sqrt2_sides},
-                      {"at the sqrt(2) threshold", sqrt2_sides}};
-  table.side = [src](const Inputs& in, std::span<const NumericExecutionControl> controls,
-                     const Encoded*, ClassMask* out) {
-    ClassMask above = 0;
-    if (oracle::TileNumericValueIsFinite(src, in[0]) &&
-        !oracle::NumericValueClassIsZero(oracle::TileNumericValueClass(src, in[0]))) {
-      // A p-bit significand m lies above sqrt(2) * 2^(p-1) when it exceeds the floor of it
-      // (sqrt(2) * 2^(p-1) is irrational: never equal); m = 1 (p = 1) lies below.
-      const oracle::FiniteDecomposition f = oracle::TileNumericFiniteDecomposition(src, in[0]);
-      const auto p = static_cast<int>(std::bit_width(f.significand));
-      if (p > 1 && p <= 63 && f.significand > FloorSqrt2Scaled(p - 1)) {
-        above = ClassBit(kDown) | ClassBit(kUp) | ClassBit(kSqrt2);
-      }
-    }
-    for (std::size_t c = 0; c < controls.size(); ++c) out[c] = above;
-  };
-  return table;
+  return MakeOutcomeClassTable(kTcvtClasses, std::bind_front(ClassifyTcvt, src),
+                               [src](const Inputs& in) { return TcvtSides(src, in); });
 }
 
 OpDef MakeTcvtOp() {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -162,101 +163,117 @@ std::vector<Strategy> TdequantStrategies() {
 // ---- outcome classes (ptovec coverage): TileProfileDequantize, (value - zero_point) * scale
 // encoded as FP32 ----
 
+namespace {
+
+enum TdequantClass : unsigned {
+  kZeroDifference,
+  kNegativeDifference,
+  kWideDifference,
+  kExactNormal,
+  kExactSubnormal,
+  kInexact,
+  kTieUp,
+  kTieDown,
+  kOverflow,
+  kTinyInexact,
+  kSubnormalScale,
+  kValueAtMinimum,
+  kValueAtMaximum,
+  kZeroPointAtMinimum,
+  kZeroPointAtMaximum,
+};
+
+constexpr OwnClass kTdequantClasses[] = {
+    {"zero difference", "value = zero_point: the result is +0"},
+    {"negative difference", "value < zero_point"},
+    {"difference beyond the source type",
+     "value - zero_point is outside the source type's range (it would wrap in 8 bits)"},
+    {"exact normal", "the result is a normal FP32 and NX is clear"},
+    {"exact subnormal", "the result is a subnormal FP32 and NX is clear"},
+    {"inexact", "the product is rounded to FP32 (NX without OF)"},
+    {"exact tie rounded up",
+     "the product is halfway between two FP32 values and rounds away "
+     "from zero"},
+    {"exact tie rounded down",
+     "the product is halfway between two FP32 values and rounds "
+     "toward zero"},
+    {"overflow to Inf (OF)", "OF is raised"},
+    {"tiny and inexact (UF)", "UF is raised"},
+    {"subnormal scale", "the scale is an FP32 subnormal"},
+    {"value at the minimum", "the value is the source type's minimum (-128 or 0)"},
+    {"value at the maximum", "the value is the source type's maximum (127 or 255)"},
+    {"zero point at the minimum", "the zero point is the source type's minimum (-128 or 0)"},
+    {"zero point at the maximum", "the zero point is the source type's maximum (127 or 255)"},
+};
+
+// The classes of the input: the difference value - zero_point, the scale, the range ends.
+ClassMask TdequantInputClasses(TileDataType src, const Inputs& in, std::int64_t diff) {
+  ClassMask m = 0;
+  if (diff == 0) m |= ClassBit(kZeroDifference);
+  if (diff < 0) m |= ClassBit(kNegativeDifference);
+  const std::int64_t lo = IntegerTypeMinimum(src);
+  const std::int64_t hi = IntegerTypeMaximum(src);
+  if (diff < lo || diff > hi) m |= ClassBit(kWideDifference);
+  if (oracle::TileNumericValueClass(TileDataType::FP32, in[1]) ==
+      oracle::NumericValueClass::PositiveSubnormal) {
+    m |= ClassBit(kSubnormalScale);
+  }
+  if (IntegerWordValue(src, in[0]) == lo) m |= ClassBit(kValueAtMinimum);
+  if (IntegerWordValue(src, in[0]) == hi) m |= ClassBit(kValueAtMaximum);
+  if (IntegerWordValue(src, in[2]) == lo) m |= ClassBit(kZeroPointAtMinimum);
+  if (IntegerWordValue(src, in[2]) == hi) m |= ClassBit(kZeroPointAtMaximum);
+  return m;
+}
+
+// Whether the non-zero product p lies halfway between two FP32 values.
+bool IsFp32Tie(const oracle::Dyadic& p) {
+  if (p.significand == 0) return false;
+  // The FP32 quantum at p: 2^(top - 23) for a normal, 2^-149 below 2^-126.
+  const int quantum = std::max(oracle::DyadicLeadingExponent(p) - 23, -149);
+  return oracle::DyadicLowExponent(p) == quantum - 1;
+}
+
+// The classes of FP32 result r of the product p (a tie when `tie`).
+ClassMask TdequantResultClasses(const oracle::Dyadic& p, bool tie, Encoded r) {
+  ClassMask m = 0;
+  const oracle::NumericValueClass vc = oracle::TileNumericValueClass(TileDataType::FP32, r.word);
+  const bool exact = (r.status & oracle::kStatusNX) == 0;
+  if (exact && (vc == oracle::NumericValueClass::PositiveNormal ||
+                vc == oracle::NumericValueClass::NegativeNormal)) {
+    m |= ClassBit(kExactNormal);
+  }
+  if (exact && (vc == oracle::NumericValueClass::PositiveSubnormal ||
+                vc == oracle::NumericValueClass::NegativeSubnormal)) {
+    m |= ClassBit(kExactSubnormal);
+  }
+  if (!exact && (r.status & oracle::kStatusOF) == 0) m |= ClassBit(kInexact);
+  if ((r.status & oracle::kStatusOF) != 0) m |= ClassBit(kOverflow);
+  if ((r.status & oracle::kStatusUF) != 0) m |= ClassBit(kTinyInexact);
+  if (tie && oracle::TileNumericValueIsFinite(TileDataType::FP32, r.word)) {
+    const int cmp =
+        oracle::DyadicCompareMagnitude(oracle::DyadicFromFiniteCode(TileDataType::FP32, r.word), p);
+    m |= ClassBit(cmp > 0 ? kTieUp : kTieDown);
+  }
+  return m;
+}
+
+void ClassifyTdequant(TileDataType src, const Inputs& in,
+                      std::span<const NumericExecutionControl> controls, const Encoded* expected,
+                      ClassMask* out) {
+  const std::int64_t diff = IntegerWordValue(src, in[0]) - IntegerWordValue(src, in[2]);
+  const ClassMask common = TdequantInputClasses(src, in, diff);
+  const oracle::Dyadic p = oracle::DyadicProduct(
+      oracle::DyadicFromInteger(diff), oracle::DyadicFromFiniteCode(TileDataType::FP32, in[1]));
+  const bool tie = IsFp32Tie(p);
+  for (std::size_t c = 0; c < controls.size(); ++c) {
+    out[c] = common | TdequantResultClasses(p, tie, expected[c]);
+  }
+}
+
+}  // namespace
+
 OutcomeClassTable TdequantOutcomeClasses(TypePair pair) {
-  enum : unsigned {
-    kZeroDifference,
-    kNegativeDifference,
-    kWideDifference,
-    kExactNormal,
-    kExactSubnormal,
-    kInexact,
-    kTieUp,
-    kTieDown,
-    kOverflow,
-    kTinyInexact,
-    kSubnormalScale,
-    kValueAtMinimum,
-    kValueAtMaximum,
-    kZeroPointAtMinimum,
-    kZeroPointAtMaximum,
-  };
-  std::vector<OutcomeClass> names = {
-      {"zero difference", "value = zero_point: the result is +0"},
-      {"negative difference", "value < zero_point"},
-      {"difference beyond the source type",
-       "value - zero_point is outside the source type's range (it would wrap in 8 bits)"},
-      {"exact normal", "the result is a normal FP32 and NX is clear"},
-      {"exact subnormal", "the result is a subnormal FP32 and NX is clear"},
-      {"inexact", "the product is rounded to FP32 (NX without OF)"},
-      {"exact tie rounded up",
-       "the product is halfway between two FP32 values and rounds away "
-       "from zero"},
-      {"exact tie rounded down",
-       "the product is halfway between two FP32 values and rounds "
-       "toward zero"},
-      {"overflow to Inf (OF)", "OF is raised"},
-      {"tiny and inexact (UF)", "UF is raised"},
-      {"subnormal scale", "the scale is an FP32 subnormal"},
-      {"value at the minimum", "the value is the source type's minimum (-128 or 0)"},
-      {"value at the maximum", "the value is the source type's maximum (127 or 255)"},
-      {"zero point at the minimum", "the zero point is the source type's minimum (-128 or 0)"},
-      {"zero point at the maximum", "the zero point is the source type's maximum (127 or 255)"},
-  };
-  const TileDataType src = pair.src;
-  return {std::move(names),
-          [src](const Inputs& in, std::span<const NumericExecutionControl> controls,
-                const Encoded* expected, ClassMask* out) {
-            const std::int64_t diff = IntegerWordValue(src, in[0]) - IntegerWordValue(src, in[2]);
-            ClassMask common = 0;
-            if (diff == 0) common |= ClassBit(kZeroDifference);
-            if (diff < 0) common |= ClassBit(kNegativeDifference);
-            if (diff < IntegerTypeMinimum(src) || diff > IntegerTypeMaximum(src)) {
-              common |= ClassBit(kWideDifference);
-            }
-            if (oracle::TileNumericValueClass(TileDataType::FP32, in[1]) ==
-                oracle::NumericValueClass::PositiveSubnormal) {
-              common |= ClassBit(kSubnormalScale);
-            }
-            const std::int64_t lo = IntegerTypeMinimum(src);
-            const std::int64_t hi = IntegerTypeMaximum(src);
-            if (IntegerWordValue(src, in[0]) == lo) common |= ClassBit(kValueAtMinimum);
-            if (IntegerWordValue(src, in[0]) == hi) common |= ClassBit(kValueAtMaximum);
-            if (IntegerWordValue(src, in[2]) == lo) common |= ClassBit(kZeroPointAtMinimum);
-            if (IntegerWordValue(src, in[2]) == hi) common |= ClassBit(kZeroPointAtMaximum);
-            const oracle::Dyadic p =
-                oracle::DyadicProduct(oracle::DyadicFromInteger(diff),
-                                      oracle::DyadicFromFiniteCode(TileDataType::FP32, in[1]));
-            bool tie = false;
-            if (p.significand != 0) {
-              // The FP32 quantum at p: 2^(top - 23) for a normal, 2^-149 below 2^-126.
-              const int quantum = std::max(oracle::DyadicLeadingExponent(p) - 23, -149);
-              tie = oracle::DyadicLowExponent(p) == quantum - 1;
-            }
-            for (std::size_t c = 0; c < controls.size(); ++c) {
-              const Encoded r = expected[c];
-              ClassMask m = common;
-              const oracle::NumericValueClass vc =
-                  oracle::TileNumericValueClass(TileDataType::FP32, r.word);
-              const bool exact = (r.status & oracle::kStatusNX) == 0;
-              if (exact && (vc == oracle::NumericValueClass::PositiveNormal ||
-                            vc == oracle::NumericValueClass::NegativeNormal)) {
-                m |= ClassBit(kExactNormal);
-              }
-              if (exact && (vc == oracle::NumericValueClass::PositiveSubnormal ||
-                            vc == oracle::NumericValueClass::NegativeSubnormal)) {
-                m |= ClassBit(kExactSubnormal);
-              }
-              if (!exact && (r.status & oracle::kStatusOF) == 0) m |= ClassBit(kInexact);
-              if ((r.status & oracle::kStatusOF) != 0) m |= ClassBit(kOverflow);
-              if ((r.status & oracle::kStatusUF) != 0) m |= ClassBit(kTinyInexact);
-              if (tie && oracle::TileNumericValueIsFinite(TileDataType::FP32, r.word)) {
-                const int cmp = oracle::DyadicCompareMagnitude(
-                    oracle::DyadicFromFiniteCode(TileDataType::FP32, r.word), p);
-                m |= ClassBit(cmp > 0 ? kTieUp : kTieDown);
-              }
-              out[c] = m;
-            }
-          }};
+  return MakeOutcomeClassTable(kTdequantClasses, std::bind_front(ClassifyTdequant, pair.src));
 }
 
 OpDef MakeTdequantOp() {

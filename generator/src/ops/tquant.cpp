@@ -13,6 +13,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <utility>
@@ -292,97 +293,106 @@ std::vector<SampleStrategy> TquantStrategies(TileDataType dst) {
 // ---- outcome classes (ptovec coverage): TileProfileQuantize, round(value * scale + zero_point)
 // into S8/U8 ----
 
+namespace {
+
+enum TquantClass : unsigned {
+  kNaN,
+  kInf,
+  kZero,
+  kSubnormal,
+  kExact,
+  kInexact,
+  kTie,
+  kClamp,
+  kWrap,
+  kBackInRange,
+  kPushedOut,
+  kWideProduct,
+  kAtMinimum,
+  kAtMaximum,
+  kNegativeIntoUnsigned
+};
+
+constexpr OwnClass kTquantClasses[] = {
+    {"NaN value (NV)", "a NaN value"},
+    {"Inf value", "+Inf or -Inf"},
+    {"zero value", "+0 or -0"},
+    {"subnormal value", "a subnormal FP32 value"},
+    {"exact", "value * scale + zero_point is an integer in range"},
+    {"inexact in range", "rounded (NX) without leaving the range"},
+    {"tie", "value * scale + zero_point is exactly an integer + 1/2"},
+    {"Sat clamp", "value * scale + zero_point is outside the range, Sat on"},
+    {"non-Sat wrap", "value * scale + zero_point is outside the range, Sat off"},
+    {"zero point brings it into range",
+     "value * scale is outside the destination range but value * scale + zero_point is in it"},
+    {"zero point pushes it out of range",
+     "value * scale is inside the destination range but value * scale + zero_point is not"},
+    {"product wider than FP32",
+     "value * scale needs more than 24 significant bits (one more rounding would change it)"},
+    {"range end: minimum", "the result is the destination's minimum"},
+    {"range end: maximum", "the result is the destination's maximum"},
+    {"negative into unsigned", "value * scale + zero_point < 0 into U8"},
+};
+
+// The classes of the exact product p = value * scale against the range [lo, hi] of `dst` and
+// the zero point zp; `outside` gets whether p + zp is outside the range.
+ClassMask ProductClasses(TileDataType dst, const oracle::Dyadic& p, std::int64_t zp,
+                         bool& outside) {
+  const std::int64_t lo = IntegerTypeMinimum(dst);
+  const std::int64_t hi = IntegerTypeMaximum(dst);
+  ClassMask m = 0;
+  const bool product_outside = oracle::DyadicCompare(p, oracle::DyadicFromInteger(lo)) < 0 ||
+                               oracle::DyadicCompare(p, oracle::DyadicFromInteger(hi)) > 0;
+  outside = oracle::DyadicCompare(p, oracle::DyadicFromInteger(lo - zp)) < 0 ||
+            oracle::DyadicCompare(p, oracle::DyadicFromInteger(hi - zp)) > 0;
+  if (product_outside && !outside) m |= ClassBit(kBackInRange);
+  if (!product_outside && outside) m |= ClassBit(kPushedOut);
+  if (p.significand != 0) {
+    if (oracle::DyadicLowExponent(p) == -1) m |= ClassBit(kTie);
+    if (oracle::BitLength(oracle::DyadicNormalized(p).significand) > 24) {
+      m |= ClassBit(kWideProduct);
+    }
+  }
+  if (dst == TileDataType::U8 && oracle::DyadicCompare(p, oracle::DyadicFromInteger(-zp)) < 0) {
+    m |= ClassBit(kNegativeIntoUnsigned);
+  }
+  return m;
+}
+
+// The classes of result r under control c of a finite (or not) value whose p + zp is `outside`.
+ClassMask TquantResultClasses(TileDataType dst, bool finite, bool outside,
+                              NumericExecutionControl control, Encoded r) {
+  ClassMask m = 0;
+  if (finite && !outside) m |= ClassBit((r.status & oracle::kStatusNX) != 0 ? kInexact : kExact);
+  if (finite && outside) m |= ClassBit(control.saturating ? kClamp : kWrap);
+  const std::int64_t v = IntegerWordValue(dst, r.word);
+  if (v == IntegerTypeMinimum(dst)) m |= ClassBit(kAtMinimum);
+  if (v == IntegerTypeMaximum(dst)) m |= ClassBit(kAtMaximum);
+  return m;
+}
+
+void ClassifyTquant(TileDataType dst, const Inputs& in,
+                    std::span<const NumericExecutionControl> controls, const Encoded* expected,
+                    ClassMask* out) {
+  ClassMask common = SpecialValueClasses(oracle::TileNumericValueClass(TileDataType::FP32, in[0]),
+                                         {kNaN, kInf, kZero, kSubnormal});
+  const bool finite = oracle::TileNumericValueIsFinite(TileDataType::FP32, in[0]);
+  bool outside = false;
+  if (finite) {
+    const oracle::Dyadic p =
+        oracle::DyadicProduct(oracle::DyadicFromFiniteCode(TileDataType::FP32, in[0]),
+                              oracle::DyadicFromFiniteCode(TileDataType::FP32, in[1]));
+    common |= ProductClasses(dst, p, IntegerWordValue(dst, in[2]), outside);
+  }
+  for (std::size_t c = 0; c < controls.size(); ++c) {
+    out[c] = common | TquantResultClasses(dst, finite, outside, controls[c], expected[c]);
+  }
+}
+
+}  // namespace
+
 OutcomeClassTable TquantOutcomeClasses(TypePair pair) {
-  enum : unsigned {
-    kNaN,
-    kInf,
-    kZero,
-    kSubnormal,
-    kExact,
-    kInexact,
-    kTie,
-    kClamp,
-    kWrap,
-    kBackInRange,
-    kPushedOut,
-    kWideProduct,
-    kAtMinimum,
-    kAtMaximum,
-    kNegativeIntoUnsigned
-  };
-  std::vector<OutcomeClass> names = {
-      {"NaN value (NV)", "a NaN value"},
-      {"Inf value", "+Inf or -Inf"},
-      {"zero value", "+0 or -0"},
-      {"subnormal value", "a subnormal FP32 value"},
-      {"exact", "value * scale + zero_point is an integer in range"},
-      {"inexact in range", "rounded (NX) without leaving the range"},
-      {"tie", "value * scale + zero_point is exactly an integer + 1/2"},
-      {"Sat clamp", "value * scale + zero_point is outside the range, Sat on"},
-      {"non-Sat wrap", "value * scale + zero_point is outside the range, Sat off"},
-      {"zero point brings it into range",
-       "value * scale is outside the destination range but value * scale + zero_point is in it"},
-      {"zero point pushes it out of range",
-       "value * scale is inside the destination range but value * scale + zero_point is not"},
-      {"product wider than FP32",
-       "value * scale needs more than 24 significant bits (one more rounding would change it)"},
-      {"range end: minimum", "the result is the destination's minimum"},
-      {"range end: maximum", "the result is the destination's maximum"},
-      {"negative into unsigned", "value * scale + zero_point < 0 into U8"},
-  };
-  const TileDataType dst = pair.dst;
-  return {std::move(names),
-          [dst](const Inputs& in, std::span<const NumericExecutionControl> controls,
-                const Encoded* expected, ClassMask* out) {
-            const std::int64_t lo = IntegerTypeMinimum(dst);
-            const std::int64_t hi = IntegerTypeMaximum(dst);
-            const std::int64_t zp = IntegerWordValue(dst, in[2]);
-            const oracle::NumericValueClass vc =
-                oracle::TileNumericValueClass(TileDataType::FP32, in[0]);
-            ClassMask common = 0;
-            if (oracle::NumericValueClassIsNaN(vc)) common |= ClassBit(kNaN);
-            if (oracle::NumericValueClassIsInfinity(vc)) common |= ClassBit(kInf);
-            if (oracle::NumericValueClassIsZero(vc)) common |= ClassBit(kZero);
-            if (vc == oracle::NumericValueClass::PositiveSubnormal ||
-                vc == oracle::NumericValueClass::NegativeSubnormal) {
-              common |= ClassBit(kSubnormal);
-            }
-            bool outside = false;
-            if (oracle::TileNumericValueIsFinite(TileDataType::FP32, in[0])) {
-              const oracle::Dyadic p =
-                  oracle::DyadicProduct(oracle::DyadicFromFiniteCode(TileDataType::FP32, in[0]),
-                                        oracle::DyadicFromFiniteCode(TileDataType::FP32, in[1]));
-              const bool product_outside =
-                  oracle::DyadicCompare(p, oracle::DyadicFromInteger(lo)) < 0 ||
-                  oracle::DyadicCompare(p, oracle::DyadicFromInteger(hi)) > 0;
-              outside = oracle::DyadicCompare(p, oracle::DyadicFromInteger(lo - zp)) < 0 ||
-                        oracle::DyadicCompare(p, oracle::DyadicFromInteger(hi - zp)) > 0;
-              if (product_outside && !outside) common |= ClassBit(kBackInRange);
-              if (!product_outside && outside) common |= ClassBit(kPushedOut);
-              if (p.significand != 0) {
-                if (oracle::DyadicLowExponent(p) == -1) common |= ClassBit(kTie);
-                if (oracle::BitLength(oracle::DyadicNormalized(p).significand) > 24)
-                  common |= ClassBit(kWideProduct);
-              }
-              if (dst == TileDataType::U8 &&
-                  oracle::DyadicCompare(p, oracle::DyadicFromInteger(-zp)) < 0) {
-                common |= ClassBit(kNegativeIntoUnsigned);
-              }
-            }
-            for (std::size_t c = 0; c < controls.size(); ++c) {
-              const Encoded r = expected[c];
-              ClassMask m = common;
-              const bool finite = oracle::TileNumericValueIsFinite(TileDataType::FP32, in[0]);
-              if (finite && !outside) {
-                m |= ClassBit((r.status & oracle::kStatusNX) != 0 ? kInexact : kExact);
-              }
-              if (finite && outside) m |= ClassBit(controls[c].saturating ? kClamp : kWrap);
-              const std::int64_t v = IntegerWordValue(dst, r.word);
-              if (v == lo) m |= ClassBit(kAtMinimum);
-              if (v == hi) m |= ClassBit(kAtMaximum);
-              out[c] = m;
-            }
-          }};
+  return MakeOutcomeClassTable(kTquantClasses, std::bind_front(ClassifyTquant, pair.dst));
 }
 
 OpDef MakeTquantOp() {

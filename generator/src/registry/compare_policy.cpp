@@ -5,7 +5,7 @@
 #include <cctype>
 
 #include "ptovec/facts.h"
-#include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/errors.hpp"
 
 namespace ptovec::generator {
 

@@ -104,6 +104,13 @@ std::vector<std::uint64_t> PartWeights(const std::vector<std::uint64_t>& strateg
 
 Sample::Sample(std::vector<SampleStrategy> strategies, std::uint64_t seed, std::uint64_t samples)
     : serial_(NextSerial()) {
+  const Quotas quotas = TakeStrategies(std::move(strategies), samples);
+  BuildParts(seed);
+  TakeQuotas(quotas);
+  CountTaken();
+}
+
+std::vector<std::uint64_t> Sample::StrategyWeights(const std::vector<SampleStrategy>& strategies) {
   if (strategies.empty()) throw std::invalid_argument("Sample: no strategies");
   std::vector<std::uint64_t> weights;
   for (const SampleStrategy& s : strategies) {
@@ -113,8 +120,14 @@ Sample::Sample(std::vector<SampleStrategy> strategies, std::uint64_t seed, std::
     }
     weights.push_back(static_cast<std::uint64_t>(s.weight));
   }
+  return weights;
+}
+
+Sample::Quotas Sample::TakeStrategies(std::vector<SampleStrategy> strategies,
+                                      std::uint64_t samples) {
+  const std::vector<std::uint64_t> weights = StrategyWeights(strategies);
   // Quotas: by strategy weight, then by part weight within each strategy.
-  std::vector<std::uint64_t> quota;
+  Quotas quotas;
   std::vector<std::vector<std::uint64_t>> part_weight_lists;
   const std::vector<std::uint64_t> strategy_quota = Share(samples, weights);
   for (std::size_t s = 0; s < strategies.size(); ++s) {
@@ -125,7 +138,7 @@ Sample::Sample(std::vector<SampleStrategy> strategies, std::uint64_t seed, std::
                                     " is below 1");
       part_weights.push_back(static_cast<std::uint64_t>(p.weight));
     }
-    for (std::uint64_t q : Share(strategy_quota[s], part_weights)) quota.push_back(q);
+    for (std::uint64_t q : Share(strategy_quota[s], part_weights)) quotas.quota.push_back(q);
     part_weight_lists.push_back(part_weights);
     for (WeightedSet& p : strategies[s].parts) {
       sets_.push_back(std::move(p.set));
@@ -133,8 +146,12 @@ Sample::Sample(std::vector<SampleStrategy> strategies, std::uint64_t seed, std::
     }
     counts_.push_back({strategies[s].name, strategies[s].weight, 0, 0});
   }
-  const std::size_t n = sets_.size();
+  quotas.hand_on = PartWeights(weights, part_weight_lists);
+  return quotas;
+}
 
+void Sample::BuildParts(std::uint64_t seed) {
+  const std::size_t n = sets_.size();
   // What each part owns: boxes minus every earlier part's boxes, while no mapped part came
   // before; otherwise its whole set, walked with skips.
   parts_.resize(n);
@@ -162,23 +179,25 @@ Sample::Sample(std::vector<SampleStrategy> strategies, std::uint64_t seed, std::
     if (parts_[s].walk) asked = s;
   }
   for (std::size_t e = 0; e < asked; ++e) sets_[e].BuildLookupIndex();
+}
 
+void Sample::TakeQuotas(const Quotas& quotas) {
   // Take up to the quota; what short parts leave is shared again by weight among the parts with
   // tuples left (round after round, as parts run out), so the weights hold among them. A walked
   // part is walked (in permutation order) only as far as it is needed.
+  const std::size_t n = parts_.size();
   std::uint64_t left = 0;
   for (std::size_t s = 0; s < n; ++s) {
-    parts_[s].taken = Take(s, quota[s]);
-    left += quota[s] - parts_[s].taken;
+    parts_[s].taken = Take(s, quotas.quota[s]);
+    left += quotas.quota[s] - parts_[s].taken;
   }
-  const std::vector<std::uint64_t> hand_on = PartWeights(weights, part_weight_lists);
   while (left > 0) {
     std::vector<std::size_t> open;
     std::vector<std::uint64_t> open_weights;
     for (std::size_t s = 0; s < n; ++s) {
       if (HasMore(s)) {
         open.push_back(s);
-        open_weights.push_back(hand_on[s]);
+        open_weights.push_back(quotas.hand_on[s]);
       }
     }
     if (open.empty()) break;  // every tuple of every part is taken
@@ -190,7 +209,10 @@ Sample::Sample(std::vector<SampleStrategy> strategies, std::uint64_t seed, std::
       left -= part.taken - before;
     }
   }
-  for (std::size_t s = 0; s < n; ++s) {
+}
+
+void Sample::CountTaken() {
+  for (std::size_t s = 0; s < parts_.size(); ++s) {
     Part& part = parts_[s];
     part.first = count_;
     count_ += part.taken;

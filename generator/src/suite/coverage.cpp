@@ -150,17 +150,113 @@ void CheckRecords(const VectorFileInfo& info, const Inputs& in,
 
 }  // namespace
 
+namespace {
+
+// FNV-1a over every record's words.
+class Fingerprint {
+ public:
+  void Mix(std::uint64_t word) {
+    for (int b = 0; b < 64; b += 8) {
+      value_ ^= (word >> b) & 0xFF;
+      value_ *= 0x100000001b3ULL;
+    }
+  }
+  void MixRecord(const VectorRecord& r, std::size_t slots) {
+    for (std::size_t k = 0; k < slots; ++k) Mix(r.c.in[k]);
+    Mix(ControlSlot(r.c.control));
+    Mix(r.expected.word);
+    Mix(r.expected.status);
+  }
+  std::uint64_t value() const { return value_; }
+
+ private:
+  std::uint64_t value_ = 0xcbf29ce484222325ULL;
+};
+
+// Counts the records of one file into its pair's coverage. Records come input by input with
+// every control of the input in a row: each run of equal inputs is classified at once (the op's
+// classifier computes the input's own facts once). A twin's records are only read (compared
+// with its binary, already checked, by fingerprint).
+class RunCounter {
+ public:
+  RunCounter(const VectorFileInfo& info, const PairClassifier& classifier, PairCoverage& cov,
+             bool twin)
+      : info_(info), classifier_(classifier), cov_(cov), twin_(twin) {}
+
+  void Add(const VectorRecord& r) {
+    if (!controls_.empty() && (r.c.in != current_ || controls_.size() >= kControlSlots)) Flush();
+    current_ = r.c.in;
+    controls_.push_back(r.c.control);
+    expected_.push_back(r.expected);
+  }
+
+  void Flush() {
+    if (controls_.empty()) return;
+    if (!twin_) {
+      CheckRecords(info_, current_, controls_, expected_, first_record_, oracle_out_);
+      first_record_ += controls_.size();
+      masks_.resize(controls_.size());
+      classifier_.Classify(current_, controls_, expected_.data(), masks_.data());
+      for (std::size_t c = 0; c < controls_.size(); ++c) {
+        const std::size_t slot = ControlSlot(controls_[c]);
+        ++cov_.vectors[slot];
+        ForEachClassBit(masks_[c], [&](unsigned k) { ++cov_.counts[slot][k]; });
+      }
+    }
+    controls_.clear();
+    expected_.clear();
+  }
+
+ private:
+  const VectorFileInfo& info_;
+  const PairClassifier& classifier_;
+  PairCoverage& cov_;
+  bool twin_;
+  std::vector<NumericExecutionControl> controls_;
+  std::vector<Encoded> expected_;
+  std::vector<Encoded> oracle_out_;
+  std::vector<ClassMask> masks_;
+  Inputs current_{};
+  std::uint64_t first_record_ = 0;  // the record number of controls_[0]
+};
+
+// The records of one file: how many, and their fingerprint (when asked).
+struct FileRecords {
+  std::uint64_t count = 0;
+  std::uint64_t fingerprint = 0;
+};
+
+// Reads one file, counting its records into `cov` (its pair's coverage).
+FileRecords CountFile(const VectorSource& source, bool fingerprinted, VectorReader& reader,
+                      PairCoverage& cov) {
+  const VectorFileInfo& info = reader.info();
+  const PairClassifier classifier(*info.op, cov.pair);
+  RunCounter runs(info, classifier, cov, source.twin);
+  Fingerprint fingerprint;
+  std::uint64_t read_records = 0;
+  std::vector<VectorRecord> records;
+  while (reader.Read(records, 65536) > 0) {
+    for (const VectorRecord& r : records) {
+      ++read_records;
+      if (fingerprinted) fingerprint.MixRecord(r, info.op->slots.size());
+      runs.Add(r);
+    }
+  }
+  runs.Flush();
+  return {read_records, fingerprint.value()};
+}
+
+}  // namespace
+
 std::vector<PairCoverage> CountCoverage(const VectorSelection& selection) {
   std::vector<PairCoverage> result;
   std::map<std::string, std::size_t> index;
-  std::vector<VectorRecord> records;
   // A file stored in both formats is counted and checked against the oracle once, from its
   // binary form; the JSON twin is read too (selection.twins) and must hold the same records: the
   // fingerprints of the records of the last counted file and of its twin are compared.
   VectorSelection with_twins = selection;
   with_twins.twins = true;
-  std::uint64_t counted_fingerprint = 0;
-  std::uint64_t counted_records = 0;
+  FileRecords counted;
   std::string counted_path;
   const std::vector<VectorSource> sources = SelectVectorFiles(with_twins);
   for (std::size_t i = 0; i < sources.size(); ++i) {
@@ -169,71 +265,18 @@ std::vector<PairCoverage> CountCoverage(const VectorSelection& selection) {
     const bool fingerprinted = source.twin || (i + 1 < sources.size() && sources[i + 1].twin);
     const auto reader = OpenVectorSource(source);
     const VectorFileInfo& info = reader->info();
-    std::uint64_t fingerprint = 0xcbf29ce484222325ULL;  // FNV-1a over every record's words
-    std::uint64_t read_records = 0;
-    const auto mix = [&fingerprint](std::uint64_t word) {
-      for (int b = 0; b < 64; b += 8) {
-        fingerprint ^= (word >> b) & 0xFF;
-        fingerprint *= 0x100000001b3ULL;
-      }
-    };
     // The file groups of a split pair (OpDef::file_groups) count into their whole pair's table.
     const TypePair pair = info.pair.Whole();
-    const std::string key = PairKey(*info.op, pair);
-    auto [it, added] = index.emplace(key, result.size());
+    auto [it, added] = index.emplace(PairKey(*info.op, pair), result.size());
     if (added) result.push_back({info.op, pair, {}, {}});
-    PairCoverage& cov = result[it->second];
-    const PairClassifier classifier(*info.op, pair);
-    // Records come input by input with every control of the input in a row: classify each run
-    // of equal inputs at once (the op's classifier computes the input's own facts once).
-    std::vector<NumericExecutionControl> controls;
-    std::vector<Encoded> expected;
-    std::vector<Encoded> oracle_out;
-    std::vector<ClassMask> masks;
-    Inputs current{};
-    std::uint64_t first_record = 0;  // the record number of controls[0]
-    const auto flush = [&] {
-      if (source.twin) {  // compared with its binary, already checked, by fingerprint below
-        controls.clear();
-        expected.clear();
-        return;
-      }
-      CheckRecords(info, current, controls, expected, first_record, oracle_out);
-      first_record += controls.size();
-      masks.resize(controls.size());
-      classifier.Classify(current, controls, expected.data(), masks.data());
-      for (std::size_t c = 0; c < controls.size(); ++c) {
-        const std::size_t slot = ControlSlot(controls[c]);
-        ++cov.vectors[slot];
-        ForEachClassBit(masks[c], [&](unsigned k) { ++cov.counts[slot][k]; });
-      }
-      controls.clear();
-      expected.clear();
-    };
-    while (reader->Read(records, 65536) > 0) {
-      for (const VectorRecord& r : records) {
-        ++read_records;
-        if (fingerprinted) {
-          for (std::size_t k = 0; k < info.op->slots.size(); ++k) mix(r.c.in[k]);
-          mix(ControlSlot(r.c.control));
-          mix(r.expected.word);
-          mix(r.expected.status);
-        }
-        if (!controls.empty() && (r.c.in != current || controls.size() >= kControlSlots)) flush();
-        current = r.c.in;
-        controls.push_back(r.c.control);
-        expected.push_back(r.expected);
-      }
-    }
-    if (!controls.empty()) flush();
+    const FileRecords file = CountFile(source, fingerprinted, *reader, result[it->second]);
     CheckSourceDigest(source, *reader);
     if (!source.twin) {
-      counted_fingerprint = fingerprint;
-      counted_records = read_records;
+      counted = file;
       counted_path = source.path.string();
-    } else if (fingerprint != counted_fingerprint || read_records != counted_records) {
+    } else if (file.fingerprint != counted.fingerprint || file.count != counted.count) {
       throw InputError(source.path.string() + " holds other records than " + counted_path + " (" +
-                       std::to_string(read_records) + " and " + std::to_string(counted_records) +
+                       std::to_string(file.count) + " and " + std::to_string(counted.count) +
                        " records); the two formats of one file must hold the same vectors "
                        "(regenerate them with ptovec generate --format both)");
     }

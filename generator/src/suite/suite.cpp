@@ -23,6 +23,7 @@
 #include "ptovec/generator/testfloat.hpp"
 #include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
+#include "suite_manifest.hpp"
 
 namespace ptovec::generator {
 
@@ -140,151 +141,6 @@ class Progress {
   std::chrono::steady_clock::time_point last_{};
 };
 
-// The manifest's "formats" of a run: "bin", "json", "testfloat", those written.
-std::vector<std::string> FormatNames(const GenerateOptions& options) {
-  std::vector<std::string> formats;
-  if (options.binary) formats.push_back("bin");
-  if (options.json) formats.push_back("json");
-  if (options.testfloat) formats.emplace_back(kTestFloatFormat);
-  return formats;
-}
-
-// True when --samples chooses the inputs of the job's file (a sampled or custom plan; an
-// enumerated pair's file is the same whatever --samples says).
-bool UsesSamples(const Job& job) {
-  return job.op->plan(job.pair).kind != DomainPlan::Kind::Exhaustive;
-}
-
-// The manifest entries of `out_dir`'s existing suite that this run keeps (the files it does not
-// rewrite), after checking that adding to that suite is safe. Refuses (InputError, before any
-// file is written) a folder with vector files no manifest names, and a suite that this run
-// would only partly rewrite when it was made with another file-format or tool version, seed,
-// samples or formats: adding to it would mix two suites in one manifest.
-// `samples` (in: this run's --samples) comes back as the suite's: the folder's when this run adds
-// only enumerated files to it.
-std::vector<ManifestEntry> EntriesToKeep(const std::vector<Job>& jobs,
-                                         const GenerateOptions& options, std::uint64_t& samples) {
-  const std::filesystem::path& out = options.out_dir;
-  std::error_code error;
-  if (std::filesystem::exists(out, error) && !std::filesystem::is_directory(out, error)) {
-    throw InputError("--out " + out.string() + " is a file (expected a folder for the suite)");
-  }
-  const std::filesystem::path manifest_path = out / "manifest.json";
-  if (!std::filesystem::exists(manifest_path, error)) {
-    RefuseUnlistedVectorFiles(out, nullptr, "--out folder",
-                              "give an empty or new --out folder, or move them away");
-    return {};
-  }
-  const Manifest old = ReadManifest(manifest_path);
-  RefuseUnlistedVectorFiles(out, &old, "--out folder",
-                            "give an empty or new --out folder, or move them away");
-  if (old.suite != options.suite) {
-    // Neither adding to nor replacing: the smoke suite over a default one would silently swap
-    // a nightly suite for a per-commit one (or the reverse), under the same file names.
-    throw InputError("--out " + out.string() + " holds the " + old.suite + " suite (" +
-                     Counted(old.files.size(), "file") + "), this run writes the " + options.suite +
-                     " suite; a folder holds one suite (give another --out, or "
-                     "delete the folder first)");
-  }
-  const bool sampled = std::any_of(jobs.begin(), jobs.end(), UsesSamples);
-  std::vector<std::string> writing;
-  for (const Job& job : jobs) {
-    if (options.binary) writing.push_back(JobBaseName(job) + ".bin");
-    if (options.json) writing.push_back(JobBaseName(job) + ".json");
-    if (options.testfloat) {
-      for (const NumericExecutionControl& c : options.controls.ControlsOf(*job.op, job.pair)) {
-        writing.push_back(TestFloatFileName(*job.op, job.pair, c));
-      }
-    }
-  }
-  std::vector<ManifestEntry> keep;
-  for (const ManifestEntry& e : old.files) {
-    if (std::find(writing.begin(), writing.end(), e.path) == writing.end()) keep.push_back(e);
-  }
-  if (keep.empty()) {
-    // Every file of the old suite is rewritten: a new suite replaces it (another seed, format or
-    // ptovec version), but never a smaller one without a word: fewer samples, a shard, or fewer
-    // controls.
-    const auto narrower = [&](const std::string& what, const std::string& theirs,
-                              const std::string& ours) {
-      throw InputError("--out " + out.string() + " holds a suite of " +
-                       Counted(old.files.size(), "file") + " made with " + what + " " + theirs +
-                       ", this run has " + what + " " + ours +
-                       ", which would replace it by a smaller one (give another --out, or delete "
-                       "the folder first)");
-    };
-    if (sampled && options.sampling.samples < old.samples) {
-      narrower("--samples", std::to_string(old.samples), std::to_string(options.sampling.samples));
-    }
-    if (options.shard && old.shard != options.shard) {
-      narrower("--shard", old.shard ? ShardName(*old.shard) : std::string("none"),
-               ShardName(*options.shard));
-    }
-    for (const NumericRoundingMode m : oracle::kAllRoundingModes) {
-      for (const bool sat : {false, true}) {
-        if (old.controls.Accepts({m, sat}) && !options.controls.Accepts({m, sat})) {
-          narrower("--rmode/--sat", old.controls.Describe(), options.controls.Describe());
-        }
-      }
-    }
-    return keep;
-  }
-  const std::vector<std::string> formats = FormatNames(options);
-  const auto refuse = [&](const std::string& what, const std::string& theirs,
-                          const std::string& ours) {
-    throw InputError(
-        "--out " + out.string() + " holds a suite of " + Counted(old.files.size(), "file") +
-        " made with " + what + " " + theirs + ", this run has " + what + " " + ours +
-        "; adding to it would mix two suites (give another --out, or the suite's " + what + ")");
-  };
-  const auto list = [](const std::vector<std::string>& v) {
-    std::string text;
-    for (const std::string& s : v) text += (text.empty() ? "" : ",") + s;
-    return text;
-  };
-  if (old.version != kFileFormatVersion) {
-    refuse("file-format version", std::to_string(old.version), std::to_string(kFileFormatVersion));
-  }
-  if (old.tool_version != PTOVEC_VERSION) refuse("ptovec", old.tool_version, PTOVEC_VERSION);
-  if (old.seed != options.sampling.seed) {
-    refuse("--seed", std::to_string(old.seed), std::to_string(options.sampling.seed));
-  }
-  if (!sampled) {
-    samples = old.samples;  // no file of this run depends on --samples
-  } else if (old.samples != options.sampling.samples) {
-    refuse("--samples", std::to_string(old.samples), std::to_string(options.sampling.samples));
-  }
-  const auto format_name = [&](const std::vector<std::string>& f) {
-    return f.size() == 2 ? std::string("both") : list(f);
-  };
-  if (old.formats != formats) refuse("--format", format_name(old.formats), format_name(formats));
-  if (old.controls != options.controls) {
-    refuse("--rmode/--sat", old.controls.Describe(), options.controls.Describe());
-  }
-  const auto shard_name = [](const std::optional<ShardSelection>& s) {
-    return s ? ShardName(*s) : std::string("none");
-  };
-  if (old.shard != options.shard)
-    refuse("--shard", shard_name(old.shard), shard_name(options.shard));
-  return keep;
-}
-
-// The key that puts manifest entries in suite order: op, pair, format (bin, json, testfloat),
-// then a testfloat file's control in the op's order.
-using EntryKey = std::tuple<std::size_t, std::size_t, int, std::size_t>;
-EntryKey EntryOrder(const OpDef& op, TypePair pair, const std::string& format,
-                    std::optional<NumericExecutionControl> control) {
-  const auto [op_index, pair_index] = SuiteOrder(op, pair);
-  const int rank = format == "bin" ? 0 : format == "json" ? 1 : 2;
-  std::size_t control_index = 0;
-  if (control) {
-    const std::vector<NumericExecutionControl> all = ControlsFor(op);
-    control_index =
-        static_cast<std::size_t>(std::find(all.begin(), all.end(), *control) - all.begin());
-  }
-  return {op_index, pair_index, rank, control_index};
-}
-
 }  // namespace
 
 std::vector<Job> DefaultSuite() {
@@ -307,48 +163,182 @@ std::uint64_t VectorCount(const Job& job, const SamplingOptions& sampling) {
 
 namespace {
 
-nlohmann::ordered_json ManifestEntryJson(const GeneratedFile& g) {
-  nlohmann::ordered_json e = {{"path", g.path},
-                              {"format", g.format},
-                              {"op", g.op->name},
-                              {"src", oracle::Format(g.pair.src).name},
-                              {"dst", oracle::Format(g.pair.dst).name}};
-  if (g.control) {
-    e["rmode"] = RoundingModeName(g.control->rounding_mode);
-    e["sat"] = g.control->saturating;
+// The inputs of job j: the options' selected inputs, or the job's domain.
+InputSet JobInputs(const std::vector<Job>& jobs, const GenerateOptions& options, std::size_t j) {
+  if (j < options.selected.size() && options.selected[j]) {
+    const auto selected = options.selected[j];
+    InputSet set;
+    set.count = selected->size();
+    set.kind = "selected";
+    set.at = [selected](std::uint64_t i) { return (*selected)[i]; };
+    return set;
   }
-  if (g.pair.group != 0) e["group"] = FileGroupName(*g.op, g.pair);  // a split pair's file group
-  e["domain"] = g.domain;
-  e["seed"] = g.seed;
-  e["inputs"] = g.inputs;
-  e["count"] = g.count;
-  e["bytes"] = g.bytes;
-  e["sha256"] = g.sha256;
-  if (!g.strategies.empty()) e["strategies"] = StrategiesJson(g.strategies);
-  if (!g.selection.is_null()) e["selection"] = g.selection;
-  if (g.shard) e["shard"] = {{"first_input", g.shard->first_input}, {"inputs", g.shard->inputs}};
-  return e;
+  return jobs[j].op->domain(jobs[j].pair, options.sampling);
+}
+
+// The header fields of the job's files; refuses a job that --rmode/--sat leave no control.
+FileSpec JobFileSpec(const Job& job, const InputSet& inputs, const GenerateOptions& options) {
+  const OpDef& op = *job.op;
+  const TypePair pair = job.pair;
+  FileSpec spec;
+  spec.op = &op;
+  spec.pair = pair;
+  spec.domain = inputs.kind;
+  spec.seed = DerivedSeed(options.sampling.seed, op, pair);
+  spec.controls = options.controls.ControlsOf(op, pair);
+  if (spec.controls.empty()) {
+    throw InputError(JobBaseName(job) + " holds no control that --rmode/--sat keep: " + op.name +
+                     " " + std::string(oracle::Format(pair.src).name) + " -> " +
+                     std::string(oracle::Format(pair.dst).name) + " accepts " +
+                     ControlsJson(ControlsFor(op, pair)).dump());
+  }
+  spec.inputs = inputs.count;
+  spec.strategies = inputs.strategies;
+  if (options.shard) {
+    spec.shard = ShardRange::Of(options.shard->index, options.shard->of, inputs.count);
+  }
+  return spec;
+}
+
+// The files of one job being written: binary, JSON, a TestFloat file per control (in
+// spec.controls order), those the options ask for.
+struct JobFiles {
+  std::unique_ptr<AtomicFile> binary;
+  std::unique_ptr<AtomicFile> json;
+  std::vector<std::unique_ptr<AtomicFile>> testfloat;
+};
+
+JobFiles OpenJobFiles(const FileSpec& spec, const std::string& base,
+                      const GenerateOptions& options) {
+  JobFiles files;
+  if (options.binary) {
+    files.binary = std::make_unique<AtomicFile>(options.out_dir / (base + ".bin"));
+    files.binary->Write(BinaryPreamble(spec));
+  }
+  if (options.json) {
+    files.json = std::make_unique<AtomicFile>(options.out_dir / (base + ".json"));
+    files.json->Write(JsonPreamble(spec));
+  }
+  if (options.testfloat) {
+    for (const NumericExecutionControl& c : spec.controls) {
+      files.testfloat.push_back(std::make_unique<AtomicFile>(
+          options.out_dir / TestFloatFileName(*spec.op, spec.pair, c)));
+    }
+  }
+  return files;
+}
+
+// Evaluates inputs[begin, begin + n) of the job's file (its first input at `first_input`)
+// under every control and packs the records of the files being written into `out`.
+void ProduceChunk(const FileSpec& spec, const InputSet& inputs, const RecordPacker& packer,
+                  const JobFiles& files, std::uint64_t first_input, std::uint64_t begin,
+                  std::size_t n, ChunkOutput& out) {
+  const OpDef& op = *spec.op;
+  const TypePair pair = spec.pair;
+  const std::size_t nc = spec.controls.size();
+  // Per-thread scratch kept from chunk to chunk (no allocation per chunk).
+  thread_local std::vector<Inputs> in;
+  thread_local std::vector<Encoded> results;
+  in.resize(n);
+  inputs.Fill(first_input + begin, n, in.data());
+  results.resize(n * nc);
+  EvaluateBatch(op, pair, in.data(), n, spec.controls, results.data());
+  if (files.binary) {
+    out.binary.reserve(n * nc * packer.record_size());
+    packer.Pack(in.data(), n, spec.controls, results.data(), out.binary);
+  }
+  if (files.json) {
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t c = 0; c < nc; ++c) {
+        AppendJsonRecord(out.json, op, pair, in[i], spec.controls[c], results[i * nc + c],
+                         begin + i == 0 && c == 0);
+      }
+    }
+  }
+  if (!files.testfloat.empty()) {
+    out.testfloat.resize(nc);
+    for (std::size_t c = 0; c < nc; ++c) {
+      out.testfloat[c].reserve(n * TestFloatLineBytes(op, pair));
+      for (std::size_t i = 0; i < n; ++i) {
+        AppendTestFloatLine(out.testfloat[c], op, pair, in[i], results[i * nc + c]);
+      }
+    }
+  }
+}
+
+// Writes every record of the job's files (its inputs, or the shard's of them) in chunks on
+// `threads` workers, showing progress under `base`.
+void WriteRecords(const FileSpec& spec, const InputSet& inputs, const JobFiles& files,
+                  const std::string& base, unsigned threads, bool show_progress) {
+  const std::uint64_t first_input = spec.shard ? spec.shard->first_input : 0;
+  const std::uint64_t input_count = spec.shard ? spec.shard->inputs : inputs.count;
+  const RecordPacker packer(*spec.op, spec.pair);
+  const std::size_t nc = spec.controls.size();
+  const std::uint64_t chunk_inputs =
+      std::max<std::uint64_t>(1, kChunkRecords / std::max<std::size_t>(nc, 1));
+  const std::uint64_t chunks = (input_count + chunk_inputs - 1) / chunk_inputs;
+  Progress progress(show_progress, base, spec.count());
+  ForEachChunkInOrder(
+      chunks, threads,
+      [&](std::uint64_t chunk, ChunkOutput& out) {
+        const std::uint64_t begin = chunk * chunk_inputs;
+        const auto n =
+            static_cast<std::size_t>(std::min(input_count, begin + chunk_inputs) - begin);
+        ProduceChunk(spec, inputs, packer, files, first_input, begin, n, out);
+      },
+      [&](std::uint64_t chunk, ChunkOutput& out) {
+        if (files.binary) files.binary->Write(out.binary);
+        if (files.json) files.json->Write(out.json);
+        for (std::size_t c = 0; c < files.testfloat.size(); ++c) {
+          files.testfloat[c]->Write(out.testfloat[c]);
+        }
+        const std::uint64_t end = std::min(input_count, (chunk + 1) * chunk_inputs);
+        progress.Update(end * nc);
+      });
+  if (chunks == 0) progress.Update(0);
+}
+
+// Finishes the job's files and records them in `written` (their manifest entries) and
+// `pending` (renamed into place at the end). `selection` is the job's selection note, if any.
+void FinishJobFiles(JobFiles& files, const FileSpec& spec, const std::string& base,
+                    const nlohmann::ordered_json* selection, bool binary_written,
+                    std::vector<GeneratedFile>& written,
+                    std::vector<std::unique_ptr<AtomicFile>>& pending) {
+  const std::size_t nc = spec.controls.size();
+  const auto record = [&](std::unique_ptr<AtomicFile>& file, const std::string& format,
+                          const std::string& name,
+                          std::optional<NumericExecutionControl> control = std::nullopt) {
+    GeneratedFile g;
+    g.path = name;
+    g.format = format;
+    g.op = spec.op;
+    g.pair = spec.pair;
+    g.control = control;
+    g.domain = spec.domain;
+    g.seed = spec.seed;
+    g.count = control ? spec.count() / nc : spec.count();
+    g.inputs = spec.inputs;
+    g.shard = spec.shard;
+    g.strategies = spec.strategies;
+    // The selection once per file set: on the binary file, or on each file without one.
+    if (selection != nullptr && (format == "bin" || !binary_written)) g.selection = *selection;
+    g.sha256 = file->Finish();
+    g.bytes = file->bytes();
+    written.push_back(std::move(g));
+    pending.push_back(std::move(file));
+  };
+  if (files.binary) record(files.binary, "bin", base + ".bin");
+  if (files.json) {
+    files.json->Write(JsonTrailer());
+    record(files.json, "json", base + ".json");
+  }
+  for (std::size_t c = 0; c < files.testfloat.size(); ++c) {
+    record(files.testfloat[c], std::string(kTestFloatFormat),
+           TestFloatFileName(*spec.op, spec.pair, spec.controls[c]), spec.controls[c]);
+  }
 }
 
 }  // namespace
-
-nlohmann::ordered_json ControlFilterJson(const ControlFilter& filter) {
-  nlohmann::ordered_json modes = nlohmann::ordered_json::array();
-  for (NumericRoundingMode m : oracle::kAllRoundingModes) {
-    if (filter.modes.empty() ||
-        std::find(filter.modes.begin(), filter.modes.end(), m) != filter.modes.end()) {
-      modes.push_back(oracle::RoundingModeName(m));
-    }
-  }
-  nlohmann::ordered_json sat = nlohmann::ordered_json::array();
-  for (const bool value : {false, true}) {
-    if (filter.sat.empty() ||
-        std::find(filter.sat.begin(), filter.sat.end(), value) != filter.sat.end()) {
-      sat.push_back(value);
-    }
-  }
-  return {{"rmodes", modes}, {"sat", sat}};
-}
 
 std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
                                          const GenerateOptions& options) {
@@ -373,184 +363,23 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
   // With several threads, the next file's input set (its strategy sets: tens of milliseconds
   // for a sampled pair) is built while this file is generated; with one thread, in turn. Either
   // way the same sets, so the same files.
-  const auto domain_of = [&](std::size_t j) {
-    if (j < options.selected.size() && options.selected[j]) {
-      const auto selected = options.selected[j];
-      InputSet set;
-      set.count = selected->size();
-      set.kind = "selected";
-      set.at = [selected](std::uint64_t i) { return (*selected)[i]; };
-      return set;
-    }
-    return jobs[j].op->domain(jobs[j].pair, options.sampling);
-  };
+  const auto domain_of = [&](std::size_t j) { return JobInputs(jobs, options, j); };
   std::future<InputSet> next;
   if (threads > 1 && !jobs.empty()) next = std::async(std::launch::async, domain_of, 0);
   for (std::size_t j = 0; j < jobs.size(); ++j) {
-    const Job& job = jobs[j];
-    const OpDef& op = *job.op;
-    const TypePair pair = job.pair;
     const InputSet inputs = threads > 1 ? next.get() : domain_of(j);
     if (threads > 1 && j + 1 < jobs.size()) next = std::async(std::launch::async, domain_of, j + 1);
-    FileSpec spec;
-    spec.op = &op;
-    spec.pair = pair;
-    spec.domain = inputs.kind;
-    spec.seed = DerivedSeed(options.sampling.seed, op, pair);
-    spec.controls = options.controls.ControlsOf(op, pair);
-    if (spec.controls.empty()) {
-      throw InputError(JobBaseName(job) + " holds no control that --rmode/--sat keep: " + op.name +
-                       " " + std::string(oracle::Format(pair.src).name) + " -> " +
-                       std::string(oracle::Format(pair.dst).name) + " accepts " +
-                       ControlsJson(ControlsFor(op, pair)).dump());
-    }
-    spec.inputs = inputs.count;
-    spec.strategies = inputs.strategies;
-    std::uint64_t first_input = 0;
-    std::uint64_t input_count = inputs.count;
-    if (options.shard) {
-      spec.shard = ShardRange::Of(options.shard->index, options.shard->of, inputs.count);
-      first_input = spec.shard->first_input;
-      input_count = spec.shard->inputs;
-    }
-    const std::string base = JobBaseName(job);
-    const RecordPacker packer(op, pair);
-    const std::size_t nc = spec.controls.size();
-
-    std::unique_ptr<AtomicFile> binary;
-    std::unique_ptr<AtomicFile> json;
-    if (options.binary) {
-      binary = std::make_unique<AtomicFile>(options.out_dir / (base + ".bin"));
-      binary->Write(BinaryPreamble(spec));
-    }
-    if (options.json) {
-      json = std::make_unique<AtomicFile>(options.out_dir / (base + ".json"));
-      json->Write(JsonPreamble(spec));
-    }
-    std::vector<std::unique_ptr<AtomicFile>> testfloat;  // one per control, in spec.controls order
-    if (options.testfloat) {
-      for (const NumericExecutionControl& c : spec.controls) {
-        testfloat.push_back(
-            std::make_unique<AtomicFile>(options.out_dir / TestFloatFileName(op, pair, c)));
-      }
-    }
-
-    const std::uint64_t chunk_inputs =
-        std::max<std::uint64_t>(1, kChunkRecords / std::max<std::size_t>(nc, 1));
-    const std::uint64_t chunks = (input_count + chunk_inputs - 1) / chunk_inputs;
-    Progress progress(options.progress, base, spec.count());
-    ForEachChunkInOrder(
-        chunks, threads,
-        [&](std::uint64_t chunk, ChunkOutput& out) {
-          const std::uint64_t begin = chunk * chunk_inputs;
-          const auto n =
-              static_cast<std::size_t>(std::min(input_count, begin + chunk_inputs) - begin);
-          // Per-thread scratch kept from chunk to chunk (no allocation per chunk).
-          thread_local std::vector<Inputs> in;
-          thread_local std::vector<Encoded> results;
-          in.resize(n);
-          inputs.Fill(first_input + begin, n, in.data());
-          results.resize(n * nc);
-          EvaluateBatch(op, pair, in.data(), n, spec.controls, results.data());
-          if (binary) {
-            out.binary.reserve(n * nc * packer.record_size());
-            packer.Pack(in.data(), n, spec.controls, results.data(), out.binary);
-          }
-          if (json) {
-            for (std::size_t i = 0; i < n; ++i) {
-              for (std::size_t c = 0; c < nc; ++c) {
-                AppendJsonRecord(out.json, op, pair, in[i], spec.controls[c], results[i * nc + c],
-                                 begin + i == 0 && c == 0);
-              }
-            }
-          }
-          if (!testfloat.empty()) {
-            out.testfloat.resize(nc);
-            for (std::size_t c = 0; c < nc; ++c) {
-              out.testfloat[c].reserve(n * TestFloatLineBytes(op, pair));
-              for (std::size_t i = 0; i < n; ++i) {
-                AppendTestFloatLine(out.testfloat[c], op, pair, in[i], results[i * nc + c]);
-              }
-            }
-          }
-        },
-        [&](std::uint64_t chunk, ChunkOutput& out) {
-          if (binary) binary->Write(out.binary);
-          if (json) json->Write(out.json);
-          for (std::size_t c = 0; c < testfloat.size(); ++c) testfloat[c]->Write(out.testfloat[c]);
-          const std::uint64_t end = std::min(input_count, (chunk + 1) * chunk_inputs);
-          progress.Update(end * nc);
-        });
-    if (chunks == 0) progress.Update(0);
-
-    const auto record = [&](std::unique_ptr<AtomicFile>& file, const std::string& format,
-                            const std::string& name,
-                            std::optional<NumericExecutionControl> control = std::nullopt) {
-      GeneratedFile g;
-      g.path = name;
-      g.format = format;
-      g.op = &op;
-      g.pair = pair;
-      g.control = control;
-      g.domain = inputs.kind;
-      g.seed = spec.seed;
-      g.count = control ? spec.count() / nc : spec.count();
-      g.inputs = spec.inputs;
-      g.shard = spec.shard;
-      g.strategies = spec.strategies;
-      // The selection once per file set: on the binary file, or on each file without one.
-      if (j < options.selection.size() && (format == "bin" || !options.binary)) {
-        g.selection = options.selection[j];
-      }
-      g.sha256 = file->Finish();
-      g.bytes = file->bytes();
-      written.push_back(std::move(g));
-      pending.push_back(std::move(file));
-    };
-    if (binary) record(binary, "bin", base + ".bin");
-    if (json) {
-      json->Write(JsonTrailer());
-      record(json, "json", base + ".json");
-    }
-    for (std::size_t c = 0; c < testfloat.size(); ++c) {
-      record(testfloat[c], std::string(kTestFloatFormat),
-             TestFloatFileName(op, pair, spec.controls[c]), spec.controls[c]);
-    }
+    const FileSpec spec = JobFileSpec(jobs[j], inputs, options);
+    const std::string base = JobBaseName(jobs[j]);
+    JobFiles files = OpenJobFiles(spec, base, options);
+    WriteRecords(spec, inputs, files, base, threads, options.progress);
+    FinishJobFiles(files, spec, base,
+                   j < options.selection.size() ? &options.selection[j] : nullptr, options.binary,
+                   written, pending);
   }
 
-  nlohmann::ordered_json manifest;
-  manifest["format"] = "ptovec-manifest";
-  manifest["version"] = kFileFormatVersion;
-  manifest["tool"] = "ptovec";
-  manifest["tool_version"] = PTOVEC_VERSION;
-  manifest["suite"] = options.suite;
-  manifest["seed"] = options.sampling.seed;
-  manifest["samples"] = suite_samples;
-  manifest["formats"] = FormatNames(options);
-  manifest["controls"] = ControlFilterJson(options.controls);
-  if (options.shard)
-    manifest["shard"] = {{"index", options.shard->index}, {"of", options.shard->of}};
-  // Entries of the files kept from the folder's suite and of those just written, in suite order.
-  std::vector<std::pair<EntryKey, nlohmann::ordered_json>> entries;
-  for (const ManifestEntry& e : kept) {
-    const OpDef& op = RequireOp(e.op);
-    TypePair pair{RequireType(e.src, "src"), RequireType(e.dst, "dst")};
-    const std::vector<std::string> groups = FileGroups(op, pair);
-    const auto group = std::find(groups.begin(), groups.end(), e.group);
-    if (!e.group.empty() && group != groups.end())
-      pair.group = static_cast<std::uint8_t>(group - groups.begin() + 1);
-    entries.emplace_back(EntryOrder(op, pair, e.format, e.control), e.json);
-  }
-  for (const GeneratedFile& g : written) {
-    entries.emplace_back(EntryOrder(*g.op, g.pair, g.format, g.control), ManifestEntryJson(g));
-  }
-  std::stable_sort(entries.begin(), entries.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  nlohmann::ordered_json files = nlohmann::ordered_json::array();
-  for (auto& [order, entry] : entries) files.push_back(std::move(entry));
-  manifest["files"] = files;
-  auto manifest_file = std::make_unique<AtomicFile>(options.out_dir / "manifest.json");
-  manifest_file->Write(manifest.dump(2) + "\n");
+  const std::unique_ptr<AtomicFile> manifest_file =
+      ManifestFile(options, suite_samples, kept, written);
   std::vector<AtomicFile*> all;
   for (const auto& file : pending) all.push_back(file.get());
   all.push_back(manifest_file.get());

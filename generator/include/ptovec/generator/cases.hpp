@@ -8,19 +8,11 @@
 #include <string_view>
 #include <vector>
 
+#include "ptovec/generator/errors.hpp"
 #include "ptovec/generator/escape.hpp"
 #include "ptovec/generator/ops.hpp"
 
 namespace ptovec::generator {
-
-/// Bad user input: the message is one line naming the bad value and what is accepted. Bytes
-/// quoted from a file are escaped (EscapeText: `\xff`, `\x0a`), so the message is printable
-/// UTF-8 on one line whatever the file held.
-class InputError : public std::invalid_argument {
- public:
-  explicit InputError(const std::string& what) : std::invalid_argument(EscapeText(what)) {}
-  explicit InputError(const char* what) : InputError(std::string(what)) {}
-};
 
 /// Parses "0x..." (hex digits, either case) into a word of `type`. Throws InputError for
 /// malformed text or a word wider than the type ("0x10000 is too wide for fp16 ...").

@@ -95,6 +95,23 @@ class Sample {
     bool exhausted = false;
     std::vector<Index> checkpoints;
   };
+  // The quota of each part (by strategy weight, then part weight within its strategy) and its
+  // weight in the whole mix, by which what short parts leave is shared again.
+  struct Quotas {
+    std::vector<std::uint64_t> quota;
+    std::vector<std::uint64_t> hand_on;
+  };
+  // The weight of each strategy; throws std::invalid_argument for none or a bad one.
+  static std::vector<std::uint64_t> StrategyWeights(const std::vector<SampleStrategy>& strategies);
+  // Moves every part's set into sets_ (owner_ its strategy, counts_ a row per strategy) and
+  // returns the parts' quotas of `samples`.
+  Quotas TakeStrategies(std::vector<SampleStrategy> strategies, std::uint64_t samples);
+  // parts_: what each part owns, its lookup index and permutation.
+  void BuildParts(std::uint64_t seed);
+  // Takes each part's quota, then shares what short parts leave among the others.
+  void TakeQuotas(const Quotas& quotas);
+  // Each part's first position in the sample, count_, and the strategies' counts.
+  void CountTaken();
   // Up to `wanted` tuples of strategy s (walking on as needed); returns how many it has.
   std::uint64_t Take(std::size_t s, std::uint64_t wanted);
   // True when strategy s may give more tuples than it has taken so far.

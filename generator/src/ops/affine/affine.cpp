@@ -18,6 +18,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -129,121 +130,137 @@ std::optional<std::string> CheckAffineDomain(TypePair pair, const Inputs& in) {
 // ---- outcome classes (ptovec coverage): MatrixQuantizedAffine, value * FP19 scale -> S5/S9/S17
 // (or not) + offset ----
 
+namespace {
+
+enum AffineClass : unsigned {
+  kWidth0,
+  kWidth5,
+  kWidth9,
+  kWidth17,
+  kProductInteger,
+  kProductTie,
+  kProductInexact,
+  kIntermediateHigh,
+  kIntermediateLow,
+  kOffsetNonZero,
+  kProductTieUp,
+  kProductTieDown,
+  kFirst  // then the integer-encode classes of the destination
+};
+
+constexpr OwnClass kAffineClasses[] = {
+    {"width 0", "no intermediate: value * scale + 0 is encoded directly"},
+    {"width 5", "rounded and clamped to S5"},
+    {"width 9", "rounded and clamped to S9"},
+    {"width 17", "rounded and clamped to S17"},
+    {"product integer", "value * scale is an integer"},
+    {"product tie", "value * scale is exactly an integer + 1/2"},
+    {"product inexact", "value * scale is neither an integer nor a tie"},
+    {"intermediate clamp high", "value * scale > the S5/S9/S17 maximum (width 5/9/17)"},
+    {"intermediate clamp low", "value * scale < the S5/S9/S17 minimum (width 5/9/17)"},
+    {"non-zero offset", "the offset is not 0"},
+    {"product tie rounded up",
+     "width 5/9/17: value * scale is an integer + 1/2 inside the intermediate's range and is "
+     "rounded away from zero (read from the result: no OF, result - offset)"},
+    {"product tie rounded down",
+     "width 5/9/17: value * scale is an integer + 1/2 inside the intermediate's range and is "
+     "rounded toward zero"},
+};
+
+// The classes of the input: the width, the product p = value * scale (its lowest set bit at
+// 2^low) against the intermediate's range, the offset.
+ClassMask AffineInputClasses(int width, const oracle::Dyadic& p, int low, std::int64_t offset) {
+  ClassMask m = ClassBit(width == 0   ? kWidth0
+                         : width == 5 ? kWidth5
+                         : width == 9 ? kWidth9
+                                      : kWidth17);
+  m |= ClassBit(low >= 0 ? kProductInteger : low == -1 ? kProductTie : kProductInexact);
+  if (width != 0) {
+    if (oracle::DyadicCompare(p, oracle::DyadicFromInteger(oracle::SignedFieldMaximum(width))) > 0)
+      m |= ClassBit(kIntermediateHigh);
+    if (oracle::DyadicCompare(p, oracle::DyadicFromInteger(oracle::SignedFieldMinimum(width))) < 0)
+      m |= ClassBit(kIntermediateLow);
+  }
+  if (offset != 0) m |= ClassBit(kOffsetNonZero);
+  return m;
+}
+
+// The value the destination encodes: value * scale at width 0; with an intermediate an integer
+// (the rounding happened there) whose sign is that of value * scale + offset: only its sign is
+// used, as ties and rounding to zero are dropped.
+oracle::Dyadic EncodedValue(int width, const oracle::Dyadic& p, std::int64_t offset) {
+  if (width == 0) return p;
+  return oracle::DyadicFromInteger(oracle::DyadicCompare(p, oracle::DyadicFromInteger(-offset)));
+}
+
+// The final encoding's classes `integer` of result r under control c, after an intermediate of
+// `width` (0: none). Ties and rounding belong to the intermediate step; the encoded value (the
+// intermediate + offset) is an integer, so it cannot round onto a range end, and the sign
+// EncodedValue passes does not say whether it is -1 or -2^w: that is asked of the intermediate
+// itself.
+ClassMask FinalEncodingClasses(TileDataType dst, int width, const oracle::Dyadic& p,
+                               std::int64_t offset, NumericExecutionControl control, Encoded r,
+                               ClassMask integer) {
+  if (width == 0) return integer;
+  integer &= ~(ClassBit(kIntTieUp) | ClassBit(kIntTieDown) | ClassBit(kIntRoundToZero) |
+               ClassBit(kIntMinimumFromBelow) | ClassBit(kIntMinimumFromAbove) |
+               ClassBit(kIntMaximumFromAbove) | ClassBit(kIntMaximumFromBelow) |
+               ClassBit(kIntRoundsToMinusTwoToW) | ClassBit(kIntRoundsToMinusOne));
+  const bool unsigned_dst = oracle::Format(dst).kind == oracle::FormatKind::UnsignedInteger;
+  if (unsigned_dst && (r.status & oracle::kStatusOF) != 0) {
+    const std::int64_t intermediate =
+        oracle::FastMatrixRoundAndSaturateSigned(p, width, control.rounding_mode).first;
+    integer |= UnsignedWrapClasses(dst, intermediate + offset);
+  }
+  return integer;
+}
+
+void ClassifyAffine(TileDataType src, TileDataType dst, const Inputs& in,
+                    std::span<const NumericExecutionControl> controls, const Encoded* expected,
+                    ClassMask* out) {
+  const int width = static_cast<int>(in[3]);
+  const std::int64_t offset = static_cast<std::int64_t>(oracle::SignExtend(in[2], 32));
+  const oracle::Dyadic p = oracle::DyadicProduct(
+      ExactWordValue(src, in[0]), oracle::DyadicFromFiniteCode(TileDataType::FP19, in[1]));
+  const int low = p.significand == 0 ? 0 : oracle::DyadicLowExponent(p);
+  const ClassMask common = AffineInputClasses(width, p, low, offset);
+  // The intermediate's tie rule, read from each result: result - offset is the rounded
+  // intermediate when nothing was clamped (no intermediate clamp, no OF).
+  const bool tie_in_range =
+      width != 0 && low == -1 &&
+      (common & (ClassBit(kIntermediateHigh) | ClassBit(kIntermediateLow))) == 0;
+  // The final encoding's classes, of value * scale (width 0) or of the clamped intermediate +
+  // offset as the destination sees it: its ties and signs are those of the product at width 0;
+  // with an intermediate the encoded value is an integer.
+  ClassMask integer[14];
+  const std::size_t n = std::min<std::size_t>(controls.size(), 14);
+  ClassifyIntegerEncode(dst, EncodedValue(width, p, offset), controls.first(n), expected, integer);
+  for (std::size_t c = 0; c < controls.size(); ++c) {
+    ClassMask m = common;
+    if (tie_in_range && (expected[c].status & oracle::kStatusOF) == 0) {
+      const oracle::Dyadic intermediate =
+          oracle::DyadicFromInteger(IntegerWordValue(dst, expected[c].word) - offset);
+      m |= ClassBit(oracle::DyadicCompareMagnitude(intermediate, p) > 0 ? kProductTieUp
+                                                                        : kProductTieDown);
+    }
+    if (c < n) {
+      m |= FinalEncodingClasses(dst, width, p, offset, controls[c], expected[c], integer[c])
+           << kFirst;
+    }
+    out[c] = m;
+  }
+}
+
+}  // namespace
+
 OutcomeClassTable AffineOutcomeClasses(TypePair pair) {
-  enum : unsigned {
-    kWidth0,
-    kWidth5,
-    kWidth9,
-    kWidth17,
-    kProductInteger,
-    kProductTie,
-    kProductInexact,
-    kIntermediateHigh,
-    kIntermediateLow,
-    kOffsetNonZero,
-    kProductTieUp,
-    kProductTieDown,
-    kFirst  // then the integer-encode classes of the destination
-  };
-  std::vector<OutcomeClass> names = {
-      {"width 0", "no intermediate: value * scale + 0 is encoded directly"},
-      {"width 5", "rounded and clamped to S5"},
-      {"width 9", "rounded and clamped to S9"},
-      {"width 17", "rounded and clamped to S17"},
-      {"product integer", "value * scale is an integer"},
-      {"product tie", "value * scale is exactly an integer + 1/2"},
-      {"product inexact", "value * scale is neither an integer nor a tie"},
-      {"intermediate clamp high", "value * scale > the S5/S9/S17 maximum (width 5/9/17)"},
-      {"intermediate clamp low", "value * scale < the S5/S9/S17 minimum (width 5/9/17)"},
-      {"non-zero offset", "the offset is not 0"},
-      {"product tie rounded up",
-       "width 5/9/17: value * scale is an integer + 1/2 inside the intermediate's range and is "
-       "rounded away from zero (read from the result: no OF, result - offset)"},
-      {"product tie rounded down",
-       "width 5/9/17: value * scale is an integer + 1/2 inside the intermediate's range and is "
-       "rounded toward zero"},
-  };
+  OutcomeClassTable table =
+      MakeOutcomeClassTable(kAffineClasses, std::bind_front(ClassifyAffine, pair.src, pair.dst));
   for (const OutcomeClass& c : IntegerEncodeClassNames()) {
-    names.push_back(
+    table.classes.push_back(
         {"dst " + c.name, c.description + " (the final integer encoding)", c.twin_side});
   }
-  const TileDataType src = pair.src;
-  const TileDataType dst = pair.dst;
-  return {
-      std::move(names),
-      [src, dst](const Inputs& in, std::span<const NumericExecutionControl> controls,
-                 const Encoded* expected, ClassMask* out) {
-        const int width = static_cast<int>(in[3]);
-        const std::int64_t offset = static_cast<std::int64_t>(oracle::SignExtend(in[2], 32));
-        const bool unsigned_dst = oracle::Format(dst).kind == oracle::FormatKind::UnsignedInteger;
-        ClassMask common = 0;
-        common |= ClassBit(width == 0   ? kWidth0
-                           : width == 5 ? kWidth5
-                           : width == 9 ? kWidth9
-                                        : kWidth17);
-        const oracle::Dyadic p = oracle::DyadicProduct(
-            ExactWordValue(src, in[0]), oracle::DyadicFromFiniteCode(TileDataType::FP19, in[1]));
-        const int low = p.significand == 0 ? 0 : oracle::DyadicLowExponent(p);
-        common |= ClassBit(low >= 0 ? kProductInteger : low == -1 ? kProductTie : kProductInexact);
-        if (width != 0) {
-          if (oracle::DyadicCompare(
-                  p, oracle::DyadicFromInteger(oracle::SignedFieldMaximum(width))) > 0)
-            common |= ClassBit(kIntermediateHigh);
-          if (oracle::DyadicCompare(
-                  p, oracle::DyadicFromInteger(oracle::SignedFieldMinimum(width))) < 0)
-            common |= ClassBit(kIntermediateLow);
-        }
-        if (offset != 0) common |= ClassBit(kOffsetNonZero);
-        // The intermediate's tie rule, read from each result: result - offset is the rounded
-        // intermediate when nothing was clamped (no intermediate clamp, no OF).
-        const bool tie_in_range =
-            width != 0 && low == -1 &&
-            (common & (ClassBit(kIntermediateHigh) | ClassBit(kIntermediateLow))) == 0;
-        // The final encoding's classes, of value * scale (width 0) or of the clamped
-        // intermediate + offset as the destination sees it: its ties and signs are those of
-        // the product at width 0; with an intermediate the encoded value is an integer.
-        ClassMask integer[14];
-        const std::size_t n = std::min<std::size_t>(controls.size(), 14);
-        // The value the destination encodes: value * scale at width 0; with an intermediate
-        // an integer (the rounding happened there) whose sign is that of value * scale +
-        // offset: only its sign is used below, as ties and rounding to zero are dropped.
-        oracle::Dyadic encoded = p;
-        if (width != 0) {
-          const int sign = oracle::DyadicCompare(p, oracle::DyadicFromInteger(-offset));
-          encoded = oracle::DyadicFromInteger(sign);
-        }
-        ClassifyIntegerEncode(dst, encoded, controls.first(n), expected, integer);
-        for (std::size_t c = 0; c < controls.size(); ++c) {
-          ClassMask m = common;
-          if (tie_in_range && (expected[c].status & oracle::kStatusOF) == 0) {
-            const oracle::Dyadic intermediate =
-                oracle::DyadicFromInteger(IntegerWordValue(dst, expected[c].word) - offset);
-            m |= ClassBit(oracle::DyadicCompareMagnitude(intermediate, p) > 0 ? kProductTieUp
-                                                                              : kProductTieDown);
-          }
-          if (c < n) {
-            ClassMask own = integer[c];
-            if (width != 0) {
-              // Ties and rounding belong to the intermediate step; the encoded value (the
-              // intermediate + offset) is an integer, so it cannot round onto a range end, and
-              // the sign passed above does not say whether it is -1 or -2^w: that is asked of
-              // the intermediate itself.
-              own &= ~(ClassBit(kIntTieUp) | ClassBit(kIntTieDown) | ClassBit(kIntRoundToZero) |
-                       ClassBit(kIntMinimumFromBelow) | ClassBit(kIntMinimumFromAbove) |
-                       ClassBit(kIntMaximumFromAbove) | ClassBit(kIntMaximumFromBelow) |
-                       ClassBit(kIntRoundsToMinusTwoToW) | ClassBit(kIntRoundsToMinusOne));
-              if (unsigned_dst && (expected[c].status & oracle::kStatusOF) != 0) {
-                const std::int64_t intermediate =
-                    oracle::FastMatrixRoundAndSaturateSigned(p, width, controls[c].rounding_mode)
-                        .first;
-                own |= UnsignedWrapClasses(dst, intermediate + offset);
-              }
-            }
-            m |= own << kFirst;
-          }
-          out[c] = m;
-        }
-      }};
+  return table;
 }
 
 OpDef MakeAffineOp() {

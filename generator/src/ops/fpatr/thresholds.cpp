@@ -53,106 +53,132 @@ std::vector<std::uint64_t> OddDivisorsUpTo2047(std::uint64_t n) {
   return out;
 }
 
-// (multiplier FP19 word, accumulator word) pairs whose product lands in each threshold interval
-// of the pair's floating destination (positive values; the strategy adds the sign).
-std::vector<std::pair<Word, Word>> ThresholdProducts(TypePair pair) {
-  using oracle::Real;
-  const TileDataType dst = pair.dst;
-  const oracle::FormatInfo& f = Format(dst);
-  // The largest finite L, its overflow threshold T = L + half its ulp and L + its ulp, and the
-  // smallest positive normal N with the value just below it (by value: HiF8's codes are not in
-  // value order; FP32: 2^-126 - 2^-149), from the oracle's format edges.
-  const Real largest = oracle::ToReal(oracle::LargestFiniteValue(dst));
-  const Real threshold = oracle::ToReal(oracle::OverflowThreshold(dst));
-  const Real beyond = oracle::ToReal(oracle::LargestFinitePlusUlp(dst));
-  const Real ulp = beyond - largest;
-  const Real normal = oracle::ToReal(oracle::SmallestNormalValue(dst));
-  Real below_normal = normal - oracle::ToReal(oracle::SmallestPositiveValue(dst));
-  if (dst != TileDataType::FP32) {
-    below_normal = 0;
-    for (Word w = 1; w < (Word{1} << f.width); ++w) {
-      const oracle::NumericValueClass c = oracle::TileNumericValueClass(dst, w);
-      if (c != oracle::NumericValueClass::PositiveNormal &&
-          c != oracle::NumericValueClass::PositiveSubnormal)
-        continue;
-      const Real v = oracle::ToReal(oracle::DyadicFromFiniteCode(dst, w));
-      if (v < normal && v > below_normal) below_normal = v;
-    }
+using oracle::Real;
+
+// The edges of a floating destination: the largest finite L, its overflow threshold T = L + half
+// its ulp and L + its ulp, and the smallest positive normal N with the step q from the value
+// just below it (by value: HiF8's codes are not in value order; FP32: 2^-126 - 2^-149), from the
+// oracle's format edges; the implementation edges below the normal range: the tie between the
+// largest subnormal and N (N - q/2, exactly), and the smallest subnormal s.
+struct DstEdges {
+  Real largest, threshold, beyond, ulp, normal, step, tie, smallest;
+};
+
+// The largest positive value of `dst` below its smallest normal `normal`.
+Real ValueBelowNormal(TileDataType dst, const Real& normal) {
+  if (dst == TileDataType::FP32) {
+    return normal - oracle::ToReal(oracle::SmallestPositiveValue(dst));
   }
-  const Real step = normal - below_normal;
-  // The implementation edges below the normal range: the tie between the largest subnormal
-  // and N (N - q/2, exactly), and the binade [s/2, s) below the smallest subnormal s.
-  const Real tie = oracle::ToReal(oracle::SubnormalNormalTie(dst));
-  const Real smallest = oracle::ToReal(oracle::SmallestPositiveValue(dst));
-  // Intervals: (L, T), T, (T, L + ulp), (N - q/2, N), (N - q, N - q/2], a subnormal k * q',
-  // the tie N - q/2, [s/2, s).
-  constexpr std::size_t kIntervals = 8;
-  const auto interval = [&](const Real& x) -> std::optional<std::size_t> {
-    if (x > largest && x < threshold) return 0;
-    if (x == threshold) return 1;
-    if (x > threshold && x < beyond) return 2;
-    if (x == tie) return 6;
-    if (x >= smallest / 2 && x < smallest) return 7;
-    if (x < normal && x > normal - step / 2) return 3;
-    if (x <= normal - step / 2 && x > normal - step) return 4;
-    if (x > 0 && x < normal - step && denominator(Real(x / step)) == 1) return 5;
-    return std::nullopt;
-  };
-  // The odd part of an exact target's significand, whose odd divisors give products exactly
-  // at it (T and the tie).
-  const auto odd_part = [](const Real& target) {
-    const oracle::Dyadic d = *oracle::DyadicFromReal(target);
-    return static_cast<std::uint64_t>(d.significand >>
-                                      std::countr_zero(static_cast<std::uint64_t>(d.significand)));
-  };
+  Real below_normal = 0;
+  for (Word w = 1; w < (Word{1} << Format(dst).width); ++w) {
+    const oracle::NumericValueClass c = oracle::TileNumericValueClass(dst, w);
+    if (c != oracle::NumericValueClass::PositiveNormal &&
+        c != oracle::NumericValueClass::PositiveSubnormal)
+      continue;
+    const Real v = oracle::ToReal(oracle::DyadicFromFiniteCode(dst, w));
+    if (v < normal && v > below_normal) below_normal = v;
+  }
+  return below_normal;
+}
+
+DstEdges EdgesOf(TileDataType dst) {
+  DstEdges e;
+  e.largest = oracle::ToReal(oracle::LargestFiniteValue(dst));
+  e.threshold = oracle::ToReal(oracle::OverflowThreshold(dst));
+  e.beyond = oracle::ToReal(oracle::LargestFinitePlusUlp(dst));
+  e.ulp = e.beyond - e.largest;
+  e.normal = oracle::ToReal(oracle::SmallestNormalValue(dst));
+  e.step = e.normal - ValueBelowNormal(dst, e.normal);
+  e.tie = oracle::ToReal(oracle::SubnormalNormalTie(dst));
+  e.smallest = oracle::ToReal(oracle::SmallestPositiveValue(dst));
+  return e;
+}
+
+// Intervals: (L, T), T, (T, L + ulp), (N - q/2, N), (N - q, N - q/2], a subnormal k * q', the
+// tie N - q/2, [s/2, s).
+constexpr std::size_t kIntervals = 8;
+std::optional<std::size_t> IntervalOf(const DstEdges& e, const Real& x) {
+  if (x > e.largest && x < e.threshold) return 0;
+  if (x == e.threshold) return 1;
+  if (x > e.threshold && x < e.beyond) return 2;
+  if (x == e.tie) return 6;
+  if (x >= e.smallest / 2 && x < e.smallest) return 7;
+  if (x < e.normal && x > e.normal - e.step / 2) return 3;
+  if (x <= e.normal - e.step / 2 && x > e.normal - e.step) return 4;
+  if (x > 0 && x < e.normal - e.step && denominator(Real(x / e.step)) == 1) return 5;
+  return std::nullopt;
+}
+
+// The odd part of an exact target's significand, whose odd divisors give products exactly at
+// it (T and the tie).
+std::uint64_t OddPart(const Real& target) {
+  const oracle::Dyadic d = *oracle::DyadicFromReal(target);
+  return static_cast<std::uint64_t>(d.significand >>
+                                    std::countr_zero(static_cast<std::uint64_t>(d.significand)));
+}
+
+// The odd significands S of the multipliers: small ones, the odd divisors of T's and the tie's,
+// and 11-bit ones spread evenly; increasing, each once.
+std::vector<std::uint64_t> MultiplierSignificands(const DstEdges& e) {
   std::vector<std::uint64_t> significands = {1, 3, 5, 7, 9, 13, 31, 0x401, 0x555, 0x7FF};
-  for (const Real& exact : {threshold, tie}) {
-    for (const std::uint64_t d : OddDivisorsUpTo2047(odd_part(exact))) significands.push_back(d);
+  for (const Real& exact : {e.threshold, e.tie}) {
+    for (const std::uint64_t d : OddDivisorsUpTo2047(OddPart(exact))) significands.push_back(d);
   }
   for (const std::uint64_t d : OddSpread(1025, 2047, 24)) significands.push_back(d);
   std::sort(significands.begin(), significands.end());
   significands.erase(std::unique(significands.begin(), significands.end()), significands.end());
+  return significands;
+}
 
+// The positive accumulator words next to `centre` (FP32 words when fp32, of binade about 2^e_v;
+// else S32 values).
+std::vector<Word> WordsNear(const Real& centre, bool fp32, int e_v) {
+  std::vector<Word> values;
+  if (fp32) {
+    // centre is not dyadic for S > 1: bracket its truncation to 2^(e_v - 40), which is finer
+    // than an FP32 ulp there, so the word at or below is the same or one below.
+    const Real truncated = Real(oracle::RoundDown(centre * oracle::PowerOfTwo(40 - e_v))) *
+                           oracle::PowerOfTwo(e_v - 40);
+    const std::uint32_t c = Fp32Bracket(truncated).first;
+    for (int d = -2; d <= 2; ++d) {
+      const std::uint32_t v = Fp32Step(c, d);
+      if (Fp32IsFinite(v) && (v & 0x80000000) == 0 && (v & 0x7FFFFFFF) != 0) values.push_back(v);
+    }
+  } else {
+    const auto c = static_cast<std::int64_t>(oracle::RoundDown(centre));
+    for (std::int64_t v = c - 2; v <= c + 2; ++v) {
+      if (v >= 1 && v <= INT32_MAX) values.push_back(static_cast<Word>(v));
+    }
+  }
+  return values;
+}
+
+// (multiplier FP19 word, accumulator word) pairs whose product lands in each threshold interval
+// of the pair's floating destination (positive values; the strategy adds the sign).
+std::vector<std::pair<Word, Word>> ThresholdProducts(TypePair pair) {
+  const DstEdges e = EdgesOf(pair.dst);
+  const std::vector<std::uint64_t> significands = MultiplierSignificands(e);
   const bool fp32 = pair.src == TileDataType::FP32;
   const std::vector<int> value_exponents =
       fp32 ? std::vector<int>{-24, 0, 24} : std::vector<int>{10, 25};
   constexpr int kFound = 3;
   std::array<int, kIntervals> found{};
   std::vector<std::pair<Word, Word>> out;
-  for (const Real& t : {largest + ulp / 4, threshold, threshold + ulp / 4, normal - step / 4,
-                        normal - step * 3 / 4, normal / 2, tie, smallest * 3 / 4}) {
-    const oracle::Dyadic td = *oracle::DyadicFromReal(t);
-    const int e_t = oracle::DyadicLeadingExponent(td);
+  for (const Real& t :
+       {e.largest + e.ulp / 4, e.threshold, e.threshold + e.ulp / 4, e.normal - e.step / 4,
+        e.normal - e.step * 3 / 4, e.normal / 2, e.tie, e.smallest * 3 / 4}) {
+    const int e_t = oracle::DyadicLeadingExponent(*oracle::DyadicFromReal(t));
     for (const std::uint64_t s : significands) {
       for (const int e_v : value_exponents) {
         const int k = e_t - e_v - (BitLength(s) - 1);
         const std::optional<Word> fp19 = Fp19Word(s, k);
         if (!fp19) continue;
         const Real multiplier = Real(static_cast<std::int64_t>(s)) * oracle::PowerOfTwo(k);
-        const Real centre = t / multiplier;
-        std::vector<Word> values;
-        if (fp32) {
-          // centre is not dyadic for S > 1: bracket its truncation to 2^(e_v - 40), which is
-          // finer than an FP32 ulp there, so the word at or below is the same or one below.
-          const Real truncated = Real(oracle::RoundDown(centre * oracle::PowerOfTwo(40 - e_v))) *
-                                 oracle::PowerOfTwo(e_v - 40);
-          const std::uint32_t c = Fp32Bracket(truncated).first;
-          for (int d = -2; d <= 2; ++d) {
-            const std::uint32_t v = Fp32Step(c, d);
-            if (Fp32IsFinite(v) && (v & 0x80000000) == 0 && (v & 0x7FFFFFFF) != 0)
-              values.push_back(v);
-          }
-        } else {
-          const auto c = static_cast<std::int64_t>(oracle::RoundDown(centre));
-          for (std::int64_t v = c - 2; v <= c + 2; ++v) {
-            if (v >= 1 && v <= INT32_MAX) values.push_back(static_cast<Word>(v));
-          }
-        }
-        for (const Word v : values) {
+        for (const Word v : WordsNear(t / multiplier, fp32, e_v)) {
           const Real x =
               (fp32 ? oracle::ReferenceFP32FiniteValue(v) : Real(static_cast<std::int64_t>(v))) *
               multiplier;
-          const std::optional<std::size_t> at = interval(x);
+          const std::optional<std::size_t> at = IntervalOf(e, x);
           if (!at || found[*at] >= kFound) continue;
           const std::pair<Word, Word> candidate{*fp19, v};
           if (std::find(out.begin(), out.end(), candidate) != out.end()) continue;
