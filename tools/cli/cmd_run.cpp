@@ -19,6 +19,7 @@
 #include "ptovec/tools/exhaustive.hpp"
 #include "ptovec/tools/known_differences.hpp"
 #include "ptovec/tools/results.hpp"
+#include "ptovec/tools/run.hpp"
 
 namespace ptovec::cli {
 
@@ -49,51 +50,6 @@ struct RunArgs {
   bool generation_options = false;  // --seed, --samples or --work given
   bool work_given = false;
 };
-
-// What the results file at `path` holds before the run replaces it, for the line saying so: ""
-// when there is none, else "the previous results, of device NAME; not kept".
-std::string PreviousResults(const std::filesystem::path& path) {
-  std::error_code error;
-  if (!std::filesystem::exists(std::filesystem::symlink_status(path, error))) return {};
-  std::string device;
-  try {
-    device = tools::ResultsReader(path).device();
-  } catch (const std::exception&) {
-    return "it was not a readable results file; not kept";
-  }
-  return "the previous results" + (device.empty() ? std::string() : ", of device " + device) +
-         "; not kept";
-}
-
-// The jobs of --op [--src] [--dst], as `ptovec generate` selects them.
-std::vector<generator::Job> SelectJobs(const RunArgs& a) {
-  using generator::InputError;
-  const generator::OpDef& op = generator::RequireOp(a.op);
-  std::optional<generator::TileDataType> src;
-  std::optional<generator::TileDataType> dst;
-  if (!a.src.empty()) src = generator::RequireType(a.src, "--src");
-  if (!a.dst.empty()) dst = generator::RequireType(a.dst, "--dst");
-  if (src && dst) {
-    if (!generator::IsLegalPair(op, {*src, *dst})) {
-      throw InputError(op.name + " does not accept " + a.src + " -> " + a.dst +
-                       " (`ptovec list` shows every pair)");
-    }
-    // A split pair: its file groups (OpDef::file_groups).
-    std::vector<generator::Job> jobs;
-    for (const generator::TypePair& p : generator::FilePairs(op, {*src, *dst}))
-      jobs.push_back({&op, p});
-    return jobs;
-  }
-  std::vector<generator::Job> jobs;
-  for (const generator::TypePair& p : op.default_suite_pairs) {
-    if ((!src || p.src == *src) && (!dst || p.dst == *dst)) jobs.push_back({&op, p});
-  }
-  if (jobs.empty()) {
-    throw InputError("no default-suite pair of " + op.name + " matches --src '" + a.src +
-                     "' --dst '" + a.dst + "' (give both to pick any legal pair; `ptovec list`)");
-  }
-  return jobs;
-}
 
 // run --exhaustive: every input code of one pair, no vector file, no results file.
 int RunExhaustive(const RunArgs& a) {
@@ -135,10 +91,9 @@ int RunExhaustive(const RunArgs& a) {
   return FinishReport(report, a.junit, a.max_report);
 }
 
-int Run(const RunArgs& a) {
+// Throws InputError for options of a run of vector files that do not go together.
+void CheckRunArgs(const RunArgs& a) {
   using generator::InputError;
-  CheckDeviceArgs(a.device);
-  if (a.exhaustive) return RunExhaustive(a);
   if (!a.shard.empty() && !a.vectors.empty()) {
     throw InputError(
         "--shard goes with --op (generate shard K/N and run it) or --exhaustive; "
@@ -154,45 +109,83 @@ int Run(const RunArgs& a) {
         "--seed, --samples and --work go with --op and no --vectors (--vectors "
         "files are already generated; there --op, --src and --dst select files)");
   }
-  tools::ResultsFormat format;
-  if (a.format == "bin") {
-    format = tools::ResultsFormat::Binary;
-  } else if (a.format == "json") {
-    format = tools::ResultsFormat::Json;
-  } else {
-    throw InputError("unknown --format '" + a.format + "' (accepted: bin, json)");
-  }
-  if (a.samples == 0) throw InputError("--samples must be at least 1 (got 0)");
-  const generator::ControlFilter controls = generator::ParseControlFilter(a.rmode, a.sat);
-  const bool progress = !a.quiet && ProgressWanted();
-  tools::Judge judge = MakeJudge(a.judge);
+}
 
-  const bool generating = a.vectors.empty();
+tools::ResultsFormat ResultsFormatOf(const std::string& format) {
+  if (format == "bin") return tools::ResultsFormat::Binary;
+  if (format == "json") return tools::ResultsFormat::Json;
+  throw generator::InputError("unknown --format '" + format + "' (accepted: bin, json)");
+}
+
+// The vectors of the run: --vectors, or the work folder --op generates into, with --op, --src
+// and --dst selecting files.
+generator::VectorSelection RunSelection(const RunArgs& a) {
   generator::VectorSelection vectors;
   vectors.op = a.op;
   vectors.src = a.src;
   vectors.dst = a.dst;
-  std::filesystem::path folder;
-  if (!generating) {
+  if (!a.vectors.empty()) {
     for (const std::string& v : a.vectors) vectors.paths.emplace_back(v);
-    std::error_code error;
-    const std::filesystem::path& first = vectors.paths.front();
-    folder = std::filesystem::is_directory(first, error) ? first : first.parent_path();
   } else {
-    folder = a.work;
-    // A shard goes to its own folder, "<work>_shard<K>of<N>", unless --work names one.
-    if (!a.shard.empty() && !a.work_given) {
-      const generator::ShardSelection shard = generator::ParseShardSelection(a.shard);
-      folder += "_shard" + std::to_string(shard.index) + "of" + std::to_string(shard.of);
-    }
-    vectors.paths = {folder};
+    vectors.paths = {tools::RunWorkFolder(a.work, a.shard, a.work_given)};
   }
+  return vectors;
+}
+
+// Throws InputError unless every output's folder is writable and no output is an input.
+void CheckOutputs(const std::vector<tools::OutputFile>& outputs,
+                  const generator::VectorSelection& vectors) {
+  for (const tools::OutputFile& output : outputs) tools::CheckOutputFolder(output);
+  tools::RefuseOverwritingInputs(outputs, tools::VectorInputFiles(vectors));
+}
+
+// Prints the notes of the selected files' pairs (when a pair is chosen: if its files copy bits).
+void PrintSelectedPairNotes(const generator::VectorSelection& vectors) {
+  std::vector<generator::Job> pairs;
+  for (const generator::VectorSource& source : generator::SelectVectorFiles(vectors)) {
+    const generator::VectorReader reader(source.path);
+    pairs.push_back({reader.info().op, reader.info().pair});
+  }
+  PrintPairNotes(pairs);
+}
+
+// Opens the device last (a bad argument never starts it), runs the vectors through it, reports
+// and says which results file it replaced.
+int RunThroughDevice(const RunArgs& a, const generator::VectorSelection& vectors,
+                     const tools::RunOptions& options, const std::string& previous) {
+  std::unique_ptr<tools::Device> device = OpenDevice(a.device);
+  tools::CheckReport report = tools::RunDevice(*device, vectors, options);
+  device->Close();  // a program device must exit 0 after its last answer
+  if (options.progress) {
+    std::cerr << "ptovec: results written to " << options.results.string() << "\n";
+  }
+  const int status = FinishReport(report, a.junit, a.max_report);
+  if (!previous.empty()) {
+    std::cerr << "ptovec: replaced " << options.results.string() << " (" << previous << ")\n";
+  }
+  return status;
+}
+
+int Run(const RunArgs& a) {
+  using generator::InputError;
+  CheckDeviceArgs(a.device);
+  if (a.exhaustive) return RunExhaustive(a);
+  CheckRunArgs(a);
+  const tools::ResultsFormat format = ResultsFormatOf(a.format);
+  if (a.samples == 0) throw InputError("--samples must be at least 1 (got 0)");
+  tools::RunOptions options;
+  options.controls = generator::ParseControlFilter(a.rmode, a.sat);
+  options.progress = !a.quiet && ProgressWanted();
+  options.judge = MakeJudge(a.judge);
+  const bool generating = a.vectors.empty();
+  generator::VectorSelection vectors = RunSelection(a);
+  const std::filesystem::path folder =
+      generating ? vectors.paths.front() : tools::RunVectorsFolder(vectors);
   if (a.results.empty() && a.vectors.size() > 1) {
     throw InputError(
         "several --vectors paths: give --results FILE (a results file of them all "
         "belongs in no one of their folders)");
   }
-  tools::RunOptions options;
   options.results =
       a.results.empty()
           ? folder / (format == tools::ResultsFormat::Binary ? "results.bin" : "results.jsonl")
@@ -200,65 +193,30 @@ int Run(const RunArgs& a) {
   std::vector<tools::OutputFile> outputs{{"--results", options.results}};
   if (!a.junit.empty()) outputs.emplace_back("--junit", a.junit);
   if (!a.mismatches.empty()) outputs.emplace_back("--mismatches", a.mismatches);
-  options.mismatches = a.mismatches;
   tools::RefuseOverwritingInputs(outputs, {});  // the two outputs differ
   // No generate changes the suite while it is read (refused at once, naming the other ptovec).
   std::vector<std::unique_ptr<generator::FolderLock>> locks;
   if (!generating) {
     locks = LockVectorFolders(vectors);
-    for (const tools::OutputFile& output : outputs) tools::CheckOutputFolder(output);
-    tools::RefuseOverwritingInputs(outputs, tools::VectorInputFiles(vectors));
+    CheckOutputs(outputs, vectors);
   }
   // The outputs are replaced only when the run completes (exit 0 or 1): an error (exit 2) puts
   // back every file (main.cpp), so until then the previous results stay where they are.
-  const std::string previous = PreviousResults(options.results);
+  const std::string previous = tools::PreviousResultsNote(options.results);
   std::unique_ptr<generator::FolderLock> work_lock;  // held until the run ends
   if (generating) {
-    generator::CreateFolders(folder);
-    work_lock = std::make_unique<generator::FolderLock>(folder, generator::FolderLock::Mode::Write,
-                                                        "run", "--work folder");
-    // Added to the work folder's suite (never narrowing it); the run then selects the files of
-    // --op/--src/--dst from it.
-    const std::vector<generator::Job> jobs = SelectJobs(a);
-    generator::GenerateOptions generate;
-    generate.out_dir = folder;
-    generate.sampling = {a.seed, a.samples};
-    if (!a.shard.empty()) generate.shard = generator::ParseShardSelection(a.shard);
-    generate.progress = progress;
-    generator::GenerateSuite(jobs, generate);
+    work_lock = tools::GenerateRunVectors(
+        folder, {a.op, a.src, a.dst, a.seed, a.samples, a.shard, options.progress}, vectors);
     locks = LockVectorFolders(vectors);  // covered by the work folder's lock
-    if (jobs.size() == 1) {  // exactly the pair generated, also when it is not a default one
-      vectors.src = std::string(oracle::Format(jobs[0].pair.src).name);
-      vectors.dst = std::string(oracle::Format(jobs[0].pair.dst).name);
-    }
-    for (const tools::OutputFile& output : outputs) tools::CheckOutputFolder(output);
-    tools::RefuseOverwritingInputs(outputs, tools::VectorInputFiles(vectors));
+    CheckOutputs(outputs, vectors);
   }
   options.format = format;
-  options.controls = controls;
+  options.mismatches = a.mismatches;
   options.max_report = a.max_report;
   options.threads = a.threads;
-  options.progress = progress;
   options.keep_going = a.keep_going;
-  options.judge = std::move(judge);
-  if (!a.op.empty() || vectors.filtered()) {  // a pair chosen: say if its files copy bits
-    std::vector<generator::Job> pairs;
-    for (const generator::VectorSource& source : generator::SelectVectorFiles(vectors)) {
-      const generator::VectorReader reader(source.path);
-      pairs.push_back({reader.info().op, reader.info().pair});
-    }
-    PrintPairNotes(pairs);
-  }
-  // Open the device last: a bad argument never starts it.
-  std::unique_ptr<tools::Device> device = OpenDevice(a.device);
-  tools::CheckReport report = tools::RunDevice(*device, vectors, options);
-  device->Close();  // a program device must exit 0 after its last answer
-  if (progress) std::cerr << "ptovec: results written to " << options.results.string() << "\n";
-  const int status = FinishReport(report, a.junit, a.max_report);
-  if (!previous.empty()) {
-    std::cerr << "ptovec: replaced " << options.results.string() << " (" << previous << ")\n";
-  }
-  return status;
+  if (!a.op.empty() || vectors.filtered()) PrintSelectedPairNotes(vectors);
+  return RunThroughDevice(a, vectors, options, previous);
 }
 
 }  // namespace

@@ -241,185 +241,75 @@ int RunProperty(const ShrinkArgs& a, bool json_file) {
   return r.failed ? kExitMismatch : kExitOk;
 }
 
-// The vector files a results file answers, one per section in its order: each section's file
-// taken by name from --vectors (a folder, or the file itself), else from the paths the results
-// header records (`ptovec run` writes them), else from the results file's folder.
-generator::VectorSelection FromVectors(const ShrinkArgs& a, const std::filesystem::path& results) {
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(results, error)) {
-    throw InputError(
-        "--from " + results.string() + " " +
-        (std::filesystem::exists(results, error) ? "is not a regular file" : "does not exist") +
-        " (expected the results file of a `ptovec run`)");
-  }
-  const tools::ResultsReader reader(results);
-  std::vector<std::filesystem::path> places;
-  std::string where;
-  if (!a.vectors.empty()) {
-    places = {a.vectors};
-    where = "--vectors " + a.vectors;
-  } else if (!reader.vectors().empty()) {
-    places = reader.vectors();
-    for (const auto& p : places) where += (where.empty() ? "" : ", ") + p.string();
-    where = "the vectors its header names (" + where + ")";
+// The starts --op/--src/--dst select: --src and --dst both or neither with --op (and legal for
+// it), either alone without.
+tools::ShrinkFromFilter FromFilter(const ShrinkArgs& a) {
+  tools::ShrinkFromFilter filter;
+  filter.op = a.op.empty() ? nullptr : &generator::RequireOp(a.op);
+  filter.triage = a.triage;
+  if (filter.op != nullptr) {
+    if (const auto pair = SelectedPair(a, *filter.op)) {
+      filter.src = pair->src;
+      filter.dst = pair->dst;
+    }
   } else {
-    places = {results.parent_path().empty() ? std::filesystem::path(".") : results.parent_path()};
-    where = "its folder " + places.front().string() + " (its header names no vectors)";
+    if (!a.src.empty()) filter.src = generator::RequireType(a.src, "--src");
+    if (!a.dst.empty()) filter.dst = generator::RequireType(a.dst, "--dst");
   }
-  generator::VectorSelection selection;
-  for (const tools::ResultsSection& section : reader.sections()) {
-    std::optional<std::filesystem::path> found;
-    for (const std::filesystem::path& place : places) {
-      if (std::filesystem::is_directory(place, error)) {
-        if (std::filesystem::is_regular_file(place / section.file, error)) {
-          found = place / section.file;
-        }
-      } else if (place.filename() == section.file) {
-        found = place;
-      }
-      if (found) break;
-    }
-    if (!found) {
-      throw InputError("--from " + results.string() + " answers vector file " + section.file +
-                       ", which is not in " + where +
-                       ": give shrink --vectors the folder or file the run read");
-    }
-    selection.paths.push_back(*found);
-  }
-  if (selection.paths.empty()) {
-    throw InputError("--from " + results.string() + " answers no vector file (nothing to shrink)");
-  }
-  return selection;
+  return filter;
 }
 
-int RunFrom(const ShrinkArgs& a, bool json_file) {
-  const std::filesystem::path results = a.from;
-  const generator::VectorSelection vectors = FromVectors(a, results);
-  const generator::OpDef* only_op = a.op.empty() ? nullptr : &generator::RequireOp(a.op);
-  std::optional<generator::TileDataType> only_src;
-  std::optional<generator::TileDataType> only_dst;
-  if (only_op != nullptr) {
-    if (const auto pair = SelectedPair(a, *only_op)) {
-      only_src = pair->src;
-      only_dst = pair->dst;
-    }
+// Prints that the results file holds no failure to shrink (as judged here).
+void PrintNothingToShrink(const ShrinkArgs& a, const tools::ShrinkFromFilter& filter,
+                          const tools::CheckReport& report, const tools::Judge& judge) {
+  if (a.json) {
+    std::cout << nlohmann::ordered_json{{"from", a.from},
+                                        {"mismatches", 0},
+                                        {"results", nlohmann::ordered_json::array()}}
+                     .dump()
+              << "\n";
+    return;
+  }
+  std::cout << "ptovec shrink: no failures to shrink in " << a.from
+            << (filter.filtered() ? " for the selected op and types" : "")
+            << (judge.plain() ? "" : " as judged here") << "\n"
+            << JudgeLine(judge);
+  if (report.waived > 0) {
+    std::cout << report.waived << " mismatches waived by known differences\n";
+  }
+  if (report.unsupported > 0 && judge.allow_unsupported) {
+    std::cout << report.unsupported << " unsupported answers skipped (--allow-unsupported)\n";
+  }
+}
+
+// The text report of start `k` and its result (written to `file`).
+void PrintFromResult(const tools::ShrinkStarts& starts, std::size_t k, const tools::ShrinkResult& r,
+                     const std::string& file, const std::string& device,
+                     const tools::Judge& judge) {
+  const tools::Mismatch& m = starts.starts[k];
+  std::cout << "ptovec shrink: from " << m.file << " vector " << m.index << " (" << m.c.op->name
+            << " " << oracle::Format(m.c.pair.src).name << " -> "
+            << oracle::Format(m.c.pair.dst).name << "), device " << device << "\n";
+  if (starts.signatures[k]) {
+    std::cout << "triage group " << k + 1 << " of " << starts.starts.size() << ": "
+              << *starts.signatures[k] << "\n";
+  }
+  std::cout << JudgeLine(judge);
+  if (!r.failed) {
+    std::cout << "the device now agrees with the oracle on this case (not reproducible): "
+              << generator::EvalCommand(m.c) << "\n";
   } else {
-    if (!a.src.empty()) only_src = generator::RequireType(a.src, "--src");
-    if (!a.dst.empty()) only_dst = generator::RequireType(a.dst, "--dst");
+    tools::PrintShrinkResult(std::cout, r);
+    std::cout << "wrote " << file << "\n";
   }
-  const bool filtered = only_op || only_src || only_dst;
-  const tools::Judge judge = ShrinkJudge(a);
-  const generator::ControlFilter controls = generator::ParseControlFilter(
-      a.rmode.empty() ? "all" : a.rmode, a.sat.empty() ? "both" : a.sat);
-  // Every failure of the results file as the judge sees it, grouped by triage signature: the
-  // first failure of each (op, pair), or with --triage of each group, in results order. An
-  // unsupported record is a start only without --allow-unsupported.
-  const tools::CheckReport report =
-      tools::CheckResults(vectors, results, 0, false, {}, controls, judge);
-  std::vector<const tools::Mismatch*> firsts;
-  std::vector<std::optional<std::string>> signatures;  // per start, with --triage
-  for (const tools::TriageGroup& g : report.groups) {
-    const tools::Mismatch& m = g.first;
-    if (m.verdict == tools::Verdict::Unsupported && judge.allow_unsupported) continue;
-    if (only_op && m.c.op != only_op) continue;
-    if (only_src && m.c.pair.src != *only_src) continue;
-    if (only_dst && m.c.pair.dst != *only_dst) continue;
-    if (!judge.Counts(m.c, m.expected, m.got)) continue;  // --signature, --class
-    if (a.triage) {
-      firsts.push_back(&m);
-      signatures.push_back(tools::SignatureText(*m.c.op, m.signature));
-      continue;
-    }
-    const auto earlier = std::find_if(firsts.begin(), firsts.end(), [&](const tools::Mismatch* f) {
-      return f->c.op == m.c.op && f->c.pair.Whole() == m.c.pair.Whole();
-    });
-    if (earlier == firsts.end()) {
-      firsts.push_back(&m);
-      signatures.emplace_back();
-    } else if ((*earlier)->verdict == tools::Verdict::Unsupported &&
-               m.verdict != tools::Verdict::Unsupported) {
-      *earlier = &m;  // a wrong answer of the pair before an unsupported one
-    }
-  }
-  const std::uint64_t failures =
-      report.mismatched + (judge.allow_unsupported ? 0 : report.unsupported);
-  if (firsts.size() > 1 && !a.out.empty()) {
-    throw InputError("--out names one file but " + std::to_string(firsts.size()) +
-                     (a.triage ? " triage groups" : " (op, pair)s") +
-                     " fail; give no --out (files are named shrunk-<op>-<src>-<dst>.bin"
-                     "; with --triage shrunk-<op>-<src>-<dst>-<group>.bin)");
-  }
+}
+
+// Writes each start's counterexample file and reports it (text, or JSON after the last).
+void ReportFromResults(const ShrinkArgs& a, bool json_file, const tools::ShrinkStarts& starts,
+                       const std::vector<tools::ShrinkResult>& shrunk, const std::string& device,
+                       const tools::Judge& judge, std::vector<std::string>& replaced) {
   nlohmann::ordered_json all = nlohmann::ordered_json::array();
-  if (firsts.empty() && filtered) {
-    // Does the results file hold a section the selection names at all?
-    const tools::CheckReport& sections = report;
-    std::string listed;
-    bool any = false;
-    for (const tools::FileTally& f : sections.per_file) {
-      const std::string name = f.op->name + " " + std::string(oracle::Format(f.pair.src).name) +
-                               " -> " + std::string(oracle::Format(f.pair.dst).name);
-      if (listed.find(name) == std::string::npos) listed += (listed.empty() ? "" : ", ") + name;
-      if ((!only_op || f.op == only_op) && (!only_src || f.pair.src == *only_src) &&
-          (!only_dst || f.pair.dst == *only_dst)) {
-        any = true;
-      }
-    }
-    if (!any) {
-      std::string wanted = only_op ? only_op->name : std::string("any op");
-      if (only_src || only_dst) {
-        wanted += " " + (only_src ? std::string(oracle::Format(*only_src).name) : "any") + " -> " +
-                  (only_dst ? std::string(oracle::Format(*only_dst).name) : "any");
-      }
-      throw InputError("no section for " + wanted + " in " + results.string() +
-                       " (sections: " + (listed.empty() ? std::string("none") : listed) + ")");
-    }
-  }
-  if (firsts.empty()) {
-    if (a.json) {
-      std::cout << nlohmann::ordered_json{{"from", results.string()},
-                                          {"mismatches", 0},
-                                          {"results", all}}
-                       .dump()
-                << "\n";
-    } else {
-      std::cout << "ptovec shrink: no failures to shrink in " << results.string()
-                << (only_op || only_src || only_dst ? " for the selected op and types" : "")
-                << (judge.plain() ? "" : " as judged here") << "\n"
-                << JudgeLine(judge);
-      if (report.waived > 0) {
-        std::cout << report.waived << " mismatches waived by known differences\n";
-      }
-      if (report.unsupported > 0 && judge.allow_unsupported) {
-        std::cout << report.unsupported << " unsupported answers skipped (--allow-unsupported)\n";
-      }
-    }
-    return kExitOk;
-  }
-  std::unique_ptr<tools::Device> device = OpenDevice(a.device);
-  std::vector<tools::ShrinkResult> shrunk;
-  for (std::size_t k = 0; k < firsts.size(); ++k) {
-    // Over the whole pair: a split pair's file group (OpDef::file_groups) is a file's, not a
-    // bound on the search.
-    generator::Case c = firsts[k]->c;
-    c.pair = c.pair.Whole();
-    tools::Judge group_judge = judge;
-    if (signatures[k]) group_judge.signature = signatures[k];
-    shrunk.push_back(tools::ShrinkFrom(*device, c, 100000, group_judge, controls));
-  }
-  device->Close();  // a device that fails at its end is an error, whatever it answered
-  if (std::none_of(shrunk.begin(), shrunk.end(), [](const auto& r) { return r.failed; })) {
-    // Nothing was reproduced: there is nothing to report but that.
-    const tools::Mismatch& m = *firsts.front();
-    throw InputError(
-        "the device now agrees with the oracle on " +
-        (firsts.size() == 1 ? std::string("the mismatch")
-                            : "all " + std::to_string(firsts.size()) + " first mismatches") +
-        " of " + results.string() + " (not reproducible; first: " + m.file + " vector " +
-        std::to_string(m.index) + ", " + generator::EvalCommand(m.c) + ")");
-  }
-  std::vector<std::string> replaced;
-  for (std::size_t k = 0; k < firsts.size(); ++k) {
-    const tools::Mismatch* m = firsts[k];
+  for (std::size_t k = 0; k < starts.starts.size(); ++k) {
     const tools::ShrinkResult& r = shrunk[k];
     std::string out = a.out;
     if (a.triage && out.empty() && r.minimal) {
@@ -427,40 +317,52 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
       out.insert(out.rfind('.'), "-" + std::to_string(k + 1));
     }
     const std::string file = WriteResultFile(r, out, json_file, a.seed, replaced);
-    if (a.json) {
-      nlohmann::ordered_json j;
-      j["file_in_results"] = m->file;
-      j["record"] = m->index;
-      if (signatures[k]) j["signature"] = *signatures[k];
-      j["reproduced"] = r.failed;
-      j.update(ResultJson(r, file));
-      all.push_back(j);
-    } else {
-      std::cout << "ptovec shrink: from " << m->file << " vector " << m->index << " ("
-                << m->c.op->name << " " << oracle::Format(m->c.pair.src).name << " -> "
-                << oracle::Format(m->c.pair.dst).name << "), device " << device->Name() << "\n";
-      if (signatures[k]) {
-        std::cout << "triage group " << k + 1 << " of " << firsts.size() << ": " << *signatures[k]
-                  << "\n";
-      }
-      std::cout << JudgeLine(judge);
-      if (!r.failed) {
-        std::cout << "the device now agrees with the oracle on this case (not reproducible): "
-                  << generator::EvalCommand(m->c) << "\n";
-      } else {
-        tools::PrintShrinkResult(std::cout, r);
-        std::cout << "wrote " << file << "\n";
-      }
+    if (!a.json) {
+      PrintFromResult(starts, k, r, file, device, judge);
+      continue;
     }
+    nlohmann::ordered_json j;
+    j["file_in_results"] = starts.starts[k].file;
+    j["record"] = starts.starts[k].index;
+    if (starts.signatures[k]) j["signature"] = *starts.signatures[k];
+    j["reproduced"] = r.failed;
+    j.update(ResultJson(r, file));
+    all.push_back(j);
   }
   if (a.json) {
-    std::cout << nlohmann::ordered_json{{"from", results.string()},
-                                        {"device", device->Name()},
-                                        {"mismatches", failures},
+    std::cout << nlohmann::ordered_json{{"from", a.from},
+                                        {"device", device},
+                                        {"mismatches", starts.failures},
                                         {"results", all}}
                      .dump()
               << "\n";
   }
+}
+
+int RunFrom(const ShrinkArgs& a, bool json_file) {
+  const std::filesystem::path results = a.from;
+  const generator::VectorSelection vectors = tools::ShrinkFromVectors(results, a.vectors);
+  const tools::ShrinkFromFilter filter = FromFilter(a);
+  const tools::Judge judge = ShrinkJudge(a);
+  const generator::ControlFilter controls = generator::ParseControlFilter(
+      a.rmode.empty() ? "all" : a.rmode, a.sat.empty() ? "both" : a.sat);
+  const tools::ShrinkStarts starts =
+      tools::FindShrinkStarts(vectors, results, filter, judge, controls);
+  if (starts.starts.size() > 1 && !a.out.empty()) {
+    throw InputError("--out names one file but " + std::to_string(starts.starts.size()) +
+                     (a.triage ? " triage groups" : " (op, pair)s") +
+                     " fail; give no --out (files are named shrunk-<op>-<src>-<dst>.bin"
+                     "; with --triage shrunk-<op>-<src>-<dst>-<group>.bin)");
+  }
+  if (starts.starts.empty()) {
+    PrintNothingToShrink(a, filter, starts.report, judge);
+    return kExitOk;
+  }
+  std::unique_ptr<tools::Device> device = OpenDevice(a.device);
+  const std::vector<tools::ShrinkResult> shrunk =
+      tools::ShrinkEachStart(*device, starts, results, judge, controls);
+  std::vector<std::string> replaced;
+  ReportFromResults(a, json_file, starts, shrunk, device->Name(), judge, replaced);
   std::cout.flush();
   PrintReplaced(replaced);
   return kExitMismatch;  // the results file holds mismatches

@@ -38,6 +38,8 @@ using generator::InputError;
 using generator::VectorRecord;
 using generator::VectorSource;
 
+using check_internal::KeepSectionRecords;
+
 // The results header's record of how a run judged its answers (results-format.md).
 nlohmann::ordered_json JudgeHeader(const Judge& judge) {
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
@@ -47,26 +49,24 @@ nlohmann::ordered_json JudgeHeader(const Judge& judge) {
   return j;
 }
 
-}  // namespace
-
-using check_internal::KeepSectionRecords;
-
-CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
-                      const RunOptions& options) {
-  const std::vector<VectorSource> sources = generator::SelectVectorFiles(vectors);
+// The results section of each vector file: its count, and with a control filter the file's
+// controls it keeps (none listed when it keeps them all). Throws InputError when it keeps none of
+// a file's controls.
+std::vector<ResultsSection> RunSections(const std::vector<VectorSource>& sources,
+                                        const generator::ControlFilter& controls) {
   std::vector<ResultsSection> sections;
   for (const VectorSource& source : sources) {
     auto vr = generator::OpenVectorSource(source);
     const generator::VectorFileInfo& info = vr->info();
     const std::string sha = source.sha256 ? *source.sha256 : generator::FileSha256(source.path);
     ResultsSection section = SectionFor(source.name, sha, *info.op, info.pair, info.count);
-    if (!options.controls.all() && info.op->uses_controls) {
+    if (!controls.all() && info.op->uses_controls) {
       // The file's controls the filter keeps, in the file's order.
       for (const auto& c : info.controls) {
-        if (options.controls.Accepts(c)) section.controls.push_back(c);
+        if (controls.Accepts(c)) section.controls.push_back(c);
       }
       if (section.controls.empty()) {
-        throw InputError("--rmode/--sat (" + options.controls.Describe() + ") keep none of the " +
+        throw InputError("--rmode/--sat (" + controls.Describe() + ") keep none of the " +
                          "controls of vector file " + source.path.string());
       }
       section.count = info.count / info.controls.size() * section.controls.size();
@@ -74,126 +74,211 @@ CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
     }
     sections.push_back(std::move(section));
   }
+  return sections;
+}
+
+// Throws InputError when the sections hold zero vectors.
+void RequireVectors(const std::vector<ResultsSection>& sections,
+                    const generator::VectorSelection& vectors) {
   std::uint64_t total = 0;
   for (const ResultsSection& section : sections) total += section.count;
   if (total == 0) {
     throw InputError("--vectors " + vectors.Describe() + " holds zero vectors (nothing to run)");
   }
-  nlohmann::ordered_json extra = JudgeHeader(options.judge);
-  extra["vectors"] = ResultsVectorsHeader(vectors.paths, options.results);
-  ResultsWriter writer(options.results, options.format, sections, device.Name(), extra);
-  MismatchesFile export_file(options.mismatches);
-  CheckAccumulator acc(options.max_report, export_file.Sink(), options.judge);
-  std::vector<VectorRecord> records;
-  std::vector<std::uint64_t> indices;
-  std::vector<Case> cases;
-  std::vector<DeviceAnswer> answers;
-  const std::size_t part = options.batch == 0 ? 4096 : options.batch;
-  // A thread-safe device gets `threads` parts of `part` cases at once, one per thread.
-  const unsigned threads = !device.ThreadSafe() ? 1
-                           : options.threads != 0
-                               ? options.threads
-                               : std::max(1U, std::thread::hardware_concurrency());
-  std::optional<ParallelRounds> pool;
-  if (threads > 1) pool.emplace(threads);
-  const std::size_t batch = part * threads;
-  std::size_t n = 0;
+}
+
+// Evaluates the cases of a batch through the device: a thread-safe device gets `threads` parts
+// of `part` cases at once, one per thread; with --keep-going a batch the device fails on is
+// evaluated again one case at a time, each case that fails alone counted and recorded as
+// unsupported.
+class BatchEvaluator {
+ public:
+  BatchEvaluator(Device& device, const RunOptions& options)
+      : device_(device),
+        options_(options),
+        part_(options.batch == 0 ? 4096 : options.batch),
+        threads_(!device.ThreadSafe()   ? 1
+                 : options.threads != 0 ? options.threads
+                                        : std::max(1U, std::thread::hardware_concurrency())) {
+    if (threads_ > 1) pool_.emplace(threads_);
+  }
+
+  // Records read at once (a part per thread).
+  std::size_t batch() const { return part_ * threads_; }
+
+  // Answers `cases` into `answers` (resized to match).
+  void Evaluate(const std::vector<Case>& cases, std::vector<DeviceAnswer>& answers) {
+    const std::size_t n = cases.size();
+    answers.assign(n, DeviceAnswer{});
+    try {
+      if (pool_ && n > part_) {
+        pool_->Run([&](unsigned k) {
+          const std::size_t begin = std::min(n, k * part_);
+          const std::size_t end = std::min(n, begin + part_);
+          device_.Evaluate(std::span<const Case>(cases).subspan(begin, end - begin),
+                           std::span<DeviceAnswer>(answers).subspan(begin, end - begin));
+        });
+      } else {
+        device_.Evaluate(cases, answers);
+      }
+    } catch (const DeviceFailure&) {
+      if (!options_.keep_going) throw;
+      EvaluateOneByOne(cases, answers);
+    }
+  }
+
   std::vector<std::string> failures;  // --keep-going: the device's failures so far
-  const std::function<void(unsigned)> evaluate_part = [&](unsigned k) {
-    const std::size_t begin = std::min(n, k * part);
-    const std::size_t end = std::min(n, begin + part);
-    device.Evaluate(std::span<const Case>(cases).subspan(begin, end - begin),
-                    std::span<DeviceAnswer>(answers).subspan(begin, end - begin));
-  };
-  try {
-    for (std::size_t s = 0; s < sources.size(); ++s) {
-      auto vr = generator::OpenVectorSource(sources[s]);
-      acc.BeginFile(sources[s].name, *vr->info().op, vr->info().pair, sections[s].count);
-      const bool filtered = !sections[s].controls.empty();
-      std::uint64_t index = 0;
-      std::uint64_t run = 0;
-      while (!vr->done()) {
-        const std::size_t read = vr->Read(records, batch);
-        if (read == 0) continue;
-        KeepSectionRecords(records, index, sections[s].controls, UINT64_MAX, indices);
-        index += read;
-        n = records.size();
-        if (n == 0) continue;
-        cases.resize(n);
-        for (std::size_t k = 0; k < n; ++k) cases[k] = records[k].c;
-        answers.assign(n, DeviceAnswer{});
-        try {
-          if (pool && n > part) {
-            pool->Run(evaluate_part);
-          } else {
-            device.Evaluate(cases, answers);
-          }
-        } catch (const DeviceFailure&) {
-          if (!options.keep_going) throw;
-          // Once more one case at a time: each case that fails alone is counted and recorded
-          // as unsupported.
-          for (std::size_t k = 0; k < n; ++k) {
-            try {
-              device.Evaluate(std::span<const Case>(cases).subspan(k, 1),
-                              std::span<DeviceAnswer>(answers).subspan(k, 1));
-            } catch (const DeviceFailure& f) {
-              answers[k] = DeviceAnswer{false, {}};
-              failures.push_back(f.what());
-              if (options.progress) std::cerr << "ptovec: " << f.what() << " (--keep-going)\n";
-            }
-          }
-        }
-        for (std::size_t k = 0; k < n; ++k) {
-          if (answers[k].supported && (answers[k].result.status & ~kStatusBits) != 0) {
-            throw DeviceError("device " + device.Name() + " answered flags " +
-                              generator::HexStatus(answers[k].result.status) + " for " +
-                              sources[s].name + " record " + Str(indices[k]) +
-                              " (only bits 4:0 NV DZ OF UF NX may be set)");
-          }
-          acc.Add(indices[k], records[k], answers[k]);
-        }
-        writer.Append(answers, filtered ? std::span<const std::uint64_t>(indices)
-                                        : std::span<const std::uint64_t>());
-        run += n;
-      }
-      generator::CheckSourceDigest(sources[s], *vr);
-      if (sections[s].sha256 != vr->sha256()) {
-        throw InputError("vector file " + sources[s].path.string() + " has SHA-256 " +
-                         vr->sha256() + ", expected " + sections[s].sha256 +
-                         " (it changed while being run)");
-      }
-      if (options.progress) {
-        std::cerr << "ptovec: [" << s + 1 << "/" << sources.size() << "] " << sources[s].name
-                  << ": " << run << " vectors run\n";
+
+ private:
+  void EvaluateOneByOne(const std::vector<Case>& cases, std::vector<DeviceAnswer>& answers) {
+    for (std::size_t k = 0; k < cases.size(); ++k) {
+      try {
+        device_.Evaluate(std::span<const Case>(cases).subspan(k, 1),
+                         std::span<DeviceAnswer>(answers).subspan(k, 1));
+      } catch (const DeviceFailure& f) {
+        answers[k] = DeviceAnswer{false, {}};
+        failures.push_back(f.what());
+        if (options_.progress) std::cerr << "ptovec: " << f.what() << " (--keep-going)\n";
       }
     }
-  } catch (const DeviceFailure& e) {
-    // The device crashed, exited or hung: a failure of the gate, reported with what was
-    // answered; the results file is marked as stopped early.
-    writer.Stop(e.what());
-    writer.Commit();
-    export_file.Commit();
-    CheckReport report = acc.Finish();
-    report.device = device.Name();
-    report.incomplete = "the device failed, the run stopped early";
-    report.notes = generator::UnverifiedCountNotes(sources);
-    report.device_failures = std::move(failures);
-    report.device_failures.push_back(e.what());
-    return report;
-  } catch (const DeviceError& e) {
-    // Keep what was answered, marked as a run that stopped early (it can never pass a check).
-    writer.Stop(e.what());
-    writer.Commit();
-    export_file.Commit();
-    throw;
   }
-  writer.Commit();
-  export_file.Commit();
-  CheckReport report = acc.Finish();
-  report.device = device.Name();
-  report.notes = generator::UnverifiedCountNotes(sources);
-  report.device_failures = std::move(failures);
-  return report;
+
+  Device& device_;
+  const RunOptions& options_;
+  const std::size_t part_;
+  const unsigned threads_;
+  std::optional<ParallelRounds> pool_;
+};
+
+// One run of vector files through a device into a results file (and --mismatches).
+class DeviceRun {
+ public:
+  DeviceRun(Device& device, const generator::VectorSelection& vectors, const RunOptions& options,
+            std::vector<VectorSource> sources, const std::vector<ResultsSection>& sections)
+      : device_(device),
+        options_(options),
+        sources_(std::move(sources)),
+        sections_(sections),
+        writer_(options.results, options.format, sections, device.Name(),
+                RunHeader(vectors, options)),
+        export_file_(options.mismatches),
+        acc_(options.max_report, export_file_.Sink(), options.judge),
+        evaluator_(device, options) {}
+
+  // Streams every file; a DeviceFailure ends the run with the report so far.
+  CheckReport Stream() {
+    try {
+      for (std::size_t s = 0; s < sources_.size(); ++s) StreamFile(s);
+    } catch (const DeviceFailure& e) {
+      // The device crashed, exited or hung: a failure of the gate, reported with what was
+      // answered; the results file is marked as stopped early.
+      Stop(e.what());
+      CheckReport report = Report();
+      report.incomplete = "the device failed, the run stopped early";
+      report.device_failures.push_back(e.what());
+      return report;
+    } catch (const DeviceError& e) {
+      // Keep what was answered, marked as a run that stopped early (it can never pass a check).
+      Stop(e.what());
+      throw;
+    }
+    writer_.Commit();
+    export_file_.Commit();
+    return Report();
+  }
+
+ private:
+  static nlohmann::ordered_json RunHeader(const generator::VectorSelection& vectors,
+                                          const RunOptions& options) {
+    nlohmann::ordered_json extra = JudgeHeader(options.judge);
+    extra["vectors"] = ResultsVectorsHeader(vectors.paths, options.results);
+    return extra;
+  }
+
+  // Source `s` through the device, part by part, its answers checked, tallied and written.
+  void StreamFile(std::size_t s) {
+    auto vr = generator::OpenVectorSource(sources_[s]);
+    acc_.BeginFile(sources_[s].name, *vr->info().op, vr->info().pair, sections_[s].count);
+    std::uint64_t index = 0;
+    std::uint64_t run = 0;
+    while (!vr->done()) {
+      const std::size_t read = vr->Read(records_, evaluator_.batch());
+      if (read == 0) continue;
+      KeepSectionRecords(records_, index, sections_[s].controls, UINT64_MAX, indices_);
+      index += read;
+      if (records_.empty()) continue;
+      RunRecords(s);
+      run += records_.size();
+    }
+    generator::CheckSourceDigest(sources_[s], *vr);
+    if (sections_[s].sha256 != vr->sha256()) {
+      throw InputError("vector file " + sources_[s].path.string() + " has SHA-256 " + vr->sha256() +
+                       ", expected " + sections_[s].sha256 + " (it changed while being run)");
+    }
+    if (options_.progress) {
+      std::cerr << "ptovec: [" << s + 1 << "/" << sources_.size() << "] " << sources_[s].name
+                << ": " << run << " vectors run\n";
+    }
+  }
+
+  // The kept records of a part of source `s`: evaluated, checked, tallied and written.
+  void RunRecords(std::size_t s) {
+    const std::size_t n = records_.size();
+    cases_.resize(n);
+    for (std::size_t k = 0; k < n; ++k) cases_[k] = records_[k].c;
+    evaluator_.Evaluate(cases_, answers_);
+    for (std::size_t k = 0; k < n; ++k) {
+      if (answers_[k].supported && (answers_[k].result.status & ~kStatusBits) != 0) {
+        throw DeviceError("device " + device_.Name() + " answered flags " +
+                          generator::HexStatus(answers_[k].result.status) + " for " +
+                          sources_[s].name + " record " + Str(indices_[k]) +
+                          " (only bits 4:0 NV DZ OF UF NX may be set)");
+      }
+      acc_.Add(indices_[k], records_[k], answers_[k]);
+    }
+    const bool filtered = !sections_[s].controls.empty();
+    writer_.Append(answers_, filtered ? std::span<const std::uint64_t>(indices_)
+                                      : std::span<const std::uint64_t>());
+  }
+
+  // Marks the results file as stopped early by `why` and commits both outputs.
+  void Stop(const std::string& why) {
+    writer_.Stop(why);
+    writer_.Commit();
+    export_file_.Commit();
+  }
+
+  CheckReport Report() {
+    CheckReport report = acc_.Finish();
+    report.device = device_.Name();
+    report.notes = generator::UnverifiedCountNotes(sources_);
+    report.device_failures = std::move(evaluator_.failures);
+    return report;
+  }
+
+  Device& device_;
+  const RunOptions& options_;
+  const std::vector<VectorSource> sources_;
+  const std::vector<ResultsSection>& sections_;
+  ResultsWriter writer_;
+  MismatchesFile export_file_;
+  CheckAccumulator acc_;
+  BatchEvaluator evaluator_;
+  std::vector<VectorRecord> records_;
+  std::vector<std::uint64_t> indices_;
+  std::vector<Case> cases_;
+  std::vector<DeviceAnswer> answers_;
+};
+
+}  // namespace
+
+CheckReport RunDevice(Device& device, const generator::VectorSelection& vectors,
+                      const RunOptions& options) {
+  std::vector<VectorSource> sources = generator::SelectVectorFiles(vectors);
+  const std::vector<ResultsSection> sections = RunSections(sources, options.controls);
+  RequireVectors(sections, vectors);
+  DeviceRun run(device, vectors, options, std::move(sources), sections);
+  return run.Stream();
 }
 
 }  // namespace ptovec::tools

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "ptovec/tools/check.hpp"
 #include "ptovec/tools/device.hpp"
 #include "ptovec/tools/known_differences.hpp"
 
@@ -256,6 +257,49 @@ ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options);
 /// own must be one). Throws DeviceError (as ShrinkProperty, also for a non-deterministic device).
 ShrinkResult ShrinkFrom(Device& device, const Case& start, std::uint64_t max_shrink_steps = 100000,
                         const Judge& judge = {}, const generator::ControlFilter& controls = {});
+
+/// `shrink --from RESULTS`: the vector files a results file answers, one per section in its
+/// order, each taken by name from `vectors` (--vectors: a folder, or the file itself) when given,
+/// else from the paths the results header records (`ptovec run` writes them), else from the
+/// results file's folder. Throws generator::InputError (one line) when the results file is
+/// missing or a section's file is not found.
+generator::VectorSelection ShrinkFromVectors(const std::filesystem::path& results,
+                                             const std::string& vectors);
+
+/// Which failures of a results file `shrink --from` starts from.
+struct ShrinkFromFilter {
+  const OpDef* op = nullptr;                   ///< --op: only this op's
+  std::optional<generator::TileDataType> src;  ///< --src: only of this source type
+  std::optional<generator::TileDataType> dst;  ///< --dst: only of this destination type
+  bool triage = false;  ///< --triage: the first failure of each triage group, not of each pair
+  bool filtered() const { return op != nullptr || src || dst; }
+};
+
+/// The failures `shrink --from` shrinks, as the judge sees them, in results order.
+struct ShrinkStarts {
+  CheckReport report;            ///< the results file checked against its vectors
+  std::vector<Mismatch> starts;  ///< the first failure of each (op, pair), or triage group
+  /// Per start: with --triage the group's signature text (the start's judge then needs it).
+  std::vector<std::optional<std::string>> signatures;
+  std::uint64_t failures = 0;  ///< mismatches, and unsupported answers unless allowed
+};
+
+/// Checks `results` against `vectors` under `judge` and `controls` and picks the starts: the
+/// first failure of each (op, pair) (a wrong answer before an unsupported one of its pair), or
+/// with filter.triage of each triage group; an unsupported record is a start only without
+/// judge.allow_unsupported. Throws generator::InputError when a filter selects no section of the
+/// results file at all ("no section for ... in ... (sections: ...)").
+ShrinkStarts FindShrinkStarts(const generator::VectorSelection& vectors,
+                              const std::filesystem::path& results, const ShrinkFromFilter& filter,
+                              const Judge& judge, const generator::ControlFilter& controls);
+
+/// ShrinkFrom of each start over its whole pair (a split pair's file group bounds a file, not
+/// the search), under `judge` narrowed to the start's signature when it has one; then closes
+/// the device (a device that fails at its end is an error, whatever it answered). Throws
+/// generator::InputError when no start is reproduced, DeviceError as ShrinkFrom does.
+std::vector<ShrinkResult> ShrinkEachStart(Device& device, const ShrinkStarts& starts,
+                                          const std::filesystem::path& results, const Judge& judge,
+                                          const generator::ControlFilter& controls);
 
 /// Writes a counterexample as a one-vector file (the expected result is the oracle's) with the
 /// generator writers, atomically: binary, or JSON when `json`. Header domain "sampled", seed
