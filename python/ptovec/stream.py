@@ -36,8 +36,7 @@ from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequenc
 from ._facts import (CONTROLS, FLAG_NAMES, POLICY_ALL, POLICY_SEPARATOR, POLICY_SOME,
                      POLICY_WORD, STATUS_ALL)
 from .files import RMODE_NAMES, hex_word, read_vector_file, type_widths
-from .registry import pair_header, pair_listing
-from .registry import type_widths as registry_type_widths
+from .registry import pair_header, pair_listing, type_widths as registry_type_widths
 
 __all__ = ["Pair", "Case", "vector_files", "cases_from_vectors", "cases_from_evaluate",
            "compared_flags", "Mismatch", "CheckOutcome", "Scoreboard", "program"]
