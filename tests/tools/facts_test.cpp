@@ -293,7 +293,7 @@ TEST(FactsTest, DocsCountTheMutantCatalogue) {
                               << "\" is not the catalogue's size (tests/mutants/mutants.cpp)";
     }
   }
-  EXPECT_GE(found, 9);
+  EXPECT_GE(found, 8);  // the pages that give the count (the others link to docs/mutants.md)
 }
 
 // The smoke suite's vectors, inputs and files wherever the docs give them.
@@ -323,9 +323,7 @@ TEST(FactsTest, DocsCountTheSmokeSuite) {
        R"(([\d,]+) inputs, ([\d,]+) vectors in (\d+) binary and (\d+) JSON\s+files, selected)",
        "ivbj"},
       {"docs/coverage.md", R"(two changes brought it to ([\d,]+):)", "v"},
-      {"docs/devices.md", R"(the smoke suite\s+\(([\d,]+) vectors\))", "v"},
       {"docs/mutants.md", R"(`vectors/smoke`, ([\d,]+) vectors\))", "v"},
-      {"docs/ops.md", R"(--suite smoke`[^.]*?([\d,]+)\s+inputs \(([\d,]+) vectors)", "iv"},
   };
   int checked = 0;
   for (const Phrase& p : phrases) {
