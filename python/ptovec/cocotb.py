@@ -199,7 +199,7 @@ async def run_stream(driver: StreamDriver, monitor: StreamMonitor, cases: Iterab
                      drain_clocks: int = 1000) -> int:
     """Drives ``cases`` through the unit and waits for every result (``driver.board``: a
     Scoreboard, or any object with its ``expect``, ``observe``, ``outstanding``, ``oldest`` and
-    ``flags_mask``, such as a UVM analysis-port adapter, tests/rtl/pyuvm_pipe.py): the monitor runs
+    ``flags_mask``, such as a UVM analysis-port adapter, examples/rtl/cocotb/pyuvm_pipe.py): the monitor runs
     meanwhile; after the last case is taken, up to ``drain_clocks`` clocks pass without a
     result before the unit is declared stuck. Returns the number of cases taken. Raises
     AssertionError naming the outstanding cases when the unit stops answering."""

@@ -26,14 +26,16 @@ from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
+# The testbench, its runner and the device program are the RTL example's (examples/rtl/cocotb).
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "rtl" / "cocotb"
+sys.path.insert(0, str(EXAMPLE))
 from run_cocotb import planted_bug_changes  # noqa: E402  (puts python/ on sys.path)
 from ptovec.files import read_vector_file  # noqa: E402
 from ptovec.stream import vector_files  # noqa: E402
 
 
 def device(variant, *extra):
-    return " ".join([sys.executable, str(HERE / "pipe_device.py"), "--sim", ARGS.sim,
+    return " ".join([sys.executable, str(EXAMPLE / "pipe_device.py"), "--sim", ARGS.sim,
                      "--variant", variant, "--build", str(Path(ARGS.work).resolve()), *extra])
 
 

@@ -1,4 +1,4 @@
-"""Runs tests/rtl/cocotb_pipe.py (the cocotb 2 testbench of ptovec.cocotb) on
+"""Runs examples/rtl/cocotb/cocotb_pipe.py (the cocotb 2 testbench of ptovec.cocotb) on
 examples/rtl/ptovec_tcvt_e8m0_pipe.sv in Icarus Verilog or Verilator through cocotb_tools.runner, and
 checks the outcome.
 
@@ -29,7 +29,7 @@ import unittest
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SOURCE_DIR = HERE.parent.parent
+SOURCE_DIR = HERE.parent.parent.parent
 sys.path.insert(0, str(SOURCE_DIR / "python"))
 
 from ptovec.files import RMODE_NAMES, read_vector_file  # noqa: E402
@@ -84,7 +84,7 @@ def build_unit(sim, variant, build_dir, *, always=True):
     if sim == "verilator":
         verilator_environment()
     runner = get_runner(sim)
-    rtl = SOURCE_DIR / "examples" / "rtl"
+    rtl = HERE.parent
     build_args = ["-Wno-fatal"] if sim == "verilator" else []
     runner.build(sources=[rtl / "ptovec_tcvt_e8m0.sv", rtl / "ptovec_tcvt_e8m0_pipe.sv"],
                  hdl_toplevel="ptovec_tcvt_e8m0_pipe", build_dir=build_dir, always=always,

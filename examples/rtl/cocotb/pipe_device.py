@@ -1,6 +1,6 @@
 """The pipelined unit in a cocotb 2 simulation as a ptovec device (a --dut-cmd program):
 
-  ptovec shrink --dut-cmd ".venv/bin/python3 tests/rtl/pipe_device.py --sim icarus \\
+  ptovec shrink --dut-cmd ".venv/bin/python3 examples/rtl/cocotb/pipe_device.py --sim icarus \\
       --variant planted_bug --build DIR" --op tcvt --src fp16 --dst e8m0 --rmode RTZ
 
 Builds examples/rtl/ptovec_tcvt_e8m0_pipe.sv (PTOVEC_PLANTED_BUG for planted_bug) for Icarus Verilog or
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from run_cocotb import build_unit, get_results, python_path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "python"))
 from ptovec.device import launch  # noqa: E402
 
 

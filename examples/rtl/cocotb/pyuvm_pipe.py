@@ -4,7 +4,7 @@ ports, and a UVM scoreboard component that pairs them from two analysis FIFOs wi
 ptovec.stream.Scoreboard and, in its check phase, runs `ptovec check` and `ptovec coverage` of
 what was driven.
 
-Run with cocotb_pipe.py by tests/rtl/run_cocotb.py (same environment: PTOVEC,
+Run with cocotb_pipe.py by examples/rtl/cocotb/run_cocotb.py (same environment: PTOVEC,
 PTOVEC_COCOTB_VECTORS, PTOVEC_COCOTB_WORK); it streams 2,000 evenly spaced records of the E8M0
 files and writes report.json's entry "pyuvm".
 """

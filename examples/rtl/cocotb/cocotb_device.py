@@ -1,6 +1,6 @@
 """The pipelined unit (examples/rtl/ptovec_tcvt_e8m0_pipe.sv) as a ptovec device through cocotb 2: the
 test ``serve`` answers the line protocol of the session ptovec opened (``ptovec run --dut-cmd``
-or ``ptovec shrink --dut-cmd`` of tests/rtl/pipe_device.py, which starts this simulation with
+or ``ptovec shrink --dut-cmd`` of examples/rtl/cocotb/pipe_device.py, which starts this simulation with
 ptovec.device.launch), driving each case through the unit with ptovec.cocotb's driver and
 monitor. TCVT from FP32, FP16 and BF16 to E8M0 is driven; every other case is answered
 ``unsupported``.

@@ -3,7 +3,7 @@ stages, valid/ready, a tag, fflags in RISC-V order), built from ptovec.cocotb an
 ptovec.stream: cases streamed one a clock with random idle clocks and back-pressure, every result
 checked in order by tag, then `ptovec check` and `ptovec coverage` of what was driven.
 
-Run by tests/rtl/run_cocotb.py (Icarus Verilog or Verilator through cocotb_tools.runner);
+Run by examples/rtl/cocotb/run_cocotb.py (Icarus Verilog or Verilator through cocotb_tools.runner);
 configured by the environment:
   PTOVEC                  the ptovec program (check, coverage, eval --batch)
   PTOVEC_COCOTB_VECTORS   vector files or suite folders, os.pathsep-separated (tcvt -> e8m0
