@@ -79,6 +79,17 @@ def sha256(path):
     return h.hexdigest()
 
 
+def snapshot(root):
+    """{path relative to root: SHA-256 of its bytes} of every file under root."""
+    out = {}
+    for folder, _, names in os.walk(root):
+        for name in names:
+            path = os.path.join(folder, name)
+            with open(path, "rb") as f:
+                out[os.path.relpath(path, root)] = hashlib.sha256(f.read()).hexdigest()
+    return out
+
+
 def read_bin_header(path):
     """The fixed header (FIXED's fields) and the JSON header of a binary file."""
     with open(path, "rb") as f:

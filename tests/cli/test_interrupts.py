@@ -21,7 +21,6 @@ escaped (\\xff); and 200 seeded random byte mutations of such files keep every l
 Run by ctest (tests/cli/CMakeLists.txt) with Debian's /usr/bin/python3 -m pytest; the helper
 ptovec_cli.py gives ptovec(*args) and this build's paths.
 """
-import hashlib
 import json
 import os
 import random
@@ -33,7 +32,7 @@ import time
 
 import pytest
 
-from ptovec_cli import PTOVEC, Scratch, start, subtest
+from ptovec_cli import PTOVEC, Scratch, snapshot, start, subtest
 from ptovec_cli import ptovec as ptovec_text
 
 
@@ -46,16 +45,6 @@ def ptovec(*args, cwd=None, stdin=None):
     """ptovec_cli.ptovec with bytes for output (these tests read lines that may not be UTF-8)."""
     return ptovec_text(*args, timeout=600, cwd=cwd, stdin=stdin, text=False)
 
-
-def snapshot(root):
-    """{relative path: sha256} of every file under root."""
-    out = {}
-    for folder, _, names in os.walk(root):
-        for name in names:
-            path = os.path.join(folder, name)
-            with open(path, "rb") as f:
-                out[os.path.relpath(path, root)] = hashlib.sha256(f.read()).hexdigest()
-    return out
 
 
 def wait_for(predicate, what, limit=120):

@@ -10,9 +10,10 @@ the program and the devices: PTOVEC, PTOVEC_ORACLE_DUT, PTOVEC_INIT_REFUSES_DUT 
 ptovec_dut_init), PTOVEC_BAD_FLAGS_DUT (answers flags 0x20), PTOVEC_MUTANT_DUT (e8m0_sqrt2_top8) and PTOVEC_OTHER_MUTANT_DUT
 (e8m0_always_up). A missing one fails the test, it never skips.
 """
-import hashlib
 import os
-import subprocess
+
+import ptovec_cli
+from ptovec_cli import snapshot
 
 MISSING_DUT = "/nonexistent/libfoo.so"
 # Small and quick: FP16 -> E8M0 under one control, 65,536 vectors.
@@ -29,20 +30,8 @@ def need(name):
 
 
 def ptovec(*args, cwd=None):
-    env = dict(os.environ, CI="1")
-    return subprocess.run([need("PTOVEC"), *map(str, args)], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=600)
-
-
-def snapshot(folder):
-    """Every file under `folder`: {relative path: SHA-256 of its bytes}."""
-    files = {}
-    for root, _, names in os.walk(folder):
-        for name in names:
-            path = os.path.join(root, name)
-            with open(path, "rb") as f:
-                files[os.path.relpath(path, folder)] = hashlib.sha256(f.read()).hexdigest()
-    return files
+    need("PTOVEC")
+    return ptovec_cli.ptovec(*args, timeout=600, cwd=cwd)
 
 
 def error_lines(r):
