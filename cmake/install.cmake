@@ -8,8 +8,8 @@
 #   include/ptovec_dut.h                  the device ABI of `run --dut` (include)
 #   include/ptovec_dut_stream.hpp         the streaming harness for clocked RTL devices (C++17)
 #   share/ptovec/schemas/                 the JSON schemas and the device protocol (schemas/)
-#   share/ptovec/known-differences/     the built-in known-difference sets (ieee754.json, ...), as
-#                                         examples to copy; ptovec has them compiled in
+#   share/ptovec/known-differences/       example behaviour-model compositions to copy (the
+#                                         built-in models are in the oracle)
 #   share/ptovec/coverage_heatmap.py      the heat map of `ptovec coverage --plot` (found from
 #                                         bin/ptovec; matplotlib)
 #   share/ptovec/dpi/                     ptovec_dpi.svh and ptovec_dpi.c: the C API for

@@ -14,6 +14,7 @@
 #include "ptovec/generator/word_set.hpp"
 #include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
+#include "ptovec/oracle/behaviour.hpp"
 #include "ptovec/oracle/dyadic.hpp"
 #include "ptovec/oracle/fast.hpp"
 #include "ptovec/oracle/format_edges.hpp"
@@ -113,6 +114,41 @@ Encoded EvaluateEncodeReference(TypePair pair, const Inputs& in, NumericExecutio
     return ToElement(oracle::ReferenceMatrixFloatingEncoding(value, pair.dst, control), pair.dst);
   }
   return ToElement(oracle::ReferenceMatrixIntegerEncoding(value, pair.dst, control), pair.dst);
+}
+
+// A behaviour model's encode (oracle/behaviour.hpp): the source as the model reads it (under
+// e4m3-inf-nan, E4M3 codes 0x78-0x7F are Inf and NaN), then the model's encoder. A -0 source
+// carries its sign (signed-zero); invalid-integer applies to floating sources only.
+oracle::ModelAnswer EvaluateEncodeModel(TypePair pair, const Inputs& in,
+                                        NumericExecutionControl control,
+                                        const oracle::Behaviour& behaviour) {
+  const oracle::ModelSource source = oracle::ModelSourceOf(pair.src, in[0], behaviour);
+  if (source.kind != oracle::ModelSourceKind::Finite) {
+    return oracle::ModelSpecialEncoding(source, pair.dst, behaviour);
+  }
+  const oracle::Dyadic value = SourceDyadic(pair.src, in[0]);
+  if (IsFloatDestination(pair.dst)) {
+    return oracle::FastModelMatrixFloatingEncoding(value, source.negative, pair.dst, control,
+                                                   behaviour);
+  }
+  return oracle::FastModelMatrixIntegerEncoding(value, Format(pair.src).IsFloating(), pair.dst,
+                                                control, behaviour);
+}
+
+oracle::ModelAnswer EvaluateEncodeModelReference(TypePair pair, const Inputs& in,
+                                                 NumericExecutionControl control,
+                                                 const oracle::Behaviour& behaviour) {
+  const oracle::ModelSource source = oracle::ModelSourceOf(pair.src, in[0], behaviour);
+  if (source.kind != oracle::ModelSourceKind::Finite) {
+    return oracle::ModelSpecialEncoding(source, pair.dst, behaviour);
+  }
+  const oracle::Real value = SourceReal(pair.src, in[0]);
+  if (IsFloatDestination(pair.dst)) {
+    return oracle::ModelMatrixFloatingEncoding(value, source.negative, pair.dst, control,
+                                               behaviour);
+  }
+  return oracle::ModelMatrixIntegerEncoding(value, Format(pair.src).IsFloating(), pair.dst,
+                                            control, behaviour);
 }
 
 std::optional<std::string> CheckEncodeDomain(TypePair pair, const Inputs& in) {
@@ -338,6 +374,8 @@ OpDef MakeEncodeOp() {
   op.evaluate = EvaluateEncode;
   op.evaluate_batch = EvaluateEncodeBatch;
   op.evaluate_reference = EvaluateEncodeReference;
+  op.evaluate_model = EvaluateEncodeModel;
+  op.evaluate_model_reference = EvaluateEncodeModelReference;
   op.check_domain = CheckEncodeDomain;
   op.plan = EncodePlan;
   op.outcome_classes = [](TypePair p) { return WithEncodeSides(p, EncodeOutcomeClasses(p)); };

@@ -18,6 +18,7 @@
 #include "outcome_classes.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/oracle/behaviour.hpp"
 #include "ptovec/oracle/dyadic.hpp"
 #include "ptovec/oracle/fast.hpp"
 #include "ptovec/oracle/numeric.hpp"
@@ -45,6 +46,42 @@ Encoded EvaluateTdequantReference(TypePair pair, const Inputs& in,
                                   NumericExecutionControl control) {
   const Encoded r = oracle::TileProfileDequantize(in[0], in[1], in[2], pair.src, pair.dst, control);
   return {oracle::LowBits(r.word, Format(pair.dst).width), r.status};
+}
+
+// A behaviour model's TDEQUANT: the seed's exact (value - zero_point) * scale (lines 164-171),
+// encoded by the model's FP32 encoder under {mode, Sat off}: the profile ignores Sat here
+// (ReferenceFP32FiniteEncoding, spec-notes 5.7), so ieee-overflow applies under either Sat and
+// no-saturation never does. A zero product takes the scale's sign (signed-zero: the difference
+// is an integer, +0, times the scale).
+oracle::Dyadic DequantDyadic(TypePair pair, const Inputs& in) {
+  const auto integer = [&](Word w) {
+    return static_cast<std::int64_t>(oracle::NormalizeTileInteger(w, pair.src));
+  };
+  return oracle::DyadicProduct(oracle::DyadicFromInteger(integer(in[0]) - integer(in[2])),
+                               oracle::DyadicFromFiniteCode(TileDataType::FP32, in[1]));
+}
+
+bool ScaleNegative(const Inputs& in) { return ((in[1] >> 31) & 1) != 0; }
+
+oracle::ModelAnswer EvaluateTdequantModel(TypePair pair, const Inputs& in,
+                                          NumericExecutionControl control,
+                                          const oracle::Behaviour& behaviour) {
+  (void)EvaluateTdequant(pair, in, control);  // the seed's domain assertions
+  return oracle::FastModelMatrixFloatingEncoding(DequantDyadic(pair, in), ScaleNegative(in),
+                                                 TileDataType::FP32,
+                                                 {control.rounding_mode, false}, behaviour);
+}
+
+oracle::ModelAnswer EvaluateTdequantModelReference(TypePair pair, const Inputs& in,
+                                                   NumericExecutionControl control,
+                                                   const oracle::Behaviour& behaviour) {
+  (void)EvaluateTdequantReference(pair, in, control);
+  const oracle::Real value =
+      oracle::Real(oracle::ReferenceIntegerValue(in[0], pair.src) -
+                   oracle::ReferenceIntegerValue(in[2], pair.src)) *
+      oracle::ReferenceFP32FiniteValue(in[1]);
+  return oracle::ModelMatrixFloatingEncoding(value, ScaleNegative(in), TileDataType::FP32,
+                                             {control.rounding_mode, false}, behaviour);
 }
 
 using quantization::FieldAndFraction;
@@ -304,6 +341,8 @@ OpDef MakeTdequantOp() {
   op.default_suite_pairs = op.legal_pairs;
   op.evaluate = EvaluateTdequant;
   op.evaluate_reference = EvaluateTdequantReference;
+  op.evaluate_model = EvaluateTdequantModel;
+  op.evaluate_model_reference = EvaluateTdequantModelReference;
   op.check_domain = [](TypePair pair, const Inputs& in) -> std::optional<std::string> {
     if (auto problem = quantization::CheckByteWord("tdequant", "value", in[0], pair.src)) {
       return problem;

@@ -113,6 +113,13 @@ void EvaluateBatch(const OpDef& op, TypePair pair, const Inputs* in, std::size_t
   }
 }
 
+oracle::ModelAnswer EvaluateModel(const OpDef& op, TypePair pair, const Inputs& in,
+                                  NumericExecutionControl control,
+                                  const oracle::Behaviour& behaviour) {
+  if (op.evaluate_model) return op.evaluate_model(pair, in, control, behaviour);
+  return {op.evaluate(pair, in, control), 0, false};
+}
+
 std::uint8_t DefaultInputClass(const OpDef& op, TypePair pair, const Inputs& in) {
   const TileDataType type = op.slots.front().TypeFor(pair);
   const oracle::FormatInfo& f = oracle::Format(type);

@@ -148,6 +148,7 @@ void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& ex
   // (device.hpp), so the word compares as it is.
   std::size_t rule = kNoRule;
   const Verdict verdict = report_.judge.Of(c, input_class_, expected, got, &rule);
+  if (!report_.judge.known.models.empty()) TallyModels(c, verdict, got);
   if (verdict == Verdict::Match) {
     ++report_.matched;
     return;
@@ -192,6 +193,23 @@ void CheckAccumulator::AddWaived(const Judged& j, std::size_t rule) {
   Mismatch m = MismatchOf(j, rule, {}, report_.judge.known.rules[rule].FullName());
   if (every_) every_(m);
   if (!r.first) r.first = std::move(m);
+}
+
+void CheckAccumulator::TallyModels(const Case& c, Verdict verdict, const DeviceAnswer& got) {
+  const Judge& judge = report_.judge;
+  for (const KnownModel& m : judge.known.models) {
+    const oracle::ModelAnswer a =
+        generator::EvaluateModel(*c.op, c.pair, c.in, c.control, m.behaviour);
+    for (std::size_t d = 0; d < m.rule.size(); ++d) {
+      if (((a.applied >> d) & 1U) == 0 || m.rule[d] == kNoRule) continue;
+      RuleTally& t = report_.rules[m.rule[d]];
+      ++(verdict == Verdict::Unsupported ? t.differs_unsupported : t.differs);
+    }
+    if (verdict == Verdict::Mismatch && a.applied != 0 && a.word_open && !judge.policy.full() &&
+        judge.policy.FlagsMatch(a.result.status, got.result.status)) {
+      ++report_.rules[m.rule[static_cast<std::size_t>(std::countr_zero(a.applied))]].open_refused;
+    }
+  }
 }
 
 void CheckAccumulator::AddFailure(const Judged& j, ControlTally& tally) {
@@ -318,10 +336,7 @@ void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report
     if (total.first.size() < max_report) total.first.push_back(std::move(m));
   }
   if (total.rules.size() < part.rules.size()) total.rules.resize(part.rules.size());
-  for (std::size_t k = 0; k < part.rules.size(); ++k) {
-    total.rules[k].waived += part.rules[k].waived;
-    if (!total.rules[k].first) total.rules[k].first = std::move(part.rules[k].first);
-  }
+  for (std::size_t k = 0; k < part.rules.size(); ++k) total.rules[k].Add(std::move(part.rules[k]));
   for (TriageGroup& g : part.groups) {
     auto it = std::find_if(total.groups.begin(), total.groups.end(), [&](const TriageGroup& t) {
       return t.op == g.op && t.pair == g.pair && t.signature == g.signature;

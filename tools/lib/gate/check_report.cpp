@@ -79,34 +79,62 @@ std::uint64_t FailedCount(const CheckReport& r) {
 // still printed: a small group is never folded into a large one).
 constexpr std::size_t kGroupsInFull = 50;
 
+// The lines of a model deviation that waived nothing or met an open word.
+void ModelRuleNotes(const KnownDifferenceRule& rule, const RuleTally& t,
+                    std::vector<std::string>& notes) {
+  const std::string name = rule.FullName();
+  if (t.open_refused > 0) {
+    notes.push_back("word left open: " + name + ": " + Str(t.open_refused) +
+                    " mismatches have the model's status, but the model leaves their word open "
+                    "and the policy does not compare every flag: not waived");
+  }
+  if (t.waived > 0) return;
+  if (t.differs == 0) {
+    notes.push_back("stale: " + name + " never differs from the profile on an answered vector" +
+                    (t.differs_unsupported > 0
+                         ? " (it would on " + Str(t.differs_unsupported) + " unsupported vectors)"
+                         : std::string()));
+  } else {
+    notes.push_back("not followed: " + name + " differs from the profile on " + Str(t.differs) +
+                    " answered vectors; the device gave another answer on every one");
+  }
+}
+
 void PrintKnownDifferences(std::ostream& out, const CheckReport& r) {
   const auto& rules = r.judge.known.rules;
   if (rules.empty()) return;
   out << "known differences (" << SetsText(r) << "): " << r.waived
       << " mismatched vectors waived\n";
-  std::vector<std::string> stale;
+  std::vector<std::string> notes;
   std::vector<std::string> unused;
   for (std::size_t k = 0; k < rules.size(); ++k) {
-    const std::uint64_t waived = k < r.rules.size() ? r.rules[k].waived : 0;
-    if (waived == 0) {
+    const RuleTally none;
+    const RuleTally& t = k < r.rules.size() ? r.rules[k] : none;
+    if (rules[k].model != kNoModel) ModelRuleNotes(rules[k], t, notes);
+    if (t.waived == 0) {
+      if (rules[k].model != kNoModel) continue;
       const std::uint64_t scope = RuleScope(r, rules[k]);
       if (scope > 0) {
-        stale.push_back(rules[k].FullName() + " (covers " + Str(scope) +
+        notes.push_back("stale rule: " + rules[k].FullName() + " (covers " + Str(scope) +
                         " vectors of this run, explains none)");
       } else {
         unused.push_back(rules[k].FullName());
       }
       continue;
     }
-    out << "  " << std::setw(12) << waived << "  " << rules[k].FullName() << ": " << rules[k].reason
-        << "\n";
-    if (r.rules[k].first) {
-      const Mismatch& m = *r.rules[k].first;
+    out << "  " << std::setw(12) << t.waived << "  " << rules[k].FullName() << ": "
+        << rules[k].reason;
+    if (rules[k].model != kNoModel) {
+      out << " (differs from the profile on " << Str(t.differs) << " answered vectors)";
+    }
+    out << "\n";
+    if (t.first) {
+      const Mismatch& m = *t.first;
       out << "                e.g. expected " << ResultText(m.expected, m.c.pair.dst) << ", got "
           << ResultText(m.got.result, m.c.pair.dst) << ": " << generator::EvalCommand(m.c) << "\n";
     }
   }
-  for (const std::string& s : stale) out << "  stale rule: " << s << "\n";
+  for (const std::string& s : notes) out << "  " << s << "\n";
   if (!unused.empty()) {
     out << "  not applicable to the vectors of this run (op, types, mode or Sat):";
     for (const std::string& s : unused) out << " " << s;

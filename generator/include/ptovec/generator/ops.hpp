@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "ptovec/oracle/behaviour.hpp"
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/rounding.hpp"
 
@@ -132,6 +133,12 @@ using EvaluateFn = std::function<Encoded(TypePair, const Inputs&, NumericExecuti
 using EvaluateBatchFn =
     std::function<void(TypePair, const Inputs* in, std::size_t n,
                        std::span<const NumericExecutionControl> controls, Encoded* out)>;
+
+/// A behaviour model's answer for one case (oracle/behaviour.hpp): the result in the
+/// destination's element width, the deviations that made it differ from the profile's, and
+/// whether the model leaves the word open. Same domain and throws as EvaluateFn.
+using EvaluateModelFn = std::function<oracle::ModelAnswer(
+    TypePair, const Inputs&, NumericExecutionControl, const oracle::Behaviour&)>;
 
 struct OpDef;
 
@@ -288,6 +295,11 @@ struct OpDef {
   EvaluateFn evaluate_reference;              ///< the literal seed transliteration
   /// A faster batch form of `evaluate` (optional; EvaluateBatch falls back to `evaluate`).
   EvaluateBatchFn evaluate_batch;
+  /// Optional, for an op where a behaviour model's deviations can apply (encode, tdequant): the
+  /// model's answer, fast form and literal form (proven equal by tests/generator). Unset: every
+  /// model answers as the profile (EvaluateModel).
+  EvaluateModelFn evaluate_model;
+  EvaluateModelFn evaluate_model_reference;
   CheckDomainFn check_domain;
   /// Optional, for an op whose legal controls depend on its inputs (fpatr: the B.DATR fields
   /// BundleFPATRDATRFieldsLegal allows for the input's PreQuantMode). Unset: every control of
@@ -371,6 +383,11 @@ std::string VectorClassName(std::size_t index);
 /// op.evaluate_batch when the op has one, else op.evaluate for every input and control.
 void EvaluateBatch(const OpDef& op, TypePair pair, const Inputs* in, std::size_t n,
                    std::span<const NumericExecutionControl> controls, Encoded* out);
+
+/// op.evaluate_model when the op has one, else the profile's answer with no deviation applied.
+oracle::ModelAnswer EvaluateModel(const OpDef& op, TypePair pair, const Inputs& in,
+                                  NumericExecutionControl control,
+                                  const oracle::Behaviour& behaviour);
 
 /// The controls every input is evaluated under: all 7 modes x Sat off/on (mode-major, Sat off
 /// first) when op.uses_controls, else just {RNE, off}.

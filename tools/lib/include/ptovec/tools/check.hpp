@@ -67,10 +67,23 @@ struct TriageGroup {
   Mismatch first;              ///< its first vector in run order
 };
 
-/// The vectors one known-difference rule waived.
+/// The vectors one known-difference rule waived; for a model's deviation also where it made the
+/// model's answer differ from the profile's.
 struct RuleTally {
   std::uint64_t waived = 0;
   std::optional<Mismatch> first;  ///< the first in run order
+  std::uint64_t differs = 0;              ///< answered vectors where the deviation applies
+  std::uint64_t differs_unsupported = 0;  ///< unsupported vectors where it would
+  /// Mismatches whose status is the model's but whose word the model leaves open, not waived
+  /// because the policy compares words only or a subset of the flags.
+  std::uint64_t open_refused = 0;
+  void Add(RuleTally&& part) {
+    waived += part.waived;
+    differs += part.differs;
+    differs_unsupported += part.differs_unsupported;
+    open_refused += part.open_refused;
+    if (!first) first = std::move(part.first);
+  }
 };
 
 /// Counts of one (file, mode, Sat).
@@ -193,6 +206,9 @@ class CheckAccumulator {
                       std::string rule_name) const;
   // A waived answer: counted under its rule, its first kept, each passed to every_.
   void AddWaived(const Judged& j, std::size_t rule);
+  // Each model's answer for an answer of `verdict`: where its deviations apply, and mismatches
+  // an open word left unwaived.
+  void TallyModels(const Case& c, Verdict verdict, const DeviceAnswer& got);
   // A mismatched or unsupported answer: its input class's failures, its triage group, the first
   // mismatches and the JUnit examples.
   void AddFailure(const Judged& j, ControlTally& tally);

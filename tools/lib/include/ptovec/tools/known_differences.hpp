@@ -1,11 +1,15 @@
-// Known differences: named, reasoned rules that waive the mismatches a device has on purpose
-// (an IEEE 754 or RISC-V unit where the profile differs from them, spec-notes section 5), and the
-// Judge that applies the comparison policy and those rules to every answer of run, check and
-// shrink. The file format is schemas/known-differences-format.md (`ptovec schema
-// known-differences`); the built-in sets `ieee754` and `riscv` are tools/known-differences/*.json.
+// Known differences: what a device does on purpose where it differs from the profile, and the
+// Judge that applies the comparison policy and them to every answer of run, check and shrink.
+// First of all behaviour models (oracle/behaviour.hpp): the built-in `ieee754`, `riscv`, `x86`
+// and `arm`, or a file's composition of deviations; a model waives a mismatch only where the
+// device's answer equals the model's exactly. Shape rules over output classes stay as a last
+// resort in files. The file format is schemas/known-differences-format.md (`ptovec schema
+// known-differences`).
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -14,6 +18,7 @@
 
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/oracle/behaviour.hpp"
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/numeric.hpp"
 #include "ptovec/tools/compare.hpp"
@@ -23,7 +28,11 @@ namespace ptovec::tools {
 
 /// Format name and version of a known-differences file.
 inline constexpr std::string_view kKnownDifferencesFormat = "ptovec-known-differences";
-inline constexpr int kKnownDifferencesVersion = 1;
+/// The version this ptovec writes and reads (2: "model"); version 1 files (rules only) are read.
+inline constexpr int kKnownDifferencesVersion = 2;
+
+/// KnownDifferenceRule::model of a shape rule (not a model's deviation).
+inline constexpr std::size_t kNoModel = std::numeric_limits<std::size_t>::max();
 
 /// A type condition of a rule: one type, or every floating ("float") or integer ("integer") type.
 struct TypeCondition {
@@ -40,7 +49,9 @@ struct ClassPattern {
   bool Accepts(std::string_view result_class, std::string_view expected_class, bool is_got) const;
 };
 
-/// One rule. Every condition given must hold for a mismatch to be waived; a missing condition
+/// One entry of the waiver list: a behaviour model's deviation (model != kNoModel: the Judge asks
+/// the model, the conditions below are unused), or a shape rule. For a shape rule every
+/// condition given must hold for a mismatch to be waived; a missing condition
 /// holds always. A rule applies to a vector when its op, types, mode and Sat conditions hold
 /// (whether it then explains a mismatch or not): a rule that applies to vectors of a run but
 /// explains none of them is stale (the report lists it).
@@ -49,6 +60,8 @@ struct KnownDifferenceRule {
   std::string name;    ///< unique within the set
   std::string reason;  ///< why the device differs (one sentence or more)
   std::string see;     ///< a reference (spec-notes section, standard clause), may be empty
+  std::size_t model = kNoModel;  ///< a model deviation: the index in KnownDifferences::models
+  oracle::Deviation deviation{};  ///< which deviation, when model != kNoModel
   std::vector<const generator::OpDef*> ops;  ///< empty: every op
   std::vector<TypeCondition> src, dst;       ///< empty: every type
   std::uint8_t rmodes = 0x7F;                ///< bit k: NumericRoundingMode k
@@ -76,18 +89,37 @@ struct KnownDifferenceRule {
   std::string FullName() const { return set + "/" + name; }
 };
 
-/// The rules of every --known-differences argument, in order.
-struct KnownDifferences {
-  std::vector<std::string> sets;  ///< each argument's set name, in order
-  std::vector<KnownDifferenceRule> rules;
-  bool empty() const { return rules.empty(); }
+/// A behaviour model of --known-differences: a built-in model or a file's "model".
+struct KnownModel {
+  std::string name;  ///< the set's name ("ieee754", a file's "name")
+  oracle::Behaviour behaviour;
+  /// The index in KnownDifferences::rules of each deviation's entry (kNoModel when the model
+  /// does not have it).
+  std::array<std::size_t, oracle::kDeviationCount> rule{};
 };
 
-/// The names of the built-in sets ("ieee754", "riscv").
+/// Every --known-differences argument, in order: models and shape rules.
+struct KnownDifferences {
+  std::vector<std::string> sets;  ///< each argument's set name, in order
+  std::vector<KnownModel> models;
+  std::vector<KnownDifferenceRule> rules;  ///< each model's deviations, then each file's rules
+  bool empty() const { return rules.empty(); }
+  /// Adds model `m` (named `set`) and one rule entry per deviation it has.
+  void AddModel(const std::string& set, const oracle::Behaviour& behaviour);
+};
+
+/// The names of the built-in models ("ieee754", "riscv", "x86", "arm").
 std::vector<std::string> BuiltinKnownDifferenceSets();
 
-/// The JSON text of built-in set `name`; throws generator::InputError for another name.
-std::string_view BuiltinKnownDifferencesText(std::string_view name);
+/// Reads a file's "model" (a model name, or {"base", "add", "remove", "invalid-integer",
+/// "nan"}); throws generator::InputError naming `origin` and the bad field.
+oracle::Behaviour ParseModel(const nlohmann::json& model, const std::string& origin);
+
+/// Whether a model's answer explains the device's: the answer differs from the profile's, the
+/// word equals (an open word: not compared, and then only under a full policy: under --compare
+/// word or --flags an open word waives nothing) and the compared status bits equal.
+bool ModelExplains(const oracle::ModelAnswer& model, const DeviceAnswer& got,
+                   const ComparePolicy& policy);
 
 /// Parses one known-differences document (already read as JSON); `origin` names it in errors.
 /// Throws generator::InputError with one line naming the origin, the rule and the bad field.
@@ -129,7 +161,8 @@ struct Judge {
            policy.FlagsMatch(expected.status, got.result.status);
   }
   /// The verdict on `got` for case `c` (input class `input_class`); `rule` receives the index in
-  /// known.rules of the rule that waived it (the first that explains it).
+  /// known.rules of the entry that waived it: the first model that explains it (its lowest
+  /// applied deviation), else the first shape rule.
   Verdict Of(const Case& c, std::uint8_t input_class, const Encoded& expected,
              const DeviceAnswer& got, std::size_t* rule = nullptr) const;
   /// shrink: whether the answer is a counterexample to minimise: a Mismatch (or an Unsupported
