@@ -12,8 +12,8 @@ it does not (encode fp32 -> bf16, s32 -> fp16), then:
   2. the same run without --known-differences must exit 1, with as many mismatches as the first
      run waived (every difference from the profile is the model's, none is waived twice).
 
-Exit 77 (ctest SKIP_RETURN_CODE) only on a CPU without F16C. The work folder (about 700 MB of
-vectors and results) is removed when the test passes.
+Exit 77 (ctest SKIP_RETURN_CODE) only on a CPU without F16C. The work folder (about 1 GB: 330 MB
+of vectors and two results files) is removed when the test passes.
 
 Usage: host_ieee_gate.py PTOVEC LIBPTOVEC_HOST_IEEE_DUT WORKDIR [SAMPLES]
 """
