@@ -28,7 +28,11 @@ __attribute__((target("f16c"))) static uint16_t ConvertF16C(uint32_t bits, unsig
   memcpy(&value, &bits, sizeof value);
   const unsigned saved = _mm_getcsr();
   _mm_setcsr(saved & ~(unsigned)kFlagsMask);
-  const __m128 v = _mm_set_ss(value);
+  /* The compiler sees _mm_cvtps_ph as a pure function of its operand: reading the operand from a
+   * volatile in each case keeps it from running the conversions of other modes speculatively
+   * (GCC 12 -O2 if-converts the switch into up to four vcvtps2ph, whose MXCSR flags then add up:
+   * RNE raised the flags of RTM, RTP and RTZ too). */
+  volatile __m128 v = _mm_set_ss(value);
   __m128i h;
   switch (mode) {
     case 0:
