@@ -175,6 +175,20 @@ TEST(BehaviourModels, E4M3InfNaNEncoding) {
   EXPECT_EQ(Encode(T::FP16, 0x5b80, T::E4M3, M::RNE, false, b).result, (Encoded{0x77, 0}));
 }
 
+// x86 detects tininess after rounding (BF16: 2^-126 - 2^-134 rounds to 2^-126 under RNE), also
+// into FP16 (F16C: docs/f16c.md).
+TEST(BehaviourModels, X86TininessAfterRounding) {
+  const Behaviour& x86 = Model("x86");
+  EXPECT_EQ(Encode(T::FP32, 0x007fff80, T::BF16, M::RNE, false, x86).result,
+            (Encoded{0x0080, 0x10}));
+  EXPECT_EQ(Encode(T::FP32, 0x007fff80, T::BF16, M::RNE, false, {}).result,
+            (Encoded{0x0080, 0x18}));
+  EXPECT_EQ(Encode(T::FP32, 0xb87ffffd, T::FP16, M::RNE, false, x86).result,
+            (Encoded{0x8400, 0x10}));
+  EXPECT_EQ(Encode(T::FP32, 0xc77fefff, T::FP16, M::RNE, false, x86).result,
+            (Encoded{0xfbff, 0x10}));
+}
+
 // ---- fast == literal --------------------------------------------------------------------------
 
 std::vector<Behaviour> ProofBehaviours() {
