@@ -146,7 +146,8 @@ class TestStream:
     """The streaming harness's own report through `run` (its device only, with PTOVEC_RTL_DUT_ARG's
     back-pressure: out_ready on 70% of clocks, seed 3): a control-selected run on two threads
     reports both threads and the harness's cases per clock (in process: each thread's part of
-    each batch is fixed, so the clocks are too); a protocol failure is named by its cause."""
+    each batch is fixed, so the clocks are too), as does run --exhaustive; a protocol failure is
+    named by its cause."""
 
     THROUGHPUT = re.compile(r"ptovec: device ptovec-pipe-dut: (\d+) vectors in [0-9.]+ s "
                             r"\(\d+ vectors/s on (\d+) threads?\); (0\.\d{4}) cases per clock "
@@ -167,6 +168,15 @@ class TestStream:
         assert m, out
         assert (int(m[1]), int(m[2]), int(m[4]), int(m[5])) == (vectors, 2, vectors, clocks), out
         assert m[3] == f"{vectors / clocks:.4f}"
+
+    def test_run_exhaustive_reports_them_too(self):
+        status, out = ptovec("run", "--exhaustive", "--dut", RTL, "--in-process", "--threads",
+                             "2", "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "--rmode",
+                             "RNE")
+        assert status == 0, out
+        m = self.THROUGHPUT.search(out)
+        assert m, out
+        assert (int(m[1]), int(m[2]), int(m[4]), int(m[5])) == (131072, 2, 131072, 187610), out
 
     def test_a_protocol_failure_is_named_not_a_case_of_the_batch(self):
         # out_ready almost never high and one idle clock allowed: the 3 stages fill and the

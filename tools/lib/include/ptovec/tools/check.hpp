@@ -108,7 +108,9 @@ struct FileTally {
 /// `run`'s account of the device's speed (printed after its report).
 struct DeviceThroughput {
   std::uint64_t cases = 0;  ///< cases given to the device
-  double seconds = 0;       ///< wall-clock seconds spent in its Evaluate calls
+  /// Wall-clock seconds spent in its Evaluate calls (run --exhaustive: in its rounds, which
+  /// check the answers as they go).
+  double seconds = 0;
   /// The most threads that evaluated parts of one batch at once (1 for a device that is not
   /// thread-safe; below --threads only when no batch had enough cases for them all).
   unsigned threads = 0;
@@ -159,7 +161,7 @@ struct CheckReport {
   /// message naming the case. Reported as errors (JUnit <error>); never a pass, whatever
   /// --allow-unsupported says.
   std::vector<std::string> device_failures;
-  /// `run` of vector files: how fast the device answered (unset for `check`).
+  /// `run`: how fast the device answered (unset for `check`).
   std::optional<DeviceThroughput> throughput;
   bool passed() const {
     return files > 0 && vectors > 0 && mismatched == 0 && (unsupported == 0 || allow_unsupported) &&
