@@ -112,6 +112,9 @@ struct CommandDeviceOptions {
 /// Loads a shared library device (dlopen), checks ptovec_dut_abi_version() (1: one case per
 /// ptovec_dut_evaluate call; 2 and 3: ptovec_dut_evaluate_batch, and ptovec_dut_properties when
 /// exported; 3 has room for 5 inputs per case) and calls ptovec_dut_init(arg) when exported.
+/// When a batch fails (PTOVEC_DUT_ERROR) and the library exports ptovec_dut_last_error with a
+/// text, the DeviceError quotes that text instead of naming the first case marked; Clocks() calls
+/// ptovec_dut_clock_counts when exported.
 /// Evaluate reuses per-thread buffers (no allocation per call once warm). Throws DeviceError
 /// (missing file, missing symbol, ABI version not 1, 2 or 3, init refused).
 std::unique_ptr<Device> OpenLibraryDevice(const std::filesystem::path& library,
