@@ -19,6 +19,18 @@
  *             uint32_t ptovec_dut_properties(void);   PTOVEC_DUT_THREAD_SAFE (bit 0): ptovec may
  *                                                     call ptovec_dut_evaluate_batch from several
  *                                                     threads at once, on disjoint arrays
+ *             int ptovec_dut_clock_counts(uint64_t *cases, uint64_t *clocks);
+ *                                                     a clocked device (a simulated pipeline):
+ *                                                     the cases its models took and the clocks
+ *                                                     they ran since loading, summed over its
+ *                                                     threads; returns 0 when it filled both.
+ *                                                     `run` prints cases per clock from them
+ *             const char *ptovec_dut_last_error(void);  why the calling thread's last
+ *                                                     PTOVEC_DUT_ERROR happened (one line, or
+ *                                                     NULL/""): ptovec's error quotes it instead
+ *                                                     of naming the first case marked, which a
+ *                                                     device failing a whole batch (a protocol
+ *                                                     error of a pipeline) did not cause
  *
  * Version 1: ptovec calls ptovec_dut_evaluate from one thread at a time, once per case, in vector
  * file order. Version 2: ptovec passes n >= 1 consecutive cases of a vector file at a time; the
@@ -203,6 +215,8 @@ PTOVEC_DUT_EXPORT int ptovec_dut_evaluate_batch(const ptovec_dut_case *cases,
 PTOVEC_DUT_EXPORT uint32_t ptovec_dut_properties(void);
 PTOVEC_DUT_EXPORT const char *ptovec_dut_name(void);
 PTOVEC_DUT_EXPORT int ptovec_dut_init(const char *arg);
+PTOVEC_DUT_EXPORT int ptovec_dut_clock_counts(uint64_t *cases, uint64_t *clocks);
+PTOVEC_DUT_EXPORT const char *ptovec_dut_last_error(void);
 
 #ifdef __cplusplus
 }

@@ -17,13 +17,29 @@
 //     ptovec's) and converted to ptovec's bit 0 NV .. bit 4 NX;
 //   - a result whose tag is not the oldest case's, or no progress for timeout_cycles clocks, is a
 //     device failure: the cases still in flight and those not yet sent get PTOVEC_DUT_ERROR, the
-//     call returns PTOVEC_DUT_ERROR (ptovec stops and names the first), the model is reset and
-//     StreamHarness::last_error() says what happened.
+//     call returns PTOVEC_DUT_ERROR, the model is reset and StreamHarness::last_error() (the
+//     device's ptovec_dut_last_error, which ptovec's error quotes) says what happened.
 //
-// One clock (Tick) is: clk low, inputs set, eval (combinational settle), then the handshakes are
-// sampled (in_valid && in_ready, out_valid && out_ready), then clk high, eval (the edge). Reset
-// holds rst active for reset_cycles clocks with nothing offered; it runs when the harness is made
-// and after a failure.
+// One clock is: clk low, this clock's inputs set (the case offered or in_valid 0, out_ready),
+// eval (combinational settle), then the handshakes are read (in_valid && in_ready: the case is
+// taken and in flight from this clock; out_valid && out_ready: the result is read now, before
+// the edge), then clk high, eval (the edge). Reset holds rst active for reset_cycles clocks with
+// nothing offered; it runs when the harness is made and after a failure.
+//
+// The handshake rule (a unit or wrapper that breaks it loses or duplicates cases under
+// back-pressure): the unit acts at the rising edge on exactly the handshakes read before it. So
+//   - every register of the unit moves on the rising edge of the clock Clock() drives: no
+//     falling-edge registers, no latch or clock gate that changes between the two evals, no
+//     clock the model divides or makes itself;
+//   - in_ready and out_valid are functions of the unit's state and this clock's inputs (in_ready
+//     may depend on out_ready and in_valid, as a pipeline's ready chain does);
+//   - the Ports functions only write or read ports: no eval, no clock change, no reading
+//     in_ready before out_ready is set (the harness calls them in the order above);
+//   - a result may come in the clock its case is taken (a fall-through while the pipeline is
+//     empty) or any later clock, in the order the cases were taken.
+// A protocol failure names which way the unit broke it (a case taken twice, cases lost, a result
+// with nothing in flight), the clock, and the tag due; ptovec_dut_last_error gives ptovec that
+// text, so its error quotes it instead of a case of the batch that did not cause it.
 //
 // Ports, the user's traits struct, says how to drive the model (static members; the optional
 // ones are only used when their kHas* constant is true):
@@ -49,13 +65,16 @@
 // its own harness and declares the device PTOVEC_DUT_THREAD_SAFE, so `ptovec run --threads N`
 // runs N models at once.
 //
-// PTOVEC_DUT_STREAM_DEVICE(Ports, "name", config) defines the device's exported functions; its
+// PTOVEC_DUT_STREAM_DEVICE(Ports, "name", config) defines the device's exported functions (with
+// ptovec_dut_clock_counts: every harness's cases sent and clocks run, which `ptovec run` prints
+// as cases per clock, and ptovec_dut_last_error: the calling thread's harness's error); its
 // `--dut-arg` text may change the config: comma-separated key=value of out_ready_percent, seed,
 // timeout_cycles, max_in_flight, flag_order (a name of ptovec_dut_flag_order_code); a bad key or
 // value makes ptovec_dut_init refuse with one line on stderr.
 #ifndef PTOVEC_DUT_STREAM_HPP
 #define PTOVEC_DUT_STREAM_HPP
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -166,66 +185,33 @@ class StreamHarness {
     };
     skip_unsupported();
     in_flight_.clear();
+    last_error_.clear();
     unsigned idle = 0;  // clocks without a case in or out
     int batch = PTOVEC_DUT_OK;
     while (next < n || !in_flight_.empty()) {
       const bool offer = next < n && in_flight_.size() < Limit();
-      Ports::Clock(*model_, false);
-      Ports::Offer(*model_, offer ? &cases[next] : nullptr, Tag(sent_));
-      bool out_ready = true;
-      if constexpr (Ports::kHasOutReady) {
-        out_ready =
-            config_.out_ready_percent >= 100 || backpressure_() % 100 < config_.out_ready_percent;
-        Ports::SetOutReady(*model_, out_ready);
+      Handshake h = Settle(offer ? &cases[next] : nullptr);
+      // A case is in flight from the clock it is taken: a unit may answer it before the edge (a
+      // combinational path, or a fall-through while its pipeline is empty).
+      if (h.took) in_flight_.push_back({next, cycles_, sent_});
+      if constexpr (!Ports::kHasOutValid) {
+        h.out_valid = !in_flight_.empty() && cycles_ - in_flight_.front().taken == config_.latency;
       }
-      model_->eval();
-      bool took = offer;
-      if constexpr (Ports::kHasInReady) took = offer && Ports::InReady(*model_);
-      // The result side, sampled before the edge (a case taken this clock counts only for a
-      // combinational unit, latency 0).
-      bool out_valid = false;
-      if constexpr (Ports::kHasOutValid) {
-        out_valid = Ports::OutValid(*model_);
-      } else {
-        if (took && config_.latency == 0) in_flight_.push_back({next, cycles_, sent_});
-        out_valid = !in_flight_.empty() && cycles_ - in_flight_.front().taken == config_.latency;
-      }
-      if (out_valid && out_ready) {
-        if (in_flight_.empty()) return Fail(next, n, status, "a result with no case in flight");
-        const Sent oldest = in_flight_.front();
-        if constexpr (Ports::kHasTag) {
-          const std::uint32_t tag = Ports::OutTag(*model_);
-          if (tag != Tag(oldest.sequence)) {
-            char line[160];
-            std::snprintf(line, sizeof line,
-                          "result tag 0x%x where the oldest case in flight has tag 0x%x "
-                          "(out of order, lost or duplicated)",
-                          static_cast<unsigned>(tag), static_cast<unsigned>(Tag(oldest.sequence)));
-            return Fail(next, n, status, line);
-          }
-        }
-        in_flight_.pop_front();
-        ptovec_dut_result& r = results[oldest.index];
-        r = ptovec_dut_result{};
-        const int got = Ports::Result(*model_, r);
-        r.flags = ptovec_dut_flags_to_spec(r.flags, config_.flag_order);
-        status[oldest.index] = static_cast<std::uint8_t>(got);
-        if (got == PTOVEC_DUT_ERROR) batch = PTOVEC_DUT_ERROR;
-        ++results_;
-        idle = 0;
+      bool progress = h.took;
+      if (h.out_valid && h.out_ready) {
+        const std::string why = TakeResult(results, status, batch);
+        if (!why.empty()) return Fail(next, n, status, why);
+        progress = true;
       }
       Ports::Clock(*model_, true);
       model_->eval();
       ++cycles_;
-      if (took) {
-        if constexpr (Ports::kHasOutValid) {
-          in_flight_.push_back({next, cycles_ - 1, sent_});
-        } else if (config_.latency != 0) {
-          in_flight_.push_back({next, cycles_ - 1, sent_});
-        }
+      if (h.took) {
         ++sent_;
         ++next;
         skip_unsupported();
+      }
+      if (progress) {
         idle = 0;
       } else if (++idle > config_.timeout_cycles) {
         return Fail(next, n, status,
@@ -251,6 +237,91 @@ class StreamHarness {
     std::uint64_t taken;     // the clock it was taken at
     std::uint64_t sequence;  // its sequence number (the tag's source)
   };
+
+  // One clock's handshakes as the unit acts on them at the rising edge.
+  struct Handshake {
+    bool took = false;  // in_valid && in_ready
+    bool out_valid = false;
+    bool out_ready = true;
+  };
+
+  // The first half of a clock: clk low, this clock's inputs (the case offered or none, out_ready),
+  // eval; then in_ready and out_valid are read (the handshake rule, in the header's comment).
+  Handshake Settle(const ptovec_dut_case* offered) {
+    Ports::Clock(*model_, false);
+    Ports::Offer(*model_, offered, Tag(sent_));
+    Handshake h;
+    if constexpr (Ports::kHasOutReady) {
+      h.out_ready =
+          config_.out_ready_percent >= 100 || backpressure_() % 100 < config_.out_ready_percent;
+      Ports::SetOutReady(*model_, h.out_ready);
+    }
+    model_->eval();
+    h.took = offered != nullptr;
+    if constexpr (Ports::kHasInReady) h.took = h.took && Ports::InReady(*model_);
+    if constexpr (Ports::kHasOutValid) h.out_valid = Ports::OutValid(*model_);
+    return h;
+  }
+
+  // The result on the output side, checked against the oldest case in flight and read into its
+  // slot; returns "" or what the unit did wrong.
+  std::string TakeResult(ptovec_dut_result* results, std::uint8_t* status, int& batch) {
+    if (in_flight_.empty()) return NoCaseText();
+    const Sent oldest = in_flight_.front();
+    if constexpr (Ports::kHasTag) {
+      const std::uint32_t tag = Ports::OutTag(*model_);
+      if (tag != Tag(oldest.sequence)) return WrongTagText(tag, oldest);
+    }
+    in_flight_.pop_front();
+    ptovec_dut_result& r = results[oldest.index];
+    r = ptovec_dut_result{};
+    const int got = Ports::Result(*model_, r);
+    r.flags = ptovec_dut_flags_to_spec(r.flags, config_.flag_order);
+    status[oldest.index] = static_cast<std::uint8_t>(got);
+    if (got == PTOVEC_DUT_ERROR) batch = PTOVEC_DUT_ERROR;
+    ++results_;
+    answered_ = {oldest.sequence, cycles_, true};
+    return "";
+  }
+
+  static std::string Hex(std::uint64_t v) {
+    char text[24];
+    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(v));
+    return text;
+  }
+
+  // Why a result came with nothing in flight.
+  std::string NoCaseText() {
+    std::string tag;
+    if constexpr (Ports::kHasTag) tag = " (tag " + Hex(Ports::OutTag(*model_)) + ")";
+    return "clock " + std::to_string(cycles_) + ": a result" + tag +
+           " with no case in flight: the unit answered a case the harness never saw it take "
+           "(it takes one only where in_valid && in_ready read high before the rising edge: " +
+           kRule;
+  }
+
+  // Why result tag `tag` is not the oldest case's: taken twice, cases lost, or a tag never sent.
+  std::string WrongTagText(std::uint32_t tag, const Sent& oldest) {
+    const std::string head = "clock " + std::to_string(cycles_) + ": result tag " + Hex(tag) +
+                             " where tag " + Hex(Tag(oldest.sequence)) + " (taken at clock " +
+                             std::to_string(oldest.taken) + ") is due: ";
+    if (answered_.valid && tag == Tag(answered_.sequence)) {
+      return head + "that tag's case was answered at clock " + std::to_string(answered_.clock) +
+             ", so the unit took it twice: it acted on a clock where in_ready read low before " +
+             "the rising edge (" + kRule;
+    }
+    for (std::size_t k = 1; k < in_flight_.size(); ++k) {
+      if (tag != Tag(in_flight_[k].sequence)) continue;
+      return head + "the unit lost the " + std::to_string(k) + " case(s) taken before it, or " +
+             "answers out of order; a unit that takes cases only where in_valid && in_ready " +
+             "read high before the rising edge keeps every one (" + kRule;
+    }
+    return head + "no case in flight has that tag (out of order, lost, duplicated or corrupted; " +
+           kRule;
+  }
+
+  // The end of every protocol error: where the rule is.
+  static constexpr const char* kRule = "the handshake rule of ptovec_dut_stream.hpp, docs/rtl.md)";
 
   template <class P>
   static auto MakeWith(int) -> decltype(P::Make()) {
@@ -308,52 +379,90 @@ class StreamHarness {
   std::unique_ptr<Model> model_;
   std::mt19937_64 backpressure_;
   std::deque<Sent> in_flight_;
+  struct {
+    std::uint64_t sequence = 0;  // the case last answered
+    std::uint64_t clock = 0;     // and when
+    bool valid = false;
+  } answered_;
   std::uint64_t cycles_ = 0;
   std::uint64_t sent_ = 0;
   std::uint64_t results_ = 0;
   std::string last_error_;
 };
 
+// The cases sent and clocks run by every harness of a device (ptovec_dut_clock_counts).
+struct StreamCounts {
+  std::atomic<std::uint64_t> cases{0};
+  std::atomic<std::uint64_t> clocks{0};
+};
+
+// harness.EvaluateBatch, its cases sent and clocks run added to counts.
+template <class Harness>
+int CountedBatch(Harness& harness, StreamCounts& counts, const ptovec_dut_case* cases,
+                 ptovec_dut_result* results, std::uint8_t* status, std::uint64_t n) {
+  const std::uint64_t sent = harness.sent();
+  const std::uint64_t cycles = harness.cycles();
+  const int rc = harness.EvaluateBatch(cases, results, status, n);
+  counts.cases += harness.sent() - sent;
+  counts.clocks += harness.cycles() - cycles;
+  return rc;
+}
+
 }  // namespace ptovec_dut
 
 // Defines a device's exported functions over StreamHarness<PORTS>: one harness per calling
 // thread (PTOVEC_DUT_THREAD_SAFE), made on the thread's first batch with CONFIG as changed by
 // `--dut-arg`. Use it once, in one source file of the device library, at namespace scope.
-#define PTOVEC_DUT_STREAM_DEVICE(PORTS, NAME, CONFIG)                                          \
-  namespace {                                                                                  \
-  ::ptovec_dut::StreamConfig& PtovecStreamConfig() {                                           \
-    static ::ptovec_dut::StreamConfig config = (CONFIG);                                       \
-    return config;                                                                             \
-  }                                                                                            \
-  ::ptovec_dut::StreamHarness<PORTS>& PtovecStreamHarness() {                                  \
-    thread_local ::ptovec_dut::StreamHarness<PORTS> harness(PtovecStreamConfig());             \
-    return harness;                                                                            \
-  }                                                                                            \
-  }                                                                                            \
-  extern "C" {                                                                                 \
-  __attribute__((visibility("default"))) uint32_t ptovec_dut_abi_version(void) {               \
-    return PTOVEC_DUT_ABI_VERSION;                                                             \
-  }                                                                                            \
-  __attribute__((visibility("default"))) int ptovec_dut_evaluate_batch(                        \
-      const ptovec_dut_case* cases, ptovec_dut_result* results, uint8_t* status, uint64_t n) { \
-    return PtovecStreamHarness().EvaluateBatch(cases, results, status, n);                     \
-  }                                                                                            \
-  __attribute__((visibility("default"))) int ptovec_dut_evaluate(const ptovec_dut_case* c,     \
-                                                                 ptovec_dut_result* r) {       \
-    uint8_t status = PTOVEC_DUT_ERROR;                                                         \
-    const int batch = PtovecStreamHarness().EvaluateBatch(c, r, &status, 1);                   \
-    return batch == PTOVEC_DUT_OK ? status : PTOVEC_DUT_ERROR;                                 \
-  }                                                                                            \
-  __attribute__((visibility("default"))) uint32_t ptovec_dut_properties(void) {                \
-    return PTOVEC_DUT_THREAD_SAFE;                                                             \
-  }                                                                                            \
-  __attribute__((visibility("default"))) const char* ptovec_dut_name(void) { return (NAME); }  \
-  __attribute__((visibility("default"))) int ptovec_dut_init(const char* arg) {                \
-    const std::string error = ::ptovec_dut::ParseStreamArg(arg, PtovecStreamConfig());         \
-    if (error.empty()) return 0;                                                               \
-    std::fprintf(stderr, "%s: %s\n", (NAME), error.c_str());                                   \
-    return 1;                                                                                  \
-  }                                                                                            \
+#define PTOVEC_DUT_STREAM_DEVICE(PORTS, NAME, CONFIG)                                              \
+  namespace {                                                                                      \
+  ::ptovec_dut::StreamConfig& PtovecStreamConfig() {                                               \
+    static ::ptovec_dut::StreamConfig config = (CONFIG);                                           \
+    return config;                                                                                 \
+  }                                                                                                \
+  ::ptovec_dut::StreamCounts& PtovecStreamCounts() {                                               \
+    static ::ptovec_dut::StreamCounts counts;                                                      \
+    return counts;                                                                                 \
+  }                                                                                                \
+  ::ptovec_dut::StreamHarness<PORTS>& PtovecStreamHarness() {                                      \
+    thread_local ::ptovec_dut::StreamHarness<PORTS> harness(PtovecStreamConfig());                 \
+    return harness;                                                                                \
+  }                                                                                                \
+  }                                                                                                \
+  extern "C" {                                                                                     \
+  __attribute__((visibility("default"))) uint32_t ptovec_dut_abi_version(void) {                   \
+    return PTOVEC_DUT_ABI_VERSION;                                                                 \
+  }                                                                                                \
+  __attribute__((visibility("default"))) int ptovec_dut_evaluate_batch(                            \
+      const ptovec_dut_case* cases, ptovec_dut_result* results, uint8_t* status, uint64_t n) {     \
+    return ::ptovec_dut::CountedBatch(PtovecStreamHarness(), PtovecStreamCounts(), cases, results, \
+                                      status, n);                                                  \
+  }                                                                                                \
+  __attribute__((visibility("default"))) int ptovec_dut_evaluate(const ptovec_dut_case* c,         \
+                                                                 ptovec_dut_result* r) {           \
+    uint8_t status = PTOVEC_DUT_ERROR;                                                             \
+    const int batch =                                                                              \
+        ::ptovec_dut::CountedBatch(PtovecStreamHarness(), PtovecStreamCounts(), c, r, &status, 1); \
+    return batch == PTOVEC_DUT_OK ? status : PTOVEC_DUT_ERROR;                                     \
+  }                                                                                                \
+  __attribute__((visibility("default"))) int ptovec_dut_clock_counts(uint64_t* cases,              \
+                                                                     uint64_t* clocks) {           \
+    *cases = PtovecStreamCounts().cases.load();                                                    \
+    *clocks = PtovecStreamCounts().clocks.load();                                                  \
+    return 0;                                                                                      \
+  }                                                                                                \
+  __attribute__((visibility("default"))) const char* ptovec_dut_last_error(void) {                 \
+    return PtovecStreamHarness().last_error().c_str();                                             \
+  }                                                                                                \
+  __attribute__((visibility("default"))) uint32_t ptovec_dut_properties(void) {                    \
+    return PTOVEC_DUT_THREAD_SAFE;                                                                 \
+  }                                                                                                \
+  __attribute__((visibility("default"))) const char* ptovec_dut_name(void) { return (NAME); }      \
+  __attribute__((visibility("default"))) int ptovec_dut_init(const char* arg) {                    \
+    const std::string error = ::ptovec_dut::ParseStreamArg(arg, PtovecStreamConfig());             \
+    if (error.empty()) return 0;                                                                   \
+    std::fprintf(stderr, "%s: %s\n", (NAME), error.c_str());                                       \
+    return 1;                                                                                      \
+  }                                                                                                \
   }
 
 #endif  // PTOVEC_DUT_STREAM_HPP

@@ -6,6 +6,8 @@
 //
 // Same SystemVerilog subset as the combinational unit (Verilator 5.006 and Icarus Verilog 11 with
 // -g2012, both without a warning). Compile both files; PTOVEC_PLANTED_BUG reaches the inner unit.
+// PTOVEC_PLANTED_STALL_BUG plants a handshake bug for the back-pressure tests (tests/rtl/stream):
+// the pipeline moves on whatever out_ready says, so a stalled result is overwritten (lost).
 //
 // Parameters:
 //   STAGES    register stages between the conversion and the output (1 or more): the latency in
@@ -73,7 +75,11 @@ module ptovec_tcvt_e8m0_pipe #(
   // ready_s[k]: stage k loads at this edge (it is empty, or its content moves on).
   logic [STAGES:0] ready_s;
   always @* begin
+`ifdef PTOVEC_PLANTED_STALL_BUG
+    ready_s[STAGES] = out_ready | 1'b1;  // the planted bug: the pipeline moves on while stalled
+`else
     ready_s[STAGES] = out_ready;
+`endif
     for (int k = STAGES - 1; k >= 0; k--) ready_s[k] = !valid_q[k] || ready_s[k+1];
   end
   assign in_ready = ready_s[0];

@@ -47,6 +47,22 @@ class TestRun(GateBase):
                 if line:
                     v.validate(json.loads(line))
 
+    def test_run_prints_the_devices_throughput_unless_quiet(self):
+        # The oracle library is not clocked: no cases per clock. The 700 vectors are one batch,
+        # split in two parts of 350 (parts have at least 256 cases), one per thread.
+        results = self.path("throughput.bin")
+        r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", self.vectors, "--results", results,
+                   "--threads", "2")
+        assert r.returncode == 0, (r.stdout + r.stderr)
+        lines = [line for line in r.stderr.splitlines() if "vectors/s" in line]
+        assert len(lines) == 1, r.stderr
+        assert re.fullmatch(r"ptovec: device ptovec-oracle: 700 vectors in [0-9]+\.[0-9]{3} s "
+                            r"\([0-9]+ vectors/s on 2 threads\)", lines[0]), lines
+        r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", self.vectors, "--results", results,
+                   "--threads", "2", "--quiet")
+        assert r.returncode == 0, (r.stdout + r.stderr)
+        assert "vectors/s" not in r.stderr
+
     @pytest.mark.skipif(not ORACLE_DUT, reason="no PTOVEC_ORACLE_DUT")
     def test_a_filtered_run_lists_its_controls(self):
         results, junit = self.path("filtered.jsonl"), self.path("filtered.xml")

@@ -9,8 +9,9 @@
 EXPORT uint32_t ptovec_dut_abi_version(void) {
 #if defined(BROKEN_ABI_MISMATCH)
   return 7u;
-#elif defined(BROKEN_V2_MISSING_BATCH) || defined(BROKEN_BATCH_BAD_STATUS) || \
-    defined(BROKEN_BATCH_ERROR_UNMARKED) || defined(BROKEN_BATCH_SECOND_FAILS)
+#elif defined(BROKEN_V2_MISSING_BATCH) || defined(BROKEN_BATCH_BAD_STATUS) ||     \
+    defined(BROKEN_BATCH_ERROR_UNMARKED) || defined(BROKEN_BATCH_SECOND_FAILS) || \
+    defined(BROKEN_BATCH_EXPLAINED)
   return 2u; /* version 2: ptovec_dut_evaluate_batch */
 #else
   return 1u; /* version 1: the single-case entry point */
@@ -41,9 +42,11 @@ EXPORT int ptovec_dut_evaluate(const ptovec_dut_case *c, ptovec_dut_result *r) {
 
 /* Version 2 faults: a batch entry point that answers like ptovec_dut_evaluate but with one
  * fault: a status outside 0..2 on the second case, PTOVEC_DUT_ERROR without marking any case,
- * or the second case failing (status PTOVEC_DUT_ERROR). */
+ * the second case failing (status PTOVEC_DUT_ERROR), or every case failing with the batch, as
+ * a pipeline's protocol failure does, explained by ptovec_dut_last_error (with the clock counts
+ * of a clocked device). */
 #if defined(BROKEN_BATCH_BAD_STATUS) || defined(BROKEN_BATCH_ERROR_UNMARKED) || \
-    defined(BROKEN_BATCH_SECOND_FAILS)
+    defined(BROKEN_BATCH_SECOND_FAILS) || defined(BROKEN_BATCH_EXPLAINED)
 EXPORT int ptovec_dut_evaluate_batch(const ptovec_dut_case *cases, ptovec_dut_result *results,
                                      uint8_t *status, uint64_t n) {
   uint64_t i;
@@ -57,7 +60,21 @@ EXPORT int ptovec_dut_evaluate_batch(const ptovec_dut_case *cases, ptovec_dut_re
     status[1] = PTOVEC_DUT_ERROR;
     return PTOVEC_DUT_ERROR;
   }
+#elif defined(BROKEN_BATCH_EXPLAINED)
+  for (i = 0; i < n; ++i) status[i] = PTOVEC_DUT_ERROR;
+  return PTOVEC_DUT_ERROR;
 #endif
   return PTOVEC_DUT_OK;
+}
+#endif
+
+#if defined(BROKEN_BATCH_EXPLAINED)
+EXPORT const char *ptovec_dut_last_error(void) {
+  return "clock 9: result tag 0x5 where tag 0x4 is due";
+}
+EXPORT int ptovec_dut_clock_counts(uint64_t *cases, uint64_t *clocks) {
+  *cases = 40;
+  *clocks = 57;
+  return 0;
 }
 #endif

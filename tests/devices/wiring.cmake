@@ -12,6 +12,7 @@ if(TARGET ptovec_tools_tests)
                    ptovec_test_dut_bad_return ptovec_test_dut_dut_error
                    ptovec_test_dut_v2_missing_batch ptovec_test_dut_batch_bad_status
                    ptovec_test_dut_batch_error_unmarked ptovec_test_dut_batch_second_fails
+                   ptovec_test_dut_batch_explained
                    ptovec_test_dut_policy)
   if(TARGET ptovec_f16c_dut)
     target_compile_definitions(ptovec_tools_tests PRIVATE

@@ -13,6 +13,9 @@ vectors are read with python/ptovec/files).
                   floor) fails exactly the vectors it changes, predicted from the files alone
   TestExhaustive  run --exhaustive over every FP16 and BF16 code x 14 controls
   TestShrink      shrink finds the planted bug's smallest FP16 counterexample; the RTL passes
+  TestStream      (the streaming harness's device only) run's throughput line with two threads
+                  and cases per clock, with and without a control selection; a protocol failure
+                  named by its cause
 """
 import json
 import os
@@ -137,6 +140,56 @@ class TestFlagOrder:
         assert status == 0, out
         assert summary(out)[1:5] == (917504, 917504, 0, 0), out
         assert "hint:" not in out
+
+
+class TestStream:
+    """The streaming harness's own report through `run` (its device only, with PTOVEC_RTL_DUT_ARG's
+    back-pressure: out_ready on 70% of clocks, seed 3): a control-selected run on two threads
+    reports both threads and the harness's cases per clock (in process: each thread's part of
+    each batch is fixed, so the clocks are too), as does run --exhaustive; a protocol failure is
+    named by its cause."""
+
+    THROUGHPUT = re.compile(r"ptovec: device ptovec-pipe-dut: (\d+) vectors in [0-9.]+ s "
+                            r"\(\d+ vectors/s on (\d+) threads?\); (0\.\d{4}) cases per clock "
+                            r"\((\d+) cases in (\d+) clocks\)")
+
+    def run_fp16(self, *args):
+        with tempfile.TemporaryDirectory() as tmp:
+            return ptovec("run", "--dut", RTL, "--in-process", "--vectors",
+                          str(VECTORS / "tcvt_fp16_e8m0.bin"), "--results", f"{tmp}/r.bin", *args)
+
+    @pytest.mark.parametrize("selection, vectors, clocks", [
+        ((), 917504, 1309902),
+        (("--rmode", "RNE,RTZ", "--sat", "off"), 131072, 186910)])
+    def test_two_threads_and_cases_per_clock_are_reported(self, selection, vectors, clocks):
+        status, out = self.run_fp16("--threads", "2", *selection)
+        assert status == 0, out
+        m = self.THROUGHPUT.search(out)
+        assert m, out
+        assert (int(m[1]), int(m[2]), int(m[4]), int(m[5])) == (vectors, 2, vectors, clocks), out
+        assert m[3] == f"{vectors / clocks:.4f}"
+
+    def test_run_exhaustive_reports_them_too(self):
+        status, out = ptovec("run", "--exhaustive", "--dut", RTL, "--in-process", "--threads",
+                             "2", "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "--rmode",
+                             "RNE")
+        assert status == 0, out
+        m = self.THROUGHPUT.search(out)
+        assert m, out
+        assert (int(m[1]), int(m[2]), int(m[4]), int(m[5])) == (131072, 2, 131072, 187610), out
+
+    def test_a_protocol_failure_is_named_not_a_case_of_the_batch(self):
+        # out_ready almost never high and one idle clock allowed: the 3 stages fill and the
+        # harness gives up; ptovec quotes the harness, not the first case it marked.
+        with tempfile.TemporaryDirectory() as tmp:
+            p = subprocess.run([PTOVEC, "run", "--dut", RTL, "--dut-arg",
+                                "out_ready_percent=1,timeout_cycles=1", "--vectors",
+                                str(VECTORS / "tcvt_fp16_e8m0.bin"), "--results", f"{tmp}/r.bin",
+                                "--threads", "1"], capture_output=True, text=True, timeout=600)
+        assert p.returncode == 2, p.stdout + p.stderr
+        assert ("ptovec: error: device ptovec-pipe-dut failed (PTOVEC_DUT_ERROR) on a batch of "
+                "4096 cases: 1 clocks without a case in or out (3 in flight)\n") in p.stderr
+        assert "ptovec eval" not in p.stdout + p.stderr
 
 
 class TestExhaustive:

@@ -5,8 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
+#include <mutex>
 #include <regex>
+#include <set>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 #include "gate_test_support.hpp"
 #include "ptovec/generator/word_text.hpp"
@@ -129,6 +134,73 @@ TEST_F(Gate, TheOracleAsADevicePasses) {
   EXPECT_EQ(text.str(),
             "ptovec: 1 file, 30 vectors: 30 matched, 0 mismatched, 0 unsupported (device "
             "test-oracle)\nPASS\n");
+}
+
+// The oracle as a thread-safe device that records the threads it was called from and the size
+// of each call.
+class ThreadRecordingDevice : public Device {
+ public:
+  const std::string& Name() const override { return name_; }
+  bool ThreadSafe() const override { return true; }
+  void Evaluate(std::span<const Case> cases, std::span<DeviceAnswer> answers) override {
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      answers[i] = {true, generator::EvaluateCase(cases[i])};
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    threads_.insert(std::this_thread::get_id());
+    calls_.push_back(cases.size());
+  }
+  std::size_t threads() const { return threads_.size(); }
+  const std::vector<std::size_t>& calls() const { return calls_; }
+
+ private:
+  std::string name_ = "thread-recorder";
+  std::mutex mutex_;
+  std::set<std::thread::id> threads_;
+  std::vector<std::size_t> calls_;
+};
+
+// `run --threads 2` with and without --rmode: every thread gets its part of each batch. (A
+// control selection used to leave the parts it read too short to split, so one thread ran.)
+TEST_F(Gate, AControlSelectedRunUsesTheThreadsAskedFor) {
+  struct Selection {
+    const char* rmode;
+    std::uint64_t vectors;
+    std::vector<std::size_t> calls;
+  };
+  // Parts of at least `batch` (64) cases: 100 kept RNE vectors (50 inputs x Sat off and on) are
+  // one batch of two parts; all 700 are 5 batches of 128 and one of 60 (too few to split).
+  for (const Selection& s : {Selection{"RNE", 100, {64, 36}},
+                             Selection{"", 700, {64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 60}}}) {
+    SCOPED_TRACE(s.rmode);
+    ThreadRecordingDevice device;
+    RunOptions options;
+    options.results = dir_ / "threads.bin";
+    options.batch = 64;
+    options.threads = 2;
+    options.controls = generator::ParseControlFilter(s.rmode, "");
+    const CheckReport r = RunDevice(device, dir_, options);
+    EXPECT_TRUE(r.passed());
+    EXPECT_EQ(r.vectors, s.vectors);
+    EXPECT_EQ(device.threads(), 2u);
+    std::vector<std::size_t> calls = device.calls();
+    std::sort(calls.begin(), calls.end(), std::greater<>());
+    EXPECT_EQ(calls, s.calls);
+    ASSERT_TRUE(r.throughput.has_value());
+    EXPECT_EQ(r.throughput->cases, s.vectors);
+    EXPECT_EQ(r.throughput->threads, 2u);
+    EXPECT_FALSE(r.throughput->clocks.has_value());  // not a clocked device
+  }
+  // --threads 1: one thread, whatever the selection.
+  ThreadRecordingDevice device;
+  RunOptions options;
+  options.results = dir_ / "threads.bin";
+  options.batch = 64;
+  options.threads = 1;
+  options.controls = generator::ParseControlFilter("RNE", "");
+  const CheckReport r = RunDevice(device, dir_, options);
+  EXPECT_EQ(device.threads(), 1u);
+  EXPECT_EQ(r.throughput->threads, 1u);
 }
 
 // A device whose status port is in RISC-V order (bit 0 NX .. bit 4 NV) copied straight through.

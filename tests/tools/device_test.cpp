@@ -300,6 +300,15 @@ TEST(LibraryDeviceErrors, Version2BatchFaults) {
   EXPECT_EQ(ErrorOf([&] { second->Evaluate(TwoCases(), answers); }),
             "device broken failed (PTOVEC_DUT_ERROR) on case: ptovec eval --op tcvt --src fp16 "
             "--dst e8m0 --rmode RTZ --sat 0x3e00");
+  EXPECT_FALSE(second->Clocks().has_value());  // no ptovec_dut_clock_counts
+  // A batch failed as a whole, with the device's own account: quoted, no case of the batch named.
+  auto explained = OpenLibraryDevice(TestDut("batch_explained"));
+  EXPECT_EQ(ErrorOf([&] { explained->Evaluate(TwoCases(), answers); }),
+            "device broken failed (PTOVEC_DUT_ERROR) on a batch of 2 cases: clock 9: result tag "
+            "0x5 where tag 0x4 is due");
+  ASSERT_TRUE(explained->Clocks().has_value());
+  EXPECT_EQ(explained->Clocks()->cases, 40u);
+  EXPECT_EQ(explained->Clocks()->clocks, 57u);
   // One case at a time the same device answers (all-ones words, kept to E8M0's 8 bits).
   std::vector<DeviceAnswer> one(1);
   second->Evaluate(std::span<const Case>(TwoCases()).first(1), one);

@@ -26,7 +26,11 @@ using ptovec_dut::StreamHarness;
 // registers move on a rising clk. The result of value v is word v ^ 0x5A and RISC-V-order status
 // bits v & 0x1F.
 struct FakeUnit {
-  enum class Fault { kNone, kWrongTag, kDrop, kStall };
+  // kTakesWhenFull: the input register loads whenever in_valid, also where in_ready is low (the
+  // trace of issue 42: a case taken while the pipeline is full and out_ready low). kStaleReady:
+  // the in_ready port shows the last clock's value (a wrapper reading it before setting
+  // out_ready) while the unit acts on the true one.
+  enum class Fault { kNone, kWrongTag, kDrop, kStall, kTakesWhenFull, kStaleReady };
   // Inputs.
   bool clk = false, rst_n = true, in_valid = false, out_ready = true;
   std::uint32_t in_tag = 0, in_value = 0;
@@ -72,7 +76,7 @@ struct FakeUnit {
             data_q[k] = data_q[k - 1];
           }
         }
-        if (ready[0]) {
+        if (ready[0] || (fault == Fault::kTakesWhenFull && in_valid)) {
           Payload p = Convert();
           bool load = in_valid;
           if (in_valid) {
@@ -87,16 +91,16 @@ struct FakeUnit {
       }
     }
     previous_clk = clk;
-    if (stages == 0) {
+    if (stages == 0) {  // a combinational unit: the result leaves in the clock its case enters
       const Payload p = Convert();
-      in_ready = true;
+      in_ready = out_ready;
       out_valid = in_valid;
       out_tag = p.tag;
       out_word = p.word;
       out_fflags = p.fflags;
       return;
     }
-    in_ready = Ready()[0];
+    if (fault != Fault::kStaleReady || clk) in_ready = Ready()[0];
     out_valid = valid_q[stages - 1] && !stalled;
     out_tag = data_q[stages - 1].tag;
     out_word = data_q[stages - 1].word;
@@ -258,11 +262,13 @@ std::pair<std::string, std::vector<std::uint8_t>> FaultyBatch(FakeUnit::Fault fa
 }
 
 TEST(DutStream, AWrongTagIsADeviceErrorAndResets) {
-  // Case 5 comes back tagged 4.
+  // Case 5 comes back tagged 4, the tag of the case answered just before.
   const auto [error, status] = FaultyBatch(FakeUnit::Fault::kWrongTag);
   EXPECT_EQ(error,
-            "result tag 0x4 where the oldest case in flight has tag 0x5 (out of order, lost or "
-            "duplicated)");
+            "clock 10: result tag 0x4 where tag 0x5 (taken at clock 7) is due: that tag's case "
+            "was answered at clock 9, so the unit took it twice: it acted on a clock where "
+            "in_ready read low before the rising edge (the handshake rule of "
+            "ptovec_dut_stream.hpp, docs/rtl.md)");
   for (int i = 0; i < 5; ++i) EXPECT_EQ(status[i], PTOVEC_DUT_OK) << i;
   for (int i = 5; i < 20; ++i) EXPECT_EQ(status[i], PTOVEC_DUT_ERROR) << i;
 }
@@ -271,8 +277,10 @@ TEST(DutStream, ALostResultIsSeenAtTheNextTag) {
   // Case 5 vanishes: case 6's result arrives where 5's is due.
   const auto [error, status] = FaultyBatch(FakeUnit::Fault::kDrop);
   EXPECT_EQ(error,
-            "result tag 0x6 where the oldest case in flight has tag 0x5 (out of order, lost or "
-            "duplicated)");
+            "clock 11: result tag 0x6 where tag 0x5 (taken at clock 7) is due: the unit lost the "
+            "1 case(s) taken before it, or answers out of order; a unit that takes cases only "
+            "where in_valid && in_ready read high before the rising edge keeps every one (the "
+            "handshake rule of ptovec_dut_stream.hpp, docs/rtl.md)");
   for (int i = 5; i < 20; ++i) EXPECT_EQ(status[i], PTOVEC_DUT_ERROR) << i;
 }
 
@@ -291,6 +299,65 @@ TEST(DutStream, AStalledUnitTimesOut) {
   EXPECT_EQ(harness.last_error(), "50 clocks without a case in or out (3 in flight)");
   EXPECT_EQ(status[2], PTOVEC_DUT_OK);
   for (int i = 3; i < 20; ++i) EXPECT_EQ(status[i], PTOVEC_DUT_ERROR) << i;
+}
+
+// 2000 cases through the 3-stage unit with `fault`, out_ready on 70% of clocks (seed 3): the
+// harness's error.
+std::string BackPressuredError(FakeUnit::Fault fault) {
+  Streamed::stages = 3;
+  Streamed::fault = fault;
+  StreamConfig config = RiscvConfig();
+  config.out_ready_percent = 70;
+  config.seed = 3;
+  StreamHarness<Streamed> harness(config);
+  const auto cases = Cases(2000);
+  std::vector<ptovec_dut_result> results(cases.size());
+  std::vector<std::uint8_t> status(cases.size(), 0xEE);
+  EXPECT_EQ(harness.EvaluateBatch(cases.data(), results.data(), status.data(), cases.size()),
+            PTOVEC_DUT_ERROR);
+  return harness.last_error();
+}
+
+TEST(DutStream, AUnitTakingCasesWhileFullIsNamedAsLosingThem) {
+  // The input register loads on a stalled clock: the case it held is lost, and the error says
+  // so, with the clock and the handshake rule (not a case of the batch that did not cause it).
+  EXPECT_EQ(BackPressuredError(FakeUnit::Fault::kTakesWhenFull),
+            "clock 15: result tag 0x7 where tag 0x6 (taken at clock 8) is due: the unit lost the "
+            "1 case(s) taken before it, or answers out of order; a unit that takes cases only "
+            "where in_valid && in_ready read high before the rising edge keeps every one (the "
+            "handshake rule of ptovec_dut_stream.hpp, docs/rtl.md)");
+}
+
+TEST(DutStream, AStaleInReadyIsNamedAsACaseTakenTwice) {
+  // in_ready read low where the unit takes the case: the harness offers it again and the unit
+  // answers it twice.
+  EXPECT_EQ(BackPressuredError(FakeUnit::Fault::kStaleReady),
+            "clock 10: result tag 0x3 where tag 0x4 (taken at clock 7) is due: that tag's case "
+            "was answered at clock 8, so the unit took it twice: it acted on a clock where "
+            "in_ready read low before the rising edge (the handshake rule of "
+            "ptovec_dut_stream.hpp, docs/rtl.md)");
+}
+
+TEST(DutStream, AResultInTheClockItsCaseEntersIsTaken) {
+  // A combinational unit with valid/ready (in_ready = out_ready, out_valid = in_valid): each
+  // result leaves in the clock its case enters, under back-pressure too.
+  Streamed::stages = 0;
+  Streamed::fault = FakeUnit::Fault::kNone;
+  StreamConfig config = RiscvConfig();
+  config.out_ready_percent = 70;
+  StreamHarness<Streamed> harness(config);
+  const std::uint64_t start = harness.cycles();
+  const auto cases = Cases(1000, 50);
+  std::vector<ptovec_dut_result> results(cases.size());
+  std::vector<std::uint8_t> status(cases.size(), 0xEE);
+  ASSERT_EQ(harness.EvaluateBatch(cases.data(), results.data(), status.data(), cases.size()),
+            PTOVEC_DUT_OK)
+      << harness.last_error();
+  ExpectResults(cases, results, status);
+  EXPECT_EQ(harness.sent(), 980u);  // 1000 less the 20 unsupported (i % 50 == 3)
+  EXPECT_EQ(harness.results(), 980u);
+  // One clock per case where out_ready was high (seed 1), none to drain: 980 cases in 1441.
+  EXPECT_EQ(harness.cycles() - start, 1441u);
 }
 
 TEST(DutStream, FixedLatencyWithoutHandshakes) {

@@ -1,5 +1,6 @@
 // ptovec run: stream vectors through a device under test (a shared library or a program), write
 // a results file and report as `check` does.
+#include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -51,6 +52,32 @@ struct RunArgs {
   bool work_given = false;
 };
 
+// "device NAME: N vectors in S s (R vectors/s on T threads); C cases per clock (K cases in M
+// clocks)": the device's throughput, the last part for a clocked device only.
+std::string ThroughputLine(const std::string& device, const tools::DeviceThroughput& t) {
+  char line[320];
+  const double rate = t.seconds > 0 ? static_cast<double>(t.cases) / t.seconds : 0;
+  std::snprintf(line, sizeof line, "device %s: %llu vectors in %.3f s (%.0f vectors/s on %u %s)",
+                device.c_str(), static_cast<unsigned long long>(t.cases), t.seconds, rate,
+                t.threads, t.threads == 1 ? "thread" : "threads");
+  std::string text = line;
+  if (t.clocks && t.clocks->clocks > 0) {
+    std::snprintf(line, sizeof line, "; %.4f cases per clock (%llu cases in %llu clocks)",
+                  static_cast<double>(t.clocks->cases) / static_cast<double>(t.clocks->clocks),
+                  static_cast<unsigned long long>(t.clocks->cases),
+                  static_cast<unsigned long long>(t.clocks->clocks));
+    text += line;
+  }
+  return text;
+}
+
+// The throughput line on stderr, unless --quiet.
+void PrintThroughput(const RunArgs& a, const tools::CheckReport& report) {
+  if (!a.quiet && report.throughput) {
+    std::cerr << "ptovec: " << ThroughputLine(report.device, *report.throughput) << "\n";
+  }
+}
+
 // run --exhaustive: every input code of one pair, no vector file, no results file.
 int RunExhaustive(const RunArgs& a) {
   using generator::InputError;
@@ -88,7 +115,9 @@ int RunExhaustive(const RunArgs& a) {
   std::unique_ptr<tools::Device> device = OpenDevice(a.device);
   tools::CheckReport report = tools::RunExhaustive(*device, options);
   device->Close();
-  return FinishReport(report, a.junit, a.max_report);
+  const int status = FinishReport(report, a.junit, a.max_report);
+  PrintThroughput(a, report);
+  return status;
 }
 
 // Throws InputError for options of a run of vector files that do not go together.
@@ -150,7 +179,7 @@ void PrintSelectedPairNotes(const generator::VectorSelection& vectors) {
 }
 
 // Opens the device last (a bad argument never starts it), runs the vectors through it, reports
-// and says which results file it replaced.
+// (with the device's throughput unless --quiet) and says which results file it replaced.
 int RunThroughDevice(const RunArgs& a, const generator::VectorSelection& vectors,
                      const tools::RunOptions& options, const std::string& previous) {
   std::unique_ptr<tools::Device> device = OpenDevice(a.device);
@@ -160,6 +189,7 @@ int RunThroughDevice(const RunArgs& a, const generator::VectorSelection& vectors
     std::cerr << "ptovec: results written to " << options.results.string() << "\n";
   }
   const int status = FinishReport(report, a.junit, a.max_report);
+  PrintThroughput(a, report);
   if (!previous.empty()) {
     std::cerr << "ptovec: replaced " << options.results.string() << " (" << previous << ")\n";
   }

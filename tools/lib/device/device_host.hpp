@@ -69,7 +69,7 @@ inline HostAnswer* RegionAnswers(std::uint8_t* region) {
 enum class HostMessage : std::uint32_t {
   kReady = 1,      ///< hello: text "T NAME" (T '1' when thread-safe, else '0')
   kOpenError = 2,  ///< hello: the library could not be loaded; text: the DeviceError message
-  kAnswers = 3,    ///< the request's answers are in the region; no text
+  kAnswers = 3,    ///< the request's answers are in the region; text "CASES CLOCKS" or ""
   kError = 4,      ///< the library failed (DeviceError); text: its message
 };
 

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -52,6 +53,12 @@ bool SendMessage(int fd, HostMessage kind, const std::string& text) {
   std::memcpy(m.data() + 4, &n, 4);
   m += text;
   return WriteAll(fd, m.data(), m.size());
+}
+
+// A kAnswers message's text: "CASES CLOCKS" of a clocked library (Device::Clocks), else "".
+std::string ClockText(const Device& device) {
+  const std::optional<ClockCounts> counts = device.Clocks();
+  return counts ? std::to_string(counts->cases) + " " + std::to_string(counts->clocks) : "";
 }
 
 void Serve(Device& device, std::uint8_t* region, int request_fd, int answer_fd) {
@@ -97,7 +104,7 @@ void Serve(Device& device, std::uint8_t* region, int request_fd, int answer_fd) 
         out[i].status = static_cast<std::uint8_t>(answers[i].result.status);
         out[i].supported = answers[i].supported ? 1 : 0;
       }
-      if (!SendMessage(answer_fd, HostMessage::kAnswers, "")) return;
+      if (!SendMessage(answer_fd, HostMessage::kAnswers, ClockText(device))) return;
       continue;
     }
     if (n > kHostCapacity) {
@@ -128,7 +135,7 @@ void Serve(Device& device, std::uint8_t* region, int request_fd, int answer_fd) 
       out[i].status = static_cast<std::uint8_t>(answers[i].result.status);
       out[i].supported = answers[i].supported ? 1 : 0;
     }
-    if (!SendMessage(answer_fd, HostMessage::kAnswers, "")) return;
+    if (!SendMessage(answer_fd, HostMessage::kAnswers, ClockText(device))) return;
   }
 }
 

@@ -20,7 +20,9 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
+#include <sstream>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -78,6 +80,10 @@ class IsolatedDevice final : public Device {
   const std::string& Name() const override { return name_; }
   bool ThreadSafe() const override { return thread_safe_; }
   std::size_t BatchCases() const override { return kHostCapacity; }
+  std::optional<ClockCounts> Clocks() const override {
+    std::lock_guard<std::mutex> lock(clocks_mutex_);
+    return clocks_;
+  }
 
   void Evaluate(std::span<const Case> cases, std::span<DeviceAnswer> answers) override {
     CheckAnswerRoom(name_, cases.size(), answers.size());
@@ -92,6 +98,15 @@ class IsolatedDevice final : public Device {
     std::error_code ec;
     const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
     return (self.parent_path() / "ptovec-device-host").string();
+  }
+
+  // Keeps the latest "CASES CLOCKS" of a kAnswers message (the counts only grow within a host).
+  void NoteClocks(const std::string& text) {
+    ClockCounts counts;
+    std::istringstream in(text);
+    if (!(in >> counts.cases >> counts.clocks)) return;
+    std::lock_guard<std::mutex> lock(clocks_mutex_);
+    if (!clocks_ || counts.clocks > clocks_->clocks) clocks_ = counts;
   }
 
   // Starts a host of `channels` channels and reads its hello; sets *thread_safe when given.
@@ -219,6 +234,7 @@ class IsolatedDevice final : public Device {
       throw DeviceError("device host for " + name_ + " sent message kind " +
                         std::to_string(static_cast<std::uint32_t>(kind)));
     }
+    if (!text.empty()) NoteClocks(text);
     const HostAnswer* in = RegionAnswers(region);
     for (std::size_t i = 0; i < answers.size(); ++i) {
       answers[i].supported = in[i].supported != 0;
@@ -316,6 +332,8 @@ class IsolatedDevice final : public Device {
   std::size_t channels_ = 1;
   std::mutex mutex_;
   std::condition_variable cv_;
+  mutable std::mutex clocks_mutex_;
+  std::optional<ClockCounts> clocks_;  // the latest a host reported
   std::shared_ptr<Host> host_;
 };
 

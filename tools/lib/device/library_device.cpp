@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -58,6 +59,8 @@ using EvaluateFn = int (*)(const ptovec_dut_case*, ptovec_dut_result*);
 using EvaluateBatchFn = int (*)(const ptovec_dut_case*, ptovec_dut_result*, uint8_t*, uint64_t);
 using PropertiesFn = uint32_t (*)();
 using NameFn = const char* (*)();
+using ClockCountsFn = int (*)(uint64_t*, uint64_t*);
+using LastErrorFn = const char* (*)();
 using InitFn = int (*)(const char*);
 
 class LibraryDevice final : public Device {
@@ -93,6 +96,9 @@ class LibraryDevice final : public Device {
                 reinterpret_cast<PropertiesFn>(::dlsym(handle_, "ptovec_dut_properties"))) {
           thread_safe_ = (properties() & PTOVEC_DUT_THREAD_SAFE) != 0;
         }
+        clock_counts_ =
+            reinterpret_cast<ClockCountsFn>(::dlsym(handle_, "ptovec_dut_clock_counts"));
+        last_error_ = reinterpret_cast<LastErrorFn>(::dlsym(handle_, "ptovec_dut_last_error"));
       }
       name_ = library.filename().string();
       if (auto name_fn = reinterpret_cast<NameFn>(::dlsym(handle_, "ptovec_dut_name"))) {
@@ -117,6 +123,12 @@ class LibraryDevice final : public Device {
   const std::string& Name() const override { return name_; }
 
   bool ThreadSafe() const override { return thread_safe_; }
+
+  std::optional<ClockCounts> Clocks() const override {
+    ClockCounts counts;
+    if (clock_counts_ == nullptr || clock_counts_(&counts.cases, &counts.clocks) != 0) return {};
+    return counts;
+  }
 
   void Evaluate(std::span<const Case> cases, std::span<DeviceAnswer> answers) override {
     CheckAnswerRoom(name_, cases.size(), answers.size());
@@ -274,6 +286,13 @@ class LibraryDevice final : public Device {
                         " from ptovec_dut_evaluate_batch (accepted: 0 OK, 2 ERROR) on " +
                         std::to_string(n) + " cases starting with: " + EvalCommand(case_at(0)));
     }
+    const char* why = rc == PTOVEC_DUT_ERROR && last_error_ != nullptr ? last_error_() : nullptr;
+    if (why != nullptr && *why != '\0') {
+      // The device's own account (a protocol failure of a pipeline fails the whole batch): not
+      // the first case it marked, which did not cause it.
+      throw DeviceError("device " + name_ + " failed (PTOVEC_DUT_ERROR) on a batch of " +
+                        std::to_string(n) + " cases: " + SanitizeDeviceText(why));
+    }
     if (rc == PTOVEC_DUT_ERROR &&
         std::find(b.status.begin(), b.status.begin() + static_cast<std::ptrdiff_t>(n),
                   std::uint8_t{PTOVEC_DUT_ERROR}) ==
@@ -358,6 +377,8 @@ class LibraryDevice final : public Device {
   EvaluateBatchFn evaluate_batch_ = nullptr;  // versions 2 and 3
   bool legacy_ = false;                       // versions 1 and 2: 4 inputs per case
   bool thread_safe_ = false;
+  ClockCountsFn clock_counts_ = nullptr;  // optional, versions 2 and 3
+  LastErrorFn last_error_ = nullptr;      // optional, versions 2 and 3
   std::string name_;
 };
 

@@ -2,6 +2,7 @@
 // file read in parts, its records of the kept controls evaluated (in parallel rounds for a
 // thread-safe device), tallied (CheckAccumulator) and written to a results file.
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -87,10 +88,13 @@ void RequireVectors(const std::vector<ResultsSection>& sections,
   }
 }
 
-// Evaluates the cases of a batch through the device: a thread-safe device gets `threads` parts
-// of `part` cases at once, one per thread; with --keep-going a batch the device fails on is
-// evaluated again one case at a time, each case that fails alone counted and recorded as
-// unsupported.
+// Fewest cases a thread's part has when a batch is split (smaller batches use fewer threads).
+constexpr std::size_t kMinPart = 256;
+
+// Evaluates the cases of a batch through the device: a thread-safe device gets the batch in
+// `threads` equal parts at once, one per thread (parts of at least kMinPart cases); with
+// --keep-going a batch the device fails on is evaluated again one case at a time, each case that
+// fails alone counted and recorded as unsupported. Keeps the device's throughput.
 class BatchEvaluator {
  public:
   BatchEvaluator(Device& device, const RunOptions& options)
@@ -110,21 +114,36 @@ class BatchEvaluator {
   void Evaluate(const std::vector<Case>& cases, std::vector<DeviceAnswer>& answers) {
     const std::size_t n = cases.size();
     answers.assign(n, DeviceAnswer{});
+    const auto start = std::chrono::steady_clock::now();
     try {
-      if (pool_ && n > part_) {
+      const std::size_t per = std::max((n + threads_ - 1) / threads_, std::min(part_, kMinPart));
+      const unsigned parts = static_cast<unsigned>((n + per - 1) / per);
+      if (pool_ && parts > 1) {
         pool_->Run([&](unsigned k) {
-          const std::size_t begin = std::min(n, k * part_);
-          const std::size_t end = std::min(n, begin + part_);
+          const std::size_t begin = std::min(n, k * per);
+          const std::size_t end = std::min(n, begin + per);
+          if (begin == end) return;
           device_.Evaluate(std::span<const Case>(cases).subspan(begin, end - begin),
                            std::span<DeviceAnswer>(answers).subspan(begin, end - begin));
         });
       } else {
         device_.Evaluate(cases, answers);
       }
+      throughput_.threads = std::max({throughput_.threads, parts, 1U});
     } catch (const DeviceFailure&) {
       if (!options_.keep_going) throw;
       EvaluateOneByOne(cases, answers);
     }
+    throughput_.cases += n;
+    throughput_.seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
+  // The device's speed so far, with its clock counts.
+  DeviceThroughput Throughput() const {
+    DeviceThroughput t = throughput_;
+    t.clocks = device_.Clocks();
+    return t;
   }
 
   std::vector<std::string> failures;  // --keep-going: the device's failures so far
@@ -148,6 +167,7 @@ class BatchEvaluator {
   const std::size_t part_;
   const unsigned threads_;
   std::optional<ParallelRounds> pool_;
+  DeviceThroughput throughput_;
 };
 
 // One run of vector files through a device into a results file (and --mismatches).
@@ -201,15 +221,26 @@ class DeviceRun {
     acc_.BeginFile(sources_[s].name, *vr->info().op, vr->info().pair, sections_[s].count);
     std::uint64_t index = 0;
     std::uint64_t run = 0;
+    records_.clear();
+    indices_.clear();
+    // The kept records gather until they fill a batch, so a control selection (a fraction of
+    // each part read) still gives every thread its part.
     while (!vr->done()) {
-      const std::size_t read = vr->Read(records_, evaluator_.batch());
+      const std::size_t read = vr->Read(read_, evaluator_.batch());
       if (read == 0) continue;
-      KeepSectionRecords(records_, index, sections_[s].controls, UINT64_MAX, indices_);
+      KeepSectionRecords(read_, index, sections_[s].controls, UINT64_MAX, read_indices_);
       index += read;
-      if (records_.empty()) continue;
-      RunRecords(s);
-      run += records_.size();
+      if (records_.empty()) {
+        records_.swap(read_);
+        indices_.swap(read_indices_);
+      } else {
+        records_.insert(records_.end(), read_.begin(), read_.end());
+        indices_.insert(indices_.end(), read_indices_.begin(), read_indices_.end());
+      }
+      if (records_.size() < evaluator_.batch()) continue;
+      run += RunRecords(s);
     }
+    if (!records_.empty()) run += RunRecords(s);
     generator::CheckSourceDigest(sources_[s], *vr);
     if (sections_[s].sha256 != vr->sha256()) {
       throw InputError("vector file " + sources_[s].path.string() + " has SHA-256 " + vr->sha256() +
@@ -221,8 +252,9 @@ class DeviceRun {
     }
   }
 
-  // The kept records of a part of source `s`: evaluated, checked, tallied and written.
-  void RunRecords(std::size_t s) {
+  // The kept records of a part of source `s`: evaluated, checked, tallied and written, then
+  // cleared; returns how many there were.
+  std::size_t RunRecords(std::size_t s) {
     const std::size_t n = records_.size();
     cases_.resize(n);
     for (std::size_t k = 0; k < n; ++k) cases_[k] = records_[k].c;
@@ -239,6 +271,9 @@ class DeviceRun {
     const bool filtered = !sections_[s].controls.empty();
     writer_.Append(answers_, filtered ? std::span<const std::uint64_t>(indices_)
                                       : std::span<const std::uint64_t>());
+    records_.clear();
+    indices_.clear();
+    return n;
   }
 
   // Marks the results file as stopped early by `why` and commits both outputs.
@@ -253,6 +288,7 @@ class DeviceRun {
     report.device = device_.Name();
     report.notes = generator::UnverifiedCountNotes(sources_);
     report.device_failures = std::move(evaluator_.failures);
+    report.throughput = evaluator_.Throughput();
     return report;
   }
 
@@ -264,7 +300,9 @@ class DeviceRun {
   MismatchesFile export_file_;
   CheckAccumulator acc_;
   BatchEvaluator evaluator_;
-  std::vector<VectorRecord> records_;
+  std::vector<VectorRecord> read_;  // a part as read
+  std::vector<std::uint64_t> read_indices_;
+  std::vector<VectorRecord> records_;  // kept records waiting for the device
   std::vector<std::uint64_t> indices_;
   std::vector<Case> cases_;
   std::vector<DeviceAnswer> answers_;

@@ -234,6 +234,12 @@ CheckReport RunExhaustive(Device& device, const ExhaustiveOptions& options) {
   }
   total.per_file.front().count = total.vectors;
   total.device = device.Name();
+  DeviceThroughput& t = total.throughput.emplace();
+  t.cases = total.vectors;
+  t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  t.threads =
+      device.ThreadSafe() ? static_cast<unsigned>(std::min<std::uint64_t>(threads, run.blocks)) : 1;
+  t.clocks = device.Clocks();
   return total;
 }
 

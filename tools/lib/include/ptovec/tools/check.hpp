@@ -118,6 +118,18 @@ struct FileTally {
 };
 
 /// The outcome of a check or run.
+/// `run`'s account of the device's speed (printed after its report).
+struct DeviceThroughput {
+  std::uint64_t cases = 0;  ///< cases given to the device
+  /// Wall-clock seconds spent in its Evaluate calls (run --exhaustive: in its rounds, which
+  /// check the answers as they go).
+  double seconds = 0;
+  /// The most threads that evaluated parts of one batch at once (1 for a device that is not
+  /// thread-safe; below --threads only when no batch had enough cases for them all).
+  unsigned threads = 0;
+  std::optional<ClockCounts> clocks;  ///< a clocked device's counts (Device::Clocks)
+};
+
 struct CheckReport {
   std::string device;  ///< the device's name, when known
   std::uint64_t files = 0;
@@ -162,6 +174,8 @@ struct CheckReport {
   /// message naming the case. Reported as errors (JUnit <error>); never a pass, whatever
   /// --allow-unsupported says.
   std::vector<std::string> device_failures;
+  /// `run`: how fast the device answered (unset for `check`).
+  std::optional<DeviceThroughput> throughput;
   bool passed() const {
     return files > 0 && vectors > 0 && mismatched == 0 && (unsupported == 0 || allow_unsupported) &&
            incomplete.empty() && device_failures.empty();

@@ -2,8 +2,10 @@
 // speaking the line protocol of schemas/dut-protocol.md on stdin/stdout.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -60,6 +62,13 @@ struct DeviceAnswer {
   Encoded result{};       ///< word: the low bits of the destination's width; status: bits 4:0
 };
 
+/// What a clocked device's models did since it was loaded (ptovec_dut_clock_counts): the cases
+/// they took and the clocks they ran, summed over the device's threads.
+struct ClockCounts {
+  std::uint64_t cases = 0;
+  std::uint64_t clocks = 0;
+};
+
 class Device {
  public:
   virtual ~Device() = default;
@@ -81,6 +90,9 @@ class Device {
   /// process: as many as one round trip carries), or 0 for no preference. Callers that split
   /// their work (run --exhaustive) make their parts at least this large.
   virtual std::size_t BatchCases() const { return 0; }
+  /// A clocked device's counts so far (a library exporting ptovec_dut_clock_counts, in process
+  /// or isolated: as of its last answer), else nothing.
+  virtual std::optional<ClockCounts> Clocks() const { return std::nullopt; }
   /// Ends the session and checks how the device ended: a program device gets end of input, must
   /// write nothing more and exit with status 0 within its grace period. Throws DeviceError
   /// otherwise. Call it once after the last Evaluate; destroying a device without Close() ends
@@ -100,6 +112,9 @@ struct CommandDeviceOptions {
 /// Loads a shared library device (dlopen), checks ptovec_dut_abi_version() (1: one case per
 /// ptovec_dut_evaluate call; 2 and 3: ptovec_dut_evaluate_batch, and ptovec_dut_properties when
 /// exported; 3 has room for 5 inputs per case) and calls ptovec_dut_init(arg) when exported.
+/// When a batch fails (PTOVEC_DUT_ERROR) and the library exports ptovec_dut_last_error with a
+/// text, the DeviceError quotes that text instead of naming the first case marked; Clocks() calls
+/// ptovec_dut_clock_counts when exported.
 /// Evaluate reuses per-thread buffers (no allocation per call once warm). Throws DeviceError
 /// (missing file, missing symbol, ABI version not 1, 2 or 3, init refused).
 std::unique_ptr<Device> OpenLibraryDevice(const std::filesystem::path& library,
