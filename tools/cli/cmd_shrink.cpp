@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <regex>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -368,7 +369,29 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
   return kExitMismatch;  // the results file holds mismatches
 }
 
-int Shrink(const ShrinkArgs& a) {
+// A --signature given as a report's triage line prints it: "[count  ]op src -> dst: signature"
+// sets --op, --src and --dst (each, when also given, must agree) and keeps the signature.
+ShrinkArgs WithTriageLinePrefix(ShrinkArgs a) {
+  static const std::regex line(R"(^\s*(?:\d+\s+)?(\S+) (\S+) -> (\S+): (.*)$)");
+  std::smatch m;
+  if (a.signature.empty() || !std::regex_match(a.signature, m, line)) return a;
+  const auto take = [&](std::string& option, const std::string& value, const char* name) {
+    if (!option.empty() && option != value) {
+      throw InputError("--signature names " + value + " as its " + name + " but --" + name +
+                       " is " + option + " (give the triage line's op and types, or neither)");
+    }
+    option = value;
+  };
+  take(a.op, m[1].str(), "op");
+  generator::RequireOp(a.op);
+  take(a.src, m[2].str(), "src");
+  take(a.dst, m[3].str(), "dst");
+  a.signature = m[4].str();
+  return a;
+}
+
+int Shrink(const ShrinkArgs& given) {
+  const ShrinkArgs a = WithTriageLinePrefix(given);
   CheckDeviceArgs(a.device);
   bool json_file = false;
   if (a.format == "json") {
@@ -410,8 +433,9 @@ Command AddShrinkCommand(CLI::App& app) {
   AddJudgeOptions(s, args->judge);
   s.add_option("--signature", args->signature,
                "minimise only failures with this triage signature, as a report's triage line "
-               "prints it (needs --op), e.g. 'input +normal; expected +inf OF|NX; got +largest "
-               "OF|NX; word 1 code nearer zero; flags same'");
+               "prints it: with its op and types (then --op/--src/--dst are taken from it), e.g. "
+               "'encode fp32 -> fp16: input +normal; expected +inf OF|NX; got +largest OF|NX; "
+               "word 1 code nearer zero; flags same', or without them (needs --op)");
   s.add_option("--class", args->classes,
                "minimise only failures whose first input is of these classes (+normal, "
                "-subnormal, qnan, +int, ... comma-separated), e.g. +normal,+subnormal for "

@@ -56,23 +56,28 @@ std::optional<Manifest> ExistingSuite(const GenerateOptions& options) {
   const std::filesystem::path& out = options.out_dir;
   std::error_code error;
   if (std::filesystem::exists(out, error) && !std::filesystem::is_directory(out, error)) {
-    throw InputError("--out " + out.string() + " is a file (expected a folder for the suite)");
+    throw InputError(options.folder_option + " " + out.string() +
+                     " is a file (expected a folder for the suite)");
   }
   const std::filesystem::path manifest_path = out / "manifest.json";
   if (!std::filesystem::exists(manifest_path, error)) {
-    RefuseUnlistedVectorFiles(out, nullptr, "--out folder",
-                              "give an empty or new --out folder, or move them away");
+    RefuseUnlistedVectorFiles(
+        out, nullptr, options.folder_option + " folder",
+        "give an empty or new " + options.folder_option + " folder, or move them away");
     return std::nullopt;
   }
   Manifest old = ReadManifest(manifest_path);
-  RefuseUnlistedVectorFiles(out, &old, "--out folder",
-                            "give an empty or new --out folder, or move them away");
+  RefuseUnlistedVectorFiles(
+      out, &old, options.folder_option + " folder",
+      "give an empty or new " + options.folder_option + " folder, or move them away");
   if (old.suite != options.suite) {
     // Neither adding to nor replacing: the smoke suite over a default one would silently swap
     // a nightly suite for a per-commit one (or the reverse), under the same file names.
-    throw InputError("--out " + out.string() + " holds the " + old.suite + " suite (" +
-                     Counted(old.files.size(), "file") + "), this run writes the " + options.suite +
-                     " suite; a folder holds one suite (give another --out, or "
+    throw InputError(options.folder_option + " " + out.string() + " holds the " + old.suite +
+                     " suite (" + Counted(old.files.size(), "file") + "), this run writes the " +
+                     options.suite + " suite; a folder holds one suite (give another " +
+                     options.folder_option +
+                     ", or "
                      "delete the folder first)");
   }
   return old;
@@ -84,10 +89,12 @@ std::optional<Manifest> ExistingSuite(const GenerateOptions& options) {
 void RefuseNarrowerSuite(const Manifest& old, const GenerateOptions& options, bool sampled) {
   const auto narrower = [&](const std::string& what, const std::string& theirs,
                             const std::string& ours) {
-    throw InputError("--out " + options.out_dir.string() + " holds a suite of " +
+    throw InputError(options.folder_option + " " + options.out_dir.string() + " holds a suite of " +
                      Counted(old.files.size(), "file") + " made with " + what + " " + theirs +
                      ", this run has " + what + " " + ours +
-                     ", which would replace it by a smaller one (give another --out, or delete "
+                     ", which would replace it by a smaller one (give another " +
+                     options.folder_option +
+                     ", or delete "
                      "the folder first)");
   };
   if (sampled && options.sampling.samples < old.samples) {
@@ -113,16 +120,17 @@ std::string ListText(const std::vector<std::string>& v) {
 }
 
 // Some files of the old suite are kept: refuses adding to a suite made with another file-format
-// or tool version, seed, samples, formats, controls or shard. `samples` as EntriesToKeep's.
+// or tool version, seed, samples (when a kept file is sampled: `kept_sampled`), formats, controls
+// or shard. `samples` as EntriesToKeep's.
 void RefuseMixedSuite(const Manifest& old, const GenerateOptions& options, bool sampled,
-                      std::uint64_t& samples) {
+                      bool kept_sampled, std::uint64_t& samples) {
   const auto refuse = [&](const std::string& what, const std::string& theirs,
                           const std::string& ours) {
-    throw InputError("--out " + options.out_dir.string() + " holds a suite of " +
+    throw InputError(options.folder_option + " " + options.out_dir.string() + " holds a suite of " +
                      Counted(old.files.size(), "file") + " made with " + what + " " + theirs +
                      ", this run has " + what + " " + ours +
-                     "; adding to it would mix two suites (give another --out, or the suite's " +
-                     what + ")");
+                     "; adding to it would mix two suites (give another " + options.folder_option +
+                     ", or the suite's " + what + ")");
   };
   if (old.version != kFileFormatVersion) {
     refuse("file-format version", std::to_string(old.version), std::to_string(kFileFormatVersion));
@@ -133,7 +141,8 @@ void RefuseMixedSuite(const Manifest& old, const GenerateOptions& options, bool 
   }
   if (!sampled) {
     samples = old.samples;  // no file of this run depends on --samples
-  } else if (old.samples != options.sampling.samples) {
+  } else if (kept_sampled && old.samples != options.sampling.samples) {
+    // (Kept files that are all enumerated do not depend on --samples: this run's is the suite's.)
     refuse("--samples", std::to_string(old.samples), std::to_string(options.sampling.samples));
   }
   const std::vector<std::string> formats = FormatNames(options);
@@ -231,7 +240,11 @@ std::vector<ManifestEntry> EntriesToKeep(const std::vector<Job>& jobs,
   if (keep.empty()) {
     RefuseNarrowerSuite(*old, options, sampled);
   } else {
-    RefuseMixedSuite(*old, options, sampled, samples);
+    const bool kept_sampled = std::any_of(keep.begin(), keep.end(), [](const ManifestEntry& e) {
+      return UsesSamples(
+          Job{&RequireOp(e.op), {RequireType(e.src, "src"), RequireType(e.dst, "dst")}});
+    });
+    RefuseMixedSuite(*old, options, sampled, kept_sampled, samples);
   }
   return keep;
 }

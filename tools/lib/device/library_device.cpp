@@ -102,8 +102,15 @@ class LibraryDevice final : public Device {
       if (auto init = reinterpret_cast<InitFn>(::dlsym(handle_, "ptovec_dut_init"))) {
         const int rc = init(arg.c_str());
         if (rc != 0) {
-          throw DeviceError("device " + shown + " refused to start: ptovec_dut_init(\"" + arg +
-                            "\") returned " + std::to_string(rc));
+          throw DeviceError(
+              "device " + shown + " refused to start: ptovec_dut_init(\"" + arg + "\") returned " +
+              std::to_string(rc) +
+              (arg.empty() ? " (no --dut-arg was given: a device that needs one names the values "
+                             "it takes in its documentation, e.g. docs/bring-up.md's policy "
+                             "device takes --dut-arg flagless, drop-nv, two-faults or rtz-rtm)"
+                           : " (is --dut-arg \"" + arg +
+                                 "\" one of the values the device's "
+                                 "documentation names?)"));
         }
       }
     } catch (...) {
