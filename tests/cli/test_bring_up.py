@@ -181,6 +181,22 @@ class TestBringUp:
                       "--op", "encode", "--src", "fp32", "--dst", "fp16", "--rmode", "RTZ")
         assert "  value:    0x47800000\n  rmode:    RTZ\n" in only.stdout
 
+    def test_every_section_of_the_page_runs(self):
+        # docs/bring-up.md's flows are ```sh blocks (run in order in one folder by ctest
+        # ptovec_bring_up_page), never transcripts that could drift from what ptovec prints.
+        with open(os.path.join(SOURCE, "docs", "bring-up.md")) as f:
+            page = f.read()
+        sections = re.split(r"\n## ", page)
+        titles = ("1. A model without status bits", "2. An IEEE 754 or RISC-V unit",
+                  "3. A device that implements part of a pair", "Triage: one line per cause",
+                  "Shrink each cause apart")
+        for title in titles:
+            body = [x for x in sections if x.startswith(title)]
+            assert len(body) == 1, title
+            assert "\n```sh\n" in body[0], f"section {title!r} has no ```sh block"
+            assert "\n```\n$ " not in body[0], f"section {title!r} has a transcript"
+        assert "build/tests/devices/libptovec_test_dut_policy.so --dut-arg" in page
+
     def test_help_lists_the_options(self):
         for command in ("run", "check", "shrink"):
             text = ptovec(command, "--help").stdout

@@ -300,10 +300,8 @@ class TestCheckEdges(GateBase):
                        "--dst", "bf16")
             assert r.returncode == 0, (r.stdout + r.stderr)
             assert "ptovec: 1 file, 280 vectors: 280 matched, 0 mismatched" in r.stdout
-            assert f"note: checked 1 section of 13 in {name}, those of {suite} (op any, src fp32, " \
-                   "dst bf16)" in r.stdout or f"note: checked 1 section of 13 in {name}" in r.stdout
-            r = ptovec("check", "--vectors", suite, "--results", results, "--dst", "s8,u8")
-            assert r.returncode == 2
+            assert (f"\nnote: checked 1 section of 13 in {name}, those of {suite} (src fp32, dst "
+                    "bf16)\n") in r.stdout
         # The answers come from the selected section: a wrong bf16 section fails --dst bf16 only.
         with open(self.path("wide.jsonl")) as f:
             lines = f.read().splitlines()

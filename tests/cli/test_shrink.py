@@ -14,7 +14,7 @@ import os
 
 import pytest
 
-from ptovec_cli import ALWAYS_UP, SOURCE, Scratch, files, ptovec
+from ptovec_cli import ALWAYS_UP, ORACLE_DUT, SOURCE, Scratch, files, ptovec
 
 SMOKE = os.path.join(SOURCE, "vectors", "smoke")
 
@@ -53,6 +53,22 @@ class TestShrinkFrom(Scratch):
     def test_vectors_folder_of_a_run_of_part_of_it(self):
         self.assert_three_shrunk(self.shrink(self.results, "--vectors", SMOKE, "--op", "tcvt"))
         self.assert_three_shrunk(self.shrink(self.results, "--vectors", SMOKE))
+
+    def test_a_passing_results_file_of_another_device_says_so(self):
+        # The oracle's results pass: nothing to shrink, and the note says whose answers they are.
+        passing = self.path("results", "oracle.bin")
+        r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", SMOKE, "--op", "tcvt", "--results",
+                   passing, "--max-report", "0")
+        assert r.returncode == 0, (r.stdout + r.stderr)
+        r = ptovec("shrink", "--dut", ALWAYS_UP, "--from", passing, cwd=self.path("elsewhere"))
+        assert r.returncode == 0, (r.stdout + r.stderr)
+        assert r.stdout == (f"ptovec shrink: no failures to shrink in {passing}\n"
+                            "note: the results are of device ptovec-oracle, not e8m0_always_up "
+                            "(--dut): `ptovec run --dut` this device first to shrink its "
+                            "failures\n")
+        # The device that wrote them gets no note.
+        r = ptovec("shrink", "--dut", ORACLE_DUT, "--from", passing, cwd=self.path("elsewhere"))
+        assert r.stdout == f"ptovec shrink: no failures to shrink in {passing}\n"
 
     def test_errors_name_shrinks_options(self):
         r = self.shrink("/nonexistent/results.bin")

@@ -260,21 +260,34 @@ tools::ShrinkFromFilter FromFilter(const ShrinkArgs& a) {
   return filter;
 }
 
+// "" when the results file was written by the --dut device (or does not say by which), else a
+// note naming both: its answers are another device's, so no failure in it says nothing of --dut.
+std::string OtherDeviceNote(const ShrinkArgs& a, const tools::CheckReport& report) {
+  if (report.device.empty()) return {};
+  std::unique_ptr<tools::Device> device = OpenDevice(a.device);
+  const std::string name = device->Name();
+  device->Close();
+  if (name == report.device) return {};
+  return "the results are of device " + report.device + ", not " + name +
+         " (--dut): `ptovec run --dut` this device first to shrink its failures";
+}
+
 // Prints that the results file holds no failure to shrink (as judged here).
 void PrintNothingToShrink(const ShrinkArgs& a, const tools::ShrinkFromFilter& filter,
                           const tools::CheckReport& report, const tools::Judge& judge) {
+  const std::string note = OtherDeviceNote(a, report);
   if (a.json) {
-    std::cout << nlohmann::ordered_json{{"from", a.from},
-                                        {"mismatches", 0},
-                                        {"results", nlohmann::ordered_json::array()}}
-                     .dump()
-              << "\n";
+    nlohmann::ordered_json j{
+        {"from", a.from}, {"mismatches", 0}, {"results", nlohmann::ordered_json::array()}};
+    if (!note.empty()) j["note"] = note;
+    std::cout << j.dump() << "\n";
     return;
   }
   std::cout << "ptovec shrink: no failures to shrink in " << a.from
             << (filter.filtered() ? " for the selected op and types" : "")
             << (judge.plain() ? "" : " as judged here") << "\n"
             << JudgeLine(judge);
+  if (!note.empty()) std::cout << "note: " << note << "\n";
   if (report.waived > 0) {
     std::cout << report.waived << " mismatches waived by known differences\n";
   }

@@ -76,9 +76,7 @@ std::optional<Manifest> ExistingSuite(const GenerateOptions& options) {
     throw InputError(options.folder_option + " " + out.string() + " holds the " + old.suite +
                      " suite (" + Counted(old.files.size(), "file") + "), this run writes the " +
                      options.suite + " suite; a folder holds one suite (give another " +
-                     options.folder_option +
-                     ", or "
-                     "delete the folder first)");
+                     options.folder_option + ", or delete the folder first)");
   }
   return old;
 }
@@ -93,9 +91,7 @@ void RefuseNarrowerSuite(const Manifest& old, const GenerateOptions& options, bo
                      Counted(old.files.size(), "file") + " made with " + what + " " + theirs +
                      ", this run has " + what + " " + ours +
                      ", which would replace it by a smaller one (give another " +
-                     options.folder_option +
-                     ", or delete "
-                     "the folder first)");
+                     options.folder_option + ", or delete the folder first)");
   };
   if (sampled && options.sampling.samples < old.samples) {
     narrower("--samples", std::to_string(old.samples), std::to_string(options.sampling.samples));
@@ -120,10 +116,9 @@ std::string ListText(const std::vector<std::string>& v) {
 }
 
 // Some files of the old suite are kept: refuses adding to a suite made with another file-format
-// or tool version, seed, samples (when a kept file is sampled: `kept_sampled`), formats, controls
-// or shard. `samples` as EntriesToKeep's.
+// or tool version, seed, samples, formats, controls or shard. `samples` as EntriesToKeep's.
 void RefuseMixedSuite(const Manifest& old, const GenerateOptions& options, bool sampled,
-                      bool kept_sampled, std::uint64_t& samples) {
+                      std::uint64_t& samples) {
   const auto refuse = [&](const std::string& what, const std::string& theirs,
                           const std::string& ours) {
     throw InputError(options.folder_option + " " + options.out_dir.string() + " holds a suite of " +
@@ -141,8 +136,7 @@ void RefuseMixedSuite(const Manifest& old, const GenerateOptions& options, bool 
   }
   if (!sampled) {
     samples = old.samples;  // no file of this run depends on --samples
-  } else if (kept_sampled && old.samples != options.sampling.samples) {
-    // (Kept files that are all enumerated do not depend on --samples: this run's is the suite's.)
+  } else if (old.samples != options.sampling.samples) {
     refuse("--samples", std::to_string(old.samples), std::to_string(options.sampling.samples));
   }
   const std::vector<std::string> formats = FormatNames(options);
@@ -240,11 +234,7 @@ std::vector<ManifestEntry> EntriesToKeep(const std::vector<Job>& jobs,
   if (keep.empty()) {
     RefuseNarrowerSuite(*old, options, sampled);
   } else {
-    const bool kept_sampled = std::any_of(keep.begin(), keep.end(), [](const ManifestEntry& e) {
-      return UsesSamples(
-          Job{&RequireOp(e.op), {RequireType(e.src, "src"), RequireType(e.dst, "dst")}});
-    });
-    RefuseMixedSuite(*old, options, sampled, kept_sampled, samples);
+    RefuseMixedSuite(*old, options, sampled, samples);
   }
   return keep;
 }

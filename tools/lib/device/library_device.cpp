@@ -105,12 +105,12 @@ class LibraryDevice final : public Device {
           throw DeviceError(
               "device " + shown + " refused to start: ptovec_dut_init(\"" + arg + "\") returned " +
               std::to_string(rc) +
-              (arg.empty() ? " (no --dut-arg was given: a device that needs one names the values "
-                             "it takes in its documentation, e.g. docs/bring-up.md's policy "
-                             "device takes --dut-arg flagless, drop-nv, two-faults or rtz-rtm)"
-                           : " (is --dut-arg \"" + arg +
-                                 "\" one of the values the device's "
-                                 "documentation names?)"));
+              (arg.empty() ? " (no --dut-arg given: a device that needs one names the values it "
+                             "takes in its documentation; the demo device of docs/bring-up.md "
+                             "takes flagless, drop-nv, two-faults or rtz-rtm)"
+                           : " (--dut-arg \"" + arg +
+                                 "\" not accepted: the device's "
+                                 "documentation names the values it takes)"));
         }
       }
     } catch (...) {
