@@ -3,13 +3,16 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
 #include "eval_line.hpp"
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/errors.hpp"
 #include "ptovec/generator/writers.hpp"
+#include "ptovec/tools/known_differences.hpp"
 
 namespace {
 
@@ -53,19 +56,56 @@ int RunEvalBatch(const std::string& path) {
   return any_failed ? kExitMismatch : 0;
 }
 
+// --model: a built-in model or a known-differences file with a "model".
+std::optional<ptovec::tools::KnownModel> LoadModel(const std::string& model) {
+  if (model.empty()) return std::nullopt;
+  const bool file = model.find('/') != std::string::npos ||
+                    (model.size() > 5 && model.substr(model.size() - 5) == ".json");
+  if (!file && ptovec::oracle::FindBuiltinModel(model) == nullptr) {
+    std::string names;
+    for (const auto& n : ptovec::tools::BuiltinKnownDifferenceSets()) {
+      names += (names.empty() ? "" : ", ") + n;
+    }
+    throw InputError("--model '" + model + "' is not a built-in model (built in: " + names +
+                     "; a known-differences file is named by a path with '/' or ending in .json)");
+  }
+  ptovec::tools::KnownDifferences known = ptovec::tools::LoadKnownDifferences({model});
+  if (known.models.empty()) {
+    throw InputError("--model " + model +
+                     ": the file has shape rules but no \"model\" (give a built-in model: " +
+                     [] {
+                       std::string s;
+                       for (const auto& n : ptovec::tools::BuiltinKnownDifferenceSets())
+                         s += (s.empty() ? "" : ", ") + n;
+                       return s;
+                     }() +
+                     ", or a file with a \"model\")");
+  }
+  return known.models.front();
+}
+
 // One eval invocation: --batch FILE, or the cases of the command line.
-int RunEval(const EvalArgs& eval_args, const std::string& batch) {
+int RunEval(const EvalArgs& eval_args, const std::string& batch, const std::string& model_arg) {
+  const std::optional<ptovec::tools::KnownModel> model = LoadModel(model_arg);
   if (!batch.empty()) {
     if (!eval_args.op.empty() || !eval_args.inputs.empty()) {
       return Fail("--batch takes its cases from the file; give no other eval arguments");
     }
+    if (model) return Fail("--model is not taken with --batch (give the cases on the command line)");
     return RunEvalBatch(batch);
   }
   // Every case is checked before anything is printed: a bad word prints nothing.
   const EvalCases parsed = CasesFromArgs(eval_args);
   std::vector<std::pair<Case, ptovec::oracle::Encoded>> results;
   for (const Case& c : parsed.cases) results.emplace_back(c, EvaluateCase(c));
-  for (const auto& [c, r] : results) std::cout << EvalLineJson(c, r).dump() << "\n";
+  for (const auto& [c, r] : results) {
+    nlohmann::ordered_json line = EvalLineJson(c, r);
+    if (model) {
+      line["model"] = ModelLineJson(
+          c, model->name, EvaluateModel(*c.op, c.pair, c.in, c.control, model->behaviour));
+    }
+    std::cout << line.dump() << "\n";
+  }
   for (const std::string& note : parsed.notes) std::cerr << "ptovec: note: " << note << "\n";
   if (!results.empty() && results.front().first.op->pair_note) {
     const Case& c = results.front().first;
@@ -83,6 +123,7 @@ namespace ptovec::cli {
 Command AddEvalCommand(CLI::App& app) {
   auto eval_args = std::make_shared<EvalArgs>();
   auto batch = std::make_shared<std::string>();
+  auto model = std::make_shared<std::string>();
   CLI::App* eval = app.add_subcommand(
       "eval",
       "evaluate cases and print one JSON line each (--batch FILE or - for stdin). Note: "
@@ -91,9 +132,13 @@ Command AddEvalCommand(CLI::App& app) {
       "integer type");
   AddEvalOptions(*eval, *eval_args);
   eval->add_option("--batch", *batch, "read one case per line (the arguments of eval) from FILE");
+  eval->add_option("--model", *model,
+                   "also give a behaviour model's answer (ieee754, riscv, x86, arm, or a "
+                   "known-differences file with a \"model\"): its word, flags and the deviations "
+                   "that made it differ from the profile (docs/semantics.md)");
   Command c;
   c.app = eval;
-  c.run = Guarded([eval_args, batch] { return RunEval(*eval_args, *batch); });
+  c.run = Guarded([eval_args, batch, model] { return RunEval(*eval_args, *batch, *model); });
   return c;
 }
 

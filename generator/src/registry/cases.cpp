@@ -352,6 +352,23 @@ nlohmann::ordered_json EvalLineJson(const Case& c, Encoded result) {
   return j;
 }
 
+nlohmann::ordered_json ModelLineJson(const Case& c, const std::string& name,
+                                     const oracle::ModelAnswer& answer) {
+  nlohmann::ordered_json j;
+  j["name"] = name;
+  j["out"] = HexWord(answer.result.word, c.pair.dst);
+  j["flags"] = HexStatus(answer.result.status);
+  j["out_value"] = ValueText(c.pair.dst, answer.result.word);
+  j["flag_names"] = FlagNames(answer.result.status);
+  nlohmann::ordered_json deviations = nlohmann::ordered_json::array();
+  for (const oracle::DeviationInfo& d : oracle::AllDeviations()) {
+    if ((answer.applied & oracle::DeviationBit(d.deviation)) != 0) deviations.push_back(d.name);
+  }
+  j["deviations"] = deviations;
+  j["word_open"] = answer.word_open;
+  return j;
+}
+
 std::string EvalCommand(const Case& c) {
   std::string cmd = "ptovec eval --op " + c.op->name + " --src " +
                     std::string(oracle::Format(c.pair.src).name) + " --dst " +

@@ -11,6 +11,7 @@
 #include "ptovec/generator/errors.hpp"
 #include "ptovec/generator/escape.hpp"
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/oracle/behaviour.hpp"
 
 namespace ptovec::generator {
 
@@ -71,6 +72,13 @@ nlohmann::ordered_json CaseJson(const Case& c, Encoded result);
 /// {"in_value": [ValueText of each input], "out_value": ValueText of out, "flag_names":
 /// FlagNames of flags}.
 nlohmann::ordered_json EvalLineJson(const Case& c, Encoded result);
+
+/// The "model" object of an eval line (`eval --model`): a behaviour model's answer to `c`:
+/// {"name", "out", "flags", "out_value", "flag_names", "deviations": the names of the
+/// deviations that made it differ from the profile ([] where it is the profile's answer),
+/// "word_open": the model leaves the word to the implementation (then "out" is the profile's)}.
+nlohmann::ordered_json ModelLineJson(const Case& c, const std::string& name,
+                                     const oracle::ModelAnswer& answer);
 
 /// The `ptovec eval` command that reproduces a case.
 std::string EvalCommand(const Case& c);
