@@ -65,19 +65,45 @@ nlohmann::ordered_json KnownDifferencesSchema() {
               {"input", names},
               {"word", word},
               {"flags", flag_shape}}}};
+  J deviation_names = {{"type", "string"},
+                       {"description",
+                        "a deviation: ieee-overflow, no-saturation, signed-zero, "
+                        "tininess-after-rounding, invalid-integer, e4m3-inf-nan"}};
+  J model = {
+      {"description",
+       "a behaviour model (docs/semantics.md, 'Behaviour models'): a model's name (profile, "
+       "ieee754, riscv, x86, arm), or a base with deviations added or removed and parameters"},
+      {"oneOf",
+       J::array(
+           {{{"type", "string"}},
+            {{"type", "object"},
+             {"additionalProperties", false},
+             {"required", J::array({"base"})},
+             {"properties",
+              {{"base", {{"type", "string"}}},
+               {"add", {{"oneOf", J::array({deviation_names,
+                                            {{"type", "array"}, {"items", deviation_names}}})}}},
+               {"remove",
+                {{"oneOf", J::array({deviation_names,
+                                     {{"type", "array"}, {"items", deviation_names}}})}}},
+               {"invalid-integer",
+                {{"enum", J::array({"open", "clamp", "indefinite", "clamp-nan-zero"})}}},
+               {"nan", {{"enum", J::array({"open", "positive-quiet", "negative-quiet"})}}}}}}})}};
   J s;
   s["$schema"] = "https://json-schema.org/draft/2020-12/schema";
   s["title"] = "ptovec known differences";
   s["description"] =
-      "Named, reasoned rules that waive the mismatches a device has on purpose "
-      "(schemas/known-differences-format.md)";
+      "What a device does on purpose where it differs from the profile: a behaviour model, "
+      "and shape rules as a last resort (schemas/known-differences-format.md)";
   s["type"] = "object";
   s["additionalProperties"] = false;
-  s["required"] = J::array({"format", "version", "name", "rules"});
+  s["required"] = J::array({"format", "version", "name"});
+  s["anyOf"] = J::array({{{"required", J::array({"model"})}}, {{"required", J::array({"rules"})}}});
   s["properties"] = {{"format", {{"const", std::string(kKnownDifferencesFormat)}}},
-                     {"version", {{"const", kKnownDifferencesVersion}}},
+                     {"version", {{"enum", J::array({1, kKnownDifferencesVersion})}}},
                      {"name", {{"type", "string"}, {"minLength", 1}, {"pattern", "^[^/]+$"}}},
                      {"description", {{"type", "string"}}},
+                     {"model", model},
                      {"rules", {{"type", "array"}, {"minItems", 1}, {"items", rule}}}};
   return s;
 }
