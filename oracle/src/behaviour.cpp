@@ -72,8 +72,8 @@ Word InfinityWord(T type, bool negative, const Behaviour& b) {
 
 Word LargestWord(T type, bool negative, const Behaviour& b) {
   const FormatInfo& f = Format(type);
-  const Word largest = type == T::E4M3 && b.Has(Deviation::E4M3InfNaN) ? 0x77
-                                                                         : f.largest_finite_code;
+  const Word largest =
+      type == T::E4M3 && b.Has(Deviation::E4M3InfNaN) ? 0x77 : f.largest_finite_code;
   return (negative ? f.SignBit() : 0) | largest;
 }
 
@@ -224,9 +224,25 @@ ModelAnswer ApplyIntegerDeviations(const Encoded& profile, const Encoded& base, 
                                    const Behaviour& behaviour) {
   ModelAnswer a{base, 0, false};
   if (base != profile) a.applied |= DeviationBit(Deviation::NoSaturation);
-  if (behaviour.Has(Deviation::InvalidInteger) && from_floating &&
-      (base.status & kStatusOF) != 0) {
+  if (behaviour.Has(Deviation::InvalidInteger) && from_floating && (base.status & kStatusOF) != 0) {
     a.result = {InvalidIntegerResult(destination_type, negative, false, behaviour.invalid_integer),
+                kStatusNV};
+    a.word_open = behaviour.invalid_integer == InvalidIntegerWord::Open;
+    a.applied |= DeviationBit(Deviation::InvalidInteger);
+  }
+  if (a.result == profile && !a.word_open) a.applied = 0;
+  return a;
+}
+
+ModelAnswer ApplyQuantizeDeviations(const Encoded& profile, const Encoded& base,
+                                    const QuantizeFacts& facts, TileDataType destination_type,
+                                    const Behaviour& behaviour) {
+  ModelAnswer a{base, 0, false};
+  if (base != profile) a.applied |= DeviationBit(Deviation::NoSaturation);
+  const bool invalid = facts.kind != ModelSourceKind::Finite || facts.out_of_range;
+  if (behaviour.Has(Deviation::InvalidInteger) && invalid) {
+    a.result = {InvalidIntegerResult(destination_type, facts.negative,
+                                     facts.kind == ModelSourceKind::NaN, behaviour.invalid_integer),
                 kStatusNV};
     a.word_open = behaviour.invalid_integer == InvalidIntegerWord::Open;
     a.applied |= DeviationBit(Deviation::InvalidInteger);
@@ -243,9 +259,9 @@ ModelAnswer ModelSpecialEncoding(const ModelSource& source, TileDataType destina
   const bool nan = source.kind == ModelSourceKind::NaN;
   if (!f.IsFloating()) {
     if (behaviour.Has(Deviation::InvalidInteger)) {
-      a.result = {InvalidIntegerResult(destination_type, source.negative, nan,
-                                       behaviour.invalid_integer),
-                  kStatusNV};
+      a.result = {
+          InvalidIntegerResult(destination_type, source.negative, nan, behaviour.invalid_integer),
+          kStatusNV};
       a.word_open = behaviour.invalid_integer == InvalidIntegerWord::Open;
       a.applied |= DeviationBit(Deviation::InvalidInteger);
     } else {  // the profile's own rule for specials into an integer (TQUANT, spec-notes 5.6)

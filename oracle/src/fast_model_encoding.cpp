@@ -3,6 +3,7 @@
 // form (model_encoding.cpp); tests/oracle/behaviour_test.cpp checks it exhaustively.
 #include "ptovec/oracle/behaviour.hpp"
 #include "ptovec/oracle/fast_matrix_quantization.hpp"
+#include "ptovec/oracle/fast_reference_quantization.hpp"
 #include "rounding_core.hpp"
 
 namespace ptovec::oracle {
@@ -13,7 +14,7 @@ using namespace rounding_core;
 using T = TileDataType;
 using M = NumericRoundingMode;
 
-Encoded ElementWidth(const Encoded& r, T type) {
+Encoded FastElementWidth(const Encoded& r, T type) {
   return {LowBits(r.word, Format(type).width), r.status};
 }
 
@@ -50,8 +51,8 @@ ModelAnswer FastModelMatrixFloatingEncoding(const Dyadic& value, bool negative_z
                                             TileDataType destination_type,
                                             NumericExecutionControl control,
                                             const Behaviour& behaviour) {
-  const Encoded profile =
-      ElementWidth(FastMatrixFloatingEncoding(value, destination_type, control), destination_type);
+  const Encoded profile = FastElementWidth(
+      FastMatrixFloatingEncoding(value, destination_type, control), destination_type);
   const Encoded base = destination_type == T::E4M3 && behaviour.Has(Deviation::E4M3InfNaN)
                            ? FastModelE4M3InfNaNEncoding(value, control)
                            : profile;
@@ -68,17 +69,54 @@ ModelAnswer FastModelMatrixIntegerEncoding(const Dyadic& value, bool from_floati
                                            TileDataType destination_type,
                                            NumericExecutionControl control,
                                            const Behaviour& behaviour) {
-  const Encoded profile =
-      ElementWidth(FastMatrixIntegerEncoding(value, destination_type, control), destination_type);
+  const Encoded profile = FastElementWidth(
+      FastMatrixIntegerEncoding(value, destination_type, control), destination_type);
   const NumericExecutionControl effective = ModelControl(control, behaviour);
   const Encoded base =
       effective == control
           ? profile
-          : ElementWidth(FastMatrixIntegerEncoding(value, destination_type, effective),
-                         destination_type);
+          : FastElementWidth(FastMatrixIntegerEncoding(value, destination_type, effective),
+                             destination_type);
   const bool negative = value.negative && value.significand != 0;
   return ApplyIntegerDeviations(profile, base, negative, from_floating, destination_type,
                                 behaviour);
+}
+
+// The rounded affine value as FastTileProfileQuantize computes it (seed 003 lines 134-137:
+// floor and fraction of the exact product, the zero point added to the floor, then the mode),
+// compared with the range exactly (Wide, rounding_core.hpp).
+ModelAnswer FastModelTileProfileQuantize(Word value, Word scale, Word zero_point,
+                                         TileDataType source_type, TileDataType destination_type,
+                                         NumericExecutionControl control,
+                                         const Behaviour& behaviour) {
+  const auto element = [&](NumericExecutionControl c) {
+    return FastElementWidth(
+        FastTileProfileQuantize(value, scale, zero_point, source_type, destination_type, c),
+        destination_type);
+  };
+  const Encoded profile = element(control);
+  const NumericExecutionControl effective = ModelControl(control, behaviour);
+  const Encoded base = effective == control ? profile : element(effective);
+  QuantizeFacts facts;
+  const NumericValueClass c = TileNumericValueClass(T::FP32, value);
+  if (NumericValueClassIsNaN(c) || NumericValueClassIsInfinity(c)) {
+    facts.kind = NumericValueClassIsNaN(c) ? ModelSourceKind::NaN : ModelSourceKind::Infinity;
+    facts.negative = ((value >> 31) & 1) != 0;
+  } else {
+    const Dyadic product =
+        DyadicProduct(DyadicFromFiniteCode(T::FP32, value), DyadicFromFiniteCode(T::FP32, scale));
+    const Word zero_bits = NormalizeTileInteger(zero_point, destination_type);
+    const I128 zero = TileDataTypeIsSigned(destination_type)
+                          ? I128{static_cast<std::int64_t>(zero_bits)}
+                          : I128{zero_bits};
+    FloorSplit affine = FloorOf(product);
+    affine.floor = Add(affine.floor, zero);
+    const Wide rounded = RoundFloorSplit(affine, control.rounding_mode);
+    const IntegerRange range = RangeOf(destination_type);
+    facts.negative = rounded.value < 0;
+    facts.out_of_range = rounded.value < range.minimum || rounded.value > range.maximum;
+  }
+  return ApplyQuantizeDeviations(profile, base, facts, destination_type, behaviour);
 }
 
 }  // namespace ptovec::oracle

@@ -4,6 +4,7 @@
 
 #include "ptovec/oracle/behaviour.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
+#include "ptovec/oracle/reference_quantization.hpp"
 
 namespace ptovec::oracle {
 
@@ -95,11 +96,11 @@ Encoded ModelE4M3InfNaNEncoding(const Real& value, NumericExecutionControl contr
   }
   const M mode = control.rounding_mode;
   const Candidate* toward_zero = negative ? above : below;
-  const Candidate* chosen = mode == M::RTP                  ? above
-                            : mode == M::RTM                ? below
-                            : mode == M::RTZ                ? toward_zero
-                            : mode == M::RTO                ? OddAway(value, toward_zero, negative)
-                                                            : Nearest(value, below, above, mode, negative);
+  const Candidate* chosen = mode == M::RTP   ? above
+                            : mode == M::RTM ? below
+                            : mode == M::RTZ ? toward_zero
+                            : mode == M::RTO ? OddAway(value, toward_zero, negative)
+                                             : Nearest(value, below, above, mode, negative);
   const bool inexact = chosen->value != value;
   const bool tiny = magnitude < PowerOfTwo(-6);
   return {static_cast<Word>(chosen->code), inexact ? (tiny ? kStatusUFNX : kStatusNX) : Status{0}};
@@ -109,9 +110,8 @@ ModelAnswer ModelMatrixFloatingEncoding(const Real& value, bool negative_zero,
                                         TileDataType destination_type,
                                         NumericExecutionControl control,
                                         const Behaviour& behaviour) {
-  const Encoded profile =
-      ElementWidth(ReferenceMatrixFloatingEncoding(value, destination_type, control),
-                   destination_type);
+  const Encoded profile = ElementWidth(
+      ReferenceMatrixFloatingEncoding(value, destination_type, control), destination_type);
   const Encoded base = destination_type == T::E4M3 && behaviour.Has(Deviation::E4M3InfNaN)
                            ? ModelE4M3InfNaNEncoding(value, control)
                            : profile;
@@ -138,6 +138,34 @@ ModelAnswer ModelMatrixIntegerEncoding(const Real& value, bool from_floating,
                          destination_type);
   return ApplyIntegerDeviations(profile, base, value < 0, from_floating, destination_type,
                                 behaviour);
+}
+
+ModelAnswer ModelTileProfileQuantize(Word value, Word scale, Word zero_point,
+                                     TileDataType source_type, TileDataType destination_type,
+                                     NumericExecutionControl control, const Behaviour& behaviour) {
+  const auto element = [&](NumericExecutionControl c) {
+    return ElementWidth(
+        TileProfileQuantize(value, scale, zero_point, source_type, destination_type, c),
+        destination_type);
+  };
+  const Encoded profile = element(control);
+  const NumericExecutionControl effective = ModelControl(control, behaviour);
+  const Encoded base = effective == control ? profile : element(effective);
+  QuantizeFacts facts;
+  const NumericValueClass c = TileNumericValueClass(TileDataType::FP32, value);
+  if (NumericValueClassIsNaN(c) || NumericValueClassIsInfinity(c)) {
+    facts.kind = NumericValueClassIsNaN(c) ? ModelSourceKind::NaN : ModelSourceKind::Infinity;
+    facts.negative = ((value >> 31) & 1) != 0;
+  } else {  // seed 003 lines 134-138: the exact affine value, rounded, against the range
+    const Real affine = ReferenceFP32FiniteValue(value) * ReferenceFP32FiniteValue(scale) +
+                        Real(ReferenceIntegerValue(zero_point, destination_type));
+    const Integer rounded = FloatingToInteger(affine, control.rounding_mode);
+    facts.negative = rounded < 0;
+    facts.out_of_range =
+        rounded < ReferenceIntegerValue(TileIntegerMinimum(destination_type), destination_type) ||
+        rounded > ReferenceIntegerValue(TileIntegerMaximum(destination_type), destination_type);
+  }
+  return ApplyQuantizeDeviations(profile, base, facts, destination_type, behaviour);
 }
 
 }  // namespace ptovec::oracle

@@ -63,7 +63,7 @@ TEST(ModelOps, FastEqualsLiteralOnSampledInputs) {
       EXPECT_EQ(mismatches, 0) << op.name;
     }
   }
-  EXPECT_EQ(modelled, (std::vector<std::string>{"encode", "tdequant"}));
+  EXPECT_EQ(modelled, (std::vector<std::string>{"encode", "tquant", "tdequant"}));
 }
 
 TEST(ModelOps, TdequantOverflowIgnoresSatInEveryModel) {
@@ -75,9 +75,30 @@ TEST(ModelOps, TdequantOverflowIgnoresSatInEveryModel) {
   const oracle::Behaviour& ieee = oracle::FindBuiltinModel("ieee754")->behaviour;
   for (const bool sat : {false, true}) {
     EXPECT_EQ(op.evaluate(pair, in, {M::RTZ, sat}), (Encoded{0x7f800000, 0x14}));
-    EXPECT_EQ(op.evaluate_model(pair, in, {M::RTZ, sat}, ieee).result,
-              (Encoded{0x7f7fffff, 0x14}));
+    EXPECT_EQ(op.evaluate_model(pair, in, {M::RTZ, sat}, ieee).result, (Encoded{0x7f7fffff, 0x14}));
   }
+}
+
+// TQUANT: NaN gives 0 with NV in the profile; RISC-V's maximum, Arm's 0, x86's indefinite; an
+// out-of-range result clamps silently under Sat in the profile and raises NV in a model.
+TEST(ModelOps, TquantInvalidIntegers) {
+  const OpDef& op = *FindOp("tquant");
+  const TypePair pair{T::FP32, T::S8};
+  const Inputs nan{0x7fc00000, 0x3f800000, 0, 0, 0};
+  const auto model = [&](const char* name, const Inputs& in, NumericExecutionControl c) {
+    return op.evaluate_model(pair, in, c, oracle::FindBuiltinModel(name)->behaviour).result;
+  };
+  EXPECT_EQ(op.evaluate(pair, nan, {}), (Encoded{0x00, 0x01}));
+  EXPECT_EQ(model("riscv", nan, {}), (Encoded{0x7f, 0x01}));
+  EXPECT_EQ(model("arm", nan, {}), (Encoded{0x00, 0x01}));
+  EXPECT_EQ(model("x86", nan, {}), (Encoded{0x80, 0x01}));
+  const Inputs big{0x43480000, 0x3f800000, 0, 0, 0};  // 200 * 1 + 0 > 127
+  EXPECT_EQ(op.evaluate(pair, big, {M::RNE, true}), (Encoded{0x7f, 0x00}));
+  EXPECT_EQ(model("riscv", big, {M::RNE, true}), (Encoded{0x7f, 0x01}));
+  EXPECT_EQ(model("x86", big, {M::RNE, false}), (Encoded{0x80, 0x01}));
+  const Inputs inf{0xff800000, 0x3f800000, 0, 0, 0};
+  EXPECT_EQ(op.evaluate(pair, inf, {}), (Encoded{0x80, 0x14}));
+  EXPECT_EQ(model("riscv", inf, {}), (Encoded{0x80, 0x01}));
 }
 
 TEST(ModelOps, EncodeE4M3InfNaNSources) {

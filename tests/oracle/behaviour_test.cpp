@@ -2,12 +2,13 @@
 // and the proof that the fast forms equal the literal forms: E4M3InfNaN's encoder and the
 // tininess-after-rounding facts over every FP16 and BF16 value x every mode x Sat, and the whole
 // model encoders over every E4M3 and HiF8 code x every destination x control x model.
+#include "ptovec/oracle/behaviour.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "ptovec/oracle/behaviour.hpp"
 #include "ptovec/oracle/dyadic.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
 #include "ptovec/oracle/reference_quantization.hpp"
@@ -33,7 +34,8 @@ Behaviour Only(Deviation d) { return {DeviationBit(d), InvalidIntegerWord::Open,
 ModelAnswer Encode(T src, Word code, T dst, M mode, bool sat, const Behaviour& b) {
   const Dyadic v = DyadicFromFiniteCode(src, code);
   const bool negative = (code & Format(src).SignBit()) != 0;
-  if (Format(dst).IsFloating()) return FastModelMatrixFloatingEncoding(v, negative, dst, {mode, sat}, b);
+  if (Format(dst).IsFloating())
+    return FastModelMatrixFloatingEncoding(v, negative, dst, {mode, sat}, b);
   return FastModelMatrixIntegerEncoding(v, true, dst, {mode, sat}, b);
 }
 
@@ -200,8 +202,8 @@ std::vector<Behaviour> ProofBehaviours() {
   return out;
 }
 
-constexpr T kDestinations[] = {T::FP32, T::FP16, T::BF16, T::E4M3, T::HiF8, T::S4X2,
-                               T::U4X2, T::S8,   T::U8,   T::S16,  T::U16,  T::S32, T::U32};
+constexpr T kDestinations[] = {T::FP32, T::FP16, T::BF16, T::E4M3, T::HiF8, T::S4X2, T::U4X2,
+                               T::S8,   T::U8,   T::S16,  T::U16,  T::S32,  T::U32};
 
 // Every finite E4M3 and HiF8 code into every destination, every control, every proof behaviour.
 TEST(BehaviourModelsExhaustive, EightBitSourcesFastEqualsLiteral) {
@@ -224,9 +226,9 @@ TEST(BehaviourModelsExhaustive, EightBitSourcesFastEqualsLiteral) {
                   floating ? ModelMatrixFloatingEncoding(r, negative, dst, {mode, sat}, b)
                            : ModelMatrixIntegerEncoding(r, true, dst, {mode, sat}, b);
               if (!(fast == literal) && ++mismatches <= 10) {
-                ADD_FAILURE() << Format(src).name << " " << Hex(code) << " -> "
-                              << Format(dst).name << " " << RoundingModeName(mode)
-                              << (sat ? " Sat" : "") << " deviations " << int(b.deviations);
+                ADD_FAILURE() << Format(src).name << " " << Hex(code) << " -> " << Format(dst).name
+                              << " " << RoundingModeName(mode) << (sat ? " Sat" : "")
+                              << " deviations " << int(b.deviations);
               }
             }
           }

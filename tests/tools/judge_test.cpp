@@ -159,7 +159,7 @@ TEST(KnownDifferences, BuiltinModelsWaiveOnlyTheirExactAnswer) {
   const KnownDifferences ieee = LoadKnownDifferences({"ieee754"});
   ASSERT_EQ(ieee.sets, std::vector<std::string>{"ieee754"});
   ASSERT_EQ(ieee.models.size(), 1U);
-  EXPECT_EQ(ieee.rules.size(), 5U);  // its deviations
+  EXPECT_EQ(ieee.rules.size(), 5U);                           // its deviations
   EXPECT_EQ(LoadKnownDifferences({"arm"}).rules.size(), 4U);  // tininess before rounding
   Judge judge;
   judge.known = ieee;
@@ -211,11 +211,11 @@ TEST(KnownDifferences, BuiltinModelsWaiveOnlyTheirExactAnswer) {
                     DeviceAnswer{true, {0x8400, kNX}})
                 .second,
             "ieee754/tininess-after-rounding");
-  EXPECT_EQ(verdict(EncodeFp32Fp16(0x387fe003, NumericRoundingMode::RNE),
-                    Encoded{0x0400, static_cast<Status>(kUF | kNX)},
-                    DeviceAnswer{true, {0x0400, kNX}})
-                .first,
-            Verdict::Mismatch);
+  EXPECT_EQ(
+      verdict(EncodeFp32Fp16(0x387fe003, NumericRoundingMode::RNE),
+              Encoded{0x0400, static_cast<Status>(kUF | kNX)}, DeviceAnswer{true, {0x0400, kNX}})
+          .first,
+      Verdict::Mismatch);
 }
 
 // RISC-V clamps an out-of-range conversion with NV: INT_MIN below range, not 0. Words the model
@@ -223,13 +223,12 @@ TEST(KnownDifferences, BuiltinModelsWaiveOnlyTheirExactAnswer) {
 TEST(KnownDifferences, InvalidIntegerWordsAndOpenWords) {
   Judge riscv;
   riscv.known = LoadKnownDifferences({"riscv"});
-  const Case low = Make("encode", TileDataType::FP32, TileDataType::S32, 0xff7fffff,
-                        NumericRoundingMode::RNE);
+  const Case low =
+      Make("encode", TileDataType::FP32, TileDataType::S32, 0xff7fffff, NumericRoundingMode::RNE);
   const Encoded expected = generator::EvaluateCase(low);
   EXPECT_EQ(VerdictOf(riscv, low, expected, DeviceAnswer{true, {0x80000000, kNV}}),
             std::make_pair(Verdict::Waived, std::string("riscv/invalid-integer")));
-  EXPECT_EQ(VerdictOf(riscv, low, expected, DeviceAnswer{true, {0, kNV}}).first,
-            Verdict::Mismatch);
+  EXPECT_EQ(VerdictOf(riscv, low, expected, DeviceAnswer{true, {0, kNV}}).first, Verdict::Mismatch);
   Judge ieee;
   ieee.known = LoadKnownDifferences({"ieee754"});
   EXPECT_EQ(VerdictOf(ieee, low, expected, DeviceAnswer{true, {0x12345678, kNV}}).first,
@@ -239,8 +238,8 @@ TEST(KnownDifferences, InvalidIntegerWordsAndOpenWords) {
   // S4X2 always clamping (expected the wrapped 0x8, got 0x7) under --compare word: the open word
   // waives nothing; x86's indefinite word is compared.
   ieee.policy = ParseComparePolicy("word", "");
-  const Case s4 = Make("encode", TileDataType::FP32, TileDataType::S4X2, 0x41000000,
-                       NumericRoundingMode::RNE);
+  const Case s4 =
+      Make("encode", TileDataType::FP32, TileDataType::S4X2, 0x41000000, NumericRoundingMode::RNE);
   const Encoded e4 = generator::EvaluateCase(s4);
   ASSERT_EQ(e4.word, 0x8U);
   EXPECT_EQ(VerdictOf(ieee, s4, e4, DeviceAnswer{true, {0x7, 0}}).first, Verdict::Mismatch);
@@ -326,8 +325,9 @@ TEST(KnownDifferences, FileModelsCompose) {
             "known differences m.json: \"model\": \"add\": 'e4m3' is not a deviation (accepted: "
             "ieee-overflow, no-saturation, signed-zero, tininess-after-rounding, invalid-integer, "
             "e4m3-inf-nan)");
-  EXPECT_NE(ErrorOf([&] { load(R"("ieee")"); }).find("base 'ieee' is not a model (accepted: "
-                                                       "profile, ieee754, riscv, x86, arm)"),
+  EXPECT_NE(ErrorOf([&] { load(R"("ieee")"); })
+                .find("base 'ieee' is not a model (accepted: "
+                      "profile, ieee754, riscv, x86, arm)"),
             std::string::npos);
   EXPECT_NE(ErrorOf([&] { load(R"({"base":"profile"})"); }).find("no deviation left"),
             std::string::npos);
@@ -542,8 +542,7 @@ TEST(KnownDifferences, ReportNamesADeviationTheDeviceDoesNotFollow) {
   Judge judge;
   judge.known = LoadKnownDifferences({"ieee754"});
   CheckAccumulator acc(5, {}, judge);
-  acc.BeginFile("f.bin", *generator::FindOp("encode"), {TileDataType::FP32, TileDataType::FP16},
-                1);
+  acc.BeginFile("f.bin", *generator::FindOp("encode"), {TileDataType::FP32, TileDataType::FP16}, 1);
   const Case c = EncodeFp32Fp16(0x7f7fffffU, NumericRoundingMode::RTZ);
   acc.Add(0, c, generator::EvaluateCase(c), DeviceAnswer{true, generator::EvaluateCase(c)});
   std::ostringstream text;

@@ -91,7 +91,8 @@ int RunEval(const EvalArgs& eval_args, const std::string& batch, const std::stri
     if (!eval_args.op.empty() || !eval_args.inputs.empty()) {
       return Fail("--batch takes its cases from the file; give no other eval arguments");
     }
-    if (model) return Fail("--model is not taken with --batch (give the cases on the command line)");
+    if (model)
+      return Fail("--model is not taken with --batch (give the cases on the command line)");
     return RunEvalBatch(batch);
   }
   // Every case is checked before anything is printed: a bad word prints nothing.

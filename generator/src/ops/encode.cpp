@@ -147,8 +147,8 @@ oracle::ModelAnswer EvaluateEncodeModelReference(TypePair pair, const Inputs& in
     return oracle::ModelMatrixFloatingEncoding(value, source.negative, pair.dst, control,
                                                behaviour);
   }
-  return oracle::ModelMatrixIntegerEncoding(value, Format(pair.src).IsFloating(), pair.dst,
-                                            control, behaviour);
+  return oracle::ModelMatrixIntegerEncoding(value, Format(pair.src).IsFloating(), pair.dst, control,
+                                            behaviour);
 }
 
 std::optional<std::string> CheckEncodeDomain(TypePair pair, const Inputs& in) {

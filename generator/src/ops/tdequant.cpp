@@ -68,18 +68,17 @@ oracle::ModelAnswer EvaluateTdequantModel(TypePair pair, const Inputs& in,
                                           const oracle::Behaviour& behaviour) {
   (void)EvaluateTdequant(pair, in, control);  // the seed's domain assertions
   return oracle::FastModelMatrixFloatingEncoding(DequantDyadic(pair, in), ScaleNegative(in),
-                                                 TileDataType::FP32,
-                                                 {control.rounding_mode, false}, behaviour);
+                                                 TileDataType::FP32, {control.rounding_mode, false},
+                                                 behaviour);
 }
 
 oracle::ModelAnswer EvaluateTdequantModelReference(TypePair pair, const Inputs& in,
                                                    NumericExecutionControl control,
                                                    const oracle::Behaviour& behaviour) {
   (void)EvaluateTdequantReference(pair, in, control);
-  const oracle::Real value =
-      oracle::Real(oracle::ReferenceIntegerValue(in[0], pair.src) -
-                   oracle::ReferenceIntegerValue(in[2], pair.src)) *
-      oracle::ReferenceFP32FiniteValue(in[1]);
+  const oracle::Real value = oracle::Real(oracle::ReferenceIntegerValue(in[0], pair.src) -
+                                          oracle::ReferenceIntegerValue(in[2], pair.src)) *
+                             oracle::ReferenceFP32FiniteValue(in[1]);
   return oracle::ModelMatrixFloatingEncoding(value, ScaleNegative(in), TileDataType::FP32,
                                              {control.rounding_mode, false}, behaviour);
 }

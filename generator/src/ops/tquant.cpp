@@ -22,6 +22,7 @@
 #include "outcome_classes.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/oracle/behaviour.hpp"
 #include "ptovec/oracle/dyadic.hpp"
 #include "ptovec/oracle/fast.hpp"
 #include "ptovec/oracle/numeric.hpp"
@@ -43,6 +44,22 @@ Encoded EvaluateTquant(TypePair pair, const Inputs& in, NumericExecutionControl 
 Encoded EvaluateTquantReference(TypePair pair, const Inputs& in, NumericExecutionControl control) {
   const Encoded r = oracle::TileProfileQuantize(in[0], in[1], in[2], pair.src, pair.dst, control);
   return {oracle::LowBits(r.word, Format(pair.dst).width), r.status};
+}
+
+// A behaviour model's TQUANT (oracle/behaviour.hpp): NaN, Inf and an out-of-range result are
+// invalid float to integer conversions (invalid-integer); no-saturation wraps under Sat.
+oracle::ModelAnswer EvaluateTquantModel(TypePair pair, const Inputs& in,
+                                        NumericExecutionControl control,
+                                        const oracle::Behaviour& behaviour) {
+  return oracle::FastModelTileProfileQuantize(in[0], in[1], in[2], pair.src, pair.dst, control,
+                                              behaviour);
+}
+
+oracle::ModelAnswer EvaluateTquantModelReference(TypePair pair, const Inputs& in,
+                                                 NumericExecutionControl control,
+                                                 const oracle::Behaviour& behaviour) {
+  return oracle::ModelTileProfileQuantize(in[0], in[1], in[2], pair.src, pair.dst, control,
+                                          behaviour);
 }
 
 // The destination's range and its zero-point edges (as 8-bit words).
@@ -417,6 +434,8 @@ OpDef MakeTquantOp() {
   op.default_suite_pairs = op.legal_pairs;
   op.evaluate = EvaluateTquant;
   op.evaluate_reference = EvaluateTquantReference;
+  op.evaluate_model = EvaluateTquantModel;
+  op.evaluate_model_reference = EvaluateTquantModelReference;
   op.check_domain = [](TypePair pair, const Inputs& in) -> std::optional<std::string> {
     if (auto problem = quantization::CheckScale("tquant", in[1])) return problem;
     return quantization::CheckByteWord("tquant", "zero_point", in[2], pair.dst);

@@ -82,7 +82,8 @@ oracle::Behaviour ParseModel(const json& model, const std::string& origin) {
     const std::string n = name.is_string() ? name.get<std::string>() : name.dump();
     if (n == "profile") return oracle::Behaviour{};
     const oracle::NamedModel* m = name.is_string() ? oracle::FindBuiltinModel(n) : nullptr;
-    if (m == nullptr) Refuse(origin, "base '" + n + "' is not a model (accepted: " + ModelNames() + ")");
+    if (m == nullptr)
+      Refuse(origin, "base '" + n + "' is not a model (accepted: " + ModelNames() + ")");
     return m->behaviour;
   };
   if (model.is_string()) return base_of(model);
@@ -107,15 +108,16 @@ oracle::Behaviour ParseModel(const json& model, const std::string& origin) {
       }
       b.invalid_integer = *w;
     } else if (key == "nan") {
-      const auto w = value.is_string() ? oracle::ParseNaNWord(value.get<std::string>())
-                                       : std::nullopt;
+      const auto w =
+          value.is_string() ? oracle::ParseNaNWord(value.get<std::string>()) : std::nullopt;
       if (!w) {
         Refuse(origin, "\"nan\" " + value.dump() +
                            " is not a NaN choice (accepted: open, positive-quiet, negative-quiet)");
       }
       b.nan = *w;
     } else {
-      Refuse(origin, "unknown key \"" + key + "\" (accepted: base, add, remove, invalid-integer, nan)");
+      Refuse(origin,
+             "unknown key \"" + key + "\" (accepted: base, add, remove, invalid-integer, nan)");
     }
   }
   if (b.deviations == 0) Refuse(origin, "it has no deviation left: it would waive nothing");

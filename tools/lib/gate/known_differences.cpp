@@ -203,8 +203,8 @@ KnownDifferences LoadKnownDifferences(const std::vector<std::string>& arguments)
         !(argument.size() > 5 && argument.substr(argument.size() - 5) == ".json")) {
       const oracle::NamedModel* model = oracle::FindBuiltinModel(argument);
       if (model == nullptr) {
-        throw InputError("--known-differences '" + argument + "' is not a built-in model (built in: " +
-                         BuiltinNames() +
+        throw InputError("--known-differences '" + argument +
+                         "' is not a built-in model (built in: " + BuiltinNames() +
                          "; a file is named by a path with '/' or ending in .json)");
       }
       part.AddModel(argument, model->behaviour);

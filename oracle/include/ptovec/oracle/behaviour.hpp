@@ -65,9 +65,9 @@ constexpr DeviationSet DeviationBit(Deviation d) {
 
 /// The word of an invalid float to integer conversion (Deviation::InvalidInteger).
 enum class InvalidIntegerWord : std::uint8_t {
-  Open,   ///< IEEE 754: the implementation's choice (the model compares flags only)
-  Clamp,  ///< RISC-V fcvt: out of range clamps to the nearer bound; NaN gives the maximum
-  Indefinite,  ///< x86: the integer indefinite: signed minimum (0x80..0), unsigned maximum (1..1)
+  Open,          ///< IEEE 754: the implementation's choice (the model compares flags only)
+  Clamp,         ///< RISC-V fcvt: out of range clamps to the nearer bound; NaN gives the maximum
+  Indefinite,    ///< x86: the integer indefinite: signed minimum (0x80..0), unsigned maximum (1..1)
   ClampNaNZero,  ///< Arm FPToFixed: out of range clamps to the nearer bound; NaN gives 0
 };
 
@@ -169,6 +169,35 @@ ModelAnswer ApplyIntegerDeviations(const Encoded& profile, const Encoded& base, 
                                    bool from_floating, TileDataType destination_type,
                                    const Behaviour& behaviour);
 
+/// What TQUANT's deviations read about its source and exact result: the source's kind and sign
+/// and whether round(value * scale + zero_point) lies outside the destination's range.
+struct QuantizeFacts {
+  ModelSourceKind kind = ModelSourceKind::Finite;
+  bool negative = false;      ///< the source's sign (Inf, NaN) or the rounded result's (finite)
+  bool out_of_range = false;  ///< finite only
+};
+
+/// TQUANT's deviations, shared by both forms: `profile` is TileProfileQuantize's answer
+/// (element-width word) under `control`, `base` under ModelControl. NoSaturation: Sat clamps
+/// no more (the wrap). InvalidInteger: NaN, Inf and an out-of-range result raise NV alone with
+/// the model's word, instead of the profile's 0 with NV, clamp with OF|NX, and silent clamp or
+/// wrap (spec-notes 5.6).
+ModelAnswer ApplyQuantizeDeviations(const Encoded& profile, const Encoded& base,
+                                    const QuantizeFacts& facts, TileDataType destination_type,
+                                    const Behaviour& behaviour);
+
+/// The model's TQUANT, literal form: TileProfileQuantize (seed 003 lines 105-149), its exact
+/// result's range computed in Real arithmetic, then ApplyQuantizeDeviations. Same throws.
+ModelAnswer ModelTileProfileQuantize(Word value, Word scale, Word zero_point,
+                                     TileDataType source_type, TileDataType destination_type,
+                                     NumericExecutionControl control, const Behaviour& behaviour);
+
+/// == ModelTileProfileQuantize, on FastTileProfileQuantize and the exact Dyadic product.
+ModelAnswer FastModelTileProfileQuantize(Word value, Word scale, Word zero_point,
+                                         TileDataType source_type, TileDataType destination_type,
+                                         NumericExecutionControl control,
+                                         const Behaviour& behaviour);
+
 /// The model's answer for an Inf or NaN source (ModelSourceOf), the same in both forms: into a
 /// floating type Inf stays Inf (E4M3 without Inf: its NaN 0x7F) and NaN becomes the model's NaN,
 /// no status; into an integer type NV and the InvalidInteger word.
@@ -193,7 +222,8 @@ Encoded ModelE4M3InfNaNEncoding(const Real& value, NumericExecutionControl contr
 /// destination's element width.
 ModelAnswer ModelMatrixFloatingEncoding(const Real& value, bool negative_zero,
                                         TileDataType destination_type,
-                                        NumericExecutionControl control, const Behaviour& behaviour);
+                                        NumericExecutionControl control,
+                                        const Behaviour& behaviour);
 
 /// The model's encoding of `value` into integer type `destination_type`, literal form:
 /// ReferenceMatrixIntegerEncoding under ModelControl, then ApplyIntegerDeviations.

@@ -71,7 +71,7 @@ struct TriageGroup {
 /// model's answer differ from the profile's.
 struct RuleTally {
   std::uint64_t waived = 0;
-  std::optional<Mismatch> first;  ///< the first in run order
+  std::optional<Mismatch> first;          ///< the first in run order
   std::uint64_t differs = 0;              ///< answered vectors where the deviation applies
   std::uint64_t differs_unsupported = 0;  ///< unsupported vectors where it would
   /// Mismatches whose status is the model's but whose word the model leaves open, not waived

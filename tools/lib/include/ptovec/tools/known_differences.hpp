@@ -60,7 +60,7 @@ struct KnownDifferenceRule {
   std::string name;    ///< unique within the set
   std::string reason;  ///< why the device differs (one sentence or more)
   std::string see;     ///< a reference (spec-notes section, standard clause), may be empty
-  std::size_t model = kNoModel;  ///< a model deviation: the index in KnownDifferences::models
+  std::size_t model = kNoModel;   ///< a model deviation: the index in KnownDifferences::models
   oracle::Deviation deviation{};  ///< which deviation, when model != kNoModel
   std::vector<const generator::OpDef*> ops;  ///< empty: every op
   std::vector<TypeCondition> src, dst;       ///< empty: every type
