@@ -32,7 +32,9 @@ class TestSemanticsPage:
         assert len(found) >= 20
         for args, expected in found:
             with subtest(" ".join(args)):
-                r = subprocess.run([PTOVEC, *args], capture_output=True, text=True, timeout=60)
+                # At the top of the source tree: an example's --model file is named from there.
+                r = subprocess.run([PTOVEC, *args], capture_output=True, text=True, timeout=60,
+                                   cwd=SOURCE)
                 assert r.returncode == 0, r.stderr
                 assert r.stdout.strip() == expected
 

@@ -1,19 +1,28 @@
 #!/usr/bin/python3
-"""The F16C example device (examples/devices/f16c_device.c, vcvtps2ph) through the gate.
+"""The F16C example device (examples/devices/f16c_device.c, vcvtps2ph) through the gate, with the
+x86 behaviour model (docs/f16c.md, docs/semantics.md "Behaviour models").
 
-Generates `encode fp32 -> fp16` vectors (JSON), runs `ptovec run --dut libptovec_f16c_dut.so`,
-and classifies every disagreement between IEEE hardware and the profile (docs/f16c.md):
+Generates `encode fp32 -> fp16` vectors (JSON), then:
 
-  unsupported         RNA RTO RHB: vcvtps2ph has only RNE RTM RTP RTZ
-  overflow-directed   spec-notes 5 rules 1/3: profile +/-Inf in every mode; IEEE RTZ (and RTM for
-                      x > 0, RTP for x < 0) gives the largest finite, same flags OF|NX
-  overflow-sat        rule 3: Sat gives the largest finite; IEEE has no Sat (+/-Inf)
-  overflow-flag-only  the word is the largest finite in both, profile NX, hardware OF|NX
-  underflow-tininess  rule 2: tiny before rounding (profile UF|NX) vs after (NX); none on x86
-  negative-zero       rule 0: -0 encodes as +0 in the profile, IEEE keeps 0x8000
+  1. `ptovec run` without known differences must exit 1;
+  2. `ptovec run --known-differences x86 --allow-unsupported --mismatches M.jsonl` must exit 0
+     (PASS), every vector the first run failed being waived by the model or unsupported;
+  3. every waived vector is classified again by its shape, independently of the model, and the
+     class must be the one of the deviation that waived it:
 
-Fails on any other disagreement, or when run exits other than 1. Exit 77 (ctest
-SKIP_RETURN_CODE) on a CPU without F16C.
+       x86/ieee-overflow            overflow-directed: profile +/-Inf in every mode; IEEE RTZ (and
+                                    RTM for x > 0, RTP for x < 0) the largest finite, OF|NX both
+       x86/no-saturation            overflow-sat: profile's Sat gives the largest finite; IEEE has
+                                    no Sat (+/-Inf), OF|NX both
+       x86/signed-zero              negative-zero: -0 encodes as +0 in the profile, 0x8000 in IEEE
+       x86/tininess-after-rounding  underflow-tininess: the same word, profile UF|NX, device NX
+
+     and unsupported must be exactly the RNA, RTO and RHB vectors (vcvtps2ph has only RNE RTM RTP
+     RTZ). The two overflow classes must not be empty (the sampled strategies hold the overflow
+     thresholds).
+
+Prints the class table of docs/f16c.md (count and first example per class). Exit 77 (ctest
+SKIP_RETURN_CODE) only on a CPU without F16C.
 
 Usage: f16c_gate.py PTOVEC LIBPTOVEC_F16C_DUT WORKDIR [SAMPLES]
 """
@@ -25,6 +34,12 @@ import subprocess
 import sys
 
 SKIP = 77
+CLASS_OF_RULE = {
+    "x86/ieee-overflow": "overflow-directed",
+    "x86/no-saturation": "overflow-sat",
+    "x86/signed-zero": "negative-zero",
+    "x86/tininess-after-rounding": "underflow-tininess",
+}
 
 
 def cpu_has_f16c():
@@ -41,9 +56,7 @@ def cpu_has_f16c():
 
 
 def classify(value, sat, want_out, want_flags, got_out, got_flags):
-    if got_flags == "unsupported":
-        return "unsupported"
-    got_out, got_flags = int(got_out, 16) & 0xFFFF, int(got_flags, 16)
+    """The shape of a disagreement between the profile and IEEE hardware (no model involved)."""
     sign = want_out & 0x8000
     if value == 0x80000000 and want_out == 0 and got_out == 0x8000 and got_flags == want_flags:
         return "negative-zero"
@@ -52,12 +65,40 @@ def classify(value, sat, want_out, want_flags, got_out, got_flags):
             return "overflow-directed"
         if sat and want_out == sign | 0x7BFF and got_out == sign | 0x7C00:
             return "overflow-sat"
-    if (want_out == sign | 0x7BFF and want_flags == 0x10 and got_out == want_out
-            and got_flags == 0x14):
-        return "overflow-flag-only"
     if want_flags & 0x08 and got_out == want_out and got_flags == want_flags & ~0x08:
         return "underflow-tininess"
     return "other"
+
+
+def run(ptovec, lib, vector_file, *options):
+    return subprocess.run([ptovec, "run", "--dut", lib, "--vectors", vector_file,
+                           "--max-report", "0", *options],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def tally(mismatches, records):
+    """{class: count}, {class: example} of the model run's --mismatches lines, and failures."""
+    counts, examples, failures = {}, {}, []
+    for line in mismatches:
+        m = json.loads(line)
+        v = records[m["record"]]
+        example = (f"--rmode {v['rmode']}{' --sat' if v['sat'] else ''} {v['in'][0]}: profile "
+                   f"{v['out']} {v['flags']}")
+        if m["verdict"] == "unsupported":
+            k = "unsupported"
+            if v["rmode"] not in ("RNA", "RTO", "RHB"):
+                failures.append(f"unsupported under {v['rmode']}: {example}")
+        else:
+            got = m["got"]
+            example += f", f16c {got['out']} {got['flags']}"
+            k = classify(int(v["in"][0], 16), v["sat"], int(v["out"], 16), int(v["flags"], 16),
+                         int(got["out"], 16) & 0xFFFF, int(got["flags"], 16))
+            if m["verdict"] != "waived" or CLASS_OF_RULE.get(m.get("rule")) != k:
+                failures.append(f"{m['verdict']} by {m.get('rule')} but shaped {k}: {example}")
+            k = f"{m.get('rule')} ({k})"
+        counts[k] = counts.get(k, 0) + 1
+        examples.setdefault(k, example)
+    return counts, examples, failures
 
 
 def main():
@@ -73,47 +114,34 @@ def main():
                     "--samples", samples, "--format", "json", "--out", vectors, "--quiet"],
                    check=True)
     vector_file = os.path.join(vectors, "encode_fp32_fp16.json")
-    results = os.path.join(work, "results.jsonl")
-    run = subprocess.run([ptovec, "run", "--dut", lib, "--vectors", vector_file, "--results",
-                          results, "--format", "json", "--max-report", "0", "--quiet"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if run.returncode != 1:
-        print(f"FAIL: ptovec run exited {run.returncode}, expected 1\n{run.stdout}{run.stderr}")
-        return 1
     with open(vector_file) as f:
         records = json.load(f)["vectors"]
-    with open(results) as f:
-        header = json.loads(f.readline())
-        answers = [json.loads(line) for line in f]
-    assert header["device"] == "f16c-vcvtps2ph", header
-    assert len(answers) == len(records), (len(answers), len(records))
-    counts, examples, agree = {}, {}, 0
-    for i, (v, a) in enumerate(zip(records, answers)):
-        assert a["i"] == i
-        want_out, want_flags = int(v["out"], 16), int(v["flags"], 16)
-        if a["flags"] != "unsupported" and int(a["out"], 16) & 0xFFFF == want_out \
-                and int(a["flags"], 16) == want_flags:
-            agree += 1
-            continue
-        k = classify(int(v["in"][0], 16), v["sat"], want_out, want_flags, a.get("out", ""),
-                     a["flags"])
-        counts[k] = counts.get(k, 0) + 1
-        examples.setdefault(k, f"--rmode {v['rmode']}{' --sat' if v['sat'] else ''} "
-                               f"{v['in'][0]}: profile {v['out']} {v['flags']}, f16c "
-                               f"{a.get('out', '')} {a['flags']}")
-    print(f"{len(records)} vectors, {agree} agree")
-    for k in sorted(counts):
-        print(f"  {k:19} {counts[k]:8}  e.g. {examples[k]}")
     failures = []
-    if counts.get("other"):
-        failures.append(f"{counts['other']} unexplained disagreements, e.g. {examples['other']}")
+    bare = run(ptovec, lib, vector_file, "--quiet")
+    if bare.returncode != 1:
+        failures.append(f"without known differences run exited {bare.returncode}, expected 1")
+    mismatches = os.path.join(work, "mismatches.jsonl")
+    model = run(ptovec, lib, vector_file, "--known-differences", "x86", "--allow-unsupported",
+                "--mismatches", mismatches)
+    if model.returncode != 0 or "\nPASS with " not in model.stdout:
+        failures.append(f"with --known-differences x86 run exited {model.returncode}, expected 0 "
+                        f"(PASS)\n{model.stdout}{model.stderr}")
+    with open(mismatches) as f:
+        counts, examples, shape_failures = tally(f, records)
+    failures += shape_failures[:10]
+    disagree = sum(counts.values())
+    print(f"{len(records)} vectors, {len(records) - disagree} agree")
+    for k in sorted(counts):
+        print(f"  {k:50} {counts[k]:8}  e.g. {examples[k]}")
     if counts.get("unsupported") != len(records) * 6 // 14:
         failures.append("unsupported should be exactly the RNA, RTO and RHB vectors")
-    for k in ("overflow-directed", "overflow-sat"):
-        if not counts.get(k):
-            failures.append(f"no {k} disagreement (the default domain has overflow thresholds)")
-    if run.stdout.find(f"{sum(counts.values()) - counts.get('unsupported', 0)} mismatched") < 0:
-        failures.append("ptovec run's summary disagrees with the results file:\n" + run.stdout)
+    for rule in ("x86/ieee-overflow", "x86/no-saturation"):
+        if not counts.get(f"{rule} ({CLASS_OF_RULE[rule]})"):
+            failures.append(f"{rule} waived nothing (the default domain has overflow thresholds)")
+    answered = disagree - counts.get("unsupported", 0)
+    if f"{answered} mismatched, {counts.get('unsupported', 0)} unsupported" not in bare.stdout:
+        failures.append("the run without known differences does not fail exactly the vectors the "
+                        "model waived:\n" + bare.stdout)
     for f in failures:
         print("FAIL:", f)
     return 1 if failures else 0

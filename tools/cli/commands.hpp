@@ -66,7 +66,7 @@ void CheckDeviceArgs(const DeviceArgs& args);
 std::unique_ptr<tools::Device> OpenDevice(const DeviceArgs& args);
 
 /// How answers are judged, options shared by run, check and shrink: --compare word+flags|word,
-/// --flags NV,OF,..., --known-differences SET|FILE (repeatable), --allow-unsupported.
+/// --flags NV,OF,..., --known-differences MODEL|FILE (repeatable), --allow-unsupported.
 struct JudgeArgs {
   std::string compare;
   std::string flags;

@@ -64,10 +64,11 @@ void AddJudgeOptions(CLI::App& app, JudgeArgs& args) {
                  "compare only these status bits with the word (NV,DZ,OF,UF,NX comma-separated, "
                  "e.g. NV,OF for a device that raises only those); the others are ignored");
   app.add_option("--known-differences", args.known_differences,
-                 "waive the mismatches a set of known-difference rules explains: a built-in set "
-                 "(ieee754, riscv) or a file (a path with '/' or ending in .json; "
-                 "schemas/known-differences-format.md); repeatable. Waived vectors are counted "
-                 "per rule, apart; anything no rule explains still fails")
+                 "waive a mismatch where the device gives a behaviour model's exact answer: a "
+                 "built-in model (ieee754, riscv, x86, arm) or a file (a path with '/' or ending "
+                 "in .json; schemas/known-differences-format.md); repeatable. Waived vectors are "
+                 "counted per deviation (or a file's shape rule), apart; anything else still "
+                 "fails")
       ->take_all();
   app.add_flag("--allow-unsupported", args.allow_unsupported,
                "unsupported answers (a device that implements only some pairs, modes or Sat "

@@ -85,7 +85,7 @@ struct KnownDifferenceRule {
   /// input class is `input_class`. `got` must be supported.
   bool Explains(const Case& c, std::uint8_t input_class, const Encoded& expected,
                 const DeviceAnswer& got, const ComparePolicy& policy) const;
-  /// "ieee754/overflow-rtz-largest" (set/name), how reports name it.
+  /// "x86/ieee-overflow" (set/name), how reports name it.
   std::string FullName() const { return set + "/" + name; }
 };
 
