@@ -1,8 +1,9 @@
-// Direct proof of the mutant catalog (tests/mutants/mutants.cpp), linked, without devices or
-// files: every mutant differs from the oracle on one given case (both answers asserted exactly:
-// word and flags), agrees with it on a given case of the same op where its fault does not apply,
-// and agrees with it on every sampled case of the ops it does not touch. The end-to-end proof
-// through `ptovec run` / `ptovec shrink` is run_mutants.py.
+// Direct proof of the mutant catalog (the product's fault models, generator/src/faults, adapted
+// by tests/mutants/mutants.cpp), linked, without devices or files: every mutant differs from the
+// oracle on one given case (both answers asserted exactly: word and flags), agrees with it on a
+// given case of the same op where its fault does not apply, and agrees with it on every sampled
+// case of the ops it does not touch. The end-to-end proof through `ptovec run` / `ptovec shrink` is
+// run_mutants.py.
 #include "mutants.hpp"
 
 #include <gtest/gtest.h>

@@ -212,163 +212,159 @@ Encoded UnsignedMinus2wNxOnly(const Case& c) {
   return r;
 }
 
+// The models of this file, in the catalogue's order.
+constexpr std::array kFlagFaultModels = std::to_array<FaultModel>({
+    {.name = "negative-zero-kept",
+     .mutant = "negative_zero_kept",
+     .models = "the source sign kept on a zero result (-0) where the profile gives +0",
+     .affects =
+         "encode from -0 codes to FP32/FP16/BF16/E4M3; negative values rounding to 0 in E4M3",
+     .ops = kOpsEncode,
+     .kind = FaultKind::Generic,
+     .generic = DeviationGeneric(oracle::Deviation::SignedZero, "deviation signed-zero"),
+     .applies =
+         [](const OpDef& op, TypePair p) {
+           return OpIn(op, kOpsEncode) &&
+                  (IsFloating(p.src) && IsFloating(p.dst) && p.dst != T::HiF8);
+         },
+     .evaluate = NegativeZeroKept},
+    {.name = "tininess-on-delivered-result",
+     .mutant = "underflow_after_rounding",
+     .models =
+         "tininess judged after rounding: a value rounding up to the smallest normal has no UF",
+     .affects = "encode to every floating type, tdequant",
+     .ops = kOpsEncodeTdequant,
+     .kind = FaultKind::Own,
+     .generic = {},
+     .applies =
+         [](const OpDef& op, TypePair p) {
+           return OpIn(op, kOpsEncodeTdequant) && (!OpNamed(op, "encode") || IsFloating(p.dst));
+         },
+     .evaluate = UnderflowAfterRounding},
+    {.name = "s8-wrap-without-of",
+     .mutant = "s8_wrap_without_of",
+     .models = "non-Sat S8 wrap without OF (NX only)",
+     .affects = "encode and affine to S8, non-Sat overflow",
+     .ops = kOpsEncodeAffine,
+     .kind = FaultKind::Own,
+     .generic = {},
+     .applies = [](const OpDef& op,
+                   TypePair p) { return OpIn(op, kOpsEncodeAffine) && (p.dst == T::S8); },
+     .evaluate = S8WrapWithoutOF},
+    {.name = "uf-on-exact-subnormal",
+     .mutant = "uf_on_exact_subnormal",
+     .models = "UF raised for an exact subnormal result",
+     .affects = "encode to every floating type, tdequant",
+     .ops = kOpsEncodeTdequant,
+     .kind = FaultKind::Own,
+     .generic = {},
+     .applies =
+         [](const OpDef& op, TypePair p) {
+           return OpIn(op, kOpsEncodeTdequant) && (!OpNamed(op, "encode") || IsFloating(p.dst));
+         },
+     .evaluate = UfOnExactSubnormal},
+    {.name = "nx-missing-integer",
+     .mutant = "nx_missing_integer",
+     .models = "NX missing on inexact in-range integer encodes",
+     .affects = "encode to integer types, affine",
+     .ops = kOpsEncodeAffine,
+     .kind = FaultKind::Own,
+     .generic = {},
+     .applies =
+         [](const OpDef& op, TypePair p) {
+           return OpIn(op, kOpsEncodeAffine) && (!OpNamed(op, "encode") || !IsFloating(p.dst));
+         },
+     .evaluate = NxMissingInteger},
+    {.name = "ftz-subnormal-results",
+     .mutant = "ftz_subnormal_results",
+     .models = "flush-to-zero of subnormal results (UF|NX)",
+     .affects = "encode to every floating type, tdequant",
+     .ops = kOpsEncodeTdequant,
+     .kind = FaultKind::Own,
+     .generic = {},
+     .applies =
+         [](const OpDef& op, TypePair p) {
+           return OpIn(op, kOpsEncodeTdequant) && (!OpNamed(op, "encode") || IsFloating(p.dst));
+         },
+     .evaluate = FtzSubnormalResults},
+    {.name = "daz-subnormal-inputs",
+     .mutant = "daz_subnormal_inputs",
+     .models = "denormals-are-zero: subnormal sources read as 0",
+     .affects = "encode from every floating source",
+     .ops = kOpsEncode,
+     .kind = FaultKind::Own,
+     .generic = {},
+     .applies = [](const OpDef& op,
+                   TypePair p) { return OpIn(op, kOpsEncode) && (IsFloating(p.src)); },
+     .evaluate = DazSubnormalInputs},
+    {.name = "uf-without-nx",
+     .mutant = "uf_without_nx",
+     .models = "UF raised without NX on an inexact tiny result",
+     .affects = "encode to every floating type",
+     .ops = kOpsEncode,
+     .kind = FaultKind::Own,
+     .generic = {},
+     .applies = [](const OpDef& op,
+                   TypePair p) { return OpIn(op, kOpsEncode) && (IsFloating(p.dst)); },
+     .evaluate = UfWithoutNx},
+    {.name = "sat-overflow-without-of",
+     .mutant = "sat_overflow_of_dropped",
+     .models = "Sat clamps a floating overflow to the largest finite with NX only (OF dropped)",
+     .affects = "encode to every floating type, Sat overflow",
+     .ops = kOpsEncode,
+     .kind = FaultKind::Own,
+     .generic = {},
+     .applies = [](const OpDef& op,
+                   TypePair p) { return OpIn(op, kOpsEncode) && (IsFloating(p.dst)); },
+     .evaluate = SatOverflowOFDropped},
+    {.name = "unsigned-negative-nx-only",
+     .mutant = "unsigned_negative_nx_only",
+     .models = "negative value into an unsigned destination raises NX without OF",
+     .affects = "encode and affine to unsigned types, values rounding below 0",
+     .ops = kOpsEncodeAffine,
+     .kind = FaultKind::Own,
+     .generic = {},
+     .applies = [](const OpDef& op,
+                   TypePair p) { return OpIn(op, kOpsEncodeAffine) && (IsUnsignedInteger(p.dst)); },
+     .evaluate = UnsignedNegativeNxOnly},
+    {.name = "int-to-fp16-overflow-nv",
+     .mutant = "int_to_fp16_overflow_nv",
+     .models = "integer to FP16 overflow flagged NV|NX instead of OF|NX",
+     .affects = "encode S32 -> FP16, overflow",
+     .ops = kOpsEncode,
+     .kind = FaultKind::Own,
+     .generic = {},
+     .applies =
+         [](const OpDef& op, TypePair p) {
+           return OpIn(op, kOpsEncode) && (p.src == T::S32 && p.dst == T::FP16);
+         },
+     .evaluate = IntToFp16OverflowNv},
+    {.name = "most-negative-integer-nv",
+     .mutant = "most_negative_integer_nv",
+     .models = "a value rounding to the most negative integer (-128.5 -> -128) flagged NV",
+     .affects = "encode from a float to S4X2/S8/S16/S32, values just below the minimum",
+     .ops = kOpsEncode,
+     .kind = FaultKind::Own,
+     .generic = {},
+     .applies =
+         [](const OpDef& op, TypePair p) {
+           return OpIn(op, kOpsEncode) && (IsFloating(p.src) && IsSignedInteger(p.dst));
+         },
+     .evaluate = MostNegativeIntegerNv},
+    {.name = "unsigned-minus-2w-nx-only",
+     .mutant = "unsigned_minus_2w_nx_only",
+     .models = "a negative value rounding to -2^w for an unsigned target: 0 with NX (OF missing)",
+     .affects = "encode and affine to U4X2/U8/U16/U32, values rounding to exactly -2^w",
+     .ops = kOpsEncodeAffine,
+     .kind = FaultKind::Own,
+     .generic = {},
+     .applies = [](const OpDef& op,
+                   TypePair p) { return OpIn(op, kOpsEncodeAffine) && (IsUnsignedInteger(p.dst)); },
+     .evaluate = UnsignedMinus2wNxOnly},
+});
+
 }  // namespace
 
-std::span<const FaultModel> FlagFaultModels() {
-  static constexpr std::array kFlagFaultModels = std::to_array<FaultModel>({
-      {.name = "negative-zero-kept",
-       .mutant = "negative_zero_kept",
-       .models = "the source sign kept on a zero result (-0) where the profile gives +0",
-       .affects =
-           "encode from -0 codes to FP32/FP16/BF16/E4M3; negative values rounding to 0 in E4M3",
-       .ops = kOpsEncode,
-       .kind = FaultKind::Generic,
-       .generic = DeviationGeneric(oracle::Deviation::SignedZero, "deviation signed-zero"),
-       .applies =
-           [](const OpDef& op, TypePair p) {
-             return OpIn(op, kOpsEncode) &&
-                    (IsFloating(p.src) && IsFloating(p.dst) && p.dst != T::HiF8);
-           },
-       .evaluate = NegativeZeroKept},
-      {.name = "tininess-on-delivered-result",
-       .mutant = "underflow_after_rounding",
-       .models =
-           "tininess judged after rounding: a value rounding up to the smallest normal has no UF",
-       .affects = "encode to every floating type, tdequant",
-       .ops = kOpsEncodeTdequant,
-       .kind = FaultKind::Own,
-       .generic = {},
-       .applies =
-           [](const OpDef& op, TypePair p) {
-             return OpIn(op, kOpsEncodeTdequant) && (!OpNamed(op, "encode") || IsFloating(p.dst));
-           },
-       .evaluate = UnderflowAfterRounding},
-      {.name = "s8-wrap-without-of",
-       .mutant = "s8_wrap_without_of",
-       .models = "non-Sat S8 wrap without OF (NX only)",
-       .affects = "encode and affine to S8, non-Sat overflow",
-       .ops = kOpsEncodeAffine,
-       .kind = FaultKind::Own,
-       .generic = {},
-       .applies = [](const OpDef& op,
-                     TypePair p) { return OpIn(op, kOpsEncodeAffine) && (p.dst == T::S8); },
-       .evaluate = S8WrapWithoutOF},
-      {.name = "uf-on-exact-subnormal",
-       .mutant = "uf_on_exact_subnormal",
-       .models = "UF raised for an exact subnormal result",
-       .affects = "encode to every floating type, tdequant",
-       .ops = kOpsEncodeTdequant,
-       .kind = FaultKind::Own,
-       .generic = {},
-       .applies =
-           [](const OpDef& op, TypePair p) {
-             return OpIn(op, kOpsEncodeTdequant) && (!OpNamed(op, "encode") || IsFloating(p.dst));
-           },
-       .evaluate = UfOnExactSubnormal},
-      {.name = "nx-missing-integer",
-       .mutant = "nx_missing_integer",
-       .models = "NX missing on inexact in-range integer encodes",
-       .affects = "encode to integer types, affine",
-       .ops = kOpsEncodeAffine,
-       .kind = FaultKind::Own,
-       .generic = {},
-       .applies =
-           [](const OpDef& op, TypePair p) {
-             return OpIn(op, kOpsEncodeAffine) && (!OpNamed(op, "encode") || !IsFloating(p.dst));
-           },
-       .evaluate = NxMissingInteger},
-      {.name = "ftz-subnormal-results",
-       .mutant = "ftz_subnormal_results",
-       .models = "flush-to-zero of subnormal results (UF|NX)",
-       .affects = "encode to every floating type, tdequant",
-       .ops = kOpsEncodeTdequant,
-       .kind = FaultKind::Own,
-       .generic = {},
-       .applies =
-           [](const OpDef& op, TypePair p) {
-             return OpIn(op, kOpsEncodeTdequant) && (!OpNamed(op, "encode") || IsFloating(p.dst));
-           },
-       .evaluate = FtzSubnormalResults},
-      {.name = "daz-subnormal-inputs",
-       .mutant = "daz_subnormal_inputs",
-       .models = "denormals-are-zero: subnormal sources read as 0",
-       .affects = "encode from every floating source",
-       .ops = kOpsEncode,
-       .kind = FaultKind::Own,
-       .generic = {},
-       .applies = [](const OpDef& op,
-                     TypePair p) { return OpIn(op, kOpsEncode) && (IsFloating(p.src)); },
-       .evaluate = DazSubnormalInputs},
-      {.name = "uf-without-nx",
-       .mutant = "uf_without_nx",
-       .models = "UF raised without NX on an inexact tiny result",
-       .affects = "encode to every floating type",
-       .ops = kOpsEncode,
-       .kind = FaultKind::Own,
-       .generic = {},
-       .applies = [](const OpDef& op,
-                     TypePair p) { return OpIn(op, kOpsEncode) && (IsFloating(p.dst)); },
-       .evaluate = UfWithoutNx},
-      {.name = "sat-overflow-without-of",
-       .mutant = "sat_overflow_of_dropped",
-       .models = "Sat clamps a floating overflow to the largest finite with NX only (OF dropped)",
-       .affects = "encode to every floating type, Sat overflow",
-       .ops = kOpsEncode,
-       .kind = FaultKind::Own,
-       .generic = {},
-       .applies = [](const OpDef& op,
-                     TypePair p) { return OpIn(op, kOpsEncode) && (IsFloating(p.dst)); },
-       .evaluate = SatOverflowOFDropped},
-      {.name = "unsigned-negative-nx-only",
-       .mutant = "unsigned_negative_nx_only",
-       .models = "negative value into an unsigned destination raises NX without OF",
-       .affects = "encode and affine to unsigned types, values rounding below 0",
-       .ops = kOpsEncodeAffine,
-       .kind = FaultKind::Own,
-       .generic = {},
-       .applies =
-           [](const OpDef& op, TypePair p) {
-             return OpIn(op, kOpsEncodeAffine) && (IsUnsignedInteger(p.dst));
-           },
-       .evaluate = UnsignedNegativeNxOnly},
-      {.name = "int-to-fp16-overflow-nv",
-       .mutant = "int_to_fp16_overflow_nv",
-       .models = "integer to FP16 overflow flagged NV|NX instead of OF|NX",
-       .affects = "encode S32 -> FP16, overflow",
-       .ops = kOpsEncode,
-       .kind = FaultKind::Own,
-       .generic = {},
-       .applies =
-           [](const OpDef& op, TypePair p) {
-             return OpIn(op, kOpsEncode) && (p.src == T::S32 && p.dst == T::FP16);
-           },
-       .evaluate = IntToFp16OverflowNv},
-      {.name = "most-negative-integer-nv",
-       .mutant = "most_negative_integer_nv",
-       .models = "a value rounding to the most negative integer (-128.5 -> -128) flagged NV",
-       .affects = "encode from a float to S4X2/S8/S16/S32, values just below the minimum",
-       .ops = kOpsEncode,
-       .kind = FaultKind::Own,
-       .generic = {},
-       .applies =
-           [](const OpDef& op, TypePair p) {
-             return OpIn(op, kOpsEncode) && (IsFloating(p.src) && IsSignedInteger(p.dst));
-           },
-       .evaluate = MostNegativeIntegerNv},
-      {.name = "unsigned-minus-2w-nx-only",
-       .mutant = "unsigned_minus_2w_nx_only",
-       .models = "a negative value rounding to -2^w for an unsigned target: 0 with NX (OF missing)",
-       .affects = "encode and affine to U4X2/U8/U16/U32, values rounding to exactly -2^w",
-       .ops = kOpsEncodeAffine,
-       .kind = FaultKind::Own,
-       .generic = {},
-       .applies =
-           [](const OpDef& op, TypePair p) {
-             return OpIn(op, kOpsEncodeAffine) && (IsUnsignedInteger(p.dst));
-           },
-       .evaluate = UnsignedMinus2wNxOnly},
-  });
-  return kFlagFaultModels;
-}
+std::span<const FaultModel> FlagFaultModels() { return kFlagFaultModels; }
 
 }  // namespace ptovec::generator::faults

@@ -145,105 +145,106 @@ Encoded FloatToIntHostUndefined(const Case& c) {
   return {oracle::LowBits(0x80000000, Format(c.pair.dst).width), r.status};
 }
 
+// The models of this file, in the catalogue's order.
+constexpr std::array kIntegerFaultModels =
+    std::to_array<FaultModel>(
+        {
+            {.name = "shift-clamp-without-of",
+             .mutant = "shift_of_missing",
+             .models = "shift clamps to S16 without OF|NX",
+             .affects = "shift, clamped results",
+             .ops = kOpsShift,
+             .kind = FaultKind::Own,
+             .generic = {},
+             .applies = [](const OpDef& op, TypePair) { return OpIn(op, kOpsShift); },
+             .evaluate = ShiftOFMissing},
+            {.name = "shift-logical",
+             .mutant = "shift_logical",
+             .models = "logical instead of arithmetic shift right",
+             .affects = "shift, negative values",
+             .ops = kOpsShift,
+             .kind = FaultKind::Own,
+             .generic = {},
+             .applies = [](const OpDef& op, TypePair) { return OpIn(op, kOpsShift); },
+             .evaluate = ShiftLogical},
+            {.name = "affine-width-17-as-16",
+             .mutant = "affine_width17_as_16",
+             .models = "affine width 17 intermediate clamped as 16 bits",
+             .affects = "affine, width 17",
+             .ops = kOpsAffine,
+             .kind = FaultKind::Own,
+             .generic = {},
+             .applies = [](const OpDef& op, TypePair) { return OpIn(op, kOpsAffine); },
+             .evaluate = AffineWidth17As16},
+            {.name = "shift-rounds",
+             .mutant = "shift_rounds",
+             .models = "S32 -> S16 shift adds 2^(shift-1) (rounds) instead of truncating",
+             .affects = "shift, dropped bits at least half",
+             .ops = kOpsShift,
+             .kind = FaultKind::Own,
+             .generic = {},
+             .applies = [](const OpDef& op, TypePair) { return OpIn(op, kOpsShift); },
+             .evaluate = ShiftRounds},
+            {.name = "shift-wraps",
+             .mutant = "shift_wraps",
+             .models = "S32 -> S16 shift wraps to 16 bits instead of saturating",
+             .affects = "shift, results outside S16",
+             .ops = kOpsShift,
+             .kind = FaultKind::Own,
+             .generic = {},
+             .applies = [](const OpDef& op, TypePair) { return OpIn(op, kOpsShift); },
+             .evaluate = ShiftWraps},
+            {.name = "sat-limits-zero",
+             .mutant = "sat_limits_zero",
+             .models = "Sat bounds from an unspecialised limits table: every Sat clamp gives 0",
+             .affects = "encode, affine, tquant, Sat, out-of-range results",
+             .ops = kOpsEncodeAffineTquant,
+             .kind = FaultKind::Own,
+             .generic = {},
+             .applies = [](const OpDef& op, TypePair) { return OpIn(op, kOpsEncodeAffineTquant); },
+             .evaluate = SatLimitsZero},
+            {.name = "s4x2-u4x2-always-clamped",
+             .mutant = "narrow_int_always_clamped",
+             .models = "S4X2/U4X2 destinations always clamped (Sat ignored when off)",
+             .affects = "encode and affine to S4X2 and U4X2, non-Sat overflow",
+             .ops = kOpsEncodeAffine,
+             .kind = FaultKind::NarrowedGeneric,
+             .generic = SatGeneric(
+                 GenericKind::SatAlwaysOn, "Sat always on (encode and affine to S4X2 and U4X2)"),
+             .applies =
+                 [](const OpDef& op, TypePair p) {
+                   return OpIn(op, kOpsEncodeAffine) && (p.dst == T::S4X2 || p.dst == T::U4X2);
+                 },
+             .evaluate = NarrowIntAlwaysClamped},
+            {.name = "sat-clamp-in-source-type",
+             .mutant = "sat_clamp_in_source_float",
+             .models =
+                 "Sat clamp done in the source float type (INT32_MAX rounds to 2^31, then wraps)",
+             .affects = "encode from a float to S16/U16/S32/U32, Sat, positive overflow",
+             .ops = kOpsEncode,
+             .kind = FaultKind::Own,
+             .generic = {},
+             .applies =
+                 [](const OpDef& op, TypePair p) {
+                   return OpIn(op, kOpsEncode) && (IsFloating(p.src) && !IsFloating(p.dst));
+                 },
+             .evaluate = SatClampInSourceFloat},
+            {.name = "float-to-int-host-indefinite",
+             .mutant = "float_to_int_host_undefined",
+             .models = "out-of-range float-to-integer left to the host (x86 gives 0x80000000)",
+             .affects = "encode from FP32/BF16 to S16/U16/S32/U32, non-Sat, |value| >= 2^31",
+             .ops = kOpsEncode,
+             .kind = FaultKind::Own,
+             .generic = {},
+             .applies =
+                 [](const OpDef& op, TypePair p) {
+                   return OpIn(op, kOpsEncode) && (IsFloating(p.src) && !IsFloating(p.dst));
+                 },
+             .evaluate = FloatToIntHostUndefined},
+        });
+
 }  // namespace
 
-std::span<const FaultModel> IntegerFaultModels() {
-  static constexpr std::array kIntegerFaultModels =
-      std::to_array<FaultModel>({
-          {.name = "shift-clamp-without-of",
-           .mutant = "shift_of_missing",
-           .models = "shift clamps to S16 without OF|NX",
-           .affects = "shift, clamped results",
-           .ops = kOpsShift,
-           .kind = FaultKind::Own,
-           .generic = {},
-           .applies = [](const OpDef& op, TypePair) { return OpIn(op, kOpsShift); },
-           .evaluate = ShiftOFMissing},
-          {.name = "shift-logical",
-           .mutant = "shift_logical",
-           .models = "logical instead of arithmetic shift right",
-           .affects = "shift, negative values",
-           .ops = kOpsShift,
-           .kind = FaultKind::Own,
-           .generic = {},
-           .applies = [](const OpDef& op, TypePair) { return OpIn(op, kOpsShift); },
-           .evaluate = ShiftLogical},
-          {.name = "affine-width-17-as-16",
-           .mutant = "affine_width17_as_16",
-           .models = "affine width 17 intermediate clamped as 16 bits",
-           .affects = "affine, width 17",
-           .ops = kOpsAffine,
-           .kind = FaultKind::Own,
-           .generic = {},
-           .applies = [](const OpDef& op, TypePair) { return OpIn(op, kOpsAffine); },
-           .evaluate = AffineWidth17As16},
-          {.name = "shift-rounds",
-           .mutant = "shift_rounds",
-           .models = "S32 -> S16 shift adds 2^(shift-1) (rounds) instead of truncating",
-           .affects = "shift, dropped bits at least half",
-           .ops = kOpsShift,
-           .kind = FaultKind::Own,
-           .generic = {},
-           .applies = [](const OpDef& op, TypePair) { return OpIn(op, kOpsShift); },
-           .evaluate = ShiftRounds},
-          {.name = "shift-wraps",
-           .mutant = "shift_wraps",
-           .models = "S32 -> S16 shift wraps to 16 bits instead of saturating",
-           .affects = "shift, results outside S16",
-           .ops = kOpsShift,
-           .kind = FaultKind::Own,
-           .generic = {},
-           .applies = [](const OpDef& op, TypePair) { return OpIn(op, kOpsShift); },
-           .evaluate = ShiftWraps},
-          {.name = "sat-limits-zero",
-           .mutant = "sat_limits_zero",
-           .models = "Sat bounds from an unspecialised limits table: every Sat clamp gives 0",
-           .affects = "encode, affine, tquant, Sat, out-of-range results",
-           .ops = kOpsEncodeAffineTquant,
-           .kind = FaultKind::Own,
-           .generic = {},
-           .applies = [](const OpDef& op, TypePair) { return OpIn(op, kOpsEncodeAffineTquant); },
-           .evaluate = SatLimitsZero},
-          {.name = "s4x2-u4x2-always-clamped",
-           .mutant = "narrow_int_always_clamped",
-           .models = "S4X2/U4X2 destinations always clamped (Sat ignored when off)",
-           .affects = "encode and affine to S4X2 and U4X2, non-Sat overflow",
-           .ops = kOpsEncodeAffine,
-           .kind = FaultKind::NarrowedGeneric,
-           .generic = SatGeneric(GenericKind::SatAlwaysOn,
-                                 "Sat always on (encode and affine to S4X2 and U4X2)"),
-           .applies =
-               [](const OpDef& op, TypePair p) {
-                 return OpIn(op, kOpsEncodeAffine) && (p.dst == T::S4X2 || p.dst == T::U4X2);
-               },
-           .evaluate = NarrowIntAlwaysClamped},
-          {.name = "sat-clamp-in-source-type",
-           .mutant = "sat_clamp_in_source_float",
-           .models =
-               "Sat clamp done in the source float type (INT32_MAX rounds to 2^31, then wraps)",
-           .affects = "encode from a float to S16/U16/S32/U32, Sat, positive overflow",
-           .ops = kOpsEncode,
-           .kind = FaultKind::Own,
-           .generic = {},
-           .applies =
-               [](const OpDef& op, TypePair p) {
-                 return OpIn(op, kOpsEncode) && (IsFloating(p.src) && !IsFloating(p.dst));
-               },
-           .evaluate = SatClampInSourceFloat},
-          {.name = "float-to-int-host-indefinite",
-           .mutant = "float_to_int_host_undefined",
-           .models = "out-of-range float-to-integer left to the host (x86 gives 0x80000000)",
-           .affects = "encode from FP32/BF16 to S16/U16/S32/U32, non-Sat, |value| >= 2^31",
-           .ops = kOpsEncode,
-           .kind = FaultKind::Own,
-           .generic = {},
-           .applies =
-               [](const OpDef& op, TypePair p) {
-                 return OpIn(op, kOpsEncode) && (IsFloating(p.src) && !IsFloating(p.dst));
-               },
-           .evaluate = FloatToIntHostUndefined},
-      });
-  return kIntegerFaultModels;
-}
+std::span<const FaultModel> IntegerFaultModels() { return kIntegerFaultModels; }
 
 }  // namespace ptovec::generator::faults
