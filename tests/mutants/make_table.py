@@ -21,10 +21,11 @@ from pathlib import Path
 
 HEADER = """# Mutant devices: proof that the gate and the shrinker catch real bugs
 
-Each mutant is a device library (`build/tests/mutants/libptovec_mutant_<name>.so`, built from
-`tests/mutants/mutants.cpp`) equal to the oracle except for one injected fault of a kind seen in
-real conversion hardware or software. The source comment of each mutant says which bug it models
-and which ops and pairs it affects. The proof:
+Each mutant is a device library (`build/tests/mutants/libptovec_mutant_<name>.so`, built by
+`tests/mutants` from one fault model of the product's catalogue, [faults.md](faults.md),
+`generator/src/faults/`) equal to the oracle except for one injected fault of a kind seen in real
+conversion hardware or software. The source comment of each fault says which bug it models and
+which ops and pairs it affects. The proof:
 
 - `ptovec_mutants_tests` (GoogleTest, label `mutants`): for every mutant one case where it must
   differ from the oracle (both answers asserted exactly), one where it must agree, and agreement on

@@ -1,10 +1,11 @@
 // One mutant as a device under test (include/ptovec_dut.h): compiled once (object
 // library ptovec_mutant_dut) and linked into each shared library ptovec_mutant_<name> with a
 // generated one-line source defining ptovec_mutant_compiled_name = "<name>", which selects the
-// catalog entry (tests/mutants/mutants.cpp). ptovec_dut_name() returns the name. Cases are
-// decoded and checked exactly as the oracle device does (tools/devices/oracle_dut.hpp ToCase:
-// unknown op/type or illegal pair -> PTOVEC_DUT_UNSUPPORTED, bad inputs -> PTOVEC_DUT_ERROR), so a
-// mutant differs from the oracle device only in its one fault.
+// catalog entry (tests/mutants/mutants.cpp over generator/src/faults). ptovec_dut_name()
+// returns the name. Cases are decoded and checked exactly as the oracle device does
+// (tools/devices/oracle_dut.hpp ToCase: unknown op/type or illegal pair -> PTOVEC_DUT_UNSUPPORTED,
+// bad inputs -> PTOVEC_DUT_ERROR), so a mutant differs from the oracle device only in its one
+// fault.
 #include <exception>
 
 #include "mutants.hpp"

@@ -1,12 +1,15 @@
-// Direct proof of the mutant catalog (tests/mutants/mutants.cpp), linked, without devices or
-// files: every mutant differs from the oracle on one given case (both answers asserted exactly:
-// word and flags), agrees with it on a given case of the same op where its fault does not apply,
-// and agrees with it on every sampled case of the ops it does not touch. The end-to-end proof
-// through `ptovec run` / `ptovec shrink` is run_mutants.py.
+// Direct proof of the mutant catalog (the product's fault models, generator/src/faults, adapted
+// by tests/mutants/mutants.cpp), linked, without devices or files: every mutant differs from the
+// oracle on one given case (both answers asserted exactly: word and flags), agrees with it on a
+// given case of the same op where its fault does not apply, and agrees with it on every sampled
+// case of the ops it does not touch. The end-to-end proof through `ptovec run` / `ptovec shrink` is
+// run_mutants.py.
 #include "mutants.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -397,6 +400,126 @@ TEST(MutantCases, NewFaultKindsOnWorkedCases) {
     EXPECT_EQ(expected.status, w.oracle.flags);
     EXPECT_EQ(got.word, w.mutant_says.word);
     EXPECT_EQ(got.status, w.mutant_says.flags);
+  }
+}
+
+// ---- the product's fault models (generator/include/ptovec/generator/faults.hpp) -------------
+
+using generator::FaultKind;
+using generator::FaultModel;
+using generator::GenericKind;
+
+TEST(FaultModels, AgreeWithTheOracleWhereTheirFilterSaysTheyCannotApply) {
+  for (const Row& r : Rows()) {
+    const Case c = Build(r.differs);
+    EXPECT_TRUE(FindMutant(r.mutant)->fault->applies(*c.op, c.pair)) << r.mutant;
+  }
+  for (const MutantInfo& m : AllMutants()) {
+    std::uint64_t filtered = 0;
+    for (const auto& [c, expected] : SampleCases()) {
+      if (m.fault->applies(*c.op, c.pair)) continue;
+      ++filtered;
+      const Encoded got = EvaluateMutant(m, c);
+      EXPECT_TRUE(got == expected) << m.fault->name << " differs on " << generator::EvalCommand(c)
+                                   << " where its filter says it cannot apply";
+    }
+    EXPECT_GT(filtered, 50U) << m.fault->name;
+  }
+}
+
+/// The answer of a fault's generic explanation, computed from the registry (`c.op->evaluate`
+/// under other controls, two encodes, or the behaviour model), or nullopt where it is not
+/// defined (double rounding of a pair without the two encode pairs).
+std::optional<Encoded> GenericAnswer(const generator::GenericExplanation& g, const Case& c) {
+  const auto with = [&](generator::NumericExecutionControl control) {
+    Case d = c;
+    d.control = control;
+    return EvaluateOracle(d);
+  };
+  const bool controls = c.op->uses_controls;
+  switch (g.kind) {
+    case GenericKind::ModeAs:
+      if (!controls || (g.from && c.control.rounding_mode != *g.from)) return EvaluateOracle(c);
+      return with({g.to, c.control.saturating});
+    case GenericKind::SatIgnored:
+      return controls ? with({c.control.rounding_mode, false}) : EvaluateOracle(c);
+    case GenericKind::SatAlwaysOn:
+      return controls ? with({c.control.rounding_mode, true}) : EvaluateOracle(c);
+    case GenericKind::Deviation:
+      return generator::EvaluateModel(*c.op, c.pair, c.in, c.control,
+                                      {oracle::DeviationBit(g.deviation)})
+          .result;
+    case GenericKind::DoubleRounding: {
+      const generator::TypePair first{c.pair.src, g.through};
+      const generator::TypePair second{g.through, c.pair.dst};
+      const auto& legal = c.op->legal_pairs;
+      if (std::find(legal.begin(), legal.end(), first) == legal.end() ||
+          std::find(legal.begin(), legal.end(), second) == legal.end()) {
+        return std::nullopt;
+      }
+      const Encoded a = c.op->evaluate(first, c.in, {oracle::NumericRoundingMode::RNE, false});
+      if ((a.status & oracle::kStatusOF) != 0) return EvaluateOracle(c);  // not double rounded
+      const Encoded b = c.op->evaluate(second, {a.word}, c.control);
+      return Encoded{b.word, static_cast<oracle::Status>(a.status | b.status)};
+    }
+    case GenericKind::None:
+      break;
+  }
+  return std::nullopt;
+}
+
+/// Zeros and tiny values of both signs for every default-suite pair with a floating source, under
+/// every control, beside SampleCases (whose spread codes may miss -0).
+const std::vector<Sampled>& ZeroCases() {
+  static const std::vector<Sampled> cases = [] {
+    std::vector<Sampled> out;
+    for (const generator::Job& job : generator::DefaultSuite()) {
+      if (job.op->name != "encode" || !oracle::Format(job.pair.src).IsFloating()) continue;
+      const oracle::Word sign = oracle::Word{1} << (oracle::Format(job.pair.src).width - 1);
+      for (const oracle::Word code : {oracle::Word{0}, sign, sign | 1, oracle::Word{1}, sign | 3}) {
+        for (const auto& control : generator::ControlsFor(*job.op, job.pair)) {
+          Case c;
+          c.op = job.op;
+          c.pair = job.pair;
+          c.control = control;
+          c.in = {code};
+          try {
+            out.push_back({c, EvaluateOracle(c)});
+          } catch (const std::exception&) {  // a code outside the pair's domain: not a case
+          }
+        }
+      }
+    }
+    return out;
+  }();
+  return cases;
+}
+
+TEST(FaultModels, GenericKindsAnswerAsTheirGenericExplanation) {
+  // Generic: on every sampled case; NarrowedGeneric: wherever its filter lets it apply (elsewhere
+  // it is the oracle: the test above).
+  for (const MutantInfo& m : AllMutants()) {
+    const FaultModel& f = *m.fault;
+    if (f.kind == FaultKind::Own) continue;
+    std::uint64_t checked = 0;
+    std::uint64_t differing = 0;
+    std::vector<Sampled> cases = SampleCases();
+    cases.insert(cases.end(), ZeroCases().begin(), ZeroCases().end());
+    for (const auto& [c, expected] : cases) {
+      if (f.kind == FaultKind::NarrowedGeneric && !f.applies(*c.op, c.pair)) continue;
+      const std::optional<Encoded> generic = GenericAnswer(f.generic, c);
+      if (!generic) continue;
+      ++checked;
+      const Encoded got = generator::EvaluateFault(f, c);
+      if (!(got == *generic) && ++differing <= 5) {
+        ADD_FAILURE() << f.name << " (" << f.generic.text << ") on " << generator::EvalCommand(c)
+                      << ": " << generator::HexWord(got.word, c.pair.dst) << "/" << int{got.status}
+                      << " vs " << generator::HexWord(generic->word, c.pair.dst) << "/"
+                      << int{generic->status};
+      }
+    }
+    EXPECT_GT(checked, 100U) << f.name;
+    EXPECT_EQ(differing, 0U) << f.name;
   }
 }
 
