@@ -69,6 +69,11 @@ std::optional<ptovec::tools::KnownModel> LoadModel(const std::string& model) {
     throw InputError("--model '" + model + "' is not a built-in model (built in: " + names +
                      "; a known-differences file is named by a path with '/' or ending in .json)");
   }
+  if (file && !std::ifstream(model)) {
+    throw InputError("--model " + model +
+                     ": cannot read the file (give a readable known-differences JSON file with a "
+                     "\"model\", or a built-in model)");
+  }
   ptovec::tools::KnownDifferences known = ptovec::tools::LoadKnownDifferences({model});
   if (known.models.empty()) {
     throw InputError("--model " + model +

@@ -7,8 +7,42 @@
 
 namespace ptovec::tools {
 
+namespace {
+
+using J = nlohmann::ordered_json;
+
+// "model": a model's name, or a base with deviations added or removed and parameters.
+J ModelSchema() {
+  J deviation_names = {{"type", "string"},
+                       {"description",
+                        "a deviation: ieee-overflow, no-saturation, signed-zero, "
+                        "tininess-after-rounding, invalid-integer, e4m3-inf-nan"}};
+  return {
+      {"description",
+       "a behaviour model (docs/semantics.md, 'Behaviour models'): a model's name (profile, "
+       "ieee754, riscv, x86, arm), or a base with deviations added or removed and parameters"},
+      {"oneOf",
+       J::array(
+           {{{"type", "string"}},
+            {{"type", "object"},
+             {"additionalProperties", false},
+             {"required", J::array({"base"})},
+             {"properties",
+              {{"base", {{"type", "string"}}},
+               {"add",
+                {{"oneOf",
+                  J::array({deviation_names, {{"type", "array"}, {"items", deviation_names}}})}}},
+               {"remove",
+                {{"oneOf",
+                  J::array({deviation_names, {{"type", "array"}, {"items", deviation_names}}})}}},
+               {"invalid-integer",
+                {{"enum", J::array({"open", "clamp", "indefinite", "clamp-nan-zero"})}}},
+               {"nan", {{"enum", J::array({"open", "positive-quiet", "negative-quiet"})}}}}}}})}};
+}
+
+}  // namespace
+
 nlohmann::ordered_json KnownDifferencesSchema() {
-  using J = nlohmann::ordered_json;
   const J names = {
       {"oneOf", J::array({{{"type", "string"}},
                           {{"type", "array"}, {"minItems", 1}, {"items", {{"type", "string"}}}}})}};
@@ -65,31 +99,7 @@ nlohmann::ordered_json KnownDifferencesSchema() {
               {"input", names},
               {"word", word},
               {"flags", flag_shape}}}};
-  J deviation_names = {{"type", "string"},
-                       {"description",
-                        "a deviation: ieee-overflow, no-saturation, signed-zero, "
-                        "tininess-after-rounding, invalid-integer, e4m3-inf-nan"}};
-  J model = {
-      {"description",
-       "a behaviour model (docs/semantics.md, 'Behaviour models'): a model's name (profile, "
-       "ieee754, riscv, x86, arm), or a base with deviations added or removed and parameters"},
-      {"oneOf",
-       J::array(
-           {{{"type", "string"}},
-            {{"type", "object"},
-             {"additionalProperties", false},
-             {"required", J::array({"base"})},
-             {"properties",
-              {{"base", {{"type", "string"}}},
-               {"add",
-                {{"oneOf",
-                  J::array({deviation_names, {{"type", "array"}, {"items", deviation_names}}})}}},
-               {"remove",
-                {{"oneOf",
-                  J::array({deviation_names, {{"type", "array"}, {"items", deviation_names}}})}}},
-               {"invalid-integer",
-                {{"enum", J::array({"open", "clamp", "indefinite", "clamp-nan-zero"})}}},
-               {"nan", {{"enum", J::array({"open", "positive-quiet", "negative-quiet"})}}}}}}})}};
+  const J model = ModelSchema();
   J s;
   s["$schema"] = "https://json-schema.org/draft/2020-12/schema";
   s["title"] = "ptovec known differences";
