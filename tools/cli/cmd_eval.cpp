@@ -62,11 +62,8 @@ std::optional<ptovec::tools::KnownModel> LoadModel(const std::string& model) {
   const bool file = model.find('/') != std::string::npos ||
                     (model.size() > 5 && model.substr(model.size() - 5) == ".json");
   if (!file && ptovec::oracle::FindBuiltinModel(model) == nullptr) {
-    std::string names;
-    for (const auto& n : ptovec::tools::BuiltinKnownDifferenceSets()) {
-      names += (names.empty() ? "" : ", ") + n;
-    }
-    throw InputError("--model '" + model + "' is not a built-in model (built in: " + names +
+    throw InputError("--model '" + model + "' is not a built-in model (built in: " +
+                     ptovec::tools::BuiltinKnownDifferenceSetsList() +
                      "; a known-differences file is named by a path with '/' or ending in .json)");
   }
   if (file && !std::ifstream(model)) {
@@ -78,12 +75,7 @@ std::optional<ptovec::tools::KnownModel> LoadModel(const std::string& model) {
   if (known.models.empty()) {
     throw InputError("--model " + model +
                      ": the file has shape rules but no \"model\" (give a built-in model: " +
-                     [] {
-                       std::string s;
-                       for (const auto& n : ptovec::tools::BuiltinKnownDifferenceSets())
-                         s += (s.empty() ? "" : ", ") + n;
-                       return s;
-                     }() +
+                     ptovec::tools::BuiltinKnownDifferenceSetsList() +
                      ", or a file with a \"model\")");
   }
   return known.models.front();

@@ -56,6 +56,12 @@ std::vector<std::string> BuiltinKnownDifferenceSets() {
   return out;
 }
 
+std::string BuiltinKnownDifferenceSetsList() {
+  std::string s;
+  for (const std::string& n : BuiltinKnownDifferenceSets()) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
 void KnownDifferences::AddModel(const std::string& set, const oracle::Behaviour& behaviour) {
   KnownModel m;
   m.name = set;

@@ -187,12 +187,6 @@ void Append(KnownDifferences& out, KnownDifferences part) {
   }
 }
 
-std::string BuiltinNames() {
-  std::string s;
-  for (const auto& n : BuiltinKnownDifferenceSets()) s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
-
 }  // namespace
 
 KnownDifferences LoadKnownDifferences(const std::vector<std::string>& arguments) {
@@ -203,9 +197,10 @@ KnownDifferences LoadKnownDifferences(const std::vector<std::string>& arguments)
         !(argument.size() > 5 && argument.substr(argument.size() - 5) == ".json")) {
       const oracle::NamedModel* model = oracle::FindBuiltinModel(argument);
       if (model == nullptr) {
-        throw InputError("--known-differences '" + argument +
-                         "' is not a built-in model (built in: " + BuiltinNames() +
-                         "; a file is named by a path with '/' or ending in .json)");
+        throw InputError(
+            "--known-differences '" + argument +
+            "' is not a built-in model (built in: " + BuiltinKnownDifferenceSetsList() +
+            "; a file is named by a path with '/' or ending in .json)");
       }
       part.AddModel(argument, model->behaviour);
     } else {
@@ -214,7 +209,7 @@ KnownDifferences LoadKnownDifferences(const std::vector<std::string>& arguments)
         throw InputError("--known-differences " + argument +
                          ": cannot read the file (give a readable known-differences JSON file "
                          "or a built-in model: " +
-                         BuiltinNames() + ")");
+                         BuiltinKnownDifferenceSetsList() + ")");
       }
       std::stringstream buffer;
       buffer << in.rdbuf();

@@ -110,6 +110,8 @@ struct KnownDifferences {
 
 /// The names of the built-in models ("ieee754", "riscv", "x86", "arm").
 std::vector<std::string> BuiltinKnownDifferenceSets();
+/// The same, comma-separated, for error lines: "ieee754, riscv, x86, arm".
+std::string BuiltinKnownDifferenceSetsList();
 
 /// Reads a file's "model" (a model name, or {"base", "add", "remove", "invalid-integer",
 /// "nan"}); throws generator::InputError naming `origin` and the bad field.
