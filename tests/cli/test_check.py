@@ -12,7 +12,7 @@ import os
 import re
 import xml.etree.ElementTree as ET
 
-from ptovec_cli import ptovec, schema_validator
+from ptovec_cli import ORACLE_DUT, generate, ptovec, schema_validator
 from vendor_results import GateBase, vendor_results_bin, vendor_results_jsonl
 
 
@@ -285,6 +285,43 @@ class TestCheckEdges(GateBase):
         assert "FAIL: 50 mismatched, 0 unsupported of 200 vectors" in r.stdout
         r = ptovec(*check, "--rmode", "RTX")
         self.assert_usage_error(r, "unknown --rmode 'RTX'")
+
+    def test_a_selection_checks_its_sections_of_a_whole_suite_results_file(self):
+        # A run over 13 pairs (encode fp32 -> every type), then check of one of them: the
+        # selection takes its sections (by file name), in binary and JSON lines, and says so.
+        suite = self.path("wide")
+        generate(suite, "--op", "encode", "--src", "fp32", "--samples", 20)
+        for fmt, name in (("bin", "wide.bin"), ("json", "wide.jsonl")):
+            results = self.path(name)
+            r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", suite, "--results", results,
+                       "--format", fmt, "--quiet")
+            assert r.returncode == 0, (r.stdout + r.stderr)
+            r = ptovec("check", "--vectors", suite, "--results", results, "--src", "fp32",
+                       "--dst", "bf16")
+            assert r.returncode == 0, (r.stdout + r.stderr)
+            assert "ptovec: 1 file, 280 vectors: 280 matched, 0 mismatched" in r.stdout
+            assert (f"\nnote: checked 1 section of 13 in {name}, those of {suite} (src fp32, dst "
+                    "bf16)\n") in r.stdout
+        # The answers come from the selected section: a wrong bf16 section fails --dst bf16 only.
+        with open(self.path("wide.jsonl")) as f:
+            lines = f.read().splitlines()
+        header = json.loads(lines[0])
+        bf16 = [k for k, x in enumerate(header["sections"]) if x["file"] == "encode_fp32_bf16.bin"]
+        assert len(bf16) == 1
+        for k in range(1, len(lines)):
+            record = json.loads(lines[k])
+            if record["s"] == bf16[0]:
+                record["flags"] = "0x1f"
+                lines[k] = json.dumps(record)
+        with open(self.path("wrong.jsonl"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        check = ["check", "--vectors", suite, "--results", self.path("wrong.jsonl")]
+        r = ptovec(*check, "--dst", "bf16", "--max-report", 0)
+        assert r.returncode == 1, (r.stdout + r.stderr)
+        assert "FAIL: 280 mismatched, 0 unsupported of 280 vectors" in r.stdout
+        r = ptovec(*check, "--dst", "fp16")
+        assert r.returncode == 0, (r.stdout + r.stderr)
+        assert "280 matched" in r.stdout
 
     def test_several_vector_paths_need_a_results_file(self):
         r = ptovec("run", "--dut", self.path("missing.so"), "--vectors", self.vectors, self.other)

@@ -25,7 +25,8 @@ The convention (also in docs/README.md):
 Run by ctest with Debian's /usr/bin/python3 -m pytest (tests/cli/CMakeLists.txt); ptovec_cli.py
 gives PTOVEC and PTOVEC_SOURCE_DIR, the build tree comes from PTOVEC_BUILD_DIR (default: the
 folder above the ptovec binary's). PTOVEC_DOCS_SHARD=K/N runs the commands of every N-th page only
-(ctest runs the shards in parallel), PTOVEC_DOCS_LONG=1 the ```sh long blocks too. Run as a script
+(ctest runs the shards in parallel), but the pages of OWN_ENTRY, which PTOVEC_DOCS_PAGE=PAGE runs
+alone (docs/bring-up.md: ctest ptovec_bring_up_page), PTOVEC_DOCS_LONG=1 the ```sh long blocks too. Run as a script
 (`PTOVEC=build/tools/ptovec /usr/bin/python3 tests/cli/test_docs_commands.py`) it runs pytest on
 itself, with --long and --shard K/N for those two; `--list` prints each command with the way it
 is run, and runs nothing. PTOVEC_DOCS_TIMES=1 prints each command's wall time.
@@ -48,6 +49,10 @@ SHARD = os.environ.get("PTOVEC_DOCS_SHARD")  # K/N: only the pages i with i % N 
 BUILD = os.environ.get("PTOVEC_BUILD_DIR") or os.path.dirname(
     os.path.dirname(os.path.abspath(PTOVEC)))
 EXEMPT = ("scripts/setup", "scripts/test")
+PAGE = os.environ.get("PTOVEC_DOCS_PAGE")  # only this page (its own ctest entry)
+# Pages run by a ctest entry of their own (PTOVEC_DOCS_PAGE), not by the shards:
+# ptovec_bring_up_page runs docs/bring-up.md's sections in order in one folder, as a newcomer.
+OWN_ENTRY = ("docs/bring-up.md",)
 LOCK_FILE = ".ptovec.lock"  # generator::FolderLock::kFileName (made while a ptovec uses a folder)
 PAGES = ["README.md"] + sorted(
     os.path.relpath(p, SOURCE) for p in glob.glob(os.path.join(SOURCE, "docs", "*.md")))
@@ -226,11 +231,15 @@ def test_every_sh_block_holds_a_command():
 
 
 def shard_pages():
-    """The pages of this shard (PTOVEC_DOCS_SHARD=K/N: the pages i with i % N == K), else all."""
+    """The pages of this shard (PTOVEC_DOCS_SHARD=K/N: the pages i with i % N == K, but those
+    with a ctest entry of their own, OWN_ENTRY), the one page of PTOVEC_DOCS_PAGE, else all."""
+    if PAGE:
+        return [PAGE]
     if not SHARD:
         return PAGES
     k, n = (int(x) for x in SHARD.split("/"))
-    return [page for number, page in enumerate(PAGES) if number % n == k]
+    return [page for number, page in enumerate(PAGES) if number % n == k and
+            page not in OWN_ENTRY]
 
 
 @pytest.mark.parametrize("page", shard_pages())

@@ -17,8 +17,6 @@ import struct
 import subprocess
 import sys
 
-import pytest
-
 from ptovec_cli import ORACLE_DUT, PTOVEC, ClassScratch, generate, subtest
 from ptovec_cli import ptovec as ptovec_ci
 
@@ -57,11 +55,21 @@ def results_header(path):
     return header, struct.unpack("<Q", fixed[16:24])[0]
 
 
-@pytest.mark.skipif(not os.path.exists(faulty("crash")),
-                    reason="no faulty devices (PTOVEC_FAULTY_DUT_DIR)")
+def require_devices():
+    """Fails (never skips) naming each device this build lacks: a build that registers these
+    tests must build them (the asan build preset lists them among its targets)."""
+    wanted = [faulty(kind) for kind in ("crash", "hang", "exit")]
+    wanted += [os.path.join(FAULTY_DIR, "libptovec_test_dut_init_refuses.so"), ORACLE_DUT or ""]
+    missing = [path or "PTOVEC_ORACLE_DUT" for path in wanted if not path or
+               not os.path.exists(path)]
+    assert not missing, ("devices not built (add their targets to the build preset): " +
+                         ", ".join(missing))
+
+
 class TestIsolation(ClassScratch):
     @classmethod
     def setup_class(cls):
+        require_devices()
         super().setup_class()
         cls.vectors = os.path.join(cls.tmp, "vectors")
         generate(cls.vectors, "--op", "tcvt", "--src", "fp16", "--dst", "e8m0")
@@ -203,7 +211,6 @@ class TestIsolation(ClassScratch):
             assert lines[0] == lines[1]
             assert lines[0].startswith("ptovec: error: "), lines[0]
 
-    @pytest.mark.skipif(not ORACLE_DUT, reason="no PTOVEC_ORACLE_DUT")
     def test_isolated_and_in_process_give_the_same_results(self):
         outputs = []
         for mode in ([], ["--in-process"]):

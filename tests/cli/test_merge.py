@@ -12,15 +12,28 @@ import os
 import shutil
 import subprocess
 
-import pytest
+from ptovec_cli import (ORACLE_DUT, PTOVEC, SOURCE, Scratch, error_of, files, ptovec,
+                        read_bin_header)
 
-from ptovec_cli import ORACLE_DUT, PTOVEC, Scratch, error_of, files, ptovec, read_bin_header
+
+def require_parallel():
+    """Fails (never skips) without GNU parallel: scripts/install-deps installs it (Debian:
+    parallel), and a shard test that skips in CI tests nothing."""
+    assert shutil.which("parallel"), ("GNU parallel is not installed: scripts/install-deps "
+                                      "installs it (Debian package parallel)")
 
 
 class TestShards(Scratch):
+    def test_install_deps_installs_gnu_parallel(self):
+        # The packages list of scripts/install-deps (one bash array, one or more per line).
+        with open(os.path.join(SOURCE, "scripts", "install-deps")) as f:
+            text = f.read()
+        listed = text.split("packages=(", 1)[1].split("\n)", 1)[0]
+        words = {w for line in listed.splitlines() for w in line.split("#", 1)[0].split()}
+        assert "parallel" in words, words
+
     def test_shards_run_by_gnu_parallel_merge_to_the_unsharded_files(self):
-        if shutil.which("parallel") is None:
-            pytest.skip("GNU parallel is not installed (Debian: parallel)")
+        require_parallel()
         selection = ["--op", "encode", "--src", "fp32", "--samples", 3000, "--format", "both",
                      "--seed", 9]
         whole = self.generate("whole", *selection)
@@ -52,10 +65,8 @@ class TestShards(Scratch):
         assert whole == self.generate_manifest("merged")
 
     def test_results_of_shard_runs_merge_to_the_unsharded_runs(self):
-        if shutil.which("parallel") is None:
-            pytest.skip("GNU parallel is not installed (Debian: parallel)")
-        if not ORACLE_DUT:
-            pytest.skip("PTOVEC_ORACLE_DUT is not set")
+        require_parallel()
+        assert ORACLE_DUT, "PTOVEC_ORACLE_DUT is not set (tests/cli/CMakeLists.txt sets it)"
         selection = ["--op", "tcvt", "--dst", "e8m0", "--samples", 2000, "--seed", 4]
         self.generate("whole", *selection)
         for fmt, name in (("bin", "results.bin"), ("json", "results.jsonl")):
@@ -102,8 +113,7 @@ class TestShards(Scratch):
     def test_run_of_one_shard_generates_and_runs_it(self):
         # `run --op ... --shard K/N` as a job array's one command: each shard generated into
         # <work>_shard<K>of<N> and run there; merged, the folders give the unsharded run's files.
-        if not ORACLE_DUT:
-            pytest.skip("PTOVEC_ORACLE_DUT is not set")
+        assert ORACLE_DUT, "PTOVEC_ORACLE_DUT is not set (tests/cli/CMakeLists.txt sets it)"
         selection = ["--op", "tcvt", "--src", "fp32", "--dst", "e8m0", "--samples", 3000,
                      "--seed", 5, "--rmode", "RTZ"]
         r = ptovec("run", "--dut", ORACLE_DUT, *selection, "--work", self.path("one"), "--quiet")

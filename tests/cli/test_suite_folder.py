@@ -307,3 +307,7 @@ class TestSuiteFolder(Scratch):
         assert manifest_paths(work) == ["tcvt_fp16_e8m0.bin", "shift_s32_s16.bin"]
         r = ptovec("run", "--dut", ORACLE_DUT, *SHIFT, "--samples", 50, "--work", work)
         self.assert_refused(r, "made with --samples 1000, this run has --samples 50")
+        # The error names run's own option (--work), not generate's --out.
+        assert f"--work {work} holds a suite of 2 files" in r.stderr, r.stderr
+        assert "(give another --work, or the suite's --samples)" in r.stderr, r.stderr
+        assert "--out" not in r.stderr

@@ -11,7 +11,9 @@ Subcommands (each exits 0 when its assertion holds, 1 when it does not, 2 on usa
       with `ptovec run --max-report 1`, narrowed by the catalog's run selection when it has one
       (--src/--dst/--rmode/--sat options, e.g. "--dst e4m3"; not with --all), asserts exit status
       exactly 1 (not 0, not 2), that some vectors mismatched and none was unsupported, and
-      records the totals in WORK/NAME/run.json.
+      records the totals in WORK/NAME/run.json and the run's report in WORK/NAME/report.txt
+      (printed only when an assertion fails; else one line: "mutant run: NAME caught, N
+      mismatches of M vectors (expected: ...)").
   shrink --ptovec P --dut LIB --name NAME --op OP [--src T --dst T] --work WORK [--tests N]
       Runs `ptovec shrink`, asserts that it found a counterexample (exit 1), that the one-vector
       file it wrote reproduces (`ptovec run` of the mutant on it exits 1, and `ptovec eval` of the
@@ -180,32 +182,44 @@ def cmd_run(a):
                      "--max-report", "1", "--threads", "1", "--quiet"]
                     + selection_args)
     cpu, wall = children_cpu() - cpu0, time.time() - wall0
-    sys.stdout.write(p.stdout)
+    # The run's report (its FAIL line is this test's expected outcome) goes to WORK/NAME/
+    # report.txt, and to the output only when the run is not what a mutant's must be: a log of
+    # scripts/test then never ends with a FAIL that is a pass.
+    report_file = work / ("report-all.txt" if a.all else "report.txt")
+    report_file.write_text(p.stdout)
     sys.stderr.write(p.stderr)
+
+    def fail_showing_report(message):
+        sys.stdout.write(p.stdout)
+        fail(message)
+
     if p.returncode != 1:
-        fail(f"{a.name}: ptovec run exited {p.returncode}, expected exactly 1 (mismatches)")
+        fail_showing_report(f"{a.name}: ptovec run exited {p.returncode}, expected exactly 1 "
+                            "(mismatches)")
     report = parse_report(p.stdout)
     if report["mismatched"] == 0:
-        fail(f"{a.name}: exit 1 but no mismatched vector")
+        fail_showing_report(f"{a.name}: exit 1 but no mismatched vector")
     if report["unsupported"] != 0:
-        fail(f"{a.name}: {report['unsupported']} unsupported vectors (a mutant supports every case)")
+        fail_showing_report(f"{a.name}: {report['unsupported']} unsupported vectors (a mutant "
+                            "supports every case)")
     marker = "(mismatched or unsupported):\n"  # the line before the first mismatches
     first = p.stdout.split(marker, 1)[1].split("FAIL:", 1)[0] if marker in p.stdout else ""
     if not first.strip():
-        fail(f"{a.name}: the report names no first mismatch")
+        fail_showing_report(f"{a.name}: the report names no first mismatch")
     # The results file (up to 1.2 GB) has served its purpose: the report is kept in run.json.
     results.unlink(missing_ok=True)
     triage = parse_triage(p.stdout)
     if not triage:
-        fail(f"{a.name}: the report has no triage group")
+        fail_showing_report(f"{a.name}: the report has no triage group")
     record = {"mutant": a.name, "ops": ops, "all_files": a.all, "selection": selection,
               "file_names": files, **report, "triage": triage,
               "first_mismatch": first.rstrip(), "cpu_seconds": round(cpu, 1),
               "wall_seconds": round(wall, 1)}
     name = "run-all.json" if a.all else "run.json"
     (work / name).write_text(json.dumps(record, indent=1) + "\n")
-    print(f"run_mutants: {a.name}: {report['mismatched']} of {report['vectors']} vectors failed, "
-          f"as they must for a mutant: caught ({cpu:.1f} s CPU)")
+    print(f"run_mutants: mutant run: {a.name} caught, {report['mismatched']} mismatches of "
+          f"{report['vectors']} vectors (expected: a mutant must fail; report in {report_file}; "
+          f"{cpu:.1f} s CPU)")
     return 0
 
 

@@ -243,7 +243,14 @@ TEST(LibraryDeviceErrors, AbiVersionMismatch) {
 TEST(LibraryDeviceErrors, InitRefusedAndAccepted) {
   EXPECT_EQ(ErrorOf([] { OpenLibraryDevice(TestDut("init_refuses"), "no"); }),
             "device " + TestDut("init_refuses") +
-                " refused to start: ptovec_dut_init(\"no\") returned 3");
+                " refused to start: ptovec_dut_init(\"no\") returned 3 (--dut-arg \"no\" not "
+                "accepted: the device's documentation names the values it takes)");
+  // Without --dut-arg the hint says so, and names the demo device's values.
+  EXPECT_NE(ErrorOf([] { OpenLibraryDevice(TestDut("init_refuses"), ""); })
+                .find("(no --dut-arg given: a device that needs one names the values it takes in "
+                      "its documentation; the demo device of docs/bring-up.md takes flagless, "
+                      "drop-nv, two-faults or rtz-rtm)"),
+            std::string::npos);
   auto device = OpenLibraryDevice(TestDut("init_refuses"), "please");
   EXPECT_EQ(device->Name(), "broken");
   // It answers all-ones words: ptovec keeps the destination's width (E8M0: 8 bits).

@@ -63,7 +63,9 @@ Command AddCheckCommand(CLI::App& app) {
                    "vector files or suite folders (a folder: every file its manifest.json "
                    "names), in the order the results file has them")
       ->required();
-  c.app->add_option("--op", args->op, "check only this op's files (as the run selected them)");
+  c.app->add_option("--op", args->op,
+                    "check only this op's files (as the run selected them; of a results file "
+                    "of more files, the sections of the selected ones)");
   c.app->add_option("--src", args->src, "check only files of this source type");
   c.app->add_option("--dst", args->dst, "check only files of this destination type");
   c.app

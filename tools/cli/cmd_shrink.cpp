@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <regex>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -259,21 +260,34 @@ tools::ShrinkFromFilter FromFilter(const ShrinkArgs& a) {
   return filter;
 }
 
+// "" when the results file was written by the --dut device (or does not say by which), else a
+// note naming both: its answers are another device's, so no failure in it says nothing of --dut.
+std::string OtherDeviceNote(const ShrinkArgs& a, const tools::CheckReport& report) {
+  if (report.device.empty()) return {};
+  std::unique_ptr<tools::Device> device = OpenDevice(a.device);
+  const std::string name = device->Name();
+  device->Close();
+  if (name == report.device) return {};
+  return "the results are of device " + report.device + ", not " + name +
+         " (--dut): `ptovec run --dut` this device first to shrink its failures";
+}
+
 // Prints that the results file holds no failure to shrink (as judged here).
 void PrintNothingToShrink(const ShrinkArgs& a, const tools::ShrinkFromFilter& filter,
                           const tools::CheckReport& report, const tools::Judge& judge) {
+  const std::string note = OtherDeviceNote(a, report);
   if (a.json) {
-    std::cout << nlohmann::ordered_json{{"from", a.from},
-                                        {"mismatches", 0},
-                                        {"results", nlohmann::ordered_json::array()}}
-                     .dump()
-              << "\n";
+    nlohmann::ordered_json j{
+        {"from", a.from}, {"mismatches", 0}, {"results", nlohmann::ordered_json::array()}};
+    if (!note.empty()) j["note"] = note;
+    std::cout << j.dump() << "\n";
     return;
   }
   std::cout << "ptovec shrink: no failures to shrink in " << a.from
             << (filter.filtered() ? " for the selected op and types" : "")
             << (judge.plain() ? "" : " as judged here") << "\n"
             << JudgeLine(judge);
+  if (!note.empty()) std::cout << "note: " << note << "\n";
   if (report.waived > 0) {
     std::cout << report.waived << " mismatches waived by known differences\n";
   }
@@ -368,7 +382,29 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
   return kExitMismatch;  // the results file holds mismatches
 }
 
-int Shrink(const ShrinkArgs& a) {
+// A --signature given as a report's triage line prints it: "[count  ]op src -> dst: signature"
+// sets --op, --src and --dst (each, when also given, must agree) and keeps the signature.
+ShrinkArgs WithTriageLinePrefix(ShrinkArgs a) {
+  static const std::regex line(R"(^\s*(?:\d+\s+)?(\S+) (\S+) -> (\S+): (.*)$)");
+  std::smatch m;
+  if (a.signature.empty() || !std::regex_match(a.signature, m, line)) return a;
+  const auto take = [&](std::string& option, const std::string& value, const char* name) {
+    if (!option.empty() && option != value) {
+      throw InputError("--signature names " + value + " as its " + name + " but --" + name +
+                       " is " + option + " (give the triage line's op and types, or neither)");
+    }
+    option = value;
+  };
+  take(a.op, m[1].str(), "op");
+  generator::RequireOp(a.op);
+  take(a.src, m[2].str(), "src");
+  take(a.dst, m[3].str(), "dst");
+  a.signature = m[4].str();
+  return a;
+}
+
+int Shrink(const ShrinkArgs& given) {
+  const ShrinkArgs a = WithTriageLinePrefix(given);
   CheckDeviceArgs(a.device);
   bool json_file = false;
   if (a.format == "json") {
@@ -410,8 +446,9 @@ Command AddShrinkCommand(CLI::App& app) {
   AddJudgeOptions(s, args->judge);
   s.add_option("--signature", args->signature,
                "minimise only failures with this triage signature, as a report's triage line "
-               "prints it (needs --op), e.g. 'input +normal; expected +inf OF|NX; got +largest "
-               "OF|NX; word 1 code nearer zero; flags same'");
+               "prints it: with its op and types (then --op/--src/--dst are taken from it), e.g. "
+               "'encode fp32 -> fp16: input +normal; expected +inf OF|NX; got +largest OF|NX; "
+               "word 1 code nearer zero; flags same', or without them (needs --op)");
   s.add_option("--class", args->classes,
                "minimise only failures whose first input is of these classes (+normal, "
                "-subnormal, qnan, +int, ... comma-separated), e.g. +normal,+subnormal for "

@@ -352,7 +352,8 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
     EntriesToKeep(jobs, options, ignored);  // refuses a file given as --out before a folder
     CreateFolders(options.out_dir);
   }
-  const FolderLock lock(options.out_dir, FolderLock::Mode::Write, "generate", "--out folder");
+  const FolderLock lock(options.out_dir, FolderLock::Mode::Write, "generate",
+                        options.folder_option + " folder");
   std::uint64_t suite_samples = options.sampling.samples;
   const std::vector<ManifestEntry> kept = EntriesToKeep(jobs, options, suite_samples);
   const unsigned threads =

@@ -56,24 +56,27 @@ std::optional<Manifest> ExistingSuite(const GenerateOptions& options) {
   const std::filesystem::path& out = options.out_dir;
   std::error_code error;
   if (std::filesystem::exists(out, error) && !std::filesystem::is_directory(out, error)) {
-    throw InputError("--out " + out.string() + " is a file (expected a folder for the suite)");
+    throw InputError(options.folder_option + " " + out.string() +
+                     " is a file (expected a folder for the suite)");
   }
   const std::filesystem::path manifest_path = out / "manifest.json";
   if (!std::filesystem::exists(manifest_path, error)) {
-    RefuseUnlistedVectorFiles(out, nullptr, "--out folder",
-                              "give an empty or new --out folder, or move them away");
+    RefuseUnlistedVectorFiles(
+        out, nullptr, options.folder_option + " folder",
+        "give an empty or new " + options.folder_option + " folder, or move them away");
     return std::nullopt;
   }
   Manifest old = ReadManifest(manifest_path);
-  RefuseUnlistedVectorFiles(out, &old, "--out folder",
-                            "give an empty or new --out folder, or move them away");
+  RefuseUnlistedVectorFiles(
+      out, &old, options.folder_option + " folder",
+      "give an empty or new " + options.folder_option + " folder, or move them away");
   if (old.suite != options.suite) {
     // Neither adding to nor replacing: the smoke suite over a default one would silently swap
     // a nightly suite for a per-commit one (or the reverse), under the same file names.
-    throw InputError("--out " + out.string() + " holds the " + old.suite + " suite (" +
-                     Counted(old.files.size(), "file") + "), this run writes the " + options.suite +
-                     " suite; a folder holds one suite (give another --out, or "
-                     "delete the folder first)");
+    throw InputError(options.folder_option + " " + out.string() + " holds the " + old.suite +
+                     " suite (" + Counted(old.files.size(), "file") + "), this run writes the " +
+                     options.suite + " suite; a folder holds one suite (give another " +
+                     options.folder_option + ", or delete the folder first)");
   }
   return old;
 }
@@ -84,11 +87,11 @@ std::optional<Manifest> ExistingSuite(const GenerateOptions& options) {
 void RefuseNarrowerSuite(const Manifest& old, const GenerateOptions& options, bool sampled) {
   const auto narrower = [&](const std::string& what, const std::string& theirs,
                             const std::string& ours) {
-    throw InputError("--out " + options.out_dir.string() + " holds a suite of " +
+    throw InputError(options.folder_option + " " + options.out_dir.string() + " holds a suite of " +
                      Counted(old.files.size(), "file") + " made with " + what + " " + theirs +
                      ", this run has " + what + " " + ours +
-                     ", which would replace it by a smaller one (give another --out, or delete "
-                     "the folder first)");
+                     ", which would replace it by a smaller one (give another " +
+                     options.folder_option + ", or delete the folder first)");
   };
   if (sampled && options.sampling.samples < old.samples) {
     narrower("--samples", std::to_string(old.samples), std::to_string(options.sampling.samples));
@@ -118,11 +121,11 @@ void RefuseMixedSuite(const Manifest& old, const GenerateOptions& options, bool 
                       std::uint64_t& samples) {
   const auto refuse = [&](const std::string& what, const std::string& theirs,
                           const std::string& ours) {
-    throw InputError("--out " + options.out_dir.string() + " holds a suite of " +
+    throw InputError(options.folder_option + " " + options.out_dir.string() + " holds a suite of " +
                      Counted(old.files.size(), "file") + " made with " + what + " " + theirs +
                      ", this run has " + what + " " + ours +
-                     "; adding to it would mix two suites (give another --out, or the suite's " +
-                     what + ")");
+                     "; adding to it would mix two suites (give another " + options.folder_option +
+                     ", or the suite's " + what + ")");
   };
   if (old.version != kFileFormatVersion) {
     refuse("file-format version", std::to_string(old.version), std::to_string(kFileFormatVersion));

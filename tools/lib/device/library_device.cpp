@@ -108,8 +108,15 @@ class LibraryDevice final : public Device {
       if (auto init = reinterpret_cast<InitFn>(::dlsym(handle_, "ptovec_dut_init"))) {
         const int rc = init(arg.c_str());
         if (rc != 0) {
-          throw DeviceError("device " + shown + " refused to start: ptovec_dut_init(\"" + arg +
-                            "\") returned " + std::to_string(rc));
+          throw DeviceError(
+              "device " + shown + " refused to start: ptovec_dut_init(\"" + arg + "\") returned " +
+              std::to_string(rc) +
+              (arg.empty() ? " (no --dut-arg given: a device that needs one names the values it "
+                             "takes in its documentation; the demo device of docs/bring-up.md "
+                             "takes flagless, drop-nv, two-faults or rtz-rtm)"
+                           : " (--dut-arg \"" + arg +
+                                 "\" not accepted: the device's "
+                                 "documentation names the values it takes)"));
         }
       }
     } catch (...) {

@@ -10,6 +10,7 @@
 #include <functional>
 #include <iostream>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -191,13 +192,28 @@ CheckReport CompareTestFloat(const generator::VectorSelection& vectors,
   return report;
 }
 
-// Throws InputError unless the results file has a section per selected vector file, with a hint
-// when its sections are those of part of the selection.
-void CheckSectionCount(const std::vector<ResultsSection>& sections,
-                       const std::vector<VectorSource>& sources,
-                       const generator::VectorSelection& vectors,
-                       const std::filesystem::path& results) {
-  if (sections.size() == sources.size()) return;
+// The results section that answers each selected vector file: the i-th section for the i-th
+// file when the counts agree; for a selection (--op/--src/--dst) of a suite whose results file
+// holds more sections (a whole-suite run), the sections named as the selected files, in order.
+// Throws InputError otherwise, with a hint when the sections are those of part of the selection.
+std::vector<std::size_t> SectionsOf(const std::vector<ResultsSection>& sections,
+                                    const std::vector<VectorSource>& sources,
+                                    const generator::VectorSelection& vectors,
+                                    const std::filesystem::path& results) {
+  std::vector<std::size_t> of;
+  if (sections.size() == sources.size()) {
+    for (std::size_t s = 0; s < sources.size(); ++s) of.push_back(s);
+    return of;
+  }
+  if (vectors.filtered() && sections.size() > sources.size()) {
+    std::size_t t = 0;
+    for (const VectorSource& source : sources) {
+      while (t < sections.size() && sections[t].file != source.name) ++t;
+      if (t == sections.size()) break;
+      of.push_back(t++);
+    }
+    if (of.size() == sources.size()) return of;
+  }
   std::size_t named = 0;
   for (const ResultsSection& section : sections) {
     for (const VectorSource& source : sources) named += section.file == source.name ? 1 : 0;
@@ -210,6 +226,18 @@ void CheckSectionCount(const std::vector<ResultsSection>& sections,
                    generator::Counted(sections.size(), "section") + " but " + vectors.Describe() +
                    " holds " + generator::Counted(sources.size(), "vector file") + " (" + hint +
                    ")");
+}
+
+// Reads past section t of the results file (a section no selected vector file has), checking
+// its records' order as any section's.
+void SkipSection(ResultsReader& reader, std::size_t t) {
+  std::vector<DeviceAnswer> answers(4096);
+  std::vector<std::uint64_t> indices(4096);
+  for (std::uint64_t left = reader.RecordsIn(t); left > 0;) {
+    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(left, 4096));
+    reader.Read(t, std::span(answers.data(), n), std::span(indices.data(), n));
+    left -= n;
+  }
 }
 
 // Throws InputError when section s's SHA-256 is not its vector file's.
@@ -309,39 +337,49 @@ CheckReport Compare(const generator::VectorSelection& vectors, const std::filesy
   const std::vector<VectorSource> sources = generator::SelectVectorFiles(vectors);
   ResultsReader reader(results);
   const auto& sections = reader.sections();
-  CheckSectionCount(sections, sources, vectors, results);
+  const std::vector<std::size_t> section_of = SectionsOf(sections, sources, vectors, results);
   MismatchesFile export_file(mismatches);
   CheckAccumulator acc(max_report, export_file.Sink(), judge);
   std::vector<VectorRecord> records;
   std::vector<std::uint64_t> positions;
   std::vector<std::uint64_t> indices;
   std::vector<DeviceAnswer> answers;
+  std::size_t next = 0;  // the results section to read next
   for (std::size_t s = 0; s < sources.size(); ++s) {
+    const std::size_t t = section_of[s];
+    for (; next < t; ++next) SkipSection(reader, next);
+    ++next;
     auto vr = generator::OpenVectorSource(sources[s]);
-    CheckSection(sections[s], s, sources[s], vr->info());
-    acc.BeginFile(sources[s].name, *vr->info().op, vr->info().pair, sections[s].count);
-    std::uint64_t left = reader.RecordsIn(s);  // answers in the file (fewer after a stop)
+    CheckSection(sections[t], t, sources[s], vr->info());
+    acc.BeginFile(sources[s].name, *vr->info().op, vr->info().pair, sections[t].count);
+    std::uint64_t left = reader.RecordsIn(t);  // answers in the file (fewer after a stop)
     std::uint64_t index = 0;
     while (!vr->done()) {
       const std::size_t n = vr->Read(records, 4096);
-      KeepSectionRecords(records, index, sections[s].controls, left, positions);
+      KeepSectionRecords(records, index, sections[t].controls, left, positions);
       answers.resize(records.size());
       indices.resize(records.size());
-      reader.Read(s, answers, indices);
-      AddBatch(acc, s, sections[s], results, filter, records, positions, indices, answers,
+      reader.Read(t, answers, indices);
+      AddBatch(acc, t, sections[t], results, filter, records, positions, indices, answers,
                left_out);
       left -= records.size();
       index += n;
       if (stop(acc)) return acc.Finish();
     }
     generator::CheckSourceDigest(sources[s], *vr);
-    CheckSectionDigest(sections[s], s, sources[s], vr->sha256());
+    CheckSectionDigest(sections[t], t, sources[s], vr->sha256());
     if (progress) PrintChecked(s, sources, index);
   }
+  for (; next < sections.size(); ++next) SkipSection(reader, next);
   reader.Finish();
   export_file.Commit();
   CheckReport report = acc.Finish();
   report.notes = generator::UnverifiedCountNotes(sources);
+  if (sources.size() < sections.size()) {
+    report.notes.push_back("checked " + generator::Counted(sources.size(), "section") + " of " +
+                           Str(sections.size()) + " in " + results.filename().string() +
+                           ", those of " + vectors.Describe());
+  }
   return Concluded(std::move(report), reader, vectors, results, filter, left_out, judge);
 }
 

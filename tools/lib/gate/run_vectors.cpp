@@ -77,6 +77,7 @@ std::unique_ptr<generator::FolderLock> GenerateRunVectors(const std::filesystem:
       SelectRunJobs(generation.op, generation.src, generation.dst);
   generator::GenerateOptions generate;
   generate.out_dir = folder;
+  generate.folder_option = "--work";
   generate.sampling = {generation.seed, generation.samples};
   if (!generation.shard.empty()) generate.shard = generator::ParseShardSelection(generation.shard);
   generate.progress = generation.progress;

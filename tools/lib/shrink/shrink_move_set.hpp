@@ -31,6 +31,11 @@ class MoveSet {
   const Case& From() const { return c_; }
   const SimplicityKey& Own() const { return own_; }
 
+  // While set, the moves offered are near moves: Sorted returns every one of them whatever its
+  // limit (the limit counts the other moves only), so the many far candidates of a wide type
+  // never crowd out a simpler significand at the same exponent or a simpler control.
+  void SetNear(bool near) { near_ = near; }
+
   // Offers `k` and, when its inputs alone are simpler (fewer non-zero words, significant bits
   // or exponent distance), `k` under every other selected control: a simpler value can fail
   // under another mode only.
@@ -61,8 +66,8 @@ class MoveSet {
     }
   }
 
-  // The offered cases but those whose keys are in `judged` (sorted), simplest first, at most
-  // `limit`.
+  // The offered cases but those whose keys are in `judged` (sorted), simplest first: every near
+  // move and at most `limit` others.
   // `keys`, when given, receives the keys of the returned cases (in the same order).
   std::vector<Case> Sorted(std::size_t limit, const std::vector<SimplicityKey>& judged = {},
                            std::vector<SimplicityKey>* keys = nullptr) const {
@@ -70,14 +75,19 @@ class MoveSet {
     // comparing); equal keys are one case, kept once.
     std::vector<std::uint32_t> order(moves_.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint32_t>(i);
-    std::sort(order.begin(), order.end(),
-              [&](std::uint32_t a, std::uint32_t b) { return moves_[a].first < moves_[b].first; });
+    // Equal keys: a near move first, so that the one kept of them counts as near.
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return moves_[a].first < moves_[b].first ||
+             (moves_[a].first == moves_[b].first && near_of_[a] > near_of_[b]);
+    });
     std::vector<Case> out;
     out.reserve(std::min(limit, order.size()));
-    for (std::size_t i = 0; i < order.size() && out.size() < limit; ++i) {
+    std::size_t others = 0;
+    for (std::size_t i = 0; i < order.size(); ++i) {
       const SimplicityKey& key = moves_[order[i]].first;
       if (i > 0 && key == moves_[order[i - 1]].first) continue;
       if (std::binary_search(judged.begin(), judged.end(), key)) continue;
+      if (!near_of_[order[i]] && others++ >= limit) continue;
       out.push_back(moves_[order[i]].second);
       if (keys != nullptr) keys->push_back(key);
     }
@@ -94,6 +104,7 @@ class MoveSet {
     if (!(key < own_)) return;
     if (k.op->check_control && k.op->check_control(k.pair, k.in, k.control)) return;
     moves_.emplace_back(key, k);
+    near_of_.push_back(near_ ? 1 : 0);
   }
 
   const Case& c_;
@@ -101,6 +112,8 @@ class MoveSet {
   SimplicityKey own_;
   std::vector<generator::NumericExecutionControl> all_controls_;
   std::vector<std::pair<SimplicityKey, Case>> moves_;
+  std::vector<std::uint8_t> near_of_;  // 1 for a near move (SetNear), one per moves_ entry
+  bool near_ = false;
 };
 
 // Calls f(i, view, parts) for each view of each slot of c whose word there is a non-zero finite

@@ -80,7 +80,8 @@ std::optional<std::pair<std::uint64_t, bool>> OddSignificandOf(const Case& c, st
   return std::make_pair(m >> std::countr_zero(m), negative);
 }
 
-// Each word (or view) with a simpler significand, same sign, at every leading exponent.
+// Each word (or view) with a simpler significand, same sign, at every leading exponent (its own
+// significand at every other binade as near moves: MoveSet::SetNear).
 void SignificandMoves(MoveSet& set) {
   const Case& c = set.From();
   for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
@@ -91,6 +92,8 @@ void SignificandMoves(MoveSet& set) {
       const Word word = view.Get(c.in[i]);
       const auto [lo, hi] = LeadingExponentRange(view.type);
       for (const std::uint64_t s : SimplerSignificands(m)) {
+        // The same significand at another binade keeps the rounding situation: a near move.
+        set.SetNear(s == m);
         const int bits = BitWidth(s);
         for (int leading = lo; leading <= hi; ++leading) {
           const std::optional<Word> code = ExactCode(view.type, negative, s, leading - bits + 1);
@@ -102,6 +105,29 @@ void SignificandMoves(MoveSet& set) {
       }
     }
   }
+  set.SetNear(false);
+}
+
+// Near moves: each word (or view) +/- m 2^q with a shorter significand at the same exponent, its
+// top k bits (m >> j) rounded toward and away from zero ((m >> j) + 1: into the next binade when
+// m >> j is all ones), each k. -128.0000076 (FP32 0xc3000001, 24 bits) reaches -128.5 (9 bits),
+// the shortest value of its binade that still rounds the same way, which a move to every
+// binade's short significands cannot reach in a wide type before its limit (MoveSet::SetNear).
+void ShortSignificandMoves(MoveSet& set) {
+  const Case& c = set.From();
+  ForEachOddView(c, [&](std::size_t i, const WordView& view, const OddParts& a) {
+    for (int j = 1; j < BitWidth(a.m); ++j) {
+      for (const std::uint64_t top : {a.m >> j, (a.m >> j) + 1}) {
+        const int zeros = std::countr_zero(top);
+        const std::optional<Word> code =
+            ExactCode(view.type, a.negative, top >> zeros, a.q + j + zeros);
+        if (!code) continue;
+        Case k = c;
+        k.in[i] = view.Put(c.in[i], *code);
+        set.Offer(k);
+      }
+    }
+  });
 }
 
 // Two words at once, one binade up and the other down by as many (m_i 2^(q_i + d), m_j 2^(q_j
@@ -226,7 +252,12 @@ void LocalMoves(MoveSet& set) {
 std::vector<Case> LocalSimplerMoves(const Case& c, const generator::ControlFilter& controls,
                                     std::vector<SimplicityKey>& keys) {
   MoveSet set(c, controls);
+  // Near moves first, each judged whatever the limit: the case under every simpler control, and
+  // shorter significands at the same exponent under every control.
+  set.SetNear(true);
   set.OfferControls();
+  ShortSignificandMoves(set);
+  set.SetNear(false);
   LocalMoves(set);
   keys.clear();
   return set.Sorted(kLocalMovesLimit, {}, &keys);

@@ -27,6 +27,8 @@ std::vector<Job> DefaultSuite();
 
 struct GenerateOptions {
   std::filesystem::path out_dir = "vectors/default";
+  /// The option that named out_dir, for error lines ("--out"; `ptovec run --op`: "--work").
+  std::string folder_option = "--out";
   /// The manifest's "suite": "default" (the op's default domains) or "smoke" (`selected` holds
   /// the inputs coverage.hpp SelectSmokeInputs picks). A folder holds one suite: generate
   /// refuses to add to or replace a folder's suite of another kind.

@@ -82,7 +82,8 @@ SimplicityKey SimplicityOf(const Case& c);
 bool Simpler(const Case& a, const Case& b);
 
 /// The moves the descent after the shrink tree judges at `c`, in the order it judges them: the
-/// local moves, simplest first (at most kLocalMovesLimit), then the jump moves that are not
+/// local moves, simplest first (every near move, below, and at most kLocalMovesLimit others),
+/// then the jump moves that are not
 /// among them, simplest first (at most kJumpMovesLimit). The descent takes the first failing one
 /// (so a failing jump is taken only when no local move fails) and repeats until none fails.
 /// Local moves, which keep the rounding situation: for each floating input word with sign,
@@ -102,7 +103,10 @@ bool Simpler(const Case& a, const Case& b);
 /// to one significant bit, another slot's floating value, or the product of the two), which
 /// reach cases no local move reaches (fpatr: a scale carried into LReLU's parameter under mode
 /// 0). The local moves begin with the case itself under every simpler control (any simpler mode,
-/// not only a neighbour, and Sat off), so a local minimum has no simpler failing control. A
+/// not only a neighbour, and Sat off), so a local minimum has no simpler failing control. Near
+/// moves, judged whatever the limit: the case under every simpler control, each word's
+/// significand cut to its top k bits at the same exponent (toward and away from zero, every k,
+/// under every control), and its own significand at every other exponent. A
 /// move whose inputs alone are simpler (fewer non-zero words, significant bits or
 /// exponent distance) is also offered under every other control `controls` selects (a simpler
 /// value may fail under another mode only). Only cases strictly simpler than `c`, inside the
