@@ -151,6 +151,9 @@ void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& ex
   if (!report_.judge.known.models.empty()) TallyModels(c, verdict, got);
   if (verdict == Verdict::Match) {
     ++report_.matched;
+    if (tally.matched_samples.size() < kDiagnosisMatchedSamples) {
+      tally.matched_samples.emplace_back(c, expected);
+    }
     return;
   }
   const Judged j{
@@ -224,22 +227,39 @@ void CheckAccumulator::AddFailure(const Judged& j, ControlTally& tally) {
       static_cast<std::uint16_t>(1U << (static_cast<unsigned>(c.control.rounding_mode) * 2 +
                                         (c.control.saturating ? 1U : 0U)));
   const bool new_group = group == group_of_.end();
+  const std::size_t group_index = new_group ? report_.groups.size() : group->second;
   const bool keep_first = failed && report_.first.size() < max_report_;
   const bool keep_example = failed && tally.examples.size() < kJunitExamples;
   if (!new_group) {
-    TriageGroup& g = report_.groups[group->second];
+    TriageGroup& g = report_.groups[group_index];
     ++g.count;
     g.controls |= control_bit;
+    if (j.verdict == Verdict::Mismatch) Diagnose(j, group_index, signature);
     if (!keep_first && !keep_example && !every_) return;
   }
   Mismatch m = MismatchOf(j, kNoRule, signature, {});
   if (new_group) {
-    group_of_.emplace(key, report_.groups.size());
+    group_of_.emplace(key, group_index);
     report_.groups.push_back(TriageGroup{c.op, c.pair.Whole(), signature, 1, control_bit, m});
+    if (j.verdict == Verdict::Mismatch) Diagnose(j, group_index, signature);
   }
   if (every_) every_(m);
   if (keep_example) tally.examples.push_back(m);
   if (keep_first) report_.first.push_back(std::move(m));
+}
+
+void CheckAccumulator::Diagnose(const Judged& j, std::size_t group, const Signature& signature) {
+  const ExplanationSet explains =
+      diagnoser_.Ask(group, j.c, j.expected, j.got, report_.judge.policy);
+  if (cells_of_.size() <= group) cells_of_.resize(group + 1);
+  for (const auto& [set, cell] : cells_of_[group]) {
+    if (set == explains) {
+      ++report_.cells[cell].count;
+      return;
+    }
+  }
+  cells_of_[group].emplace_back(explains, report_.cells.size());
+  report_.cells.push_back(DiagnosisCell{explains, group, 1, MismatchOf(j, kNoRule, signature, {})});
 }
 
 std::uint64_t CheckAccumulator::AddProduct(
@@ -267,6 +287,10 @@ std::uint64_t CheckAccumulator::AddProduct(
       const DeviceAnswer& a = got[j];
       if (c < 14 && report_.judge.Matches(expected[j], a)) {
         ++matched_of[c];
+        ControlTally& sampled = file.controls[tally_of[c]];
+        if (sampled.matched_samples.size() < kDiagnosisMatchedSamples) {
+          sampled.matched_samples.emplace_back(Case{&op, pair, controls[c], inputs[i]}, expected[j]);
+        }
         ++matched;
         ++class_of[generator::VectorClass{input_class, generator::OutcomeOf(expected[j].status)}
                        .index()];
@@ -301,6 +325,9 @@ void ControlTally::Add(ControlTally&& later) {
   unsupported += later.unsupported;
   for (Mismatch& m : later.examples) {
     if (examples.size() < kJunitExamples) examples.push_back(std::move(m));
+  }
+  for (auto& sample : later.matched_samples) {
+    if (matched_samples.size() < kDiagnosisMatchedSamples) matched_samples.push_back(sample);
   }
 }
 
@@ -337,15 +364,28 @@ void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report
   }
   if (total.rules.size() < part.rules.size()) total.rules.resize(part.rules.size());
   for (std::size_t k = 0; k < part.rules.size(); ++k) total.rules[k].Add(std::move(part.rules[k]));
+  std::vector<std::size_t> group_in_total;  // part's group k is total's group_in_total[k]
   for (TriageGroup& g : part.groups) {
     auto it = std::find_if(total.groups.begin(), total.groups.end(), [&](const TriageGroup& t) {
       return t.op == g.op && t.pair == g.pair && t.signature == g.signature;
     });
+    group_in_total.push_back(static_cast<std::size_t>(it - total.groups.begin()));
     if (it == total.groups.end()) {
       total.groups.push_back(std::move(g));
     } else {
       it->count += g.count;
       it->controls |= g.controls;
+    }
+  }
+  for (DiagnosisCell& cell : part.cells) {
+    cell.group = group_in_total[cell.group];
+    auto it = std::find_if(total.cells.begin(), total.cells.end(), [&](const DiagnosisCell& t) {
+      return t.group == cell.group && t.explains == cell.explains;
+    });
+    if (it == total.cells.end()) {
+      total.cells.push_back(std::move(cell));
+    } else {
+      it->count += cell.count;
     }
   }
 }

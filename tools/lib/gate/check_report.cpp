@@ -333,6 +333,7 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
   PrintTotals(out, r);
   PrintKnownDifferences(out, r);
   if (r.mismatched + r.unsupported > 0) {
+    check_report_text::PrintCauses(out, r);
     PrintKinds(out, r);
     PrintByControl(out, r);
     PrintByClass(out, r);

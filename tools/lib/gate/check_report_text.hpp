@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <ostream>
 #include <string>
 
 #include "ptovec/facts.h"
@@ -21,5 +22,9 @@ std::string MismatchText(const Mismatch& m, const std::string& indent);
 
 /// The known-difference sets of the report's judge, comma-separated.
 std::string SetsText(const CheckReport& r);
+
+/// The diagnosis (causes.hpp): one paragraph per cause, explained ones first (most vectors
+/// first), then the coarse signatures nothing explains; nothing when no vector mismatched.
+void PrintCauses(std::ostream& out, const CheckReport& r);
 
 }  // namespace ptovec::tools::check_report_text

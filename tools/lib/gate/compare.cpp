@@ -81,7 +81,8 @@ bool IsResultClassName(std::string_view name) {
   return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
 }
 
-// "same", "-UF", "+OF", "-OF|NX +NV".
+}  // namespace
+
 std::string FlagDifferenceText(Status expected, Status got) {
   const Status missing = expected & ~got;
   const Status extra = got & ~expected;
@@ -91,6 +92,8 @@ std::string FlagDifferenceText(Status expected, Status got) {
   if (extra) out += (out.empty() ? "+" : " +") + generator::FlagNames(extra);
   return out;
 }
+
+namespace {
 
 constexpr std::array<WordDifference, 11> kWordDifferences{
     WordDifference::Same,       WordDifference::Sign,     WordDifference::OneNearer,

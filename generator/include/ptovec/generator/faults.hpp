@@ -51,6 +51,10 @@ struct GenericExplanation {
   NumericRoundingMode to = NumericRoundingMode::RNE;  ///< ModeAs: the mode computed instead
   TileDataType through = TileDataType::FP32;          ///< DoubleRounding: the intermediate type
   oracle::Deviation deviation = oracle::Deviation::IEEEOverflow;  ///< Deviation
+  /// Deviation InvalidInteger: the word convention (never Open: an open word reproduces nothing).
+  oracle::InvalidIntegerWord invalid_integer = oracle::InvalidIntegerWord::Clamp;
+  /// Deviation E4M3InfNaN: the NaN word (never Open).
+  oracle::NaNWord nan = oracle::NaNWord::PositiveQuiet;
   /// One line in the report's words: "mode RNE as RNA", "Sat ignored", "deviation signed-zero".
   std::string_view text;
 };
@@ -90,6 +94,16 @@ Encoded EvaluateOracle(const Case& c);
 /// The fault model's answer for `c` (same shapes and throws as EvaluateOracle): equal to
 /// EvaluateOracle wherever the fault does not apply (always where `fault.applies` is false).
 Encoded EvaluateFault(const FaultModel& fault, const Case& c);
+
+/// The answer of the generic explanation `g` for `c` (same shapes as EvaluateOracle), or nullopt
+/// where `g` cannot change the answer of `c`: ModeAs when c's mode is not `from` (or is `to`),
+/// SatIgnored with Sat off, SatAlwaysOn with Sat on (and both for ops without controls),
+/// DoubleRounding outside `encode` to a floating type coarser than `through` from another type,
+/// Deviation on an op without a behaviour model (OpDef::evaluate_model). DoubleRounding rounds the
+/// exact value to `through` under RNE without Sat (an overflow there: nullopt), then that value
+/// to the destination under c's control, the two steps' flags OR-ed (sticky hardware flags).
+/// Throws what the op throws (e.g. fpatr under a control illegal for its input).
+std::optional<Encoded> EvaluateGeneric(const GenericExplanation& g, const Case& c);
 
 /// "own", "generic", "narrowed-generic".
 std::string_view FaultKindName(FaultKind kind);

@@ -21,6 +21,7 @@
 #include "ptovec/generator/word_text.hpp"
 #include "ptovec/tools/compare.hpp"
 #include "ptovec/tools/device.hpp"
+#include "ptovec/tools/diagnosis.hpp"
 #include "ptovec/tools/known_differences.hpp"
 #include "ptovec/tools/results.hpp"
 
@@ -67,6 +68,15 @@ struct TriageGroup {
   Mismatch first;              ///< its first vector in run order
 };
 
+/// The failing vectors of one triage group that the same explanations reproduce (diagnosis.hpp):
+/// what the causes (causes.hpp) are computed from.
+struct DiagnosisCell {
+  ExplanationSet explains;  ///< bit k: AllExplanations()[k] reproduces each of them
+  std::size_t group = 0;    ///< index in CheckReport::groups
+  std::uint64_t count = 0;
+  Mismatch first;  ///< the first in run order
+};
+
 /// The vectors one known-difference rule waived; for a model's deviation also where it made the
 /// model's answer differ from the profile's.
 struct RuleTally {
@@ -95,11 +105,17 @@ struct ControlTally {
   std::uint64_t unsupported = 0;
   std::uint64_t waived = 0;        ///< mismatches a known-difference rule explains (not failed)
   std::vector<Mismatch> examples;  ///< the first few failed (kJunitExamples), for JUnit
+  /// The first kDiagnosisMatchedSamples matched vectors (case and answer): where the diagnosis
+  /// counts how often an explanation contradicts an answer the device got right.
+  std::vector<std::pair<Case, Encoded>> matched_samples;
   std::uint64_t failed() const { return word + flags + both + unsupported; }
   /// Adds the counts of `later` (a tally of later records of the same control) and its examples
   /// while fewer than kJunitExamples are kept.
   void Add(ControlTally&& later);
 };
+
+/// Matched vectors kept per (file, mode, Sat) for the diagnosis (ControlTally::matched_samples).
+inline constexpr std::size_t kDiagnosisMatchedSamples = 32;
 
 /// Examples kept per (file, mode, Sat) for the JUnit failure text.
 inline constexpr std::size_t kJunitExamples = 5;
@@ -154,6 +170,8 @@ struct CheckReport {
   std::vector<RuleTally> rules;
   /// Mismatched and unsupported vectors by (op, pair, signature), in order of first sight.
   std::vector<TriageGroup> groups;
+  /// The mismatched vectors (not the unsupported ones) by group and reproducing explanations.
+  std::vector<DiagnosisCell> cells;
   /// Set when the results file records a run that stopped early: why, and where ("" otherwise).
   /// An incomplete run never passes.
   std::string incomplete;
@@ -234,6 +252,11 @@ class CheckAccumulator {
   std::uint8_t input_class_ = 0;
   std::function<void(const Mismatch&)> every_;
   CheckReport report_;
+  Diagnoser diagnoser_;
+  // Per triage group: its cells' explanation sets and indices in report_.cells.
+  std::vector<std::vector<std::pair<ExplanationSet, std::size_t>>> cells_of_;
+  // The diagnosis of a mismatch of group `group`.
+  void Diagnose(const Judged& j, std::size_t group, const Signature& signature);
   std::map<std::tuple<const OpDef*, oracle::TileDataType, oracle::TileDataType, Signature>,
            std::size_t>
       group_of_;  // index in report_.groups

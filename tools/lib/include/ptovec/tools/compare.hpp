@@ -53,6 +53,10 @@ enum class WordDifference : std::uint8_t {
 /// from zero", "1 below", "1 above", "below", "above", "other".
 std::string_view WordDifferenceName(WordDifference d);
 
+/// How a status differs from the expected one: "same", "-UF" (missing), "+OF" (extra), "-OF|NX
+/// +NV" (both), with the flag names of generator::FlagNames.
+std::string FlagDifferenceText(Status expected, Status got);
+
 /// The difference between two words of `type` (low Format(type).width bits of each).
 WordDifference WordDifferenceOf(oracle::TileDataType type, oracle::Word expected, oracle::Word got);
 

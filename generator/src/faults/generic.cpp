@@ -1,0 +1,78 @@
+// The generic explanations of the fault-model catalogue (ptovec/generator/faults.hpp,
+// EvaluateGeneric): a rounding mode computed as another, Sat ignored or always on, double
+// rounding through a wider floating type, one behaviour-model deviation. The gate's diagnosis
+// asks each of them, beside the catalogue's own fault models, whether it reproduces a device's
+// answer. Integers only.
+#include <optional>
+
+#include "fault_common.hpp"
+#include "ptovec/oracle/behaviour.hpp"
+
+namespace ptovec::generator {
+
+namespace {
+
+using faults::EncodeDyadic;
+using faults::EncodeValue;
+using faults::IsFloating;
+using faults::KindOf;
+using faults::OpKind;
+using faults::OracleWith;
+
+std::optional<Encoded> ModeAs(const GenericExplanation& g, const Case& c) {
+  const NumericRoundingMode mode = c.control.rounding_mode;
+  if (!c.op->uses_controls || mode == g.to || (g.from && mode != *g.from)) return std::nullopt;
+  return OracleWith(c, {g.to, c.control.saturating});
+}
+
+std::optional<Encoded> SatAs(const Case& c, bool saturating) {
+  if (!c.op->uses_controls || c.control.saturating == saturating) return std::nullopt;
+  return OracleWith(c, {c.control.rounding_mode, saturating});
+}
+
+std::optional<Encoded> DoubleRounding(TileDataType through, const Case& c) {
+  if (KindOf(c) != OpKind::Encode || !IsFloating(c.pair.dst) || c.pair.src == through ||
+      c.pair.dst == through ||
+      oracle::Format(through).fraction_bits <= oracle::Format(c.pair.dst).fraction_bits) {
+    return std::nullopt;
+  }
+  const oracle::Dyadic value = EncodeValue(c);
+  const Encoded first = EncodeDyadic(value, through, {NumericRoundingMode::RNE, false});
+  if ((first.status & oracle::kStatusOF) != 0) return std::nullopt;
+  const Encoded second =
+      EncodeDyadic(oracle::DyadicFromFiniteCode(through, first.word), c.pair.dst, c.control);
+  return Encoded{second.word, static_cast<oracle::Status>(second.status | first.status)};
+}
+
+std::optional<Encoded> Deviation(const GenericExplanation& g, const Case& c) {
+  if (!c.op->evaluate_model) return std::nullopt;
+  oracle::Behaviour behaviour;
+  behaviour.deviations = oracle::DeviationBit(g.deviation);
+  behaviour.invalid_integer = g.invalid_integer;
+  behaviour.nan = g.nan;
+  const oracle::ModelAnswer a = EvaluateModel(*c.op, c.pair, c.in, c.control, behaviour);
+  if (a.applied == 0 || a.word_open) return std::nullopt;
+  return a.result;
+}
+
+}  // namespace
+
+std::optional<Encoded> EvaluateGeneric(const GenericExplanation& g, const Case& c) {
+  switch (g.kind) {
+    case GenericKind::ModeAs:
+      return ModeAs(g, c);
+    case GenericKind::SatIgnored:
+      return SatAs(c, false);
+    case GenericKind::SatAlwaysOn:
+      return SatAs(c, true);
+    case GenericKind::DoubleRounding:
+      return DoubleRounding(g.through, c);
+    case GenericKind::Deviation:
+      return Deviation(g, c);
+    case GenericKind::None:
+      break;
+  }
+  return std::nullopt;
+}
+
+}  // namespace ptovec::generator

@@ -1,0 +1,124 @@
+// Diagnosis over the fault-model catalogue (ptovec/tools/diagnosis.hpp, causes.hpp): every fault
+// model, run as a device over the smoke suite (vectors/smoke), is diagnosed as exactly one cause
+// naming itself (a model of kind Generic: its generic explanation); two models on different
+// pairs give two causes naming them; a device that nothing explains gets coarse signatures.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "ptovec/generator/faults.hpp"
+#include "ptovec/tools/causes.hpp"
+#include "ptovec/tools/check.hpp"
+
+namespace ptovec::tools {
+namespace {
+
+using generator::FaultKind;
+using generator::FaultModel;
+
+// The oracle with fault `first` on the (op, pair)s it applies to, and `second` (when given) on
+// the others.
+class FaultDevice : public Device {
+ public:
+  FaultDevice(const FaultModel& first, const FaultModel* second)
+      : first_(first), second_(second), name_(std::string(first.mutant)) {}
+  const std::string& Name() const override { return name_; }
+  void Evaluate(std::span<const Case> cases, std::span<DeviceAnswer> answers) override {
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const Case& c = cases[i];
+      const FaultModel* f = first_.applies(*c.op, c.pair) ? &first_ : second_;
+      answers[i] = {true, f ? generator::EvaluateFault(*f, c) : generator::EvaluateOracle(c)};
+    }
+  }
+
+ private:
+  const FaultModel& first_;
+  const FaultModel* second_;
+  std::string name_;
+};
+
+// The name the diagnosis gives fault model `f` as a cause.
+std::string CauseName(const FaultModel& f) {
+  if (f.kind == FaultKind::Generic) return std::string(f.generic.text);
+  return "fault " + std::string(f.name);
+}
+
+CheckReport RunOverSmoke(Device& device) {
+  static int run = 0;
+  const std::filesystem::path results = std::filesystem::path(::testing::TempDir()) /
+                                        ("diagnosis_" + std::to_string(run++) + ".bin");
+  RunOptions options;
+  options.results = results;
+  options.threads = 1;
+  CheckReport report =
+      RunDevice(device, generator::VectorSelection(PTOVEC_TEST_SOURCE_DIR "/vectors/smoke"),
+                options);
+  std::filesystem::remove(results);
+  return report;
+}
+
+std::vector<std::string> CauseTexts(const CheckReport& report) {
+  std::vector<std::string> texts;
+  for (const Cause& c : Causes(report)) texts.push_back(c.text);
+  return texts;
+}
+
+class EachFaultModel : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(EachFaultModel, IsOneCauseNamingItself) {
+  const FaultModel& f = generator::AllFaultModels()[GetParam()];
+  FaultDevice device(f, nullptr);
+  const CheckReport report = RunOverSmoke(device);
+  ASSERT_GT(report.mismatched, 0U) << f.name << ": the smoke suite catches every fault model";
+  const std::vector<Cause> causes = Causes(report);
+  ASSERT_EQ(CauseTexts(report), std::vector<std::string>{CauseName(f)}) << f.name;
+  EXPECT_EQ(causes[0].count, report.mismatched) << f.name;
+  std::uint64_t in_groups = 0;
+  for (const auto& [group, count] : causes[0].groups) in_groups += count;
+  EXPECT_EQ(in_groups, report.mismatched) << f.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalogue, EachFaultModel,
+                         ::testing::Range<std::size_t>(0, generator::AllFaultModels().size()),
+                         [](const ::testing::TestParamInfo<std::size_t>& p) {
+                           return std::string(generator::AllFaultModels()[p.param].mutant);
+                         });
+
+// Model i with model (7 i + 3) mod n on the pairs model i does not touch: two causes, each naming
+// its model, when the second fails there at all.
+class TwoFaultModels : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(TwoFaultModels, AreTwoCauses) {
+  const std::span<const FaultModel> all = generator::AllFaultModels();
+  const FaultModel& first = all[GetParam()];
+  const FaultModel& second = all[(7 * GetParam() + 3) % all.size()];
+  FaultDevice alone(second, nullptr);
+  FaultDevice both(first, &second);
+  const CheckReport report = RunOverSmoke(both);
+  std::vector<std::string> want{CauseName(first), CauseName(second)};
+  // Where the second model fails only on pairs the first one covers, it is not seen.
+  const CheckReport second_report = RunOverSmoke(alone);
+  bool second_seen = false;
+  for (const DiagnosisCell& cell : second_report.cells) {
+    if (!first.applies(*cell.first.c.op, cell.first.c.pair)) second_seen = true;
+  }
+  if (!second_seen) want.pop_back();
+  std::vector<std::string> got = CauseTexts(report);
+  std::sort(got.begin(), got.end());
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(got, want) << first.name << " + " << second.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalogue, TwoFaultModels,
+                         ::testing::Range<std::size_t>(0, generator::AllFaultModels().size()),
+                         [](const ::testing::TestParamInfo<std::size_t>& p) {
+                           const auto all = generator::AllFaultModels();
+                           return std::string(all[p.param].mutant) + "_with_" +
+                                  std::string(all[(7 * p.param + 3) % all.size()].mutant);
+                         });
+
+}  // namespace
+}  // namespace ptovec::tools
