@@ -120,8 +120,8 @@ class TestBringUp:
         nv = self.run_policy("drop-nv", "--flags", "NV")
         assert nv.returncode == 1
         assert "[word and flags NV only: DZ,OF,UF,NX not compared]" in nv.stdout
-        assert ("tcvt fp16 -> e8m0: input -normal; expected nan NV; got nan -; word same; "
-                      "flags -NV") in nv.stdout
+        assert ("tcvt fp16 -> e8m0: sat off; input -normal; expected nan NV; got nan -; "
+                "word same; flags -NV") in nv.stdout
         others = self.run_policy("drop-nv", "--flags", "DZ,OF,UF,NX")
         assert others.returncode == 0, others.stdout
         assert (others.stdout.endswith(
@@ -137,38 +137,84 @@ class TestBringUp:
         r = self.run_policy("two-faults", "--mismatches", mismatches, results=results)
         assert r.returncode == 1
         groups = triage_lines(r.stdout)
+        # Each fault under Sat off and under Sat on: a group of its own each.
         assert groups == ({
-            "tcvt fp16 -> e8m0: input -normal; expected nan NV; got nan -; word same; "
-            "flags -NV": 430080,
-            "tcvt fp16 -> e8m0: input +normal; expected +normal -; got +normal -; "
-            "word 1 code farther from zero; flags same": 4,
+            "tcvt fp16 -> e8m0: sat off; input -normal; expected nan NV; got nan -; word same; "
+            "flags -NV": 215040,
+            "tcvt fp16 -> e8m0: sat on; input -normal; expected nan NV; got nan -; word same; "
+            "flags -NV": 215040,
+            "tcvt fp16 -> e8m0: sat off; input +normal; expected +normal -; got +normal -; "
+            "word 1 code farther from zero; flags same": 2,
+            "tcvt fp16 -> e8m0: sat on; input +normal; expected +normal -; got +normal -; "
+            "word 1 code farther from zero; flags same": 2,
         }), r.stdout
         with open(mismatches) as f:
             first = json.loads(f.readline())
         assert first["verdict"] == "mismatch"
-        assert first["signature"].startswith("input "), first
+        assert first["signature"].startswith("sat off; input "), first
         shrunk = ptovec("shrink", "--dut", POLICY_DUT, "--dut-arg", "two-faults", "--in-process",
                         "--from", results, "--vectors", self.suite, "--triage", "--json",
                         timeout=900)
         assert shrunk.returncode == 1, shrunk.stderr
         out = json.loads(shrunk.stdout.splitlines()[-1])
-        cases = {g["signature"]: (g["counterexample"]["in"]["value"], g["counterexample"]["rmode"])
+        cases = {g["signature"]: (g["counterexample"]["in"]["value"], g["counterexample"]["rmode"],
+                                  g["counterexample"]["sat"])
                  for g in out["results"]}
+        # Each group shrunk under its own Sat (Sat off is simpler, but the Sat-on groups keep on).
         assert cases == ({
-            "input -normal; expected nan NV; got nan -; word same; flags -NV": ("0xbc00", "RNE"),
-            "input +normal; expected +normal -; got +normal -; word 1 code farther from zero; "
-            "flags same": ("0x3c00", "RTM"),
+            "sat off; input -normal; expected nan NV; got nan -; word same; flags -NV":
+                ("0xbc00", "RNE", False),
+            "sat on; input -normal; expected nan NV; got nan -; word same; flags -NV":
+                ("0xbc00", "RNE", True),
+            "sat off; input +normal; expected +normal -; got +normal -; word 1 code farther from "
+            "zero; flags same": ("0x3c00", "RTM", False),
+            "sat on; input +normal; expected +normal -; got +normal -; word 1 code farther from "
+            "zero; flags same": ("0x3c00", "RTM", True),
         })
         # --signature alone picks one group; a bad signature is refused in one line.
         one = ptovec("shrink", "--dut", POLICY_DUT, "--dut-arg", "two-faults", "--in-process",
                      "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "--signature",
-                     "input +normal; expected +normal -; got +normal -; word 1 code farther "
-                     "from zero; flags same")
+                     "sat on; input +normal; expected +normal -; got +normal -; word 1 code "
+                     "farther from zero; flags same")
         assert one.returncode == 1, one.stderr
-        assert "  value:    0x3c00\n  rmode:    RTM\n" in one.stdout
-        bad = ptovec("shrink", "--dut", POLICY_DUT, "--op", "tcvt", "--signature", "input huge")
+        assert "  value:    0x3c00\n  rmode:    RTM\n  sat:      on\n" in one.stdout
+        # The shrink keeps the signature's Sat: --sat off contradicts it.
+        off = ptovec("shrink", "--dut", POLICY_DUT, "--dut-arg", "two-faults", "--in-process",
+                     "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "--sat", "off",
+                     "--signature", "sat on; input +normal; expected +normal -; got +normal -; "
+                     "word 1 code farther from zero; flags same")
+        assert off.returncode == 2
+        assert off.stderr.count("\n") == 1, off.stderr
+        assert "--signature names sat on, but --sat keeps Sat off only" in off.stderr
+        bad = ptovec("shrink", "--dut", POLICY_DUT, "--op", "tcvt", "--signature",
+                     "sat off; input huge")
         assert bad.returncode == 2
         assert "unknown input class" in bad.stderr
+        # A signature of before Sat was part of it names the part and what is accepted.
+        old = ptovec("shrink", "--dut", POLICY_DUT, "--op", "tcvt", "--signature",
+                     "input -normal; expected nan NV; got nan -; word same; flags -NV")
+        assert old.returncode == 2
+        assert ("--signature part 'input -normal': expected 'sat on' or 'sat off' here"
+                in old.stderr), old.stderr
+
+    def test_words_only_signatures_show_no_flags(self):
+        # Under --compare word no flag is compared: the triage lines show none (the NV fault is
+        # not a failure then), and shrink takes such a line with the same policy.
+        results = os.path.join(self.dir, "two-words.bin")
+        r = self.run_policy("two-faults", "--compare", "word", results=results)
+        assert r.returncode == 1, r.stdout
+        assert triage_lines(r.stdout) == ({
+            "tcvt fp16 -> e8m0: sat off; input +normal; expected +normal; got +normal; "
+            "word 1 code farther from zero": 2,
+            "tcvt fp16 -> e8m0: sat on; input +normal; expected +normal; got +normal; "
+            "word 1 code farther from zero": 2,
+        }), r.stdout
+        one = ptovec("shrink", "--dut", POLICY_DUT, "--dut-arg", "two-faults", "--in-process",
+                     "--compare", "word", "--signature",
+                     "tcvt fp16 -> e8m0: sat off; input +normal; expected +normal; got +normal; "
+                     "word 1 code farther from zero")
+        assert one.returncode == 1, one.stderr
+        assert "  value:    0x3c00\n  rmode:    RTM\n  sat:      off\n" in one.stdout
 
     def test_shrink_reaches_the_simplest_failing_mode(self):
         r = ptovec("shrink", "--dut", POLICY_DUT, "--dut-arg", "rtz-rtm", "--in-process", "--op",
@@ -286,10 +332,14 @@ class TestF16cKnownDifferences:
         assert r.returncode == 1, r.stdout
         failing = {k: v for k, v in triage_lines(r.stdout).items() if "(skipped" not in k}
         assert failing == {
-            "encode fp32 -> fp16: input -normal; expected -normal UF|NX; got -normal NX; "
-            "word same; flags -UF": 24,
-            "encode fp32 -> fp16: input +normal; expected +normal UF|NX; got +normal NX; "
-            "word same; flags -UF": 24,
+            "encode fp32 -> fp16: sat off; input -normal; expected -normal UF|NX; got -normal "
+            "NX; word same; flags -UF": 12,
+            "encode fp32 -> fp16: sat on; input -normal; expected -normal UF|NX; got -normal "
+            "NX; word same; flags -UF": 12,
+            "encode fp32 -> fp16: sat off; input +normal; expected +normal UF|NX; got +normal "
+            "NX; word same; flags -UF": 12,
+            "encode fp32 -> fp16: sat on; input +normal; expected +normal UF|NX; got +normal "
+            "NX; word same; flags -UF": 12,
         }, r.stdout
 
     def test_a_stale_rule_is_listed(self):

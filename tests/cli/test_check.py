@@ -89,7 +89,8 @@ class TestCheck(GateBase):
         assert "first 20 of 50 failed vectors (mismatched; unsupported ones are skipped):" in allowed.stdout
         listed = allowed.stdout.split("failed vectors (mismatched;")[1]
         assert "got unsupported" not in listed
-        assert "tquant fp32 -> s8: got unsupported (skipped: --allow-unsupported)" in allowed.stdout
+        assert ("tquant fp32 -> s8: sat off; got unsupported (skipped: --allow-unsupported)"
+                in allowed.stdout)
         # --max-report 0: the table and the verdict, no "first 0 of ..." line.
         quiet = ptovec("check", "--vectors", self.vectors, "--results", results, "--max-report", 0)
         assert quiet.returncode == 1

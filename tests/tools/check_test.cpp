@@ -514,8 +514,8 @@ TEST(MismatchClasses, EverySubnormalWrongIsVisibleAndExported) {
             R"({"file":"tcvt_fp16_e8m0.bin","record":14,"op":"tcvt","src":"fp16","dst":"e8m0",)"
             R"("rmode":"RNE","sat":false,"in":["0x0001"],"class":"+subnormal exact",)"
             R"("expected":{"out":"0x67","flags":"0x00"},"got":{"out":"0x66","flags":"0x00"},)"
-            R"("kind":"wrong word","verdict":"mismatch","signature":"input +subnormal; expected )"
-            R"(+normal -; got +normal -; word 1 code nearer zero; flags same"})");
+            R"("kind":"wrong word","verdict":"mismatch","signature":"sat off; input +subnormal; )"
+            R"(expected +normal -; got +normal -; word 1 code nearer zero; flags same"})");
   // check writes the same file from the results.
   const auto again = dir / "again.jsonl";
   CheckResults(dir, options.results, 5, false, again);

@@ -3,7 +3,10 @@
 // built-in sets, and how run, the reports and shrink honour them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -82,25 +85,136 @@ TEST(Signature, TextAndItsCheck) {
   const Signature s = SignatureOf(c, expected, got, ComparePolicy{});
   const std::string text = SignatureText(*c.op, s);
   EXPECT_EQ(text,
-            "input +normal; expected +inf OF|NX; got +largest OF|NX; word 1 code nearer zero; "
-            "flags same");
+            "sat off; input +normal; expected +inf OF|NX; got +largest OF|NX; word 1 code nearer "
+            "zero; flags same");
   EXPECT_EQ(CheckSignatureText(*c.op,
-                               "input  +normal; expected +inf OF|NX; got +largest OF|NX; "
+                               "sat off; input  +normal; expected +inf OF|NX; got +largest OF|NX; "
                                "word 1 code nearer zero; flags same"),
             text);
+  EXPECT_EQ(SignatureSat(text), false);
   EXPECT_NE(ErrorOf([&] {
-              CheckSignatureText(*c.op, "input +normal; expected +huge OF|NX");
+              CheckSignatureText(*c.op, "sat off; input +normal; expected +huge OF|NX");
             }).find("unknown result class '+huge'"),
             std::string::npos);
-  // Flags masked by the policy: a words-only signature has none.
-  const Signature words = SignatureOf(c, expected, got, ParseComparePolicy("word", ""));
-  EXPECT_EQ(SignatureText(*c.op, words),
-            "input +normal; expected +inf -; got +largest -; word 1 code nearer zero; flags same");
-  // Unsupported answers: one group per pair.
-  EXPECT_EQ(
-      SignatureText(*c.op, SignatureOf(c, expected, DeviceAnswer{false, {}}, ComparePolicy{})),
-      "got unsupported");
-  EXPECT_EQ(CheckSignatureText(*c.op, "got unsupported"), "got unsupported");
+  // A partial --flags mask shows the compared flags (here NV only: none of them set).
+  const Signature nv_only = SignatureOf(c, expected, got, ParseComparePolicy("", "NV"));
+  EXPECT_EQ(SignatureText(*c.op, nv_only),
+            "sat off; input +normal; expected +inf -; got +largest -; word 1 code nearer zero; "
+            "flags same");
+  // Unsupported answers: one group per pair and Sat.
+  const std::string unsupported =
+      SignatureText(*c.op, SignatureOf(c, expected, DeviceAnswer{false, {}}, ComparePolicy{}));
+  EXPECT_EQ(unsupported, "sat off; got unsupported");
+  EXPECT_EQ(CheckSignatureText(*c.op, "sat off; got unsupported"), "sat off; got unsupported");
+  // An op without controls names no Sat (shift: RNE, Sat off only).
+  Case shift;
+  shift.op = generator::FindOp("shift");
+  shift.pair = {TileDataType::S32, TileDataType::S16};
+  shift.in = {0x00010000, 0x01, 0, 0, 0};
+  const Encoded clamped{0x7fff, static_cast<Status>(kOF | kNX)};
+  const std::string shift_text = SignatureText(
+      *shift.op, SignatureOf(shift, clamped, DeviceAnswer{true, {0x7fff, 0}}, ComparePolicy{}));
+  EXPECT_EQ(shift_text, "input +int; expected max OF|NX; got max -; word same; flags -OF|NX");
+  EXPECT_EQ(CheckSignatureText(*shift.op, shift_text), shift_text);
+  EXPECT_EQ(SignatureSat(shift_text), std::nullopt);
+  EXPECT_EQ(ErrorOf([&] { CheckSignatureText(*shift.op, "sat off; " + shift_text); }),
+            "--signature part 'sat off': shift has no controls: its signatures name no Sat (give "
+            "a signature as a report's triage line prints it, e.g. 'input +normal; expected +inf "
+            "OF|NX; got +largest OF|NX; word 1 code nearer zero; flags same')");
+}
+
+// Sat is part of the signature of an op with controls: one fault under Sat on and one under
+// Sat off are two groups, each text naming its Sat; a text without it is refused in one line.
+TEST(Signature, SatOnAndSatOffAreTwoGroups) {
+  const Encoded expected{0x7c00, static_cast<Status>(kOF | kNX)};
+  const DeviceAnswer got{true, {0x7bff, static_cast<Status>(kOF | kNX)}};
+  const Case off = EncodeFp32Fp16(0x7f7fffff, NumericRoundingMode::RTZ, false);
+  const Case on = EncodeFp32Fp16(0x7f7fffff, NumericRoundingMode::RTZ, true);
+  const Signature s_off = SignatureOf(off, expected, got, ComparePolicy{});
+  const Signature s_on = SignatureOf(on, expected, got, ComparePolicy{});
+  EXPECT_EQ(s_off.sat, 0);
+  EXPECT_EQ(s_on.sat, 1);
+  EXPECT_NE(s_off, s_on);
+  // The mode stays out: RTM and RTZ under Sat off are one signature.
+  EXPECT_EQ(SignatureOf(EncodeFp32Fp16(0x7f7fffff, NumericRoundingMode::RTM), expected, got,
+                        ComparePolicy{}),
+            s_off);
+  const std::string on_text = SignatureText(*on.op, s_on);
+  EXPECT_EQ(on_text,
+            "sat on; input +normal; expected +inf OF|NX; got +largest OF|NX; word 1 code nearer "
+            "zero; flags same");
+  EXPECT_EQ(CheckSignatureText(*on.op, on_text), on_text);
+  EXPECT_EQ(SignatureSat(on_text), true);
+  // Tallied: two groups, each under its own Sat.
+  CheckAccumulator acc(0, {}, Judge{});
+  acc.BeginFile("encode_fp32_fp16.bin", *off.op, off.pair, 2);
+  acc.Add(0, off, expected, got);
+  acc.Add(1, on, expected, got);
+  const CheckReport r = acc.Finish();
+  ASSERT_EQ(r.groups.size(), 2U);
+  EXPECT_EQ(SignatureText(*r.groups[0].op, r.groups[0].signature), SignatureText(*off.op, s_off));
+  EXPECT_EQ(SignatureText(*r.groups[1].op, r.groups[1].signature), on_text);
+  std::ostringstream report;
+  PrintReport(report, r, 1);
+  EXPECT_NE(report.str().find("           1  encode fp32 -> fp16: sat on; input +normal; "
+                              "expected +inf OF|NX; got +largest OF|NX; word 1 code nearer zero; "
+                              "flags same\n                under RTZ on; first "
+                              "encode_fp32_fp16.bin vector 1\n"),
+            std::string::npos)
+      << report.str();
+  // A signature without its Sat (the text before Sat was part of it) is refused.
+  EXPECT_EQ(ErrorOf([&] {
+              CheckSignatureText(*on.op,
+                                 "input +normal; expected +inf OF|NX; got +largest OF|NX; word 1 "
+                                 "code nearer zero; flags same");
+            }),
+            "--signature part 'input +normal': expected 'sat on' or 'sat off' here (encode has "
+            "controls: its signatures name the Sat of their mismatches) (give a signature as a "
+            "report's triage line prints it, e.g. 'sat off; input +normal; expected +inf OF|NX; "
+            "got +largest OF|NX; word 1 code nearer zero; flags same')");
+  EXPECT_NE(ErrorOf([&] {
+              CheckSignatureText(*on.op, "sat maybe; got unsupported");
+            }).find("--signature part 'sat maybe': expected 'sat on' or 'sat off' here"),
+            std::string::npos);
+}
+
+// A policy that compares no flag (--compare word) gives a signature without flags: neither the
+// results' flags nor a flag difference, which would be unknown. CheckSignatureText takes it.
+TEST(Signature, WordsOnlyHasNoFlags) {
+  const Case c = EncodeFp32Fp16(0x7f7fffff, NumericRoundingMode::RTZ);
+  const Encoded expected{0x7c00, static_cast<Status>(kOF | kNX)};
+  const DeviceAnswer got{true, {0x7bff, 0}};
+  const ComparePolicy words = ParseComparePolicy("word", "");
+  const Signature s = SignatureOf(c, expected, got, words);
+  EXPECT_EQ(s.compared_flags, 0);
+  EXPECT_NE(s, SignatureOf(c, expected, got, ComparePolicy{}));
+  const std::string text = SignatureText(*c.op, s);
+  EXPECT_EQ(text, "sat off; input +normal; expected +inf; got +largest; word 1 code nearer zero");
+  EXPECT_EQ(CheckSignatureText(*c.op, text), text);
+  // The judge of such a signature counts the case under the same policy.
+  Judge judge;
+  judge.policy = words;
+  judge.signature = CheckSignatureText(*c.op, text);
+  EXPECT_TRUE(judge.Counts(c, expected, got));
+  // Flags on one result only, or a flag difference after flagless results, are refused.
+  EXPECT_NE(ErrorOf([&] {
+              CheckSignatureText(*c.op,
+                                 "sat off; input +normal; expected +inf; got +largest OF|NX; "
+                                 "word 1 code nearer zero");
+            }).find("--signature part 'got +largest OF|NX': the expected result has no flags"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf([&] {
+              CheckSignatureText(*c.op,
+                                 "sat off; input +normal; expected +inf OF|NX; got +largest; "
+                                 "word 1 code nearer zero; flags -OF|NX");
+            }).find("--signature part 'got +largest': expected a result class and its flags"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf([&] {
+              CheckSignatureText(*c.op,
+                                 "sat off; input +normal; expected +inf; got +largest; word 1 "
+                                 "code nearer zero; flags same");
+            }).find("--signature part 'flags same': a signature whose results have no flags"),
+            std::string::npos);
 }
 
 // fpatr signatures start with the named slots (pre_quant_mode, relu_mode): every cause of the
@@ -113,8 +227,8 @@ TEST(Signature, FpatrSplitsByPreQuantModeAndReluMode) {
   const Encoded expected{0x3f800000, 0};
   const DeviceAnswer got{true, {0xbf800000, 0}};
   EXPECT_EQ(SignatureText(*c.op, SignatureOf(c, expected, got, ComparePolicy{})),
-            "pre_quant_mode 0; relu_mode 1; input +normal; expected +normal -; got -normal -; "
-            "word sign; flags same");
+            "pre_quant_mode 0; relu_mode 1; sat off; input +normal; expected +normal -; got "
+            "-normal -; word sign; flags same");
 }
 
 // shrink --class: only failures whose first input is of the given classes count.
@@ -399,38 +513,125 @@ TEST(Triage, TwoFaultsTwoGroupsEachShrunkApart) {
   options.pair = {TileDataType::FP16, TileDataType::E8M0};
   options.threads = 1;
   const CheckReport r = RunExhaustive(device, options);
-  ASSERT_EQ(r.groups.size(), 2U);
-  const TriageGroup* nv_group = &r.groups[0];
-  const TriageGroup* word_group = &r.groups[1];
-  if (nv_group->signature.word != WordDifference::Same) std::swap(nv_group, word_group);
-  EXPECT_EQ(nv_group->count, 430080U);
-  EXPECT_EQ(SignatureText(*nv_group->op, nv_group->signature),
-            "input -normal; expected nan NV; got nan -; word same; flags -NV");
-  ASSERT_NE(word_group, nullptr);
-  EXPECT_EQ(word_group->count, 4U);
-  EXPECT_EQ(SignatureText(*word_group->op, word_group->signature),
-            "input +normal; expected +normal -; got +normal -; word 1 code farther from zero; "
-            "flags same");
+  // Each fault under Sat off and under Sat on: four groups.
+  ASSERT_EQ(r.groups.size(), 4U);
+  const auto group = [&](WordDifference word, bool sat) {
+    const auto it = std::find_if(r.groups.begin(), r.groups.end(), [&](const TriageGroup& g) {
+      return g.signature.word == word && g.signature.sat == (sat ? 1 : 0);
+    });
+    EXPECT_NE(it, r.groups.end());
+    return it == r.groups.end() ? r.groups.front() : *it;
+  };
+  const TriageGroup nv_group = group(WordDifference::Same, false);
+  EXPECT_EQ(nv_group.count, 215040U);
+  EXPECT_EQ(group(WordDifference::Same, true).count, 215040U);
+  EXPECT_EQ(SignatureText(*nv_group.op, nv_group.signature),
+            "sat off; input -normal; expected nan NV; got nan -; word same; flags -NV");
+  const TriageGroup word_group = group(WordDifference::OneFarther, false);
+  const TriageGroup word_on_group = group(WordDifference::OneFarther, true);
+  EXPECT_EQ(word_group.count, 2U);
+  EXPECT_EQ(word_on_group.count, 2U);
+  const std::string word_on = SignatureText(*word_on_group.op, word_on_group.signature);
+  EXPECT_EQ(word_on,
+            "sat on; input +normal; expected +normal -; got +normal -; word 1 code farther from "
+            "zero; flags same");
   std::ostringstream text;
   PrintReport(text, r, 1);
-  EXPECT_NE(text.str().find("           4  tcvt fp16 -> e8m0: input +normal; expected +normal -; "
-                            "got +normal -; word 1 code farther from zero; flags same\n"
-                            "                under RTM off, RTM on, RTZ off, RTZ on;"),
+  EXPECT_NE(text.str().find("           2  tcvt fp16 -> e8m0: sat off; input +normal; expected "
+                            "+normal -; got +normal -; word 1 code farther from zero; flags same\n"
+                            "                under RTM off, RTZ off;"),
+            std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("      215040  tcvt fp16 -> e8m0: sat on; input -normal; expected nan "
+                            "NV; got nan -; word same; flags -NV\n"
+                            "                under every mode, Sat on;"),
             std::string::npos)
       << text.str();
   // Shrunk apart: the word group reaches 1.0 under RTM, Sat off; the NX group its own case.
   Judge judge;
-  judge.signature = SignatureText(*word_group->op, word_group->signature);
-  const ShrinkResult word = ShrinkFrom(device, word_group->first.c, 100000, judge);
+  judge.signature = SignatureText(*word_group.op, word_group.signature);
+  const ShrinkResult word = ShrinkFrom(device, word_group.first.c, 100000, judge);
   ASSERT_TRUE(word.minimal);
   EXPECT_EQ(word.minimal->c.in[0], 0x3c00U);
   EXPECT_EQ(word.minimal->c.control.rounding_mode, NumericRoundingMode::RTM);
   EXPECT_FALSE(word.minimal->c.control.saturating);
-  judge.signature = SignatureText(*nv_group->op, nv_group->signature);
-  const ShrinkResult nv = ShrinkFrom(device, nv_group->first.c, 100000, judge);
+  // The Sat-on group keeps its Sat (Sat off would be simpler, and fails too, but is the other
+  // group): its pair is enumerated under the 7 modes of Sat on only.
+  judge.signature = word_on;
+  const ShrinkResult on = ShrinkFrom(device, word_on_group.first.c, 100000, judge);
+  ASSERT_TRUE(on.minimal);
+  EXPECT_EQ(on.minimal->c.in[0], 0x3c00U);
+  EXPECT_EQ(on.minimal->c.control.rounding_mode, NumericRoundingMode::RTM);
+  EXPECT_TRUE(on.minimal->c.control.saturating);
+  EXPECT_EQ(SignatureText(*on.minimal->c.op, SignatureOf(on.minimal->c, on.minimal->expected,
+                                                         on.minimal->got, judge.policy)),
+            word_on);
+  ASSERT_EQ(on.search.size(), 1U);
+  EXPECT_EQ(on.search[0].cases, 65536U * 7);
+  EXPECT_EQ(on.search[0].failing, 2U);
+  judge.signature = SignatureText(*nv_group.op, nv_group.signature);
+  const ShrinkResult nv = ShrinkFrom(device, nv_group.first.c, 100000, judge);
   ASSERT_TRUE(nv.minimal);
   EXPECT_EQ(nv.minimal->c.in[0], 0xbc00U);  // -1.0, RNE, Sat off
   EXPECT_EQ(nv.minimal->c.control.rounding_mode, NumericRoundingMode::RNE);
+  // The property with the Sat-on signature draws and enumerates under Sat on only; with --sat
+  // off it is refused before any case runs.
+  ShrinkOptions options_on;
+  options_on.op = generator::FindOp("tcvt");
+  options_on.pair = TypePair{TileDataType::FP16, TileDataType::E8M0};
+  options_on.judge.signature = word_on;
+  const ShrinkResult property = ShrinkProperty(device, options_on);
+  ASSERT_TRUE(property.minimal);
+  EXPECT_TRUE(property.minimal->c.control.saturating);
+  EXPECT_EQ(property.minimal->c.control.rounding_mode, NumericRoundingMode::RTM);
+  EXPECT_EQ(property.search.at(0).cases, 65536U * 7);
+  options_on.controls = generator::ParseControlFilter("", "off");
+  EXPECT_EQ(ErrorOf([&] { ShrinkProperty(device, options_on); }),
+            "--signature names sat on, but --sat keeps Sat off only (give --sat on, or no --sat: "
+            "a signature's Sat is kept)");
+}
+
+// Every triage group keeps its full lines (its controls and first vector, its `ptovec eval`
+// line) however many groups there are; --max-report 0 prints only counts and signatures.
+TEST(Triage, EveryGroupOfMoreThanFiftyHasItsEvalLine) {
+  CheckAccumulator acc(0, {}, Judge{});
+  const Case one = EncodeFp32Fp16(0x3f800000, NumericRoundingMode::RNE);
+  acc.BeginFile("encode_fp32_fp16.bin", *one.op, one.pair, 62);
+  // 1.0 is exact (0x3c00, no flag); each wrong status under each Sat is a group of its own.
+  std::uint64_t index = 0;
+  for (Status flags = 1; flags < 32; ++flags) {
+    for (const bool sat : {false, true}) {
+      const Case c = EncodeFp32Fp16(0x3f800000, NumericRoundingMode::RNE, sat);
+      acc.Add(index++, c, Encoded{0x3c00, 0}, DeviceAnswer{true, {0x3c00, flags}});
+    }
+  }
+  const CheckReport r = acc.Finish();
+  ASSERT_EQ(r.groups.size(), 62U);
+  std::ostringstream text;
+  PrintReport(text, r, 20);
+  const std::string report = text.str();
+  const auto count = [](const std::string& all, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = all.find(what); at != std::string::npos; at = all.find(what, at + 1)) {
+      ++n;
+    }
+    return n;
+  };
+  EXPECT_NE(report.find("one line per cause, 62 groups;"), std::string::npos) << report;
+  EXPECT_EQ(count(report, "\n                ptovec eval --op encode"), 62U) << report;
+  EXPECT_EQ(count(report, "\n                under RNE "), 62U) << report;
+  // The last group, past the 50th, in full.
+  EXPECT_NE(report.find("           1  encode fp32 -> fp16: sat on; input +normal; expected "
+                        "+normal -; got +normal NV|DZ|OF|UF|NX; word same; flags +NV|DZ|OF|UF|NX\n"
+                        "                under RNE on; first encode_fp32_fp16.bin vector 61\n"
+                        "                ptovec eval --op encode --src fp32 --dst fp16 --rmode RNE "
+                        "--sat 0x3f800000\n"),
+            std::string::npos)
+      << report;
+  std::ostringstream quiet;
+  PrintReport(quiet, r, 0);
+  EXPECT_EQ(count(quiet.str(), "ptovec eval"), 0U) << quiet.str();
+  EXPECT_EQ(count(quiet.str(), "  encode fp32 -> fp16: sat "), 62U) << quiet.str();
 }
 
 // The device fails under RTZ and RTM for FP32 -> FP16 overflow (the largest finite instead of

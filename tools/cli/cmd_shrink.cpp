@@ -192,7 +192,10 @@ int RunProperty(const ShrinkArgs& a, bool json_file) {
   const generator::OpDef& op = generator::RequireOp(a.op);
   const std::optional<generator::TypePair> pair = SelectedPair(a, op);
   if (a.tests == 0) throw InputError("--tests must be at least 1 (got 0)");
-  const generator::ControlFilter controls = generator::ParseControlFilter(a.rmode, a.sat);
+  tools::Judge judge = ShrinkJudge(a);  // a bad option never starts the device
+  // A --signature's Sat is kept (a shrink of one triage group stays under the group's Sat).
+  const generator::ControlFilter controls =
+      tools::SignatureControls(generator::ParseControlFilter(a.rmode, a.sat), judge);
   // A pair (or a file group of one) with no control among --rmode/--sat is not searched, with a
   // note; a selection with none left is refused before the device starts (as `generate` does).
   const tools::ShrinkSelection selection = tools::SelectShrinkPairs(op, pair, controls);
@@ -203,7 +206,6 @@ int RunProperty(const ShrinkArgs& a, bool json_file) {
     }
     std::cerr << "ptovec: note: left out (no control among --rmode/--sat): " << left_out << "\n";
   }
-  tools::Judge judge = ShrinkJudge(a);  // a bad option never starts the device
   std::unique_ptr<tools::Device> device = OpenDevice(a.device);
   tools::ShrinkOptions options;
   options.op = &op;
@@ -447,8 +449,9 @@ Command AddShrinkCommand(CLI::App& app) {
   s.add_option("--signature", args->signature,
                "minimise only failures with this triage signature, as a report's triage line "
                "prints it: with its op and types (then --op/--src/--dst are taken from it), e.g. "
-               "'encode fp32 -> fp16: input +normal; expected +inf OF|NX; got +largest OF|NX; "
-               "word 1 code nearer zero; flags same', or without them (needs --op)");
+               "'encode fp32 -> fp16: sat off; input +normal; expected +inf OF|NX; got +largest "
+               "OF|NX; word 1 code nearer zero; flags same', or without them (needs --op); the "
+               "shrink keeps its Sat");
   s.add_option("--class", args->classes,
                "minimise only failures whose first input is of these classes (+normal, "
                "-subnormal, qnan, +int, ... comma-separated), e.g. +normal,+subnormal for "

@@ -34,10 +34,13 @@ std::string InputsText(const Case& c) {
   return out;
 }
 
-// "RNE off, RTZ off, RTZ on" for a TriageGroup's control bits ("-" for an op without controls).
+// "RNE off, RTZ off" for a TriageGroup's control bits ("-" for an op without controls); a group
+// has one Sat (its signature's).
 std::string ControlsText(const OpDef& op, std::uint16_t controls) {
   if (!op.uses_controls) return "-";
   if (controls == 0x3FFF) return "every mode, Sat off and on";
+  if (controls == 0x1555) return "every mode, Sat off";
+  if (controls == 0x2AAA) return "every mode, Sat on";
   std::string out;
   for (std::size_t c = 0; c < 14; ++c) {
     if (((controls >> c) & 1U) == 0) continue;
@@ -74,10 +77,6 @@ std::string PolicyNote(const CheckReport& r) {
 std::uint64_t FailedCount(const CheckReport& r) {
   return r.mismatched + (r.allow_unsupported ? 0 : r.unsupported);
 }
-
-// Triage groups printed in full before the rest are summarised (every group's count is
-// still printed: a small group is never folded into a large one).
-constexpr std::size_t kGroupsInFull = 50;
 
 // The lines of a model deviation that waived nothing or met an open word.
 void ModelRuleNotes(const KnownDifferenceRule& rule, const RuleTally& t,
@@ -147,8 +146,9 @@ void PrintTriage(std::ostream& out, const CheckReport& r, std::size_t max_report
   out << "by failure signature (triage: one line per cause, " << r.groups.size()
       << (r.groups.size() == 1 ? " group" : " groups")
       << "; `ptovec shrink --signature TEXT` shrinks one):\n";
-  // Failing groups in order of first sight, then the skipped ones (--allow-unsupported); past
-  // kGroupsInFull, or with --max-report 0, only counts and signatures.
+  // Failing groups in order of first sight, then the skipped ones (--allow-unsupported); each
+  // in full however many there are (its controls, first vector and `ptovec eval` line), or with
+  // --max-report 0 only counts and signatures.
   std::vector<const TriageGroup*> order;
   for (const bool skipped_part : {false, true}) {
     for (const TriageGroup& g : r.groups) {
@@ -162,7 +162,7 @@ void PrintTriage(std::ostream& out, const CheckReport& r, std::size_t max_report
     out << "  " << std::setw(12) << g.count << "  " << g.op->name << " " << TypeName(g.pair.src)
         << " -> " << TypeName(g.pair.dst) << ": " << SignatureText(*g.op, g.signature)
         << (skipped ? " (skipped: --allow-unsupported)" : "") << "\n";
-    if (i >= kGroupsInFull || max_report == 0) continue;
+    if (max_report == 0) continue;
     out << "                under " << ControlsText(*g.op, g.controls) << "; first " << g.first.file
         << " vector " << g.first.index << "\n";
     out << "                " << generator::EvalCommand(g.first.c) << "\n";

@@ -5,8 +5,10 @@
 #include <array>
 #include <bit>
 #include <cctype>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -211,6 +213,8 @@ Signature SignatureOf(const Case& c, std::uint8_t input_class, const oracle::Enc
                       const DeviceAnswer& got, const ComparePolicy& policy) {
   Signature s;
   const generator::OpDef& op = *c.op;
+  if (op.uses_controls) s.sat = c.control.saturating ? 1 : 0;
+  s.compared_flags = policy.flags;
   if (op.slot_values) {
     for (std::size_t i = 0; i < op.slots.size(); ++i) {
       if (!op.slot_values(c.pair.Whole(), i).empty()) {
@@ -219,8 +223,8 @@ Signature SignatureOf(const Case& c, std::uint8_t input_class, const oracle::Enc
     }
   }
   if (!got.supported) {
-    // One group per pair (and named slots) whatever the inputs: a device that does not
-    // implement a mode or a pair has one cause.
+    // One group per pair (and named slots, and Sat) whatever the inputs: a device that does not
+    // implement a mode or a pair has one cause (under each Sat, as for any other signature).
     s.input_class = kAnyInputClass;
     s.got_class = "unsupported";
     s.word = WordDifference::Other;
@@ -240,13 +244,29 @@ std::string SignatureText(const generator::OpDef& op, const Signature& s) {
   for (std::size_t i = 0; i < op.slots.size() && i < s.named.size(); ++i) {
     if (s.named[i] >= 0) out += op.slots[i].name + " " + std::to_string(s.named[i]) + "; ";
   }
+  if (s.sat >= 0) out += s.sat ? "sat on; " : "sat off; ";
   if (s.got_class == "unsupported") return out + "got unsupported";
-  out += "input " + InputClassName(s.input_class) + "; expected " + std::string(s.expected_class) +
-         " " + generator::FlagNames(s.expected_flags) + "; got ";
-  out += std::string(s.got_class) + " " + generator::FlagNames(s.got_flags) + "; word " +
-         std::string(WordDifferenceName(s.word)) + "; flags " +
-         FlagDifferenceText(s.expected_flags, s.got_flags);
+  // No flags at all when the policy compares none (--compare word): they would be unknown.
+  const bool flags = s.compared_flags != 0;
+  out += "input " + InputClassName(s.input_class) + "; expected " + std::string(s.expected_class);
+  if (flags) out += " " + generator::FlagNames(s.expected_flags);
+  out += "; got " + std::string(s.got_class);
+  if (flags) out += " " + generator::FlagNames(s.got_flags);
+  out += "; word " + std::string(WordDifferenceName(s.word));
+  if (flags) out += "; flags " + FlagDifferenceText(s.expected_flags, s.got_flags);
   return out;
+}
+
+std::optional<bool> SignatureSat(std::string_view text) {
+  for (std::size_t start = 0; start <= text.size();) {
+    std::size_t end = text.find(';', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string part = Trim(text.substr(start, end - start));
+    if (part == "sat on") return true;
+    if (part == "sat off") return false;
+    start = end + 1;
+  }
+  return std::nullopt;
 }
 
 namespace {
@@ -269,11 +289,12 @@ class SignatureTextReader {
     }
   }
 
-  [[noreturn]] static void Refuse(const std::string& part, const std::string& what) {
+  [[noreturn]] void Refuse(const std::string& part, const std::string& what) const {
     throw InputError("--signature part '" + part + "': " + what +
-                     " (give a signature as a report's triage line prints it, e.g. 'input "
-                     "+normal; expected +inf OF|NX; got +largest OF|NX; word 1 code nearer zero; "
-                     "flags same')");
+                     " (give a signature as a report's triage line prints it, e.g. '" +
+                     (op_.uses_controls ? "sat off; " : "") +
+                     "input +normal; expected +inf OF|NX; got +largest OF|NX; word 1 code nearer "
+                     "zero; flags same')");
   }
 
   // Named slots first, in slot order ("<slot> <decimal>", an op with slot values only).
@@ -290,6 +311,23 @@ class SignatureTextReader {
       canonical_ += parts_[k_] + "; ";
       ++k_;
     }
+  }
+
+  // "sat on" or "sat off" next, for an op with controls only.
+  void Sat() {
+    const std::string part = k_ < parts_.size() ? parts_[k_] : std::string();
+    if (!op_.uses_controls) {
+      if (part.rfind("sat", 0) == 0) {
+        Refuse(part, op_.name + " has no controls: its signatures name no Sat");
+      }
+      return;
+    }
+    if (part != "sat on" && part != "sat off") {
+      Refuse(part, "expected 'sat on' or 'sat off' here (" + op_.name +
+                       " has controls: its signatures name the Sat of their mismatches)");
+    }
+    canonical_ += part + "; ";
+    ++k_;
   }
 
   // The last part is "got unsupported": the canonical text ends with it.
@@ -313,31 +351,54 @@ class SignatureTextReader {
     canonical_ += "input " + input;
   }
 
-  // "<class> <flags>" of expected or got; returns the flags.
-  Status Result(const std::string& key) {
+  // "<class> <flags>" of expected or got, or "<class>" alone in a signature without flags
+  // (--compare word); `flagged` says which form expected took (unset for expected itself).
+  // Returns the flags, nullopt for the form without.
+  std::optional<Status> Result(const std::string& key, std::optional<bool> flagged) {
     const std::string value = Take(key);
     const auto space = value.find(' ');
     const std::string cls = value.substr(0, space);
     if (!IsResultClassName(cls)) Refuse(key + " " + value, "unknown result class '" + cls + "'");
-    const std::optional<Status> bits =
-        space == std::string::npos ? std::nullopt : ParseFlagNames(value.substr(space + 1));
+    if (flagged && *flagged != (space != std::string::npos)) {
+      Refuse(key + " " + value,
+             *flagged ? "expected a result class and its flags ('OF|NX', '-' for none), as the "
+                        "expected result has them"
+                      : "the expected result has no flags (a signature of --compare word), so "
+                        "this one has none either");
+    }
+    if (space == std::string::npos) {
+      canonical_ += "; " + key + " " + cls;
+      return std::nullopt;
+    }
+    const std::optional<Status> bits = ParseFlagNames(value.substr(space + 1));
     if (!bits || value.find(',') != std::string::npos) {
-      Refuse(key + " " + value, "expected a result class and its flags ('OF|NX', '-' for none)");
+      Refuse(key + " " + value,
+             "expected a result class and its flags ('OF|NX', '-' for none), or the class alone "
+             "in a signature without flags");
     }
     canonical_ += "; " + key + " " + cls + " " + generator::FlagNames(*bits);
-    return *bits;
+    return bits;
   }
 
-  // "word <difference>" and "flags <difference>", which must be that of the flags given.
-  void WordAndFlags(Status expected_flags, Status got_flags) {
+  // "word <difference>" and, with flags, "flags <difference>", which must be that of the flags
+  // given.
+  void WordAndFlags(std::optional<Status> expected_flags, std::optional<Status> got_flags) {
     const std::string word = Take("word");
     const bool known_word =
         std::any_of(kWordDifferences.begin(), kWordDifferences.end(),
                     [&](WordDifference d) { return WordDifferenceName(d) == word; });
     if (!known_word) Refuse("word " + word, "unknown word difference");
     canonical_ += "; word " + word;
+    if (!expected_flags || !got_flags) {
+      if (k_ < parts_.size() && parts_[k_].rfind("flags", 0) == 0) {
+        Refuse(parts_[k_],
+               "a signature whose results have no flags (--compare word) has no "
+               "flag difference");
+      }
+      return;
+    }
     const std::string flags = Take("flags");
-    const std::string want = FlagDifferenceText(expected_flags, got_flags);
+    const std::string want = FlagDifferenceText(*expected_flags, *got_flags);
     if (flags != want) {
       Refuse("flags " + flags,
              "the flag difference of these expected and got flags is '" + want + "'");
@@ -364,10 +425,11 @@ class SignatureTextReader {
 std::string CheckSignatureText(const generator::OpDef& op, const std::string& text) {
   SignatureTextReader reader(op, text);
   reader.NamedSlots();
+  reader.Sat();
   if (reader.Unsupported()) return reader.canonical() + "got unsupported";
   reader.Input();
-  const Status expected_flags = reader.Result("expected");
-  const Status got_flags = reader.Result("got");
+  const std::optional<Status> expected_flags = reader.Result("expected", std::nullopt);
+  const std::optional<Status> got_flags = reader.Result("got", expected_flags.has_value());
   reader.WordAndFlags(expected_flags, got_flags);
   return reader.Finish();
 }

@@ -16,6 +16,7 @@
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/generator/writers.hpp"
+#include "ptovec/tools/compare.hpp"
 #include "ptovec/tools/device.hpp"
 #include "ptovec/tools/known_differences.hpp"
 #include "ptovec/tools/shrink.hpp"
@@ -35,6 +36,22 @@ using shrink_internal::ConfirmDeterministic;
 using shrink_internal::Descend;
 using shrink_internal::EnumeratePair;
 using shrink_internal::KeepSimplest;
+
+generator::ControlFilter SignatureControls(const generator::ControlFilter& controls,
+                                           const Judge& judge) {
+  const std::optional<bool> sat = judge.signature ? SignatureSat(*judge.signature) : std::nullopt;
+  if (!sat) return controls;
+  if (!controls.sat.empty() &&
+      std::find(controls.sat.begin(), controls.sat.end(), *sat) == controls.sat.end()) {
+    throw generator::InputError(std::string("--signature names sat ") + (*sat ? "on" : "off") +
+                                ", but --sat keeps Sat " + (*sat ? "off" : "on") +
+                                " only (give --sat " + (*sat ? "on" : "off") +
+                                ", or no --sat: a signature's Sat is kept)");
+  }
+  generator::ControlFilter narrowed = controls;
+  narrowed.sat = {*sat};
+  return narrowed;
+}
 
 ShrinkSelection SelectShrinkPairs(const OpDef& op, std::optional<TypePair> pair,
                                   const generator::ControlFilter& controls) {
@@ -91,12 +108,14 @@ ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options) {
   ShrinkResult result;
   result.op = &op;
   result.seed = options.seed;
+  // A signature's Sat is kept: only cases under it can have the signature.
+  const generator::ControlFilter kept = SignatureControls(options.controls, options.judge);
   // The pairs (or file groups) holding a control the filter keeps.
-  ShrinkSelection selection = SelectShrinkPairs(op, options.pair, options.controls);
+  ShrinkSelection selection = SelectShrinkPairs(op, options.pair, kept);
   result.left_out = std::move(selection.left_out);
   const std::vector<TypePair>& pairs = selection.pairs;
   // 1. Every enumerable pair, in order: the first with a failing case ends the search.
-  const std::vector<generator::NumericExecutionControl> controls = options.controls.ControlsOf(op);
+  const std::vector<generator::NumericExecutionControl> controls = kept.ControlsOf(op);
   std::vector<TypePair> sampled;
   for (const TypePair pair : pairs) {
     if (EnumerableInputs(op, pair) == 0) {
@@ -122,7 +141,7 @@ ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options) {
   if (sampled.empty()) return result;
   // 2. The rest sampled from their input spaces, then shrunk.
   result.sampled_pairs = sampled.size();
-  const rc::Gen<Case> gen = CaseGenOver(op, sampled, options.controls);
+  const rc::Gen<Case> gen = CaseGenOver(op, sampled, kept);
   rc::Random random(options.seed);
   ShrinkResult::SearchPart part;
   part.pair = sampled.size() == 1 ? sampled.front() : TypePair{};
@@ -149,8 +168,8 @@ ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options) {
       if (judged[i]) {
         part.failing = 1;
         finish();
-        Descend(device, drawn[i], *judged[i], batch, options.max_shrink_steps, options.controls,
-                options.judge, result);
+        Descend(device, drawn[i], *judged[i], batch, options.max_shrink_steps, kept, options.judge,
+                result);
         return result;
       }
     }
@@ -160,11 +179,16 @@ ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options) {
 }
 
 ShrinkResult ShrinkFrom(Device& device, const Case& start, std::uint64_t max_shrink_steps,
-                        const Judge& judge, const generator::ControlFilter& controls) {
+                        const Judge& judge, const generator::ControlFilter& given) {
   ShrinkResult result;
   result.tests = 1;
   const auto judged = JudgeCases(device, std::span<const Case>(&start, 1), judge);
   if (!judged[0]) return result;
+  // A signature's Sat is kept when it is start's (a case the device failed on counts whatever
+  // its signature, so start may be under the other Sat: then the filter stays as given).
+  const std::optional<bool> sat = judge.signature ? SignatureSat(*judge.signature) : std::nullopt;
+  const generator::ControlFilter controls =
+      sat && *sat == start.control.saturating ? SignatureControls(given, judge) : given;
   if (EnumerableInputs(*start.op, start.pair) > 0) {
     // The whole pair under every control: its least failing case (start is one of them).
     ShrinkResult::SearchPart part;

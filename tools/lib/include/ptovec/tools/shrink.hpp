@@ -150,6 +150,15 @@ struct ShrinkOptions {
   Judge judge;
 };
 
+/// `controls` with Sat narrowed to the one `judge.signature` fixes (SignatureSat), so that a
+/// shrink of one triage group keeps the group's Sat: its draws, its moves and its enumeration
+/// stay under it (the mode may still move). `controls` itself when the judge has no signature
+/// or its signature names no Sat (an op without controls). Throws generator::InputError when
+/// `controls` keeps no control of that Sat: "--signature names sat on, but --sat keeps Sat off
+/// only".
+generator::ControlFilter SignatureControls(const generator::ControlFilter& controls,
+                                           const Judge& judge);
+
 /// The pairs ShrinkProperty draws from under a control filter.
 struct ShrinkSelection {
   /// In search order: each pair whole when every file group of it (generator::FilePairs) holds a
@@ -235,7 +244,8 @@ rc::Gen<Case> CaseGen(const OpDef& op, std::optional<TypePair> pair,
                       const generator::ControlFilter& controls = {});
 
 /// Runs the property "device equals oracle" over SelectShrinkPairs(op, options.pair,
-/// options.controls) (a pair, or group, holding no selected control is not searched: see
+/// SignatureControls(options.controls, options.judge)) (the controls below are those: a
+/// signature's Sat is kept; a pair, or group, holding no selected control is not searched: see
 /// result.left_out). First every enumerable pair (options.pair, or each
 /// enumerable legal pair in registry order; EnumerableInputs) is enumerated in the suite's order
 /// (its domain's order, every selected control of an input before the next input), by blocks
@@ -258,7 +268,9 @@ ShrinkResult ShrinkProperty(Device& device, const ShrinkOptions& options);
 /// when nothing simpler fails); otherwise the same descent as ShrinkProperty
 /// (ShrinkableCase(start), then SimplerMoves). result.failed is false (and nothing is searched)
 /// when `start` is no failure by `judge`. Only controls `controls` accepts are moved to (start's
-/// own must be one). Throws DeviceError (as ShrinkProperty, also for a non-deterministic device).
+/// own must be one), and with a signature that names start's Sat only controls of that Sat
+/// (SignatureControls). Throws DeviceError (as ShrinkProperty, also for a non-deterministic
+/// device).
 ShrinkResult ShrinkFrom(Device& device, const Case& start, std::uint64_t max_shrink_steps = 100000,
                         const Judge& judge = {}, const generator::ControlFilter& controls = {});
 
