@@ -48,14 +48,13 @@ std::string CauseName(const FaultModel& f) {
 
 CheckReport RunOverSmoke(Device& device) {
   static int run = 0;
-  const std::filesystem::path results = std::filesystem::path(::testing::TempDir()) /
-                                        ("diagnosis_" + std::to_string(run++) + ".bin");
+  const std::filesystem::path results =
+      std::filesystem::path(::testing::TempDir()) / ("diagnosis_" + std::to_string(run++) + ".bin");
   RunOptions options;
   options.results = results;
   options.threads = 1;
-  CheckReport report =
-      RunDevice(device, generator::VectorSelection(PTOVEC_TEST_SOURCE_DIR "/vectors/smoke"),
-                options);
+  CheckReport report = RunDevice(
+      device, generator::VectorSelection(PTOVEC_TEST_SOURCE_DIR "/vectors/smoke"), options);
   std::filesystem::remove(results);
   return report;
 }

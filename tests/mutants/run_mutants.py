@@ -91,7 +91,7 @@ def parse_report(stdout):
     return out
 
 
-TRIAGE_HEADER_RE = re.compile(r"^by failure signature \(triage: .*?(\d+) groups?", re.M)
+TRIAGE_HEADER_RE = re.compile(r"^by failure signature \(triage: (\d+) symptom groups?", re.M)
 TRIAGE_LINE_RE = re.compile(r"^\s+(\d+)  (\S.*)$")
 
 

@@ -158,7 +158,7 @@ TEST(Signature, SatOnAndSatOffAreTwoGroups) {
   PrintReport(report, r, 1);
   EXPECT_NE(report.str().find("           1  encode fp32 -> fp16: sat on; input +normal; "
                               "expected +inf OF|NX; got +largest OF|NX; word 1 code nearer zero; "
-                              "flags same\n                under RTZ on; first "
+                              "flags same\n                group #2 under RTZ on; first "
                               "encode_fp32_fp16.bin vector 1\n"),
             std::string::npos)
       << report.str();
@@ -539,12 +539,12 @@ TEST(Triage, TwoFaultsTwoGroupsEachShrunkApart) {
   PrintReport(text, r, 1);
   EXPECT_NE(text.str().find("           2  tcvt fp16 -> e8m0: sat off; input +normal; expected "
                             "+normal -; got +normal -; word 1 code farther from zero; flags same\n"
-                            "                under RTM off, RTZ off;"),
+                            "                group #1 under RTM off, RTZ off;"),
             std::string::npos)
       << text.str();
   EXPECT_NE(text.str().find("      215040  tcvt fp16 -> e8m0: sat on; input -normal; expected nan "
                             "NV; got nan -; word same; flags -NV\n"
-                            "                under every mode, Sat on;"),
+                            "                group #4 under every mode, Sat on;"),
             std::string::npos)
       << text.str();
   // Shrunk apart: the word group reaches 1.0 under RTM, Sat off; the NX group its own case.
@@ -617,16 +617,17 @@ TEST(Triage, EveryGroupOfMoreThanFiftyHasItsEvalLine) {
     }
     return n;
   };
-  EXPECT_NE(report.find("one line per cause, 62 groups;"), std::string::npos) << report;
+  EXPECT_NE(report.find("triage: 62 symptom groups;"), std::string::npos) << report;
   EXPECT_EQ(count(report, "\n                ptovec eval --op encode"), 62U) << report;
-  EXPECT_EQ(count(report, "\n                under RNE "), 62U) << report;
+  EXPECT_EQ(count(report, "\n                group #"), 62U) << report;
   // The last group, past the 50th, in full.
-  EXPECT_NE(report.find("           1  encode fp32 -> fp16: sat on; input +normal; expected "
-                        "+normal -; got +normal NV|DZ|OF|UF|NX; word same; flags +NV|DZ|OF|UF|NX\n"
-                        "                under RNE on; first encode_fp32_fp16.bin vector 61\n"
-                        "                ptovec eval --op encode --src fp32 --dst fp16 --rmode RNE "
-                        "--sat 0x3f800000\n"),
-            std::string::npos)
+  EXPECT_NE(
+      report.find("           1  encode fp32 -> fp16: sat on; input +normal; expected "
+                  "+normal -; got +normal NV|DZ|OF|UF|NX; word same; flags +NV|DZ|OF|UF|NX\n"
+                  "                group #62 under RNE on; first encode_fp32_fp16.bin vector 61\n"
+                  "                ptovec eval --op encode --src fp32 --dst fp16 --rmode RNE "
+                  "--sat 0x3f800000\n"),
+      std::string::npos)
       << report;
   std::ostringstream quiet;
   PrintReport(quiet, r, 0);

@@ -1,5 +1,7 @@
 // The causes of a report's failures (ptovec/tools/causes.hpp): a greedy cover of the diagnosis
 // cells by explanations, then coarse signatures for what nothing explains.
+#include "ptovec/tools/causes.hpp"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -11,7 +13,6 @@
 #include <utility>
 #include <vector>
 
-#include "ptovec/tools/causes.hpp"
 #include "ptovec/tools/compare.hpp"
 #include "report/report_text.hpp"
 
@@ -68,9 +69,9 @@ std::optional<std::size_t> BestExplanation(const CheckReport& report,
       ties[k] = TieKey{ExplanationContradictions(k, report),
                        all[k].kind != Explanation::Kind::Fault, ExplanationScope(all[k], report)};
     }
-    return std::make_tuple(static_cast<std::int64_t>(ties[k]->contradictions) -
-                               static_cast<std::int64_t>(counts[k]),
-                           ties[k]->generic, ties[k]->scope);
+    return std::make_tuple(
+        static_cast<std::int64_t>(ties[k]->contradictions) - static_cast<std::int64_t>(counts[k]),
+        ties[k]->generic, ties[k]->scope);
   };
   std::optional<std::size_t> best;
   for (std::size_t k = 0; k < all.size(); ++k) {

@@ -289,7 +289,8 @@ std::uint64_t CheckAccumulator::AddProduct(
         ++matched_of[c];
         ControlTally& sampled = file.controls[tally_of[c]];
         if (sampled.matched_samples.size() < kDiagnosisMatchedSamples) {
-          sampled.matched_samples.emplace_back(Case{&op, pair, controls[c], inputs[i]}, expected[j]);
+          sampled.matched_samples.emplace_back(Case{&op, pair, controls[c], inputs[i]},
+                                               expected[j]);
         }
         ++matched;
         ++class_of[generator::VectorClass{input_class, generator::OutcomeOf(expected[j].status)}

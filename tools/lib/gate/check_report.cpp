@@ -143,8 +143,8 @@ void PrintKnownDifferences(std::ostream& out, const CheckReport& r) {
 
 void PrintTriage(std::ostream& out, const CheckReport& r, std::size_t max_report) {
   if (r.groups.empty()) return;
-  out << "by failure signature (triage: one line per cause, " << r.groups.size()
-      << (r.groups.size() == 1 ? " group" : " groups")
+  out << "by failure signature (triage: " << r.groups.size()
+      << (r.groups.size() == 1 ? " symptom group" : " symptom groups")
       << "; `ptovec shrink --signature TEXT` shrinks one):\n";
   // Failing groups in order of first sight, then the skipped ones (--allow-unsupported); each
   // in full however many there are (its controls, first vector and `ptovec eval` line), or with
@@ -163,8 +163,9 @@ void PrintTriage(std::ostream& out, const CheckReport& r, std::size_t max_report
         << " -> " << TypeName(g.pair.dst) << ": " << SignatureText(*g.op, g.signature)
         << (skipped ? " (skipped: --allow-unsupported)" : "") << "\n";
     if (max_report == 0) continue;
-    out << "                under " << ControlsText(*g.op, g.controls) << "; first " << g.first.file
-        << " vector " << g.first.index << "\n";
+    out << "                group #" << (&g - r.groups.data()) + 1 << " under "
+        << ControlsText(*g.op, g.controls) << "; first " << g.first.file << " vector "
+        << g.first.index << "\n";
     out << "                " << generator::EvalCommand(g.first.c) << "\n";
   }
 }
@@ -333,7 +334,7 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
   PrintTotals(out, r);
   PrintKnownDifferences(out, r);
   if (r.mismatched + r.unsupported > 0) {
-    check_report_text::PrintCauses(out, r);
+    check_report_text::PrintCauses(out, r, max_report);
     PrintKinds(out, r);
     PrintByControl(out, r);
     PrintByClass(out, r);

@@ -12,7 +12,12 @@
 
 namespace ptovec::tools::check_report_text {
 
-void PrintCauses(std::ostream& out, const CheckReport& r) {
+namespace {
+// A cause's triage groups listed by number (the triage list below has every group in full).
+constexpr std::size_t kGroupsListed = 12;
+}  // namespace
+
+void PrintCauses(std::ostream& out, const CheckReport& r, std::size_t max_report) {
   const std::vector<Cause> causes = Causes(r);
   if (causes.empty()) return;
   std::uint64_t explained = 0;
@@ -32,6 +37,7 @@ void PrintCauses(std::ostream& out, const CheckReport& r) {
     out << "  cause " << i + 1 << ": " << (c.explanation ? "" : "unexplained: ") << c.text << ": "
         << generator::Counted(c.count, "vector") << " in "
         << generator::Counted(c.groups.size(), "symptom group") << "\n";
+    if (max_report == 0) continue;
     if (c.explanation) {
       const Explanation& e = AllExplanations()[*c.explanation];
       if (e.fault) out << "    models: " << e.fault->models << "\n";
@@ -45,11 +51,12 @@ void PrintCauses(std::ostream& out, const CheckReport& r) {
     }
     out << "    first: " << c.first.file << " vector " << c.first.index << "\n";
     out << "    " << generator::EvalCommand(c.first.c) << "\n";
-    out << "    symptom groups:";
-    for (std::size_t k = 0; k < c.groups.size(); ++k) {
-      out << (k ? ", " : " ") << "#" << c.groups[k].first + 1 << " (" << c.groups[k].second
-          << ")";
+    out << "    symptom groups (vectors):";
+    for (std::size_t k = 0; k < c.groups.size() && k < kGroupsListed; ++k) {
+      out << (k ? ", " : " ") << "#" << c.groups[k].first + 1 << " (" << c.groups[k].second << ")";
     }
+    if (c.groups.size() > kGroupsListed)
+      out << " and " << c.groups.size() - kGroupsListed << " more";
     out << "\n";
   }
 }

@@ -24,7 +24,8 @@ std::string MismatchText(const Mismatch& m, const std::string& indent);
 std::string SetsText(const CheckReport& r);
 
 /// The diagnosis (causes.hpp): one paragraph per cause, explained ones first (most vectors
-/// first), then the coarse signatures nothing explains; nothing when no vector mismatched.
-void PrintCauses(std::ostream& out, const CheckReport& r);
+/// first), then the coarse signatures nothing explains; nothing when no vector mismatched. With
+/// `max_report` 0 only each cause's line.
+void PrintCauses(std::ostream& out, const CheckReport& r, std::size_t max_report);
 
 }  // namespace ptovec::tools::check_report_text

@@ -1,5 +1,7 @@
 // The diagnosis's catalogue of candidate explanations and the adaptive asking of them
 // (ptovec/tools/diagnosis.hpp). The cover that turns answers into causes is in causes.cpp.
+#include "ptovec/tools/diagnosis.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -12,10 +14,10 @@
 #include <utility>
 #include <vector>
 
+#include "ptovec/generator/writers.hpp"
 #include "ptovec/oracle/behaviour.hpp"
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/rounding.hpp"
-#include "ptovec/tools/diagnosis.hpp"
 #include "ptovec_dut.h"
 
 namespace ptovec::tools {
@@ -53,10 +55,12 @@ void AddDeviations(std::vector<Explanation>& all) {
     g.deviation = d.deviation;
     const std::string name = "deviation " + std::string(d.name);
     if (d.deviation == Deviation::InvalidInteger) {
-      for (const auto w : {oracle::InvalidIntegerWord::Clamp, oracle::InvalidIntegerWord::Indefinite,
-                           oracle::InvalidIntegerWord::ClampNaNZero}) {
+      for (const auto w :
+           {oracle::InvalidIntegerWord::Clamp, oracle::InvalidIntegerWord::Indefinite,
+            oracle::InvalidIntegerWord::ClampNaNZero}) {
         g.invalid_integer = w;
-        all.push_back(Generic(g, name + " (" + std::string(oracle::InvalidIntegerWordName(w)) + ")"));
+        all.push_back(
+            Generic(g, name + " (" + std::string(oracle::InvalidIntegerWordName(w)) + ")"));
       }
     } else if (d.deviation == Deviation::E4M3InfNaN) {
       for (const auto w : {oracle::NaNWord::PositiveQuiet, oracle::NaNWord::NegativeQuiet}) {
@@ -92,13 +96,12 @@ void AddControls(std::vector<Explanation>& all) {
     g.to = to;
     all.push_back(Generic(g, "every mode as " + std::string(oracle::RoundingModeName(to))));
   }
-  for (const auto through : {oracle::TileDataType::FP32, oracle::TileDataType::BF16,
-                             oracle::TileDataType::FP16}) {
+  for (const auto through :
+       {oracle::TileDataType::FP32, oracle::TileDataType::BF16, oracle::TileDataType::FP16}) {
     GenericExplanation g;
     g.kind = GenericKind::DoubleRounding;
     g.through = through;
-    all.push_back(
-        Generic(g, "double rounding through " + Upper(oracle::Format(through).name)));
+    all.push_back(Generic(g, "double rounding through " + Upper(oracle::Format(through).name)));
   }
 }
 
@@ -108,6 +111,18 @@ std::vector<Explanation> BuildCatalogue() {
   reversed.kind = Explanation::Kind::FlagsReversed;
   reversed.name = "flags in reverse order (NX .. NV, RISC-V fflags)";
   all.push_back(reversed);
+  Explanation flagless;
+  flagless.kind = Explanation::Kind::FlagsDropped;
+  flagless.dropped = 0x1F;
+  flagless.name = "no status flags (every status 0)";
+  all.push_back(flagless);
+  for (unsigned bit = 0; bit < 5; ++bit) {
+    Explanation never;
+    never.kind = Explanation::Kind::FlagsDropped;
+    never.dropped = static_cast<oracle::Status>(1U << bit);
+    never.name = generator::FlagNames(never.dropped) + " never raised";
+    all.push_back(never);
+  }
   AddDeviations(all);
   AddControls(all);
   for (const generator::FaultModel& f : generator::AllFaultModels()) {
@@ -135,6 +150,7 @@ std::span<const Explanation> AllExplanations() {
 bool ExplanationApplies(const Explanation& e, const Case& c) {
   switch (e.kind) {
     case Explanation::Kind::FlagsReversed:
+    case Explanation::Kind::FlagsDropped:
       return true;
     case Explanation::Kind::Fault:
       return e.fault->applies(*c.op, c.pair);
@@ -173,6 +189,8 @@ std::optional<Encoded> AnswerOf(const Explanation& e, const Case& c, const Encod
       case Explanation::Kind::FlagsReversed:
         return Encoded{expected.word,
                        ptovec_dut_flags_to_spec(expected.status, PTOVEC_DUT_FLAG_ORDER_RISCV)};
+      case Explanation::Kind::FlagsDropped:
+        return Encoded{expected.word, static_cast<oracle::Status>(expected.status & ~e.dropped)};
       case Explanation::Kind::Fault:
         return generator::EvaluateFault(*e.fault, c);
       case Explanation::Kind::Generic:

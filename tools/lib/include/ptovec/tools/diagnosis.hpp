@@ -2,16 +2,16 @@
 // catalogue of exact candidate explanations which of them reproduce the device's answer (under
 // the comparison policy): flags in the reverse order; each behaviour-model deviation alone (the
 // invalid-integer word under each named convention); each rounding mode computed as another, and
-// every mode as one; Sat ignored or always on; double rounding through FP32, BF16 or FP16; and
-// the fault models of generator/faults.hpp that are not one of those generic explanations. The
-// failing vectors with the same set of reproducing explanations form a cell (per triage group);
-// a greedy cover of the cells picks, again and again, the explanation with the best score: the
-// failing vectors not yet covered it reproduces, less the vectors the device got right that it
-// would have answered otherwise (estimated from a sample of each file, mode and Sat); ties: a
-// fault model before a generic explanation, then the one that could have changed the fewest of
-// the run's vectors, then the catalogue's order. Each pick is a cause. Cells no explanation reproduces
-// fall back to a coarse signature (op, pair, Sat, word difference, flag difference) that lists
-// their triage groups. docs/bring-up.md, "Diagnosis".
+// every mode as one; Sat ignored or always on; no status flags, or one flag never raised; double
+// rounding through FP32, BF16 or FP16; and the fault models of generator/faults.hpp that are not
+// one of those generic explanations. The failing vectors with the same set of reproducing
+// explanations form a cell (per triage group); a greedy cover of the cells picks, again and again,
+// the explanation with the best score: the failing vectors not yet covered it reproduces, less the
+// vectors the device got right that it would have answered otherwise (estimated from a sample of
+// each file, mode and Sat); ties: a fault model before a generic explanation, then the one that
+// could have changed the fewest of the run's vectors, then the catalogue's order. Each pick is a
+// cause. Cells no explanation reproduces fall back to a coarse signature (op, pair, Sat, word
+// difference, flag difference) that lists their triage groups. docs/bring-up.md, "Diagnosis".
 //
 // Cost: a failing vector of a triage group is asked every applicable explanation while the group
 // has had fewer than kDiagnosisFullVectors such vectors; afterwards only the explanations that
@@ -39,13 +39,16 @@ namespace ptovec::tools {
 struct Explanation {
   enum class Kind : std::uint8_t {
     FlagsReversed,  ///< the right word, the status's five bits in reverse order (NX .. NV)
+    FlagsDropped,   ///< the right word, the status without the bits of `dropped`
     Generic,        ///< generator::EvaluateGeneric(generic)
     Fault,          ///< generator::EvaluateFault(*fault) where fault->applies
   };
   Kind kind = Kind::Generic;
-  generator::GenericExplanation generic;          ///< Kind::Generic
+  generator::GenericExplanation generic;         ///< Kind::Generic
   const generator::FaultModel* fault = nullptr;  ///< Kind::Fault
-  /// The report's words: "flags in reverse order (RISC-V fflags bit order)", "mode RTO as RTZ",
+  oracle::Status dropped = 0;                    ///< Kind::FlagsDropped: the flags never raised
+  /// The report's words: "flags in reverse order (NX .. NV, RISC-V fflags)", "no status flags
+  /// (every status 0)", "NV never raised", "mode RTO as RTZ",
   /// "every mode as RTZ", "Sat ignored", "double rounding through FP16", "deviation
   /// ieee-overflow", "deviation invalid-integer (clamp)", "fault e8m0-floor-every-mode".
   std::string name;
@@ -57,9 +60,9 @@ inline constexpr std::size_t kMaxExplanations = 256;
 using ExplanationSet = std::bitset<kMaxExplanations>;
 
 /// Every candidate explanation, in the fixed order ties are broken by (the simplest first): flags
-/// reversed, the deviations, Sat, one mode as another, every mode as one, double rounding, then
-/// the fault models of kind Own and NarrowedGeneric in catalogue order (those of kind Generic
-/// are their generic explanation, already listed).
+/// reversed, no flags, each flag never raised, the deviations, Sat, one mode as another, every mode
+/// as one, double rounding, then the fault models of kind Own and NarrowedGeneric in catalogue
+/// order (those of kind Generic are their generic explanation, already listed).
 std::span<const Explanation> AllExplanations();
 
 /// Cheap: whether `e` can change the answer of some case of (c.op, c.pair, c.control) (its
