@@ -131,7 +131,7 @@ class TestBringUp:
         assert bad.stderr.count("\n") == 1, bad.stderr
         assert "--flags 'NV|OF'" in bad.stderr
 
-    def test_two_faults_two_groups_each_shrunk(self):
+    def test_two_faults_three_causes_four_groups_each_cause_shrunk(self):
         results = os.path.join(self.dir, "two.bin")
         mismatches = os.path.join(self.dir, "two.jsonl")
         r = self.run_policy("two-faults", "--mismatches", mismatches, results=results)
@@ -148,6 +148,19 @@ class TestBringUp:
             "tcvt fp16 -> e8m0: sat on; input +normal; expected +normal -; got +normal -; "
             "word 1 code farther from zero; flags same": 2,
         }), r.stdout
+        # The report leads with the causes: the NV fault's two groups are one explained cause;
+        # the word fault, which no explanation reproduces, a coarse signature per Sat.
+        causes = re.findall(r"^  cause (\d+): (.*): (\d+) vectors? in (\d+) symptom groups?$",
+                            r.stdout, re.M)
+        assert causes == [
+            ("1", "NV never raised", "430080", "2"),
+            ("2", "unexplained: tcvt fp16 -> e8m0, sat off: word 1 code farther from zero; "
+                  "flags same", "2", "1"),
+            ("3", "unexplained: tcvt fp16 -> e8m0, sat on: word 1 code farther from zero; "
+                  "flags same", "2", "1"),
+        ], r.stdout
+        assert "    symptom groups (vectors): #3 (215040), #4 (215040)\n" in r.stdout
+        assert r.stdout.index("diagnosis: 3 causes") < r.stdout.index("by failure signature")
         with open(mismatches) as f:
             first = json.loads(f.readline())
         assert first["verdict"] == "mismatch"
@@ -157,19 +170,17 @@ class TestBringUp:
                         timeout=900)
         assert shrunk.returncode == 1, shrunk.stderr
         out = json.loads(shrunk.stdout.splitlines()[-1])
-        cases = {g["signature"]: (g["counterexample"]["in"]["value"], g["counterexample"]["rmode"],
-                                  g["counterexample"]["sat"])
+        cases = {g["triage"]: (g["counterexample"]["in"]["value"], g["counterexample"]["rmode"],
+                               g["counterexample"]["sat"])
                  for g in out["results"]}
-        # Each group shrunk under its own Sat (Sat off is simpler, but the Sat-on groups keep on).
+        # One case per cause: the NV cause (its two symptom groups) once; the unexplained word
+        # fault per Sat, each shrunk under its own Sat (Sat off is simpler, but Sat on keeps on).
         assert cases == ({
-            "sat off; input -normal; expected nan NV; got nan -; word same; flags -NV":
-                ("0xbc00", "RNE", False),
-            "sat on; input -normal; expected nan NV; got nan -; word same; flags -NV":
-                ("0xbc00", "RNE", True),
-            "sat off; input +normal; expected +normal -; got +normal -; word 1 code farther from "
-            "zero; flags same": ("0x3c00", "RTM", False),
-            "sat on; input +normal; expected +normal -; got +normal -; word 1 code farther from "
-            "zero; flags same": ("0x3c00", "RTM", True),
+            "cause 1 of 3: NV never raised (430080 vectors)": ("0xbc00", "RNE", False),
+            "cause 2 of 3: unexplained: tcvt fp16 -> e8m0, sat off: word 1 code farther from "
+            "zero; flags same (2 vectors)": ("0x3c00", "RTM", False),
+            "cause 3 of 3: unexplained: tcvt fp16 -> e8m0, sat on: word 1 code farther from "
+            "zero; flags same (2 vectors)": ("0x3c00", "RTM", True),
         })
         # --signature alone picks one group; a bad signature is refused in one line.
         one = ptovec("shrink", "--dut", POLICY_DUT, "--dut-arg", "two-faults", "--in-process",
@@ -234,7 +245,8 @@ class TestBringUp:
             page = f.read()
         sections = re.split(r"\n## ", page)
         titles = ("1. A model without status bits", "2. An IEEE 754, RISC-V, x86 or Arm unit",
-                  "3. A device that implements part of a pair", "Triage: one line per cause",
+                  "3. A device that implements part of a pair",
+                  "Diagnosis: causes, not symptoms", "Triage: symptom groups",
                   "Shrink each cause apart")
         for title in titles:
             body = [x for x in sections if x.startswith(title)]

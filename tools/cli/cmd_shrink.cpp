@@ -48,7 +48,7 @@ struct ShrinkArgs {
   JudgeArgs judge;
   std::string signature;  // --signature: only failures with this triage signature
   std::string classes;    // --class: only failures of these input classes
-  bool triage = false;    // --from --triage: shrink every triage group
+  bool triage = false;    // --from --triage: shrink one failure of each cause
 };
 
 // The judge of --compare/--flags/--known-differences/--allow-unsupported, --signature (checked
@@ -306,10 +306,7 @@ void PrintFromResult(const tools::ShrinkStarts& starts, std::size_t k, const too
   std::cout << "ptovec shrink: from " << m.file << " vector " << m.index << " (" << m.c.op->name
             << " " << oracle::Format(m.c.pair.src).name << " -> "
             << oracle::Format(m.c.pair.dst).name << "), device " << device << "\n";
-  if (starts.signatures[k]) {
-    std::cout << "triage group " << k + 1 << " of " << starts.starts.size() << ": "
-              << *starts.signatures[k] << "\n";
-  }
+  if (!starts.labels[k].empty()) std::cout << starts.labels[k] << "\n";
   std::cout << JudgeLine(judge);
   if (!r.failed) {
     std::cout << "the device now agrees with the oracle on this case (not reproducible): "
@@ -340,6 +337,7 @@ void ReportFromResults(const ShrinkArgs& a, bool json_file, const tools::ShrinkS
     nlohmann::ordered_json j;
     j["file_in_results"] = starts.starts[k].file;
     j["record"] = starts.starts[k].index;
+    if (!starts.labels[k].empty()) j["triage"] = starts.labels[k];
     if (starts.signatures[k]) j["signature"] = *starts.signatures[k];
     j["reproduced"] = r.failed;
     j.update(ResultJson(r, file));
@@ -366,9 +364,9 @@ int RunFrom(const ShrinkArgs& a, bool json_file) {
       tools::FindShrinkStarts(vectors, results, filter, judge, controls);
   if (starts.starts.size() > 1 && !a.out.empty()) {
     throw InputError("--out names one file but " + std::to_string(starts.starts.size()) +
-                     (a.triage ? " triage groups" : " (op, pair)s") +
+                     (a.triage ? " causes" : " (op, pair)s") +
                      " fail; give no --out (files are named shrunk-<op>-<src>-<dst>.bin"
-                     "; with --triage shrunk-<op>-<src>-<dst>-<group>.bin)");
+                     "; with --triage shrunk-<op>-<src>-<dst>-<cause>.bin)");
   }
   if (starts.starts.empty()) {
     PrintNothingToShrink(a, filter, starts.report, judge);
@@ -416,7 +414,7 @@ int Shrink(const ShrinkArgs& given) {
   }
   if (!a.from.empty()) return RunFrom(a, json_file);
   if (a.triage)
-    throw InputError("--triage goes with --from RESULTS (it shrinks each triage group)");
+    throw InputError("--triage goes with --from RESULTS (it shrinks one failure of each cause)");
   if (!a.vectors.empty()) throw InputError("--vectors goes with --from RESULTS only");
   if (a.op.empty()) {
     throw InputError("--op is required without --from (accepted: " + generator::OpNamesList() +
@@ -457,8 +455,10 @@ Command AddShrinkCommand(CLI::App& app) {
                "-subnormal, qnan, +int, ... comma-separated), e.g. +normal,+subnormal for "
                "positive finite inputs");
   s.add_flag("--triage", args->triage,
-             "with --from: shrink every triage group of the results file (one per failure "
-             "signature and pair) to its own simplest case, not only each pair's first failure");
+             "with --from: shrink one failure of each cause of the results file (the report's "
+             "diagnosis: an explained cause keeps to the failures its explanation reproduces, an "
+             "unexplained one to its first vector's triage signature; then each unsupported "
+             "group) to its own simplest case, not only each pair's first failure");
   s.add_option("--tests", args->tests,
                "sampled tests before the property passes (default 10000; pairs small enough to "
                "enumerate are enumerated whatever it says)")

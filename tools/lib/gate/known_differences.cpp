@@ -14,6 +14,7 @@
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/oracle/rounding.hpp"
+#include "ptovec/tools/diagnosis.hpp"
 
 namespace ptovec::tools {
 
@@ -280,6 +281,9 @@ bool Judge::Counts(const Case& c, const Encoded& expected, const DeviceAnswer& g
   if (signature) {
     const Signature s = SignatureOf(c, input_class, expected, got, policy);
     if (SignatureText(*c.op, s) != *signature) return false;
+  }
+  if (explanation && !Explains(AllExplanations()[*explanation], c, expected, got, policy)) {
+    return false;
   }
   return true;
 }

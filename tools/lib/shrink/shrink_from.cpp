@@ -1,14 +1,17 @@
 // `ptovec shrink --from RESULTS`: the vector files a results file answers, the failures to start
-// from (the first of each (op, pair), or of each triage group) and the descent from each.
+// from (the first of each (op, pair), or of each cause) and the descent from each.
 #include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/readers.hpp"
+#include "ptovec/generator/word_text.hpp"
+#include "ptovec/tools/causes.hpp"
 #include "ptovec/tools/check.hpp"
 #include "ptovec/tools/results.hpp"
 #include "ptovec/tools/shrink.hpp"
@@ -73,20 +76,50 @@ bool Selects(const ShrinkFromFilter& filter, const OpDef* op, TypePair pair) {
          (!filter.dst || pair.dst == *filter.dst);
 }
 
-// Adds group `m` to the starts: with --triage every group, else the first of its (op, pair), a
-// wrong answer of the pair taking the place of an unsupported one.
-void AddStart(ShrinkStarts& s, const Mismatch& m, bool triage) {
-  if (triage) {
-    s.starts.push_back(m);
-    s.signatures.push_back(SignatureText(*m.c.op, m.signature));
-    return;
+// Adds a start of --triage.
+void AddTriageStart(ShrinkStarts& s, const Mismatch& m, std::optional<std::string> signature,
+                    std::optional<std::size_t> explanation, std::string label) {
+  s.starts.push_back(m);
+  s.signatures.push_back(std::move(signature));
+  s.explanations.push_back(explanation);
+  s.labels.push_back(std::move(label));
+}
+
+// The --triage starts: the first vector of each cause, then of each unsupported group.
+void AddTriageStarts(ShrinkStarts& s, const ShrinkFromFilter& filter, const Judge& judge) {
+  const std::vector<Cause> causes = Causes(s.report);
+  for (std::size_t k = 0; k < causes.size(); ++k) {
+    const Cause& cause = causes[k];
+    const Mismatch& m = cause.first;
+    if (!Selects(filter, m.c.op, m.c.pair)) continue;
+    if (!judge.Counts(m.c, m.expected, m.got)) continue;  // --signature, --class
+    std::string label = "cause " + std::to_string(k + 1) + " of " + std::to_string(causes.size()) +
+                        ": " + (cause.explanation ? "" : "unexplained: ") + cause.text + " (" +
+                        generator::Counted(cause.count, "vector") + ")";
+    std::optional<std::string> signature;
+    if (!cause.explanation) signature = SignatureText(*m.c.op, m.signature);
+    AddTriageStart(s, m, signature, cause.explanation, std::move(label));
   }
+  for (const TriageGroup& g : s.report.groups) {
+    const Mismatch& m = g.first;
+    if (m.verdict != Verdict::Unsupported || judge.allow_unsupported) continue;
+    if (!Selects(filter, m.c.op, m.c.pair) || !judge.Counts(m.c, m.expected, m.got)) continue;
+    const std::string text = SignatureText(*m.c.op, m.signature);
+    AddTriageStart(s, m, text, std::nullopt, "unsupported group: " + text);
+  }
+}
+
+// Adds group `m` to the starts: the first of its (op, pair), a wrong answer of the pair taking the
+// place of an unsupported one.
+void AddStart(ShrinkStarts& s, const Mismatch& m) {
   const auto earlier = std::find_if(s.starts.begin(), s.starts.end(), [&](const Mismatch& f) {
     return f.c.op == m.c.op && f.c.pair.Whole() == m.c.pair.Whole();
   });
   if (earlier == s.starts.end()) {
     s.starts.push_back(m);
     s.signatures.emplace_back();
+    s.explanations.emplace_back();
+    s.labels.emplace_back();
   } else if (earlier->verdict == Verdict::Unsupported && m.verdict != Verdict::Unsupported) {
     *earlier = m;  // a wrong answer of the pair before an unsupported one
   }
@@ -142,12 +175,16 @@ ShrinkStarts FindShrinkStarts(const generator::VectorSelection& vectors,
   // Every failure of the results file as the judge sees it, grouped by triage signature.
   ShrinkStarts s;
   s.report = CheckResults(vectors, results, 0, false, {}, controls, judge);
-  for (const TriageGroup& g : s.report.groups) {
-    const Mismatch& m = g.first;
-    if (m.verdict == Verdict::Unsupported && judge.allow_unsupported) continue;
-    if (!Selects(filter, m.c.op, m.c.pair)) continue;
-    if (!judge.Counts(m.c, m.expected, m.got)) continue;  // --signature, --class
-    AddStart(s, m, filter.triage);
+  if (filter.triage) {
+    AddTriageStarts(s, filter, judge);
+  } else {
+    for (const TriageGroup& g : s.report.groups) {
+      const Mismatch& m = g.first;
+      if (m.verdict == Verdict::Unsupported && judge.allow_unsupported) continue;
+      if (!Selects(filter, m.c.op, m.c.pair)) continue;
+      if (!judge.Counts(m.c, m.expected, m.got)) continue;  // --signature, --class
+      AddStart(s, m);
+    }
   }
   s.failures = s.report.mismatched + (judge.allow_unsupported ? 0 : s.report.unsupported);
   if (s.starts.empty() && filter.filtered()) RequireSelectedSection(s.report, filter, results);
@@ -165,6 +202,7 @@ std::vector<ShrinkResult> ShrinkEachStart(Device& device, const ShrinkStarts& st
     c.pair = c.pair.Whole();
     Judge group_judge = judge;
     if (starts.signatures[k]) group_judge.signature = starts.signatures[k];
+    if (starts.explanations[k]) group_judge.explanation = starts.explanations[k];
     shrunk.push_back(ShrinkFrom(device, c, 100000, group_judge, controls));
   }
   device.Close();  // a device that fails at its end is an error, whatever it answered

@@ -152,6 +152,9 @@ struct Judge {
   bool allow_unsupported = false;  ///< unsupported answers do not fail (and never shrink)
   /// shrink only: a failure counts only with this signature (SignatureText), when set.
   std::optional<std::string> signature;
+  /// shrink only (--triage): a failure counts only when this explanation (an index in
+  /// AllExplanations(), diagnosis.hpp) reproduces it, when set.
+  std::optional<std::size_t> explanation;
   /// shrink only: a failure counts only when its input class is one of these (bit k: class k;
   /// 0: any) (--class).
   std::uint32_t input_classes = 0;
@@ -173,7 +176,8 @@ struct Judge {
   bool Counts(const Case& c, const Encoded& expected, const DeviceAnswer& got) const;
   /// Nothing but the default: every status bit, no rules, no filter.
   bool plain() const {
-    return policy.full() && known.empty() && !allow_unsupported && !signature && input_classes == 0;
+    return policy.full() && known.empty() && !allow_unsupported && !signature && !explanation &&
+           input_classes == 0;
   }
 };
 

@@ -293,16 +293,26 @@ struct ShrinkFromFilter {
 
 /// The failures `shrink --from` shrinks, as the judge sees them, in results order.
 struct ShrinkStarts {
-  CheckReport report;            ///< the results file checked against its vectors
-  std::vector<Mismatch> starts;  ///< the first failure of each (op, pair), or triage group
-  /// Per start: with --triage the group's signature text (the start's judge then needs it).
+  CheckReport report;  ///< the results file checked against its vectors
+  /// The first failure of each (op, pair), or with --triage of each cause (causes.hpp) and of
+  /// each unsupported symptom group.
+  std::vector<Mismatch> starts;
+  /// Per start, with --triage: the signature text its failures must have (an unexplained cause:
+  /// its first vector's symptom group; an unsupported group), for the start's judge.
   std::vector<std::optional<std::string>> signatures;
+  /// Per start, with --triage: the explanation its failures must be reproduced by (an explained
+  /// cause), for the start's judge (Judge::explanation).
+  std::vector<std::optional<std::size_t>> explanations;
+  /// Per start, with --triage: what it shrinks, "cause 1 of 3: NV never raised (430080 vectors)"
+  /// or "unsupported group: <signature>".
+  std::vector<std::string> labels;
   std::uint64_t failures = 0;  ///< mismatches, and unsupported answers unless allowed
 };
 
 /// Checks `results` against `vectors` under `judge` and `controls` and picks the starts: the
 /// first failure of each (op, pair) (a wrong answer before an unsupported one of its pair), or
-/// with filter.triage of each triage group; an unsupported record is a start only without
+/// with filter.triage of each cause and of each unsupported group; an unsupported record is a
+/// start only without
 /// judge.allow_unsupported. Throws generator::InputError when a filter selects no section of the
 /// results file at all ("no section for ... in ... (sections: ...)").
 ShrinkStarts FindShrinkStarts(const generator::VectorSelection& vectors,
