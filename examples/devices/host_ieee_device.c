@@ -25,6 +25,10 @@
  * across fesetround, feclearexcept or fetestexcept. MXCSR is per thread, so the device is thread
  * safe; each batch restores the caller's rounding mode. ptovec_dut_init refuses to start on a CPU
  * without F16C. How it compares with the profile: docs/devices.md, "The host IEEE device".
+ *
+ * Broken variants, for the gate's own tests (tests/devices/host_ieee_broken.py): --dut-arg NAME
+ * plants one bug, each a one-line change of a real kind, which `--known-differences x86` must
+ * not waive (no argument: the correct device). The names and bugs are in kBroken below.
  */
 #if defined(__clang__)
 #pragma STDC FENV_ACCESS ON
@@ -208,17 +212,95 @@ static int Tdequant(const ptovec_dut_case *c, ptovec_dut_result *r) {
   return PTOVEC_DUT_OK;
 }
 
+/* The broken variants (--dut-arg). */
+enum Broken {
+  kCorrect,
+  kNegativeZero,     /* every zero floating result is -0 (+0 sources included) */
+  kZeroForInvalid,   /* an invalid float -> s32 conversion answers 0, not the indefinite */
+  kUfSubnormalOnly,  /* UF only for a subnormal or zero result (not IEEE's after-rounding tiny) */
+  kNxDroppedInteger, /* a float -> s32 conversion never raises NX */
+  kOfWithoutNx,      /* an overflow raises OF without NX */
+  kRtzAsRneFp16,     /* fp32 -> fp16 under RTZ rounds to nearest (the mode field miswired) */
+  kFlagsReversed,    /* the status in RISC-V fflags order (bit 0 NX .. bit 4 NV) */
+  kDequantClamps     /* a tdequant overflow gives the largest finite (a Sat the op does not have) */
+};
+static const char *const kBroken[] = {"",
+                                      "negative-zero",
+                                      "zero-for-invalid",
+                                      "uf-subnormal-only",
+                                      "nx-dropped-integer",
+                                      "of-without-nx",
+                                      "rtz-as-rne-fp16",
+                                      "flags-reversed",
+                                      "dequant-clamps"};
+static enum Broken g_broken = kCorrect;
+
+/* Whether `word` of the case's floating destination (FP16 or FP32) is a zero, a subnormal. */
+static int IsZero(const ptovec_dut_case *c, uint32_t word) {
+  return c->dst_code == PTOVEC_DUT_TYPE_FP16 ? (word & 0x7FFFu) == 0 : (word & 0x7FFFFFFFu) == 0;
+}
+static int IsSubnormalOrZero(const ptovec_dut_case *c, uint32_t word) {
+  return c->dst_code == PTOVEC_DUT_TYPE_FP16 ? (word & 0x7C00u) == 0 : (word & 0x7F800000u) == 0;
+}
+
+/* Plants the variant's bug into a correct answer. */
+static void Break(const ptovec_dut_case *c, ptovec_dut_result *r) {
+  const int floating = c->dst_code == PTOVEC_DUT_TYPE_FP16 || c->dst_code == PTOVEC_DUT_TYPE_FP32;
+  const uint32_t sign = c->dst_code == PTOVEC_DUT_TYPE_FP16 ? 0x8000u : 0x80000000u;
+  const uint8_t nv = 0x01, of = 0x04, uf = 0x08, nx = 0x10;
+  switch (g_broken) {
+    case kNegativeZero:
+      if (floating && IsZero(c, (uint32_t)r->word)) r->word |= sign;
+      break;
+    case kZeroForInvalid:
+      if (c->dst_code == PTOVEC_DUT_TYPE_S32 && (r->flags & nv)) r->word = 0;
+      break;
+    case kUfSubnormalOnly:
+      if (floating && !IsSubnormalOrZero(c, (uint32_t)r->word)) r->flags &= (uint8_t)~uf;
+      break;
+    case kNxDroppedInteger:
+      if (c->dst_code == PTOVEC_DUT_TYPE_S32) r->flags &= (uint8_t)~nx;
+      break;
+    case kOfWithoutNx:
+      if (r->flags & of) r->flags &= (uint8_t)~nx;
+      break;
+    case kFlagsReversed: {
+      uint8_t reversed = 0;
+      int bit;
+      for (bit = 0; bit < 5; ++bit) {
+        if (r->flags & (1u << bit)) reversed |= (uint8_t)(1u << (4 - bit));
+      }
+      r->flags = reversed;
+      break;
+    }
+    case kDequantClamps:
+      if (strcmp(c->op, "tdequant") == 0 && (r->word & 0x7FFFFFFFu) == 0x7F800000u) {
+        r->word = (r->word & 0x80000000u) | 0x7F7FFFFFu;
+      }
+      break;
+    default:
+      break;
+  }
+}
+
 /* One case: sets the case's rounding mode (the callers restore theirs) and converts. */
 static int EvaluateOne(const ptovec_dut_case *c, ptovec_dut_result *r) {
-  const int rounding = FenvRounding(c->rmode);
+  int rounding = FenvRounding(c->rmode);
+  int status;
   if (rounding < 0) return PTOVEC_DUT_UNSUPPORTED; /* RNA, RTO, RHB: not in fenv */
   r->word = 0;
   r->flags = 0;
   if (strcmp(c->op, "encode") != 0 && strcmp(c->op, "tdequant") != 0) {
     return PTOVEC_DUT_UNSUPPORTED;
   }
+  if (g_broken == kRtzAsRneFp16 && rounding == FE_TOWARDZERO &&
+      c->src_code == PTOVEC_DUT_TYPE_FP32 && c->dst_code == PTOVEC_DUT_TYPE_FP16) {
+    rounding = FE_TONEAREST;
+  }
   if (fesetround(rounding) != 0) return PTOVEC_DUT_ERROR;
-  return c->op[0] == 'e' ? Encode(c, r) : Tdequant(c, r);
+  status = c->op[0] == 'e' ? Encode(c, r) : Tdequant(c, r);
+  if (status == PTOVEC_DUT_OK && g_broken != kCorrect) Break(c, r);
+  return status;
 }
 
 PTOVEC_DUT_EXPORT uint32_t ptovec_dut_abi_version(void) { return PTOVEC_DUT_ABI_VERSION; }
@@ -228,7 +310,22 @@ PTOVEC_DUT_EXPORT uint32_t ptovec_dut_properties(void) { return PTOVEC_DUT_THREA
 PTOVEC_DUT_EXPORT const char *ptovec_dut_name(void) { return "host-ieee"; }
 
 PTOVEC_DUT_EXPORT int ptovec_dut_init(const char *arg) {
-  (void)arg;
+  size_t k;
+  g_broken = kCorrect;
+  if (arg != NULL && arg[0] != '\0') {
+    for (k = 1; k < sizeof kBroken / sizeof kBroken[0]; ++k) {
+      if (strcmp(arg, kBroken[k]) == 0) g_broken = (enum Broken)k;
+    }
+    if (g_broken == kCorrect) {
+      fprintf(stderr,
+              "ptovec_host_ieee_dut: unknown --dut-arg '%s' (accepted: none for the correct "
+              "device, or a broken variant: negative-zero, zero-for-invalid, uf-subnormal-only, "
+              "nx-dropped-integer, of-without-nx, rtz-as-rne-fp16, flags-reversed, "
+              "dequant-clamps)\n",
+              arg);
+      return 1;
+    }
+  }
   __builtin_cpu_init();
   if (!__builtin_cpu_supports("f16c")) {
     fprintf(stderr, "ptovec_host_ieee_dut: this CPU has no F16C (vcvtps2ph); cannot start\n");

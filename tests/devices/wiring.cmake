@@ -50,4 +50,12 @@ if(TARGET ptovec_host_ieee_dut)
                    ${CMAKE_CURRENT_BINARY_DIR}/devices/host-ieee-gate 2000)
   set_tests_properties(ptovec_dut_host_ieee_gate PROPERTIES LABELS tools TIMEOUT 300
                        SKIP_RETURN_CODE 77)
+  # Its eight broken variants (--dut-arg) fail the same gate, and the diagnosis names their causes.
+  add_test(NAME ptovec_dut_host_ieee_broken
+           COMMAND ${PTOVEC_FILES_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/host_ieee_broken.py
+                   $<TARGET_FILE:ptovec> $<TARGET_FILE:ptovec_host_ieee_dut>
+                   ${PROJECT_SOURCE_DIR}/vectors/smoke
+                   ${CMAKE_CURRENT_BINARY_DIR}/devices/host-ieee-broken)
+  set_tests_properties(ptovec_dut_host_ieee_broken PROPERTIES LABELS tools TIMEOUT 300
+                       SKIP_RETURN_CODE 77)
 endif()

@@ -250,7 +250,8 @@ void CheckAccumulator::AddFailure(const Judged& j, ControlTally& tally) {
 
 void CheckAccumulator::Diagnose(const Judged& j, std::size_t group, const Signature& signature) {
   const ExplanationSet explains =
-      diagnoser_.Ask(group, j.c, j.expected, j.got, report_.judge.policy);
+      diagnoser_.Ask(group, j.c, j.expected, j.got, report_.judge.policy,
+                     report_.judge.DiagnosisBase(j.c, j.expected));
   if (cells_of_.size() <= group) cells_of_.resize(group + 1);
   for (const auto& [set, cell] : cells_of_[group]) {
     if (set == explains) {

@@ -182,15 +182,16 @@ namespace {
 
 // The answer of `e` for `c` (the oracle's `expected` where it does not apply), or nullopt when
 // its evaluation throws (e.g. fpatr under a control its input does not allow).
-std::optional<Encoded> AnswerOf(const Explanation& e, const Case& c, const Encoded& expected) {
+std::optional<Encoded> AnswerOf(const Explanation& e, const Case& c, const Encoded& expected,
+                                const Encoded& base) {
   if (!ExplanationApplies(e, c)) return expected;
   try {
     switch (e.kind) {
       case Explanation::Kind::FlagsReversed:
-        return Encoded{expected.word,
-                       ptovec_dut_flags_to_spec(expected.status, PTOVEC_DUT_FLAG_ORDER_RISCV)};
+        return Encoded{base.word,
+                       ptovec_dut_flags_to_spec(base.status, PTOVEC_DUT_FLAG_ORDER_RISCV)};
       case Explanation::Kind::FlagsDropped:
-        return Encoded{expected.word, static_cast<oracle::Status>(expected.status & ~e.dropped)};
+        return Encoded{base.word, static_cast<oracle::Status>(base.status & ~e.dropped)};
       case Explanation::Kind::Fault:
         return generator::EvaluateFault(*e.fault, c);
       case Explanation::Kind::Generic:
@@ -205,26 +206,27 @@ std::optional<Encoded> AnswerOf(const Explanation& e, const Case& c, const Encod
 }  // namespace
 
 bool Explains(const Explanation& e, const Case& c, const Encoded& expected, const DeviceAnswer& got,
-              const generator::ComparePolicy& policy) {
+              const generator::ComparePolicy& policy, const Encoded& base) {
   if (!got.supported) return false;
-  const std::optional<Encoded> a = AnswerOf(e, c, expected);
+  const std::optional<Encoded> a = AnswerOf(e, c, expected, base);
   return a && !(*a == expected) && a->word == got.result.word &&
          policy.FlagsMatch(a->status, got.result.status);
 }
 
 bool ExplanationDiffers(const Explanation& e, const Case& c, const Encoded& expected,
                         const generator::ComparePolicy& policy) {
-  const std::optional<Encoded> a = AnswerOf(e, c, expected);
+  const std::optional<Encoded> a = AnswerOf(e, c, expected, expected);
   return a && (a->word != expected.word || !policy.FlagsMatch(a->status, expected.status));
 }
 
 ExplanationSet Diagnoser::AskAll(Group& g, const Case& c, const Encoded& expected,
-                                 const DeviceAnswer& got, const generator::ComparePolicy& policy) {
+                                 const DeviceAnswer& got, const generator::ComparePolicy& policy,
+                                 const Encoded& base) {
   ++g.full;
   ExplanationSet found;
   const std::span<const Explanation> all = AllExplanations();
   for (std::size_t k = 0; k < all.size(); ++k) {
-    if (!Explains(all[k], c, expected, got, policy)) continue;
+    if (!Explains(all[k], c, expected, got, policy, base)) continue;
     found.set(k);
     const auto id = static_cast<std::uint16_t>(k);
     if (std::find(g.alive.begin(), g.alive.end(), id) == g.alive.end()) g.alive.push_back(id);
@@ -233,16 +235,19 @@ ExplanationSet Diagnoser::AskAll(Group& g, const Case& c, const Encoded& expecte
 }
 
 ExplanationSet Diagnoser::Ask(std::size_t group, const Case& c, const Encoded& expected,
-                              const DeviceAnswer& got, const generator::ComparePolicy& policy) {
+                              const DeviceAnswer& got, const generator::ComparePolicy& policy,
+                              const Encoded& base) {
   if (groups_.size() <= group) groups_.resize(group + 1);
   Group& g = groups_[group];
-  if (g.full < kDiagnosisFullVectors) return AskAll(g, c, expected, got, policy);
+  if (g.full < kDiagnosisFullVectors) return AskAll(g, c, expected, got, policy, base);
   ExplanationSet found;
   const std::span<const Explanation> all = AllExplanations();
   for (const std::uint16_t k : g.alive) {
-    if (Explains(all[k], c, expected, got, policy)) found.set(k);
+    if (Explains(all[k], c, expected, got, policy, base)) found.set(k);
   }
-  if (found.none() && g.full < kDiagnosisFullMax) return AskAll(g, c, expected, got, policy);
+  if (found.none() && g.full < kDiagnosisFullMax) {
+    return AskAll(g, c, expected, got, policy, base);
+  }
   return found;
 }
 

@@ -272,6 +272,13 @@ Verdict Judge::Of(const Case& c, std::uint8_t input_class, const Encoded& expect
   return Verdict::Mismatch;
 }
 
+Encoded Judge::DiagnosisBase(const Case& c, const Encoded& expected) const {
+  if (known.models.empty()) return expected;
+  const oracle::ModelAnswer a =
+      generator::EvaluateModel(*c.op, c.pair, c.in, c.control, known.models.front().behaviour);
+  return a.applied != 0 && !a.word_open ? a.result : expected;
+}
+
 bool Judge::Counts(const Case& c, const Encoded& expected, const DeviceAnswer& got) const {
   if (Matches(expected, got)) return false;
   if (!got.supported && allow_unsupported) return false;
@@ -282,7 +289,8 @@ bool Judge::Counts(const Case& c, const Encoded& expected, const DeviceAnswer& g
     const Signature s = SignatureOf(c, input_class, expected, got, policy);
     if (SignatureText(*c.op, s) != *signature) return false;
   }
-  if (explanation && !Explains(AllExplanations()[*explanation], c, expected, got, policy)) {
+  if (explanation && !Explains(AllExplanations()[*explanation], c, expected, got, policy,
+                               DiagnosisBase(c, expected))) {
     return false;
   }
   return true;

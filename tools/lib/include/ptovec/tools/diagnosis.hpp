@@ -71,8 +71,16 @@ bool ExplanationApplies(const Explanation& e, const Case& c);
 
 /// Whether `e` reproduces `got` for case `c` (oracle answer `expected`) as `policy` compares:
 /// false where `e` does not apply or answers as the oracle does, or when its evaluation throws.
+/// The flag explanations (flags reversed, flags dropped) transform `base` instead of `expected`:
+/// the answer of the known-difference model the run is judged with, where it differs from the
+/// profile (Judge::DiagnosisBase), so that a device that follows the model but drops NX is "NX
+/// never raised" on the model's overflows too.
 bool Explains(const Explanation& e, const Case& c, const Encoded& expected, const DeviceAnswer& got,
-              const generator::ComparePolicy& policy);
+              const generator::ComparePolicy& policy, const Encoded& base);
+inline bool Explains(const Explanation& e, const Case& c, const Encoded& expected,
+                     const DeviceAnswer& got, const generator::ComparePolicy& policy) {
+  return Explains(e, c, expected, got, policy, expected);
+}
 
 /// Whether `e` answers case `c` otherwise than the oracle's `expected` as `policy` compares (false
 /// where it does not apply, or its evaluation throws).
@@ -90,8 +98,10 @@ inline constexpr std::uint32_t kDiagnosisFullMax = 64;
 class Diagnoser {
  public:
   /// The explanations that reproduce `got` for failing case `c` of triage group `group`.
+  /// `base`: as Explains takes it.
   ExplanationSet Ask(std::size_t group, const Case& c, const Encoded& expected,
-                     const DeviceAnswer& got, const generator::ComparePolicy& policy);
+                     const DeviceAnswer& got, const generator::ComparePolicy& policy,
+                     const Encoded& base);
 
  private:
   struct Group {
@@ -99,7 +109,7 @@ class Diagnoser {
     std::uint32_t full = 0;            // vectors asked every applicable explanation
   };
   ExplanationSet AskAll(Group& g, const Case& c, const Encoded& expected, const DeviceAnswer& got,
-                        const generator::ComparePolicy& policy);
+                        const generator::ComparePolicy& policy, const Encoded& base);
   std::vector<Group> groups_;
 };
 

@@ -159,6 +159,11 @@ struct Judge {
   /// 0: any) (--class).
   std::uint32_t input_classes = 0;
 
+  /// What the diagnosis transforms for its flag explanations (flags reversed, a flag never
+  /// raised): the answer of the first known-difference model where it differs from the profile
+  /// and names its word, else `expected` (the oracle's answer for `c`).
+  Encoded DiagnosisBase(const Case& c, const Encoded& expected) const;
+
   /// The fast test: supported, same word (devices' words arrive cut to the destination's width)
   /// and the same compared status bits (ComparePolicy::FlagsMatch: bits 7:5 always compared).
   bool Matches(const Encoded& expected, const DeviceAnswer& got) const {
