@@ -72,6 +72,7 @@ struct JudgeArgs {
   std::string flags;
   std::vector<std::string> known_differences;
   bool allow_unsupported = false;
+  bool no_diagnosis = false;  // --no-diagnosis: the report lists symptom groups only
 };
 /// Adds the JudgeArgs options to a subcommand (device_options.cpp).
 void AddJudgeOptions(CLI::App& app, JudgeArgs& args);

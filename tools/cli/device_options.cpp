@@ -74,6 +74,9 @@ void AddJudgeOptions(CLI::App& app, JudgeArgs& args) {
                "unsupported answers (a device that implements only some pairs, modes or Sat "
                "values) do not fail and are never a counterexample; reports and JUnit (skipped) "
                "say how many");
+  app.add_flag("--no-diagnosis", args.no_diagnosis,
+               "do not diagnose the mismatches: the report has no causes (docs/bring-up.md, "
+               "Diagnosis), only its symptom groups; the diagnosis costs nothing on a passing run");
 }
 
 tools::Judge MakeJudge(const JudgeArgs& args) {
@@ -81,6 +84,7 @@ tools::Judge MakeJudge(const JudgeArgs& args) {
   judge.policy = tools::ParseComparePolicy(args.compare, args.flags);
   judge.known = tools::LoadKnownDifferences(args.known_differences);
   judge.allow_unsupported = args.allow_unsupported;
+  judge.diagnose = !args.no_diagnosis;
   return judge;
 }
 

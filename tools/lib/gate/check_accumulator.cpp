@@ -234,14 +234,16 @@ void CheckAccumulator::AddFailure(const Judged& j, ControlTally& tally) {
     TriageGroup& g = report_.groups[group_index];
     ++g.count;
     g.controls |= control_bit;
-    if (j.verdict == Verdict::Mismatch) Diagnose(j, group_index, signature);
+    if (j.verdict == Verdict::Mismatch && report_.judge.diagnose)
+      Diagnose(j, group_index, signature);
     if (!keep_first && !keep_example && !every_) return;
   }
   Mismatch m = MismatchOf(j, kNoRule, signature, {});
   if (new_group) {
     group_of_.emplace(key, group_index);
     report_.groups.push_back(TriageGroup{c.op, c.pair.Whole(), signature, 1, control_bit, m});
-    if (j.verdict == Verdict::Mismatch) Diagnose(j, group_index, signature);
+    if (j.verdict == Verdict::Mismatch && report_.judge.diagnose)
+      Diagnose(j, group_index, signature);
   }
   if (every_) every_(m);
   if (keep_example) tally.examples.push_back(m);

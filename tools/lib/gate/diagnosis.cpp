@@ -180,11 +180,10 @@ bool ExplanationApplies(const Explanation& e, const Case& c) {
 
 namespace {
 
-// The answer of `e` for `c` (the oracle's `expected` where it does not apply), or nullopt when
-// its evaluation throws (e.g. fpatr under a control its input does not allow).
-std::optional<Encoded> AnswerOf(const Explanation& e, const Case& c, const Encoded& expected,
-                                const Encoded& base) {
-  if (!ExplanationApplies(e, c)) return expected;
+// The answer of `e` for `c`, which it applies to, or nullopt when its evaluation throws (e.g.
+// fpatr under a control its input does not allow).
+std::optional<Encoded> ApplicableAnswer(const Explanation& e, const Case& c,
+                                        const Encoded& expected, const Encoded& base) {
   try {
     switch (e.kind) {
       case Explanation::Kind::FlagsReversed:
@@ -203,19 +202,30 @@ std::optional<Encoded> AnswerOf(const Explanation& e, const Case& c, const Encod
   return expected;
 }
 
+// Whether answer `a` (of an explanation) reproduces `got` and differs from the oracle's.
+bool Reproduces(const std::optional<Encoded>& a, const Encoded& expected, const DeviceAnswer& got,
+                const generator::ComparePolicy& policy) {
+  return got.supported && a && !(*a == expected) && a->word == got.result.word &&
+         policy.FlagsMatch(a->status, got.result.status);
+}
+
+// The control slot (mode * 2 + Sat) of a case.
+unsigned ControlSlot(const Case& c) {
+  return static_cast<unsigned>(c.control.rounding_mode) * 2 + (c.control.saturating ? 1U : 0U);
+}
+
 }  // namespace
 
 bool Explains(const Explanation& e, const Case& c, const Encoded& expected, const DeviceAnswer& got,
               const generator::ComparePolicy& policy, const Encoded& base) {
-  if (!got.supported) return false;
-  const std::optional<Encoded> a = AnswerOf(e, c, expected, base);
-  return a && !(*a == expected) && a->word == got.result.word &&
-         policy.FlagsMatch(a->status, got.result.status);
+  return got.supported && ExplanationApplies(e, c) &&
+         Reproduces(ApplicableAnswer(e, c, expected, base), expected, got, policy);
 }
 
 bool ExplanationDiffers(const Explanation& e, const Case& c, const Encoded& expected,
                         const generator::ComparePolicy& policy) {
-  const std::optional<Encoded> a = AnswerOf(e, c, expected, expected);
+  if (!ExplanationApplies(e, c)) return false;
+  const std::optional<Encoded> a = ApplicableAnswer(e, c, expected, expected);
   return a && (a->word != expected.word || !policy.FlagsMatch(a->status, expected.status));
 }
 
@@ -229,7 +239,35 @@ ExplanationSet Diagnoser::AskAll(Group& g, const Case& c, const Encoded& expecte
     if (!Explains(all[k], c, expected, got, policy, base)) continue;
     found.set(k);
     const auto id = static_cast<std::uint16_t>(k);
-    if (std::find(g.alive.begin(), g.alive.end(), id) == g.alive.end()) g.alive.push_back(id);
+    if (std::any_of(g.alive.begin(), g.alive.end(), [id](const Alive& a) { return a.id == id; })) {
+      continue;
+    }
+    // The controls of the group's (op, pair) it applies to, asked once.
+    Alive added{id, 0};
+    Case at = c;
+    for (unsigned slot = 0; slot < 14; ++slot) {
+      at.control = {static_cast<oracle::NumericRoundingMode>(slot / 2), slot % 2 == 1};
+      if (ExplanationApplies(all[k], at)) added.controls |= static_cast<std::uint16_t>(1U << slot);
+    }
+    g.alive.push_back(added);
+  }
+  return found;
+}
+
+ExplanationSet Diagnoser::AskAlive(Group& g, const Case& c, const Encoded& expected,
+                                   const DeviceAnswer& got, const generator::ComparePolicy& policy,
+                                   const Encoded& base) {
+  ExplanationSet found;
+  const std::span<const Explanation> all = AllExplanations();
+  const unsigned slot = ControlSlot(c);
+  for (const Alive& a : g.alive) {
+    if (((a.controls >> slot) & 1U) != 0 &&
+        Reproduces(ApplicableAnswer(all[a.id], c, expected, base), expected, got, policy)) {
+      found.set(a.id);
+    }
+  }
+  if (found.none() && g.full < kDiagnosisFullMax) {
+    return AskAll(g, c, expected, got, policy, base);
   }
   return found;
 }
@@ -240,13 +278,29 @@ ExplanationSet Diagnoser::Ask(std::size_t group, const Case& c, const Encoded& e
   if (groups_.size() <= group) groups_.resize(group + 1);
   Group& g = groups_[group];
   if (g.full < kDiagnosisFullVectors) return AskAll(g, c, expected, got, policy, base);
-  ExplanationSet found;
-  const std::span<const Explanation> all = AllExplanations();
-  for (const std::uint16_t k : g.alive) {
-    if (Explains(all[k], c, expected, got, policy, base)) found.set(k);
+  Streak& streak = g.streaks[ControlSlot(c)];
+  if (streak.shortcut && ++streak.asked % kDiagnosisCheckEvery != 0) {
+    // The streak's first explanation alone (it applies to this control, as it reproduced the
+    // streak's vectors); where it does not reproduce, the shortcut ends.
+    if (Reproduces(ApplicableAnswer(AllExplanations()[streak.lead], c, expected, base), expected,
+                   got, policy)) {
+      return streak.common;
+    }
+    streak.shortcut = false;
   }
-  if (found.none() && g.full < kDiagnosisFullMax) {
-    return AskAll(g, c, expected, got, policy, base);
+  const ExplanationSet found = AskAlive(g, c, expected, got, policy, base);
+  if ((found & streak.common).any()) {
+    streak.common &= found;
+    if (++streak.count >= kDiagnosisStreak && !streak.shortcut) {
+      streak.shortcut = true;
+      streak.asked = 0;
+      streak.lead = 0;
+      while (!streak.common.test(streak.lead)) ++streak.lead;
+    }
+  } else {
+    streak.common = found;
+    streak.count = 1;
+    streak.shortcut = false;
   }
   return found;
 }

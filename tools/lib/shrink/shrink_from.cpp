@@ -174,7 +174,9 @@ ShrinkStarts FindShrinkStarts(const generator::VectorSelection& vectors,
                               const Judge& judge, const generator::ControlFilter& controls) {
   // Every failure of the results file as the judge sees it, grouped by triage signature.
   ShrinkStarts s;
-  s.report = CheckResults(vectors, results, 0, false, {}, controls, judge);
+  Judge checking = judge;
+  checking.diagnose = filter.triage;  // the causes are the --triage starts
+  s.report = CheckResults(vectors, results, 0, false, {}, controls, checking);
   if (filter.triage) {
     AddTriageStarts(s, filter, judge);
   } else {

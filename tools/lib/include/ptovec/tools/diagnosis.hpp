@@ -16,9 +16,15 @@
 // Cost: a failing vector of a triage group is asked every applicable explanation while the group
 // has had fewer than kDiagnosisFullVectors such vectors; afterwards only the explanations that
 // reproduced one of them, and all again (up to kDiagnosisFullMax per group) when none of those
-// does. A passing vector costs nothing.
+// does. Once kDiagnosisStreak vectors in a row of a group and control (mode and Sat) share
+// explanations that reproduce each of them, only the first of those is asked, and a vector it
+// reproduces counts for them all (never for one that reproduced only some of the streak); every
+// kDiagnosisCheckEvery-th vector is still asked every alive explanation, and a vector the first
+// one does not reproduce ends the shortcut for that group and control. A passing vector costs
+// nothing.
 #pragma once
 
+#include <array>
 #include <bitset>
 #include <cstddef>
 #include <cstdint>
@@ -93,6 +99,12 @@ inline constexpr std::uint32_t kDiagnosisFullVectors = 8;
 /// The most vectors per triage group asked every applicable explanation.
 inline constexpr std::uint32_t kDiagnosisFullMax = 64;
 
+/// Vectors in a row of a triage group with the same reproducing set before only the set's first
+/// explanation is asked (the header's "Cost").
+inline constexpr std::uint32_t kDiagnosisStreak = 256;
+/// During that shortcut, one vector in this many is still asked every explanation of the set.
+inline constexpr std::uint64_t kDiagnosisCheckEvery = 16;
+
 /// Asks the explanations about the failing vectors of each triage group (adaptively: the header's
 /// "Cost"). Not thread-safe: one per accumulator.
 class Diagnoser {
@@ -104,10 +116,25 @@ class Diagnoser {
                      const Encoded& base);
 
  private:
-  struct Group {
-    std::vector<std::uint16_t> alive;  // explanations that reproduced a vector of the group
-    std::uint32_t full = 0;            // vectors asked every applicable explanation
+  struct Alive {
+    std::uint16_t id;        // index in AllExplanations()
+    std::uint16_t controls;  // bit mode * 2 + Sat: the controls of the group's pair it applies to
   };
+  // Per control (mode * 2 + Sat) of a group: the shortcut of the header's "Cost".
+  struct Streak {
+    ExplanationSet common;    // the explanations every vector of the streak was reproduced by
+    std::uint32_t count = 0;  // vectors in a row that share at least one explanation
+    std::uint64_t asked = 0;  // vectors asked since the shortcut began
+    bool shortcut = false;    // only the set's first explanation is asked
+    std::size_t lead = 0;     // the first explanation of `common` (the shortcut asks it alone)
+  };
+  struct Group {
+    std::vector<Alive> alive;  // explanations that reproduced a vector of the group
+    std::uint32_t full = 0;    // vectors asked every applicable explanation
+    std::array<Streak, 14> streaks{};
+  };
+  ExplanationSet AskAlive(Group& g, const Case& c, const Encoded& expected, const DeviceAnswer& got,
+                          const generator::ComparePolicy& policy, const Encoded& base);
   ExplanationSet AskAll(Group& g, const Case& c, const Encoded& expected, const DeviceAnswer& got,
                         const generator::ComparePolicy& policy, const Encoded& base);
   std::vector<Group> groups_;

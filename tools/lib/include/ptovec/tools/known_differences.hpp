@@ -152,6 +152,9 @@ struct Judge {
   bool allow_unsupported = false;  ///< unsupported answers do not fail (and never shrink)
   /// shrink only: a failure counts only with this signature (SignatureText), when set.
   std::optional<std::string> signature;
+  /// Whether a check or run diagnoses its mismatches (diagnosis.hpp: the report's causes);
+  /// --no-diagnosis turns it off (the report then has no causes; a passing run costs the same).
+  bool diagnose = true;
   /// shrink only (--triage): a failure counts only when this explanation (an index in
   /// AllExplanations(), diagnosis.hpp) reproduces it, when set.
   std::optional<std::size_t> explanation;
