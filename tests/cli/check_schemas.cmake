@@ -4,7 +4,7 @@
 set(stale "")
 foreach(pair vectors:vectors manifest:manifest eval:eval-line binary-header:binary-header
              results:results results-binary-header:results-binary-header coverage:coverage
-             known-differences:known-differences)
+             known-differences:known-differences report:report)
   string(REPLACE ":" ";" pair "${pair}")
   list(GET pair 0 name)
   list(GET pair 1 file)

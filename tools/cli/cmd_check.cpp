@@ -1,5 +1,7 @@
 // ptovec check: compare a device's results file with the expected vectors.
 #include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
 
 #include "commands.hpp"
 #include "ptovec/generator/atomic_file.hpp"
@@ -20,6 +22,7 @@ struct CheckArgs {
   std::string op, src, dst;
   std::string results;
   std::string junit;
+  std::string report_json;
   std::string mismatches;
   std::string rmode, sat;
   std::size_t max_report = 20;
@@ -42,12 +45,25 @@ std::vector<std::unique_ptr<generator::FolderLock>> LockVectorFolders(
   return locks;
 }
 
-/// Prints the report, writes the JUnit file when asked, and returns 0 (all match) or 1.
-int FinishReport(const tools::CheckReport& report, const std::string& junit,
+void AddReportJsonOption(CLI::App& app, std::string& path) {
+  app.add_option("--report-json", path,
+                 "also write the whole report as JSON to FILE: totals, causes, symptom groups, "
+                 "counts per mode and Sat, known-difference rules (`ptovec schema report`, "
+                 "schemas/report-format.md)");
+}
+
+/// Prints the report, writes the JUnit and JSON reports when asked, and returns 0 (all match)
+/// or 1.
+int FinishReport(const tools::CheckReport& report, const ReportFiles& files,
                  std::size_t max_report) {
   tools::PrintReport(std::cout, report, max_report);
   std::cout.flush();
-  if (!junit.empty()) generator::WriteFileAtomically(junit, tools::JunitXml(report));
+  if (!files.junit.empty()) generator::WriteFileAtomically(files.junit, tools::JunitXml(report));
+  if (!files.report_json.empty()) {
+    const std::string json = tools::ReportJson(report).dump(
+        2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    generator::WriteFileAtomically(files.report_json, json + "\n");
+  }
   return tools::ExitStatusFor(report);
 }
 
@@ -75,6 +91,7 @@ Command AddCheckCommand(CLI::App& app) {
                    "controls in turn (schemas/binary-format.md)")
       ->required();
   c.app->add_option("--junit", args->junit, "also write a JUnit XML report to FILE");
+  AddReportJsonOption(*c.app, args->report_json);
   c.app->add_option("--max-report", args->max_report, "mismatches to print in full (default 20)")
       ->check(kWholeNumber);
   c.app->add_option("--rmode", args->rmode,
@@ -101,6 +118,7 @@ Command AddCheckCommand(CLI::App& app) {
       const auto locks = LockVectorFolders(vectors);
       std::vector<tools::OutputFile> outputs;
       if (!args->junit.empty()) outputs.emplace_back("--junit", args->junit);
+      if (!args->report_json.empty()) outputs.emplace_back("--report-json", args->report_json);
       if (!args->mismatches.empty()) outputs.emplace_back("--mismatches", args->mismatches);
       if (!outputs.empty()) {
         // Before any work: never print a verdict and then fail to write the report, never
@@ -113,7 +131,7 @@ Command AddCheckCommand(CLI::App& app) {
       tools::CheckReport report =
           tools::CheckResults(vectors, args->results, args->max_report,
                               !args->quiet && ProgressWanted(), args->mismatches, controls, judge);
-      return FinishReport(report, args->junit, args->max_report);
+      return FinishReport(report, {args->junit, args->report_json}, args->max_report);
     } catch (const std::exception& e) {
       return Fail(e.what());
     }

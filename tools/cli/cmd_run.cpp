@@ -38,6 +38,7 @@ struct RunArgs {
   std::string results;
   std::string format = "bin";
   std::string junit;
+  std::string report_json;
   std::string mismatches;
   std::size_t max_report = 20;
   unsigned threads = 0;
@@ -108,14 +109,15 @@ int RunExhaustive(const RunArgs& a) {
   options.max_report = a.max_report;
   options.progress = !a.quiet && ProgressWanted();
   options.judge = MakeJudge(a.judge);
-  if (!a.junit.empty()) {
-    const tools::OutputFile junit{"--junit", a.junit};
-    tools::CheckOutputFolder(junit);
-  }
+  std::vector<tools::OutputFile> outputs;
+  if (!a.junit.empty()) outputs.emplace_back("--junit", a.junit);
+  if (!a.report_json.empty()) outputs.emplace_back("--report-json", a.report_json);
+  tools::RefuseOverwritingInputs(outputs, {});  // the two outputs differ
+  for (const tools::OutputFile& output : outputs) tools::CheckOutputFolder(output);
   std::unique_ptr<tools::Device> device = OpenDevice(a.device);
   tools::CheckReport report = tools::RunExhaustive(*device, options);
   device->Close();
-  const int status = FinishReport(report, a.junit, a.max_report);
+  const int status = FinishReport(report, {a.junit, a.report_json}, a.max_report);
   PrintThroughput(a, report);
   return status;
 }
@@ -188,7 +190,7 @@ int RunThroughDevice(const RunArgs& a, const generator::VectorSelection& vectors
   if (options.progress) {
     std::cerr << "ptovec: results written to " << options.results.string() << "\n";
   }
-  const int status = FinishReport(report, a.junit, a.max_report);
+  const int status = FinishReport(report, {a.junit, a.report_json}, a.max_report);
   PrintThroughput(a, report);
   if (!previous.empty()) {
     std::cerr << "ptovec: replaced " << options.results.string() << " (" << previous << ")\n";
@@ -222,8 +224,9 @@ int Run(const RunArgs& a) {
           : std::filesystem::path(a.results);
   std::vector<tools::OutputFile> outputs{{"--results", options.results}};
   if (!a.junit.empty()) outputs.emplace_back("--junit", a.junit);
+  if (!a.report_json.empty()) outputs.emplace_back("--report-json", a.report_json);
   if (!a.mismatches.empty()) outputs.emplace_back("--mismatches", a.mismatches);
-  tools::RefuseOverwritingInputs(outputs, {});  // the two outputs differ
+  tools::RefuseOverwritingInputs(outputs, {});  // the outputs differ
   // No generate changes the suite while it is read (refused at once, naming the other ptovec).
   std::vector<std::unique_ptr<generator::FolderLock>> locks;
   if (!generating) {
@@ -282,6 +285,7 @@ Command AddRunCommand(CLI::App& app) {
   r.add_option("--junit", args->junit,
                "also write a JUnit XML report to FILE (every output replaces the previous one "
                "only when the run completes: an error, exit 2, leaves them all as they were)");
+  AddReportJsonOption(r, args->report_json);
   r.add_option("--max-report", args->max_report, "mismatches to print in full (default 20)")
       ->check(kWholeNumber);
   r.add_option("--threads", args->threads,

@@ -37,8 +37,8 @@ Command AddSchemaCommand(CLI::App& app) {
   schema
       ->add_option(
           "name", *schema_name,
-          "vectors, manifest, eval, binary-header, results, results-binary-header, coverage or "
-          "known-differences")
+          "vectors, manifest, eval, binary-header, results, results-binary-header, coverage, "
+          "known-differences or report")
       ->required();
   Command c;
   c.app = schema;

@@ -40,10 +40,20 @@ extern const CLI::Validator kWholeNumber;
 /// --samples: 1 .. 2^32 (more distinct tuples than that is not a sample any more).
 extern const CLI::Validator kSampleCount;
 
+/// The report files of check and run: --junit and --report-json paths ("" for none).
+struct ReportFiles {
+  std::string junit;
+  std::string report_json;
+};
+
+/// Adds --report-json FILE to check or run, into `path` (cmd_check.cpp).
+void AddReportJsonOption(CLI::App& app, std::string& path);
+
 /// Prints a check report on stdout (the first max_report mismatches in full), writes the JUnit
-/// file when `junit` is not empty, and returns kExitOk (all match) or kExitMismatch
-/// (cmd_check.cpp; shared by check and run).
-int FinishReport(const tools::CheckReport& report, const std::string& junit,
+/// XML and the JSON report (tools::ReportJson) to the files given (each atomically: temporary
+/// name, then rename), and returns kExitOk (all match) or kExitMismatch (cmd_check.cpp; shared by
+/// check and run).
+int FinishReport(const tools::CheckReport& report, const ReportFiles& files,
                  std::size_t max_report);
 
 /// The device options run and shrink share: --dut LIB.so [--dut-arg TEXT] | --dut-cmd "PROGRAM"

@@ -1,5 +1,6 @@
 // The output files of check and run: the --mismatches file, and the rules for --results,
-// --junit and --mismatches paths (never an input, never another output, folder writable).
+// --junit, --report-json and --mismatches paths (never an input, never another output, folder
+// writable).
 #include "ptovec/tools/check_outputs.hpp"
 
 #include <unistd.h>
@@ -21,6 +22,26 @@ using generator::VectorSource;
 
 }  // namespace
 
+nlohmann::ordered_json AnswerJson(const DeviceAnswer& got, oracle::TileDataType dst) {
+  if (!got.supported) return "unsupported";
+  return {{"out", generator::HexWord(got.result.word, dst)},
+          {"flags", generator::HexStatus(got.result.status)}};
+}
+
+std::string_view VerdictName(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::Match:
+      return "match";
+    case Verdict::Waived:
+      return "waived";
+    case Verdict::Unsupported:
+      return "unsupported";
+    case Verdict::Mismatch:
+      break;
+  }
+  return "mismatch";
+}
+
 std::string MismatchJsonLine(const Mismatch& m) {
   const Case& c = m.c;
   nlohmann::ordered_json j;
@@ -39,16 +60,9 @@ std::string MismatchJsonLine(const Mismatch& m) {
   j["class"] = generator::VectorClassName(m.vector_class);
   j["expected"] = {{"out", generator::HexWord(m.expected.word, c.pair.dst)},
                    {"flags", generator::HexStatus(m.expected.status)}};
-  if (m.got.supported) {
-    j["got"] = {{"out", generator::HexWord(m.got.result.word, c.pair.dst)},
-                {"flags", generator::HexStatus(m.got.result.status)}};
-  } else {
-    j["got"] = "unsupported";
-  }
+  j["got"] = AnswerJson(m.got, c.pair.dst);
   j["kind"] = MismatchKindName(m.kind);
-  j["verdict"] = m.verdict == Verdict::Waived        ? "waived"
-                 : m.verdict == Verdict::Unsupported ? "unsupported"
-                                                     : "mismatch";
+  j["verdict"] = VerdictName(m.verdict);
   if (m.verdict == Verdict::Waived) {
     j["rule"] = m.rule_name;
   } else {

@@ -19,6 +19,7 @@ namespace {
 
 using check_report_text::MismatchText;
 using check_report_text::ModeName;
+using check_report_text::RuleScope;
 using check_report_text::SetsText;
 using text::ResultText;
 using text::Str;
@@ -47,25 +48,6 @@ std::string ControlsText(const OpDef& op, std::uint16_t controls) {
     out += (out.empty() ? "" : ", ") + ModeName(c) + (c % 2 ? " on" : " off");
   }
   return out;
-}
-
-// The vectors of the report that rule `r`'s op, types, mode and Sat conditions cover.
-std::uint64_t RuleScope(const CheckReport& report, const KnownDifferenceRule& r) {
-  std::uint64_t n = 0;
-  for (const FileTally& f : report.per_file) {
-    if (!r.AppliesTo(*f.op, f.pair)) continue;
-    for (std::size_t c = 0; c < f.controls.size(); ++c) {
-      if (!f.op->uses_controls) {
-        n += f.controls[c].total;
-        continue;
-      }
-      generator::NumericExecutionControl control;
-      control.rounding_mode = static_cast<oracle::NumericRoundingMode>(c / 2);
-      control.saturating = c % 2 == 1;
-      if (r.AppliesTo(control)) n += f.controls[c].total;
-    }
-  }
-  return n;
 }
 
 // " [words only: the status flags are not compared]" unless every bit is compared.
@@ -320,6 +302,24 @@ std::string MismatchText(const Mismatch& m, const std::string& indent) {
          " [" + std::string(MismatchKindName(m.kind)) + "]\n";
   out += indent + generator::EvalCommand(c) + "\n";
   return out;
+}
+
+std::uint64_t RuleScope(const CheckReport& report, const KnownDifferenceRule& r) {
+  std::uint64_t n = 0;
+  for (const FileTally& f : report.per_file) {
+    if (!r.AppliesTo(*f.op, f.pair)) continue;
+    for (std::size_t c = 0; c < f.controls.size(); ++c) {
+      if (!f.op->uses_controls) {
+        n += f.controls[c].total;
+        continue;
+      }
+      generator::NumericExecutionControl control;
+      control.rounding_mode = static_cast<oracle::NumericRoundingMode>(c / 2);
+      control.saturating = c % 2 == 1;
+      if (r.AppliesTo(control)) n += f.controls[c].total;
+    }
+  }
+  return n;
 }
 
 std::string SetsText(const CheckReport& r) {

@@ -1,13 +1,15 @@
-// Private to ptovec_tools' gate reports (check_report.cpp, check_junit.cpp): the text pieces
-// both the text report and the JUnit XML print.
+// Private to ptovec_tools' gate reports (check_report.cpp, check_junit.cpp,
+// check_report_json.cpp): the pieces the text report, the JUnit XML and the JSON report share.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <ostream>
 #include <string>
 
 #include "ptovec/facts.h"
 #include "ptovec/tools/check.hpp"
+#include "ptovec/tools/known_differences.hpp"
 
 namespace ptovec::tools::check_report_text {
 
@@ -19,6 +21,10 @@ std::string ModeName(std::size_t control);
 
 /// A failed vector in two lines and its `ptovec eval` line, the later ones indented by `indent`.
 std::string MismatchText(const Mismatch& m, const std::string& indent);
+
+/// The vectors of the report that rule `r`'s op, types, mode and Sat conditions cover (a shape
+/// rule that waived none of them is stale).
+std::uint64_t RuleScope(const CheckReport& report, const KnownDifferenceRule& r);
 
 /// The known-difference sets of the report's judge, comma-separated.
 std::string SetsText(const CheckReport& r);

@@ -3,6 +3,7 @@
 
 #include "ptovec/facts.h"
 #include "ptovec/generator/schema.hpp"
+#include "ptovec/tools/check_report.hpp"
 #include "ptovec/tools/known_differences.hpp"
 #include "ptovec/tools/results_schema.hpp"
 
@@ -77,7 +78,7 @@ nlohmann::ordered_json CoverageSchema() {
 std::vector<std::string> SchemaNames() {
   return {"vectors",           "manifest", "eval",
           "binary-header",     "results",  "results-binary-header",
-          "known-differences", "coverage"};
+          "known-differences", "coverage", "report"};
 }
 
 std::optional<nlohmann::ordered_json> SchemaByName(std::string_view name) {
@@ -89,6 +90,7 @@ std::optional<nlohmann::ordered_json> SchemaByName(std::string_view name) {
   if (name == "results-binary-header") return ResultsBinaryHeaderSchema();
   if (name == "coverage") return CoverageSchema();
   if (name == "known-differences") return KnownDifferencesSchema();
+  if (name == "report") return ReportSchema();
   return std::nullopt;
 }
 
@@ -101,6 +103,7 @@ std::string SchemaFileName(std::string_view name) {
   if (name == "results-binary-header") return "results-binary-header.schema.json";
   if (name == "coverage") return "coverage.schema.json";
   if (name == "known-differences") return "known-differences.schema.json";
+  if (name == "report") return "report.schema.json";
   return "";
 }
 

@@ -1,7 +1,7 @@
 // The conformance gate: compare a device's answers with the expected vectors (from a results
 // file, `ptovec check`, or live from a Device, `ptovec run`) and tally mismatches by op, types,
-// mode, Sat and kind. The reports (text, JUnit XML) are in check_report.hpp; the output files
-// (--results, --junit, --mismatches) in check_outputs.hpp.
+// mode, Sat and kind. The reports (text, JUnit XML, JSON) are in check_report.hpp; the output
+// files (--results, --junit, --report-json, --mismatches) in check_outputs.hpp.
 #pragma once
 
 #include <array>

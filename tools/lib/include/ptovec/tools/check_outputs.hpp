@@ -1,14 +1,16 @@
 // The output files of check and run: the --mismatches file (one JSON line per failed vector),
-// and the rules every output path follows (--results, --junit, --mismatches): never one of the
-// command's inputs or another output, its folder checked before any work. An existing file is
-// never removed early: the new one replaces it when the command completes, and a command that
-// fails (exit 2) leaves it as it was (generator/interrupts.hpp, UndoFileChanges).
+// and the rules every output path follows (--results, --junit, --report-json, --mismatches):
+// never one of the command's inputs or another output, its folder checked before any work. An
+// existing file is never removed early: the new one replaces it when the command completes, and a
+// command that fails (exit 2) leaves it as it was (generator/interrupts.hpp, UndoFileChanges).
 #pragma once
 
 #include <filesystem>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -17,6 +19,13 @@
 #include "ptovec/tools/check.hpp"
 
 namespace ptovec::tools {
+
+/// The device's answer as a --mismatches line and the JSON report (ReportJson) give it:
+/// {"out": HexWord at `dst`'s width, "flags": HexStatus}, or the string "unsupported".
+nlohmann::ordered_json AnswerJson(const DeviceAnswer& got, oracle::TileDataType dst);
+
+/// A verdict as the JSON outputs name it: "match", "mismatch", "waived" or "unsupported".
+std::string_view VerdictName(Verdict verdict);
 
 /// One mismatch as a line of a --mismatches file: {"file","record","op","src","dst","rmode",
 /// "sat","in":[words],"class","expected":{"out","flags"},"got":{"out","flags"} or

@@ -1,5 +1,6 @@
 // Every JSON Schema `ptovec schema NAME` prints: the generator's formats (ptovec/generator/
-// schema.hpp) and the results files' (ptovec/tools/results_schema.hpp).
+// schema.hpp), the results files' (ptovec/tools/results_schema.hpp), the known-differences file's,
+// the coverage JSON's and the JSON report's (ptovec/tools/check_report.hpp).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -10,10 +11,11 @@
 
 namespace ptovec::tools {
 
-/// The names `ptovec schema` accepts, in order: "vectors", "manifest", "eval", "binary-header",
-/// "results", "results-binary-header".
 /// The coverage JSON of `ptovec coverage --json` (schemas/coverage.schema.json).
 nlohmann::ordered_json CoverageSchema();
+
+/// The names `ptovec schema` accepts, in order: "vectors", "manifest", "eval", "binary-header",
+/// "results", "results-binary-header", "known-differences", "coverage", "report".
 std::vector<std::string> SchemaNames();
 
 /// The schema called `name` (one of SchemaNames(), or "eval-line" for "eval"), or nullopt.

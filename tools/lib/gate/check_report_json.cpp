@@ -1,0 +1,192 @@
+// The whole report as one JSON document (ReportJson, `--report-json`; schemas/report-format.md):
+// the same causes, symptom groups, tallies and rules the text report prints (check_report.cpp,
+// check_report_causes.cpp), in full whatever --max-report says.
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gate/check_report_text.hpp"
+#include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/ops.hpp"
+#include "ptovec/oracle/numeric.hpp"
+#include "ptovec/tools/causes.hpp"
+#include "ptovec/tools/check.hpp"
+#include "ptovec/tools/check_outputs.hpp"
+#include "ptovec/tools/check_report.hpp"
+#include "ptovec/tools/compare.hpp"
+#include "ptovec/tools/diagnosis.hpp"
+#include "ptovec/tools/known_differences.hpp"
+#include "report/report_text.hpp"
+
+namespace ptovec::tools {
+
+namespace {
+
+using J = nlohmann::ordered_json;
+using check_report_text::kControls;
+using check_report_text::ModeName;
+using check_report_text::RuleScope;
+using text::TypeName;
+
+// A string, or null when it is empty.
+J StringOrNull(const std::string& s) { return s.empty() ? J(nullptr) : J(s); }
+
+// A failed (or waived) vector: its file and record, its eval line (the case and the expected
+// result), the device's answer, the kind of difference, the verdict and the input class.
+J MismatchJson(const Mismatch& m) {
+  return {{"file", m.file},
+          {"index", m.index},
+          {"eval_line", generator::EvalLineJson(m.c, m.expected)},
+          {"got", AnswerJson(m.got, m.c.pair.dst)},
+          {"kind", MismatchKindName(m.kind)},
+          {"verdict", VerdictName(m.verdict)},
+          {"class", generator::VectorClassName(m.vector_class)}};
+}
+
+J TotalsJson(const CheckReport& r) {
+  return {{"files", r.files},     {"vectors", r.vectors},
+          {"matched", r.matched}, {"mismatched", r.mismatched},
+          {"waived", r.waived},   {"unsupported", r.unsupported},
+          {"word", r.word},       {"flags", r.flags},
+          {"both", r.both},       {"flags_reversed", r.flags_reversed}};
+}
+
+J CausesJson(const CheckReport& r) {
+  J causes = J::array();
+  for (const Cause& c : Causes(r)) {
+    J groups = J::array();
+    for (const auto& [group, vectors] : c.groups) {
+      groups.push_back({{"group", group + 1}, {"vectors", vectors}});
+    }
+    J equally = J::array();
+    for (const std::size_t k : c.equally) equally.push_back(AllExplanations()[k].name);
+    const Explanation* e = c.explanation ? &AllExplanations()[*c.explanation] : nullptr;
+    causes.push_back({{"explanation", e ? J(e->name) : J(nullptr)},
+                      {"text", c.text},
+                      {"vectors", c.count},
+                      {"symptom_groups", groups},
+                      {"explained_as_well_by", equally},
+                      {"models", e && e->fault ? J(e->fault->models) : J(nullptr)},
+                      {"first", MismatchJson(c.first)},
+                      {"eval", generator::EvalCommand(c.first.c)}});
+  }
+  return causes;
+}
+
+// The controls a triage group was seen under: {"rmode", "sat"} each, in control order ([] for an
+// op without controls).
+J GroupControlsJson(const TriageGroup& g) {
+  J controls = J::array();
+  if (!g.op->uses_controls) return controls;
+  for (std::size_t c = 0; c < kControls; ++c) {
+    if (((g.controls >> c) & 1U) == 0) continue;
+    controls.push_back({{"rmode", ModeName(c)}, {"sat", c % 2 == 1}});
+  }
+  return controls;
+}
+
+J GroupsJson(const CheckReport& r) {
+  J groups = J::array();
+  for (std::size_t i = 0; i < r.groups.size(); ++i) {
+    const TriageGroup& g = r.groups[i];
+    groups.push_back({{"group", i + 1},
+                      {"op", g.op->name},
+                      {"src", TypeName(g.pair.src)},
+                      {"dst", TypeName(g.pair.dst)},
+                      {"signature", SignatureText(*g.op, g.signature)},
+                      {"vectors", g.count},
+                      {"skipped", g.first.verdict == Verdict::Unsupported && r.allow_unsupported},
+                      {"controls", GroupControlsJson(g)},
+                      {"first", MismatchJson(g.first)},
+                      {"eval", generator::EvalCommand(g.first.c)}});
+  }
+  return groups;
+}
+
+// Every (file, mode, Sat) with vectors, in run order.
+J PerControlJson(const CheckReport& r) {
+  J rows = J::array();
+  for (const FileTally& f : r.per_file) {
+    for (std::size_t c = 0; c < f.controls.size(); ++c) {
+      const ControlTally& t = f.controls[c];
+      if (t.total == 0) continue;
+      const bool controls = f.op->uses_controls;
+      rows.push_back({{"file", f.file},
+                      {"op", f.op->name},
+                      {"src", TypeName(f.pair.src)},
+                      {"dst", TypeName(f.pair.dst)},
+                      {"rmode", controls ? J(ModeName(c)) : J(nullptr)},
+                      {"sat", controls ? J(c % 2 == 1) : J(nullptr)},
+                      {"vectors", t.total},
+                      {"word", t.word},
+                      {"flags", t.flags},
+                      {"both", t.both},
+                      {"unsupported", t.unsupported},
+                      {"waived", t.waived}});
+    }
+  }
+  return rows;
+}
+
+// What the text report says of a rule: "waived" (it waived vectors), "stale" (a model's deviation
+// that never made the model differ on an answered vector, or a shape rule covering vectors of the
+// run that waived none), "not followed" (the model differed, the device answered otherwise) or
+// "not applicable" (a shape rule covering no vector of the run).
+std::string RuleStatus(const CheckReport& r, const KnownDifferenceRule& rule, const RuleTally& t) {
+  if (t.waived > 0) return "waived";
+  if (rule.model != kNoModel) return t.differs == 0 ? "stale" : "not followed";
+  return RuleScope(r, rule) > 0 ? "stale" : "not applicable";
+}
+
+J RulesJson(const CheckReport& r) {
+  J rules = J::array();
+  const auto& all = r.judge.known.rules;
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    const RuleTally none;
+    const RuleTally& t = k < r.rules.size() ? r.rules[k] : none;
+    const KnownDifferenceRule& rule = all[k];
+    const bool model = rule.model != kNoModel;
+    rules.push_back({{"name", rule.FullName()},
+                     {"set", rule.set},
+                     {"reason", rule.reason},
+                     {"model", model},
+                     {"status", RuleStatus(r, rule, t)},
+                     {"waived", t.waived},
+                     {"differs", model ? J(t.differs) : J(nullptr)},
+                     {"differs_unsupported", model ? J(t.differs_unsupported) : J(nullptr)},
+                     {"open_refused", model ? J(t.open_refused) : J(nullptr)},
+                     {"scope", model ? J(nullptr) : J(RuleScope(r, rule))},
+                     {"first", t.first ? MismatchJson(*t.first) : J(nullptr)}});
+  }
+  return rules;
+}
+
+}  // namespace
+
+nlohmann::ordered_json ReportJson(const CheckReport& r) {
+  J j;
+  j["format"] = "ptovec-report";
+  j["version"] = kReportJsonVersion;
+  j["device"] = StringOrNull(r.device);
+  j["passed"] = r.passed();
+  j["compare"] = r.judge.policy.Name();
+  j["compare_description"] = r.judge.policy.Describe();
+  j["known_differences"] = r.judge.known.sets;
+  j["allow_unsupported"] = r.allow_unsupported;
+  j["totals"] = TotalsJson(r);
+  j["causes"] = CausesJson(r);
+  j["symptom_groups"] = GroupsJson(r);
+  j["per_control"] = PerControlJson(r);
+  j["known_difference_rules"] = RulesJson(r);
+  j["incomplete"] = StringOrNull(r.incomplete);
+  j["scope"] = StringOrNull(r.scope);
+  j["run_judged"] = StringOrNull(r.run_judged);
+  j["device_failures"] = r.device_failures;
+  j["notes"] = r.notes;
+  return j;
+}
+
+}  // namespace ptovec::tools

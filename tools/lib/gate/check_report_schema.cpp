@@ -1,0 +1,222 @@
+// The JSON Schema of the JSON report (ReportSchema; `ptovec schema report`,
+// schemas/report.schema.json, schemas/report-format.md), built from the generator's schema blocks
+// and the eval line's definitions (ptovec/generator/schema.hpp), with the explanation names of the
+// diagnosis catalogue (diagnosis.hpp).
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "ptovec/generator/schema.hpp"
+#include "ptovec/tools/check_report.hpp"
+#include "ptovec/tools/diagnosis.hpp"
+
+namespace ptovec::tools {
+
+namespace {
+
+using J = nlohmann::ordered_json;
+
+const J kCount = {{"$ref", "#/$defs/uint64"}};
+const J kString = {{"type", "string"}};
+const J kNullableString = {{"type", J::array({"string", "null"})}};
+
+// An object of exactly these properties, all required.
+J Closed(const std::string& description, const J& properties) {
+  J required = J::array();
+  for (const auto& [key, value] : properties.items()) required.push_back(key);
+  return {{"description", description},
+          {"type", "object"},
+          {"required", required},
+          {"additionalProperties", false},
+          {"properties", properties}};
+}
+
+// A string property with a description.
+J Described(J schema, const std::string& description) {
+  schema["description"] = description;
+  return schema;
+}
+
+// "explanation": the catalogue's names (AllExplanations()).
+J ExplanationName() {
+  J names = J::array();
+  for (const Explanation& e : AllExplanations()) names.push_back(e.name);
+  return {
+      {"description", "an explanation of the diagnosis catalogue (docs/bring-up.md, Diagnosis)"},
+      {"enum", names}};
+}
+
+J MismatchDef() {
+  const J got = {
+      {"description",
+       "the device's answer: its word at the destination's width and its status (hex, as the "
+       "--mismatches lines give them), or \"unsupported\""},
+      {"oneOf", J::array({Closed("an answer",
+                                 {{"out", {{"$ref", "#/$defs/word"}}},
+                                  {"flags", {{"type", "string"}, {"pattern", "^0x[0-9a-f]{2}$"}}}}),
+                          {{"const", "unsupported"}}})}};
+  return Closed(
+      "a failed (or waived) vector",
+      {{"file", Described(kString, "the vector file's name")},
+       {"index", Described(kCount, "the record index within the file (0-based)")},
+       {"eval_line",
+        {{"description",
+          "the case and its expected result as `ptovec eval` prints them "
+          "(eval-line.schema.json): op, src, dst, rmode, sat, in, out, flags, "
+          "in_value, out_value, flag_names"},
+         {"$ref", "#/$defs/result"}}},
+       {"got", got},
+       {"kind", {{"enum", J::array({"wrong word", "wrong flags", "both", "unsupported"})}}},
+       {"verdict", {{"enum", J::array({"mismatch", "waived", "unsupported"})}}},
+       {"class", Described(kString, "the input class and outcome (the report's by-class table)")}});
+}
+
+J CauseDef() {
+  const J group = Closed("a symptom group of the cause",
+                         {{"group", Described({{"type", "integer"}, {"minimum", 1}},
+                                              "the symptom group's number (group #N)")},
+                          {"vectors", Described(kCount, "of its vectors, those of this cause")}});
+  J explanation = ExplanationName();
+  explanation["description"] = "the explanation, or null when none reproduces these vectors";
+  explanation["enum"].push_back(nullptr);
+  return Closed("one cause of the failures (the text report's \"cause N\")",
+                {{"explanation", explanation},
+                 {"text", Described(kString,
+                                    "the explanation's name; for an unexplained cause the coarse "
+                                    "signature: op, pair, Sat, word and flag differences")},
+                 {"vectors", Described(kCount, "failing vectors the cause accounts for")},
+                 {"symptom_groups", {{"type", "array"}, {"minItems", 1}, {"items", group}}},
+                 {"explained_as_well_by",
+                  {{"description", "other explanations that reproduce every one of its vectors"},
+                   {"type", "array"},
+                   {"items", ExplanationName()}}},
+                 {"models", Described(kNullableString,
+                                      "a fault model's explanation: what it models (else null)")},
+                 {"first", {{"$ref", "#/$defs/mismatch"}}},
+                 {"eval", Described(kString, "the `ptovec eval` command of its first vector")}});
+}
+
+J GroupDef() {
+  const J control = Closed(
+      "a mode and Sat", {{"rmode", {{"$ref", "#/$defs/rmode"}}}, {"sat", {{"type", "boolean"}}}});
+  return Closed(
+      "one symptom (triage) group: the failures of one op, pair and signature",
+      {{"group", Described({{"type", "integer"}, {"minimum", 1}},
+                           "its number, 1-based in order of first sight (group #N)")},
+       {"op", {{"enum", generator::SchemaOpNames()}}},
+       {"src", {{"$ref", "#/$defs/type_name"}}},
+       {"dst", {{"$ref", "#/$defs/type_name"}}},
+       {"signature", Described(kString, "the signature text (`ptovec shrink --signature`)")},
+       {"vectors", kCount},
+       {"skipped", Described({{"type", "boolean"}},
+                             "unsupported vectors that do not fail (--allow-unsupported)")},
+       {"controls",
+        {{"description",
+          "the modes and Sats it was seen under ([]: an op without "
+          "controls)"},
+         {"type", "array"},
+         {"items", control}}},
+       {"first", {{"$ref", "#/$defs/mismatch"}}},
+       {"eval", Described(kString, "the `ptovec eval` command of its first vector")}});
+}
+
+J PerControlDef() {
+  const J nullable_rmode = {{"oneOf", J::array({{{"$ref", "#/$defs/rmode"}}, {{"type", "null"}}})}};
+  return Closed("the vectors of one file under one mode and Sat",
+                {{"file", kString},
+                 {"op", {{"enum", generator::SchemaOpNames()}}},
+                 {"src", {{"$ref", "#/$defs/type_name"}}},
+                 {"dst", {{"$ref", "#/$defs/type_name"}}},
+                 {"rmode", Described(nullable_rmode, "null for an op without controls")},
+                 {"sat", {{"type", J::array({"boolean", "null"})}}},
+                 {"vectors", kCount},
+                 {"word", kCount},
+                 {"flags", kCount},
+                 {"both", kCount},
+                 {"unsupported", kCount},
+                 {"waived", kCount}});
+}
+
+J RuleDef() {
+  const J nullable_count = {{"oneOf", J::array({kCount, {{"type", "null"}}})}};
+  return Closed(
+      "one known-difference rule: a model's deviation or a shape rule",
+      {{"name", Described(kString, "set/name")},
+       {"set", kString},
+       {"reason", kString},
+       {"model", Described({{"type", "boolean"}}, "a behaviour model's deviation")},
+       {"status", {{"enum", J::array({"waived", "stale", "not followed", "not applicable"})}}},
+       {"waived", kCount},
+       {"differs",
+        Described(nullable_count, "a deviation: answered vectors where it changes the answer")},
+       {"differs_unsupported", nullable_count},
+       {"open_refused", nullable_count},
+       {"scope", Described(nullable_count, "a shape rule: the run's vectors it covers")},
+       {"first", {{"oneOf", J::array({{{"$ref", "#/$defs/mismatch"}}, {{"type", "null"}}})}}}});
+}
+
+J TotalsDef() {
+  J props = J::object();
+  for (const char* key : {"files", "vectors", "matched", "mismatched", "waived", "unsupported",
+                          "word", "flags", "both", "flags_reversed"}) {
+    props[key] = kCount;
+  }
+  return Closed("the run's counts (files, vectors)", props);
+}
+
+J ReportProperties() {
+  const J strings = {{"type", "array"}, {"items", kString}};
+  const auto array_of = [](const char* def) {
+    return J{{"type", "array"}, {"items", {{"$ref", std::string("#/$defs/") + def}}}};
+  };
+  return {
+      {"format", {{"const", "ptovec-report"}}},
+      {"version", {{"const", kReportJsonVersion}}},
+      {"device", Described(kNullableString, "the device's name (null when unknown)")},
+      {"passed", {{"type", "boolean"}}},
+      {"compare",
+       {{"description", "the comparison policy: word+flags, word or word+flags:NV,OF,..."},
+        {"type", "string"},
+        {"pattern", "^(word\\+flags|word|word\\+flags:(NV|DZ|OF|UF|NX)(,(NV|DZ|OF|UF|NX))*)$"}}},
+      {"compare_description", kString},
+      {"known_differences", Described(strings, "the --known-differences sets, in order")},
+      {"allow_unsupported", {{"type", "boolean"}}},
+      {"totals", {{"$ref", "#/$defs/totals"}}},
+      {"causes", array_of("cause")},
+      {"symptom_groups", array_of("group")},
+      {"per_control", array_of("per_control")},
+      {"known_difference_rules", array_of("rule")},
+      {"incomplete", Described(kNullableString, "why and where a run stopped early")},
+      {"scope", Described(kNullableString, "check --rmode/--sat: what was left out")},
+      {"run_judged", Described(kNullableString, "check: the run's own policy, when another")},
+      {"device_failures", Described(strings, "each time the device crashed, exited or hung")},
+      {"notes", strings}};
+}
+
+}  // namespace
+
+nlohmann::ordered_json ReportSchema() {
+  J s = generator::SchemaDocument(
+      "report.schema.json", "ptovec run/check --report-json",
+      "The whole report of a check or run (report-format.md): totals, the causes of the failures "
+      "(the diagnosis), every symptom (triage) group, the counts per file, mode and Sat, and the "
+      "known-difference rules. Counts are vectors.");
+  const J properties = ReportProperties();
+  J required = J::array();
+  for (const auto& [key, value] : properties.items()) required.push_back(key);
+  s["type"] = "object";
+  s["required"] = required;
+  s["additionalProperties"] = false;
+  s["properties"] = properties;
+  J defs = generator::EvalLineSchema()["$defs"];
+  defs.erase("error");
+  defs["totals"] = TotalsDef();
+  defs["mismatch"] = MismatchDef();
+  defs["cause"] = CauseDef();
+  defs["group"] = GroupDef();
+  defs["per_control"] = PerControlDef();
+  defs["rule"] = RuleDef();
+  s["$defs"] = defs;
+  return s;
+}
+
+}  // namespace ptovec::tools
