@@ -19,18 +19,18 @@ using faults::KindOf;
 using faults::OpKind;
 using faults::OracleWith;
 
-std::optional<Encoded> ModeAs(const GenericExplanation& g, const Case& c) {
+std::optional<Encoded> ModeAsAnswer(const GenericExplanation& g, const Case& c) {
   const NumericRoundingMode mode = c.control.rounding_mode;
   if (!c.op->uses_controls || mode == g.to || (g.from && mode != *g.from)) return std::nullopt;
   return OracleWith(c, {g.to, c.control.saturating});
 }
 
-std::optional<Encoded> SatAs(const Case& c, bool saturating) {
+std::optional<Encoded> SatAnswer(const Case& c, bool saturating) {
   if (!c.op->uses_controls || c.control.saturating == saturating) return std::nullopt;
   return OracleWith(c, {c.control.rounding_mode, saturating});
 }
 
-std::optional<Encoded> DoubleRounding(TileDataType through, const Case& c) {
+std::optional<Encoded> DoubleRoundingAnswer(TileDataType through, const Case& c) {
   if (KindOf(c) != OpKind::Encode || !IsFloating(c.pair.dst) || c.pair.src == through ||
       c.pair.dst == through ||
       oracle::Format(through).fraction_bits <= oracle::Format(c.pair.dst).fraction_bits) {
@@ -44,7 +44,7 @@ std::optional<Encoded> DoubleRounding(TileDataType through, const Case& c) {
   return Encoded{second.word, static_cast<oracle::Status>(second.status | first.status)};
 }
 
-std::optional<Encoded> Deviation(const GenericExplanation& g, const Case& c) {
+std::optional<Encoded> DeviationAnswer(const GenericExplanation& g, const Case& c) {
   if (!c.op->evaluate_model) return std::nullopt;
   oracle::Behaviour behaviour;
   behaviour.deviations = oracle::DeviationBit(g.deviation);
@@ -60,15 +60,15 @@ std::optional<Encoded> Deviation(const GenericExplanation& g, const Case& c) {
 std::optional<Encoded> EvaluateGeneric(const GenericExplanation& g, const Case& c) {
   switch (g.kind) {
     case GenericKind::ModeAs:
-      return ModeAs(g, c);
+      return ModeAsAnswer(g, c);
     case GenericKind::SatIgnored:
-      return SatAs(c, false);
+      return SatAnswer(c, false);
     case GenericKind::SatAlwaysOn:
-      return SatAs(c, true);
+      return SatAnswer(c, true);
     case GenericKind::DoubleRounding:
-      return DoubleRounding(g.through, c);
+      return DoubleRoundingAnswer(g.through, c);
     case GenericKind::Deviation:
-      return Deviation(g, c);
+      return DeviationAnswer(g, c);
     case GenericKind::None:
       break;
   }
