@@ -18,11 +18,12 @@ of vectors and two results files) is removed when the test passes.
 Usage: host_ieee_gate.py PTOVEC LIBPTOVEC_HOST_IEEE_DUT WORKDIR [SAMPLES]
 """
 import os
-import platform
 import re
 import shutil
 import subprocess
 import sys
+
+from f16c_gate import cpu_has_f16c  # tests/devices, beside this script
 
 SKIP = 77
 IMPLEMENTED = [("encode", "fp32", "fp16"), ("encode", "fp16", "fp32"), ("encode", "bf16", "fp32"),
@@ -31,19 +32,6 @@ IMPLEMENTED = [("encode", "fp32", "fp16"), ("encode", "fp16", "fp32"), ("encode"
 NOT_IMPLEMENTED = [("encode", "fp32", "bf16"), ("encode", "s32", "fp16")]
 MODES = ("RNE", "RTM", "RTP", "RTZ", "RNA", "RTO", "RHB")
 NOT_IN_FENV = ("RNA", "RTO", "RHB")
-
-
-def cpu_has_f16c():
-    if platform.machine() not in ("x86_64", "AMD64", "amd64"):
-        return False
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("flags"):
-                    return "f16c" in line.split()
-    except OSError:
-        pass
-    return False
 
 
 def expected_unsupported():

@@ -148,7 +148,8 @@ void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& ex
   // (device.hpp), so the word compares as it is.
   std::size_t rule = kNoRule;
   const Verdict verdict = report_.judge.Of(c, input_class_, expected, got, &rule);
-  if (!report_.judge.known.models.empty()) TallyModels(c, verdict, got);
+  diagnosis_base_ = expected;
+  if (!report_.judge.known.models.empty()) diagnosis_base_ = TallyModels(c, expected, verdict, got);
   if (verdict == Verdict::Match) {
     ++report_.matched;
     if (tally.matched_samples.size() < kDiagnosisMatchedSamples) {
@@ -198,11 +199,14 @@ void CheckAccumulator::AddWaived(const Judged& j, std::size_t rule) {
   if (!r.first) r.first = std::move(m);
 }
 
-void CheckAccumulator::TallyModels(const Case& c, Verdict verdict, const DeviceAnswer& got) {
+Encoded CheckAccumulator::TallyModels(const Case& c, const Encoded& expected, Verdict verdict,
+                                      const DeviceAnswer& got) {
   const Judge& judge = report_.judge;
+  Encoded base = expected;
   for (const KnownModel& m : judge.known.models) {
     const oracle::ModelAnswer a =
         generator::EvaluateModel(*c.op, c.pair, c.in, c.control, m.behaviour);
+    if (&m == &judge.known.models.front()) base = Judge::DiagnosisBaseOf(a, expected);
     for (std::size_t d = 0; d < m.rule.size(); ++d) {
       if (((a.applied >> d) & 1U) == 0 || m.rule[d] == kNoRule) continue;
       RuleTally& t = report_.rules[m.rule[d]];
@@ -213,6 +217,7 @@ void CheckAccumulator::TallyModels(const Case& c, Verdict verdict, const DeviceA
       ++report_.rules[m.rule[static_cast<std::size_t>(std::countr_zero(a.applied))]].open_refused;
     }
   }
+  return base;
 }
 
 void CheckAccumulator::AddFailure(const Judged& j, ControlTally& tally) {
@@ -252,8 +257,7 @@ void CheckAccumulator::AddFailure(const Judged& j, ControlTally& tally) {
 
 void CheckAccumulator::Diagnose(const Judged& j, std::size_t group, const Signature& signature) {
   const ExplanationSet explains =
-      diagnoser_.Ask(group, j.c, j.expected, j.got, report_.judge.policy,
-                     report_.judge.DiagnosisBase(j.c, j.expected));
+      diagnoser_.Ask(group, j.c, j.expected, j.got, report_.judge.policy, diagnosis_base_);
   if (cells_of_.size() <= group) cells_of_.resize(group + 1);
   for (const auto& [set, cell] : cells_of_[group]) {
     if (set == explains) {

@@ -272,11 +272,15 @@ Verdict Judge::Of(const Case& c, std::uint8_t input_class, const Encoded& expect
   return Verdict::Mismatch;
 }
 
+Encoded Judge::DiagnosisBaseOf(const oracle::ModelAnswer& a, const Encoded& expected) {
+  return a.applied != 0 && !a.word_open ? a.result : expected;
+}
+
 Encoded Judge::DiagnosisBase(const Case& c, const Encoded& expected) const {
   if (known.models.empty()) return expected;
-  const oracle::ModelAnswer a =
-      generator::EvaluateModel(*c.op, c.pair, c.in, c.control, known.models.front().behaviour);
-  return a.applied != 0 && !a.word_open ? a.result : expected;
+  return DiagnosisBaseOf(
+      generator::EvaluateModel(*c.op, c.pair, c.in, c.control, known.models.front().behaviour),
+      expected);
 }
 
 bool Judge::Counts(const Case& c, const Encoded& expected, const DeviceAnswer& got) const {

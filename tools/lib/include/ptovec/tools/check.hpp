@@ -240,7 +240,11 @@ class CheckAccumulator {
   void AddWaived(const Judged& j, std::size_t rule);
   // Each model's answer for an answer of `verdict`: where its deviations apply, and mismatches
   // an open word left unwaived.
-  void TallyModels(const Case& c, Verdict verdict, const DeviceAnswer& got);
+  // Returns the first model's Judge::DiagnosisBaseOf (each model is evaluated once per answer).
+  Encoded TallyModels(const Case& c, const Encoded& expected, Verdict verdict,
+                      const DeviceAnswer& got);
+  // Judge::DiagnosisBase of the answer being added (set by Add before AddFailure).
+  Encoded diagnosis_base_{};
   // A mismatched or unsupported answer: its input class's failures, its triage group, the first
   // mismatches and the JUnit examples.
   void AddFailure(const Judged& j, ControlTally& tally);

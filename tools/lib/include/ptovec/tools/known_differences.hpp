@@ -166,6 +166,8 @@ struct Judge {
   /// raised): the answer of the first known-difference model where it differs from the profile
   /// and names its word, else `expected` (the oracle's answer for `c`).
   Encoded DiagnosisBase(const Case& c, const Encoded& expected) const;
+  /// The same from the first model's answer `a` already computed.
+  static Encoded DiagnosisBaseOf(const oracle::ModelAnswer& a, const Encoded& expected);
 
   /// The fast test: supported, same word (devices' words arrive cut to the destination's width)
   /// and the same compared status bits (ComparePolicy::FlagsMatch: bits 7:5 always compared).
