@@ -1,13 +1,18 @@
 // Diagnosis over the fault-model catalogue (ptovec/tools/diagnosis.hpp, causes.hpp): every fault
 // model, run as a device over the smoke suite (vectors/smoke), is diagnosed as exactly one cause
 // naming itself (a model of kind Generic: its generic explanation); two models on different
-// pairs give two causes naming them (76 pairs here, every pair in the long set).
+// pairs give two causes naming them (76 sampled pairs and 22 hard ones here, every pair in the
+// long set), or one where the run cannot tell the two from one of them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -25,8 +30,7 @@ using generator::FaultModel;
 // the others.
 class FaultDevice : public Device {
  public:
-  FaultDevice(const FaultModel& first, const FaultModel* second)
-      : first_(first), second_(second), name_(std::string(first.mutant)) {}
+  FaultDevice(const FaultModel& first, const FaultModel* second) : first_(first), second_(second) {}
   const std::string& Name() const override { return name_; }
   void Evaluate(std::span<const Case> cases, std::span<DeviceAnswer> answers) override {
     for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -39,7 +43,7 @@ class FaultDevice : public Device {
  private:
   const FaultModel& first_;
   const FaultModel* second_;
-  std::string name_;
+  std::string name_ = "fault models";  // one name: results files compare byte for byte
 };
 
 // The name the diagnosis gives fault model `f` as a cause.
@@ -106,6 +110,37 @@ const std::vector<std::pair<const generator::OpDef*, generator::TypePair>>& Fail
   return known.emplace(&f, std::move(pairs)).first->second;
 }
 
+// The results file of `device` over the smoke suite.
+std::string AnswersOverSmoke(Device& device) {
+  const std::filesystem::path results =
+      std::filesystem::path(::testing::TempDir()) / "diagnosis_answers.bin";
+  RunOptions options;
+  options.results = results;
+  options.threads = 1;
+  RunDevice(device, generator::VectorSelection(PTOVEC_TEST_SOURCE_DIR "/vectors/smoke"), options);
+  std::ifstream in(results, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::filesystem::remove(results);
+  return bytes;
+}
+
+// Whether the causes are `want`, one each: a cause names its model, or lists it among the
+// explanations that reproduce each of its vectors equally (the run cannot tell them apart).
+void ExpectCauses(const CheckReport& report, std::vector<std::string> want,
+                  const std::string& what) {
+  const std::vector<Cause> causes = Causes(report);
+  std::vector<std::string> got = CauseTexts(report);
+  ASSERT_EQ(causes.size(), want.size()) << what << ": " << ::testing::PrintToString(got);
+  for (const Cause& c : causes) {
+    auto it = std::find(want.begin(), want.end(), c.text);
+    for (std::size_t k : c.equally) {
+      if (it == want.end()) it = std::find(want.begin(), want.end(), AllExplanations()[k].name);
+    }
+    ASSERT_NE(it, want.end()) << what << ": " << c.text << " of " << ::testing::PrintToString(got);
+    want.erase(it);
+  }
+}
+
 void ExpectTwoCauses(const FaultModel& first, const FaultModel& second) {
   FaultDevice both(first, &second);
   const CheckReport report = RunOverSmoke(both);
@@ -115,11 +150,13 @@ void ExpectTwoCauses(const FaultModel& first, const FaultModel& second) {
   if (std::none_of(second_fails.begin(), second_fails.end(),
                    [&](const auto& p) { return !first.applies(*p.first, p.second); })) {
     want.pop_back();
+  } else {
+    // Where the second model alone answers every vector as the two do, the first is not seen
+    // (e4m3-truncation is mode-ignored-rtz on E4M3).
+    FaultDevice alone(second, nullptr);
+    if (AnswersOverSmoke(alone) == AnswersOverSmoke(both)) want.erase(want.begin());
   }
-  std::vector<std::string> got = CauseTexts(report);
-  std::sort(got.begin(), got.end());
-  std::sort(want.begin(), want.end());
-  EXPECT_EQ(got, want) << first.name << " + " << second.name;
+  ExpectCauses(report, want, std::string(first.name) + " + " + std::string(second.name));
 }
 
 // Model i with model (7 i + 3) mod n: 76 of the catalogue's pairs (every pair: the long test
@@ -148,6 +185,56 @@ INSTANTIATE_TEST_SUITE_P(Catalogue, TwoFaultModels,
                            const auto all = generator::AllFaultModels();
                            return std::string(all[p.param].mutant) + "_with_" +
                                   std::string(all[(7 * p.param + 3) % all.size()].mutant);
+                         });
+
+// Pairs where the greedy cover alone (the explanation reproducing the most failing vectors first)
+// gave other causes: "Sat always on" for two Sat faults, coincidental mode substitutions for a
+// second fault's vectors, one model named for another that the run cannot tell apart.
+const std::pair<std::string_view, std::string_view> kHardPairs[] = {
+    {"non-sat-overflow-largest-finite", "tquant-non-sat-saturates"},
+    {"non-sat-overflow-largest-finite", "s4x2-u4x2-always-clamped"},
+    {"double-rounding-through-fp16", "sat-overflow-without-of"},
+    {"double-rounding-through-bf16", "sat-overflow-without-of"},
+    {"rtp-rtm-not-swapped-for-negatives", "unsigned-negative-nx-only"},
+    {"tquant-non-sat-saturates", "non-sat-overflow-largest-finite"},
+    {"tquant-non-sat-saturates", "s4x2-u4x2-always-clamped"},
+    {"daz-subnormal-inputs", "sticky-bit-dropped"},
+    {"daz-subnormal-inputs", "double-rounding-through-bf16"},
+    {"fp8-overflow-after-rounding", "sat-overflow-without-of"},
+    {"bf16-truncation", "mode-ignored-rtz"},
+    {"bf16-truncation", "hif8-dot-field-mantissa-width"},
+    {"e4m3-tiny-shift-modulo-32", "double-rounding-through-fp16"},
+    {"e4m3-tiny-shift-modulo-32", "e4m3-truncation"},
+    {"fpatr-lrelu-after-scale", "mode-ignored-rne"},
+    {"mode-ignored-rne", "unsigned-negative-nx-only"},
+    {"mode-ignored-rne", "fpatr-lrelu-after-scale"},
+    {"mode-ignored-rtz", "unsigned-negative-nx-only"},
+    {"e4m3-truncation", "mode-ignored-rtz"},
+    {"hif8-dot-field-mantissa-width", "bf16-truncation"},
+    {"s4x2-u4x2-always-clamped", "non-sat-overflow-largest-finite"},
+    {"s4x2-u4x2-always-clamped", "tquant-non-sat-saturates"}};
+
+const FaultModel& ModelNamed(std::string_view name) {
+  for (const FaultModel& f : generator::AllFaultModels()) {
+    if (f.name == name) return f;
+  }
+  throw std::invalid_argument("no fault model " + std::string(name));
+}
+
+class HardFaultModelPairs : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(HardFaultModelPairs, AreTwoCauses) {
+  ExpectTwoCauses(ModelNamed(kHardPairs[GetParam()].first),
+                  ModelNamed(kHardPairs[GetParam()].second));
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalogue, HardFaultModelPairs,
+                         ::testing::Range<std::size_t>(0, std::size(kHardPairs)),
+                         [](const ::testing::TestParamInfo<std::size_t>& p) {
+                           std::string name = std::string(kHardPairs[p.param].first) + "_with_" +
+                                              std::string(kHardPairs[p.param].second);
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
                          });
 
 }  // namespace

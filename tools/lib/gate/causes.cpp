@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "gate/cover.hpp"
 #include "ptovec/tools/compare.hpp"
 #include "report/report_text.hpp"
 
@@ -143,27 +144,47 @@ std::uint64_t ExplanationContradictions(std::size_t k, const CheckReport& report
   return contradictions;
 }
 
+namespace {
+
+// The cause of explanation k in `causes`, added when there is none yet.
+Cause& CauseOf(std::vector<Cause>& causes, std::vector<ExplanationSet>& common, std::size_t k) {
+  for (std::size_t i = 0; i < causes.size(); ++i) {
+    if (causes[i].explanation == k) return causes[i];
+  }
+  Cause cause;
+  cause.explanation = k;
+  cause.text = AllExplanations()[k].name;
+  causes.push_back(std::move(cause));
+  common.emplace_back().set();
+  return causes.back();
+}
+
+}  // namespace
+
 std::vector<Cause> Causes(const CheckReport& report) {
   std::vector<Cause> causes;
+  std::vector<ExplanationSet> common;  // per cause: the explanations reproducing all its cells
   std::vector<bool> covered(report.cells.size(), false);
+  const auto take = [&](std::size_t k, std::size_t i) {
+    Cause& cause = CauseOf(causes, common, k);
+    covered[i] = true;
+    common[static_cast<std::size_t>(&cause - causes.data())] &= report.cells[i].explains;
+    AddCell(cause, report.cells[i]);
+  };
+  // First the cheapest cover by consistent explanations, then greedily for what is left.
+  for (const cover::Member& m : cover::ConsistentCover(report)) {
+    for (std::size_t i : m.cells) take(m.explanation, i);
+  }
   std::vector<std::optional<TieKey>> ties(AllExplanations().size());
   while (const std::optional<std::size_t> best = BestExplanation(report, covered, ties)) {
-    Cause cause;
-    cause.explanation = best;
-    cause.text = AllExplanations()[*best].name;
-    ExplanationSet common;
-    common.set();
     for (std::size_t i = 0; i < report.cells.size(); ++i) {
-      if (covered[i] || !report.cells[i].explains.test(*best)) continue;
-      covered[i] = true;
-      common &= report.cells[i].explains;
-      AddCell(cause, report.cells[i]);
+      if (!covered[i] && report.cells[i].explains.test(*best)) take(*best, i);
     }
+  }
+  for (std::size_t c = 0; c < causes.size(); ++c) {
     for (std::size_t k = 0; k < AllExplanations().size(); ++k) {
-      if (k != *best && common.test(k)) cause.equally.push_back(k);
+      if (k != causes[c].explanation && common[c].test(k)) causes[c].equally.push_back(k);
     }
-    std::sort(cause.groups.begin(), cause.groups.end());
-    causes.push_back(std::move(cause));
   }
   std::stable_sort(causes.begin(), causes.end(),
                    [](const Cause& a, const Cause& b) { return a.count > b.count; });

@@ -31,7 +31,8 @@ struct Cause {
   std::vector<std::size_t> equally;
 };
 
-/// The causes of report.cells: explained causes by a greedy cover (diagnosis.hpp), most vectors
+/// The causes of report.cells: explained causes by the cheapest cover with consistent
+/// explanations (gate/cover.hpp), then a greedy cover of what is left (diagnosis.hpp), most vectors
 /// first, then the unexplained coarse signatures in order of first sight.
 std::vector<Cause> Causes(const CheckReport& report);
 

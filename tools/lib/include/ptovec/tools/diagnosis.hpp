@@ -5,13 +5,15 @@
 // every mode as one; Sat ignored or always on; no status flags, or one flag never raised; double
 // rounding through FP32, BF16 or FP16; and the fault models of generator/faults.hpp that are not
 // one of those generic explanations. The failing vectors with the same set of reproducing
-// explanations form a cell (per triage group); a greedy cover of the cells picks, again and again,
-// the explanation with the best score: the failing vectors not yet covered it reproduces, less the
-// vectors the device got right that it would have answered otherwise (estimated from a sample of
-// each file, mode and Sat); ties: a fault model before a generic explanation, then the one that
-// could have changed the fewest of the run's vectors, then the catalogue's order. Each pick is a
-// cause. Cells no explanation reproduces fall back to a coarse signature (op, pair, Sat, word
-// difference, flag difference) that lists their triage groups. docs/bring-up.md, "Diagnosis".
+// explanations form a cell (per triage group). The causes (causes.hpp) are first the cheapest
+// exact cover of the cells by explanations consistent where they are used (gate/cover.hpp), then
+// a greedy cover of what is left: again and again the explanation with the best score, the failing
+// vectors not yet covered it reproduces, less the vectors the device got right that it would have
+// answered otherwise (estimated from a sample of each file, mode and Sat); ties: a fault model
+// before a generic explanation, then the one that could have changed the fewest of the run's
+// vectors, then the catalogue's order. Each pick is a cause. Cells no explanation reproduces fall
+// back to a coarse signature (op, pair, Sat, word difference, flag difference) that lists their
+// triage groups. docs/bring-up.md, "Diagnosis".
 //
 // Cost: a failing vector of a triage group is asked every applicable explanation while the group
 // has had fewer than kDiagnosisFullVectors such vectors; afterwards only the explanations that
