@@ -12,6 +12,8 @@
 #                                         built-in models are in the oracle)
 #   share/ptovec/coverage_heatmap.py      the heat map of `ptovec coverage --plot` (found from
 #                                         bin/ptovec; matplotlib)
+#   share/ptovec/report_html.py           the HTML page of `--report-html` and `ptovec report`
+#   share/ptovec/ptovec_heatmap.py        the drawing code the two share
 #   share/ptovec/dpi/                     ptovec_dpi.svh and ptovec_dpi.c: the C API for
 #                                         SystemVerilog testbenches (import "DPI-C")
 #   lib/cmake/ptovec/                     ptovecConfig.cmake, its version file and targets:
@@ -42,6 +44,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/schemas/ DESTINATION ${PTOVEC_INSTALL_SC
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/tools/known-differences/
         DESTINATION ${CMAKE_INSTALL_DATADIR}/ptovec/known-differences)
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/cli/coverage_heatmap.py
+                 ${PROJECT_SOURCE_DIR}/tools/cli/report_html.py
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/ptovec)
+install(FILES ${PROJECT_SOURCE_DIR}/tools/cli/ptovec_heatmap.py
         DESTINATION ${CMAKE_INSTALL_DATADIR}/ptovec)
 install(FILES ${PROJECT_SOURCE_DIR}/capi/dpi/ptovec_dpi.svh ${PROJECT_SOURCE_DIR}/capi/dpi/ptovec_dpi.c
         DESTINATION ${CMAKE_INSTALL_DATADIR}/ptovec/dpi)

@@ -41,7 +41,8 @@ set(lib ${prefix}/${LIBDIR})
 foreach(path bin/ptovec bin/ptovec-device-host include/ptovec/ptovec.h include/ptovec_dut.h
         include/ptovec/facts.h include/ptovec/oracle/formats.hpp share/ptovec/schemas/vectors.schema.json
         share/ptovec/schemas/dut-protocol.md share/ptovec/dpi/ptovec_dpi.svh
-        share/ptovec/dpi/ptovec_dpi.c share/ptovec/coverage_heatmap.py ${LIBDIR}/libptovec_oracle.a
+        share/ptovec/dpi/ptovec_dpi.c share/ptovec/coverage_heatmap.py
+        share/ptovec/report_html.py share/ptovec/ptovec_heatmap.py ${LIBDIR}/libptovec_oracle.a
         ${LIBDIR}/cmake/ptovec/ptovecConfig.cmake
         ${LIBDIR}/cmake/ptovec/ptovecConfigVersion.cmake
         ${LIBDIR}/cmake/ptovec/ptovecTargets.cmake)
@@ -115,7 +116,10 @@ if(NOT eval_out MATCHES "\"out\":\"0x80\",\"flags\":\"0x10\"")
   message(FATAL_ERROR "installed ptovec eval printed: ${eval_out}")
 endif()
 run_checked(COMMAND ${prefix}/bin/ptovec run --dut ${ORACLE_DUT} --op tcvt --src fp16 --dst e8m0
-                    --work ${WORK}/run --quiet OUTPUT run_out)
+                    --work ${WORK}/run --quiet --report-html ${WORK}/run.html OUTPUT run_out)
+file(STRINGS ${WORK}/run.html html_start LIMIT_COUNT 1)
+expect_equal("run --report-html with the installed page script wrote" "${html_start}"
+             "<!DOCTYPE html>")
 
 # The installed ptovec's coverage --plot runs the installed share/ptovec/coverage_heatmap.py
 # (found from bin/ptovec, not through the source tree): first as it is (a PNG is drawn), then
@@ -126,7 +130,7 @@ run_checked(COMMAND ${prefix}/bin/ptovec coverage --vectors ${WORK}/cov --quiet
 file(READ ${WORK}/cov.png png_magic LIMIT 4 HEX)
 expect_equal("coverage --plot with the installed heat map script wrote" "${png_magic}" "89504e47")
 file(WRITE ${prefix}/share/ptovec/coverage_heatmap.py
-     "import sys\nopen(sys.argv[2], 'w').write('installed script ran')\n")
+     "import sys\nsys.stdout.write('installed script ran')\n")
 run_checked(COMMAND ${prefix}/bin/ptovec coverage --vectors ${WORK}/cov --quiet
                     --plot ${WORK}/mark.png)
 file(READ ${WORK}/mark.png mark)

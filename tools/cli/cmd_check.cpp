@@ -12,6 +12,7 @@
 #include "ptovec/tools/check_outputs.hpp"
 #include "ptovec/tools/check_report.hpp"
 #include "ptovec/tools/known_differences.hpp"
+#include "scripts.hpp"
 
 namespace ptovec::cli {
 
@@ -23,6 +24,7 @@ struct CheckArgs {
   std::string results;
   std::string junit;
   std::string report_json;
+  std::string report_html;
   std::string mismatches;
   std::string rmode, sat;
   std::size_t max_report = 20;
@@ -52,18 +54,30 @@ void AddReportJsonOption(CLI::App& app, std::string& path) {
                  "schemas/report-format.md)");
 }
 
-/// Prints the report, writes the JUnit and JSON reports when asked, and returns 0 (all match)
-/// or 1.
+void AddReportHtmlOption(CLI::App& app, std::string& path) {
+  app.add_option("--report-html", path,
+                 "also write the report as one self-contained HTML page to FILE (causes, heat "
+                 "map of failures by pair x mode x Sat, per-pair totals, filters; drawn from the "
+                 "JSON report by tools/cli/report_html.py with python3-matplotlib)");
+}
+
+void WriteReportFiles(const tools::CheckReport& report, const ReportFiles& files) {
+  if (!files.junit.empty()) generator::WriteFileAtomically(files.junit, tools::JunitXml(report));
+  if (files.report_json.empty() && files.report_html.empty()) return;
+  const std::string json = tools::ReportJson(report).dump(
+                               2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+                           "\n";
+  if (!files.report_json.empty()) generator::WriteFileAtomically(files.report_json, json);
+  if (!files.report_html.empty()) DrawFromJson("report_html.py", json, files.report_html);
+}
+
+/// Prints the report, writes the JUnit, JSON and HTML reports when asked, and returns 0 (all
+/// match) or 1.
 int FinishReport(const tools::CheckReport& report, const ReportFiles& files,
                  std::size_t max_report) {
   tools::PrintReport(std::cout, report, max_report);
   std::cout.flush();
-  if (!files.junit.empty()) generator::WriteFileAtomically(files.junit, tools::JunitXml(report));
-  if (!files.report_json.empty()) {
-    const std::string json = tools::ReportJson(report).dump(
-        2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-    generator::WriteFileAtomically(files.report_json, json + "\n");
-  }
+  WriteReportFiles(report, files);
   return tools::ExitStatusFor(report);
 }
 
@@ -92,6 +106,7 @@ Command AddCheckCommand(CLI::App& app) {
       ->required();
   c.app->add_option("--junit", args->junit, "also write a JUnit XML report to FILE");
   AddReportJsonOption(*c.app, args->report_json);
+  AddReportHtmlOption(*c.app, args->report_html);
   c.app->add_option("--max-report", args->max_report, "mismatches to print in full (default 20)")
       ->check(kWholeNumber);
   c.app->add_option("--rmode", args->rmode,
@@ -119,6 +134,7 @@ Command AddCheckCommand(CLI::App& app) {
       std::vector<tools::OutputFile> outputs;
       if (!args->junit.empty()) outputs.emplace_back("--junit", args->junit);
       if (!args->report_json.empty()) outputs.emplace_back("--report-json", args->report_json);
+      if (!args->report_html.empty()) outputs.emplace_back("--report-html", args->report_html);
       if (!args->mismatches.empty()) outputs.emplace_back("--mismatches", args->mismatches);
       if (!outputs.empty()) {
         // Before any work: never print a verdict and then fail to write the report, never
@@ -131,7 +147,8 @@ Command AddCheckCommand(CLI::App& app) {
       tools::CheckReport report =
           tools::CheckResults(vectors, args->results, args->max_report,
                               !args->quiet && ProgressWanted(), args->mismatches, controls, judge);
-      return FinishReport(report, {args->junit, args->report_json}, args->max_report);
+      return FinishReport(report, {args->junit, args->report_json, args->report_html},
+                          args->max_report);
     } catch (const std::exception& e) {
       return Fail(e.what());
     }

@@ -2,7 +2,6 @@
 // Sat); a table on stdout, JSON (--json, schemas/coverage.schema.json), a heat map (--plot, by
 // tools/cli/coverage_heatmap.py with matplotlib), and --require-all.
 #include <CLI/CLI.hpp>
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -13,6 +12,7 @@
 #include "ptovec/generator/atomic_file.hpp"
 #include "ptovec/generator/coverage.hpp"
 #include "ptovec/tools/coverage_report.hpp"
+#include "scripts.hpp"
 
 namespace {
 
@@ -33,49 +33,6 @@ struct CoverageArgs {
   std::uint64_t samples = 300000;  // what scripts/regenerate-smoke uses
   unsigned threads = 0;
 };
-
-// The heat map script: DATADIR/ptovec/coverage_heatmap.py of the prefix this ptovec is installed
-// in (the executable's folder is PREFIX/BINDIR; cmake/install.cmake puts it there), else
-// tools/cli/coverage_heatmap.py of the source tree this ptovec was built from (a build tree's).
-std::filesystem::path HeatmapScript() {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  const fs::path bindir(PTOVEC_INSTALL_BINDIR);
-  const fs::path datadir(PTOVEC_INSTALL_DATADIR);
-  if (!ec && bindir.is_relative()) {
-    fs::path prefix = self.parent_path();
-    for (const fs::path& part : bindir) {
-      if (!part.empty() && part != ".") prefix = prefix.parent_path();
-    }
-    const fs::path installed =
-        (datadir.is_absolute() ? datadir : prefix / datadir) / "ptovec" / "coverage_heatmap.py";
-    if (fs::is_regular_file(installed, ec)) return installed;
-  }
-  return fs::path(PTOVEC_SOURCE_DIR) / "tools" / "cli" / "coverage_heatmap.py";
-}
-
-// --plot: the heat map PNG, drawn by the heat map script from the JSON (a temporary copy when
-// --json was not asked for).
-int DrawHeatmap(const nlohmann::ordered_json& j, const CoverageArgs& a) {
-  std::filesystem::path json_path = a.json;
-  const bool temporary = json_path.empty();
-  if (temporary) {
-    json_path = std::filesystem::path(a.plot).string() + ".tmp-json";
-    AtomicFile out(json_path);
-    out.Write(j.dump() + "\n");
-    out.Commit();
-  }
-  const std::string command = "/usr/bin/python3 '" + HeatmapScript().string() + "' '" +
-                              json_path.string() + "' '" + a.plot + "'";
-  const int status = std::system(command.c_str());
-  if (temporary) std::filesystem::remove(json_path);
-  if (status != 0) {
-    return Fail("the heat map script failed (" + command +
-                "); it needs python3-matplotlib (scripts/install-deps installs it)");
-  }
-  return 0;
-}
 
 int RunCoverage(const CoverageArgs& a) {
   if (!a.find_witnesses.empty()) {
@@ -99,7 +56,8 @@ int RunCoverage(const CoverageArgs& a) {
     out.Commit();
   }
   if (!a.plot.empty()) {
-    if (const int status = DrawHeatmap(report.json, a); status != 0) return status;
+    // The heat map PNG, drawn by the heat map script from the JSON.
+    ptovec::cli::DrawFromJson("coverage_heatmap.py", report.json.dump() + "\n", a.plot);
   }
   if (a.require_all && !report.missing.empty()) return ptovec::cli::kExitMismatch;
   return 0;

@@ -39,6 +39,7 @@ struct RunArgs {
   std::string format = "bin";
   std::string junit;
   std::string report_json;
+  std::string report_html;
   std::string mismatches;
   std::size_t max_report = 20;
   unsigned threads = 0;
@@ -112,12 +113,13 @@ int RunExhaustive(const RunArgs& a) {
   std::vector<tools::OutputFile> outputs;
   if (!a.junit.empty()) outputs.emplace_back("--junit", a.junit);
   if (!a.report_json.empty()) outputs.emplace_back("--report-json", a.report_json);
+  if (!a.report_html.empty()) outputs.emplace_back("--report-html", a.report_html);
   tools::RefuseOverwritingInputs(outputs, {});  // the two outputs differ
   for (const tools::OutputFile& output : outputs) tools::CheckOutputFolder(output);
   std::unique_ptr<tools::Device> device = OpenDevice(a.device);
   tools::CheckReport report = tools::RunExhaustive(*device, options);
   device->Close();
-  const int status = FinishReport(report, {a.junit, a.report_json}, a.max_report);
+  const int status = FinishReport(report, {a.junit, a.report_json, a.report_html}, a.max_report);
   PrintThroughput(a, report);
   return status;
 }
@@ -190,7 +192,7 @@ int RunThroughDevice(const RunArgs& a, const generator::VectorSelection& vectors
   if (options.progress) {
     std::cerr << "ptovec: results written to " << options.results.string() << "\n";
   }
-  const int status = FinishReport(report, {a.junit, a.report_json}, a.max_report);
+  const int status = FinishReport(report, {a.junit, a.report_json, a.report_html}, a.max_report);
   PrintThroughput(a, report);
   if (!previous.empty()) {
     std::cerr << "ptovec: replaced " << options.results.string() << " (" << previous << ")\n";
@@ -225,6 +227,7 @@ int Run(const RunArgs& a) {
   std::vector<tools::OutputFile> outputs{{"--results", options.results}};
   if (!a.junit.empty()) outputs.emplace_back("--junit", a.junit);
   if (!a.report_json.empty()) outputs.emplace_back("--report-json", a.report_json);
+  if (!a.report_html.empty()) outputs.emplace_back("--report-html", a.report_html);
   if (!a.mismatches.empty()) outputs.emplace_back("--mismatches", a.mismatches);
   tools::RefuseOverwritingInputs(outputs, {});  // the outputs differ
   // No generate changes the suite while it is read (refused at once, naming the other ptovec).
@@ -286,6 +289,7 @@ Command AddRunCommand(CLI::App& app) {
                "also write a JUnit XML report to FILE (every output replaces the previous one "
                "only when the run completes: an error, exit 2, leaves them all as they were)");
   AddReportJsonOption(r, args->report_json);
+  AddReportHtmlOption(r, args->report_html);
   r.add_option("--max-report", args->max_report, "mismatches to print in full (default 20)")
       ->check(kWholeNumber);
   r.add_option("--threads", args->threads,

@@ -40,21 +40,27 @@ extern const CLI::Validator kWholeNumber;
 /// --samples: 1 .. 2^32 (more distinct tuples than that is not a sample any more).
 extern const CLI::Validator kSampleCount;
 
-/// The report files of check and run: --junit and --report-json paths ("" for none).
+/// The report files of check and run: --junit, --report-json and --report-html paths ("" for
+/// none).
 struct ReportFiles {
   std::string junit;
   std::string report_json;
+  std::string report_html;
 };
 
 /// Adds --report-json FILE to check or run, into `path` (cmd_check.cpp).
 void AddReportJsonOption(CLI::App& app, std::string& path);
+/// Adds --report-html FILE to check or run, into `path` (cmd_check.cpp).
+void AddReportHtmlOption(CLI::App& app, std::string& path);
 
 /// Prints a check report on stdout (the first max_report mismatches in full), writes the JUnit
-/// XML and the JSON report (tools::ReportJson) to the files given (each atomically: temporary
-/// name, then rename), and returns kExitOk (all match) or kExitMismatch (cmd_check.cpp; shared by
-/// check and run).
+/// XML, the JSON report (tools::ReportJson) and its HTML page (tools/cli/report_html.py) to the
+/// files given (each atomically: temporary name, then rename), and returns kExitOk (all match) or
+/// kExitMismatch (cmd_check.cpp; shared by check and run).
 int FinishReport(const tools::CheckReport& report, const ReportFiles& files,
                  std::size_t max_report);
+/// Writes the report files of FinishReport without printing the report (cmd_check.cpp).
+void WriteReportFiles(const tools::CheckReport& report, const ReportFiles& files);
 
 /// The device options run and shrink share: --dut LIB.so [--dut-arg TEXT] | --dut-cmd "PROGRAM"
 /// [--dut-timeout SECONDS] [--in-process].
@@ -118,5 +124,6 @@ Command AddCheckCommand(CLI::App& app);
 Command AddRunCommand(CLI::App& app);
 Command AddShrinkCommand(CLI::App& app);
 Command AddCoverageCommand(CLI::App& app);  // cmd_coverage.cpp
+Command AddReportCommand(CLI::App& app);    // cmd_report.cpp
 
 }  // namespace ptovec::cli

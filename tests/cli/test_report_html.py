@@ -1,0 +1,231 @@
+"""`--report-html FILE` (run, check) and `ptovec report RESULTS --html FILE`: the report as one
+self-contained HTML page drawn from the JSON report (tools/cli/report_html.py), checked in a real
+browser: Debian's headless Chromium through Selenium (chromium, chromium-driver; selenium in the
+.venv of scripts/install-deps). The page loads without console errors, fetches nothing, shows
+the JSON's numbers (verdict, environment, totals, causes and their symptom groups, per-pair
+totals, unsupported per pair) and its filters by op, pair and cause hide what they should.
+
+Run by ctest (tests/cli/CMakeLists.txt) with the .venv's python3 -m pytest (Debian's pytest seen
+through --system-site-packages); ptovec_cli.py gives ptovec(*args) and the policy test device.
+"""
+import json
+import os
+import re
+import shutil
+import tempfile
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from ptovec_cli import ORACLE_DUT, SOURCE, ptovec
+
+POLICY_DUT = os.environ.get("PTOVEC_POLICY_DUT")
+HOST_IEEE_DUT = os.environ.get("PTOVEC_HOST_IEEE_DUT")  # examples/devices/host_ieee
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+# Where the docs' screenshot is written when PTOVEC_REPORT_SCREENSHOT names a file
+# (docs/images/report-html.png: `PTOVEC_REPORT_SCREENSHOT=$PWD/docs/images/report-html.png
+# ctest --preset default -R ptovec_report_html`).
+SCREENSHOT = os.environ.get("PTOVEC_REPORT_SCREENSHOT")
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def browser():
+    """Headless Chromium with its console log kept. Fails (never skips) without it: CI installs
+    it (scripts/install-deps)."""
+    for path in (CHROMIUM, CHROMEDRIVER):
+        assert os.path.exists(path), f"{path} is missing: scripts/install-deps installs chromium " \
+                                     "and chromium-driver"
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1400,1000", "--disable-extensions"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+def pairs_of(doc):
+    """The per-pair totals from per_control, independently of the page's script."""
+    out = {}
+    for row in doc["per_control"]:
+        key = (row["op"], row["src"], row["dst"])
+        p = out.setdefault(key, [0, 0, 0, 0, 0])
+        bad = row["word"] + row["flags"] + row["both"]
+        p[0] += row["vectors"]
+        p[1] += row["vectors"] - row["waived"] - bad - row["unsupported"]
+        p[2] += row["waived"]
+        p[3] += bad
+        p[4] += row["unsupported"]
+    return out
+
+
+class TestReportHtml:
+    @classmethod
+    def setup_class(cls):
+        assert HOST_IEEE_DUT, "the host IEEE device is not built (PTOVEC_HOST_IEEE_DUT)"
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.dir = cls.tmp.name
+        cls.vectors = os.path.join(cls.dir, "smoke")
+        shutil.copytree(os.path.join(SOURCE, "vectors", "smoke"), cls.vectors)
+        cls.json = os.path.join(cls.dir, "run.json")
+        cls.html = os.path.join(cls.dir, "run.html")
+        # The host's own IEEE arithmetic (x86: five causes, the x86 model's deviations and Sat
+        # ignored) without --known-differences; unsupported answers for the modes fenv lacks.
+        cls.run = ptovec("run", "--dut", HOST_IEEE_DUT, "--allow-unsupported", "--vectors",
+                         cls.vectors, "--quiet", "--max-report", "0", "--report-json", cls.json,
+                         "--report-html", cls.html)
+        cls.doc = load(cls.json) if cls.run.returncode == 1 else None
+        cls.driver = browser()
+        cls.driver.get("file://" + cls.html)
+        if SCREENSHOT:
+            cls.driver.find_element(By.CSS_SELECTOR, "details.cause summary").click()
+            cls.driver.execute_script(
+                "document.getElementById('causes').scrollIntoView({block: 'start'});")
+            cls.driver.save_screenshot(SCREENSHOT)
+            cls.driver.find_element(By.CSS_SELECTOR, "details.cause summary").click()
+
+    @classmethod
+    def teardown_class(cls):
+        cls.driver.quit()
+        cls.tmp.cleanup()
+
+    def cells(self, css):
+        return [e.get_attribute("textContent") for e in self.driver.find_elements(By.CSS_SELECTOR,
+                                                                                   css)]
+
+    def test_run_fails_and_writes_both(self):
+        assert self.run.returncode == 1, self.run.stdout + self.run.stderr
+        assert self.doc["totals"]["mismatched"] == 128
+
+    def test_page_loads_without_console_errors_or_fetches(self):
+        errors = [e for e in self.driver.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+        assert errors == []
+        fetched = [json.loads(e["message"])["message"] for e in self.driver.get_log("performance")]
+        # The heat map's images are inline (data: URLs); nothing else is loaded.
+        urls = {m["params"]["request"]["url"] for m in fetched
+                if m["method"] == "Network.requestWillBeSent"}
+        assert {u for u in urls if not u.startswith("data:image/png;base64,")} == {
+            "file://" + self.html}
+        with open(self.html) as f:
+            page = f.read()
+        assert not re.search(r"""(src|href)\s*=\s*["'](https?:|//)""", page)
+
+    def test_verdict_environment_and_totals_are_the_json(self):
+        assert self.driver.find_element(By.ID, "verdict").text == "FAIL"
+        assert self.driver.title == "ptovec report: FAIL (host-ieee)"
+        env = {e.get_attribute("data-env"): e.text
+               for e in self.driver.find_elements(By.CSS_SELECTOR, "#environment td")}
+        assert env["device"] == self.doc["device"] == "host-ieee"
+        assert env["compare"] == "word and flags"
+        assert env["known_differences"] == "none"
+        totals = {e.get_attribute("data-total"): int(e.text)
+                  for e in self.driver.find_elements(By.CSS_SELECTOR, "#totals td")}
+        assert totals == {k: self.doc["totals"][k] for k in totals}
+        assert (totals["vectors"], totals["mismatched"]) == (24945, 128)
+
+    def test_causes_and_their_groups_are_the_json(self):
+        causes = self.driver.find_elements(By.CSS_SELECTOR, "details.cause")
+        assert [c["text"] for c in self.doc["causes"]] == [
+            "deviation invalid-integer (indefinite)", "deviation signed-zero",
+            "deviation ieee-overflow", "Sat ignored", "deviation tininess-after-rounding"]
+        assert len(causes) == 5
+        for number, (element, cause) in enumerate(zip(causes, self.doc["causes"]), 1):
+            summary = element.find_element(By.TAG_NAME, "summary").get_attribute("textContent")
+            assert summary.startswith(f"cause {number}: {cause['text']}: ")
+            assert int(element.find_element(By.CSS_SELECTOR, "[data-cause-vectors]")
+                       .get_attribute("textContent")) == cause["vectors"]
+            rows = element.find_elements(By.CSS_SELECTOR, "tr[data-op]")
+            assert [int(r.find_element(By.CSS_SELECTOR, "[data-vectors]")
+                        .get_attribute("textContent")) for r in rows] == \
+                [g["vectors"] for g in cause["symptom_groups"]]
+            assert element.find_element(By.CSS_SELECTOR, "code.eval").get_attribute(
+                "textContent") == cause["eval"]
+        assert [c["vectors"] for c in self.doc["causes"]] == [56, 24, 22, 18, 8]
+
+    def test_per_pair_totals_are_the_json(self):
+        rows = self.driver.find_elements(By.CSS_SELECTOR, "#pairs tr.pair")
+        shown = {}
+        for r in rows:
+            op, src, dst = r.get_attribute("data-pair").split(":")
+            shown[(op, src, dst)] = [int(c.get_attribute("textContent"))
+                                     for c in r.find_elements(By.CSS_SELECTOR, "td.n")]
+        expected = pairs_of(self.doc)
+        assert shown == expected
+        assert sum(v[0] for v in shown.values()) == self.doc["totals"]["vectors"]
+        assert sum(v[4] for v in shown.values()) == self.doc["totals"]["unsupported"]
+
+    def test_heat_map_is_inline_svg(self):
+        svg = self.driver.find_elements(By.CSS_SELECTOR, ".heatmap svg")
+        assert len(svg) == 1
+        assert svg[0].size["width"] > 600
+
+    def test_filters_hide_what_they_should(self):
+        op = Select(self.driver.find_element(By.ID, "filter-op"))
+        op.select_by_value("encode")
+        visible = [r for r in self.driver.find_elements(By.CSS_SELECTOR, "#pairs tr.pair")
+                   if r.is_displayed()]
+        assert visible and all(r.get_attribute("data-op") == "encode" for r in visible)
+        assert len(visible) == sum(1 for k in pairs_of(self.doc) if k[0] == "encode")
+        groups = self.doc["symptom_groups"]
+        on_encode = [i + 1 for i, c in enumerate(self.doc["causes"])
+                     if any(groups[g["group"] - 1]["op"] == "encode" for g in c["symptom_groups"])]
+        shown = [int(e.get_attribute("data-cause"))
+                 for e in self.driver.find_elements(By.CSS_SELECTOR, "details.cause")
+                 if e.is_displayed()]
+        assert shown == on_encode == [1, 2, 3, 4, 5]
+        # Only ieee-overflow (cause 3) is seen on tdequant too.
+        op.select_by_value("tdequant")
+        shown = [int(e.get_attribute("data-cause"))
+                 for e in self.driver.find_elements(By.CSS_SELECTOR, "details.cause")
+                 if e.is_displayed()]
+        assert shown == [3]
+        op.select_by_value("")
+        cause = Select(self.driver.find_element(By.ID, "filter-cause"))
+        cause.select_by_value("4")
+        shown = [int(e.get_attribute("data-cause"))
+                 for e in self.driver.find_elements(By.CSS_SELECTOR, "details.cause")
+                 if e.is_displayed()]
+        assert shown == [4]
+        cause.select_by_value("")
+
+    def test_report_renders_the_same_page_from_the_results_file(self):
+        again = os.path.join(self.dir, "again.html")
+        r = ptovec("report", os.path.join(self.vectors, "results.bin"), "--html", again)
+        assert r.returncode == 0, r.stderr
+        assert "FAIL, 128 mismatched vectors of 24945" in r.stderr
+        with open(again, "rb") as a, open(self.html, "rb") as b:
+            assert a.read() == b.read()
+
+
+class TestReportCommandInput:
+    def test_needs_an_output(self):
+        r = ptovec("report", os.path.join(SOURCE, "vectors", "smoke", "manifest.json"))
+        assert r.returncode == 2
+        assert r.stderr.strip() == ("ptovec: error: report writes files: give --html FILE, "
+                                    "--json FILE or --junit FILE (or several)")
+
+    def test_names_a_missing_results_file(self):
+        r = ptovec("report", "/nonexistent/results.bin", "--html", "x.html")
+        assert r.returncode == 2
+        assert "results file /nonexistent/results.bin does not exist" in r.stderr
+
+    @pytest.mark.parametrize("flag", ["--html", "--json"])
+    def test_refuses_to_overwrite_the_results(self, flag, tmp_path):
+        vectors = tmp_path / "smoke"
+        shutil.copytree(os.path.join(SOURCE, "vectors", "smoke"), vectors)
+        r = ptovec("run", "--dut", ORACLE_DUT, "--in-process", "--vectors", vectors, "--quiet",
+                   "--op", "tcvt", "--max-report", "0")
+        assert r.returncode == 0, r.stdout + r.stderr
+        results = vectors / "results.bin"
+        before = results.read_bytes()
+        r = ptovec("report", results, flag, results)
+        assert r.returncode == 2
+        assert results.read_bytes() == before
