@@ -5,7 +5,8 @@ x86 behaviour model (docs/f16c.md, docs/semantics.md "Behaviour models").
 Generates `encode fp32 -> fp16` vectors (JSON), then:
 
   1. `ptovec run` without known differences must exit 1;
-  2. `ptovec run --known-differences x86 --allow-unsupported --mismatches M.jsonl` must exit 0
+  2. `ptovec run --known-differences x86 --allow-unsupported --mismatches M.jsonl
+     --mismatches-unsupported` must exit 0
      (PASS), every vector the first run failed being waived by the model or unsupported;
   3. every waived vector is classified again by its shape, independently of the model, and the
      class must be the one of the deviation that waived it:
@@ -122,7 +123,7 @@ def main():
         failures.append(f"without known differences run exited {bare.returncode}, expected 1")
     mismatches = os.path.join(work, "mismatches.jsonl")
     model = run(ptovec, lib, vector_file, "--known-differences", "x86", "--allow-unsupported",
-                "--mismatches", mismatches)
+                "--mismatches", mismatches, "--mismatches-unsupported")
     if model.returncode != 0 or "\nPASS with " not in model.stdout:
         failures.append(f"with --known-differences x86 run exited {model.returncode}, expected 0 "
                         f"(PASS)\n{model.stdout}{model.stderr}")

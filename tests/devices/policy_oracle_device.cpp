@@ -5,6 +5,8 @@
 //   drop-nv     NV is never raised; the other flags are the oracle's
 //   two-faults  tcvt fp16 -> e8m0: NV is not raised for a negative normal input (430,080
 //               vectors), and 1.0 (0x3c00) under RTZ and RTM answers 0x80 (four vectors)
+//   unsupported-rna  two-faults, and every case under RNA is unsupported, whatever the op
+//               (the --mismatches file's test: failures, unsupported and matched vectors)
 //   rtz-rtm     encode fp32 -> fp16, RTZ and RTM, Sat off: an overflow answers the largest finite
 //               (0x7bff or 0xfbff, OF|NX) instead of Inf, whatever the sign (the simplest such
 //               case is RTM 65536.0, 0x47800000)
@@ -18,10 +20,12 @@ namespace {
 
 enum class Fault { None, Flagless, DropNv, TwoFaults, RtzRtm };
 Fault fault = Fault::None;
+bool unsupported_rna = false;
 
 constexpr uint8_t kNV = 0x01;
 constexpr int kRTM = 1;
 constexpr int kRTZ = 3;
+constexpr int kRNA = 4;
 
 }  // namespace
 
@@ -37,6 +41,9 @@ __attribute__((visibility("default"))) int ptovec_dut_init(const char* arg) {
     fault = Fault::DropNv;
   } else if (a == "two-faults") {
     fault = Fault::TwoFaults;
+  } else if (a == "unsupported-rna") {
+    fault = Fault::TwoFaults;
+    unsupported_rna = true;
   } else if (a == "rtz-rtm") {
     fault = Fault::RtzRtm;
   } else {
@@ -47,6 +54,7 @@ __attribute__((visibility("default"))) int ptovec_dut_init(const char* arg) {
 
 __attribute__((visibility("default"))) int ptovec_dut_evaluate(const ptovec_dut_case* c,
                                                                ptovec_dut_result* r) {
+  if (unsupported_rna && c->rmode == kRNA) return PTOVEC_DUT_UNSUPPORTED;
   const int rc = ptovec::dut::OracleEvaluate(c, r);
   if (rc != PTOVEC_DUT_OK) return rc;
   const bool tcvt_fp16_e8m0 = std::strcmp(c->op, "tcvt") == 0 &&

@@ -485,7 +485,7 @@ TEST(MismatchClasses, EverySubnormalWrongIsVisibleAndExported) {
   });
   RunOptions options;
   options.results = dir / "r.bin";
-  options.mismatches = dir / "mismatches.jsonl";
+  options.mismatches.path = dir / "mismatches.jsonl";
   const CheckReport r = RunDevice(device, dir, options);
   EXPECT_EQ(r.mismatched, 1023u * 14);
   const auto& classes = r.per_file.at(0).classes;
@@ -508,7 +508,7 @@ TEST(MismatchClasses, EverySubnormalWrongIsVisibleAndExported) {
   EXPECT_NE(text.str().find("+subnormal exact                 140         140  (every one)"),
             std::string::npos)
       << text.str();
-  const std::string lines = ReadAll(options.mismatches);
+  const std::string lines = ReadAll(options.mismatches.path);
   EXPECT_EQ(static_cast<std::uint64_t>(std::count(lines.begin(), lines.end(), '\n')), 1023u * 14);
   EXPECT_EQ(lines.substr(0, lines.find('\n')),
             R"({"file":"tcvt_fp16_e8m0.bin","record":14,"op":"tcvt","src":"fp16","dst":"e8m0",)"
@@ -518,7 +518,7 @@ TEST(MismatchClasses, EverySubnormalWrongIsVisibleAndExported) {
             R"(expected +normal -; got +normal -; word 1 code nearer zero; flags same"})");
   // check writes the same file from the results.
   const auto again = dir / "again.jsonl";
-  CheckResults(dir, options.results, 5, false, again);
+  CheckResults(dir, options.results, 5, false, {again});
   EXPECT_EQ(ReadAll(again), lines);
   std::filesystem::remove_all(dir);
 }

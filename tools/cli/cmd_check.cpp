@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "ptovec/generator/atomic_file.hpp"
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/generator/errors.hpp"
 #include "ptovec/generator/interrupts.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/tools/check.hpp"
@@ -26,6 +27,7 @@ struct CheckArgs {
   std::string report_json;
   std::string report_html;
   std::string mismatches;
+  bool mismatches_unsupported = false;
   std::string rmode, sat;
   std::size_t max_report = 20;
   JudgeArgs judge;
@@ -71,6 +73,23 @@ void WriteReportFiles(const tools::CheckReport& report, const ReportFiles& files
   if (!files.report_html.empty()) DrawFromJson("report_html.py", json, files.report_html);
 }
 
+void AddMismatchesOptions(CLI::App& app, std::string& path, bool& unsupported) {
+  app.add_option("--mismatches", path,
+                 "write every mismatched or waived vector to FILE as JSON lines (inputs, mode, "
+                 "Sat, input class, expected, got, kind, verdict, rule, signature)");
+  app.add_flag("--mismatches-unsupported", unsupported,
+               "also write every unsupported vector to the --mismatches file (one line each: "
+               "for a device that supports little, a large file)");
+}
+
+void CheckMismatchesOptions(const std::string& path, bool unsupported) {
+  if (unsupported && path.empty()) {
+    throw generator::InputError(
+        "--mismatches-unsupported goes with --mismatches FILE (the file it adds the "
+        "unsupported vectors to)");
+  }
+}
+
 /// Prints the report, writes the JUnit, JSON and HTML reports when asked, and returns 0 (all
 /// match) or 1.
 int FinishReport(const tools::CheckReport& report, const ReportFiles& files,
@@ -113,15 +132,13 @@ Command AddCheckCommand(CLI::App& app) {
                     "check only the vectors of these rounding modes (RNE,RTZ or all) of the "
                     "results file; the report says what was left out");
   c.app->add_option("--sat", args->sat, "check only the vectors of Sat off, on or both");
-  c.app->add_option("--mismatches", args->mismatches,
-                    "write every mismatched, waived or unsupported vector to FILE as JSON lines "
-                    "(inputs, mode, Sat, input class, expected, got, kind, verdict, rule, "
-                    "signature)");
+  AddMismatchesOptions(*c.app, args->mismatches, args->mismatches_unsupported);
   AddJudgeOptions(*c.app, args->judge);
   c.app->add_flag("--quiet", args->quiet, "no progress on stderr");
   c.run = [args] {
     try {
       const tools::Judge judge = MakeJudge(args->judge);
+      CheckMismatchesOptions(args->mismatches, args->mismatches_unsupported);
       const generator::ControlFilter controls = generator::ParseControlFilter(
           args->rmode.empty() ? "all" : args->rmode, args->sat.empty() ? "both" : args->sat);
       generator::VectorSelection vectors;
@@ -144,9 +161,9 @@ Command AddCheckCommand(CLI::App& app) {
         tools::RefuseOverwritingInputs(outputs, inputs);
         for (const tools::OutputFile& output : outputs) tools::CheckOutputFolder(output);
       }
-      tools::CheckReport report =
-          tools::CheckResults(vectors, args->results, args->max_report,
-                              !args->quiet && ProgressWanted(), args->mismatches, controls, judge);
+      tools::CheckReport report = tools::CheckResults(
+          vectors, args->results, args->max_report, !args->quiet && ProgressWanted(),
+          {args->mismatches, args->mismatches_unsupported}, controls, judge);
       return FinishReport(report, {args->junit, args->report_json, args->report_html},
                           args->max_report);
     } catch (const std::exception& e) {

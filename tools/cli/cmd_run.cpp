@@ -41,6 +41,7 @@ struct RunArgs {
   std::string report_json;
   std::string report_html;
   std::string mismatches;
+  bool mismatches_unsupported = false;
   std::size_t max_report = 20;
   unsigned threads = 0;
   bool exhaustive = false;
@@ -91,9 +92,10 @@ int RunExhaustive(const RunArgs& a) {
   if (a.op.empty() || a.src.empty() || a.dst.empty()) {
     throw InputError("--exhaustive needs --op, --src and --dst (one pair; `ptovec list`)");
   }
-  if (!a.mismatches.empty()) {
+  if (!a.mismatches.empty() || a.mismatches_unsupported) {
     throw InputError(
-        "--mismatches goes with runs of vector files; --exhaustive reports the "
+        "--mismatches and --mismatches-unsupported go with runs of vector files; --exhaustive "
+        "reports the "
         "first --max-report mismatches (raise it, or shrink --from them)");
   }
   tools::ExhaustiveOptions options;
@@ -142,6 +144,7 @@ void CheckRunArgs(const RunArgs& a) {
         "--seed, --samples and --work go with --op and no --vectors (--vectors "
         "files are already generated; there --op, --src and --dst select files)");
   }
+  CheckMismatchesOptions(a.mismatches, a.mismatches_unsupported);
 }
 
 tools::ResultsFormat ResultsFormatOf(const std::string& format) {
@@ -247,7 +250,7 @@ int Run(const RunArgs& a) {
     CheckOutputs(outputs, vectors);
   }
   options.format = format;
-  options.mismatches = a.mismatches;
+  options.mismatches = {a.mismatches, a.mismatches_unsupported};
   options.max_report = a.max_report;
   options.threads = a.threads;
   options.keep_going = a.keep_going;
@@ -309,9 +312,7 @@ Command AddRunCommand(CLI::App& app) {
                "<work>_shard<K>of<N> unless --work is given) and run it (`ptovec merge` joins "
                "the N folders, results files too, into the unsharded run's); with --exhaustive, "
                "that shard of the input codes");
-  r.add_option("--mismatches", args->mismatches,
-               "write every mismatched, waived or unsupported vector to FILE as JSON lines "
-               "(inputs, mode, Sat, input class, expected, got, kind, verdict, rule, signature)");
+  AddMismatchesOptions(r, args->mismatches, args->mismatches_unsupported);
   AddJudgeOptions(r, args->judge);
   r.add_flag("--keep-going", args->keep_going,
              "after the device crashes, exits or hangs on a case, restart it and go on (each "

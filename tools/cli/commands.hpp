@@ -53,6 +53,12 @@ void AddReportJsonOption(CLI::App& app, std::string& path);
 /// Adds --report-html FILE to check or run, into `path` (cmd_check.cpp).
 void AddReportHtmlOption(CLI::App& app, std::string& path);
 
+/// Adds --mismatches FILE and --mismatches-unsupported to check or run (cmd_check.cpp).
+void AddMismatchesOptions(CLI::App& app, std::string& path, bool& unsupported);
+
+/// Throws generator::InputError when --mismatches-unsupported is given without --mismatches.
+void CheckMismatchesOptions(const std::string& path, bool unsupported);
+
 /// Prints a check report on stdout (the first max_report mismatches in full), writes the JUnit
 /// XML, the JSON report (tools::ReportJson) and its HTML page (tools/cli/report_html.py) to the
 /// files given (each atomically: temporary name, then rename), and returns kExitOk (all match) or

@@ -86,8 +86,7 @@ std::string_view MismatchKindName(MismatchKind kind) {
   return "?";
 }
 
-CheckAccumulator::CheckAccumulator(std::size_t max_report,
-                                   std::function<void(const Mismatch&)> every, Judge judge)
+CheckAccumulator::CheckAccumulator(std::size_t max_report, MismatchSink every, Judge judge)
     : max_report_(max_report), every_(std::move(every)) {
   report_.judge = std::move(judge);
   report_.allow_unsupported = report_.judge.allow_unsupported;
@@ -193,9 +192,9 @@ Mismatch CheckAccumulator::MismatchOf(const Judged& j, std::size_t rule, Signatu
 void CheckAccumulator::AddWaived(const Judged& j, std::size_t rule) {
   RuleTally& r = report_.rules[rule];
   ++r.waived;
-  if (r.first && !every_) return;
+  if (r.first && !every_.call) return;
   Mismatch m = MismatchOf(j, rule, {}, report_.judge.known.rules[rule].FullName());
-  if (every_) every_(m);
+  if (every_.call) every_.call(m);
   if (!r.first) r.first = std::move(m);
 }
 
@@ -235,13 +234,15 @@ void CheckAccumulator::AddFailure(const Judged& j, ControlTally& tally) {
   const std::size_t group_index = new_group ? report_.groups.size() : group->second;
   const bool keep_first = failed && report_.first.size() < max_report_;
   const bool keep_example = failed && tally.examples.size() < kJunitExamples;
+  // --mismatches: unsupported vectors only when asked (--mismatches-unsupported).
+  const bool export_it = every_.call && (j.verdict != Verdict::Unsupported || every_.unsupported);
   if (!new_group) {
     TriageGroup& g = report_.groups[group_index];
     ++g.count;
     g.controls |= control_bit;
     if (j.verdict == Verdict::Mismatch && report_.judge.diagnose)
       Diagnose(j, group_index, signature);
-    if (!keep_first && !keep_example && !every_) return;
+    if (!keep_first && !keep_example && !export_it) return;
   }
   Mismatch m = MismatchOf(j, kNoRule, signature, {});
   if (new_group) {
@@ -250,7 +251,7 @@ void CheckAccumulator::AddFailure(const Judged& j, ControlTally& tally) {
     if (j.verdict == Verdict::Mismatch && report_.judge.diagnose)
       Diagnose(j, group_index, signature);
   }
-  if (every_) every_(m);
+  if (export_it) every_.call(m);
   if (keep_example) tally.examples.push_back(m);
   if (keep_first) report_.first.push_back(std::move(m));
 }

@@ -71,17 +71,18 @@ std::string MismatchJsonLine(const Mismatch& m) {
   return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
-MismatchesFile::MismatchesFile(const std::filesystem::path& path) {
-  if (!path.empty()) file_.emplace(path);
+MismatchesFile::MismatchesFile(const MismatchesOutput& output) : unsupported_(output.unsupported) {
+  if (!output.path.empty()) file_.emplace(output.path);
 }
 
-std::function<void(const Mismatch&)> MismatchesFile::Sink() {
+MismatchSink MismatchesFile::Sink() {
   if (!file_) return {};
-  return [this](const Mismatch& m) {
-    buffer_ += MismatchJsonLine(m);
-    buffer_ += '\n';
-    if (buffer_.size() > (1 << 20)) Flush();
-  };
+  return {[this](const Mismatch& m) {
+            buffer_ += MismatchJsonLine(m);
+            buffer_ += '\n';
+            if (buffer_.size() > (1 << 20)) Flush();
+          },
+          unsupported_};
 }
 
 void MismatchesFile::Commit() {

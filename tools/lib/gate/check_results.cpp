@@ -114,7 +114,7 @@ std::string InputWords(const Case& c) {
 template <typename Stop>
 CheckReport CompareTestFloat(const generator::VectorSelection& vectors,
                              const std::filesystem::path& results, std::size_t max_report,
-                             bool progress, Stop stop, const std::filesystem::path& mismatches,
+                             bool progress, Stop stop, const MismatchesOutput& mismatches,
                              const generator::ControlFilter& filter, const Judge& judge) {
   const std::vector<VectorSource> sources = generator::SelectVectorFiles(vectors);
   TestFloatResultsReader reader(results);
@@ -327,7 +327,7 @@ CheckReport Concluded(CheckReport report, const ResultsReader& reader,
 template <typename Stop>
 CheckReport Compare(const generator::VectorSelection& vectors, const std::filesystem::path& results,
                     std::size_t max_report, bool progress, Stop stop,
-                    const std::filesystem::path& mismatches = {},
+                    const MismatchesOutput& mismatches = {},
                     const generator::ControlFilter& filter = {}, const Judge& judge = {}) {
   if (IsTestFloatResultsFile(results)) {
     return CompareTestFloat(vectors, results, max_report, progress, stop, mismatches, filter,
@@ -408,7 +408,7 @@ void KeepSectionRecords(std::vector<VectorRecord>& records, std::uint64_t first,
 
 CheckReport CheckResults(const generator::VectorSelection& vectors,
                          const std::filesystem::path& results, std::size_t max_report,
-                         bool progress, const std::filesystem::path& mismatches,
+                         bool progress, const MismatchesOutput& mismatches,
                          const generator::ControlFilter& controls, const Judge& judge) {
   return Compare(
       vectors, results, max_report, progress, [](const CheckAccumulator&) { return false; },

@@ -58,6 +58,21 @@ struct Mismatch {
   std::string rule_name;                ///< Waived: the rule's FullName()
 };
 
+/// Where CheckAccumulator sends the vectors a --mismatches file records: `call` gets each
+/// mismatched and waived vector; the unsupported ones too only when `unsupported`
+/// (--mismatches-unsupported), so a device that supports little costs nothing per vector.
+struct MismatchSink {
+  std::function<void(const Mismatch&)> call;
+  bool unsupported = false;
+};
+
+/// The --mismatches file of a check or run: its path (empty: none) and whether it records the
+/// unsupported vectors too (--mismatches-unsupported).
+struct MismatchesOutput {
+  std::filesystem::path path;
+  bool unsupported = false;
+};
+
 /// The mismatches of one (op, pair, signature): one cause, however many vectors it hits.
 struct TriageGroup {
   const OpDef* op = nullptr;
@@ -203,12 +218,12 @@ struct CheckReport {
 /// Tallies answers against expected vectors, file by file, in run order.
 class CheckAccumulator {
  public:
-  /// Keeps the first `max_report` mismatches in CheckReport::first; `every` (when given) is
-  /// called with each mismatch and unsupported vector, in order (--mismatches).
+  /// Keeps the first `max_report` mismatches in CheckReport::first; `every.call` (when given)
+  /// is called with each mismatched and waived vector (verdict Waived), in order, and with each
+  /// unsupported one when `every.unsupported` (--mismatches).
   /// Answers are judged by `judge` (the comparison policy and known differences); the report
-  /// carries it. Waived vectors are passed to `every` too (verdict Waived).
-  explicit CheckAccumulator(std::size_t max_report, std::function<void(const Mismatch&)> every = {},
-                            Judge judge = {});
+  /// carries it.
+  explicit CheckAccumulator(std::size_t max_report, MismatchSink every = {}, Judge judge = {});
   /// Starts the next file (section).
   void BeginFile(const std::string& file, const OpDef& op, TypePair pair, std::uint64_t count);
   /// Adds record `index` of the current file. The answer's word must already be within the
@@ -254,7 +269,7 @@ class CheckAccumulator {
   generator::TypePair class_pair_{};
   generator::Inputs class_in_{};
   std::uint8_t input_class_ = 0;
-  std::function<void(const Mismatch&)> every_;
+  MismatchSink every_;
   CheckReport report_;
   Diagnoser diagnoser_;
   // Per triage group: its cells' explanation sets and indices in report_.cells.
@@ -278,15 +293,15 @@ void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report
 /// record is compared. Throws generator::InputError (one line) for any file problem: unreadable,
 /// malformed, truncated, extra bytes, out-of-order records, sections of another suite or file.
 /// Progress lines (per file) go to stderr when `progress`.
-/// With `mismatches` (a path), every mismatched or unsupported vector is written to it as a
-/// line of MismatchJsonLine, in order (the file is written under a temporary name and renamed
-/// when the check completes).
+/// With `mismatches` (a path), every mismatched and waived vector (and unsupported one when
+/// mismatches.unsupported) is written to it as a line of MismatchJsonLine, in order (the file is
+/// written under a temporary name and renamed when the check completes).
 /// With a `controls` filter (not all()), only the records of the controls it accepts are
 /// compared (ops without controls: all of theirs); the others are still read and their order
 /// checked, counted in report.scope. Throws InputError when the filter keeps no record.
 CheckReport CheckResults(const generator::VectorSelection& vectors,
                          const std::filesystem::path& results, std::size_t max_report,
-                         bool progress = false, const std::filesystem::path& mismatches = {},
+                         bool progress = false, const MismatchesOutput& mismatches = {},
                          const generator::ControlFilter& controls = {}, const Judge& judge = {});
 
 /// For `ptovec shrink --from`: the first `limit` failed vectors of a results file against its
@@ -309,9 +324,10 @@ struct RunOptions {
   /// Threads calling Device::Evaluate at once when the device is ThreadSafe() (0: one per core);
   /// the results file and report are the same whatever the count.
   unsigned threads = 0;
-  /// When set, every mismatched or unsupported vector as a line of MismatchJsonLine (JSON lines),
-  /// written under a temporary name and renamed at the end (also after an early stop).
-  std::filesystem::path mismatches;
+  /// When its path is set, every mismatched and waived vector (and unsupported one when
+  /// mismatches.unsupported) as a line of MismatchJsonLine (JSON lines), written under a
+  /// temporary name and renamed at the end (also after an early stop).
+  MismatchesOutput mismatches;
   bool progress = false;  ///< a line per file on stderr
   /// After the device fails on a case (DeviceFailure: crash, exit, hang), go on: the batch is
   /// evaluated again one case at a time (the device restarted as needed), each failed case is

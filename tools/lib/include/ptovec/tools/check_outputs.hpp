@@ -1,4 +1,5 @@
-// The output files of check and run: the --mismatches file (one JSON line per failed vector),
+// The output files of check and run: the --mismatches file (one JSON line per failed or waived
+// vector, and per unsupported one with --mismatches-unsupported),
 // and the rules every output path follows (--results, --junit, --report-json, --mismatches):
 // never one of the command's inputs or another output, its folder checked before any work. An
 // existing file is never removed early: the new one replaces it when the command completes, and a
@@ -6,7 +7,6 @@
 #pragma once
 
 #include <filesystem>
-#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -36,10 +36,11 @@ std::string MismatchJsonLine(const Mismatch& m);
 /// (generator::AtomicFile) and renamed into place by Commit(). Without a path it does nothing.
 class MismatchesFile {
  public:
-  /// `path` empty: no file. Throws std::runtime_error when the temporary cannot be opened.
-  explicit MismatchesFile(const std::filesystem::path& path);
-  /// A CheckAccumulator callback appending each mismatch as one line; empty without a file.
-  std::function<void(const Mismatch&)> Sink();
+  /// `output.path` empty: no file. Throws std::runtime_error when the temporary cannot be opened.
+  explicit MismatchesFile(const MismatchesOutput& output);
+  /// A CheckAccumulator sink appending each vector it gets as one line (unsupported ones only
+  /// when output.unsupported); empty without a file.
+  MismatchSink Sink();
   /// Writes what is buffered and renames the file into place (after a complete run or an early
   /// stop alike). Throws std::runtime_error on a write error.
   void Commit();
@@ -47,6 +48,7 @@ class MismatchesFile {
  private:
   void Flush();
   std::optional<generator::AtomicFile> file_;
+  bool unsupported_ = false;
   std::string buffer_;
 };
 
