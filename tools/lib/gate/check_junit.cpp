@@ -1,5 +1,6 @@
 // The gate's JUnit XML report (JunitXml, check_report.hpp): a <testsuite> per vector file with a
-// <testcase> per control, and one for an incomplete run and for each device failure.
+// <testcase> per control and its vectors by verdict as properties, and one for an incomplete run
+// and for each device failure.
 #include <cstdint>
 #include <ostream>
 #include <sstream>
@@ -126,18 +127,43 @@ JunitCounts JunitTotals(const CheckReport& r) {
   return n;
 }
 
-// How the answers were judged, in every file's <properties>: a words-only pass is never
-// mistaken for a full one.
-std::string JunitProperties(const CheckReport& r) {
-  std::string properties = "    <properties>\n      <property name=\"ptovec.compare\" value=\"" +
+// How the answers were judged, the same in every file's <properties>: a words-only pass is
+// never mistaken for a full one.
+std::string JunitRunProperties(const CheckReport& r) {
+  std::string properties = "      <property name=\"ptovec.compare\" value=\"" +
                            XmlEscape(r.judge.policy.Name()) + "\"/>\n";
   properties += "      <property name=\"ptovec.compare.description\" value=\"" +
                 XmlEscape(r.judge.policy.Describe()) + "\"/>\n";
   properties += "      <property name=\"ptovec.known_differences\" value=\"" +
                 XmlEscape(SetsText(r)) + "\"/>\n";
-  properties += "      <property name=\"ptovec.waived\" value=\"" + Str(r.waived) + "\"/>\n";
   properties += "      <property name=\"ptovec.allow_unsupported\" value=\"" +
-                std::string(r.allow_unsupported ? "true" : "false") + "\"/>\n    </properties>\n";
+                std::string(r.allow_unsupported ? "true" : "false") + "\"/>\n";
+  return properties;
+}
+
+// The vectors of file f by verdict, each a <property> of its <testsuite>: over the suites they
+// add up to the run's totals. `failed` counts the vectors that fail the gate (mismatched, and
+// unsupported unless --allow-unsupported).
+std::string JunitFileProperties(const CheckReport& r, const FileTally& f) {
+  std::uint64_t vectors = 0, mismatched = 0, waived = 0, unsupported = 0;
+  for (const ControlTally& t : f.controls) {
+    vectors += t.total;
+    mismatched += t.word + t.flags + t.both;
+    waived += t.waived;
+    unsupported += t.unsupported;
+  }
+  const std::pair<const char*, std::uint64_t> counts[] = {
+      {"vectors", vectors},
+      {"matched", vectors - mismatched - waived - unsupported},
+      {"mismatched", mismatched},
+      {"waived", waived},
+      {"unsupported", unsupported},
+      {"failed", mismatched + (r.allow_unsupported ? 0 : unsupported)}};
+  std::string properties;
+  for (const auto& [name, count] : counts) {
+    properties += "      <property name=\"ptovec." + std::string(name) + "\" value=\"" +
+                  Str(count) + "\"/>\n";
+  }
   return properties;
 }
 
@@ -174,9 +200,10 @@ void WriteTestCase(std::ostream& x, const CheckReport& r, const FileTally& f, st
     << XmlEscape(message + "\n" + body) << "</failure>\n    </testcase>\n";
 }
 
-// The <testsuite> of file f: a test case per listed control.
+// The <testsuite> of file f: its properties (how the run judged, `run_properties`, and its
+// vectors by verdict), a test case per listed control.
 void WriteFileSuite(std::ostream& x, const CheckReport& r, const FileTally& f,
-                    const std::string& properties) {
+                    const std::string& run_properties) {
   const std::size_t n = f.op->uses_controls ? check_report_text::kControls : 1U;
   std::uint64_t file_failures = 0;
   std::uint64_t file_tests = 0;
@@ -193,7 +220,7 @@ void WriteFileSuite(std::ostream& x, const CheckReport& r, const FileTally& f,
   x << "  <testsuite name=\"" << XmlEscape(f.file) << "\" tests=\"" << file_tests
     << "\" failures=\"" << file_failures << "\" errors=\"0\" skipped=\"" << file_skips
     << "\" time=\"" << Seconds(f.seconds) << "\">\n";
-  x << properties;
+  x << "    <properties>\n" << run_properties << JunitFileProperties(r, f) << "    </properties>\n";
   for (std::size_t c = 0; c < n; ++c) {
     if (Listed(f, c)) WriteTestCase(x, r, f, c);
   }
@@ -228,7 +255,7 @@ void WriteRunSuites(std::ostream& x, const CheckReport& r) {
 std::string JunitXml(const CheckReport& r) {
   std::ostringstream x;
   const JunitCounts n = JunitTotals(r);
-  const std::string properties = JunitProperties(r);
+  const std::string properties = JunitRunProperties(r);
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   x << "<testsuites name=\"ptovec\" tests=\"" << n.tests << "\" failures=\"" << n.failures
     << "\" errors=\"" << r.device_failures.size() << "\" skipped=\"" << n.skips << "\" time=\""

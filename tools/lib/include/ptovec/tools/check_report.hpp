@@ -18,7 +18,11 @@ void PrintReport(std::ostream& out, const CheckReport& report, std::size_t max_r
 
 /// JUnit XML: <testsuites> with one <testsuite> per vector file and one <testcase> per (mode,
 /// Sat) of it (one per file for ops without controls); a failing testcase has a <failure> with
-/// counts and the first few mismatches. Text is XML-escaped.
+/// counts and the first few mismatches. Each file's <testsuite> has <properties>: how the run
+/// judged (ptovec.compare, ptovec.compare.description, ptovec.known_differences,
+/// ptovec.allow_unsupported) and the file's vectors (ptovec.vectors, .matched, .mismatched,
+/// .waived, .unsupported, .failed), which add up over the suites to the run's totals. Text is
+/// XML-escaped.
 std::string JunitXml(const CheckReport& report);
 
 /// The version of the JSON report ReportJson writes ("version").
