@@ -14,6 +14,8 @@
 #                                         bin/ptovec; matplotlib)
 #   share/ptovec/report_html.py           the HTML page of `--report-html` and `ptovec report`
 #   share/ptovec/ptovec_heatmap.py        the drawing code the two share
+#   share/ptovec/coverage_ucis.py         the UCIS database of `ptovec coverage --ucis` (found
+#                                         the same way; pyucis)
 #   share/ptovec/dpi/                     ptovec_dpi.svh and ptovec_dpi.c: the C API for
 #                                         SystemVerilog testbenches (import "DPI-C")
 #   lib/cmake/ptovec/                     ptovecConfig.cmake, its version file and targets:
@@ -45,6 +47,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/tools/known-differences/
         DESTINATION ${CMAKE_INSTALL_DATADIR}/ptovec/known-differences)
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/cli/coverage_heatmap.py
                  ${PROJECT_SOURCE_DIR}/tools/cli/report_html.py
+                 ${PROJECT_SOURCE_DIR}/tools/cli/coverage_ucis.py
         DESTINATION ${CMAKE_INSTALL_DATADIR}/ptovec)
 install(FILES ${PROJECT_SOURCE_DIR}/tools/cli/ptovec_heatmap.py
         DESTINATION ${CMAKE_INSTALL_DATADIR}/ptovec)

@@ -42,7 +42,8 @@ foreach(path bin/ptovec bin/ptovec-device-host include/ptovec/ptovec.h include/p
         include/ptovec/facts.h include/ptovec/oracle/formats.hpp share/ptovec/schemas/vectors.schema.json
         share/ptovec/schemas/dut-protocol.md share/ptovec/dpi/ptovec_dpi.svh
         share/ptovec/dpi/ptovec_dpi.c share/ptovec/coverage_heatmap.py
-        share/ptovec/report_html.py share/ptovec/ptovec_heatmap.py ${LIBDIR}/libptovec_oracle.a
+        share/ptovec/report_html.py share/ptovec/ptovec_heatmap.py share/ptovec/coverage_ucis.py
+        ${LIBDIR}/libptovec_oracle.a
         ${LIBDIR}/cmake/ptovec/ptovecConfig.cmake
         ${LIBDIR}/cmake/ptovec/ptovecConfigVersion.cmake
         ${LIBDIR}/cmake/ptovec/ptovecTargets.cmake)
@@ -135,6 +136,14 @@ run_checked(COMMAND ${prefix}/bin/ptovec coverage --vectors ${WORK}/cov --quiet
                     --plot ${WORK}/mark.png)
 file(READ ${WORK}/mark.png mark)
 expect_equal("coverage --plot ran" "${mark}" "installed script ran")
+# The same for coverage --ucis and share/ptovec/coverage_ucis.py (what it prints is the file), run
+# by Debian's python3 (PTOVEC_PYTHON): the installed script, not the source tree's, is found.
+file(WRITE ${prefix}/share/ptovec/coverage_ucis.py "print('installed UCIS script ran', end='')\n")
+run_checked(COMMAND ${CMAKE_COMMAND} -E env PTOVEC_PYTHON=/usr/bin/python3
+                    ${prefix}/bin/ptovec coverage --vectors ${WORK}/cov --quiet
+                    --ucis ${WORK}/mark.xml)
+file(READ ${WORK}/mark.xml mark)
+expect_equal("coverage --ucis ran" "${mark}" "installed UCIS script ran")
 file(REMOVE_RECURSE ${WORK})
-message(STATUS "installed, consumer built and run, installed ptovec eval, run --dut and "
-               "coverage --plot pass")
+message(STATUS "installed, consumer built and run, installed ptovec eval, run --dut, "
+               "coverage --plot and --ucis pass")

@@ -1,6 +1,7 @@
 // ptovec coverage: how many vectors of a suite hit each outcome class of each (op, types, mode,
 // Sat); a table on stdout, JSON (--json, schemas/coverage.schema.json), a heat map (--plot, by
-// tools/cli/coverage_heatmap.py with matplotlib), and --require-all.
+// tools/cli/coverage_heatmap.py with matplotlib), a UCIS database (--ucis, by
+// tools/cli/coverage_ucis.py with pyucis), and --require-all.
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <iostream>
@@ -11,6 +12,7 @@
 #include "commands.hpp"
 #include "ptovec/generator/atomic_file.hpp"
 #include "ptovec/generator/coverage.hpp"
+#include "ptovec/tools/check_outputs.hpp"
 #include "ptovec/tools/coverage_report.hpp"
 #include "scripts.hpp"
 
@@ -25,6 +27,7 @@ struct CoverageArgs {
   std::vector<std::string> vectors;
   std::string json;
   std::string plot;
+  std::string ucis;
   bool require_all = false;
   bool quiet = false;
   std::string find_witnesses;
@@ -43,6 +46,7 @@ int RunCoverage(const CoverageArgs& a) {
     return 0;
   }
   if (a.vectors.empty()) return Fail("coverage needs --vectors DIR (a suite folder or files)");
+  if (!a.ucis.empty()) ptovec::tools::CheckOutputFolder({"--ucis", a.ucis});
   if (a.scope != "default" && a.scope != "present") {
     return Fail("--scope " + a.scope +
                 " is not a scope; accepted: default (every pair and control of the default "
@@ -58,6 +62,10 @@ int RunCoverage(const CoverageArgs& a) {
   if (!a.plot.empty()) {
     // The heat map PNG, drawn by the heat map script from the JSON.
     ptovec::cli::DrawFromJson("coverage_heatmap.py", report.json.dump() + "\n", a.plot);
+  }
+  if (!a.ucis.empty()) {
+    // The UCIS database, built by the UCIS script with pyucis from the JSON.
+    ptovec::cli::WriteUcisFromJson(report.json.dump() + "\n", a.ucis);
   }
   if (a.require_all && !report.missing.empty()) return ptovec::cli::kExitMismatch;
   return 0;
@@ -77,6 +85,10 @@ Command AddCoverageCommand(CLI::App& app) {
   cov->add_option("--plot", args->plot,
                   "also draw a heat map PNG (a panel per op: its classes x the modes; 1600 pixels "
                   "wide; needs python3-matplotlib)");
+  cov->add_option("--ucis", args->ucis,
+                  "also write the counts as a UCIS XML database (a covergroup per op and types, "
+                  "a coverpoint per mode and Sat, a bin per outcome class; built with pyucis by "
+                  "the Python of PTOVEC_PYTHON, else the source tree's .venv, else python3)");
   cov->add_flag("--require-all", args->require_all,
                 "exit 1, one line per class, when a reachable class has no vector");
   cov->add_option("--scope", args->scope,

@@ -1,5 +1,5 @@
-// The Python scripts ptovec runs to draw (matplotlib): the coverage heat map and the HTML
-// report.
+// The Python scripts ptovec runs: to draw (matplotlib) the coverage heat map and the HTML report,
+// and to write the coverage as a UCIS database (pyucis).
 #pragma once
 
 #include <filesystem>
@@ -19,5 +19,16 @@ std::filesystem::path ToolScript(const std::string& name);
 /// Throws generator::InputError naming the script and what it needs when it fails.
 void DrawFromJson(const std::string& name, const std::string& json,
                   const std::filesystem::path& out);
+
+/// The Python that runs a script needing the packages of the .venv of scripts/install-deps
+/// (pyucis): $PTOVEC_PYTHON, else that .venv's python3 in the source tree this ptovec was built
+/// from, else python3 on PATH.
+std::string VenvPython();
+
+/// Writes `out`, the UCIS XML database of coverage JSON text `json`, with coverage_ucis.py run by
+/// VenvPython() as DrawFromJson runs its scripts. Throws generator::InputError (one line) when
+/// that Python is not there or cannot import pyucis, naming it and how to get pyucis, or when
+/// the script fails; `out` is then left as it was.
+void WriteUcisFromJson(const std::string& json, const std::filesystem::path& out);
 
 }  // namespace ptovec::cli
