@@ -131,6 +131,7 @@ Command AddCheckCommand(CLI::App& app) {
       tools::CheckReport report =
           tools::CheckResults(vectors, args->results, args->max_report,
                               !args->quiet && ProgressWanted(), args->mismatches, controls, judge);
+      report.environment = tools::VectorsEnvironment(vectors.paths);
       return FinishReport(report, {args->junit, args->report_json}, args->max_report);
     } catch (const std::exception& e) {
       return Fail(e.what());
