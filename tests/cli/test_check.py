@@ -68,7 +68,10 @@ class TestCheck(GateBase):
         assert "700 vectors: 600 matched, 50 mismatched, 50 unsupported" in r.stdout
         assert "by kind: wrong word 50, wrong flags 0, both 0, unsupported 50" in r.stdout
         assert re.search(r"tquant +fp32 +s8 +RTZ +on +50 +50 +0 +0 +0", r.stdout)
-        assert re.search(r"tquant +fp32 +s8 +RNE +off +50 +0 +0 +0 +50", r.stdout)
+        # The unsupported vectors: one line for the pair, no row of the per-control table.
+        assert not re.search(r"tquant +fp32 +s8 +RNE +off", r.stdout)
+        assert ("\n  tquant fp32 -> s8: 50 of 700 vectors under RNE, Sat off (1 symptom group)\n"
+                in r.stdout)
         assert "first 3 of 100 failed vectors (mismatched or unsupported):" in r.stdout
         assert "ptovec eval --op tquant --src fp32 --dst s8 --rmode RTZ --sat 0x" in r.stdout
         assert r.stdout.rstrip().endswith("FAIL: 50 mismatched, 50 unsupported of 700 vectors")
@@ -89,7 +92,9 @@ class TestCheck(GateBase):
         assert "first 20 of 50 failed vectors (mismatched; unsupported ones are skipped):" in allowed.stdout
         listed = allowed.stdout.split("failed vectors (mismatched;")[1]
         assert "got unsupported" not in listed
-        assert ("tquant fp32 -> s8: sat off; got unsupported (skipped: --allow-unsupported)"
+        assert ("unsupported: 50 vectors in 1 pair, skipped (--allow-unsupported) (their symptom "
+                "groups are in --report-json):\n"
+                "  tquant fp32 -> s8: 50 of 700 vectors under RNE, Sat off (1 symptom group)\n"
                 in allowed.stdout)
         # --max-report 0: the table and the verdict, no "first 0 of ..." line.
         quiet = ptovec("check", "--vectors", self.vectors, "--results", results, "--max-report", 0)

@@ -124,7 +124,9 @@ class TestReportHtml:
         env = {e.get_attribute("data-env"): e.text
                for e in self.driver.find_elements(By.CSS_SELECTOR, "#environment td")}
         assert env["device"] == self.doc["device"] == "host-ieee"
-        assert env["compare"] == "word and flags"
+        assert env["compare"] == self.doc["environment"]["compare"] == "word+flags"
+        assert env["spec_edition"] == "0.58.3"
+        assert env["vectors"] == self.vectors
         assert env["known_differences"] == "none"
         totals = {e.get_attribute("data-total"): int(e.text)
                   for e in self.driver.find_elements(By.CSS_SELECTOR, "#totals td")}
@@ -162,6 +164,15 @@ class TestReportHtml:
         assert sum(v[0] for v in shown.values()) == self.doc["totals"]["vectors"]
         assert sum(v[4] for v in shown.values()) == self.doc["totals"]["unsupported"]
 
+    def test_unsupported_by_pair_is_the_json(self):
+        rows = self.driver.find_elements(By.CSS_SELECTOR, "#unsupported tr[data-pair]")
+        shown = [(r.get_attribute("data-pair"),
+                  int(r.find_element(By.CSS_SELECTOR, "td.n").get_attribute("textContent")))
+                 for r in rows]
+        expected = [(":".join(k), v[4]) for k, v in pairs_of(self.doc).items() if v[4]]
+        assert shown == expected
+        assert [u["vectors"] for u in self.doc["unsupported"]] == [n for _, n in shown]
+
     def test_heat_map_is_inline_svg(self):
         svg = self.driver.find_elements(By.CSS_SELECTOR, ".heatmap svg")
         assert len(svg) == 1
@@ -198,11 +209,19 @@ class TestReportHtml:
 
     def test_report_renders_the_same_page_from_the_results_file(self):
         again = os.path.join(self.dir, "again.html")
-        r = ptovec("report", os.path.join(self.vectors, "results.bin"), "--html", again)
+        results = os.path.join(self.vectors, "results.bin")
+        r = ptovec("report", results, "--vectors", self.vectors, "--html", again)
         assert r.returncode == 0, r.stderr
         assert "FAIL, 128 mismatched vectors of 24945" in r.stderr
         with open(again, "rb") as a, open(self.html, "rb") as b:
             assert a.read() == b.read()
+        # Without --vectors: those the results file's header names, the same numbers.
+        found = os.path.join(self.dir, "found.json")
+        r = ptovec("report", results, "--json", found)
+        assert r.returncode == 0, r.stderr
+        doc = load(found)
+        assert doc["totals"] == self.doc["totals"] and doc["pairs"] == self.doc["pairs"]
+        assert doc["environment"]["manifest_sha256"] == self.doc["environment"]["manifest_sha256"]
 
 
 class TestReportCommandInput:

@@ -14,7 +14,7 @@ import tempfile
 
 from jsonschema import Draft202012Validator
 
-from ptovec_cli import ORACLE_DUT, ptovec, schema_validator
+from ptovec_cli import ORACLE_DUT, ptovec, schema_validator, sha256
 
 POLICY_DUT = os.environ.get("PTOVEC_POLICY_DUT")
 
@@ -63,7 +63,19 @@ class TestReportJson:
         assert doc["compare"] == "word+flags"
         assert doc["totals"] == {"files": 1, "vectors": 917504, "matched": 487420,
                                  "mismatched": 430084, "waived": 0, "unsupported": 0, "word": 4,
-                                 "flags": 430080, "both": 0, "flags_reversed": 0}
+                                 "flags": 430080, "both": 0, "flags_reversed": 0,
+                                 "flags_reversed_two_bits": 0}
+        # The environment: the work folder --op generated into, its manifest.
+        env = doc["environment"]
+        assert (env["vectors"], env["manifest_sha256"], env["spec_edition"]) == (
+            self.work, sha256(os.path.join(self.work, "manifest.json")), "0.58.3")
+        assert (env["device"], env["compare"], env["known_differences"]) == (
+            "policy-oracle", "word+flags", [])
+        # The one pair, its counts the totals'; nothing unsupported.
+        assert doc["pairs"] == [{"op": "tcvt", "src": "fp16", "dst": "e8m0", "vectors": 917504,
+                                 "matched": 487420, "waived": 0, "failed": 430084,
+                                 "unsupported": 0}]
+        assert doc["unsupported"] == []
         causes = doc["causes"]
         assert [(c["explanation"], c["vectors"], len(c["symptom_groups"])) for c in causes] == [
             ("NV never raised", 430080, 2), (None, 2, 1), (None, 2, 1)]
@@ -114,10 +126,15 @@ class TestReportJson:
         assert r.returncode == 1, r.stdout + r.stderr
         doc = load(report)
         printed_schema().validate(doc)
-        # The same report but for the file name, which is the pair's: every code, no file.
+        # The same report but for the file name, which is the pair's: every code, no file, and
+        # so no vectors in its environment.
         assert doc["causes"][0]["first"]["file"] == "tcvt_fp16_e8m0 (exhaustive)"
+        assert (doc["environment"]["vectors"], doc["environment"]["manifest_sha256"]) == (
+            None, None)
         text = json.dumps(doc).replace('"tcvt_fp16_e8m0 (exhaustive)"', '"tcvt_fp16_e8m0.bin"')
-        assert json.loads(text) == load(self.report)
+        run = load(self.report)
+        run["environment"].update(vectors=None, manifest_sha256=None)
+        assert json.loads(text) == run
 
     def test_passing_run_with_known_differences(self):
         assert ORACLE_DUT, "the oracle device is not built (PTOVEC_ORACLE_DUT)"

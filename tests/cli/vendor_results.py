@@ -13,10 +13,11 @@ def read_json_vectors(path):
         return json.load(f)
 
 
-def vendor_results_jsonl(folder, out, fault=None):
+def vendor_results_jsonl(folder, out, fault=None, fault_of=None):
     """A vendor harness without ptovec's code: answers every vector of the JSON files listed in
-    folder/manifest.json (here: copies the expected answer, then applies `fault`) and writes the
-    JSON lines results format of schemas/results-format.md."""
+    folder/manifest.json (here: copies the expected answer, then applies `fault`, or the fault
+    `fault_of(manifest entry)` gives for that file) and writes the JSON lines results format of
+    schemas/results-format.md."""
     with open(os.path.join(folder, "manifest.json")) as f:
         manifest = json.load(f)
     files = [e for e in manifest["files"] if e["format"] == "bin"]
@@ -26,10 +27,11 @@ def vendor_results_jsonl(folder, out, fault=None):
         doc = read_json_vectors(os.path.join(folder, entry["path"][:-4] + ".json"))
         sections.append({"file": entry["path"], "sha256": entry["sha256"], "op": entry["op"],
                          "src": entry["src"], "dst": entry["dst"], "count": entry["count"]})
+        file_fault = fault_of(entry) if fault_of else fault
         for i, v in enumerate(doc["vectors"]):
             out_word, flags = v["out"], v["flags"]
-            if fault:
-                out_word, flags = fault(v, out_word, flags)
+            if file_fault:
+                out_word, flags = file_fault(v, out_word, flags)
             line = {"s": s, "i": i, "flags": flags}
             if flags != "unsupported":
                 line["out"] = out_word

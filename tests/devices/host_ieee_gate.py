@@ -7,8 +7,9 @@ sources SAMPLES inputs, TDEQUANT every value x zero point x the 12 sampled scale
 it does not (encode fp32 -> bf16, s32 -> fp16), then:
 
   1. `ptovec run --known-differences x86 --allow-unsupported` must exit 0 (PASS), with no
-     mismatch, and its per-control table must list exactly the RNA, RTO and RHB controls of the
-     implemented pairs and every control of the others, each wholly unsupported;
+     mismatch, and its JSON report (--report-json) must count unsupported vectors under exactly
+     the RNA, RTO and RHB controls of the implemented pairs and every control of the others, each
+     wholly unsupported;
   2. the same run without --known-differences must exit 1, with as many mismatches as the first
      run waived (every difference from the profile is the model's, none is waived twice).
 
@@ -17,6 +18,7 @@ of vectors and two results files) is removed when the test passes.
 
 Usage: host_ieee_gate.py PTOVEC LIBPTOVEC_HOST_IEEE_DUT WORKDIR [SAMPLES]
 """
+import json
 import os
 import re
 import shutil
@@ -43,16 +45,17 @@ def expected_unsupported():
     return rows
 
 
-def control_rows(report):
-    """The rows of the report's "by op, types, mode and Sat" table: (op, src, dst, mode, sat) ->
-    (vectors, word, flags, both, unsupported)."""
-    table = report.split("by op, types, mode and Sat:\n", 1)[1].split("\n")[1:]
+def control_rows(report_json):
+    """The controls with a failed vector in the JSON report's "per_control": (op, src, dst, mode,
+    sat) -> (vectors, word, flags, both, unsupported)."""
+    with open(report_json) as f:
+        per_control = json.load(f)["per_control"]
     rows = {}
-    for line in table:
-        cells = line.split()
-        if len(cells) != 10 or not line.startswith("  "):
-            break
-        rows[tuple(cells[:5])] = tuple(int(c) for c in cells[5:])
+    for c in per_control:
+        counts = (c["vectors"], c["word"], c["flags"], c["both"], c["unsupported"])
+        if sum(counts[1:]) > 0:
+            key = (c["op"], c["src"], c["dst"], c["rmode"], "on" if c["sat"] else "off")
+            rows[key] = counts
     return rows
 
 
@@ -62,8 +65,9 @@ def run(ptovec, lib, vectors, extra):
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def check_model_run(r):
-    """Failures of the run with the x86 model: exit 0, no mismatch, unsupported where expected."""
+def check_model_run(r, report_json):
+    """Failures of the run with the x86 model: exit 0, no mismatch, unsupported where expected
+    (its JSON report `report_json`)."""
     failures = []
     if r.returncode != 0 or "\nPASS with " not in r.stdout:
         failures.append(f"with --known-differences x86: exit {r.returncode}, expected 0 (PASS)")
@@ -71,7 +75,7 @@ def check_model_run(r):
                         r"(\d+) unsupported", r.stdout)
     if summary is None or int(summary.group(4)) != 0:
         failures.append("with --known-differences x86: mismatches left")
-    rows = control_rows(r.stdout) if "by op, types, mode and Sat:" in r.stdout else {}
+    rows = control_rows(report_json) if os.path.exists(report_json) else {}
     want = expected_unsupported()
     if want - set(rows):
         failures.append(f"controls not unsupported: {sorted(want - set(rows))}")
@@ -97,10 +101,12 @@ def main():
     for op, src, dst in IMPLEMENTED + NOT_IMPLEMENTED:
         subprocess.run([ptovec, "generate", "--op", op, "--src", src, "--dst", dst, "--samples",
                         samples, "--out", vectors, "--quiet"], check=True)
+    report_json = os.path.join(work, "x86.json")
     with_model = run(ptovec, lib, vectors, ["--known-differences", "x86", "--results",
-                                            os.path.join(work, "x86.bin")])
-    print(with_model.stdout.split("\nby op, types")[0])
-    failures, waived = check_model_run(with_model)
+                                            os.path.join(work, "x86.bin"), "--report-json",
+                                            report_json])
+    print(with_model.stdout.split("\nby pair")[0])
+    failures, waived = check_model_run(with_model, report_json)
     profile = run(ptovec, lib, vectors, ["--results", os.path.join(work, "profile.bin")])
     mismatched = re.search(r"FAIL: (\d+) mismatched", profile.stdout)
     if profile.returncode != 1 or mismatched is None:

@@ -203,7 +203,9 @@ def cmd_run(a):
         fail_showing_report(f"{a.name}: {report['unsupported']} unsupported vectors (a mutant "
                             "supports every case)")
     marker = "(mismatched or unsupported):\n"  # the line before the first mismatches
-    first = p.stdout.split(marker, 1)[1].split("FAIL:", 1)[0] if marker in p.stdout else ""
+    # The first mismatches end where the table by pair (or the verdict) starts.
+    first = (p.stdout.split(marker, 1)[1].split("\nby pair (", 1)[0].split("FAIL:", 1)[0]
+             if marker in p.stdout else "")
     if not first.strip():
         fail_showing_report(f"{a.name}: the report names no first mismatch")
     # The results file (up to 1.2 GB) has served its purpose: the report is kept in run.json.

@@ -131,9 +131,18 @@ TEST_F(Gate, TheOracleAsADevicePasses) {
   EXPECT_NE(xml.find("name=\"RNE sat=off (no controls)\" time=\"T\"/>"), std::string::npos) << xml;
   std::ostringstream text;
   PrintReport(text, r, 20);
+  // A passing report: the totals, the environment (no vectors named: RunDevice's caller sets
+  // them), the by-pair table and PASS.
   EXPECT_EQ(text.str(),
             "ptovec: 1 file, 30 vectors: 30 matched, 0 mismatched, 0 unsupported (device "
-            "test-oracle)\nPASS\n");
+            "test-oracle)\n"
+            "environment: ptovec " PTOVEC_VERSION
+            ", spec edition 0.58.3\n"
+            "by pair (failed: mismatched, no rule waives them):\n"
+            "  op       src   dst        vectors     matched      waived      failed unsupported\n"
+            "  qparam   fp32  u64             30          30           0           0           0\n"
+            "  total                          30          30           0           0           0\n"
+            "PASS\n");
 }
 
 // The oracle as a thread-safe device that records the threads it was called from and the size

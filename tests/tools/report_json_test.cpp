@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "gate_test_support.hpp"
@@ -156,7 +157,8 @@ TEST(ReportJson, RulesControlsAndSkippedGroups) {
   q.in = {0x3f800000U, 0, 0, 0, 0};
   acc.BeginFile("qparam_fp32_u64.bin", qparam, q.pair, 1);
   acc.Add(0, q, generator::EvaluateCase(q), DeviceAnswer{true, generator::EvaluateCase(q)});
-  const ordered_json j = ReportJson(acc.Finish());
+  const CheckReport report = acc.Finish();
+  const ordered_json j = ReportJson(report);
   EXPECT_EQ(j["passed"], true);
   EXPECT_EQ(j["known_differences"], ordered_json::parse(R"(["ieee754"])"));
   EXPECT_EQ(j["allow_unsupported"], true);
@@ -176,6 +178,36 @@ TEST(ReportJson, RulesControlsAndSkippedGroups) {
   EXPECT_EQ(rows[1]["op"], "qparam");
   EXPECT_TRUE(rows[1]["rmode"].is_null());
   EXPECT_TRUE(rows[1]["sat"].is_null());
+  // Per pair: encode's two vectors (one waived, one unsupported), qparam's one matched; the
+  // unsupported vector in one line of its pair, under RNE, Sat off.
+  EXPECT_EQ(j["pairs"], ordered_json::parse(R"([
+      {"op":"encode","src":"fp32","dst":"fp16","vectors":2,"matched":0,"waived":1,"failed":0,
+       "unsupported":1},
+      {"op":"qparam","src":"fp32","dst":"u64","vectors":1,"matched":1,"waived":0,"failed":0,
+       "unsupported":0}])"));
+  EXPECT_EQ(j["unsupported"], ordered_json::parse(R"([
+      {"op":"encode","src":"fp32","dst":"fp16","vectors":1,"pair_vectors":2,
+       "controls":[{"rmode":"RNE","sat":false,"vectors":1}],"controls_text":"RNE, Sat off",
+       "symptom_groups":1}])"));
+  EXPECT_EQ(j["per_class"], ordered_json::parse(R"([
+      {"file":"encode_fp32_fp16.bin","op":"encode","src":"fp32","dst":"fp16",
+       "class":"+normal exact","vectors":1,"mismatched":0,"unsupported":1}])"));
+  EXPECT_TRUE(j["environment"]["vectors"].is_null());
+  EXPECT_TRUE(j["environment"]["manifest_sha256"].is_null());
+  EXPECT_EQ(j["environment"]["spec_edition"], "0.58.3");
+  EXPECT_EQ(j["environment"]["known_differences"], ordered_json::parse(R"(["ieee754"])"));
+  std::ostringstream text;
+  PrintReport(text, report, 5);
+  EXPECT_NE(text.str().find("\nunsupported: 1 vector in 1 pair, skipped (--allow-unsupported) "
+                            "(their symptom groups are in --report-json):\n"
+                            "  encode fp32 -> fp16: 1 of 2 vectors under RNE, Sat off "
+                            "(1 symptom group)\n"),
+            std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("\n  total                           3           1           1"
+                            "           0           1\n"),
+            std::string::npos)
+      << text.str();
   bool signed_zero = false;
   for (const ordered_json& rule : j["known_difference_rules"]) {
     if (rule["name"] != "ieee754/signed-zero") continue;

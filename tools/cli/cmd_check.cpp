@@ -164,6 +164,7 @@ Command AddCheckCommand(CLI::App& app) {
       tools::CheckReport report = tools::CheckResults(
           vectors, args->results, args->max_report, !args->quiet && ProgressWanted(),
           {args->mismatches, args->mismatches_unsupported}, controls, judge);
+      report.environment = tools::VectorsEnvironment(vectors.paths);
       return FinishReport(report, {args->junit, args->report_json, args->report_html},
                           args->max_report);
     } catch (const std::exception& e) {

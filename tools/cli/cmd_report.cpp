@@ -89,8 +89,9 @@ int RunReport(const ReportArgs& a) {
   inputs.emplace_back(a.results);
   tools::RefuseOverwritingInputs(outputs, inputs);
   for (const tools::OutputFile& output : outputs) tools::CheckOutputFolder(output);
-  const tools::CheckReport report =
+  tools::CheckReport report =
       tools::CheckResults(vectors, a.results, 0, !a.quiet && ProgressWanted(), {}, {}, judge);
+  report.environment = tools::VectorsEnvironment(vectors.paths);
   WriteReportFiles(report, f);
   if (!a.quiet) {
     std::cerr << "ptovec: " << (report.passed() ? "PASS" : "FAIL") << ", "

@@ -192,6 +192,7 @@ int RunThroughDevice(const RunArgs& a, const generator::VectorSelection& vectors
   std::unique_ptr<tools::Device> device = OpenDevice(a.device);
   tools::CheckReport report = tools::RunDevice(*device, vectors, options);
   device->Close();  // a program device must exit 0 after its last answer
+  report.environment = tools::VectorsEnvironment(vectors.paths);
   if (options.progress) {
     std::cerr << "ptovec: results written to " << options.results.string() << "\n";
   }

@@ -161,7 +161,8 @@ nlohmann::ordered_json ResultJson(const tools::ShrinkResult& r, const std::strin
     j["counterexample"] = tools::CounterexampleJson(*r.minimal);
     j["original"] = tools::CounterexampleJson(*r.original);
     j["order"] = tools::kSimplestOrderName;
-    j["simplest"] = r.simplest;  // the least failing case of its whole (enumerated) pair
+    j["simplest"] = r.simplest;            // the least failing case of its whole (enumerated) pair
+    j["minimum"] = tools::MinimumKind(r);  // exact, local or stopped (the --triage summary's)
     j["shrink_steps"] = r.shrink_steps;
     j["order_steps"] = r.order_steps;
     j["candidates_tried"] = r.candidates_tried;
@@ -343,6 +344,7 @@ void ReportFromResults(const ShrinkArgs& a, bool json_file, const tools::ShrinkS
     j.update(ResultJson(r, file));
     all.push_back(j);
   }
+  if (a.triage && !a.json) tools::PrintTriageSummary(std::cout, starts, shrunk);
   if (a.json) {
     std::cout << nlohmann::ordered_json{{"from", a.from},
                                         {"device", device},

@@ -239,15 +239,20 @@ def pairs_table(report):
 
 
 def unsupported_section(report):
-    rows = []
-    for p in pairs_of(report):
-        if p["unsupported"]:
-            rows.append(f'<tr data-filtered data-op="{esc(p["op"])}" data-pair="{pair_key(p)}">'
-                        f'<td>{esc(pair_name(p))}</td><td class="n">{p["unsupported"]}</td></tr>')
+    """One row per pair with unsupported answers: how many, of its vectors, under which controls
+    (the report's "unsupported" when it has it, else the per-pair totals)."""
+    if "unsupported" in report:
+        rows = [(u, u["vectors"], f"{u['controls_text']} ({u['symptom_groups']} symptom groups)")
+                for u in report["unsupported"]]
+    else:
+        rows = [(p, p["unsupported"], "") for p in pairs_of(report) if p["unsupported"]]
     if not rows:
         return "<p>none</p>"
-    return ("<table id='unsupported'><tr><th>pair</th><th>unsupported vectors</th></tr>"
-            + "".join(rows) + "</table>")
+    body = "".join(f'<tr data-filtered data-op="{esc(p["op"])}" data-pair="{pair_key(p)}">'
+                   f'<td>{esc(pair_name(p))}</td><td class="n">{n}</td><td>{esc(under)}</td></tr>'
+                   for p, n, under in rows)
+    return ("<table id='unsupported'><tr><th>pair</th><th>unsupported vectors</th>"
+            f"<th>under</th></tr>{body}</table>")
 
 
 def rules_section(report):

@@ -223,7 +223,7 @@ void CheckAccumulator::AddFailure(const Judged& j, ControlTally& tally) {
   FileTally& file = report_.per_file.back();
   const Case& c = j.c;
   const bool failed = j.verdict == Verdict::Mismatch || !report_.judge.allow_unsupported;
-  if (failed) ++file.classes[j.vector_class][1];
+  ++file.classes[j.vector_class][j.verdict == Verdict::Mismatch ? 1 : 2];
   const Signature signature = SignatureOf(c, input_class_, j.expected, j.got, report_.judge.policy);
   const auto key = std::make_tuple(c.op, c.pair.src, c.pair.dst, signature);
   auto group = group_of_.find(key);
@@ -361,8 +361,7 @@ void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report
     }
     it->seconds += f.seconds;
     for (std::size_t k = 0; k < f.classes.size(); ++k) {
-      it->classes[k][0] += f.classes[k][0];
-      it->classes[k][1] += f.classes[k][1];
+      for (std::size_t n = 0; n < f.classes[k].size(); ++n) it->classes[k][n] += f.classes[k][n];
     }
     for (std::size_t c = 0; c < f.controls.size(); ++c) {
       it->controls[c].Add(std::move(f.controls[c]));

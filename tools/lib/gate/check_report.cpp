@@ -9,6 +9,7 @@
 #include "gate/check_report_text.hpp"
 #include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
+#include "ptovec/oracle/edition.hpp"
 #include "ptovec/tools/compare.hpp"
 #include "ptovec/tools/known_differences.hpp"
 #include "report/report_text.hpp"
@@ -123,33 +124,45 @@ void PrintKnownDifferences(std::ostream& out, const CheckReport& r) {
   }
 }
 
+// The symptom groups of mismatched vectors in order of first sight, each in full however many
+// there are (its controls, first vector and `ptovec eval` line), or with --max-report 0 only
+// counts and signatures. Those of unsupported vectors are counted by pair (PrintUnsupportedByPair;
+// each in the JSON report).
 void PrintTriage(std::ostream& out, const CheckReport& r, std::size_t max_report) {
-  if (r.groups.empty()) return;
-  out << "by failure signature (triage: " << r.groups.size()
-      << (r.groups.size() == 1 ? " symptom group" : " symptom groups")
-      << "; `ptovec shrink --signature TEXT` shrinks one):\n";
-  // Failing groups in order of first sight, then the skipped ones (--allow-unsupported); each
-  // in full however many there are (its controls, first vector and `ptovec eval` line), or with
-  // --max-report 0 only counts and signatures.
   std::vector<const TriageGroup*> order;
-  for (const bool skipped_part : {false, true}) {
-    for (const TriageGroup& g : r.groups) {
-      const bool skipped = g.first.verdict == Verdict::Unsupported && r.allow_unsupported;
-      if (skipped == skipped_part) order.push_back(&g);
-    }
+  for (const TriageGroup& g : r.groups) {
+    if (g.first.verdict != Verdict::Unsupported) order.push_back(&g);
   }
+  if (order.empty()) return;
+  out << "by failure signature (triage: " << generator::Counted(order.size(), "symptom group");
+  if (order.size() < r.groups.size()) {
+    out << "; " << r.groups.size() - order.size()
+        << " more of unsupported vectors, counted by pair";
+  }
+  out << "; `ptovec shrink --signature TEXT` shrinks one):\n";
   for (std::size_t i = 0; i < order.size(); ++i) {
     const TriageGroup& g = *order[i];
-    const bool skipped = g.first.verdict == Verdict::Unsupported && r.allow_unsupported;
     out << "  " << std::setw(12) << g.count << "  " << g.op->name << " " << TypeName(g.pair.src)
-        << " -> " << TypeName(g.pair.dst) << ": " << SignatureText(*g.op, g.signature)
-        << (skipped ? " (skipped: --allow-unsupported)" : "") << "\n";
+        << " -> " << TypeName(g.pair.dst) << ": " << SignatureText(*g.op, g.signature) << "\n";
     if (max_report == 0) continue;
     out << "                group #" << (&g - r.groups.data()) + 1 << " under "
         << ControlsText(*g.op, g.controls) << "; first " << g.first.file << " vector "
         << g.first.index << "\n";
     out << "                " << generator::EvalCommand(g.first.c) << "\n";
   }
+}
+
+// The second line: ptovec's version, the specification's edition, the vectors and their manifest.
+void PrintEnvironment(std::ostream& out, const CheckReport& r) {
+  out << "environment: ptovec " << PTOVEC_VERSION << ", spec edition " << oracle::kSpecEdition;
+  const ReportEnvironment& e = r.environment;
+  if (e.vectors.empty()) {  // run --exhaustive (or a library caller that did not say)
+    out << "\n";
+    return;
+  }
+  out << ", vectors " << e.vectors << " ("
+      << (e.manifest_sha256 ? "manifest sha256 " + *e.manifest_sha256 : std::string("no manifest"))
+      << ")\n";
 }
 
 // The first line: the totals, the device and how answers were compared.
@@ -184,9 +197,11 @@ void PrintKinds(std::ostream& out, const CheckReport& r) {
   }
 }
 
-// The failures by op, types, mode and Sat: a row per control that failed.
+// The mismatches by op, types, mode and Sat: a row per control with a mismatch (the unsupported
+// vectors are counted by pair: PrintUnsupportedByPair).
 void PrintByControl(std::ostream& out, const CheckReport& r) {
-  out << "by op, types, mode and Sat:\n";
+  if (r.mismatched == 0) return;
+  out << "by op, types, mode and Sat (the controls with a mismatch):\n";
   out << "  " << std::left << std::setw(9) << "op" << std::setw(6) << "src" << std::setw(6) << "dst"
       << std::setw(6) << "mode" << std::setw(5) << "sat" << std::right << std::setw(12) << "vectors"
       << std::setw(12) << "word" << std::setw(12) << "flags" << std::setw(12) << "both"
@@ -195,7 +210,7 @@ void PrintByControl(std::ostream& out, const CheckReport& r) {
   for (const FileTally& f : r.per_file) {
     for (std::size_t c = 0; c < f.controls.size(); ++c) {
       const ControlTally& t = f.controls[c];
-      if (t.failed() == 0) continue;
+      if (t.word + t.flags + t.both == 0) continue;
       out << "  " << std::left << std::setw(9) << f.op->name << std::setw(6) << TypeName(f.pair.src)
           << std::setw(6) << TypeName(f.pair.dst) << std::setw(6)
           << (f.op->uses_controls ? ModeName(c) : "-") << std::setw(5)
@@ -206,7 +221,7 @@ void PrintByControl(std::ostream& out, const CheckReport& r) {
   }
 }
 
-// The failures by input class and outcome, when a class failed: a row per failed class.
+// The mismatches by input class and outcome, when a class has one: a row per such class.
 void PrintByClass(std::ostream& out, const CheckReport& r) {
   const bool any_class_failed =
       std::any_of(r.per_file.begin(), r.per_file.end(), [](const FileTally& f) {
@@ -216,7 +231,7 @@ void PrintByClass(std::ostream& out, const CheckReport& r) {
   if (!any_class_failed) return;
   out << "by input class and outcome (the first input's value class; the expected flags):\n";
   out << "  " << std::left << std::setw(27) << "file" << std::setw(24) << "class" << std::right
-      << std::setw(12) << "vectors" << std::setw(12) << "failed"
+      << std::setw(12) << "vectors" << std::setw(12) << "mismatched"
       << "\n";
   for (const FileTally& f : r.per_file) {
     for (std::size_t k = 0; k < f.classes.size(); ++k) {
@@ -332,15 +347,18 @@ std::string SetsText(const CheckReport& r) {
 
 void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report) {
   PrintTotals(out, r);
+  PrintEnvironment(out, r);
   PrintKnownDifferences(out, r);
   if (r.mismatched + r.unsupported > 0) {
     check_report_text::PrintCauses(out, r, max_report);
     PrintKinds(out, r);
     PrintByControl(out, r);
+    check_report_text::PrintUnsupportedByPair(out, r);
     PrintByClass(out, r);
     PrintTriage(out, r, max_report);
     PrintFirstFailures(out, r, max_report);
   }
+  check_report_text::PrintByPair(out, r);
   PrintNotes(out, r);
   PrintVerdict(out, r);
 }

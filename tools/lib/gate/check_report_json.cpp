@@ -11,6 +11,7 @@
 #include "gate/check_report_text.hpp"
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/oracle/edition.hpp"
 #include "ptovec/oracle/numeric.hpp"
 #include "ptovec/tools/causes.hpp"
 #include "ptovec/tools/check.hpp"
@@ -26,9 +27,13 @@ namespace ptovec::tools {
 namespace {
 
 using J = nlohmann::ordered_json;
+using check_report_text::ControlSetText;
 using check_report_text::kControls;
 using check_report_text::ModeName;
+using check_report_text::PairTallies;
+using check_report_text::PairTally;
 using check_report_text::RuleScope;
+using check_report_text::UnsupportedControls;
 using text::TypeName;
 
 // A string, or null when it is empty.
@@ -47,11 +52,17 @@ J MismatchJson(const Mismatch& m) {
 }
 
 J TotalsJson(const CheckReport& r) {
-  return {{"files", r.files},     {"vectors", r.vectors},
-          {"matched", r.matched}, {"mismatched", r.mismatched},
-          {"waived", r.waived},   {"unsupported", r.unsupported},
-          {"word", r.word},       {"flags", r.flags},
-          {"both", r.both},       {"flags_reversed", r.flags_reversed}};
+  return {{"files", r.files},
+          {"vectors", r.vectors},
+          {"matched", r.matched},
+          {"mismatched", r.mismatched},
+          {"waived", r.waived},
+          {"unsupported", r.unsupported},
+          {"word", r.word},
+          {"flags", r.flags},
+          {"both", r.both},
+          {"flags_reversed", r.flags_reversed},
+          {"flags_reversed_two_bits", r.flags_reversed_two_bits}};
 }
 
 J CausesJson(const CheckReport& r) {
@@ -164,6 +175,79 @@ J RulesJson(const CheckReport& r) {
   return rules;
 }
 
+// Every (op, pair) in run order with its counts (the text report's by-pair table).
+J PairsJson(const std::vector<PairTally>& pairs) {
+  J rows = J::array();
+  for (const PairTally& p : pairs) {
+    rows.push_back({{"op", p.op->name},
+                    {"src", TypeName(p.pair.src)},
+                    {"dst", TypeName(p.pair.dst)},
+                    {"vectors", p.vectors},
+                    {"matched", p.matched},
+                    {"waived", p.waived},
+                    {"failed", p.failed},
+                    {"unsupported", p.unsupported}});
+  }
+  return rows;
+}
+
+// Each pair with unsupported vectors: how many, under which controls (the text report's line).
+J UnsupportedJson(const std::vector<PairTally>& pairs) {
+  J rows = J::array();
+  for (const PairTally& p : pairs) {
+    if (p.unsupported == 0) continue;
+    J controls = J::array();
+    for (std::size_t c = 0; c < kControls && p.op->uses_controls; ++c) {
+      if (p.control_unsupported[c] == 0) continue;
+      controls.push_back(
+          {{"rmode", ModeName(c)}, {"sat", c % 2 == 1}, {"vectors", p.control_unsupported[c]}});
+    }
+    rows.push_back({{"op", p.op->name},
+                    {"src", TypeName(p.pair.src)},
+                    {"dst", TypeName(p.pair.dst)},
+                    {"vectors", p.unsupported},
+                    {"pair_vectors", p.vectors},
+                    {"controls", controls},
+                    {"controls_text",
+                     p.op->uses_controls ? J(ControlSetText(UnsupportedControls(p))) : J(nullptr)},
+                    {"symptom_groups", p.unsupported_groups}});
+  }
+  return rows;
+}
+
+// Every (file, input class and outcome) with a mismatched or unsupported vector, in run order and
+// class order (the text report's by-class table: its mismatched rows).
+J PerClassJson(const CheckReport& r) {
+  J rows = J::array();
+  for (const FileTally& f : r.per_file) {
+    for (std::size_t k = 0; k < f.classes.size(); ++k) {
+      if (f.classes[k][1] + f.classes[k][2] == 0) continue;
+      rows.push_back({{"file", f.file},
+                      {"op", f.op->name},
+                      {"src", TypeName(f.pair.src)},
+                      {"dst", TypeName(f.pair.dst)},
+                      {"class", generator::VectorClassName(k)},
+                      {"vectors", f.classes[k][0]},
+                      {"mismatched", f.classes[k][1]},
+                      {"unsupported", f.classes[k][2]}});
+    }
+  }
+  return rows;
+}
+
+// ptovec's version, the specification's edition, the vectors and their manifest, the device and
+// how its answers were judged.
+J EnvironmentJson(const CheckReport& r) {
+  const ReportEnvironment& e = r.environment;
+  return {{"ptovec_version", PTOVEC_VERSION},
+          {"spec_edition", oracle::kSpecEdition},
+          {"vectors", StringOrNull(e.vectors)},
+          {"manifest_sha256", e.manifest_sha256 ? J(*e.manifest_sha256) : J(nullptr)},
+          {"device", StringOrNull(r.device)},
+          {"compare", r.judge.policy.Name()},
+          {"known_differences", r.judge.known.sets}};
+}
+
 }  // namespace
 
 nlohmann::ordered_json ReportJson(const CheckReport& r) {
@@ -176,10 +260,15 @@ nlohmann::ordered_json ReportJson(const CheckReport& r) {
   j["compare_description"] = r.judge.policy.Describe();
   j["known_differences"] = r.judge.known.sets;
   j["allow_unsupported"] = r.allow_unsupported;
+  j["environment"] = EnvironmentJson(r);
   j["totals"] = TotalsJson(r);
+  const std::vector<PairTally> pairs = PairTallies(r);
+  j["pairs"] = PairsJson(pairs);
+  j["unsupported"] = UnsupportedJson(pairs);
   j["causes"] = CausesJson(r);
   j["symptom_groups"] = GroupsJson(r);
   j["per_control"] = PerControlJson(r);
+  j["per_class"] = PerClassJson(r);
   j["known_difference_rules"] = RulesJson(r);
   j["incomplete"] = StringOrNull(r.incomplete);
   j["scope"] = StringOrNull(r.scope);

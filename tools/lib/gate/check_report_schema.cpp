@@ -136,6 +136,75 @@ J PerControlDef() {
                  {"waived", kCount}});
 }
 
+J PairDef() {
+  return Closed(
+      "one op and pair (a split pair's file groups together), in run order; each count summed over "
+      "the pairs is the totals' (failed: mismatched)",
+      {{"op", {{"enum", generator::SchemaOpNames()}}},
+       {"src", {{"$ref", "#/$defs/type_name"}}},
+       {"dst", {{"$ref", "#/$defs/type_name"}}},
+       {"vectors", kCount},
+       {"matched", kCount},
+       {"waived", kCount},
+       {"failed", Described(kCount, "mismatched: no rule waives them (not the unsupported)")},
+       {"unsupported", kCount}});
+}
+
+J UnsupportedDef() {
+  const J control =
+      Closed("a mode and Sat with unsupported vectors", {{"rmode", {{"$ref", "#/$defs/rmode"}}},
+                                                         {"sat", {{"type", "boolean"}}},
+                                                         {"vectors", kCount}});
+  return Closed(
+      "the unsupported vectors of one op and pair (the text report's line)",
+      {{"op", {{"enum", generator::SchemaOpNames()}}},
+       {"src", {{"$ref", "#/$defs/type_name"}}},
+       {"dst", {{"$ref", "#/$defs/type_name"}}},
+       {"vectors", Described(kCount, "its unsupported vectors")},
+       {"pair_vectors", Described(kCount, "all its vectors")},
+       {"controls",
+        {{"description",
+          "the modes and Sats with unsupported vectors ([]: an op without controls)"},
+         {"type", "array"},
+         {"items", control}}},
+       {"controls_text",
+        Described(kNullableString,
+                  "those controls as the text report collapses them: \"all controls\", "
+                  "\"every mode, Sat on\", \"RTO RHB, both Sat\" (null: an op without controls)")},
+       {"symptom_groups", Described(kCount, "its symptom groups of unsupported vectors")}});
+}
+
+J PerClassDef() {
+  return Closed("the vectors of one file whose first input is of one class and outcome",
+                {{"file", kString},
+                 {"op", {{"enum", generator::SchemaOpNames()}}},
+                 {"src", {{"$ref", "#/$defs/type_name"}}},
+                 {"dst", {{"$ref", "#/$defs/type_name"}}},
+                 {"class", Described(kString, "the input class and outcome (\"-normal invalid\")")},
+                 {"vectors", kCount},
+                 {"mismatched", kCount},
+                 {"unsupported", kCount}});
+}
+
+J EnvironmentDef() {
+  const J strings = {{"type", "array"}, {"items", kString}};
+  return Closed(
+      "what the answers were checked with",
+      {{"ptovec_version", Described(kString, "the ptovec that wrote the report")},
+       {"spec_edition", Described(kString, "the PTO ISA numeric profile edition of the oracle")},
+       {"vectors", Described(kNullableString,
+                             "the --vectors paths as given (several: \", \"-separated; run --op: "
+                             "its work folder); null for run --exhaustive")},
+       {"manifest_sha256",
+        Described({{"oneOf", J::array({{{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}},
+                                       {{"type", "null"}}})}},
+                  "SHA-256 of the manifest.json of the vectors' folder (null: none, or several "
+                  "folders)")},
+       {"device", kNullableString},
+       {"compare", kString},
+       {"known_differences", strings}});
+}
+
 J RuleDef() {
   const J nullable_count = {{"oneOf", J::array({kCount, {{"type", "null"}}})}};
   return Closed(
@@ -157,7 +226,7 @@ J RuleDef() {
 J TotalsDef() {
   J props = J::object();
   for (const char* key : {"files", "vectors", "matched", "mismatched", "waived", "unsupported",
-                          "word", "flags", "both", "flags_reversed"}) {
+                          "word", "flags", "both", "flags_reversed", "flags_reversed_two_bits"}) {
     props[key] = kCount;
   }
   return Closed("the run's counts (files, vectors)", props);
@@ -180,10 +249,14 @@ J ReportProperties() {
       {"compare_description", kString},
       {"known_differences", Described(strings, "the --known-differences sets, in order")},
       {"allow_unsupported", {{"type", "boolean"}}},
+      {"environment", {{"$ref", "#/$defs/environment"}}},
       {"totals", {{"$ref", "#/$defs/totals"}}},
+      {"pairs", array_of("pair")},
+      {"unsupported", array_of("unsupported")},
       {"causes", array_of("cause")},
       {"symptom_groups", array_of("group")},
       {"per_control", array_of("per_control")},
+      {"per_class", array_of("per_class")},
       {"known_difference_rules", array_of("rule")},
       {"incomplete", Described(kNullableString, "why and where a run stopped early")},
       {"scope", Described(kNullableString, "check --rmode/--sat: what was left out")},
@@ -197,8 +270,10 @@ J ReportProperties() {
 nlohmann::ordered_json ReportSchema() {
   J s = generator::SchemaDocument(
       "report.schema.json", "ptovec run/check --report-json",
-      "The whole report of a check or run (report-format.md): totals, the causes of the failures "
-      "(the diagnosis), every symptom (triage) group, the counts per file, mode and Sat, and the "
+      "The whole report of a check or run (report-format.md): its environment, totals, the counts "
+      "per pair, the unsupported vectors by pair, the causes of the failures (the diagnosis), "
+      "every "
+      "symptom (triage) group, the counts per file, mode and Sat and per input class, and the "
       "known-difference rules. Counts are vectors.");
   const J properties = ReportProperties();
   J required = J::array();
@@ -214,6 +289,10 @@ nlohmann::ordered_json ReportSchema() {
   defs["cause"] = CauseDef();
   defs["group"] = GroupDef();
   defs["per_control"] = PerControlDef();
+  defs["environment"] = EnvironmentDef();
+  defs["pair"] = PairDef();
+  defs["unsupported"] = UnsupportedDef();
+  defs["per_class"] = PerClassDef();
   defs["rule"] = RuleDef();
   s["$defs"] = defs;
   return s;

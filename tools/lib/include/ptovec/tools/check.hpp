@@ -143,9 +143,9 @@ struct FileTally {
   std::uint64_t count = 0;
   std::array<ControlTally, PTOVEC_FACTS_CONTROLS> controls{};
   double seconds = 0;  ///< wall time spent on this file (JUnit `time`)
-  /// Per vector class (generator::VectorClass index): {vectors, failed} (failed: mismatched
-  /// and not waived, or unsupported without --allow-unsupported).
-  std::array<std::array<std::uint64_t, 2>, generator::kVectorClasses> classes{};
+  /// Per vector class (generator::VectorClass index): {vectors, mismatched (no rule waives
+  /// them), unsupported}.
+  std::array<std::array<std::uint64_t, 3>, generator::kVectorClasses> classes{};
 };
 
 /// The outcome of a check or run.
@@ -161,8 +161,24 @@ struct DeviceThroughput {
   std::optional<ClockCounts> clocks;  ///< a clocked device's counts (Device::Clocks)
 };
 
+/// Where a report's answers come from, besides the device and the judge (CheckReport::device,
+/// judge): the vectors as the command line named them (`--report-json` "environment").
+struct ReportEnvironment {
+  /// The --vectors paths as given (several: ", "-separated; run --op: its work folder); "" when
+  /// the run read no vector file (run --exhaustive).
+  std::string vectors;
+  /// The SHA-256 of the manifest.json of the folder those paths are in (or are), when they are
+  /// all of one folder and it has one.
+  std::optional<std::string> manifest_sha256;
+};
+
+/// The ReportEnvironment of a run or check of `paths` (VectorSelection::paths, as given). Reads
+/// the manifest of their folder (call it while the folders are locked).
+ReportEnvironment VectorsEnvironment(const std::vector<std::filesystem::path>& paths);
+
 struct CheckReport {
-  std::string device;  ///< the device's name, when known
+  std::string device;             ///< the device's name, when known
+  ReportEnvironment environment;  ///< the vectors and their manifest (set by the command)
   std::uint64_t files = 0;
   std::uint64_t vectors = 0;
   std::uint64_t matched = 0;

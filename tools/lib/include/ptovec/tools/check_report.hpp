@@ -11,9 +11,13 @@
 
 namespace ptovec::tools {
 
-/// Writes the text report: totals; mismatches by kind; a table by op, src, dst, mode and Sat;
-/// the first `max_report` mismatches with inputs, expected, got (hex and flag names) and the
-/// `ptovec eval` command; a last line "PASS" or "FAIL ...".
+/// Writes the text report: totals; the environment (ptovec's version, the spec edition, the
+/// vectors and their manifest's SHA-256); known differences; when something failed the causes,
+/// the failures by kind, the mismatches by op, src, dst, mode and Sat, the unsupported vectors in
+/// one line per pair (controls collapsed), the mismatches by input class, the symptom groups of
+/// mismatches and the first `max_report` failed vectors with inputs, expected, got (hex and flag
+/// names) and the `ptovec eval` command; always a table by pair with a total row; notes; a last
+/// line "PASS" or "FAIL ...".
 void PrintReport(std::ostream& out, const CheckReport& report, std::size_t max_report);
 
 /// JUnit XML: <testsuites> with one <testsuite> per vector file and one <testcase> per (mode,
@@ -31,9 +35,12 @@ inline constexpr int kReportJsonVersion = 1;
 /// The whole report as one JSON document (`--report-json`; schemas/report-format.md, `ptovec
 /// schema report`): "format" "ptovec-report", "version", "device" (null when unknown), "passed",
 /// "compare" (the policy's name) and "compare_description", "known_differences" (set names),
-/// "allow_unsupported", "totals" (vector counts), "causes" (Causes(), in the text report's order),
-/// "symptom_groups" (every triage group, "group" its 1-based number as the text report's "group
-/// #N"), "per_control" (per file, mode and Sat with vectors), "known_difference_rules", and
+/// "allow_unsupported", "environment" (CheckReport::environment, ptovec's version, the spec
+/// edition, the device and judge), "totals" (vector counts), "pairs" (the text's table by pair),
+/// "unsupported" (its unsupported lines, with each control's count), "causes" (Causes(), in the
+/// text report's order), "symptom_groups" (every triage group, "group" its 1-based number as the
+/// text report's "group #N"), "per_control" (per file, mode and Sat with vectors), "per_class"
+/// (per file and input class with a failure), "known_difference_rules", and
 /// "incomplete", "scope", "run_judged" (null when unset), "device_failures", "notes". Every
 /// failed vector named ("first") carries its file, record index, `ptovec eval` line object
 /// (generator::EvalLineJson with the expected result) and the device's answer (AnswerJson). Counts

@@ -18,6 +18,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ptovec/tools/check.hpp"
@@ -326,6 +327,18 @@ ShrinkStarts FindShrinkStarts(const generator::VectorSelection& vectors,
 std::vector<ShrinkResult> ShrinkEachStart(Device& device, const ShrinkStarts& starts,
                                           const std::filesystem::path& results, const Judge& judge,
                                           const generator::ControlFilter& controls);
+
+/// What kind of minimum a result's counterexample is: "exact" (result.simplest: the least failing
+/// case of its enumerated pair), "local" (result.local_minimum: no simpler move fails, in a
+/// sampled search), "stopped" (the step limit came first) or "not reproduced" (nothing failed).
+std::string_view MinimumKind(const ShrinkResult& result);
+
+/// The table ending `shrink --from --triage`'s text: a header line, then one row per start with
+/// its number (k + 1, as in the counterexample file's name), MinimumKind, the pair (PairName),
+/// the counterexample's mode, Sat and inputs in hex (dashes when not reproduced) and the start's
+/// label; each column but the last padded to its widest cell. `shrunk[k]` is start k's result.
+void PrintTriageSummary(std::ostream& out, const ShrinkStarts& starts,
+                        const std::vector<ShrinkResult>& shrunk);
 
 /// Writes a counterexample as a one-vector file (the expected result is the oracle's) with the
 /// generator writers, atomically: binary, or JSON when `json`. Header domain "sampled", seed
