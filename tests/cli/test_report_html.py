@@ -150,7 +150,16 @@ class TestReportHtml:
                 [g["vectors"] for g in cause["symptom_groups"]]
             assert element.find_element(By.CSS_SELECTOR, "code.eval").get_attribute(
                 "textContent") == cause["eval"]
+            assert element.find_element(By.CSS_SELECTOR, "code.simplest").get_attribute(
+                "textContent") == cause["simplest_eval"]
         assert [c["vectors"] for c in self.doc["causes"]] == [56, 24, 22, 18, 8]
+        # The simplest case seen of IEEE overflow: 65536.0 under RTM (IEEE: the largest finite),
+        # where the first in run order is -FLT_MAX under RTP.
+        overflow = self.doc["causes"][2]
+        assert overflow["eval"] == "ptovec eval --op encode --src fp32 --dst fp16 --rmode RTP " \
+                                   "0xff7fffff"
+        assert overflow["simplest_eval"] == "ptovec eval --op encode --src fp32 --dst fp16 " \
+                                            "--rmode RTM 0x47800000"
 
     def test_per_pair_totals_are_the_json(self):
         rows = self.driver.find_elements(By.CSS_SELECTOR, "#pairs tr.pair")

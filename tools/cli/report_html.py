@@ -7,9 +7,10 @@ inline SVG whose text is drawn as paths. Called by `--report-html FILE` and `pto
 
 The page holds the environment, the totals, the causes with their symptom groups folded under
 them, a heat map of failures by pair x mode x Sat (ptovec_heatmap.py, the coverage heat map's
-drawing code), each cause's first case with its `ptovec eval` line, the per-pair totals, the
-unsupported vectors per pair and the known-difference rules, with filters by op, pair and cause.
-Every number is the JSON's: tests/report/test_report_html.py reads them back in Chromium.
+drawing code), each cause's simplest case seen and first case with their `ptovec eval` lines, the
+per-pair totals, the unsupported vectors per pair and the known-difference rules, with filters by
+op, pair and cause. Every number is the JSON's: tests/cli/test_report_html.py reads them back in
+Chromium.
 """
 import html
 import json
@@ -159,12 +160,21 @@ def causes_section(report):
             f'</summary>'
             + (f"<p>explained as well by: {esc('; '.join(also))}</p>" if also else "")
             + (f"<p>models: {esc(cause['models'])}</p>" if cause.get("models") else "")
-            + f'<p>first case: <code class="eval">{esc(cause["eval"])}</code> '
-            f'(expected {esc(cause["first"]["eval_line"]["out"])}/'
-            f'{esc(cause["first"]["eval_line"]["flags"])}, got {esc(got_text(cause["first"]))})'
-            f'</p><table><tr><th>group</th><th>pair</th><th>signature</th><th>vectors</th>'
+            + case_line("simplest case seen", "simplest", cause.get("simplest"),
+                        cause.get("simplest_eval"))
+            + case_line("first case", "eval", cause["first"], cause["eval"])
+            + f'<table><tr><th>group</th><th>pair</th><th>signature</th><th>vectors</th>'
             f'<th>controls</th><th>eval line</th></tr>{rows}</table></details>')
     return "".join(out) or "<p>no failures</p>"
+
+
+def case_line(label, css, mismatch, eval_command):
+    """A cause's case: its `ptovec eval` command, the expected word/status and the device's."""
+    if mismatch is None:
+        return ""
+    line = mismatch["eval_line"]
+    return (f'<p>{esc(label)}: <code class="{css}">{esc(eval_command)}</code> (expected '
+            f'{esc(line["out"])}/{esc(line["flags"])}, got {esc(got_text(mismatch))})</p>')
 
 
 def got_text(mismatch):

@@ -15,6 +15,7 @@
 
 #include "gate/cover.hpp"
 #include "ptovec/tools/compare.hpp"
+#include "ptovec/tools/shrink.hpp"
 #include "report/report_text.hpp"
 
 namespace ptovec::tools {
@@ -38,6 +39,10 @@ void AddGroup(Cause& cause, std::size_t group, std::uint64_t count) {
 
 void AddCell(Cause& cause, const DiagnosisCell& cell) {
   if (cause.count == 0 || Earlier(cell.first, cause.first)) cause.first = cell.first;
+  if (cause.count == 0 || Simpler(cell.simplest.c, cause.simplest.c) ||
+      (!Simpler(cause.simplest.c, cell.simplest.c) && Earlier(cell.simplest, cause.simplest))) {
+    cause.simplest = cell.simplest;
+  }
   cause.count += cell.count;
   AddGroup(cause, cell.group, cell.count);
 }

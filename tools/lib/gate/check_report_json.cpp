@@ -82,7 +82,9 @@ J CausesJson(const CheckReport& r) {
                       {"explained_as_well_by", equally},
                       {"models", e && e->fault ? J(e->fault->models) : J(nullptr)},
                       {"first", MismatchJson(c.first)},
-                      {"eval", generator::EvalCommand(c.first.c)}});
+                      {"eval", generator::EvalCommand(c.first.c)},
+                      {"simplest", MismatchJson(c.simplest)},
+                      {"simplest_eval", generator::EvalCommand(c.simplest.c)}});
   }
   return causes;
 }

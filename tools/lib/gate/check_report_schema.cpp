@@ -92,7 +92,12 @@ J CauseDef() {
                  {"models", Described(kNullableString,
                                       "a fault model's explanation: what it models (else null)")},
                  {"first", {{"$ref", "#/$defs/mismatch"}}},
-                 {"eval", Described(kString, "the `ptovec eval` command of its first vector")}});
+                 {"eval", Described(kString, "the `ptovec eval` command of its first vector")},
+                 {"simplest", {{"$ref", "#/$defs/mismatch"}}},
+                 {"simplest_eval",
+                  Described(kString,
+                            "the `ptovec eval` command of the simplest of its vectors the run "
+                            "saw (the shrink order; `ptovec shrink --triage` searches further)")}});
 }
 
 J GroupDef() {
