@@ -160,7 +160,7 @@ def causes_section(report):
             f'</summary>'
             + (f"<p>explained as well by: {esc('; '.join(also))}</p>" if also else "")
             + (f"<p>models: {esc(cause['models'])}</p>" if cause.get("models") else "")
-            + case_line("simplest case seen", "simplest", cause.get("simplest"),
+            + case_line("simplest first case of its groups", "simplest", cause.get("simplest"),
                         cause.get("simplest_eval"))
             + case_line("first case", "eval", cause["first"], cause["eval"])
             + f'<table><tr><th>group</th><th>pair</th><th>signature</th><th>vectors</th>'

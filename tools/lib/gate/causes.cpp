@@ -15,7 +15,7 @@
 
 #include "gate/cover.hpp"
 #include "ptovec/tools/compare.hpp"
-#include "ptovec/tools/shrink.hpp"
+#include "ptovec/tools/simplicity.hpp"
 #include "report/report_text.hpp"
 
 namespace ptovec::tools {
@@ -39,9 +39,10 @@ void AddGroup(Cause& cause, std::size_t group, std::uint64_t count) {
 
 void AddCell(Cause& cause, const DiagnosisCell& cell) {
   if (cause.count == 0 || Earlier(cell.first, cause.first)) cause.first = cell.first;
-  if (cause.count == 0 || Simpler(cell.simplest.c, cause.simplest.c) ||
-      (!Simpler(cause.simplest.c, cell.simplest.c) && Earlier(cell.simplest, cause.simplest))) {
-    cause.simplest = cell.simplest;
+  // The simplest of the cells' first vectors (ties: the first in run order).
+  if (cause.count == 0 || Simpler(cell.first.c, cause.simplest.c) ||
+      (!Simpler(cause.simplest.c, cell.first.c) && Earlier(cell.first, cause.simplest))) {
+    cause.simplest = cell.first;
   }
   cause.count += cell.count;
   AddGroup(cause, cell.group, cell.count);

@@ -18,7 +18,6 @@
 #include "ptovec/generator/readers.hpp"
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/tools/check.hpp"
-#include "ptovec/tools/shrink.hpp"
 #include "ptovec_dut.h"
 #include "report/report_text.hpp"
 
@@ -263,15 +262,12 @@ void CheckAccumulator::Diagnose(const Judged& j, std::size_t group, const Signat
   if (cells_of_.size() <= group) cells_of_.resize(group + 1);
   for (const auto& [set, cell] : cells_of_[group]) {
     if (set == explains) {
-      DiagnosisCell& c = report_.cells[cell];
-      ++c.count;
-      if (Simpler(j.c, c.simplest.c)) c.simplest = MismatchOf(j, kNoRule, signature, {});
+      ++report_.cells[cell].count;
       return;
     }
   }
   cells_of_[group].emplace_back(explains, report_.cells.size());
-  Mismatch m = MismatchOf(j, kNoRule, signature, {});
-  report_.cells.push_back(DiagnosisCell{explains, group, 1, m, m});
+  report_.cells.push_back(DiagnosisCell{explains, group, 1, MismatchOf(j, kNoRule, signature, {})});
 }
 
 std::uint64_t CheckAccumulator::AddProduct(
@@ -398,8 +394,6 @@ void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report
       total.cells.push_back(std::move(cell));
     } else {
       it->count += cell.count;
-      // The parts are in run order: a later part's case replaces only a strictly simpler one.
-      if (Simpler(cell.simplest.c, it->simplest.c)) it->simplest = std::move(cell.simplest);
     }
   }
 }

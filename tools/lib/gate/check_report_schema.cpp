@@ -96,8 +96,9 @@ J CauseDef() {
                  {"simplest", {{"$ref", "#/$defs/mismatch"}}},
                  {"simplest_eval",
                   Described(kString,
-                            "the `ptovec eval` command of the simplest of its vectors the run "
-                            "saw (the shrink order; `ptovec shrink --triage` searches further)")}});
+                            "the `ptovec eval` command of the simplest of the first vectors of "
+                            "its symptom groups (the shrink order; `ptovec shrink --triage` "
+                            "searches further)")}});
 }
 
 J GroupDef() {

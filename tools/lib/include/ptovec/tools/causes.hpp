@@ -26,8 +26,9 @@ struct Cause {
   /// in the groups' order.
   std::vector<std::pair<std::size_t, std::uint64_t>> groups;
   Mismatch first;  ///< its first vector in run order
-  /// The simplest of its vectors the run saw (shrink.hpp, Simpler; ties: the first in run
-  /// order); `ptovec shrink --triage` searches for simpler ones.
+  /// The simplest (simplicity.hpp, Simpler; ties: the first in run order) of the first vectors
+  /// of its diagnosis cells, one per symptom group and set of reproducing explanations: a
+  /// simple case at no cost per vector; `ptovec shrink --triage` searches for the simplest.
   Mismatch simplest;
   /// Other explanations that reproduce every one of its vectors too (they explain them equally;
   /// the cause names the one that could have changed the fewest of the run's vectors).

@@ -89,8 +89,7 @@ struct DiagnosisCell {
   ExplanationSet explains;  ///< bit k: AllExplanations()[k] reproduces each of them
   std::size_t group = 0;    ///< index in CheckReport::groups
   std::uint64_t count = 0;
-  Mismatch first;     ///< the first in run order
-  Mismatch simplest;  ///< the simplest (shrink.hpp, Simpler; ties: the first in run order)
+  Mismatch first;  ///< the first in run order
 };
 
 /// The vectors one known-difference rule waived; for a model's deviation also where it made the
