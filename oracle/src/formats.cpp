@@ -16,8 +16,23 @@ constexpr Word kNo = kNoCode;
 
 // The format table (spec-notes sections 1 and 4): layout, non-finite codes and largest finite of
 // every modelled type. Columns: type, name, spec name, tile code, width, kind, exponent bits,
-// fraction bits, bias, negative zero, NaN code, +Inf code, largest finite code.
-constexpr std::array<FormatInfo, 17> kFormats = {{
+// fraction bits, bias, negative zero, NaN code, +Inf code, largest finite code. The first
+// kEdition0583Rows rows are the types of edition 0.58.3 (AllFormats); the last five are the
+// types edition 2026-09 adds (AllFormats2026_09; docs/semantics.md, "Edition 2026-09"):
+//  * FP64: IEEE binary64 (the layouts of mx-formats.asl lines 58-61 and 2026-09
+//    reference-quantization.asl lines 35-52, ReferenceFP64FiniteValue).
+//  * E6M2: e6m2.asl (c72ff36) lines 13-58: unsigned, 6-bit exponent (bias 48), 2-bit fraction,
+//    hidden one, no zero; 0xFF quiet NaN, 0xFE the largest finite (1.5 * 2^15).
+//  * RCPE6M2: rcpe6m2.asl (f372ad9) lines 13-54: the codes of E6M2, each the reciprocal of E6M2's
+//    value; 0xFF quiet NaN; 0x00 (1 / 2^-48) the largest finite.
+//  * E2M1X2: e2m1x2.asl (0e52309) lines 5-48: one 4-bit lane, sign bit 3, 2-bit exponent (bias
+//    1), 1-bit fraction, subnormal 0.5; every code finite; 0x7 (6.0) the largest.
+//  * E1M2X2: e1m2x2.asl lines 5-41: one 4-bit lane, sign bit 3, magnitude bits 2:0 in quarters
+//    (E1M2X2FiniteDecomposition: magnitude * 2^-2); every non-zero code normal; 0x7 (1.75) the
+//    largest. The ASL descriptor counts 3 fraction bits (the whole magnitude); the row keeps 2,
+//    the bits below the binary point, which is what the decomposition scales by.
+constexpr std::size_t kEdition0583Rows = 17;
+constexpr std::array<FormatInfo, 22> kFormats = {{
     {T::FP32, "fp32", "FP32", 1, 32, K::Binary, 8, 23, 127, true, kNo, 0x7F800000, 0x7F7FFFFF},
     {T::FP16, "fp16", "FP16", 4, 16, K::Binary, 5, 10, 15, true, kNo, 0x7C00, 0x7BFF},
     {T::BF16, "bf16", "BF16", 5, 16, K::Binary, 8, 7, 127, true, kNo, 0x7F80, 0x7F7F},
@@ -35,11 +50,18 @@ constexpr std::array<FormatInfo, 17> kFormats = {{
     {T::U16, "u16", "U16", 26, 16, K::UnsignedInteger, 0, 0, 0, false, kNo, kNo, kNo},
     {T::U8, "u8", "U8", 27, 8, K::UnsignedInteger, 0, 0, 0, false, kNo, kNo, kNo},
     {T::U4X2, "u4x2", "U4X2", 28, 4, K::UnsignedInteger, 0, 0, 0, false, kNo, kNo, kNo},
+    {T::FP64, "fp64", "FP64", 0, 64, K::Binary, 11, 52, 1023, true, kNo, 0x7FF0000000000000,
+     0x7FEFFFFFFFFFFFFF},
+    {T::E6M2, "e6m2", "E6M2", -1, 8, K::UnsignedNormal, 6, 2, 48, false, 0xFF, kNo, 0xFE},
+    {T::RCPE6M2, "rcpe6m2", "RCPE6M2", -1, 8, K::ReciprocalE6M2, 6, 2, 48, false, 0xFF, kNo, 0x00},
+    {T::E2M1X2, "e2m1x2", "E2M1X2", 11, 4, K::BinaryFinite, 2, 1, 1, true, kNo, kNo, 0x7},
+    {T::E1M2X2, "e1m2x2", "E1M2X2", 12, 4, K::FixedPoint, 0, 2, 0, true, kNo, kNo, 0x7},
 }};
 
 // The field formats' rows agree with their layout: 1 + exponent + fraction bits fill the width;
 // Binary: +Inf is the all-ones exponent field, the largest finite the code below it; BinaryFN:
-// the NaN magnitude is all ones, the largest finite the code below it, no infinities.
+// the NaN magnitude is all ones, the largest finite the code below it, no infinities;
+// BinaryFinite: no NaN, no infinities, the largest finite the all-ones magnitude.
 constexpr bool FieldRowConsistent(const FormatInfo& f) {
   if (!f.HasSignExponentFraction()) return true;
   const Word all_ones_exponent = ((Word{1} << f.exponent_bits) - 1) << f.fraction_bits;
@@ -50,6 +72,10 @@ constexpr bool FieldRowConsistent(const FormatInfo& f) {
            f.largest_finite_code == all_ones_exponent - 1;
   }
   const Word all_ones = (Word{1} << (f.width - 1)) - 1;
+  if (f.kind == K::BinaryFinite) {
+    return layout && f.nan_code == kNoCode && !f.HasInfinities() &&
+           f.largest_finite_code == all_ones;
+  }
   return layout && f.nan_code == all_ones && !f.HasInfinities() &&
          f.largest_finite_code == all_ones - 1;
 }
@@ -104,9 +130,78 @@ C HiF8ValueClass(const FormatInfo& f, Word bits) {
   return Signed(negative, C::PositiveNormal, C::NegativeNormal);
 }
 
+// TileNumericValueClass of a FixedPoint code (ClassifyE1M2X2, e1m2x2.asl lines 32-36): a zero
+// magnitude is a signed zero, anything else normal.
+C FixedPointValueClass(const FormatInfo& f, Word bits) {
+  const bool negative = (bits & f.SignBit()) != 0;
+  if ((bits & ~f.SignBit()) == 0) {
+    return Signed(negative && f.negative_zero, C::PositiveZero, C::NegativeZero);
+  }
+  return Signed(negative, C::PositiveNormal, C::NegativeNormal);
+}
+
+// TileNumericFiniteDecomposition of a finite code of a field kind (Binary, BinaryFN,
+// BinaryFinite): subnormal f * 2^(1-bias-F), normal (2^F + f) * 2^(e-bias-F).
+FiniteDecomposition FieldsDecomposition(const FormatInfo& f, Word bits) {
+  FiniteDecomposition d{true, (bits & f.SignBit()) != 0, 0, 0};
+  const Word exponent = (bits & ~f.SignBit()) >> f.fraction_bits;
+  const Word fraction = LowBits(bits, f.fraction_bits);
+  const int fraction_bits = static_cast<int>(f.fraction_bits);
+  if (exponent == 0) {
+    d.significand = fraction;
+    // E2M1X2FiniteDecomposition (e2m1x2.asl lines 27-29) gives its zero the exponent 0.
+    d.exponent = f.kind == K::BinaryFinite && fraction == 0 ? 0 : 1 - f.bias - fraction_bits;
+  } else {
+    d.significand = (Word{1} << f.fraction_bits) + fraction;
+    d.exponent = static_cast<int>(exponent) - f.bias - fraction_bits;
+  }
+  return d;
+}
+
+// TileNumericFiniteDecomposition of a HiF8 code (spec-notes section 4, the dot field).
+FiniteDecomposition HiF8Decomposition(const FormatInfo& f, Word bits) {
+  FiniteDecomposition d{true, (bits & f.SignBit()) != 0, 0, 0};
+  const Word body = bits & ~f.SignBit();
+  const auto bit = [&](unsigned i) { return static_cast<int>((bits >> i) & 1); };
+  if (body == 0) {
+    d.significand = 0;
+    d.exponent = 0;
+  } else if (body <= 7) {  // 2^(body-23)
+    d.significand = 1;
+    d.exponent = static_cast<int>(body) - 23;
+  } else if (body <= 15) {  // 1 + (body-8)/8 = body/8
+    d.significand = body;
+    d.exponent = -3;
+  } else if (body <= 31) {  // exponent +/-1, 3 mantissa bits
+    const int exponent = bit(3) == 0 ? 1 : -1;
+    d.significand = 8 + (bits & 7);
+    d.exponent = exponent - 3;
+  } else if (body <= 63) {  // exponent +/-(2..3), 3 mantissa bits
+    const int code = static_cast<int>((bits >> 3) & 3);
+    const int absolute = 2 + bit(3);
+    d.significand = 8 + (bits & 7);
+    d.exponent = (code < 2 ? absolute : -absolute) - 3;
+  } else if (body <= 95) {  // exponent +/-(4..7), 2 mantissa bits
+    const int code = static_cast<int>((bits >> 2) & 7);
+    const int absolute = 4 + static_cast<int>((bits >> 2) & 3);
+    d.significand = 4 + (bits & 3);
+    d.exponent = (code < 4 ? absolute : -absolute) - 2;
+  } else {  // exponent +/-(8..15), 1 mantissa bit
+    const int code = static_cast<int>((bits >> 1) & 15);
+    const int absolute = 8 + static_cast<int>((bits >> 1) & 7);
+    d.significand = 2 + (bits & 1);
+    d.exponent = (code < 8 ? absolute : -absolute) - 1;
+  }
+  return d;
+}
+
 }  // namespace
 
-std::span<const FormatInfo> AllFormats() { return kFormats; }
+std::span<const FormatInfo> AllFormats() {
+  return std::span<const FormatInfo>(kFormats).first(kEdition0583Rows);
+}
+
+std::span<const FormatInfo> AllFormats2026_09() { return kFormats; }
 
 namespace detail {
 
@@ -128,7 +223,7 @@ void UnmodelledFormat(TileDataType type) {
 
 std::optional<TileDataType> ParseTileDataType(std::string_view name) {
   const std::string lower = Lower(name);
-  for (const auto& f : kFormats) {
+  for (const auto& f : AllFormats()) {
     if (lower == f.name) return f.type;
   }
   return std::nullopt;
@@ -136,7 +231,7 @@ std::optional<TileDataType> ParseTileDataType(std::string_view name) {
 
 std::string FormatNamesList() {
   std::string out;
-  for (const auto& f : kFormats) {
+  for (const auto& f : AllFormats()) {
     if (!out.empty()) out += ", ";
     out += f.name;
   }
@@ -177,7 +272,13 @@ NumericValueClass TileNumericValueClass(TileDataType type, Word value) {
     case K::HiF8:
       return HiF8ValueClass(f, bits);
     case K::E8M0:
+    case K::UnsignedNormal:  // ClassifyE6M2, e6m2.asl lines 49-53
+    case K::ReciprocalE6M2:  // ClassifyRCPE6M2, rcpe6m2.asl lines 45-49
       return bits == f.nan_code ? C::QuietNaN : C::PositiveNormal;
+    case K::BinaryFinite:  // ClassifyE2M1X2, e2m1x2.asl lines 38-43
+      return FieldsValueClass(f, bits);
+    case K::FixedPoint:
+      return FixedPointValueClass(f, bits);
     case K::SignedInteger:
     case K::UnsignedInteger:
       return C::InvalidEncoding;
@@ -193,62 +294,27 @@ FiniteDecomposition TileNumericFiniteDecomposition(TileDataType type, Word value
     return {};
   }
   const Word bits = LowBits(value, f.width);
-  FiniteDecomposition d;
-  d.available = true;
-  d.negative = (bits & f.SignBit()) != 0;
+  const bool negative = (bits & f.SignBit()) != 0;
+  const auto fraction_bits = static_cast<int>(f.fraction_bits);
   switch (f.kind) {
     case K::Binary:
-    case K::BinaryFN: {  // subnormal f * 2^(1-bias-F), normal (2^F + f) * 2^(e-bias-F)
-      const Word exponent = (bits & ~f.SignBit()) >> f.fraction_bits;
-      const Word fraction = LowBits(bits, f.fraction_bits);
-      const int fraction_bits = static_cast<int>(f.fraction_bits);
-      if (exponent == 0) {
-        d.significand = fraction;
-        d.exponent = 1 - f.bias - fraction_bits;
-      } else {
-        d.significand = (Word{1} << f.fraction_bits) + fraction;
-        d.exponent = static_cast<int>(exponent) - f.bias - fraction_bits;
-      }
-      return d;
-    }
-    case K::HiF8: {
-      const Word body = bits & ~f.SignBit();
-      const auto bit = [&](unsigned i) { return static_cast<int>((bits >> i) & 1); };
-      if (body == 0) {
-        d.significand = 0;
-        d.exponent = 0;
-      } else if (body <= 7) {  // 2^(body-23)
-        d.significand = 1;
-        d.exponent = static_cast<int>(body) - 23;
-      } else if (body <= 15) {  // 1 + (body-8)/8 = body/8
-        d.significand = body;
-        d.exponent = -3;
-      } else if (body <= 31) {  // exponent +/-1, 3 mantissa bits
-        const int exponent = bit(3) == 0 ? 1 : -1;
-        d.significand = 8 + (bits & 7);
-        d.exponent = exponent - 3;
-      } else if (body <= 63) {  // exponent +/-(2..3), 3 mantissa bits
-        const int code = static_cast<int>((bits >> 3) & 3);
-        const int absolute = 2 + bit(3);
-        d.significand = 8 + (bits & 7);
-        d.exponent = (code < 2 ? absolute : -absolute) - 3;
-      } else if (body <= 95) {  // exponent +/-(4..7), 2 mantissa bits
-        const int code = static_cast<int>((bits >> 2) & 7);
-        const int absolute = 4 + static_cast<int>((bits >> 2) & 3);
-        d.significand = 4 + (bits & 3);
-        d.exponent = (code < 4 ? absolute : -absolute) - 2;
-      } else {  // exponent +/-(8..15), 1 mantissa bit
-        const int code = static_cast<int>((bits >> 1) & 15);
-        const int absolute = 8 + static_cast<int>((bits >> 1) & 7);
-        d.significand = 2 + (bits & 1);
-        d.exponent = (code < 8 ? absolute : -absolute) - 1;
-      }
-      return d;
-    }
+    case K::BinaryFN:
+    case K::BinaryFinite:  // E2M1X2FiniteDecomposition, e2m1x2.asl lines 21-37
+      return FieldsDecomposition(f, bits);
+    case K::HiF8:
+      return HiF8Decomposition(f, bits);
     case K::E8M0:  // 2^(c-bias)
-      d.significand = 1;
-      d.exponent = static_cast<int>(bits) - f.bias;
-      return d;
+      return {true, false, 1, static_cast<int>(bits) - f.bias};
+    case K::FixedPoint: {  // E1M2X2FiniteDecomposition, e1m2x2.asl lines 21-31
+      const Word magnitude = bits & ~f.SignBit();
+      return {true, negative, magnitude, magnitude == 0 ? 0 : -fraction_bits};
+    }
+    case K::UnsignedNormal: {  // E6M2FiniteDecomposition, e6m2.asl lines 29-39
+      const int exponent = static_cast<int>(bits >> f.fraction_bits) - f.bias;
+      return {true, false, (Word{1} << f.fraction_bits) + LowBits(bits, f.fraction_bits),
+              exponent - fraction_bits};
+    }
+    case K::ReciprocalE6M2:  // RCPE6M2FiniteDecomposition, rcpe6m2.asl lines 35-43
     case K::SignedInteger:
     case K::UnsignedInteger:
       return {};
@@ -257,6 +323,9 @@ FiniteDecomposition TileNumericFiniteDecomposition(TileDataType type, Word value
 }
 
 Real TileNumericFiniteValue(TileDataType type, Word value) {
+  if (Format(type).kind == K::ReciprocalE6M2 && TileNumericValueIsFinite(type, value)) {
+    return Real(1) / TileNumericFiniteValue(TileDataType::E6M2, value);  // rcpe6m2.asl 29-33
+  }
   const FiniteDecomposition d = TileNumericFiniteDecomposition(type, value);
   if (!d.available) {
     throw std::domain_error(std::string(Format(type).name) + " code is not finite");
@@ -267,7 +336,8 @@ Real TileNumericFiniteValue(TileDataType type, Word value) {
 
 // Defined for every TileDataType, modelled by the table or not: seed 001's TileProfileConvert asks
 // it of any destination (FP64, E5M2, ... keep the raw word), so it must not throw for them.
-// Tile codes 0..14 (and FP19) are floating; 16..28 are integers (spec-notes section 1).
+// Tile codes 0..14 (and FP19, E6M2, RCPE6M2) are floating; 16..28 are integers (spec-notes
+// section 1).
 bool TileDataTypeIsFloating(TileDataType type) {
   switch (type) {
     case T::FP64:
@@ -286,6 +356,8 @@ bool TileDataTypeIsFloating(TileDataType type) {
     case T::E8M0:
     case T::HiF4X2:
     case T::FP19:
+    case T::E6M2:
+    case T::RCPE6M2:
       return true;
     case T::S64:
     case T::S32:

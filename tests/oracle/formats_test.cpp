@@ -188,11 +188,14 @@ TEST(FormatTable, TileDataTypeIsFloatingForEveryTileCode) {
 }
 
 TEST(FormatTable, UnmodelledTypesAndNames) {
-  for (T t :
-       {T::FP64, T::TF32, T::HF32, T::E5M2, T::E3M2, T::E2M3, T::E2M1X2, T::E1M2X2, T::HiF4X2}) {
+  for (T t : {T::TF32, T::HF32, T::E5M2, T::E3M2, T::E2M3, T::HiF4X2}) {
     EXPECT_THROW(Format(t), std::invalid_argument) << static_cast<int>(t);
   }
-  EXPECT_EQ(ParseTileDataType("FP64"), std::nullopt);
+  // The types edition 2026-09 adds have rows (formats_2026_09_test.cpp), but the names of
+  // edition 0.58.3 (the default) do not include them.
+  for (const char* name : {"FP64", "e6m2", "rcpe6m2", "e2m1x2", "E1M2X2"}) {
+    EXPECT_EQ(ParseTileDataType(name), std::nullopt) << name;
+  }
   EXPECT_EQ(ParseTileDataType("e5m2"), std::nullopt);
   EXPECT_EQ(ParseTileDataType(""), std::nullopt);
   EXPECT_EQ(ParseTileDataType("fp1"), std::nullopt);
@@ -201,6 +204,8 @@ TEST(FormatTable, UnmodelledTypesAndNames) {
   EXPECT_NE(list.find("fp32"), std::string::npos);
   EXPECT_NE(list.find("u4x2"), std::string::npos);
   EXPECT_NE(list.find("hif8"), std::string::npos);
+  EXPECT_EQ(list.find("fp64"), std::string::npos);
+  EXPECT_EQ(list.find("e6m2"), std::string::npos);
 }
 
 TEST(FormatTable, ValueClassPredicatesAndNames) {

@@ -18,7 +18,10 @@ namespace ptovec::oracle {
 
 /// TileDataType with the specification's 5-bit tile data type codes (spec-notes section 1).
 /// FP19 is a parameter format (B.FPATR scale) with no tile code; it gets 32, outside the 5-bit
-/// range, so it can never be mistaken for one.
+/// range, so it can never be mistaken for one. E6M2 and RCPE6M2 (edition 2026-09: "newly
+/// allocated scale identities", e8m0-conversion.asl line 31) have tile codes the texts of that
+/// edition do not give (docs/semantics.md, "Edition 2026-09"); they get 33 and 34, outside the
+/// 5-bit range for the same reason.
 enum class TileDataType : std::uint8_t {
   FP64 = 0,
   FP32 = 1,
@@ -46,6 +49,8 @@ enum class TileDataType : std::uint8_t {
   U8 = 27,
   U4X2 = 28,
   FP19 = 32,
+  E6M2 = 33,
+  RCPE6M2 = 34,
 };
 
 /// How a format's codes are read: which decoder, and which rule marks the non-finite codes (the
@@ -63,6 +68,19 @@ enum class FormatKind : std::uint8_t {
   E8M0,             ///< exponent only: no sign, no fraction, no zero; nan_code is the NaN
   SignedInteger,    ///< two's complement
   UnsignedInteger,  ///< unsigned
+  /// Sign, exponent and fraction fields with every code finite: no infinities, no NaN; exponent
+  /// field 0 is zero or subnormal (E2M1X2, one 4-bit lane: e2m1x2.asl).
+  BinaryFinite,
+  /// Sign and a magnitude of width - 1 bits, fraction_bits of them below the binary point:
+  /// value (-1)^s * magnitude * 2^-fraction_bits; every non-zero code normal (E1M2X2, one 4-bit
+  /// lane: e1m2x2.asl).
+  FixedPoint,
+  /// No sign; exponent and fraction fields with a hidden leading one and no zero: code c is
+  /// (1 + f/2^F) * 2^(e - bias); nan_code is the NaN (E6M2: e6m2.asl).
+  UnsignedNormal,
+  /// The codes of E6M2, each denoting the exact reciprocal of E6M2's value (RCPE6M2:
+  /// rcpe6m2.asl); nan_code is the NaN. Its values are not dyadic: no finite decomposition.
+  ReciprocalE6M2,
 };
 
 /// A code field of FormatInfo that the format does not have (no infinities, no single NaN code).
@@ -74,29 +92,42 @@ struct FormatInfo {
   TileDataType type;
   std::string_view name;       ///< ptovec's lower-case name ("fp16", "s4x2")
   std::string_view spec_name;  ///< the specification's name ("FP16", "S4X2")
-  int tile_code;               ///< 5-bit tile data type code, -1 for FP19
-  unsigned width;              ///< bits of one element (S4X2 and U4X2: 4, one lane)
+  int tile_code;   ///< 5-bit tile data type code, -1 for FP19, E6M2, RCPE6M2 (none known)
+  unsigned width;  ///< bits of one element (S4X2, U4X2, E2M1X2, E1M2X2: 4, one lane)
   FormatKind kind;
-  unsigned exponent_bits;    ///< the exponent field (Binary, BinaryFN; E8M0: all 8 bits), else 0
-  unsigned fraction_bits;    ///< the fraction field below it (Binary, BinaryFN), else 0
-  int bias;                  ///< value exponent = field - bias (Binary, BinaryFN, E8M0), else 0
-  bool negative_zero;        ///< whether SignBit() with a zero magnitude is -0 (HiF8: it is NaN)
-  Word nan_code;             ///< BinaryFN: the NaN magnitude; HiF8, E8M0: the NaN; else kNoCode
+  /// The exponent field (the field kinds, UnsignedNormal, ReciprocalE6M2; E8M0: all 8 bits),
+  /// else 0.
+  unsigned exponent_bits;
+  /// The fraction field below it (the field kinds, UnsignedNormal, ReciprocalE6M2; FixedPoint:
+  /// the magnitude bits below the binary point), else 0.
+  unsigned fraction_bits;
+  /// Value exponent = field - bias (the field kinds, UnsignedNormal, ReciprocalE6M2, E8M0),
+  /// else 0.
+  int bias;
+  bool negative_zero;  ///< whether SignBit() with a zero magnitude is -0 (HiF8: it is NaN)
+  /// BinaryFN: the NaN magnitude; HiF8, E8M0, UnsignedNormal, ReciprocalE6M2: the NaN; else
+  /// kNoCode.
+  Word nan_code;
   Word infinity_code;        ///< +Inf (-Inf adds SignBit()); kNoCode without infinities
   Word largest_finite_code;  ///< the largest finite value; kNoCode for integer types
 
   constexpr bool IsFloating() const {
     return kind != FormatKind::SignedInteger && kind != FormatKind::UnsignedInteger;
   }
-  /// Whether the codes split into sign, exponent and fraction fields (Binary, BinaryFN).
+  /// Whether the codes split into sign, exponent and fraction fields (Binary, BinaryFN,
+  /// BinaryFinite).
   constexpr bool HasSignExponentFraction() const {
-    return kind == FormatKind::Binary || kind == FormatKind::BinaryFN;
+    return kind == FormatKind::Binary || kind == FormatKind::BinaryFN ||
+           kind == FormatKind::BinaryFinite;
   }
-  /// The sign bit (two's complement for signed integers), 0 for E8M0 and unsigned integers.
-  constexpr Word SignBit() const {
-    return kind == FormatKind::E8M0 || kind == FormatKind::UnsignedInteger ? 0
-                                                                           : Word{1} << (width - 1);
+  /// Whether the format has a sign bit (the top bit of the element).
+  constexpr bool HasSign() const {
+    return kind != FormatKind::E8M0 && kind != FormatKind::UnsignedInteger &&
+           kind != FormatKind::UnsignedNormal && kind != FormatKind::ReciprocalE6M2;
   }
+  /// The sign bit (two's complement for signed integers), 0 for the unsigned formats (E8M0,
+  /// E6M2, RCPE6M2, unsigned integers).
+  constexpr Word SignBit() const { return HasSign() ? Word{1} << (width - 1) : 0; }
   /// Whether the format has +/-Inf codes.
   constexpr bool HasInfinities() const { return infinity_code != kNoCode; }
   /// Bytes of one element in ptovec's binary files (1, 2, 4 or 8).
@@ -107,8 +138,14 @@ struct FormatInfo {
   constexpr unsigned HexDigits() const { return (width + 3) / 4; }
 };
 
-/// Every type ptovec models (FP32 FP16 BF16 E4M3 HiF8 E8M0 FP19 and the integer types).
+/// The types of edition 0.58.3 (the default edition, the seeds): FP32 FP16 BF16 HiF8 E4M3 E8M0
+/// FP19 and the integer types, the first 17 rows of the table. Everything that lists types for
+/// the default edition (type names, schemas, `list`, devices) reads these.
 std::span<const FormatInfo> AllFormats();
+
+/// Every row of the table: edition 0.58.3's types, then the five that edition 2026-09 adds
+/// (FP64, E6M2, RCPE6M2, E2M1X2, E1M2X2). Format() finds every one of them.
+std::span<const FormatInfo> AllFormats2026_09();
 
 namespace detail {
 inline constexpr std::size_t kFormatCodes = 64;  // type codes are below this
@@ -117,9 +154,9 @@ extern const std::array<const FormatInfo*, kFormatCodes>& kFormatByCode;
 [[noreturn]] void UnmodelledFormat(TileDataType type);
 }  // namespace detail
 
-/// The row of `type` (a table lookup, inline: it is on every hot path). Throws
-/// std::invalid_argument for a type the table does not model (FP64, TF32, HF32, E5M2, E3M2,
-/// E2M3, E2M1X2, E1M2X2, HiF4X2).
+/// The row of `type` (a table lookup, inline: it is on every hot path), of either edition. Throws
+/// std::invalid_argument for a type the table does not model (TF32, HF32, E5M2, E3M2, E2M3,
+/// HiF4X2).
 inline const FormatInfo& Format(TileDataType type) {
   const auto code = static_cast<std::size_t>(type);
   if (code < detail::kFormatCodes && detail::kFormatByCode[code] != nullptr) {
@@ -128,10 +165,12 @@ inline const FormatInfo& Format(TileDataType type) {
   detail::UnmodelledFormat(type);
 }
 
-/// Parses a type name, case-insensitive ("fp16", "FP16", "hif8"); nullopt when unknown.
+/// Parses a type name of edition 0.58.3 (AllFormats), case-insensitive ("fp16", "FP16", "hif8");
+/// nullopt when unknown.
 std::optional<TileDataType> ParseTileDataType(std::string_view name);
 
-/// Comma-separated lower-case names of every modelled type, for error messages.
+/// Comma-separated lower-case names of the types of edition 0.58.3 (AllFormats), for error
+/// messages.
 std::string FormatNamesList();
 
 /// NumericValueClass (spec-notes section 4).
@@ -171,12 +210,15 @@ struct FiniteDecomposition {
 };
 
 /// TileNumericFiniteDecomposition(T, v) (spec-notes section 4): available for every finite code
-/// of FP32, FP16, BF16, FP19, E4M3, HiF8 and E8M0; unavailable for Inf, NaN and integer types.
-/// The significand is the raw one (not normalized): FP32 subnormal f gives (f, -149).
+/// of FP64, FP32, FP16, BF16, FP19, E4M3, HiF8, E8M0, E6M2, E2M1X2 and E1M2X2; unavailable for
+/// Inf, NaN, integer types and RCPE6M2 (rcpe6m2.asl lines 35-43: its values are not dyadic).
+/// The significand is the raw one (not normalized): FP32 subnormal f gives (f, -149). E2M1X2 and
+/// E1M2X2 zero give (0, 0) as their ASL decompositions do.
 FiniteDecomposition TileNumericFiniteDecomposition(TileDataType type, Word value);
 
-/// The exact value of a finite code (from TileNumericFiniteDecomposition). Throws
-/// std::domain_error for a non-finite code or an integer type.
+/// The exact value of a finite code (from TileNumericFiniteDecomposition; RCPE6M2: 1 over the
+/// E6M2 value of the same code, rcpe6m2.asl lines 29-33). Throws std::domain_error for a
+/// non-finite code or an integer type.
 Real TileNumericFiniteValue(TileDataType type, Word value);
 
 /// TileDataTypeIsFloating(T).
