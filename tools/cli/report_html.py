@@ -79,29 +79,8 @@ def failed(row):
     return row["word"] + row["flags"] + row["both"]
 
 
-def pairs_of(report):
-    """Per (op, pair) in run order: vectors, matched, waived, failed, unsupported (the report's
-    "pairs" when it has them, else summed from "per_control")."""
-    if "pairs" in report:
-        return report["pairs"]
-    out = {}
-    for row in report["per_control"]:
-        p = out.setdefault(pair_key(row), {"op": row["op"], "src": row["src"], "dst": row["dst"],
-                                           "vectors": 0, "matched": 0, "waived": 0, "failed": 0,
-                                           "unsupported": 0})
-        p["vectors"] += row["vectors"]
-        p["waived"] += row["waived"]
-        p["failed"] += failed(row)
-        p["unsupported"] += row["unsupported"]
-        p["matched"] += row["vectors"] - row["waived"] - failed(row) - row["unsupported"]
-    return list(out.values())
-
-
 def environment_rows(report):
-    env = dict(report.get("environment", {}))
-    env.setdefault("device", report["device"])
-    env.setdefault("compare", report["compare_description"])
-    env.setdefault("known_differences", report["known_differences"])
+    env = report["environment"]
     rows = []
     for key, label in [("ptovec_version", "ptovec version"), ("spec_edition", "spec edition"),
                        ("vectors", "vectors"), ("manifest_sha256", "vector manifest SHA-256"),
@@ -240,7 +219,7 @@ def pairs_table(report):
     keys = ["vectors", "matched", "waived", "failed", "unsupported"]
     head = "<tr><th>op</th><th>pair</th>" + "".join(f"<th>{k}</th>" for k in keys) + "</tr>"
     rows = []
-    for p in pairs_of(report):
+    for p in report["pairs"]:
         cells = "".join(f'<td class="n" data-key="{k}">{p[k]}</td>' for k in keys)
         rows.append(f'<tr class="pair" data-filtered data-op="{esc(p["op"])}" '
                     f'data-pair="{pair_key(p)}"><td>{esc(p["op"])}</td>'
@@ -249,13 +228,10 @@ def pairs_table(report):
 
 
 def unsupported_section(report):
-    """One row per pair with unsupported answers: how many, of its vectors, under which controls
-    (the report's "unsupported" when it has it, else the per-pair totals)."""
-    if "unsupported" in report:
-        rows = [(u, u["vectors"], f"{u['controls_text']} ({u['symptom_groups']} symptom groups)")
-                for u in report["unsupported"]]
-    else:
-        rows = [(p, p["unsupported"], "") for p in pairs_of(report) if p["unsupported"]]
+    """One row per pair with unsupported answers: how many, of its vectors, under which
+    controls."""
+    rows = [(u, u["vectors"], f"{u['controls_text']} ({u['symptom_groups']} symptom groups)")
+            for u in report["unsupported"]]
     if not rows:
         return "<p>none</p>"
     body = "".join(f'<tr data-filtered data-op="{esc(p["op"])}" data-pair="{pair_key(p)}">'
@@ -283,7 +259,7 @@ def select(key, label, options):
 
 
 def filters(report):
-    pairs = pairs_of(report)
+    pairs = report["pairs"]
     ops = list(dict.fromkeys(p["op"] for p in pairs))
     causes = [(str(i), f"{i}: {c['text']}") for i, c in enumerate(report["causes"], 1)]
     return ("<div class='filters'>" + select("op", "op", [(o, o) for o in ops])
