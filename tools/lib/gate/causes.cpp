@@ -115,6 +115,20 @@ std::uint64_t ExplanationScope(const Explanation& e, const CheckReport& report) 
   return scope;
 }
 
+std::uint64_t SampledContradictions(const Explanation& e, const ControlTally& tally,
+                                    const generator::ComparePolicy& policy) {
+  if (tally.matched_samples.empty() || !ExplanationApplies(e, tally.matched_samples[0].first)) {
+    return 0;
+  }
+  // The device answered these as the oracle does: an explanation answering otherwise (as the
+  // policy compares) contradicts it.
+  std::uint64_t differ = 0;
+  for (const auto& [c, expected] : tally.matched_samples) {
+    if (ExplanationDiffers(e, c, expected, policy)) ++differ;
+  }
+  return differ;
+}
+
 std::uint64_t ExplanationContradictions(std::size_t k, const CheckReport& report) {
   const Explanation& e = AllExplanations()[k];
   // Its support: the (op, pair)s where it reproduces a failing vector.
@@ -134,15 +148,9 @@ std::uint64_t ExplanationContradictions(std::size_t k, const CheckReport& report
       continue;
     }
     for (const ControlTally& tally : f.controls) {
-      if (tally.matched_samples.empty() || !ExplanationApplies(e, tally.matched_samples[0].first)) {
-        continue;
-      }
-      // The device answered these as the oracle does: an explanation answering otherwise (as
-      // the policy compares) contradicts it; scaled to the slice's matched vectors.
-      std::uint64_t differ = 0;
-      for (const auto& [c, expected] : tally.matched_samples) {
-        if (ExplanationDiffers(e, c, expected, policy)) ++differ;
-      }
+      // Scaled from the samples to the slice's matched vectors.
+      const std::uint64_t differ = SampledContradictions(e, tally, policy);
+      if (differ == 0) continue;
       const std::uint64_t matched = tally.total - tally.failed() - tally.waived;
       contradictions += differ * matched / tally.matched_samples.size();
     }

@@ -24,15 +24,9 @@ using Bits = std::vector<std::uint64_t>;
 // Whether some sampled matched vector of file `f` contradicts `e` (where `e` applies).
 bool Contradicted(const Explanation& e, const FileTally& f,
                   const generator::ComparePolicy& policy) {
-  for (const ControlTally& tally : f.controls) {
-    if (tally.matched_samples.empty() || !ExplanationApplies(e, tally.matched_samples[0].first)) {
-      continue;
-    }
-    for (const auto& [c, expected] : tally.matched_samples) {
-      if (ExplanationDiffers(e, c, expected, policy)) return true;
-    }
-  }
-  return false;
+  return std::any_of(f.controls.begin(), f.controls.end(), [&](const ControlTally& tally) {
+    return SampledContradictions(e, tally, policy) > 0;
+  });
 }
 
 struct Candidate {

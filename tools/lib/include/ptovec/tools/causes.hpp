@@ -48,6 +48,13 @@ std::vector<Cause> Causes(const CheckReport& report);
 /// it reproduces less this.
 std::uint64_t ExplanationContradictions(std::size_t k, const CheckReport& report);
 
+/// How many of one (file, mode, Sat) slice's sampled matched vectors (ControlTally::
+/// matched_samples) explanation `e` answers otherwise as `policy` compares (0 where it does not
+/// apply): the contradictions ExplanationContradictions scales and the cover (gate/cover.cpp)
+/// tests.
+std::uint64_t SampledContradictions(const Explanation& e, const ControlTally& tally,
+                                    const generator::ComparePolicy& policy);
+
 /// How many of the run's vectors `e` could have changed (ExplanationApplies over each file's
 /// per-control tallies): the tie-break of the cover.
 std::uint64_t ExplanationScope(const Explanation& e, const CheckReport& report);
