@@ -233,6 +233,75 @@ class TestReportHtml:
         assert doc["environment"]["manifest_sha256"] == self.doc["environment"]["manifest_sha256"]
 
 
+class TestShrunkPage:
+    """`ptovec shrink --from RESULTS --triage --report-html`: the page of the results file with
+    each cause's shrunk case under it and the table of shrunk cases, read back in Chromium."""
+
+    @classmethod
+    def setup_class(cls):
+        assert POLICY_DUT, "the policy test device is not built (PTOVEC_POLICY_DUT)"
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.dir = cls.tmp.name
+        smoke = os.path.join(SOURCE, "vectors", "smoke")
+        results = os.path.join(cls.dir, "results.bin")
+        device = ("--dut", POLICY_DUT, "--dut-arg", "two-faults")
+        # tcvt fp16 -> e8m0 without NV (one cause), fpatr unsupported (four groups).
+        ran = ptovec("run", *device, "--vectors", os.path.join(smoke, "tcvt_fp16_e8m0.bin"),
+                     os.path.join(smoke, "fpatr_u32_u32.bin"), "--results", results, "--quiet")
+        assert ran.returncode == 1, ran.stdout + ran.stderr
+        cls.json = os.path.join(cls.dir, "shrunk.json")
+        cls.html = os.path.join(cls.dir, "shrunk.html")
+        cls.shrink = ptovec("shrink", *device, "--from", results, "--triage", "--report-json",
+                            cls.json, "--report-html", cls.html, cwd=cls.dir)
+        cls.doc = load(cls.json)
+        cls.driver = browser()
+        cls.driver.get("file://" + cls.html)
+
+    @classmethod
+    def teardown_class(cls):
+        cls.driver.quit()
+        cls.tmp.cleanup()
+
+    def text(self, element, css):
+        return element.find_element(By.CSS_SELECTOR, css).get_attribute("textContent")
+
+    def test_page_loads_without_console_errors(self):
+        assert self.shrink.returncode == 1, self.shrink.stdout + self.shrink.stderr
+        assert [e for e in self.driver.get_log("browser")
+                if e["level"] in ("SEVERE", "WARNING")] == []
+
+    def test_cause_shows_its_shrunk_case(self):
+        cause = self.driver.find_element(By.CSS_SELECTOR, "details.cause")
+        shrunk = self.doc["shrunk"][0]
+        assert shrunk["cause"] == 1
+        assert self.text(cause, "code.shrunk") == shrunk["counterexample"]["eval"] == (
+            "ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RNE 0xbc00")
+        assert "shrunk (exact minimum, shrunk-tcvt-fp16-e8m0-1.bin)" in cause.get_attribute(
+            "textContent")
+
+    def test_shrunk_table_is_the_json(self):
+        rows = self.driver.find_elements(By.CSS_SELECTOR, "#shrunk tr.shrunk")
+        shown = [[c.get_attribute("textContent") for c in r.find_elements(By.TAG_NAME, "td")]
+                 for r in rows]
+        expected = []
+        for x in self.doc["shrunk"]:
+            found = x["counterexample"]
+            got = found["got"]
+            expected.append([str(x["number"]), x["minimum"], found["eval"],
+                             f"{found['eval_line']['out']}/{found['eval_line']['flags']}",
+                             got if isinstance(got, str) else f"{got['out']}/{got['flags']}",
+                             x["label"], x["file"]])
+        assert shown == expected
+        assert [r[1] for r in shown] == ["exact", "local", "local", "local", "local"]
+        # A cause chosen: only its shrunk case stays (unsupported groups are of no cause).
+        cause = Select(self.driver.find_element(By.ID, "filter-cause"))
+        cause.select_by_value("1")
+        assert [r.get_attribute("data-pair") for r in rows if r.is_displayed()] == [
+            "tcvt:fp16:e8m0"]
+        cause.select_by_value("")
+        assert all(r.is_displayed() for r in rows)
+
+
 class TestReportCommandInput:
     def test_needs_an_output(self):
         r = ptovec("report", os.path.join(SOURCE, "vectors", "smoke", "manifest.json"))

@@ -279,7 +279,9 @@ class TestTriageSummary(ClassScratch):
         r = ptovec("run", *device, "--vectors", os.path.join(SMOKE, "tcvt_fp16_e8m0.bin"),
                    os.path.join(SMOKE, "fpatr_u32_u32.bin"), "--results", results, "--quiet")
         assert r.returncode == 1, r.stdout + r.stderr
-        r = ptovec("shrink", *device, "--from", results, "--triage", cwd=self.tmp)
+        report = self.path("shrunk.json")
+        r = ptovec("shrink", *device, "--from", results, "--triage", "--report-json", report,
+                   cwd=self.tmp)
         assert r.returncode == 1, r.stdout + r.stderr
         lines = r.stdout.splitlines()
         start = next(i for i, line in enumerate(lines) if line.startswith("summary ("))
@@ -302,3 +304,36 @@ class TestTriageSummary(ClassScratch):
         assert lines[start + 1:] == expected
         names = ["shrunk-tcvt-fp16-e8m0-1.bin"] + [f"shrunk-fpatr-u32-u32-{k}.bin" for k in (2, 3, 4, 5)]
         assert all(os.path.exists(self.path(name)) for name in names)
+        # The report model's shrunk cases (--report-json) are the table's rows, one for one.
+        with open(report) as f:
+            doc = json.load(f)
+        schema_validator("report.schema.json").validate(doc)
+        assert [c["text"] for c in doc["causes"]] == ["NV never raised"]
+        shrunk = doc["shrunk"]
+        assert [(str(x["number"]), x["minimum"], x["label"], x["file"]) for x in shrunk] == [
+            (row[0], row[1], row[6], name) for row, name in zip(rows, names)]
+        assert [x["cause"] for x in shrunk] == [1, None, None, None, None]
+        for x, row in zip(shrunk, rows):
+            line = x["counterexample"]["eval_line"]
+            assert (f"{line['op']} {line['src']} -> {line['dst']}", line["rmode"],
+                    "on" if line["sat"] else "off", " ".join(line["in"])) == row[2:6]
+        # NV never raised: -1.0 gives NaN (0xff) with NV; the device leaves NV out. The start is
+        # the results file's first failure of the cause, an unsupported group's is its first.
+        first = shrunk[0]
+        assert first["counterexample"]["eval"] == (
+            "ptovec eval --op tcvt --src fp16 --dst e8m0 --rmode RNE 0xbc00")
+        assert (first["counterexample"]["eval_line"]["out"], first["counterexample"]["eval_line"]
+                ["flags"], first["counterexample"]["got"]) == ("0xff", "0x01",
+                                                               {"out": "0xff", "flags": "0x00"})
+        assert first["start"] == doc["causes"][0]["first"]
+        assert [x["counterexample"]["got"] for x in shrunk[1:]] == ["unsupported"] * 4
+        assert (doc["totals"]["mismatched"], doc["device"]) == (14, "policy-oracle")
+
+    def test_report_files_need_from(self):
+        r = ptovec("shrink", "--dut", POLICY_DUT, "--op", "tcvt", "--report-json",
+                   self.path("x.json"))
+        assert r.returncode == 2
+        assert r.stderr.strip().splitlines()[-1].endswith(
+            "--report-json goes with --from RESULTS (the report of a results file with its shrunk "
+            "cases)")
+        assert not os.path.exists(self.path("x.json"))

@@ -13,6 +13,7 @@
 #include <regex>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "commands.hpp"
@@ -24,32 +25,28 @@
 #include "ptovec/tools/known_differences.hpp"
 #include "ptovec/tools/results.hpp"
 #include "ptovec/tools/shrink.hpp"
+#include "shrink_command.hpp"
 
-namespace ptovec::cli {
-
-namespace {
+namespace ptovec::cli::shrink_command {
 
 using generator::InputError;
 
-struct ShrinkArgs {
-  DeviceArgs device;
-  std::string op;
-  std::string src;
-  std::string dst;
-  std::uint64_t seed = 1;
-  std::uint64_t tests = 10000;
-  std::string out;
-  std::string format = "bin";
-  bool json = false;
-  std::string from;
-  std::string vectors;
-  std::string rmode;
-  std::string sat;
-  JudgeArgs judge;
-  std::string signature;  // --signature: only failures with this triage signature
-  std::string classes;    // --class: only failures of these input classes
-  bool triage = false;    // --from --triage: shrink one failure of each cause
-};
+namespace {
+
+// The case a counterexample file holds (its `ptovec eval` line), or "" when `path` is no
+// readable one-vector file.
+std::string FileCase(const std::filesystem::path& path) {
+  try {
+    generator::VectorReader reader(path);
+    std::vector<generator::VectorRecord> records;
+    if (reader.Read(records, 2) != 1) return {};
+    return generator::EvalCommand(records.front().c);
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
+}  // namespace
 
 // The judge of --compare/--flags/--known-differences/--allow-unsupported, --signature (checked
 // against the op: --signature needs --op) and --class.
@@ -85,19 +82,6 @@ std::string JudgeLine(const tools::Judge& judge) {
     out += "only failures of input class: " + names + "\n";
   }
   return out;
-}
-
-// The case a counterexample file holds (its `ptovec eval` line), or "" when `path` is no
-// readable one-vector file.
-std::string FileCase(const std::filesystem::path& path) {
-  try {
-    generator::VectorReader reader(path);
-    std::vector<generator::VectorRecord> records;
-    if (reader.Read(records, 2) != 1) return {};
-    return generator::EvalCommand(records.front().c);
-  } catch (const std::exception&) {
-    return {};
-  }
 }
 
 // Writes the counterexample file of a result; returns its path ("" when nothing was found). A
@@ -189,6 +173,22 @@ std::optional<generator::TypePair> SelectedPair(const ShrinkArgs& a, const gener
   return pair;
 }
 
+}  // namespace ptovec::cli::shrink_command
+
+namespace ptovec::cli {
+
+namespace {
+
+using generator::InputError;
+using shrink_command::JudgeLine;
+using shrink_command::PrintReplaced;
+using shrink_command::ResultJson;
+using shrink_command::RunFrom;
+using shrink_command::SelectedPair;
+using shrink_command::ShrinkArgs;
+using shrink_command::ShrinkJudge;
+using shrink_command::WriteResultFile;
+
 int RunProperty(const ShrinkArgs& a, bool json_file) {
   const generator::OpDef& op = generator::RequireOp(a.op);
   const std::optional<generator::TypePair> pair = SelectedPair(a, op);
@@ -245,145 +245,6 @@ int RunProperty(const ShrinkArgs& a, bool json_file) {
   return r.failed ? kExitMismatch : kExitOk;
 }
 
-// The starts --op/--src/--dst select: --src and --dst both or neither with --op (and legal for
-// it), either alone without.
-tools::ShrinkFromFilter FromFilter(const ShrinkArgs& a) {
-  tools::ShrinkFromFilter filter;
-  filter.op = a.op.empty() ? nullptr : &generator::RequireOp(a.op);
-  filter.triage = a.triage;
-  if (filter.op != nullptr) {
-    if (const auto pair = SelectedPair(a, *filter.op)) {
-      filter.src = pair->src;
-      filter.dst = pair->dst;
-    }
-  } else {
-    if (!a.src.empty()) filter.src = generator::RequireType(a.src, "--src");
-    if (!a.dst.empty()) filter.dst = generator::RequireType(a.dst, "--dst");
-  }
-  return filter;
-}
-
-// "" when the results file was written by the --dut device (or does not say by which), else a
-// note naming both: its answers are another device's, so no failure in it says nothing of --dut.
-std::string OtherDeviceNote(const ShrinkArgs& a, const tools::CheckReport& report) {
-  if (report.device.empty()) return {};
-  std::unique_ptr<tools::Device> device = OpenDevice(a.device);
-  const std::string name = device->Name();
-  device->Close();
-  if (name == report.device) return {};
-  return "the results are of device " + report.device + ", not " + name +
-         " (--dut): `ptovec run --dut` this device first to shrink its failures";
-}
-
-// Prints that the results file holds no failure to shrink (as judged here).
-void PrintNothingToShrink(const ShrinkArgs& a, const tools::ShrinkFromFilter& filter,
-                          const tools::CheckReport& report, const tools::Judge& judge) {
-  const std::string note = OtherDeviceNote(a, report);
-  if (a.json) {
-    nlohmann::ordered_json j{
-        {"from", a.from}, {"mismatches", 0}, {"results", nlohmann::ordered_json::array()}};
-    if (!note.empty()) j["note"] = note;
-    std::cout << j.dump() << "\n";
-    return;
-  }
-  std::cout << "ptovec shrink: no failures to shrink in " << a.from
-            << (filter.filtered() ? " for the selected op and types" : "")
-            << (judge.plain() ? "" : " as judged here") << "\n"
-            << JudgeLine(judge);
-  if (!note.empty()) std::cout << "note: " << note << "\n";
-  if (report.waived > 0) {
-    std::cout << report.waived << " mismatches waived by known differences\n";
-  }
-  if (report.unsupported > 0 && judge.allow_unsupported) {
-    std::cout << report.unsupported << " unsupported answers skipped (--allow-unsupported)\n";
-  }
-}
-
-// The text report of start `k` and its result (written to `file`).
-void PrintFromResult(const tools::ShrinkStarts& starts, std::size_t k, const tools::ShrinkResult& r,
-                     const std::string& file, const std::string& device,
-                     const tools::Judge& judge) {
-  const tools::Mismatch& m = starts.starts[k];
-  std::cout << "ptovec shrink: from " << m.file << " vector " << m.index << " (" << m.c.op->name
-            << " " << oracle::Format(m.c.pair.src).name << " -> "
-            << oracle::Format(m.c.pair.dst).name << "), device " << device << "\n";
-  if (!starts.labels[k].empty()) std::cout << starts.labels[k] << "\n";
-  std::cout << JudgeLine(judge);
-  if (!r.failed) {
-    std::cout << "the device now agrees with the oracle on this case (not reproducible): "
-              << generator::EvalCommand(m.c) << "\n";
-  } else {
-    tools::PrintShrinkResult(std::cout, r);
-    std::cout << "wrote " << file << "\n";
-  }
-}
-
-// Writes each start's counterexample file and reports it (text, or JSON after the last).
-void ReportFromResults(const ShrinkArgs& a, bool json_file, const tools::ShrinkStarts& starts,
-                       const std::vector<tools::ShrinkResult>& shrunk, const std::string& device,
-                       const tools::Judge& judge, std::vector<std::string>& replaced) {
-  nlohmann::ordered_json all = nlohmann::ordered_json::array();
-  for (std::size_t k = 0; k < starts.starts.size(); ++k) {
-    const tools::ShrinkResult& r = shrunk[k];
-    std::string out = a.out;
-    if (a.triage && out.empty() && r.minimal) {
-      out = tools::DefaultCounterexampleFileName(r.minimal->c, json_file);
-      out.insert(out.rfind('.'), "-" + std::to_string(k + 1));
-    }
-    const std::string file = WriteResultFile(r, out, json_file, a.seed, replaced);
-    if (!a.json) {
-      PrintFromResult(starts, k, r, file, device, judge);
-      continue;
-    }
-    nlohmann::ordered_json j;
-    j["file_in_results"] = starts.starts[k].file;
-    j["record"] = starts.starts[k].index;
-    if (!starts.labels[k].empty()) j["triage"] = starts.labels[k];
-    if (starts.signatures[k]) j["signature"] = *starts.signatures[k];
-    j["reproduced"] = r.failed;
-    j.update(ResultJson(r, file));
-    all.push_back(j);
-  }
-  if (a.triage && !a.json) tools::PrintTriageSummary(std::cout, starts, shrunk);
-  if (a.json) {
-    std::cout << nlohmann::ordered_json{{"from", a.from},
-                                        {"device", device},
-                                        {"mismatches", starts.failures},
-                                        {"results", all}}
-                     .dump()
-              << "\n";
-  }
-}
-
-int RunFrom(const ShrinkArgs& a, bool json_file) {
-  const std::filesystem::path results = a.from;
-  const generator::VectorSelection vectors = tools::ShrinkFromVectors(results, a.vectors);
-  const tools::ShrinkFromFilter filter = FromFilter(a);
-  const tools::Judge judge = ShrinkJudge(a);
-  const generator::ControlFilter controls = generator::ParseControlFilter(
-      a.rmode.empty() ? "all" : a.rmode, a.sat.empty() ? "both" : a.sat);
-  const tools::ShrinkStarts starts =
-      tools::FindShrinkStarts(vectors, results, filter, judge, controls);
-  if (starts.starts.size() > 1 && !a.out.empty()) {
-    throw InputError("--out names one file but " + std::to_string(starts.starts.size()) +
-                     (a.triage ? " causes" : " (op, pair)s") +
-                     " fail; give no --out (files are named shrunk-<op>-<src>-<dst>.bin"
-                     "; with --triage shrunk-<op>-<src>-<dst>-<cause>.bin)");
-  }
-  if (starts.starts.empty()) {
-    PrintNothingToShrink(a, filter, starts.report, judge);
-    return kExitOk;
-  }
-  std::unique_ptr<tools::Device> device = OpenDevice(a.device);
-  const std::vector<tools::ShrinkResult> shrunk =
-      tools::ShrinkEachStart(*device, starts, results, judge, controls);
-  std::vector<std::string> replaced;
-  ReportFromResults(a, json_file, starts, shrunk, device->Name(), judge, replaced);
-  std::cout.flush();
-  PrintReplaced(replaced);
-  return kExitMismatch;  // the results file holds mismatches
-}
-
 // A --signature given as a report's triage line prints it: "[count  ]op src -> dst: signature"
 // sets --op, --src and --dst (each, when also given, must agree) and keeps the signature.
 ShrinkArgs WithTriageLinePrefix(ShrinkArgs a) {
@@ -415,6 +276,14 @@ int Shrink(const ShrinkArgs& given) {
     throw InputError("unknown --format '" + a.format + "' (accepted: bin, json)");
   }
   if (!a.from.empty()) return RunFrom(a, json_file);
+  for (const auto& [option, path] : {std::pair{"--report-json", a.report.report_json},
+                                     std::pair{"--report-html", a.report.report_html}}) {
+    if (!path.empty()) {
+      throw InputError(std::string(option) +
+                       " goes with --from RESULTS (the report of a results "
+                       "file with its shrunk cases)");
+    }
+  }
   if (a.triage)
     throw InputError("--triage goes with --from RESULTS (it shrinks one failure of each cause)");
   if (!a.vectors.empty()) throw InputError("--vectors goes with --from RESULTS only");
@@ -476,6 +345,11 @@ Command AddShrinkCommand(CLI::App& app) {
                "with --from: the vector file or folder the results answer, each section's file "
                "taken from it by name (default: the paths the results file records, else its "
                "folder)");
+  s.add_option("--report-json", args->report.report_json,
+               "with --from: write the results file's report with each shrunk case (cause, "
+               "minimum, counterexample) as JSON to FILE (`ptovec schema report`)");
+  s.add_option("--report-html", args->report.report_html,
+               "with --from: write that report as one self-contained HTML page to FILE");
   c.run = [args] {
     try {
       return Shrink(*args);

@@ -7,7 +7,8 @@ inline SVG whose text is drawn as paths. Called by `--report-html FILE` and `pto
 
 The page holds the environment, the totals, the causes with their symptom groups folded under
 them, a heat map of failures by pair x mode x Sat (ptovec_heatmap.py, the coverage heat map's
-drawing code), each cause's simplest case seen and first case with their `ptovec eval` lines, the
+drawing code), each cause's simplest case seen and first case with their `ptovec eval` lines (and
+its shrunk case when `ptovec shrink --from --triage` wrote the report), the shrunk cases, the
 per-pair totals, the unsupported vectors per pair and the known-difference rules, with filters by
 op, pair and cause. Every number is the JSON's: tests/cli/test_report_html.py reads them back in
 Chromium.
@@ -142,6 +143,7 @@ def causes_section(report):
             + case_line("simplest first case of its groups", "simplest", cause.get("simplest"),
                         cause.get("simplest_eval"))
             + case_line("first case", "eval", cause["first"], cause["eval"])
+            + "".join(shrunk_line(x) for x in report.get("shrunk", []) if x["cause"] == number)
             + f'<table><tr><th>group</th><th>pair</th><th>signature</th><th>vectors</th>'
             f'<th>controls</th><th>eval line</th></tr>{rows}</table></details>')
     return "".join(out) or "<p>no failures</p>"
@@ -154,6 +156,40 @@ def case_line(label, css, mismatch, eval_command):
     line = mismatch["eval_line"]
     return (f'<p>{esc(label)}: <code class="{css}">{esc(eval_command)}</code> (expected '
             f'{esc(line["out"])}/{esc(line["flags"])}, got {esc(got_text(mismatch))})</p>')
+
+
+def shrunk_line(shrunk):
+    """A cause's case shrunk by `ptovec shrink --from --triage`, with what kind of minimum it is."""
+    found = shrunk["counterexample"]
+    if found is None:
+        return f'<p>shrunk: <span class="minimum">{esc(shrunk["minimum"])}</span></p>'
+    return case_line(f'shrunk ({shrunk["minimum"]} minimum, {shrunk["file"]})', "shrunk", found,
+                     found["eval"])
+
+
+def shrunk_section(report):
+    """One row per case `ptovec shrink --from` shrank (a cause, an unsupported group or a pair):
+    its minimum, the counterexample's eval line, expected and got, what it shrank, its file."""
+    rows = []
+    for x in report.get("shrunk", []):
+        found = x["counterexample"]
+        line = found["eval_line"] if found else None
+        # An unsupported group's row is of no cause: hidden when a cause is chosen.
+        cause = f' data-cause="{x["cause"] if x["cause"] is not None else ""}"'
+        rows.append(
+            f'<tr class="shrunk" data-filtered data-op="{esc(x["start"]["eval_line"]["op"])}" '
+            f'data-pair="{pair_key(x["start"]["eval_line"])}"{cause}>'
+            f'<td class="n">{x["number"]}</td><td data-minimum>{esc(x["minimum"])}</td>'
+            f'<td><code>{esc(found["eval"] if found else "-")}</code></td>'
+            f'<td>{esc(line["out"] + "/" + line["flags"] if line else "-")}</td>'
+            f'<td>{esc(got_text(found) if found else "-")}</td>'
+            f'<td>{esc(x["label"])}</td><td>{esc(x["file"] or "-")}</td></tr>')
+    if not rows:
+        return ("<p>none (`ptovec shrink --from RESULTS --triage --report-html FILE` shrinks one "
+                "failure of each cause and draws this page with them)</p>")
+    return ("<table id='shrunk'><tr><th>#</th><th>minimum</th><th>counterexample</th>"
+            "<th>expected</th><th>got</th><th>shrunk</th><th>file</th></tr>"
+            f"{''.join(rows)}</table>")
 
 
 def got_text(mismatch):
@@ -271,8 +307,8 @@ def page(report):
     verdict = "PASS" if report["passed"] else "FAIL"
     sections = [
         ("Environment", environment_rows(report)), ("Totals", totals_table(report)),
-        ("Causes", causes_section(report)), ("Failures by pair, mode and Sat",
-                                              heatmap_section(report)),
+        ("Causes", causes_section(report)), ("Shrunk cases", shrunk_section(report)),
+        ("Failures by pair, mode and Sat", heatmap_section(report)),
         ("Per pair", pairs_table(report)), ("Unsupported", unsupported_section(report)),
         ("Known-difference rules", rules_section(report)),
     ]

@@ -359,6 +359,7 @@ void PrintReport(std::ostream& out, const CheckReport& r, std::size_t max_report
     PrintFirstFailures(out, r, max_report);
   }
   check_report_text::PrintByPair(out, r);
+  PrintShrunkSummary(out, r.shrunk);
   PrintNotes(out, r);
   PrintVerdict(out, r);
 }

@@ -237,6 +237,30 @@ J PerClassJson(const CheckReport& r) {
   return rows;
 }
 
+// The shrunk cases (shrink --from): each with the case it started from and its counterexample.
+J ShrunkJson(const CheckReport& r) {
+  J rows = J::array();
+  for (std::size_t k = 0; k < r.shrunk.size(); ++k) {
+    const ShrunkCase& s = r.shrunk[k];
+    J found = nullptr;
+    if (s.counterexample) {
+      const Counterexample& cx = *s.counterexample;
+      found = {{"eval_line", generator::EvalLineJson(cx.c, cx.expected)},
+               {"got", AnswerJson(cx.got, cx.c.pair.dst)},
+               {"eval", generator::EvalCommand(cx.c)},
+               {"failure", StringOrNull(cx.failure)}};
+    }
+    rows.push_back({{"number", k + 1},
+                    {"cause", s.cause ? J(*s.cause + 1) : J(nullptr)},
+                    {"label", s.label},
+                    {"minimum", s.minimum},
+                    {"start", MismatchJson(s.start)},
+                    {"counterexample", found},
+                    {"file", StringOrNull(s.file)}});
+  }
+  return rows;
+}
+
 // ptovec's version, the specification's edition, the vectors and their manifest, the device and
 // how its answers were judged.
 J EnvironmentJson(const CheckReport& r) {
@@ -277,6 +301,7 @@ nlohmann::ordered_json ReportJson(const CheckReport& r) {
   j["run_judged"] = StringOrNull(r.run_judged);
   j["device_failures"] = r.device_failures;
   j["notes"] = r.notes;
+  j["shrunk"] = ShrunkJson(r);
   return j;
 }
 

@@ -229,6 +229,32 @@ J RuleDef() {
        {"first", {{"oneOf", J::array({{{"$ref", "#/$defs/mismatch"}}, {{"type", "null"}}})}}}});
 }
 
+J ShrunkDef() {
+  const J got = MismatchDef()["properties"]["got"];
+  const J counterexample = Closed(
+      "the simplest failing case the shrink found",
+      {{"eval_line",
+        {{"description", "the case and its expected result (as a mismatch's)"},
+         {"$ref", "#/$defs/result"}}},
+       {"got", got},
+       {"eval", Described(kString, "its `ptovec eval` command")},
+       {"failure", Described(kNullableString, "the device's failure on it (crash, exit, hang)")}});
+  return Closed(
+      "a failure `ptovec shrink --from` shrank (with --triage: one per cause and unsupported "
+      "group)",
+      {{"number", Described({{"type", "integer"}, {"minimum", 1}},
+                            "its number (as in shrunk-<op>-<src>-<dst>-N.bin)")},
+       {"cause", Described({{"oneOf", J::array({{{"type", "integer"}, {"minimum", 1}},
+                                                {{"type", "null"}}})}},
+                           "the number of its cause in \"causes\" (null: an unsupported group, "
+                           "or no --triage)")},
+       {"label", Described(kString, "what was shrunk: the cause, the unsupported group or pair")},
+       {"minimum", {{"enum", J::array({"exact", "local", "stopped", "not reproduced"})}}},
+       {"start", {{"$ref", "#/$defs/mismatch"}}},
+       {"counterexample", {{"oneOf", J::array({counterexample, {{"type", "null"}}})}}},
+       {"file", Described(kNullableString, "the counterexample file written")}});
+}
+
 J TotalsDef() {
   J props = J::object();
   for (const char* key : {"files", "vectors", "matched", "mismatched", "waived", "unsupported",
@@ -268,7 +294,8 @@ J ReportProperties() {
       {"scope", Described(kNullableString, "check --rmode/--sat: what was left out")},
       {"run_judged", Described(kNullableString, "check: the run's own policy, when another")},
       {"device_failures", Described(strings, "each time the device crashed, exited or hung")},
-      {"notes", strings}};
+      {"notes", strings},
+      {"shrunk", Described(array_of("shrunk"), "shrink --from: each failure shrunk (else empty)")}};
 }
 
 }  // namespace
@@ -300,6 +327,7 @@ nlohmann::ordered_json ReportSchema() {
   defs["unsupported"] = UnsupportedDef();
   defs["per_class"] = PerClassDef();
   defs["rule"] = RuleDef();
+  defs["shrunk"] = ShrunkDef();
   s["$defs"] = defs;
   return s;
 }

@@ -77,9 +77,11 @@ bool Selects(const ShrinkFromFilter& filter, const OpDef* op, TypePair pair) {
 }
 
 // Adds a start of --triage.
-void AddTriageStart(ShrinkStarts& s, const Mismatch& m, std::optional<std::string> signature,
-                    std::optional<std::size_t> explanation, std::string label) {
+void AddTriageStart(ShrinkStarts& s, const Mismatch& m, std::optional<std::size_t> cause,
+                    std::optional<std::string> signature, std::optional<std::size_t> explanation,
+                    std::string label) {
   s.starts.push_back(m);
+  s.causes.push_back(cause);
   s.signatures.push_back(std::move(signature));
   s.explanations.push_back(explanation);
   s.labels.push_back(std::move(label));
@@ -98,14 +100,14 @@ void AddTriageStarts(ShrinkStarts& s, const ShrinkFromFilter& filter, const Judg
                         generator::Counted(cause.count, "vector") + ")";
     std::optional<std::string> signature;
     if (!cause.explanation) signature = SignatureText(*m.c.op, m.signature);
-    AddTriageStart(s, m, signature, cause.explanation, std::move(label));
+    AddTriageStart(s, m, k, signature, cause.explanation, std::move(label));
   }
   for (const TriageGroup& g : s.report.groups) {
     const Mismatch& m = g.first;
     if (m.verdict != Verdict::Unsupported || judge.allow_unsupported) continue;
     if (!Selects(filter, m.c.op, m.c.pair) || !judge.Counts(m.c, m.expected, m.got)) continue;
     const std::string text = SignatureText(*m.c.op, m.signature);
-    AddTriageStart(s, m, text, std::nullopt, "unsupported group: " + text);
+    AddTriageStart(s, m, std::nullopt, text, std::nullopt, "unsupported group: " + text);
   }
 }
 
@@ -117,6 +119,7 @@ void AddStart(ShrinkStarts& s, const Mismatch& m) {
   });
   if (earlier == s.starts.end()) {
     s.starts.push_back(m);
+    s.causes.emplace_back();
     s.signatures.emplace_back();
     s.explanations.emplace_back();
     s.labels.emplace_back();

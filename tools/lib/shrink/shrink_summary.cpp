@@ -1,48 +1,14 @@
-// The table that ends `ptovec shrink --from RESULTS --triage`'s text (PrintTriageSummary): one row
-// per cause or unsupported group shrunk, with its simplest case and what kind of minimum it is.
-#include <algorithm>
-#include <array>
+// What `ptovec shrink --from RESULTS` found, as the report model has it (CheckReport::shrunk):
+// one ShrunkCase per start, with what kind of minimum its counterexample is.
 #include <cstddef>
-#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "ptovec/generator/ops.hpp"
-#include "ptovec/generator/word_text.hpp"
-#include "ptovec/oracle/numeric.hpp"
+#include "ptovec/tools/check.hpp"
 #include "ptovec/tools/shrink.hpp"
 
 namespace ptovec::tools {
-
-namespace {
-
-constexpr std::size_t kColumns = 7;
-using Row = std::array<std::string, kColumns>;
-
-// A row of the table: the start's number, the minimum's kind, the pair, the case's mode, Sat and
-// inputs (dashes when nothing was reproduced) and the start's label.
-Row SummaryRow(const ShrinkStarts& starts, std::size_t k, const ShrinkResult& r) {
-  const Mismatch& start = starts.starts[k];
-  const generator::Case& c = r.minimal ? r.minimal->c : start.c;
-  Row row{std::to_string(k + 1),
-          std::string(MinimumKind(r)),
-          PairName(*c.op, c.pair.Whole()),
-          "-",
-          "-",
-          "-",
-          starts.labels[k]};
-  if (!r.minimal) return row;
-  row[3] = oracle::RoundingModeName(c.control.rounding_mode);
-  row[4] = c.op->uses_controls ? (c.control.saturating ? "on" : "off") : "-";
-  row[5].clear();
-  for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
-    row[5] += (i == 0 ? "" : " ") + generator::HexWord(c.in[i], c.op->slots[i].TypeFor(c.pair));
-  }
-  return row;
-}
-
-}  // namespace
 
 std::string_view MinimumKind(const ShrinkResult& r) {
   if (!r.failed || !r.minimal) return "not reproduced";
@@ -50,27 +16,23 @@ std::string_view MinimumKind(const ShrinkResult& r) {
   return r.local_minimum ? "local" : "stopped";
 }
 
-void PrintTriageSummary(std::ostream& out, const ShrinkStarts& starts,
-                        const std::vector<ShrinkResult>& shrunk) {
-  if (starts.starts.empty()) return;
-  std::vector<Row> rows{{"#", "minimum", "op and pair", "rmode", "sat", "inputs", "cause"}};
+std::vector<ShrunkCase> ShrunkCases(const ShrinkStarts& starts,
+                                    const std::vector<ShrinkResult>& shrunk,
+                                    const std::vector<std::string>& files) {
+  std::vector<ShrunkCase> cases;
   for (std::size_t k = 0; k < starts.starts.size() && k < shrunk.size(); ++k) {
-    rows.push_back(SummaryRow(starts, k, shrunk[k]));
+    const ShrinkResult& r = shrunk[k];
+    ShrunkCase s;
+    s.start = starts.starts[k];
+    if (k < starts.causes.size()) s.cause = starts.causes[k];
+    s.label = starts.labels[k].empty() ? PairName(*s.start.c.op, s.start.c.pair.Whole())
+                                       : starts.labels[k];
+    s.minimum = std::string(MinimumKind(r));
+    if (r.failed && r.minimal) s.counterexample = *r.minimal;
+    if (k < files.size()) s.file = files[k];
+    cases.push_back(std::move(s));
   }
-  std::array<std::size_t, kColumns> width{};
-  for (const Row& row : rows) {
-    for (std::size_t i = 0; i < kColumns; ++i) width[i] = std::max(width[i], row[i].size());
-  }
-  out << "summary (#: as in shrunk-<op>-<src>-<dst>-#.bin; minimum: exact = the least failing "
-         "case of the whole pair, enumerated; local = a local minimum of the sampled search, no "
-         "simpler move fails; stopped = the step limit came first):\n";
-  for (const Row& row : rows) {
-    out << "  " << std::string(width[0] - row[0].size(), ' ') << row[0];
-    for (std::size_t i = 1; i + 1 < kColumns; ++i) {
-      out << "  " << row[i] << std::string(width[i] - row[i].size(), ' ');
-    }
-    out << "  " << row[kColumns - 1] << "\n";
-  }
+  return cases;
 }
 
 }  // namespace ptovec::tools

@@ -176,6 +176,32 @@ struct ReportEnvironment {
 /// the manifest of their folder (call it while the folders are locked).
 ReportEnvironment VectorsEnvironment(const std::vector<std::filesystem::path>& paths);
 
+/// One case the device got wrong: the oracle's answer and the device's.
+struct Counterexample {
+  Case c;              ///< op, pair, mode, Sat, inputs (element-width words)
+  Encoded expected{};  ///< the oracle (generator::EvaluateCase): word at the dst width, status
+  DeviceAnswer got{};  ///< the device (word masked to the dst width), or unsupported
+  /// Non-empty when the device failed on the case itself (crashed, exited or hung:
+  /// DeviceFailure's message); `got` is then unsupported.
+  std::string failure;
+};
+
+/// A failure `shrink --from` shrank (CheckReport::shrunk): with --triage one per cause and per
+/// unsupported symptom group, else one per (op, pair).
+struct ShrunkCase {
+  /// --triage: the cause's index in Causes(report) (unset: an unsupported group, or no --triage).
+  std::optional<std::size_t> cause;
+  /// What was shrunk: "cause 1 of 3: NV never raised (430080 vectors)", "unsupported group:
+  /// <signature>", or without --triage "op src -> dst".
+  std::string label;
+  Mismatch start;  ///< the failure of the results file the shrink started from
+  /// MinimumKind of the result: "exact", "local", "stopped" or "not reproduced".
+  std::string minimum;
+  /// The simplest failing case found (unset when the failure was not reproduced).
+  std::optional<Counterexample> counterexample;
+  std::string file;  ///< the counterexample file written ("" when none was)
+};
+
 struct CheckReport {
   std::string device;             ///< the device's name, when known
   ReportEnvironment environment;  ///< the vectors and their manifest (set by the command)
@@ -225,6 +251,8 @@ struct CheckReport {
   std::vector<std::string> device_failures;
   /// `run`: how fast the device answered (unset for `check`).
   std::optional<DeviceThroughput> throughput;
+  /// `shrink --from`: each failure shrunk, in the order shrunk (empty for run and check).
+  std::vector<ShrunkCase> shrunk;
   bool passed() const {
     return files > 0 && vectors > 0 && mismatched == 0 && (unsupported == 0 || allow_unsupported) &&
            incomplete.empty() && device_failures.empty();

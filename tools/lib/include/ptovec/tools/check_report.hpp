@@ -6,6 +6,7 @@
 #include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "ptovec/tools/check.hpp"
 
@@ -19,6 +20,13 @@ namespace ptovec::tools {
 /// names) and the `ptovec eval` command; always a table by pair with a total row; notes; a last
 /// line "PASS" or "FAIL ...".
 void PrintReport(std::ostream& out, const CheckReport& report, std::size_t max_report);
+
+/// The shrunk cases of a report (CheckReport::shrunk; nothing when empty): a header line, then one
+/// row per case with its number (k + 1, as in a --triage counterexample file's name), its minimum
+/// (exact, local, stopped, not reproduced), the pair, the counterexample's mode, Sat and inputs in
+/// hex (dashes when not reproduced) and its label; each column but the last padded to its widest
+/// cell. The table that ends `shrink --from --triage`, and the text report's last section.
+void PrintShrunkSummary(std::ostream& out, const std::vector<ShrunkCase>& shrunk);
 
 /// JUnit XML: <testsuites> with one <testsuite> per vector file and one <testcase> per (mode,
 /// Sat) of it (one per file for ops without controls); a failing testcase has a <failure> with
@@ -41,7 +49,10 @@ inline constexpr int kReportJsonVersion = 1;
 /// text report's order), "symptom_groups" (every triage group, "group" its 1-based number as the
 /// text report's "group #N"), "per_control" (per file, mode and Sat with vectors), "per_class"
 /// (per file and input class with a failure), "known_difference_rules", and
-/// "incomplete", "scope", "run_judged" (null when unset), "device_failures", "notes". Every
+/// "incomplete", "scope", "run_judged" (null when unset), "device_failures", "notes", and
+/// "shrunk" (CheckReport::shrunk: each case's number, cause number or null, label, minimum, start,
+/// counterexample with its eval line and the device's answer or null, file or null; empty for run
+/// and check). Every
 /// failed vector named ("first") carries its file, record index, `ptovec eval` line object
 /// (generator::EvalLineJson with the expected result) and the device's answer (AnswerJson). Counts
 /// are vectors; nothing depends on --max-report.

@@ -31,16 +31,6 @@ namespace ptovec::tools {
 using generator::OpDef;
 using generator::TypePair;
 
-/// One case the device got wrong: the oracle's answer and the device's.
-struct Counterexample {
-  Case c;              ///< op, pair, mode, Sat, inputs (element-width words)
-  Encoded expected{};  ///< the oracle (generator::EvaluateCase): word at the dst width, status
-  DeviceAnswer got{};  ///< the device (word masked to the dst width), or unsupported
-  /// Non-empty when the device failed on the case itself (crashed, exited or hung:
-  /// DeviceFailure's message); `got` is then unsupported.
-  std::string failure;
-};
-
 /// The moves the descent after the shrink tree judges at `c`, in the order it judges them: the
 /// local moves, simplest first (every near move, below, and at most kLocalMovesLimit others),
 /// then the jump moves that are not
@@ -263,6 +253,8 @@ struct ShrinkStarts {
   /// Per start, with --triage: the explanation its failures must be reproduced by (an explained
   /// cause), for the start's judge (Judge::explanation).
   std::vector<std::optional<std::size_t>> explanations;
+  /// Per start, with --triage: its cause's index in Causes(report) (unset: an unsupported group).
+  std::vector<std::optional<std::size_t>> causes;
   /// Per start, with --triage: what it shrinks, "cause 1 of 3: NV never raised (430080 vectors)"
   /// or "unsupported group: <signature>".
   std::vector<std::string> labels;
@@ -292,12 +284,12 @@ std::vector<ShrinkResult> ShrinkEachStart(Device& device, const ShrinkStarts& st
 /// sampled search), "stopped" (the step limit came first) or "not reproduced" (nothing failed).
 std::string_view MinimumKind(const ShrinkResult& result);
 
-/// The table ending `shrink --from --triage`'s text: a header line, then one row per start with
-/// its number (k + 1, as in the counterexample file's name), MinimumKind, the pair (PairName),
-/// the counterexample's mode, Sat and inputs in hex (dashes when not reproduced) and the start's
-/// label; each column but the last padded to its widest cell. `shrunk[k]` is start k's result.
-void PrintTriageSummary(std::ostream& out, const ShrinkStarts& starts,
-                        const std::vector<ShrinkResult>& shrunk);
+/// The report model's account of each start (CheckReport::shrunk, PrintShrunkSummary): start k's
+/// cause, label (its pair's name, PairName, without --triage), the start itself, MinimumKind of
+/// `shrunk[k]`, its counterexample when reproduced and `files[k]`, the file written for it.
+std::vector<ShrunkCase> ShrunkCases(const ShrinkStarts& starts,
+                                    const std::vector<ShrinkResult>& shrunk,
+                                    const std::vector<std::string>& files);
 
 /// Writes a counterexample as a one-vector file (the expected result is the oracle's) with the
 /// generator writers, atomically: binary, or JSON when `json`. Header domain "sampled", seed
