@@ -8,7 +8,8 @@ tests do not depend on timing: generate is given 50 million samples and signalle
 file's temporary exists (the first two are finished but not yet renamed); run and shrink talk to
 a device that never answers (--dut-timeout 0); check and run are signalled while they block
 writing a large report to a pipe nobody reads (their results and --mismatches files are then
-already renamed into place, and must be put back).
+already renamed into place, and must be put back); coverage --ucis while its Python script (a
+stand-in that never ends) runs.
 
 ConcurrentUseTest: a second generate into a folder, or a run or check of it, while a generate
 writes it is refused with one line naming the folder and the other process; a lock file left by
@@ -32,7 +33,7 @@ import time
 
 import pytest
 
-from ptovec_cli import PTOVEC, Scratch, snapshot, start, subtest
+from ptovec_cli import PTOVEC, SOURCE, Scratch, snapshot, start, subtest
 from ptovec_cli import ptovec as ptovec_text
 
 
@@ -265,6 +266,37 @@ class TestInterrupt(InterruptBase):
                 self.assert_interrupted(proc, sig, code, name)
                 with pytest.raises(ProcessLookupError):
                     os.kill(device, 0)
+                assert snapshot(self.tmp) == before
+
+
+    def test_coverage_while_its_ucis_script_runs(self):
+        """The JSON copy a script reads (OUT.tmp-json) is a temporary like the others, and the
+        script a child like a program device: an interrupt while it runs kills it and removes
+        both temporaries."""
+        tcvt = os.path.join(SOURCE, "vectors", "smoke", "tcvt_fp16_e8m0.bin")
+        pid_file = self.path("script.pid")
+        python = self.path("slow-python")
+        with open(python, "w") as f:  # stands for the Python: writes its pid, never finishes
+            f.write("#!/bin/sh\necho $$ > %s.part && mv %s.part %s\nexec sleep 600\n"
+                    % (pid_file, pid_file, pid_file))
+        os.chmod(python, 0o755)
+        before = snapshot(self.tmp)
+        for sig, code, name in SIGNALS:
+            with subtest(signal=name):
+                proc = subprocess.Popen([PTOVEC, "coverage", "--vectors", tcvt, "--quiet",
+                                         "--ucis", self.path("cover.xml")],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        env=dict(os.environ, CI="1", PTOVEC_PYTHON=python))
+                wait_for(lambda: os.path.exists(pid_file) or proc.poll() is not None, pid_file)
+                with open(pid_file) as f:
+                    script = int(f.read())
+                os.unlink(pid_file)
+                assert [p for p in self.temporaries() if p.endswith(".tmp-json")] == [
+                    "cover.xml.tmp-json"]
+                proc.send_signal(sig)
+                self.assert_interrupted(proc, sig, code, name)
+                with pytest.raises(ProcessLookupError):  # the script was killed and reaped
+                    os.kill(script, 0)
                 assert snapshot(self.tmp) == before
 
 

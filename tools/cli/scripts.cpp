@@ -1,34 +1,28 @@
 // The Python scripts ptovec runs (scripts.hpp).
 #include "scripts.hpp"
 
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 #include "ptovec/generator/atomic_file.hpp"
 #include "ptovec/generator/errors.hpp"
+#include "ptovec/generator/interrupts.hpp"
 
 namespace ptovec::cli {
-
-namespace {
-
-// `text` in single quotes for /bin/sh (a quote inside as '\'').
-std::string Quoted(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-}  // namespace
 
 std::filesystem::path ToolScript(const std::string& name) {
   namespace fs = std::filesystem;
@@ -50,34 +44,77 @@ std::filesystem::path ToolScript(const std::string& name) {
 
 namespace {
 
+// Starts `argv` (argv[0] searched in PATH) with its standard output on `out_fd`, registered with
+// the interrupt handling (an interrupt kills and reaps it), with the signal mask emptied and
+// SIGPIPE, SIGINT and SIGTERM at their defaults (ptovec blocks or ignores them). Returns its pid,
+// or -1 (errno set) when it cannot be started.
+pid_t StartScript(const std::vector<std::string>& argv, int out_fd) {
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attributes;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawnattr_init(&attributes);
+  posix_spawn_file_actions_adddup2(&actions, out_fd, STDOUT_FILENO);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  for (const int signal_number : {SIGPIPE, SIGINT, SIGTERM}) sigaddset(&defaults, signal_number);
+  posix_spawnattr_setsigmask(&attributes, &none);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  generator::ChildStart start;
+  const int error = posix_spawnp(&pid, args[0], &actions, &attributes, args.data(), environ);
+  start.Started(error == 0 ? pid : -1);
+  posix_spawnattr_destroy(&attributes);
+  posix_spawn_file_actions_destroy(&actions);
+  if (error != 0) errno = error;
+  return error == 0 ? pid : -1;
+}
+
 // Runs `python` on script `name` with a temporary copy of JSON text `json` (`OUT.tmp-json`,
 // removed after) and "-"; what the script writes on its standard output becomes `out` (under a
-// temporary name, renamed when the script exits 0). Returns the script's exit status (-1: killed).
+// temporary name, renamed when the script exits 0). Returns the script's exit status (-1: killed;
+// 127: `python` cannot be started).
 int RunScript(const std::string& python, const std::string& name, const std::string& json,
               const std::filesystem::path& out) {
+  // The JSON copy is a registered temporary: an interrupt (or a failed command) removes it too.
   struct Removed {
     std::filesystem::path path;
-    ~Removed() {
-      std::error_code ignored;
-      std::filesystem::remove(path, ignored);
-    }
+    ~Removed() { generator::RemoveTemporary(path); }
   } input{out.string() + ".tmp-json"};
   {
-    std::ofstream f(input.path, std::ios::binary);
-    f << json;
-    if (!f.flush()) throw generator::InputError("cannot write " + input.path.string());
+    std::unique_ptr<FILE, int (*)(FILE*)> f(generator::CreateTemporary(input.path), std::fclose);
+    const bool written = f != nullptr &&
+                         std::fwrite(json.data(), 1, json.size(), f.get()) == json.size() &&
+                         std::fclose(f.release()) == 0;
+    if (!written) throw generator::InputError("cannot write " + input.path.string());
   }
   generator::AtomicFile file(out);
-  const std::string command = Quoted(python) + " " + Quoted(ToolScript(name).string()) + " " +
-                              Quoted(input.path.string()) + " -";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
-  if (pipe == nullptr) throw generator::InputError("cannot run " + command);
-  std::array<char, 65536> buffer{};
-  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe.get())) {
-    file.Write(std::string_view(buffer.data(), n));
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) throw generator::InputError("cannot make a pipe for " + name);
+  const pid_t pid =
+      StartScript({python, ToolScript(name).string(), input.path.string(), "-"}, fds[1]);
+  ::close(fds[1]);
+  if (pid < 0) {
+    ::close(fds[0]);
+    return 127;
   }
-  const int status = pclose(pipe.release());
-  const int code = status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::array<char, 65536> buffer{};
+  for (;;) {
+    const ssize_t n = ::read(fds[0], buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    file.Write(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  generator::ChildReaped(pid);
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (code == 0) file.Commit();
   return code;
 }
