@@ -26,10 +26,11 @@ struct ListFilter {
   std::string edition, op, src, dst;
 };
 
-// `list --types`: the format table (oracle/src/formats.cpp), one type a row: its name, its code
-// (the TileDataType value a device gets as src_code/dst_code: the spec's 5-bit tile data type
-// code, FP19 32), the spec's tile code (null for FP19, which has none), the bits of one element,
-// the bytes of one word in binary files and the hex digits of one word in JSON files.
+// `list --types`: the format table (oracle/src/formats.cpp) of the edition (AllFormats(edition):
+// 2026-09 adds FP64, E6M2 (code 33), RCPE6M2 (34), E2M1X2 and E1M2X2), one type a row: its name,
+// its code (the TileDataType value a device gets as src_code/dst_code: the spec's 5-bit tile data
+// type code, FP19 32), the spec's tile code (null for FP19, E6M2, RCPE6M2: none), the bits of one
+// element, the bytes of one word in binary files and the hex digits of one word in JSON files.
 int RunListTypes(bool as_json, oracle::Edition edition) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const oracle::FormatInfo& f : oracle::AllFormats(edition)) {
@@ -54,10 +55,13 @@ int RunListTypes(bool as_json, oracle::Edition edition) {
     const std::string text = std::to_string(value);
     return std::string(width - std::min(width, text.size()), ' ') + text;
   };
-  std::cout << "type  code  width  bytes  hex digits\n";
+  // The name column: 6 wide, or one more than the longest name (rcpe6m2).
+  std::size_t names = 6;
+  for (const auto& t : out) names = std::max(names, t["name"].get<std::string>().size() + 1);
+  std::cout << "type" << std::string(names - 4, ' ') << "code  width  bytes  hex digits\n";
   for (const auto& t : out) {
     const std::string name = t["name"].get<std::string>();
-    std::cout << name << std::string(6 - std::min<std::size_t>(6, name.size()), ' ')
+    std::cout << name << std::string(names - std::min(names, name.size()), ' ')
               << column(t["code"].get<unsigned>(), 4) << column(t["width"].get<unsigned>(), 7)
               << column(t["storage_bytes"].get<unsigned>(), 7)
               << column(t["hex_digits"].get<unsigned>(), 12)
