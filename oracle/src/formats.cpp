@@ -203,6 +203,10 @@ std::span<const FormatInfo> AllFormats() {
 
 std::span<const FormatInfo> AllFormats2026_09() { return kFormats; }
 
+std::span<const FormatInfo> AllFormats(Edition edition) {
+  return edition == Edition::V2026_09 ? AllFormats2026_09() : AllFormats();
+}
+
 namespace detail {
 
 // kFormats by type code, built at compile time (constant-initialized: usable from any static
@@ -222,16 +226,22 @@ void UnmodelledFormat(TileDataType type) {
 }  // namespace detail
 
 std::optional<TileDataType> ParseTileDataType(std::string_view name) {
+  return ParseTileDataType(name, Edition::V0_58_3);
+}
+
+std::optional<TileDataType> ParseTileDataType(std::string_view name, Edition edition) {
   const std::string lower = Lower(name);
-  for (const auto& f : AllFormats()) {
+  for (const auto& f : AllFormats(edition)) {
     if (lower == f.name) return f.type;
   }
   return std::nullopt;
 }
 
-std::string FormatNamesList() {
+std::string FormatNamesList() { return FormatNamesList(Edition::V0_58_3); }
+
+std::string FormatNamesList(Edition edition) {
   std::string out;
-  for (const auto& f : AllFormats()) {
+  for (const auto& f : AllFormats(edition)) {
     if (!out.empty()) out += ", ";
     out += f.name;
   }

@@ -125,9 +125,9 @@ Command AddEvalCommand(CLI::App& app) {
   CLI::App* eval = app.add_subcommand(
       "eval",
       "evaluate cases and print one JSON line each (--batch FILE or - for stdin). Note: "
-      "tcvt to any type but e8m0 copies the word's bits (TileProfileConvert's rule); "
-      "use --op encode to convert a value into fp32, fp16, bf16, e4m3, hif8 or an "
-      "integer type");
+      "in edition 0.58.3 (the default) tcvt to any type but e8m0 copies the word's bits "
+      "(TileProfileConvert's rule); use --op encode to convert a value into fp32, fp16, bf16, "
+      "e4m3, hif8 or an integer type, or --edition 2026-09, whose tcvt converts by value");
   AddEvalOptions(*eval, *eval_args);
   eval->add_option("--batch", *batch, "read one case per line (the arguments of eval) from FILE");
   eval->add_option("--model", *model,

@@ -1,10 +1,14 @@
 // ptovec list: the ops, their legal type pairs and vector counts, from the op registry.
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdint>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
+#include "edition_option.hpp"
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/suite.hpp"
 
@@ -16,18 +20,20 @@ namespace oracle = ptovec::oracle;
 using ptovec::cli::Fail;
 using ptovec::cli::kSampleCount;
 
-// The ops and pairs `list` shows: --op, --src and --dst narrow them (each checked by name).
+// The ops and pairs `list` shows: those of --edition, narrowed by --op, --src and --dst (each
+// checked by name).
 struct ListFilter {
-  std::string op, src, dst;
+  std::string edition, op, src, dst;
 };
 
-// `list --types`: the format table (oracle/src/formats.cpp), one type a row: its name, its code
-// (the TileDataType value a device gets as src_code/dst_code: the spec's 5-bit tile data type
-// code, FP19 32), the spec's tile code (null for FP19, which has none), the bits of one element,
-// the bytes of one word in binary files and the hex digits of one word in JSON files.
-int RunListTypes(bool as_json) {
+// `list --types`: the format table (oracle/src/formats.cpp) of the edition (AllFormats(edition):
+// 2026-09 adds FP64, E6M2 (code 33), RCPE6M2 (34), E2M1X2 and E1M2X2), one type a row: its name,
+// its code (the TileDataType value a device gets as src_code/dst_code: the spec's 5-bit tile data
+// type code, FP19 32), the spec's tile code (null for FP19, E6M2, RCPE6M2: none), the bits of one
+// element, the bytes of one word in binary files and the hex digits of one word in JSON files.
+int RunListTypes(bool as_json, oracle::Edition edition) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (const oracle::FormatInfo& f : oracle::AllFormats()) {
+  for (const oracle::FormatInfo& f : oracle::AllFormats(edition)) {
     nlohmann::ordered_json type;
     type["name"] = f.name;
     type["spec_name"] = f.spec_name;
@@ -49,10 +55,13 @@ int RunListTypes(bool as_json) {
     const std::string text = std::to_string(value);
     return std::string(width - std::min(width, text.size()), ' ') + text;
   };
-  std::cout << "type  code  width  bytes  hex digits\n";
+  // The name column: 6 wide, or one more than the longest name (rcpe6m2).
+  std::size_t names = 6;
+  for (const auto& t : out) names = std::max(names, t["name"].get<std::string>().size() + 1);
+  std::cout << "type" << std::string(names - 4, ' ') << "code  width  bytes  hex digits\n";
   for (const auto& t : out) {
     const std::string name = t["name"].get<std::string>();
-    std::cout << name << std::string(6 - std::min<std::size_t>(6, name.size()), ' ')
+    std::cout << name << std::string(names - std::min(names, name.size()), ' ')
               << column(t["code"].get<unsigned>(), 4) << column(t["width"].get<unsigned>(), 7)
               << column(t["storage_bytes"].get<unsigned>(), 7)
               << column(t["hex_digits"].get<unsigned>(), 12)
@@ -74,6 +83,19 @@ nlohmann::ordered_json SlotsJson(const OpDef& op) {
   return slots;
 }
 
+// "RNE RNA": the rounding modes of `controls` in mode order, "" when they hold all seven.
+std::string ModesOf(const std::vector<NumericExecutionControl>& controls) {
+  std::string out;
+  std::size_t count = 0;
+  for (const NumericRoundingMode mode : oracle::kAllRoundingModes) {
+    const auto has = [mode](const NumericExecutionControl& c) { return c.rounding_mode == mode; };
+    if (std::none_of(controls.begin(), controls.end(), has)) continue;
+    out += (out.empty() ? "" : " ") + std::string(oracle::RoundingModeName(mode));
+    ++count;
+  }
+  return count == oracle::kAllRoundingModes.size() ? std::string() : out;
+}
+
 // The op's legal pairs of src and dst (when given), a split pair (OpDef::file_groups) one entry
 // per file group: types, group, default suite, vectors, controls and note.
 nlohmann::ordered_json PairsJson(const OpDef& op, const SamplingOptions& sampling,
@@ -90,7 +112,15 @@ nlohmann::ordered_json PairsJson(const OpDef& op, const SamplingOptions& samplin
       if (p.group != 0) pair["group"] = FileGroupName(op, p);
       pair["default_suite"] = in_default;
       pair["vectors"] = VectorCount({&op, p}, sampling);
-      if (op.pair_controls) pair["controls"] = ControlsFor(op, p).size();
+      if (op.pair_controls) {
+        pair["controls"] = ControlsFor(op, p).size();
+        // Editions after 0.58.3 also name the modes of a pair that does not take all seven.
+        if (op.edition != oracle::kDefaultEdition) {
+          if (const std::string modes = ModesOf(ControlsFor(op, p)); !modes.empty()) {
+            pair["modes"] = modes;
+          }
+        }
+      }
       if (op.pair_note) {
         if (const std::string note = op.pair_note(p); !note.empty()) pair["note"] = note;
       }
@@ -100,26 +130,38 @@ nlohmann::ordered_json PairsJson(const OpDef& op, const SamplingOptions& samplin
   return pairs;
 }
 
-// One op of the list as text: its names and seed, inputs, controls and pairs; adds the vectors
-// of its default-suite pairs to suite_total.
-void PrintOp(const nlohmann::ordered_json& entry, std::uint64_t& suite_total) {
+// The header of one op of the list as text: its names and seed (the seed function and lines of
+// 0.58.3, the ASL function and lines of a later edition), summary, inputs and controls.
+void PrintOpHeader(const nlohmann::ordered_json& entry, oracle::Edition edition) {
+  const bool seeds = edition == oracle::kDefaultEdition;
   std::cout << entry["op"].get<std::string>() << "  (" << entry["instruction"].get<std::string>()
-            << "; " << entry["seed_function"].get<std::string>() << ", seed "
+            << "; " << entry["seed_function"].get<std::string>() << (seeds ? ", seed " : ", ")
             << entry["seed_source"].get<std::string>() << ")\n    "
             << entry["summary"].get<std::string>() << "\n    inputs:";
   for (const auto& s : entry["slots"]) {
     std::cout << " " << s["name"].get<std::string>() << ":" << s["type"].get<std::string>();
   }
   const bool per_pair = !entry["pairs"].empty() && entry["pairs"][0].contains("controls");
-  if (per_pair) {
+  if (!per_pair) {
+    std::cout << "; controls per input: " << entry["controls"].get<std::size_t>()
+              << "\n    pairs (src -> dst: vectors; * = in the default suite):\n";
+  } else if (seeds) {
     std::cout << "; controls per input: by pair (those legal for every mode of the pair or of "
                  "its file group pqm<modes>)"
               << "\n    pairs (src -> dst [file group]: vectors, controls per input; * = in the "
                  "default suite):\n";
   } else {
-    std::cout << "; controls per input: " << entry["controls"].get<std::size_t>()
-              << "\n    pairs (src -> dst: vectors; * = in the default suite):\n";
+    std::cout << "; controls per input: by pair"
+              << "\n    pairs (src -> dst [file group]: vectors, controls per input (their modes "
+                 "when not all seven); * = in the default suite):\n";
   }
+}
+
+// One op of the list as text: its header and pairs; adds the vectors of its default-suite pairs
+// to suite_total.
+void PrintOp(const nlohmann::ordered_json& entry, oracle::Edition edition,
+             std::uint64_t& suite_total) {
+  PrintOpHeader(entry, edition);
   std::string note;  // one note per op, printed once after its pairs, each such pair marked
   for (const auto& p : entry["pairs"]) {
     const bool star = p["default_suite"].get<bool>();
@@ -130,50 +172,77 @@ void PrintOp(const nlohmann::ordered_json& entry, std::uint64_t& suite_total) {
               << p["vectors"].get<std::uint64_t>()
               << (p.contains("controls") ? ", " + std::to_string(p["controls"].get<std::size_t>())
                                          : std::string())
+              << (p.contains("modes") ? " (" + p["modes"].get<std::string>() + ")" : "")
               << (p.contains("note") ? "  (raw copy, see note)" : "") << "\n";
     if (p.contains("note") && note.empty()) note = p["note"].get<std::string>();
   }
-  if (!note.empty()) {
-    // The note names the first such destination; say it of all of them.
+  if (note.empty()) return;
+  // The note names the first such pair; say it of all of them.
+  if (edition == oracle::kDefaultEdition) {
     std::cout << "    note: " << entry["op"].get<std::string>() << " to any type but e8m0 "
               << note.substr(note.find("copies ")) << "\n";
+  } else {
+    std::cout << "    note: each pair marked (raw copy) " << note.substr(note.find("copies "))
+              << "\n";
   }
 }
 
+// The list entry of one op: names, seed, summary, slots, controls and the pairs of the filter.
+nlohmann::ordered_json OpEntry(const OpDef& op, const SamplingOptions& sampling,
+                               std::optional<TileDataType> src, std::optional<TileDataType> dst) {
+  nlohmann::ordered_json entry;
+  entry["op"] = op.name;
+  entry["instruction"] = op.instruction;
+  entry["seed_function"] = op.seed_function;
+  entry["seed_source"] = op.seed_source;
+  entry["summary"] = op.summary;
+  entry["slots"] = SlotsJson(op);
+  entry["controls"] = ControlsFor(op).size();
+  entry["pairs"] = PairsJson(op, sampling, src, dst);
+  return entry;
+}
+
 int RunList(bool as_json, const SamplingOptions& sampling, const ListFilter& filter) {
-  if (!filter.op.empty()) RequireOp(filter.op);
+  const oracle::Edition edition = RequireEdition(filter.edition);
+  if (!filter.op.empty()) RequireOp(filter.op, edition);
   std::optional<TileDataType> src;
   std::optional<TileDataType> dst;
-  if (!filter.src.empty()) src = RequireType(filter.src, "--src");
-  if (!filter.dst.empty()) dst = RequireType(filter.dst, "--dst");
+  if (!filter.src.empty()) src = RequireType(filter.src, "--src", edition);
+  if (!filter.dst.empty()) dst = RequireType(filter.dst, "--dst", edition);
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (const OpDef& op : AllOps()) {
+  for (const OpDef& op : AllOps(edition)) {
     if (!filter.op.empty() && op.name != filter.op) continue;
-    nlohmann::ordered_json entry;
-    entry["op"] = op.name;
-    entry["instruction"] = op.instruction;
-    entry["seed_function"] = op.seed_function;
-    entry["seed_source"] = op.seed_source;
-    entry["summary"] = op.summary;
-    entry["slots"] = SlotsJson(op);
-    entry["controls"] = ControlsFor(op).size();
-    entry["pairs"] = PairsJson(op, sampling, src, dst);
+    nlohmann::ordered_json entry = OpEntry(op, sampling, src, dst);
     if (!entry["pairs"].empty()) out.push_back(entry);
   }
+  const std::string name(oracle::EditionName(edition));
   if (out.empty()) {
     return Fail("no legal pair matches --op '" + filter.op + "' --src '" + filter.src +
-                "' --dst '" + filter.dst + "' (`ptovec list` shows every pair)");
+                "' --dst '" + filter.dst + "' (`ptovec list" +
+                (edition == oracle::kDefaultEdition ? "" : " --edition " + name) +
+                "` shows every pair)");
   }
+  // The ops the edition retired: in the whole list, after its ops.
+  const bool whole = filter.op.empty() && filter.src.empty() && filter.dst.empty();
+  const std::vector<RetiredOp>& retired = whole ? RetiredOps(edition) : std::vector<RetiredOp>{};
   if (as_json) {
+    for (const RetiredOp& r : retired) {
+      out.push_back({{"op", r.name},
+                     {"instruction", r.instruction},
+                     {"retired", r.reason},
+                     {"pairs", nlohmann::ordered_json::array()}});
+    }
     std::cout << out.dump(2) << "\n";
     return 0;
   }
   std::uint64_t suite_total = 0;
-  for (const auto& entry : out) PrintOp(entry, suite_total);
-  std::cout << (filter.op.empty() && filter.src.empty() && filter.dst.empty()
-                    ? "default suite: "
-                    : "default-suite pairs shown: ")
-            << suite_total << " vectors (--samples " << sampling.samples << ")\n";
+  for (const auto& entry : out) PrintOp(entry, edition, suite_total);
+  for (const RetiredOp& r : retired) {
+    std::cout << r.name << "  (" << r.instruction << "): not in edition " << name << ": "
+              << r.reason << "\n";
+  }
+  std::cout << (whole ? "default suite: " : "default-suite pairs shown: ") << suite_total
+            << " vectors (--samples " << sampling.samples << ")\n";
   return 0;
 }
 
@@ -191,6 +260,7 @@ Command AddListCommand(CLI::App& app) {
       list->add_flag("--types", *list_types,
                      "the data types instead: name, code, bits, bytes in binary files, hex digits");
   auto list_filter = std::make_shared<ListFilter>();
+  AddEditionOption(*list, list_filter->edition);
   list->add_option("--op", list_filter->op, "only this op")->excludes(types);
   list->add_option("--src", list_filter->src, "only pairs from this source type")->excludes(types);
   list->add_option("--dst", list_filter->dst, "only pairs to this destination type")
@@ -200,7 +270,7 @@ Command AddListCommand(CLI::App& app) {
   Command c;
   c.app = list;
   c.run = Guarded([list_json, list_samples, list_filter, list_types] {
-    if (*list_types) return RunListTypes(*list_json);
+    if (*list_types) return RunListTypes(*list_json, RequireEdition(list_filter->edition));
     return RunList(*list_json, {1, *list_samples}, *list_filter);
   });
   return c;

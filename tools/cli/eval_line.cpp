@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "edition_option.hpp"
 #include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
 
@@ -13,7 +14,10 @@ namespace ptovec::cli {
 using namespace ptovec::generator;
 
 void AddEvalOptions(CLI::App& app, EvalArgs& a) {
-  app.add_option("--op", a.op, "op name (" + OpNamesList() + ")");
+  AddEditionOption(app, a.edition);
+  app.add_option("--op", a.op,
+                 "op name (" + OpNamesList() +
+                     "; of edition 2026-09: " + OpNamesList(oracle::Edition::V2026_09) + ")");
   app.add_option("--src", a.src, "source type (e.g. fp16)");
   app.add_option("--dst", a.dst, "destination type (e.g. e8m0)");
   app.add_option("--rmode", a.rmode,
@@ -29,7 +33,8 @@ void AddEvalOptions(CLI::App& app, EvalArgs& a) {
 }
 
 EvalCases CasesFromArgs(EvalArgs a) {
-  if (a.op.empty()) throw InputError("--op is required (accepted: " + OpNamesList() + ")");
+  const oracle::Edition edition = RequireEdition(a.edition);
+  if (a.op.empty()) throw InputError("--op is required (accepted: " + OpNamesList(edition) + ")");
   if (a.src.empty()) throw InputError("--src is required (`ptovec list` shows the pairs)");
   if (a.dst.empty()) throw InputError("--dst is required (`ptovec list` shows the pairs)");
   // --sat takes no value of its own, so `--sat both` (or on, off) leaves the word among the
@@ -47,15 +52,16 @@ EvalCases CasesFromArgs(EvalArgs a) {
   if (a.inputs.empty()) {
     throw InputError("no input words given (hex words such as 0x3c00, or decimal values)");
   }
-  const std::size_t slots = RequireOp(a.op).slots.size();
+  const OpDef& op = RequireOp(a.op, edition);
+  const std::size_t slots = op.slots.size();
   if (a.inputs.size() % slots != 0) {
     // MakeCase names the slots and the count in its message.
-    MakeCase(a.op, a.src, a.dst, a.rmode, a.sat, a.inputs);
+    MakeCase(a.op, a.src, a.dst, a.rmode, a.sat, a.inputs, edition);
   }
   // --rmode all: each input under every mode, in mode order (the op must have controls).
   std::vector<std::string> modes = {a.rmode};
   if (a.rmode == "all") {
-    if (!RequireOp(a.op).uses_controls) {
+    if (!op.uses_controls) {
       throw InputError(a.op +
                        " has no rounding mode (its vectors are RNE, Sat off): --rmode all "
                        "does not apply");
@@ -74,16 +80,15 @@ EvalCases CasesFromArgs(EvalArgs a) {
     std::optional<std::string> refused;
     for (const std::string& mode : modes) {
       for (const bool sat : sats) {
-        const OpDef& op = RequireOp(a.op);
         if (expanded && op.check_control) {
-          Case probe = MakeCase(a.op, a.src, a.dst, "RNE", false, group);
+          Case probe = MakeCase(a.op, a.src, a.dst, "RNE", false, group, edition);
           probe.control = {RequireRoundingMode(mode), sat};
           if (auto problem = op.check_control(probe.pair, probe.in, probe.control)) {
             if (!refused) refused = *problem;
             continue;
           }
         }
-        out.cases.push_back(MakeCase(a.op, a.src, a.dst, mode, sat, group));
+        out.cases.push_back(MakeCase(a.op, a.src, a.dst, mode, sat, group, edition));
       }
     }
     if (out.cases.size() == before) throw InputError(refused.value_or("no control selected"));

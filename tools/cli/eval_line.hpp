@@ -14,6 +14,7 @@ namespace ptovec::cli {
 
 /// The arguments of one eval invocation (command line or batch line).
 struct EvalArgs {
+  std::string edition;  ///< --edition ("" : the default edition)
   std::string op;
   std::string src;
   std::string dst;
@@ -22,7 +23,8 @@ struct EvalArgs {
   std::vector<std::string> inputs;
 };
 
-/// Adds eval's options (--op --src --dst --rmode --sat and the input words) to `app`, bound to `a`.
+/// Adds eval's options (--edition --op --src --dst --rmode --sat and the input words) to `app`,
+/// bound to `a`.
 void AddEvalOptions(CLI::App& app, EvalArgs& a);
 
 /// The cases of one eval invocation, and a note for each decimal input that is not exactly a

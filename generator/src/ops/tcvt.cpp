@@ -21,10 +21,9 @@
 #include "ptovec/oracle/fast_e8m0_conversion.hpp"
 #include "ptovec/oracle/format_edges.hpp"
 #include "ptovec/oracle/numeric.hpp"
+#include "tcvt_common.hpp"
 
 namespace ptovec::generator {
-
-namespace {
 
 using oracle::Format;
 using oracle::FormatInfo;
@@ -35,6 +34,8 @@ Word TcvtCarrier(TypePair pair, const Inputs& in) {
   return oracle::TileDataTypeIsSigned(pair.src) ? oracle::NormalizeTileInteger(in[0], pair.src)
                                                 : in[0];
 }
+
+namespace {
 
 // Bulk evaluation: the fast exact form.
 Encoded EvaluateTcvt(TypePair pair, const Inputs& in, NumericExecutionControl control) {
@@ -86,6 +87,8 @@ std::vector<SampleStrategy> WideRawStrategies(const FormatInfo& src) {
   };
 }
 
+}  // namespace
+
 // Every code of an 8/16-bit source; FP32 to E8M0 by its strategies, other wide sources by raw
 // bits.
 DomainPlan TcvtPlan(TypePair pair) {
@@ -94,8 +97,6 @@ DomainPlan TcvtPlan(TypePair pair) {
   if (pair.dst == TileDataType::E8M0) return DomainPlan::Sampled(Fp32ToE8M0Strategies());
   return DomainPlan::Sampled(WideRawStrategies(src));
 }
-
-}  // namespace
 
 // ---- outcome classes (ptovec coverage): ReferenceFloatToE8M0 (to E8M0); other pairs copy the word
 // and have no own classes ----

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "ptovec/generator/word_text.hpp"
+#include "ptovec/oracle/edition_2026_09_encoding.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
 #include "ptovec/oracle/reference_quantization.hpp"
 
@@ -96,12 +97,16 @@ Integer PowerOfTen(int n) {
 }
 
 // The one code of `type` in class `c`, when there is exactly one (infinities, negative zero).
+// Types wider than 16 bits (FP32, FP64) from their row, the others by a search of their codes.
 std::optional<Word> CodeOfClass(TileDataType type, NumericValueClass c) {
-  const unsigned width = oracle::Format(type).width;
-  if (type == TileDataType::FP32) {
-    if (c == NumericValueClass::PositiveInfinity) return 0x7F800000;
-    if (c == NumericValueClass::NegativeInfinity) return 0xFF800000;
-    if (c == NumericValueClass::NegativeZero) return 0x80000000;
+  const oracle::FormatInfo& f = oracle::Format(type);
+  const unsigned width = f.width;
+  if (width > 16) {
+    if (c == NumericValueClass::PositiveInfinity && f.HasInfinities()) return f.infinity_code;
+    if (c == NumericValueClass::NegativeInfinity && f.HasInfinities()) {
+      return f.infinity_code | f.SignBit();
+    }
+    if (c == NumericValueClass::NegativeZero && f.negative_zero) return f.SignBit();
     return std::nullopt;
   }
   std::optional<Word> found;
@@ -136,6 +141,17 @@ std::string ExactText(bool negative, Integer m, int e) {
   return sign + padded.substr(0, padded.size() - k) + "." + padded.substr(padded.size() - k);
 }
 
+// The code of `type` nearest to `value` (RNE, Sat off) by ReferenceMatrixFloatingEncoding: the
+// seeds' for the types of edition 0.58.3, edition 2026-09's for FP64, E6M2 and the FP4 lanes.
+Encoded EncodeNearest(const Real& value, TileDataType type) {
+  const NumericExecutionControl rne{oracle::NumericRoundingMode::RNE, false};
+  if (type == TileDataType::FP64 || type == TileDataType::E6M2 || type == TileDataType::E2M1X2 ||
+      type == TileDataType::E1M2X2) {
+    return oracle::edition_2026_09::ReferenceMatrixFloatingEncoding(value, type, rne);
+  }
+  return oracle::ReferenceMatrixFloatingEncoding(value, type, rne);
+}
+
 }  // namespace
 
 std::optional<DecimalInput> ParseDecimalInput(std::string_view text, TileDataType type,
@@ -148,7 +164,7 @@ std::optional<DecimalInput> ParseDecimalInput(std::string_view text, TileDataTyp
   const std::optional<DecimalParts> d = infinity ? std::nullopt : SplitDecimal(text);
   if (!infinity && !d) return std::nullopt;
   const std::string what = std::string(slot_name) + " " + quoted;
-  if (type == TileDataType::E8M0 || type == TileDataType::FP19) {
+  if (type == TileDataType::E8M0 || type == TileDataType::FP19 || type == TileDataType::RCPE6M2) {
     throw InputError(what + ": " + std::string(f.name) +
                      " words are given in hex (0x...), not as decimal values");
   }
@@ -181,6 +197,11 @@ std::optional<DecimalInput> ParseDecimalInput(std::string_view text, TileDataTyp
     if (v < 0) v += Integer(1) << f.width;
     return DecimalInput{static_cast<Word>(v), true};
   }
+  if (f.kind == oracle::FormatKind::UnsignedNormal && (d->negative || d->digits == 0)) {
+    throw InputError(what + ": " + std::string(f.name) + " has " +
+                     (d->digits == 0 ? "no zero (its smallest value, code 0x00, is 2^-48)"
+                                     : "no negative values"));
+  }
   if (d->digits == 0) {
     if (!d->negative) return DecimalInput{0, true};
     const std::optional<Word> code = CodeOfClass(type, NumericValueClass::NegativeZero);
@@ -190,8 +211,7 @@ std::optional<DecimalInput> ParseDecimalInput(std::string_view text, TileDataTyp
   Real value = d->exponent >= 0 ? Real(d->digits * PowerOfTen(d->exponent))
                                 : Real(d->digits) / Real(PowerOfTen(-d->exponent));
   if (d->negative) value = -value;
-  const Encoded e = oracle::ReferenceMatrixFloatingEncoding(
-      value, type, {oracle::NumericRoundingMode::RNE, false});
+  const Encoded e = EncodeNearest(value, type);
   const Word code = oracle::LowBits(e.word, f.width);
   const auto c = oracle::TileNumericValueClass(type, code);
   if ((e.status & oracle::kStatusOF) != 0 || oracle::NumericValueClassIsNaN(c) ||
@@ -233,25 +253,50 @@ std::string ValueText(TileDataType type, Word word) {
     default:
       break;
   }
+  if (type == TileDataType::RCPE6M2) {  // 1 over E6M2's value of the same code (not dyadic)
+    const std::string e6m2 = ValueText(TileDataType::E6M2, word);
+    return "1/" + (e6m2.find('*') == std::string::npos ? e6m2 : "(" + e6m2 + ")");
+  }
   const oracle::FiniteDecomposition d = oracle::TileNumericFiniteDecomposition(type, word);
   return ExactText(d.negative, Integer(d.significand), d.exponent);
 }
 
-const OpDef& RequireOp(std::string_view name) {
-  const OpDef* op = FindOp(name);
-  if (op == nullptr) {
-    throw InputError("unknown op " + Quoted(name) + " (accepted: " + OpNamesList() + ")");
+const OpDef& RequireOp(std::string_view name, oracle::Edition edition) {
+  const OpDef* op = FindOp(name, edition);
+  if (op != nullptr) return *op;
+  const std::string accepted = "accepted: " + OpNamesList(edition);
+  if (const RetiredOp* retired = FindRetiredOp(name, edition)) {
+    throw InputError("op " + Quoted(name) + " (" + retired->instruction + ") is not in edition " +
+                     std::string(oracle::EditionName(edition)) + ": " + retired->reason + " (" +
+                     accepted + ")");
   }
-  return *op;
+  throw InputError("unknown op " + Quoted(name) + " (" + accepted + ")");
 }
 
-TileDataType RequireType(std::string_view name, std::string_view option) {
-  const auto type = oracle::ParseTileDataType(name);
-  if (!type) {
-    throw InputError("unknown type " + Quoted(name) + " for " + std::string(option) +
-                     " (accepted: " + oracle::FormatNamesList() + ")");
+TileDataType RequireType(std::string_view name, std::string_view option, oracle::Edition edition) {
+  const auto type = oracle::ParseTileDataType(name, edition);
+  if (type) return *type;
+  std::string hint;
+  for (const oracle::Edition other : oracle::kAllEditions) {
+    if (other != edition && oracle::ParseTileDataType(name, other)) {
+      hint = "; " + std::string(name) + " is a type of edition " +
+             std::string(oracle::EditionName(other)) + ": --edition " +
+             std::string(oracle::EditionName(other));
+      break;
+    }
   }
-  return *type;
+  throw InputError("unknown type " + Quoted(name) + " for " + std::string(option) +
+                   " (accepted: " + oracle::FormatNamesList(edition) + hint + ")");
+}
+
+oracle::Edition RequireEdition(std::string_view name) {
+  if (name.empty()) return oracle::kDefaultEdition;
+  const auto edition = oracle::ParseEdition(name);
+  if (!edition) {
+    throw InputError("unknown --edition " + Quoted(name) +
+                     " (accepted: " + oracle::EditionNamesList() + ")");
+  }
+  return *edition;
 }
 
 NumericRoundingMode RequireRoundingMode(std::string_view name) {
@@ -276,17 +321,25 @@ std::string LegalPairsFrom(const OpDef& op, TileDataType src) {
 }  // namespace
 
 Case MakeCase(std::string_view op_name, std::string_view src, std::string_view dst,
-              std::string_view rmode, bool sat, const std::vector<std::string>& inputs) {
+              std::string_view rmode, bool sat, const std::vector<std::string>& inputs,
+              oracle::Edition edition) {
   Case c;
-  c.op = &RequireOp(op_name);
-  c.pair = {RequireType(src, "--src"), RequireType(dst, "--dst")};
+  c.op = &RequireOp(op_name, edition);
+  c.pair = {RequireType(src, "--src", edition), RequireType(dst, "--dst", edition)};
   if (!IsLegalPair(*c.op, c.pair)) {
     const std::string from = LegalPairsFrom(*c.op, c.pair.src);
+    const std::string accepted = from.empty()
+                                     ? "no destination accepts --src " + std::string(src)
+                                     : "--dst accepted for " + std::string(src) + ": " + from;
+    const std::string list =
+        edition == oracle::kDefaultEdition
+            ? "`ptovec list`"
+            : "`ptovec list --edition " + std::string(oracle::EditionName(edition)) + "`";
+    const std::string refusal = c.op->pair_refusal ? c.op->pair_refusal(c.pair) : "";
+    if (!refusal.empty())
+      throw InputError(refusal + "; " + accepted + "; " + list + " shows every pair");
     throw InputError(c.op->name + " does not accept " + std::string(src) + " -> " +
-                     std::string(dst) + " (" +
-                     (from.empty() ? "no destination accepts --src " + std::string(src)
-                                   : "--dst accepted for " + std::string(src) + ": " + from) +
-                     "; `ptovec list` shows every pair)");
+                     std::string(dst) + " (" + accepted + "; " + list + " shows every pair)");
   }
   c.control = {RequireRoundingMode(rmode), sat};
   if (!c.op->uses_controls && (c.control.rounding_mode != NumericRoundingMode::RNE || sat)) {
@@ -325,6 +378,7 @@ Encoded EvaluateCase(const Case& c) {
 
 nlohmann::ordered_json CaseJson(const Case& c, Encoded result) {
   nlohmann::ordered_json j;
+  if (c.op->edition != oracle::kDefaultEdition) j["edition"] = oracle::EditionName(c.op->edition);
   j["op"] = c.op->name;
   j["src"] = oracle::Format(c.pair.src).name;
   j["dst"] = oracle::Format(c.pair.dst).name;
@@ -370,10 +424,13 @@ nlohmann::ordered_json ModelLineJson(const Case& c, const std::string& name,
 }
 
 std::string EvalCommand(const Case& c) {
-  std::string cmd = "ptovec eval --op " + c.op->name + " --src " +
-                    std::string(oracle::Format(c.pair.src).name) + " --dst " +
-                    std::string(oracle::Format(c.pair.dst).name) + " --rmode " +
-                    std::string(RoundingModeName(c.control.rounding_mode));
+  std::string cmd = "ptovec eval ";
+  if (c.op->edition != oracle::kDefaultEdition) {
+    cmd += "--edition " + std::string(oracle::EditionName(c.op->edition)) + " ";
+  }
+  cmd += "--op " + c.op->name + " --src " + std::string(oracle::Format(c.pair.src).name) +
+         " --dst " + std::string(oracle::Format(c.pair.dst).name) + " --rmode " +
+         std::string(RoundingModeName(c.control.rounding_mode));
   if (c.control.saturating) cmd += " --sat";
   for (std::size_t i = 0; i < c.op->slots.size(); ++i) {
     cmd += " " + HexWord(c.in[i], c.op->slots[i].TypeFor(c.pair));

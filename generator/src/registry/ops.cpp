@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "ptovec/generator/domains.hpp"
 
@@ -9,6 +12,7 @@ namespace ptovec::generator {
 
 // One declaration per op; each op's entry lives in generator/src/ops/<name>.cpp.
 OpDef MakeTcvtOp();
+OpDef MakeTcvt2026_09Op();
 OpDef MakeEncodeOp();
 OpDef MakeShiftOp();
 OpDef MakeQparamOp();
@@ -17,9 +21,23 @@ OpDef MakeTdequantOp();
 OpDef MakeAffineOp();
 OpDef MakeFpatrOp();
 
-const std::vector<OpDef>& AllOps() {
-  static const std::vector<OpDef> ops = [] {
-    std::vector<OpDef> v;
+namespace {
+
+using oracle::Edition;
+
+// The ops of one edition, in their order, each marked with the edition.
+std::vector<OpDef> MakeOps(Edition edition) {
+  std::vector<OpDef> v;
+  if (edition == Edition::V2026_09) {
+    // TCVT converts by value; TQUANT and TDEQUANT are retired (RetiredOps); the rest as in
+    // 0.58.3 (docs/semantics.md, "Edition 2026-09").
+    v.push_back(MakeTcvt2026_09Op());
+    v.push_back(MakeEncodeOp());
+    v.push_back(MakeShiftOp());
+    v.push_back(MakeQparamOp());
+    v.push_back(MakeAffineOp());
+    v.push_back(MakeFpatrOp());
+  } else {
     v.push_back(MakeTcvtOp());
     v.push_back(MakeEncodeOp());
     v.push_back(MakeShiftOp());
@@ -28,31 +46,76 @@ const std::vector<OpDef>& AllOps() {
     v.push_back(MakeTdequantOp());
     v.push_back(MakeAffineOp());
     v.push_back(MakeFpatrOp());
-    // The domain functions of each op derive from its plan, bound to the op's own entry (the
-    // vector's elements keep their addresses when it is moved into `ops`).
-    for (OpDef& op : v) DeriveFromPlan(op);
-    return v;
-  }();
-  return ops;
+  }
+  for (OpDef& op : v) op.edition = edition;
+  return v;
 }
 
-const OpDef* FindOp(std::string_view name) {
+std::string Lower(std::string_view name) {
   std::string lower(name);
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  for (const OpDef& op : AllOps()) {
+  return lower;
+}
+
+}  // namespace
+
+const std::vector<OpDef>& AllOps() { return AllOps(oracle::kDefaultEdition); }
+
+const std::vector<OpDef>& AllOps(Edition edition) {
+  // One registry per edition, built on first use. The domain functions of each op derive from
+  // its plan, bound to the op's own entry (the vector's elements keep their addresses when it is
+  // moved into the static).
+  static const auto build = [](Edition e) {
+    std::vector<OpDef> v = MakeOps(e);
+    for (OpDef& op : v) DeriveFromPlan(op);
+    return v;
+  };
+  static const std::vector<OpDef> v0_58_3 = build(Edition::V0_58_3);
+  if (edition == Edition::V0_58_3) return v0_58_3;
+  static const std::vector<OpDef> v2026_09 = build(Edition::V2026_09);
+  return v2026_09;
+}
+
+const OpDef* FindOp(std::string_view name) { return FindOp(name, oracle::kDefaultEdition); }
+
+const OpDef* FindOp(std::string_view name, Edition edition) {
+  const std::string lower = Lower(name);
+  for (const OpDef& op : AllOps(edition)) {
     if (op.name == lower) return &op;
   }
   return nullptr;
 }
 
-std::string OpNamesList() {
+std::string OpNamesList() { return OpNamesList(oracle::kDefaultEdition); }
+
+std::string OpNamesList(Edition edition) {
   std::string out;
-  for (const OpDef& op : AllOps()) {
+  for (const OpDef& op : AllOps(edition)) {
     if (!out.empty()) out += ", ";
     out += op.name;
   }
   return out;
+}
+
+const std::vector<RetiredOp>& RetiredOps(Edition edition) {
+  // ADR-TILE-0013 (accepted 2026-09-03, target release 0.58.6.0; /work/shared/spec-2026-09
+  // README.md): TQUANT and TDEQUANT fault from publication 0.58.5.1.
+  static const std::string kAdr =
+      "retired by ADR-TILE-0013 (accepted 2026-09-03): from publication 0.58.5.1 its encoding "
+      "raises Fault_IllegalInstruction";
+  static const std::vector<RetiredOp> none;
+  static const std::vector<RetiredOp> v2026_09 = {{"tquant", "TQUANT", kAdr},
+                                                  {"tdequant", "TDEQUANT", kAdr}};
+  return edition == Edition::V2026_09 ? v2026_09 : none;
+}
+
+const RetiredOp* FindRetiredOp(std::string_view name, Edition edition) {
+  const std::string lower = Lower(name);
+  for (const RetiredOp& op : RetiredOps(edition)) {
+    if (op.name == lower) return &op;
+  }
+  return nullptr;
 }
 
 bool IsLegalPair(const OpDef& op, TypePair pair) {

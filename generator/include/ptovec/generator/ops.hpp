@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ptovec/oracle/behaviour.hpp"
+#include "ptovec/oracle/edition.hpp"
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/rounding.hpp"
 
@@ -265,6 +266,9 @@ using InputSpaceFn = std::function<rc::Gen<Inputs>(TypePair)>;
 
 /// One op of the registry.
 struct OpDef {
+  /// The edition whose registry holds this entry (AllOps(edition)); an op whose rules did not
+  /// change has one entry per edition, each built by the same Make function.
+  oracle::Edition edition = oracle::kDefaultEdition;
   std::string name;           ///< CLI name: "tcvt"
   std::string instruction;    ///< the spec's instruction or helper: "TCVT"
   std::string seed_function;  ///< "TileProfileConvert"
@@ -289,7 +293,11 @@ struct OpDef {
   std::function<std::vector<Word>(TypePair, std::size_t slot)> slot_values;
   /// false: the op has no rounding mode and no Sat; its vectors record RNE and Sat off only.
   bool uses_controls = true;
-  std::vector<TypePair> legal_pairs;          ///< every pair `eval` and `generate --op` accept
+  std::vector<TypePair> legal_pairs;  ///< every pair `eval` and `generate --op` accept
+  /// Optional: the one-line reason the op's rule gives for refusing a pair that is not in
+  /// legal_pairs (tcvt of 2026-09: the Refusal2026_09 of HardwareTCVTTypePairSupported). Unset:
+  /// MakeCase says only that the pair is not accepted.
+  std::function<std::string(TypePair)> pair_refusal;
   std::vector<TypePair> default_suite_pairs;  ///< the pairs of the default suite
   EvaluateFn evaluate;                        ///< the bulk path (may be a proven-equal fast path)
   EvaluateFn evaluate_reference;              ///< the literal seed transliteration
@@ -332,14 +340,32 @@ struct OpDef {
   std::function<OutcomeClassTable(TypePair)> outcome_classes;
 };
 
-/// Every op, in a fixed order.
+/// Every op of edition 0.58.3 (the default), in a fixed order.
 const std::vector<OpDef>& AllOps();
+/// Every op of `edition`, in a fixed order (0.58.3: AllOps(); 2026-09: tcvt by value, encode,
+/// shift, qparam, affine and fpatr as in 0.58.3, no tquant or tdequant).
+const std::vector<OpDef>& AllOps(oracle::Edition edition);
 
-/// The op named `name` (case-insensitive), or nullptr.
+/// The op of edition 0.58.3 named `name` (case-insensitive), or nullptr.
 const OpDef* FindOp(std::string_view name);
+/// The op of `edition` named `name` (case-insensitive), or nullptr.
+const OpDef* FindOp(std::string_view name, oracle::Edition edition);
 
-/// "tcvt, encode, ..." for error messages.
+/// "tcvt, encode, ..." (the ops of edition 0.58.3) for error messages.
 std::string OpNamesList();
+/// The names of the ops of `edition`, comma-separated.
+std::string OpNamesList(oracle::Edition edition);
+
+/// An op of an earlier edition that `edition` retired: its name and why, in one line.
+struct RetiredOp {
+  std::string name;         ///< "tquant"
+  std::string instruction;  ///< "TQUANT"
+  std::string reason;       ///< "retired by ADR-TILE-0013 ...: from publication 0.58.5.1 ..."
+};
+/// The ops of earlier editions that `edition` no longer has (2026-09: tquant and tdequant).
+const std::vector<RetiredOp>& RetiredOps(oracle::Edition edition);
+/// The retired op of `edition` named `name` (case-insensitive), or nullptr.
+const RetiredOp* FindRetiredOp(std::string_view name, oracle::Edition edition);
 
 /// True when `pair` is one of op.legal_pairs, or a file group (1 to the number of
 /// op.file_groups) of one of them.

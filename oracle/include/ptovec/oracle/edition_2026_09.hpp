@@ -1,7 +1,7 @@
-// Edition 2026-09 of the PTO specification, oracle only so far: TCVT by value. The texts are
+// Edition 2026-09 of the PTO specification: TCVT by value. The texts are
 // /work/shared/spec-2026-09 (its README.md says which file comes from which commit; where they
 // disagree, commit 01445483 and its 12-type common set are followed). docs/semantics.md, section
-// "Edition 2026-09 (oracle only so far)", lists every function with its file and commit, and the
+// "Edition 2026-09", lists every function with its file and commit, and the
 // open points.
 //
 // The public entry is Convert2026_09: one TCVT element of edition 2026-09, or a refusal naming

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "ptovec/oracle/edition.hpp"
 #include "ptovec/oracle/numeric.hpp"
 
 namespace ptovec::oracle {
@@ -147,6 +148,9 @@ std::span<const FormatInfo> AllFormats();
 /// (FP64, E6M2, RCPE6M2, E2M1X2, E1M2X2). Format() finds every one of them.
 std::span<const FormatInfo> AllFormats2026_09();
 
+/// The types of `edition`: AllFormats() for 0.58.3, AllFormats2026_09() for 2026-09.
+std::span<const FormatInfo> AllFormats(Edition edition);
+
 namespace detail {
 inline constexpr std::size_t kFormatCodes = 64;  // type codes are below this
 /// The format table's rows by type code (nullptr: not modelled).
@@ -168,10 +172,14 @@ inline const FormatInfo& Format(TileDataType type) {
 /// Parses a type name of edition 0.58.3 (AllFormats), case-insensitive ("fp16", "FP16", "hif8");
 /// nullopt when unknown.
 std::optional<TileDataType> ParseTileDataType(std::string_view name);
+/// Parses a type name of `edition` (AllFormats(edition)), case-insensitive.
+std::optional<TileDataType> ParseTileDataType(std::string_view name, Edition edition);
 
 /// Comma-separated lower-case names of the types of edition 0.58.3 (AllFormats), for error
 /// messages.
 std::string FormatNamesList();
+/// Comma-separated lower-case names of the types of `edition` (AllFormats(edition)).
+std::string FormatNamesList(Edition edition);
 
 /// NumericValueClass (spec-notes section 4).
 enum class NumericValueClass : std::uint8_t {

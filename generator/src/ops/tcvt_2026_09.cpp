@@ -1,0 +1,158 @@
+// Op `tcvt` of edition 2026-09: TCVT by value, one element as TCVT's loop converts it
+// (tile/model/numeric/formats.asl lines 185-204 at commit 01445483, /work/shared/spec-2026-09),
+// answered by the oracle's Convert2026_09 (edition_2026_09.hpp), the literal transliteration.
+// Its pairs are those HardwareTCVTTypePairSupported accepts over the tile data types of the
+// edition (every row of the format table but FP19), its modes per pair those
+// HardwareTCVTRoundingModeSupported accepts (E6M2 and RCPE6M2 pairs: RNE and RNA only). No fast
+// form yet: `evaluate` is the literal one.
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "outcome_classes.hpp"
+#include "ptovec/generator/domains.hpp"
+#include "ptovec/generator/ops.hpp"
+#include "ptovec/oracle/edition_2026_09.hpp"
+#include "ptovec/oracle/edition_2026_09_encoding.hpp"
+#include "ptovec/oracle/formats.hpp"
+#include "ptovec/oracle/numeric.hpp"
+#include "tcvt_common.hpp"
+
+namespace ptovec::generator {
+
+namespace {
+
+using oracle::Format;
+using oracle::FormatInfo;
+using T = TileDataType;
+
+// The oracle's answer for one element: the Encoded result in the destination's width, or the
+// Refusal2026_09 naming the rule that makes the pair or the mode illegal.
+oracle::Conversion2026_09 Convert(TypePair pair, Word carrier, NumericExecutionControl control) {
+  oracle::Conversion2026_09 r = oracle::Convert2026_09(pair.src, pair.dst, carrier, control);
+  if (auto* e = std::get_if<Encoded>(&r))
+    e->word = oracle::LowBits(e->word, Format(pair.dst).width);
+  return r;
+}
+
+// evaluate and evaluate_reference: a refusal here is a caller's bug (MakeCase checks the pair
+// and the control first), reported as a domain error with the refusal's line.
+Encoded EvaluateTcvt2026_09(TypePair pair, const Inputs& in, NumericExecutionControl control) {
+  const oracle::Conversion2026_09 r = Convert(pair, TcvtCarrier(pair, in), control);
+  if (const auto* refusal = std::get_if<oracle::Refusal2026_09>(&r)) {
+    throw std::domain_error(refusal->message);
+  }
+  return std::get<Encoded>(r);
+}
+
+// The rule of formats.asl (01445483) that answers a legal pair: TCVT's element step (lines
+// 185-204) sends the E8M0, packed FP4, E6M2 and RCPE6M2 pairs to ReferenceTCVTConvert, the rest
+// to TileConvertValue (lines 130-144): integer to integer by TileConvertIntegerValue, else
+// TileProfileConvert (lines 97-128): both types in the 12-type common set by
+// ReferenceCommonConvert, to E8M0 by ReferenceFloatToE8M0, else the raw word (lines 122-127).
+enum class Route { TCVTConvert, IntegerValue, Common, ToE8M0, Raw };
+
+Route RouteOf(TypePair pair) {
+  const auto own = [](T t) {
+    return t == T::E8M0 || t == T::E2M1X2 || t == T::E1M2X2 || t == T::E6M2 || t == T::RCPE6M2;
+  };
+  if (own(pair.src) || (own(pair.dst) && pair.dst != T::E8M0)) return Route::TCVTConvert;
+  if (!oracle::TileDataTypeIsFloating(pair.src) && !oracle::TileDataTypeIsFloating(pair.dst)) {
+    return Route::IntegerValue;
+  }
+  if (oracle::edition_2026_09::ReferenceCommonConversionTypeSupported(pair.src) &&
+      oracle::edition_2026_09::ReferenceCommonConversionTypeSupported(pair.dst)) {
+    return Route::Common;
+  }
+  return pair.dst == T::E8M0 ? Route::ToE8M0 : Route::Raw;
+}
+
+// The 14 controls (7 modes x Sat off/on, mode-major) that HardwareTCVTRoundingModeSupported
+// accepts for the pair.
+std::vector<NumericExecutionControl> PairControls(TypePair pair) {
+  std::vector<NumericExecutionControl> controls;
+  for (const NumericRoundingMode mode : oracle::kAllRoundingModes) {
+    if (!oracle::edition_2026_09::HardwareTCVTRoundingModeSupported(pair.src, pair.dst, mode)) {
+      continue;
+    }
+    controls.push_back({mode, false});
+    controls.push_back({mode, true});
+  }
+  return controls;
+}
+
+// The tile data types of the edition: every row of the format table but FP19 (a B.FPATR
+// parameter format).
+std::vector<T> TileTypes() {
+  std::vector<T> types;
+  for (const FormatInfo& f : oracle::AllFormats2026_09()) {
+    if (f.type != T::FP19) types.push_back(f.type);
+  }
+  return types;
+}
+
+std::string RawNote(TypePair pair) {
+  return "tcvt " + std::string(Format(pair.src).name) + " -> " +
+         std::string(Format(pair.dst).name) +
+         " in edition 2026-09 copies the source word's bits, it does not convert the value "
+         "(TileProfileConvert's raw rule, formats.asl lines 122-127 at 01445483: the pair is "
+         "outside the 12-type common set of PTO-COMMON-CONVERSION-001; docs/semantics.md, "
+         "edition 2026-09, open point 1)";
+}
+
+}  // namespace
+
+OpDef MakeTcvt2026_09Op() {
+  OpDef op;
+  op.name = "tcvt";
+  op.instruction = "TCVT";
+  op.seed_function = "TCVT's element step, TileProfileConvert";
+  op.seed_source =
+      "formats.asl lines 97-128 and 185-204 at 01445483 (ReferenceTCVTConvert: "
+      "tcvt-conversion.asl lines 159-186; ReferenceCommonConvert: reference-conversion.asl "
+      "lines 142-176)";
+  op.summary =
+      "TCVT by value (edition 2026-09): from E8M0, packed FP4 both ways, E6M2 both ways and from "
+      "RCPE6M2 by ReferenceTCVTConvert; FP64 FP32 FP16 E4M3 and the 8- to 64-bit integers by "
+      "ReferenceCommonConvert; to E8M0 by exponent rounding; other pairs the raw word";
+  op.slots = {{"value", SlotRole::Source, T::FP32, "the source word (any code)"}};
+  op.uses_controls = true;
+  op.pair_note = [](TypePair pair) {
+    return RouteOf(pair) == Route::Raw ? RawNote(pair) : std::string();
+  };
+  const std::vector<T> types = TileTypes();
+  for (const T src : types) {
+    for (const T dst : types) {
+      if (!oracle::edition_2026_09::HardwareTCVTTypePairSupported(src, dst)) continue;
+      op.legal_pairs.push_back({src, dst});
+      // The default suite: every pair converted by value (provisional: issue 43's suite of
+      // 2026-09 is a later step).
+      if (RouteOf({src, dst}) != Route::Raw) op.default_suite_pairs.push_back({src, dst});
+    }
+  }
+  op.pair_refusal = [](TypePair pair) {
+    const oracle::Conversion2026_09 r = Convert(pair, 0, NumericExecutionControl{});
+    const auto* refusal = std::get_if<oracle::Refusal2026_09>(&r);
+    return refusal != nullptr ? refusal->message : std::string();
+  };
+  op.pair_controls = PairControls;
+  op.evaluate = EvaluateTcvt2026_09;
+  op.evaluate_reference = EvaluateTcvt2026_09;
+  op.check_domain = [](TypePair, const Inputs&) -> std::optional<std::string> {
+    return std::nullopt;  // every code of the source type is in TCVT's domain
+  };
+  op.check_control = [](TypePair pair, const Inputs& in,
+                        NumericExecutionControl control) -> std::optional<std::string> {
+    const oracle::Conversion2026_09 r = Convert(pair, TcvtCarrier(pair, in), control);
+    if (const auto* refusal = std::get_if<oracle::Refusal2026_09>(&r)) return refusal->message;
+    return std::nullopt;
+  };
+  op.plan = TcvtPlan;
+  // To E8M0 TCVT is the seeds' ReferenceFloatToE8M0: 0.58.3's classes hold.
+  op.outcome_classes = TcvtOutcomeClasses;
+  return op;
+}
+
+}  // namespace ptovec::generator
