@@ -4,6 +4,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "edition_option.hpp"
 #include "ptovec/generator/atomic_file.hpp"
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/errors.hpp"
@@ -32,6 +33,7 @@ struct CheckArgs {
   std::size_t max_report = 20;
   JudgeArgs judge;
   bool quiet = false;
+  std::string edition;  // --edition: "" any (the results' and the vectors' must agree)
 };
 
 }  // namespace
@@ -135,6 +137,11 @@ Command AddCheckCommand(CLI::App& app) {
   AddMismatchesOptions(*c.app, args->mismatches, args->mismatches_unsupported);
   AddJudgeOptions(*c.app, args->judge);
   c.app->add_flag("--quiet", args->quiet, "no progress on stderr");
+  AddEditionOption(*c.app, args->edition)
+      ->description(
+          "require the vectors to be of this edition (default: the files' own; a "
+          "results file of another edition than its vectors is refused either way): " +
+          oracle::EditionNamesList());
   c.run = [args] {
     try {
       const tools::Judge judge = MakeJudge(args->judge);
@@ -146,6 +153,7 @@ Command AddCheckCommand(CLI::App& app) {
       vectors.op = args->op;
       vectors.src = args->src;
       vectors.dst = args->dst;
+      if (!args->edition.empty()) vectors.edition = generator::RequireEdition(args->edition);
       // No generate changes the suite while it is read (refused at once, naming the other ptovec).
       const auto locks = LockVectorFolders(vectors);
       std::vector<tools::OutputFile> outputs;

@@ -27,7 +27,7 @@ using ptovec::cli::EvalCases;
 using ptovec::cli::Fail;
 using ptovec::cli::kExitMismatch;
 
-int RunEvalBatch(const std::string& path) {
+int RunEvalBatch(const std::string& path, const std::string& edition) {
   std::ifstream file;
   std::istream* in = &std::cin;
   if (path != "-") {
@@ -46,7 +46,9 @@ int RunEvalBatch(const std::string& path) {
   std::uint64_t number = 0;
   std::uint64_t cases = 0;
   while (std::getline(*in, line)) {
-    if (EvalBatchLine(std::move(line), ++number, std::cout, std::cerr, any_failed)) ++cases;
+    if (EvalBatchLine(std::move(line), ++number, std::cout, std::cerr, any_failed, edition)) {
+      ++cases;
+    }
     if (!std::cout) return any_failed ? kExitMismatch : 0;  // its reader went away (EPIPE)
   }
   if (cases == 0) {
@@ -90,7 +92,8 @@ int RunEval(const EvalArgs& eval_args, const std::string& batch, const std::stri
     }
     if (model)
       return Fail("--model is not taken with --batch (give the cases on the command line)");
-    return RunEvalBatch(batch);
+    RequireEdition(eval_args.edition);  // a bad --edition: one line, not per line
+    return RunEvalBatch(batch, eval_args.edition);
   }
   // Every case is checked before anything is printed: a bad word prints nothing.
   const EvalCases parsed = CasesFromArgs(eval_args);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "edition_option.hpp"
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/coverage.hpp"
 #include "ptovec/generator/shard.hpp"
@@ -35,21 +36,31 @@ struct GenerateArgs {
   std::string shard;  // "K/N" or empty
   unsigned threads = 0;
   bool quiet = false;
-  std::string suite;  // "" (the default domains) or "smoke"
+  std::string suite;    // "" (the default domains) or "smoke"
+  std::string edition;  // --edition: "" is the default edition
 };
 
-std::vector<Job> SelectJobs(const GenerateArgs& a) {
+// "`ptovec list`", with --edition E when not the default edition.
+std::string ListCommand(ptovec::oracle::Edition edition) {
+  return edition == ptovec::oracle::kDefaultEdition
+             ? "`ptovec list`"
+             : "`ptovec list --edition " + std::string(ptovec::oracle::EditionName(edition)) + "`";
+}
+
+std::vector<Job> SelectJobs(const GenerateArgs& a, ptovec::oracle::Edition edition) {
   std::optional<TileDataType> src;
   std::optional<TileDataType> dst;
-  if (!a.src.empty()) src = RequireType(a.src, "--src");
-  if (!a.dst.empty()) dst = RequireType(a.dst, "--dst");
+  if (!a.src.empty()) src = RequireType(a.src, "--src", edition);
+  if (!a.dst.empty()) dst = RequireType(a.dst, "--dst", edition);
   std::vector<Job> jobs;
   if (!a.op.empty()) {
-    const OpDef& op = RequireOp(a.op);
+    const OpDef& op = RequireOp(a.op, edition);
     if (src && dst) {
       if (!IsLegalPair(op, {*src, *dst})) {
-        throw InputError(op.name + " does not accept " + a.src + " -> " + a.dst +
-                         " (`ptovec list` shows every pair)");
+        const std::string refusal = op.pair_refusal ? op.pair_refusal({*src, *dst}) : "";
+        throw InputError(
+            (refusal.empty() ? op.name + " does not accept " + a.src + " -> " + a.dst : refusal) +
+            " (" + ListCommand(edition) + " shows every pair)");
       }
       for (const TypePair& p : FilePairs(op, {*src, *dst})) jobs.push_back({&op, p});
       return jobs;  // a split pair: its file groups (OpDef::file_groups)
@@ -58,13 +69,14 @@ std::vector<Job> SelectJobs(const GenerateArgs& a) {
       if ((!src || p.src == *src) && (!dst || p.dst == *dst)) jobs.push_back({&op, p});
     }
   } else {
-    for (const Job& j : DefaultSuite()) {
+    for (const Job& j : DefaultSuite(edition)) {
       if ((!src || j.pair.src == *src) && (!dst || j.pair.dst == *dst)) jobs.push_back(j);
     }
   }
   if (jobs.empty()) {
     throw InputError("no pair of the default suite matches --src '" + a.src + "' --dst '" + a.dst +
-                     "' (give both --src and --dst to pick any legal pair; `ptovec list`)");
+                     "' (give both --src and --dst to pick any legal pair; " +
+                     ListCommand(edition) + ")");
   }
   return jobs;
 }
@@ -84,6 +96,11 @@ std::string DefaultOutFor(const GenerateArgs& a, const std::optional<ShardSelect
     out = "vectors/" + a.op;
   } else {
     out = "vectors/" + part(a.op) + "_" + part(a.src) + "_" + part(a.dst);
+  }
+  // Another edition's files never land in the default edition's folder: "vectors/default_2026-09".
+  if (!a.edition.empty() &&
+      a.edition != ptovec::oracle::EditionName(ptovec::oracle::kDefaultEdition)) {
+    out += "_" + a.edition;
   }
   if (shard) out += "_shard" + std::to_string(shard->index) + "of" + std::to_string(shard->of);
   return out;
@@ -194,9 +211,17 @@ int RunGenerate(const GenerateArgs& a) {
     return Fail("unknown --format '" + a.format + "' (accepted: bin, json, both, testfloat)");
   }
   if (a.samples == 0) return Fail("--samples must be at least 1 (got 0)");
+  options.edition = RequireEdition(a.edition);
+  if (options.testfloat && options.edition != ptovec::oracle::kDefaultEdition) {
+    // TestFloat-style files have no header to record the edition in.
+    return Fail(
+        "--format testfloat is of edition 0.58.3 only (its files have no header to "
+        "record --edition " +
+        a.edition + "); accepted with --edition " + a.edition + ": bin, json, both");
+  }
   options.controls = ParseControlFilter(a.rmode, a.sat);
   if (!a.shard.empty()) options.shard = ParseShardSelection(a.shard);
-  const std::vector<Job> jobs = KeepControlledJobs(SelectJobs(a), options, a);
+  const std::vector<Job> jobs = KeepControlledJobs(SelectJobs(a, options.edition), options, a);
   SmokeSelection total;  // the cell counts of every pair, for the line after the files
   if (a.suite == "smoke") {
     total = SelectSmoke(jobs, a, options);
@@ -265,6 +290,7 @@ Command AddGenerateCommand(CLI::App& app) {
                        "it reaches twice, from both sides of the class where it can "
                        "(`ptovec coverage`; the manifest notes what cannot; default --out "
                        "vectors/smoke)");
+  AddEditionOption(*generate, gen->edition);
   Command c;
   c.app = generate;
   c.run = Guarded([gen] { return RunGenerate(*gen); });

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "edition_option.hpp"
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/interrupts.hpp"
 #include "ptovec/generator/readers.hpp"
@@ -53,6 +54,7 @@ struct RunArgs {
   bool keep_going = false;
   bool generation_options = false;  // --seed, --samples or --work given
   bool work_given = false;
+  std::string edition;  // --edition: "" any edition of --vectors, the default one for --op
 };
 
 // "device NAME: N vectors in S s (R vectors/s on T threads); C cases per clock (K cases in M
@@ -99,8 +101,10 @@ int RunExhaustive(const RunArgs& a) {
         "first --max-report mismatches (raise it, or shrink --from them)");
   }
   tools::ExhaustiveOptions options;
-  options.op = &generator::RequireOp(a.op);
-  options.pair = {generator::RequireType(a.src, "--src"), generator::RequireType(a.dst, "--dst")};
+  const oracle::Edition edition = generator::RequireEdition(a.edition);
+  options.op = &generator::RequireOp(a.op, edition);
+  options.pair = {generator::RequireType(a.src, "--src", edition),
+                  generator::RequireType(a.dst, "--dst", edition)};
   if (!generator::IsLegalPair(*options.op, options.pair)) {
     throw InputError(options.op->name + " does not accept " + a.src + " -> " + a.dst +
                      " (`ptovec list` shows every pair)");
@@ -160,10 +164,15 @@ generator::VectorSelection RunSelection(const RunArgs& a) {
   vectors.op = a.op;
   vectors.src = a.src;
   vectors.dst = a.dst;
+  if (!a.edition.empty()) vectors.edition = generator::RequireEdition(a.edition);
   if (!a.vectors.empty()) {
     for (const std::string& v : a.vectors) vectors.paths.emplace_back(v);
   } else {
-    vectors.paths = {tools::RunWorkFolder(a.work, a.shard, a.work_given)};
+    // Another edition's vectors get their own default work folder ("ptovec-run_2026-09").
+    const bool other_edition =
+        !a.edition.empty() && vectors.edition != oracle::kDefaultEdition && !a.work_given;
+    vectors.paths = {tools::RunWorkFolder(other_edition ? a.work + "_" + a.edition : a.work,
+                                          a.shard, a.work_given)};
   }
   return vectors;
 }
@@ -245,8 +254,10 @@ int Run(const RunArgs& a) {
   const std::string previous = tools::PreviousResultsNote(options.results);
   std::unique_ptr<generator::FolderLock> work_lock;  // held until the run ends
   if (generating) {
-    work_lock = tools::GenerateRunVectors(
-        folder, {a.op, a.src, a.dst, a.seed, a.samples, a.shard, options.progress}, vectors);
+    work_lock = tools::GenerateRunVectors(folder,
+                                          {a.op, a.src, a.dst, a.seed, a.samples, a.shard,
+                                           options.progress, generator::RequireEdition(a.edition)},
+                                          vectors);
     locks = LockVectorFolders(vectors);  // covered by the work folder's lock
     CheckOutputs(outputs, vectors);
   }
@@ -320,6 +331,12 @@ Command AddRunCommand(CLI::App& app) {
              "such case is counted as a device failure and recorded as unsupported; the gate "
              "fails); without it the run stops there, exit 1");
   r.add_flag("--quiet", args->quiet, "no progress on stderr");
+  AddEditionOption(r, args->edition)
+      ->description(
+          "the specification edition: with --op, generate and run that edition's "
+          "vectors (default 0.58.3); with --vectors, require theirs to be of it "
+          "(default: the files' own); " +
+          oracle::EditionNamesList());
   c.run = [args, seed, samples, work] {
     try {
       args->generation_options = seed->count() + samples->count() + work->count() > 0;

@@ -108,7 +108,7 @@ EvalCases CasesFromArgs(EvalArgs a) {
 }
 
 bool EvalBatchLine(std::string line, std::uint64_t number, std::ostream& out, std::ostream& err,
-                   bool& failed) {
+                   bool& failed, const std::string& edition) {
   // Blank lines and # comments are skipped; a reproduce line of a report ("ptovec eval --op
   // ...", with any path before ptovec) is taken as its arguments.
   const std::size_t first = line.find_first_not_of(" \t\r");
@@ -119,6 +119,7 @@ bool EvalBatchLine(std::string line, std::uint64_t number, std::ostream& out, st
   }
   try {
     EvalArgs args;
+    args.edition = edition;  // the line's own --edition, when it has one, replaces it
     CLI::App parser{"eval line"};
     AddEvalOptions(parser, args);
     try {

@@ -42,8 +42,9 @@ EvalCases CasesFromArgs(EvalArgs a);
 /// a reproduce line of a report ("ptovec eval --op ...", with any path before ptovec) is taken
 /// as its arguments. Each case's JSON line goes to `out` (a bad line: one {"line", "error"} JSON
 /// line, and `failed` set), each note to `err` ("ptovec: note: line N: ..."). Returns true for a
-/// case line. Throws nothing but std::bad_alloc.
+/// case line. A line without --edition is of `edition` (eval --edition with --batch: "" is the
+/// default edition). Throws nothing but std::bad_alloc.
 bool EvalBatchLine(std::string line, std::uint64_t number, std::ostream& out, std::ostream& err,
-                   bool& failed);
+                   bool& failed, const std::string& edition = "");
 
 }  // namespace ptovec::cli

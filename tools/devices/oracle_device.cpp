@@ -27,6 +27,10 @@ __attribute__((visibility("default"))) uint32_t ptovec_dut_properties(void) {
 
 __attribute__((visibility("default"))) const char* ptovec_dut_name(void) { return "ptovec-oracle"; }
 
-__attribute__((visibility("default"))) int ptovec_dut_init(const char*) { return 0; }
+// "" answers by edition 0.58.3; "edition=2026-09" by that edition (`--dut-arg edition=2026-09`:
+// the ABI carries no edition, the device is told its own).
+__attribute__((visibility("default"))) int ptovec_dut_init(const char* arg) {
+  return ptovec::dut::SetOracleEdition(arg);
+}
 
 }  // extern "C"

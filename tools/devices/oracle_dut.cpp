@@ -2,6 +2,9 @@
 
 #include <cstring>
 #include <exception>
+#include <optional>
+#include <string>
+#include <string_view>
 
 namespace ptovec::dut {
 
@@ -12,9 +15,12 @@ using oracle::TileDataType;
 
 namespace {
 
-// A tile code ptovec models, or nullopt.
+// Set once by ptovec_dut_init, before any evaluation (read-only afterwards).
+oracle::Edition g_edition = oracle::kDefaultEdition;
+
+// A tile code of a type of the device's edition, or nullopt.
 std::optional<TileDataType> TypeFromCode(int code) {
-  for (const oracle::FormatInfo& f : oracle::AllFormats()) {
+  for (const oracle::FormatInfo& f : oracle::AllFormats(g_edition)) {
     if (static_cast<int>(f.type) == code) return f.type;
   }
   return std::nullopt;
@@ -31,6 +37,19 @@ struct PairCache {
 
 }  // namespace
 
+oracle::Edition OracleEdition() { return g_edition; }
+
+int SetOracleEdition(const char* arg) {
+  const std::string_view text = arg == nullptr ? "" : arg;
+  if (text.empty()) return 0;
+  constexpr std::string_view kKey = "edition=";
+  if (!text.starts_with(kKey)) return 1;
+  const auto edition = oracle::ParseEdition(text.substr(kKey.size()));
+  if (!edition) return 1;
+  g_edition = *edition;
+  return 0;
+}
+
 int ResolvePair(std::string_view op_name, int src_code, int dst_code, ResolvedPair& out,
                 std::string* why) {
   thread_local PairCache cache;
@@ -40,7 +59,7 @@ int ResolvePair(std::string_view op_name, int src_code, int dst_code, ResolvedPa
     cache.dst_code = dst_code;
     cache.rc = PTOVEC_DUT_UNSUPPORTED;
     cache.why.clear();
-    const OpDef* op = generator::FindOp(op_name);
+    const OpDef* op = generator::FindOp(op_name, g_edition);
     const auto src = TypeFromCode(src_code);
     const auto dst = TypeFromCode(dst_code);
     if (op == nullptr) {

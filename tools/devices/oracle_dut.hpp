@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "ptovec/generator/cases.hpp"
+#include "ptovec/oracle/edition.hpp"
 #include "ptovec_dut.h"
 
 namespace ptovec::dut {
@@ -17,6 +18,14 @@ struct ResolvedPair {
   generator::TypePair pair{};
   unsigned slot_widths[generator::kMaxSlots] = {};
 };
+
+/// The edition the oracle device answers by (its registry and type codes): 0.58.3 unless
+/// SetOracleEdition chose another. The device ABI carries no edition, so a device is told its
+/// edition when loaded (`--dut-arg edition=2026-09`).
+oracle::Edition OracleEdition();
+/// ptovec_dut_init's argument: "" (0.58.3) or "edition=E" with E an edition name. Returns 0, or
+/// non-zero (and the device refuses to start) for any other text. Call before evaluating.
+int SetOracleEdition(const char* arg);
 
 /// Resolves op name and type codes (spec tile codes, FP19 32). Returns PTOVEC_DUT_OK and fills
 /// `out`, or PTOVEC_DUT_UNSUPPORTED (unknown op, unknown type code, illegal pair; `why` says

@@ -24,6 +24,7 @@
 #include "ptovec/generator/suite_folder.hpp"
 #include "ptovec/generator/testfloat.hpp"
 #include "ptovec/generator/writers.hpp"
+#include "ptovec/oracle/edition.hpp"
 
 namespace ptovec::generator {
 
@@ -83,6 +84,13 @@ std::vector<const Shard*> Ordered(const std::vector<Shard>& shards) {
       throw InputError("mismatched shards: " + Describe(first) + " and " + Describe(s) +
                        " split the work differently (every shard must come from --shard K/" +
                        std::to_string(of) + ")");
+    }
+    if (s.manifest.edition != first.manifest.edition) {
+      throw InputError("mismatched shards: " + Describe(s) + " is of edition " +
+                       std::string(oracle::EditionName(s.manifest.edition)) + ", " +
+                       Describe(first) + " of edition " +
+                       std::string(oracle::EditionName(first.manifest.edition)) +
+                       " (merge joins one run's shards)");
     }
     if (RunIdentity(s.json) != identity) {
       throw InputError("mismatched shards: " + Describe(s) + " is not from the same run as " +

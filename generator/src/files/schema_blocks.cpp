@@ -47,28 +47,41 @@ J Strings(const std::vector<std::string>& items) {
   return out;
 }
 
-// Every type that is the src or dst of some legal pair, in format-table order.
+// Every type that is the src or dst of some legal pair of some edition, in format-table order
+// (0.58.3's types, then those edition 2026-09 adds).
 std::vector<std::string> PairTypeNames() {
   std::vector<std::string> names;
-  for (const oracle::FormatInfo& f : oracle::AllFormats()) {
-    bool used = false;
-    for (const OpDef& op : AllOps()) {
-      for (const TypePair& p : op.legal_pairs) used = used || p.src == f.type || p.dst == f.type;
+  for (const oracle::Edition edition : oracle::kAllEditions) {
+    for (const oracle::FormatInfo& f : oracle::AllFormats(edition)) {
+      bool used = false;
+      for (const OpDef& op : AllOps(edition)) {
+        for (const TypePair& p : op.legal_pairs) used = used || p.src == f.type || p.dst == f.type;
+      }
+      if (used && std::find(names.begin(), names.end(), f.name) == names.end()) {
+        names.emplace_back(f.name);
+      }
     }
-    if (used) names.emplace_back(f.name);
   }
   return names;
 }
 
 std::vector<std::string> AllTypeNames() {
   std::vector<std::string> names;
-  for (const oracle::FormatInfo& f : oracle::AllFormats()) names.emplace_back(f.name);
+  for (const oracle::Edition edition : oracle::kAllEditions) {
+    for (const oracle::FormatInfo& f : oracle::AllFormats(edition)) {
+      if (std::find(names.begin(), names.end(), f.name) == names.end()) names.emplace_back(f.name);
+    }
+  }
   return names;
 }
 
 std::vector<std::string> OpNames() {
   std::vector<std::string> names;
-  for (const OpDef& op : AllOps()) names.push_back(op.name);
+  for (const oracle::Edition edition : oracle::kAllEditions) {
+    for (const OpDef& op : AllOps(edition)) {
+      if (std::find(names.begin(), names.end(), op.name) == names.end()) names.push_back(op.name);
+    }
+  }
   return names;
 }
 
@@ -131,6 +144,34 @@ J IfProperties(const std::vector<std::pair<std::string, std::string>>& consts) {
     required.push_back(key);
   }
   return {{"properties", properties}, {"required", required}};
+}
+
+J EditionIf(oracle::Edition edition) {
+  if (edition == oracle::kDefaultEdition) {
+    return {{"properties", {{"edition", false}}}};  // no "edition": 0.58.3
+  }
+  return IfProperties({{"edition", std::string(oracle::EditionName(edition))}});
+}
+
+J OpIf(const OpDef& op, const std::vector<std::pair<std::string, std::string>>& more) {
+  std::vector<std::pair<std::string, std::string>> consts{{"op", op.name}};
+  consts.insert(consts.end(), more.begin(), more.end());
+  J condition = IfProperties(consts);
+  const J edition = EditionIf(op.edition);
+  condition["properties"]["edition"] = edition["properties"]["edition"];
+  if (edition.contains("required")) condition["required"].push_back("edition");
+  return condition;
+}
+
+J EditionProperty() {
+  J later = J::array();
+  for (const oracle::Edition edition : oracle::kAllEditions) {
+    if (edition != oracle::kDefaultEdition) later.push_back(oracle::EditionName(edition));
+  }
+  return {{"description",
+           "the specification edition the answers follow (docs/semantics.md); absent for "
+           "0.58.3, the seeds"},
+          {"enum", later}};
 }
 
 J Block(J condition, J then) { return {{"if", std::move(condition)}, {"then", std::move(then)}}; }
@@ -223,6 +264,7 @@ J HeaderProperties(std::string_view format_name) {
   p["tool_version"] = {{"description", "the ptovec version that wrote the file"},
                        {"type", "string"},
                        {"pattern", "^[0-9]+\\.[0-9]+\\.[0-9]+"}};
+  p["edition"] = EditionProperty();
   p["op"] = {{"description", "the op (`ptovec list`)"}, {"enum", Strings(OpNames())}};
   p["instruction"] = {{"type", "string"}};
   p["seed_function"] = {{"description", "the specification function the vectors evaluate"},
@@ -323,6 +365,8 @@ nlohmann::ordered_json Uint64Schema() { return Uint64(); }
 nlohmann::ordered_json SchemaOpNames() { return Strings(OpNames()); }
 
 nlohmann::ordered_json SchemaPairTypeNames() { return Strings(PairTypeNames()); }
+
+nlohmann::ordered_json SchemaEditionProperty() { return EditionProperty(); }
 
 nlohmann::ordered_json SchemaModeNames() { return Strings(ModeNames()); }
 

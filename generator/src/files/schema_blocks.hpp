@@ -25,7 +25,8 @@ std::vector<TileDataType> DstTypes(const OpDef& op);
 J Strings(const std::vector<std::string>& items);
 /// Every type that is the src or dst of some legal pair, in format-table order.
 std::vector<std::string> PairTypeNames();
-/// The op names of the registry, in registry order.
+/// The op names of every edition's registry, in registry order (0.58.3's, then those another
+/// edition adds).
 std::vector<std::string> OpNames();
 /// The rounding mode names, RNE .. RHB.
 std::vector<std::string> ModeNames();
@@ -34,6 +35,14 @@ std::vector<std::string> ModeNames();
 J PairAlternatives(const OpDef& op);
 /// {"properties": {key: {"const": value}, ...}, "required": [key, ...]}: an "if" condition.
 J IfProperties(const std::vector<std::pair<std::string, std::string>>& consts);
+/// IfProperties of "op" (and `more`) for the op of its edition: an op of edition 0.58.3 where
+/// the object has no "edition", another's where "edition" is its edition.
+J OpIf(const OpDef& op, const std::vector<std::pair<std::string, std::string>>& more = {});
+/// An "if" condition on the object's "edition": absent for 0.58.3, else that name.
+J EditionIf(oracle::Edition edition);
+/// The "edition" key of a file, manifest, results header or eval line: the editions after
+/// 0.58.3 by name (absent: 0.58.3).
+J EditionProperty();
 /// {"if": condition, "then": then}.
 J Block(J condition, J then);
 /// An unsigned 64-bit integer: {"type":"integer","minimum":0,"maximum":2^64 - 1}.
@@ -54,6 +63,8 @@ enum class Doc { Vectors, EvalResult, BinaryHeader };
 /// (header fields, slot names, fixed-type slots, the legal pairs), one per src type and one per
 /// dst type.
 J OpBlocks(Doc doc);
+/// The ops' blocks of one edition only (the manifest's entries, whose edition is the manifest's).
+J OpBlocks(Doc doc, oracle::Edition edition);
 /// A schema document's head: "$schema" (draft 2020-12), "$id"
 /// (https://ptovec.invalid/schemas/ + `file`), "title", "description".
 J Document(std::string_view file, std::string_view title, std::string_view description);

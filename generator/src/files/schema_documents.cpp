@@ -60,6 +60,7 @@ J ManifestProperties() {
   p["version"] = {{"const", kFileFormatVersion}};
   p["tool"] = {{"const", "ptovec"}};
   p["tool_version"] = {{"type", "string"}, {"pattern", "^[0-9]+\\.[0-9]+\\.[0-9]+"}};
+  p["edition"] = EditionProperty();
   p["suite"] = {{"description",
                  "the --suite given to generate: default (every input of the default domains) "
                  "or smoke (the inputs chosen to reach every outcome class); a folder holds "
@@ -129,12 +130,24 @@ J ManifestFileBlocks() {
   J testfloat = {{"required", J::array({"rmode", "sat"})},
                  {"properties", {{"path", testfloat_path}}}};
   file_blocks.push_back(Block(IfProperties({{"format", "testfloat"}}), testfloat));
-  for (const OpDef& op : AllOps()) {
-    J then = {{"properties", {{"path", {{"pattern", "^" + op.name + "_"}}}}},
-              {"anyOf", PairAlternatives(op)}};
-    file_blocks.push_back(Block(IfProperties({{"op", op.name}}), then));
-  }
   return file_blocks;
+}
+
+// The manifest's conditions per edition: its entries' ops and pairs are of the manifest's
+// "edition" (absent: 0.58.3), each entry with a path of its op and a pair of the op.
+J ManifestEditionBlocks() {
+  J blocks = J::array();
+  for (const oracle::Edition edition : oracle::kAllEditions) {
+    J op_blocks = J::array();
+    for (const OpDef& op : AllOps(edition)) {
+      J then = {{"properties", {{"path", {{"pattern", "^" + op.name + "_"}}}}},
+                {"anyOf", PairAlternatives(op)}};
+      op_blocks.push_back(Block(IfProperties({{"op", op.name}}), then));
+    }
+    blocks.push_back(Block(EditionIf(edition),
+                           {{"properties", {{"files", {{"items", {{"allOf", op_blocks}}}}}}}}));
+  }
+  return blocks;
 }
 
 // A smoke-suite file entry's "selection".
@@ -256,6 +269,7 @@ nlohmann::ordered_json ManifestSchema() {
                             "formats", "controls", "files"});
   s["additionalProperties"] = false;
   s["properties"] = ManifestProperties();
+  s["allOf"] = ManifestEditionBlocks();
   J defs = J::object();
   defs["uint64"] = Uint64();
   AddHeaderDefs(defs);
@@ -267,8 +281,9 @@ nlohmann::ordered_json ManifestSchema() {
 
 nlohmann::ordered_json EvalLineSchema() {
   J s = Document("eval-line.schema.json", "one line of `ptovec eval` output",
-                 "Each line is one JSON object: a result, with its keys in the order op, src, "
-                 "dst, rmode, sat, in, out, flags, in_value, out_value, flag_names; or, with "
+                 "Each line is one JSON object: a result, with its keys in the order (edition, "
+                 "for an edition after 0.58.3) op, src, dst, rmode, sat, in, out, flags, "
+                 "in_value, out_value, flag_names; or, with "
                  "--batch, an error for one input line (then the exit status is 1).");
   s["oneOf"] = J::array({{{"$ref", "#/$defs/result"}}, {{"$ref", "#/$defs/error"}}});
   J defs = CommonDefs();
@@ -285,6 +300,7 @@ nlohmann::ordered_json EvalLineSchema() {
       {"type", "string"},
       {"pattern", "^(-?[0-9]+(\\.[0-9]+)?|-?([0-9]+\\*)?2\\^-?[0-9]+|[+-]Inf|NaN|invalid)$"}};
   result["properties"] = {
+      {"edition", EditionProperty()},
       {"op", {{"enum", Strings(OpNames())}}},
       {"src", {{"enum", Strings(PairTypeNames())}}},
       {"dst", {{"enum", Strings(PairTypeNames())}}},

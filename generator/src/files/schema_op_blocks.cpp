@@ -34,13 +34,15 @@ void AddPrefix(J& target, std::size_t length, Fn set) {
 void PairControlBlocks(const OpDef& op, J& blocks) {
   for (const TypePair& whole : op.legal_pairs) {
     const std::vector<std::string> groups = FileGroups(op, whole);
-    const J pair_if =
-        IfProperties({{"op", op.name}, {"src", TypeName(whole.src)}, {"dst", TypeName(whole.dst)}});
+    const J pair_if = OpIf(op, {{"src", TypeName(whole.src)}, {"dst", TypeName(whole.dst)}});
     const auto controls = [&](TypePair pair) {
       J allowed = J::array();
       for (const J& c : ControlsJson(ControlsFor(op, pair))) allowed.push_back(c);
       return J{{"controls", {{"items", {{"enum", allowed}}}}}};
     };
+    if (groups.empty() && !op.file_groups && ControlsFor(op, whole) == ControlsFor(op)) {
+      continue;  // every control of the op, no group: the op's block says it all
+    }
     if (groups.empty()) {
       blocks.push_back(Block(pair_if, {{"properties", controls(whole)},
                                        {"not", {{"required", J::array({"group"})}}}}));
@@ -126,7 +128,7 @@ J OpBlock(const OpDef& op, Doc doc) {
   if (!props.empty()) then["properties"] = props;
   then["anyOf"] = PairAlternatives(op);
   if (has_header && !op.file_groups) then["not"] = {{"required", J::array({"group"})}};
-  return Block(IfProperties({{"op", op.name}}), then);
+  return Block(OpIf(op), then);
 }
 
 // One record of a JSON file or eval line: its words of `type` in the slots of `role`; the dst
@@ -199,7 +201,15 @@ J TypeBlockProperties(const OpDef& op, Doc doc, bool is_src, bool any_slot, Tile
 
 J OpBlocks(Doc doc) {
   J blocks = J::array();
-  for (const OpDef& op : AllOps()) {
+  for (const oracle::Edition edition : oracle::kAllEditions) {
+    for (J& block : OpBlocks(doc, edition)) blocks.push_back(std::move(block));
+  }
+  return blocks;
+}
+
+J OpBlocks(Doc doc, oracle::Edition edition) {
+  J blocks = J::array();
+  for (const OpDef& op : AllOps(edition)) {
     blocks.push_back(OpBlock(op, doc));
     if (doc != Doc::EvalResult && op.pair_controls) PairControlBlocks(op, blocks);
     // ---- per src type and per dst type ----
@@ -210,7 +220,7 @@ J OpBlocks(Doc doc) {
       if (is_src && !any_slot) continue;  // (dst blocks always constrain "out")
       for (TileDataType type : is_src ? SrcTypes(op) : DstTypes(op)) {
         blocks.push_back(
-            Block(IfProperties({{"op", op.name}, {is_src ? "src" : "dst", TypeName(type)}}),
+            Block(OpIf(op, {{is_src ? "src" : "dst", TypeName(type)}}),
                   {{"properties", TypeBlockProperties(op, doc, is_src, any_slot, type)}}));
       }
     }

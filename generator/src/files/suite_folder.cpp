@@ -114,6 +114,15 @@ void ReadSuiteKeys(const OJson& j, Manifest& m) {
     throw InputError("\"version\" " + std::to_string(version) + " is not a version");
   m.version = static_cast<int>(version);
   m.tool_version = Text(j, "tool_version");
+  if (j.contains("edition")) {
+    const std::string edition = Text(j, "edition");
+    const std::optional<oracle::Edition> parsed = oracle::ParseEdition(edition);
+    if (!parsed) {
+      throw InputError("\"edition\" \"" + edition + "\" is not an edition (accepted: " +
+                       oracle::EditionNamesList() + "; no key: 0.58.3)");
+    }
+    m.edition = *parsed;
+  }
   if (j.contains("suite")) {
     m.suite = Text(j, "suite");
     if (m.suite != "default" && m.suite != "smoke") {
@@ -238,7 +247,7 @@ void RefuseUnlistedVectorFiles(const std::filesystem::path& folder, const Manife
 }
 
 std::pair<std::size_t, std::size_t> SuiteOrder(const OpDef& op, TypePair pair) {
-  const auto& ops = AllOps();
+  const auto& ops = AllOps(op.edition);
   std::size_t op_index = 0;
   while (op_index < ops.size() && &ops[op_index] != &op) ++op_index;
   const auto& suite = op.default_suite_pairs;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,8 @@
 #include "ptovec/generator/shard.hpp"
 #include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
+#include "ptovec/oracle/edition.hpp"
+#include "ptovec/oracle/formats.hpp"
 
 namespace ptovec::generator {
 
@@ -50,21 +53,37 @@ void CheckFormatAndVersion(const nlohmann::ordered_json& h, std::string_view for
   info.version = static_cast<int>(h["version"].get<std::int64_t>());
 }
 
-// The op and the pair, one the op accepts.
+// The specification edition the file follows: its "edition" ("0.58.3", "2026-09"); a file
+// without the key is of edition 0.58.3 (the files written before editions existed).
+void CheckEdition(const nlohmann::ordered_json& h, VectorFileInfo& info, const FailFn& fail) {
+  if (!h.contains("edition")) return;
+  const std::optional<oracle::Edition> edition =
+      h["edition"].is_string() ? oracle::ParseEdition(h["edition"].get<std::string>())
+                               : std::nullopt;
+  if (!edition) {
+    fail("has \"edition\" " + h["edition"].dump() + " (accepted: " + oracle::EditionNamesList() +
+         "; no key: 0.58.3)");
+  }
+  info.edition = *edition;
+}
+
+// The op and the pair of the file's edition, one the op accepts.
 HeaderNames CheckOpAndPair(const nlohmann::ordered_json& h, VectorFileInfo& info,
                            const FailFn& fail) {
   HeaderNames names{HeaderText(h, "op", fail), "", ""};
-  info.op = FindOp(names.op);
+  info.op = FindOp(names.op, info.edition);
   if (info.op == nullptr || info.op->name != names.op) {
-    fail("names unknown op '" + names.op + "' (accepted: " + OpNamesList() + ")");
+    fail("names unknown op '" + names.op + "' (accepted in edition " +
+         std::string(oracle::EditionName(info.edition)) + ": " + OpNamesList(info.edition) + ")");
   }
   names.src = HeaderText(h, "src", fail);
   names.dst = HeaderText(h, "dst", fail);
-  const auto s = oracle::ParseTileDataType(names.src);
-  const auto d = oracle::ParseTileDataType(names.dst);
+  const auto s = oracle::ParseTileDataType(names.src, info.edition);
+  const auto d = oracle::ParseTileDataType(names.dst, info.edition);
   if (!s || !d) {
-    fail("names unknown type '" + (!s ? names.src : names.dst) +
-         "' (accepted: " + oracle::FormatNamesList() + ")");
+    fail("names unknown type '" + (!s ? names.src : names.dst) + "' (accepted in edition " +
+         std::string(oracle::EditionName(info.edition)) + ": " +
+         oracle::FormatNamesList(info.edition) + ")");
   }
   info.pair = {*s, *d};
   if (!IsLegalPair(*info.op, info.pair)) {
@@ -171,6 +190,7 @@ std::uint64_t CheckShard(const nlohmann::ordered_json& h, VectorFileInfo& info,
 void CheckCommonHeader(const nlohmann::ordered_json& h, std::string_view format,
                        VectorFileInfo& info, const FailFn& fail) {
   CheckFormatAndVersion(h, format, info, fail);
+  CheckEdition(h, info, fail);
   const HeaderNames names = CheckOpAndPair(h, info, fail);
   CheckGroup(h, names, info, fail);
   if (!h.contains("count") || !h["count"].is_number_unsigned()) {

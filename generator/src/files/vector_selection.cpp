@@ -13,16 +13,18 @@
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/readers.hpp"
 #include "ptovec/generator/suite_folder.hpp"
+#include "ptovec/oracle/edition.hpp"
 
 namespace ptovec::generator {
 
 namespace {
 
 // A source of a manifest's entry: its digest, count, size and kind to verify.
-VectorSource ListedSource(const std::filesystem::path& path, const ManifestEntry& e, bool twin) {
+VectorSource ListedSource(const std::filesystem::path& path, const ManifestEntry& e, bool twin,
+                          oracle::Edition edition) {
   return {path,    e.path,  e.sha256,
           e.count, e.bytes, std::array<std::string, 4>{e.op, e.src, e.dst, e.format},
-          twin};
+          twin,    edition};
 }
 
 // Throws InputError when a listed file is missing or its size is not the manifest's.
@@ -54,12 +56,12 @@ VectorSource LoneFileSource(const std::filesystem::path& path) {
     const Manifest manifest = ReadManifest(manifest_path);
     for (const ManifestEntry& e : manifest.files) {
       if (e.path != name) continue;
-      VectorSource source = ListedSource(path, e, false);
+      VectorSource source = ListedSource(path, e, false, manifest.edition);
       CheckListedSize(source, manifest_path);
       return source;
     }
   }
-  return {path, name, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+  return {path, name, std::nullopt, std::nullopt, std::nullopt, std::nullopt, false, std::nullopt};
 }
 
 // Of a file stored in both formats ((stem, name) pairs in order), the binary one is read (with
@@ -107,7 +109,7 @@ std::vector<VectorSource> ManifestSources(const std::filesystem::path& path,
     const std::string& name = listed.first;
     const auto e = std::find_if(manifest.files.begin(), manifest.files.end(),
                                 [&](const ManifestEntry& m) { return m.path == name; });
-    sources.push_back(ListedSource(path / name, *e, listed.second));
+    sources.push_back(ListedSource(path / name, *e, listed.second, manifest.edition));
   }
   for (const VectorSource& s : sources) CheckListedSize(s, manifest_path);
   if (sources.empty()) {
@@ -124,8 +126,8 @@ std::vector<VectorSource> FolderSources(const std::filesystem::path& path, bool 
   }
   std::vector<VectorSource> sources;
   for (const auto& [name, twin] : PreferBinary(names, twins)) {
-    sources.push_back(
-        {path / name, name, std::nullopt, std::nullopt, std::nullopt, std::nullopt, twin});
+    sources.push_back({path / name, name, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                       twin, std::nullopt});
   }
   if (sources.empty()) {
     throw InputError("--vectors folder " + path.string() + " holds no manifest.json and no " +
@@ -150,6 +152,39 @@ std::vector<VectorSource> ListVectorFiles(const std::filesystem::path& path, boo
   return FolderSources(path, twins);
 }
 
+namespace {
+
+// Refuses --op/--src/--dst names of no edition (of the selection's edition when it has one).
+void RequireSelectionNames(const VectorSelection& selection) {
+  const auto require = [&](oracle::Edition edition) {
+    if (!selection.op.empty()) RequireOp(selection.op, edition);
+    if (!selection.src.empty()) RequireType(selection.src, "--src", edition);
+    if (!selection.dst.empty()) RequireType(selection.dst, "--dst", edition);
+  };
+  if (selection.edition) return require(*selection.edition);
+  for (const oracle::Edition edition : oracle::kAllEditions) {
+    if (edition == oracle::kDefaultEdition) continue;
+    try {
+      return require(edition);
+    } catch (const InputError&) {
+    }
+  }
+  require(oracle::kDefaultEdition);  // of no edition: the default edition's refusal
+}
+
+// Refuses a source of another edition than `edition` (--edition).
+void RefuseOtherEdition(const VectorSource& source, oracle::Edition edition) {
+  const oracle::Edition actual =
+      source.edition ? *source.edition : VectorReader(source.path).info().edition;
+  if (actual != edition) {
+    throw InputError("vector file " + source.path.string() + " is of edition " +
+                     std::string(oracle::EditionName(actual)) + ", --edition says " +
+                     std::string(oracle::EditionName(edition)));
+  }
+}
+
+}  // namespace
+
 std::string VectorSelection::Describe() const {
   std::string out;
   for (const auto& p : paths) out += (out.empty() ? "" : ", ") + p.string();
@@ -162,9 +197,7 @@ std::string VectorSelection::Describe() const {
 
 std::vector<VectorSource> SelectVectorFiles(const VectorSelection& selection) {
   if (selection.paths.empty()) throw InputError("no --vectors path given");
-  if (!selection.op.empty()) RequireOp(selection.op);
-  if (!selection.src.empty()) RequireType(selection.src, "--src");
-  if (!selection.dst.empty()) RequireType(selection.dst, "--dst");
+  RequireSelectionNames(selection);
   std::vector<VectorSource> chosen;
   for (const std::filesystem::path& path : selection.paths) {
     for (VectorSource& source : ListVectorFiles(path, selection.twins)) {
@@ -186,6 +219,7 @@ std::vector<VectorSource> SelectVectorFiles(const VectorSelection& selection) {
       if ((selection.op.empty() || kind[0] == selection.op) &&
           (selection.src.empty() || kind[1] == selection.src) &&
           (selection.dst.empty() || kind[2] == selection.dst)) {
+        if (selection.edition) RefuseOtherEdition(source, *selection.edition);
         chosen.push_back(std::move(source));
       }
     }
@@ -203,6 +237,11 @@ std::unique_ptr<VectorReader> OpenVectorSource(const VectorSource& source) {
     throw InputError("vector file " + source.path.string() + " announces " +
                      std::to_string(reader->info().count) + " records, its manifest " +
                      std::to_string(*source.count));
+  }
+  if (source.edition && *source.edition != reader->info().edition) {
+    throw InputError("vector file " + source.path.string() + " is of edition " +
+                     std::string(oracle::EditionName(reader->info().edition)) +
+                     ", its manifest says " + std::string(oracle::EditionName(*source.edition)));
   }
   if (source.kind) {
     const VectorFileInfo& info = reader->info();

@@ -99,6 +99,9 @@ nlohmann::ordered_json FileHeader(const FileSpec& spec, std::string_view format_
   h["format"] = format_name;
   h["version"] = kFileFormatVersion;
   h["tool_version"] = PTOVEC_VERSION;
+  // The edition the answers follow: only for a later edition than 0.58.3, so 0.58.3 files keep
+  // their bytes (no key: 0.58.3).
+  if (op.edition != oracle::kDefaultEdition) h["edition"] = oracle::EditionName(op.edition);
   h["op"] = op.name;
   h["instruction"] = op.instruction;
   h["seed_function"] = op.seed_function;

@@ -143,9 +143,11 @@ class Progress {
 
 }  // namespace
 
-std::vector<Job> DefaultSuite() {
+std::vector<Job> DefaultSuite() { return DefaultSuite(oracle::kDefaultEdition); }
+
+std::vector<Job> DefaultSuite(oracle::Edition edition) {
   std::vector<Job> jobs;
-  for (const OpDef& op : AllOps()) {
+  for (const OpDef& op : AllOps(edition)) {
     for (TypePair pair : op.default_suite_pairs) jobs.push_back({&op, pair});
   }
   return jobs;
@@ -346,6 +348,14 @@ std::vector<GeneratedFile> GenerateSuite(const std::vector<Job>& jobs,
   // nothing in it is changed until every file is complete: the vector files stay temporaries
   // until the end, then they and the manifest are renamed into place as one step (CommitAll), so
   // an interrupt or a crash never leaves new files beside an old manifest.
+  for (const Job& job : jobs) {
+    if (job.op->edition != options.edition) {
+      throw std::invalid_argument("GenerateSuite: " + JobBaseName(job) + " is of edition " +
+                                  std::string(oracle::EditionName(job.op->edition)) +
+                                  ", the options' edition is " +
+                                  std::string(oracle::EditionName(options.edition)));
+    }
+  }
   std::error_code exists_error;
   if (!std::filesystem::exists(options.out_dir, exists_error)) {
     std::uint64_t ignored = options.sampling.samples;

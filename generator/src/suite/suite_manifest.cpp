@@ -70,6 +70,15 @@ std::optional<Manifest> ExistingSuite(const GenerateOptions& options) {
   RefuseUnlistedVectorFiles(
       out, &old, options.folder_option + " folder",
       "give an empty or new " + options.folder_option + " folder, or move them away");
+  if (old.edition != options.edition) {
+    // A folder holds one edition: check and run read one edition's answers from a manifest.
+    throw InputError(options.folder_option + " " + out.string() + " holds a suite of edition " +
+                     std::string(oracle::EditionName(old.edition)) + " (" +
+                     Counted(old.files.size(), "file") + "), this run writes edition " +
+                     std::string(oracle::EditionName(options.edition)) +
+                     "; a folder holds one edition (give another " + options.folder_option +
+                     ", or delete the folder first)");
+  }
   if (old.suite != options.suite) {
     // Neither adding to nor replacing: the smoke suite over a default one would silently swap
     // a nightly suite for a per-commit one (or the reverse), under the same file names.
@@ -171,9 +180,9 @@ EntryKey EntryOrder(const OpDef& op, TypePair pair, const std::string& format,
 }
 
 // The suite order of a kept entry.
-EntryKey KeptEntryOrder(const ManifestEntry& e) {
-  const OpDef& op = RequireOp(e.op);
-  TypePair pair{RequireType(e.src, "src"), RequireType(e.dst, "dst")};
+EntryKey KeptEntryOrder(const ManifestEntry& e, oracle::Edition edition) {
+  const OpDef& op = RequireOp(e.op, edition);
+  TypePair pair{RequireType(e.src, "src", edition), RequireType(e.dst, "dst", edition)};
   const std::vector<std::string> groups = FileGroups(op, pair);
   const auto group = std::find(groups.begin(), groups.end(), e.group);
   if (!e.group.empty() && group != groups.end())
@@ -206,9 +215,10 @@ nlohmann::ordered_json ManifestEntryJson(const GeneratedFile& g) {
 
 // Entries of the files kept from the folder's suite and of those just written, in suite order.
 nlohmann::ordered_json ManifestFiles(const std::vector<ManifestEntry>& kept,
-                                     const std::vector<GeneratedFile>& written) {
+                                     const std::vector<GeneratedFile>& written,
+                                     oracle::Edition edition) {
   std::vector<std::pair<EntryKey, nlohmann::ordered_json>> entries;
-  for (const ManifestEntry& e : kept) entries.emplace_back(KeptEntryOrder(e), e.json);
+  for (const ManifestEntry& e : kept) entries.emplace_back(KeptEntryOrder(e, edition), e.json);
   for (const GeneratedFile& g : written) {
     entries.emplace_back(EntryOrder(*g.op, g.pair, g.format, g.control), ManifestEntryJson(g));
   }
@@ -265,6 +275,10 @@ std::unique_ptr<AtomicFile> ManifestFile(const GenerateOptions& options, std::ui
   manifest["version"] = kFileFormatVersion;
   manifest["tool"] = "ptovec";
   manifest["tool_version"] = PTOVEC_VERSION;
+  // Only for a later edition than 0.58.3, so 0.58.3 manifests keep their bytes.
+  if (options.edition != oracle::kDefaultEdition) {
+    manifest["edition"] = oracle::EditionName(options.edition);
+  }
   manifest["suite"] = options.suite;
   manifest["seed"] = options.sampling.seed;
   manifest["samples"] = samples;
@@ -272,7 +286,7 @@ std::unique_ptr<AtomicFile> ManifestFile(const GenerateOptions& options, std::ui
   manifest["controls"] = ControlFilterJson(options.controls);
   if (options.shard)
     manifest["shard"] = {{"index", options.shard->index}, {"of", options.shard->of}};
-  manifest["files"] = ManifestFiles(kept, written);
+  manifest["files"] = ManifestFiles(kept, written, options.edition);
   auto manifest_file = std::make_unique<AtomicFile>(options.out_dir / "manifest.json");
   manifest_file->Write(manifest.dump(2) + "\n");
   return manifest_file;

@@ -14,16 +14,20 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <vector>
 
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/oracle/edition.hpp"
 
 namespace ptovec::tools {
 
 /// Cases per channel region: a longer batch goes to the host in parts of this size.
 inline constexpr std::size_t kHostCapacity = 16384;
 
-/// One case on the wire: the op's index in generator::AllOps(), the type codes, mode and Sat,
-/// the input words (slots beyond the op's count 0).
+/// One case on the wire: the op's HostOpCode (its edition and index in that edition's
+/// generator::AllOps), the type codes, mode and Sat, the input words (slots beyond the op's
+/// count 0).
 struct HostCase {
   std::uint16_t op = 0;
   std::uint8_t src = 0;
@@ -33,6 +37,21 @@ struct HostCase {
   std::uint8_t pad[2] = {};
   std::uint64_t in[generator::kMaxSlots] = {};
 };
+
+/// The wire code of an op: its edition's number (oracle::Edition) in bits 15:8, its index in
+/// generator::AllOps(edition) in bits 7:0.
+inline std::uint16_t HostOpCode(const generator::OpDef& op) {
+  const std::vector<generator::OpDef>& ops = generator::AllOps(op.edition);
+  return static_cast<std::uint16_t>((static_cast<unsigned>(op.edition) << 8) |
+                                    static_cast<unsigned>(&op - ops.data()));
+}
+
+/// The op of a wire code (HostOpCode). Throws std::out_of_range for a code of no op.
+inline const generator::OpDef& HostOp(std::uint16_t code) {
+  const unsigned edition = code >> 8U;
+  if (edition >= oracle::kAllEditions.size()) throw std::out_of_range("no edition of op code");
+  return generator::AllOps(oracle::kAllEditions[edition]).at(code & 0xFFU);
+}
 
 /// One answer on the wire: the destination word (low bits of its width) and status bits 4:0.
 struct HostAnswer {

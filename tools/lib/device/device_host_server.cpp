@@ -62,7 +62,6 @@ std::string ClockText(const Device& device) {
 }
 
 void Serve(Device& device, std::uint8_t* region, int request_fd, int answer_fd) {
-  const std::vector<generator::OpDef>& ops = generator::AllOps();
   std::vector<Case> cases;
   std::vector<DeviceAnswer> answers;
   std::vector<generator::Inputs> inputs;
@@ -90,7 +89,7 @@ void Serve(Device& device, std::uint8_t* region, int request_fd, int answer_fd) 
       }
       answers.assign(ni * nc, DeviceAnswer{});
       try {
-        device.EvaluateProduct(ops.at(in[0].op),
+        device.EvaluateProduct(HostOp(in[0].op),
                                {static_cast<generator::TileDataType>(in[0].src),
                                 static_cast<generator::TileDataType>(in[0].dst)},
                                inputs, controls, answers);
@@ -115,7 +114,7 @@ void Serve(Device& device, std::uint8_t* region, int request_fd, int answer_fd) 
     cases.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
       Case& c = cases[i];
-      c.op = &ops.at(in[i].op);
+      c.op = &HostOp(in[i].op);
       c.pair = {static_cast<generator::TileDataType>(in[i].src),
                 static_cast<generator::TileDataType>(in[i].dst)};
       c.control.rounding_mode = static_cast<oracle::NumericRoundingMode>(in[i].rmode);

@@ -163,7 +163,6 @@ class IsolatedDevice final : public Device {
   // Evaluates cases (at most kHostCapacity) on channel k of host.
   PartResult Exchange(Host& host, std::size_t k, std::span<const Case> cases,
                       std::span<DeviceAnswer> answers, std::string& ended) {
-    const std::vector<generator::OpDef>& ops = generator::AllOps();
     std::uint8_t* region = host.Region(k);
     HostCase* out = RegionCases(region);
     const generator::OpDef* last_op = nullptr;
@@ -172,7 +171,7 @@ class IsolatedDevice final : public Device {
       const Case& c = cases[i];
       if (c.op != last_op) {
         last_op = c.op;
-        op_index = static_cast<std::uint16_t>(c.op - ops.data());
+        op_index = HostOpCode(*c.op);
       }
       HostCase& h = out[i];
       h.op = op_index;
@@ -196,7 +195,7 @@ class IsolatedDevice final : public Device {
     const std::size_t nc = controls.size();
     for (std::size_t c = 0; c < nc; ++c) {
       HostCase& h = out[c];
-      h.op = static_cast<std::uint16_t>(&op - generator::AllOps().data());
+      h.op = HostOpCode(op);
       h.src = static_cast<std::uint8_t>(pair.src);
       h.dst = static_cast<std::uint8_t>(pair.dst);
       h.rmode = static_cast<std::uint8_t>(controls[c].rounding_mode);

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "gate/check_report_text.hpp"
+#include "ptovec/oracle/edition.hpp"
 #include "ptovec/tools/check_report.hpp"
 #include "ptovec/tools/compare.hpp"
 #include "ptovec/tools/known_differences.hpp"
@@ -220,7 +221,11 @@ void WriteFileSuite(std::ostream& x, const CheckReport& r, const FileTally& f,
   x << "  <testsuite name=\"" << XmlEscape(f.file) << "\" tests=\"" << file_tests
     << "\" failures=\"" << file_failures << "\" errors=\"0\" skipped=\"" << file_skips
     << "\" time=\"" << Seconds(f.seconds) << "\">\n";
-  x << "    <properties>\n" << run_properties << JunitFileProperties(r, f) << "    </properties>\n";
+  // The edition of the file's answers (its op's): a pass of one edition is never read as another's.
+  x << "    <properties>\n"
+    << "      <property name=\"ptovec.edition\" value=\"" << oracle::EditionName(f.op->edition)
+    << "\"/>\n"
+    << run_properties << JunitFileProperties(r, f) << "    </properties>\n";
   for (std::size_t c = 0; c < n; ++c) {
     if (Listed(f, c)) WriteTestCase(x, r, f, c);
   }

@@ -16,6 +16,10 @@
 
 namespace ptovec::tools {
 
+oracle::Edition ReportEdition(const CheckReport& r) {
+  return r.per_file.empty() ? oracle::kDefaultEdition : r.per_file.front().op->edition;
+}
+
 namespace {
 
 using check_report_text::MismatchText;
@@ -154,7 +158,8 @@ void PrintTriage(std::ostream& out, const CheckReport& r, std::size_t max_report
 
 // The second line: ptovec's version, the specification's edition, the vectors and their manifest.
 void PrintEnvironment(std::ostream& out, const CheckReport& r) {
-  out << "environment: ptovec " << PTOVEC_VERSION << ", spec edition " << oracle::kSpecEdition;
+  out << "environment: ptovec " << PTOVEC_VERSION << ", spec edition "
+      << oracle::EditionName(ReportEdition(r));
   const ReportEnvironment& e = r.environment;
   if (e.vectors.empty()) {  // run --exhaustive (or a library caller that did not say)
     out << "\n";

@@ -266,7 +266,7 @@ J ShrunkJson(const CheckReport& r) {
 J EnvironmentJson(const CheckReport& r) {
   const ReportEnvironment& e = r.environment;
   return {{"ptovec_version", PTOVEC_VERSION},
-          {"spec_edition", oracle::kSpecEdition},
+          {"spec_edition", oracle::EditionName(ReportEdition(r))},
           {"vectors", StringOrNull(e.vectors)},
           {"manifest_sha256", e.manifest_sha256 ? J(*e.manifest_sha256) : J(nullptr)},
           {"device", StringOrNull(r.device)},

@@ -197,7 +197,9 @@ J EnvironmentDef() {
   return Closed(
       "what the answers were checked with",
       {{"ptovec_version", Described(kString, "the ptovec that wrote the report")},
-       {"spec_edition", Described(kString, "the PTO ISA numeric profile edition of the oracle")},
+       {"spec_edition", Described(kString,
+                                  "the specification edition of the answers checked, the "
+                                  "vectors' (0.58.3 or 2026-09; docs/semantics.md)")},
        {"vectors", Described(kNullableString,
                              "the --vectors paths as given (several: \", \"-separated; run --op: "
                              "its work folder); null for run --exhaustive")},

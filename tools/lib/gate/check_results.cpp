@@ -20,6 +20,7 @@
 #include "ptovec/generator/readers.hpp"
 #include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
+#include "ptovec/oracle/edition.hpp"
 #include "ptovec/tools/check.hpp"
 #include "ptovec/tools/check_outputs.hpp"
 #include "ptovec/tools/results.hpp"
@@ -38,6 +39,18 @@ using generator::VectorRecord;
 using generator::VectorSource;
 
 using check_internal::KeepSectionRecords;
+
+// Refuses a results file of one edition checked against vectors of another: their answers
+// differ by rule, not by device (ptovec run --edition; docs/semantics.md).
+void RefuseOtherEdition(const ResultsReader& reader, const std::filesystem::path& results,
+                        const VectorSource& source, const generator::VectorFileInfo& info) {
+  if (reader.edition() == info.edition) return;
+  throw InputError("results file " + results.string() + " is of edition " +
+                   std::string(oracle::EditionName(reader.edition())) + ", vector file " +
+                   source.path.string() + " of edition " +
+                   std::string(oracle::EditionName(info.edition)) +
+                   " (check results against the vectors of the edition they were run on)");
+}
 
 // Checks results section `s` against its vector file `source` (file name, op, types, controls,
 // count, and the SHA-256 when the manifest gives one); throws InputError naming what differs.
@@ -350,6 +363,7 @@ CheckReport Compare(const generator::VectorSelection& vectors, const std::filesy
     for (; next < t; ++next) SkipSection(reader, next);
     ++next;
     auto vr = generator::OpenVectorSource(sources[s]);
+    RefuseOtherEdition(reader, results, sources[s], vr->info());
     CheckSection(sections[t], t, sources[s], vr->info());
     acc.BeginFile(sources[s].name, *vr->info().op, vr->info().pair, sections[t].count);
     std::uint64_t left = reader.RecordsIn(t);  // answers in the file (fewer after a stop)

@@ -21,6 +21,7 @@
 #include "ptovec/generator/readers.hpp"
 #include "ptovec/generator/word_text.hpp"
 #include "ptovec/generator/writers.hpp"
+#include "ptovec/oracle/edition.hpp"
 #include "ptovec/tools/check.hpp"
 #include "ptovec/tools/check_outputs.hpp"
 #include "ptovec/tools/device.hpp"
@@ -60,6 +61,14 @@ std::vector<ResultsSection> RunSections(const std::vector<VectorSource>& sources
     auto vr = generator::OpenVectorSource(source);
     const generator::VectorFileInfo& info = vr->info();
     const std::string sha = source.sha256 ? *source.sha256 : generator::FileSha256(source.path);
+    if (!sections.empty() && sections.front().op->edition != info.edition) {
+      // One results file holds one edition's answers (its header's "edition").
+      throw InputError("vector files " + sources.front().path.string() + " and " +
+                       source.path.string() + " are of editions " +
+                       std::string(oracle::EditionName(sections.front().op->edition)) + " and " +
+                       std::string(oracle::EditionName(info.edition)) +
+                       "; a run reads one edition (run each edition's vectors apart)");
+    }
     ResultsSection section = SectionFor(source.name, sha, *info.op, info.pair, info.count);
     if (!controls.all() && info.op->uses_controls) {
       // The file's controls the filter keeps, in the file's order.

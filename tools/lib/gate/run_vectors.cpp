@@ -13,24 +13,32 @@
 #include "ptovec/generator/readers.hpp"
 #include "ptovec/generator/shard.hpp"
 #include "ptovec/generator/suite.hpp"
+#include "ptovec/oracle/edition.hpp"
 #include "ptovec/tools/results.hpp"
 #include "ptovec/tools/run.hpp"
 
 namespace ptovec::tools {
 
 std::vector<generator::Job> SelectRunJobs(const std::string& op_name, const std::string& src_name,
-                                          const std::string& dst_name) {
+                                          const std::string& dst_name, oracle::Edition edition) {
   using generator::InputError;
-  const generator::OpDef& op = generator::RequireOp(op_name);
+  const generator::OpDef& op = generator::RequireOp(op_name, edition);
   std::optional<generator::TileDataType> src;
   std::optional<generator::TileDataType> dst;
-  if (!src_name.empty()) src = generator::RequireType(src_name, "--src");
-  if (!dst_name.empty()) dst = generator::RequireType(dst_name, "--dst");
+  if (!src_name.empty()) src = generator::RequireType(src_name, "--src", edition);
+  if (!dst_name.empty()) dst = generator::RequireType(dst_name, "--dst", edition);
   std::vector<generator::Job> jobs;
   if (src && dst) {
     if (!generator::IsLegalPair(op, {*src, *dst})) {
-      throw InputError(op.name + " does not accept " + src_name + " -> " + dst_name +
-                       " (`ptovec list` shows every pair)");
+      const std::string refusal = op.pair_refusal ? op.pair_refusal({*src, *dst}) : "";
+      throw InputError((refusal.empty()
+                            ? op.name + " does not accept " + src_name + " -> " + dst_name
+                            : refusal) +
+                       " (`ptovec list" +
+                       (edition == oracle::kDefaultEdition
+                            ? std::string()
+                            : " --edition " + std::string(oracle::EditionName(edition))) +
+                       "` shows every pair)");
     }
     // A split pair: its file groups (OpDef::file_groups).
     for (const generator::TypePair& p : generator::FilePairs(op, {*src, *dst}))
@@ -74,8 +82,9 @@ std::unique_ptr<generator::FolderLock> GenerateRunVectors(const std::filesystem:
   // Added to the work folder's suite (never narrowing it); the run then selects the files of
   // --op/--src/--dst from it.
   const std::vector<generator::Job> jobs =
-      SelectRunJobs(generation.op, generation.src, generation.dst);
+      SelectRunJobs(generation.op, generation.src, generation.dst, generation.edition);
   generator::GenerateOptions generate;
+  generate.edition = generation.edition;
   generate.out_dir = folder;
   generate.folder_option = "--work";
   generate.sampling = {generation.seed, generation.samples};

@@ -13,6 +13,7 @@
 #include "ptovec/generator/readers.hpp"
 #include "ptovec/generator/shard.hpp"
 #include "ptovec/generator/suite_folder.hpp"
+#include "ptovec/oracle/edition.hpp"
 #include "ptovec/tools/results.hpp"
 #include "report/report_text.hpp"
 
@@ -97,6 +98,12 @@ void CheckShardResults(const Shard& shard, const fs::path& file, const Shard& fi
     throw InputError(ShardText(shard, file) + " is " + r.format() + " from device '" + r.device() +
                      "', the first shard's " + first.reader->format() + " from '" +
                      first.reader->device() + "' (merge joins one run's shards)");
+  }
+  if (r.edition() != first.reader->edition()) {
+    throw InputError(ShardText(shard, file) + " is of edition " +
+                     std::string(oracle::EditionName(r.edition())) + ", the first shard's of " +
+                     std::string(oracle::EditionName(first.reader->edition())) +
+                     " (merge joins one run's shards)");
   }
   if (r.judged() != first.reader->judged()) {
     throw InputError(ShardText(shard, file) + " was judged " + r.judged().dump() +

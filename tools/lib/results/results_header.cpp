@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/generator/writers.hpp"
+#include "ptovec/oracle/edition.hpp"
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/tools/compare.hpp"
 #include "ptovec/tools/results.hpp"
@@ -46,6 +48,19 @@ J ResultsHeader(const std::vector<ResultsSection>& sections, ResultsFormat forma
                                                             : kResultsJsonFormatName);
   h["version"] = kResultsFormatVersion;
   h["tool_version"] = PTOVEC_VERSION;
+  // The edition of the vectors answered (every section's op is of one edition): only for a later
+  // edition than 0.58.3, so 0.58.3 results files keep their bytes (no key: 0.58.3).
+  const oracle::Edition edition =
+      sections.empty() ? oracle::kDefaultEdition : sections.front().op->edition;
+  for (const ResultsSection& s : sections) {
+    if (s.op->edition != edition) {
+      throw InputError("results sections " + sections.front().file + " and " + s.file +
+                       " are of editions " + std::string(oracle::EditionName(edition)) + " and " +
+                       std::string(oracle::EditionName(s.op->edition)) +
+                       "; a results file holds one edition (run each edition's vectors apart)");
+    }
+  }
+  if (edition != oracle::kDefaultEdition) h["edition"] = oracle::EditionName(edition);
   h["device"] = device_name;
   if (judged.is_object()) {
     for (const auto& [key, value] : judged.items()) h[key] = value;
@@ -127,13 +142,26 @@ void ResultsReader::Impl::CheckHeaderKeys(const J& h) const {
         key == "compare" || key == "known_differences" || key == "allow_unsupported";
     if (key != "format" && key != "version" && key != "tool_version" && key != "device" &&
         key != "sections" &&
-        !(version >= 2 && (key == "stopped" || key == "vectors" || judged_key))) {
+        !(version >= 2 &&
+          (key == "stopped" || key == "vectors" || key == "edition" || judged_key))) {
       Fail("has a malformed header: unknown key \"" + key + "\" (accepted: format, version, " +
            "tool_version, device, sections" +
-           (version >= 2 ? ", stopped, compare, known_differences, allow_unsupported, vectors)"
-                         : ")"));
+           (version >= 2
+                ? ", stopped, compare, known_differences, allow_unsupported, vectors, edition)"
+                : ")"));
     }
   }
+}
+
+void ResultsReader::Impl::ParseEdition(const J& h) {
+  if (!h.contains("edition")) return;  // no key: 0.58.3
+  const std::optional<oracle::Edition> parsed =
+      oracle::ParseEdition(HeaderText(h, "edition", "header"));
+  if (!parsed) {
+    Fail("has \"edition\" " + Dump(h["edition"]) + " (accepted: " + oracle::EditionNamesList() +
+         "; no key: 0.58.3)");
+  }
+  edition = *parsed;
 }
 
 void ResultsReader::Impl::ParseStopped(const J& h) {
@@ -209,15 +237,16 @@ ResultsSection ResultsReader::Impl::ParseSection(const J& s, std::size_t number,
   r.file = HeaderText(s, "file", where);
   r.sha256 = HeaderText(s, "sha256", where);
   const std::string op = HeaderText(s, "op", where);
-  r.op = generator::FindOp(op);
+  r.op = generator::FindOp(op, edition);
   if (r.op == nullptr) {
-    Fail("section " + Str(number) + " names unknown op '" + op +
-         "' (accepted: " + generator::OpNamesList() + ")");
+    Fail("section " + Str(number) + " names unknown op '" + op + "' (accepted in edition " +
+         std::string(oracle::EditionName(edition)) + ": " + generator::OpNamesList(edition) + ")");
   }
   const std::string src = HeaderText(s, "src", where);
   const std::string dst = HeaderText(s, "dst", where);
   try {
-    r.pair = {generator::RequireType(src, "src"), generator::RequireType(dst, "dst")};
+    r.pair = {generator::RequireType(src, "src", edition),
+              generator::RequireType(dst, "dst", edition)};
   } catch (const InputError& e) {
     Fail("section " + Str(number) + ": " + e.what());
   }
@@ -261,6 +290,7 @@ void ResultsReader::Impl::ParseHeader(const J& h, const std::string& expected_fo
   ParseFormatAndVersion(h, expected_format);
   CheckHeaderKeys(h);
   ParseStopped(h);
+  ParseEdition(h);
   if (h.contains("device")) device = HeaderText(h, "device", "header");
   ParseJudged(h);
   ParseVectorPaths(h);

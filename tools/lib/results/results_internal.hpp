@@ -17,6 +17,7 @@
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/framing.hpp"
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/oracle/edition.hpp"
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/tools/results.hpp"
 
@@ -50,6 +51,8 @@ struct ResultsReader::Impl {
   // The header's "compare", "known_differences", "allow_unsupported".
   nlohmann::ordered_json judged = nlohmann::ordered_json::object();
   int version = 0;
+  // The header's "edition" (0.58.3 without one): the sections' ops are of it.
+  oracle::Edition edition = oracle::kDefaultEdition;
   std::optional<ResultsStop> stopped;
   std::vector<ResultsSection> sections;
   std::vector<std::uint64_t> available;  // records of each section present in the file
@@ -93,6 +96,7 @@ struct ResultsReader::Impl {
                             const std::string& where) const;
   void ParseFormatAndVersion(const nlohmann::ordered_json& h, const std::string& expected_format);
   void CheckHeaderKeys(const nlohmann::ordered_json& h) const;
+  void ParseEdition(const nlohmann::ordered_json& h);  // "edition"
   void ParseStopped(const nlohmann::ordered_json& h);
   void ParseJudged(const nlohmann::ordered_json& h);  // "compare", "allow_unsupported", judged
   void ParseVectorPaths(const nlohmann::ordered_json& h);

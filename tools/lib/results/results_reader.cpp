@@ -277,6 +277,7 @@ std::vector<std::filesystem::path> ResultsReader::vectors() const {
   return out;
 }
 int ResultsReader::version() const { return impl_->version; }
+oracle::Edition ResultsReader::edition() const { return impl_->edition; }
 const std::optional<ResultsStop>& ResultsReader::stopped() const { return impl_->stopped; }
 std::uint64_t ResultsReader::RecordsIn(std::size_t section) const {
   return impl_->available.at(section);

@@ -114,6 +114,7 @@ J ResultsHeaderSchema(bool binary) {
                   {"enum", J::array({1, 2})}};
   p["tool_version"] = {{"description", "the ptovec version (or the vendor harness) that wrote it"},
                        {"type", "string"}};
+  p["edition"] = generator::SchemaEditionProperty();
   p["device"] = {{"description", "the device's name, for reports (may be empty)"},
                  {"type", "string"}};
   AddRunProperties(p);

@@ -17,6 +17,7 @@
 #include "ptovec/generator/sha256.hpp"
 #include "ptovec/generator/shard.hpp"
 #include "ptovec/generator/writers.hpp"
+#include "ptovec/oracle/edition.hpp"
 
 namespace ptovec::generator {
 
@@ -32,6 +33,9 @@ struct VectorFileInfo {
   std::string name;    ///< the file name without folders ("tcvt_fp16_e8m0.bin")
   std::string format;  ///< "bin", "json" or "testfloat" (testfloat.hpp: op, pair and control
                        ///< from the file name, count from the size)
+  /// The specification edition of the file: its header's "edition", 0.58.3 without one. `op`
+  /// is that edition's (AllOps(edition)).
+  oracle::Edition edition = oracle::kDefaultEdition;
   const OpDef* op = nullptr;
   TypePair pair{};
   std::uint64_t count = 0;  ///< records the header announces (checked against the file)
@@ -114,6 +118,8 @@ struct VectorSource {
   /// The other format of the file listed just before it (VectorSelection::twins): read only to
   /// check that it holds the same records.
   bool twin = false;
+  /// From manifest.json: the suite's edition, verified against the header's.
+  std::optional<oracle::Edition> edition;
 };
 
 /// The vector files of `path`: a file is itself, checked against the manifest.json beside it
@@ -140,6 +146,9 @@ struct VectorSelection {
   /// Also list, right after a binary file, its JSON twin of the same folder (VectorSource::twin),
   /// which is otherwise not read (`coverage` checks it).
   bool twins = false;
+  /// Only vectors of this edition (--edition): a file of another is refused, not skipped.
+  /// nullopt: any edition (op and type names of any edition are accepted).
+  std::optional<oracle::Edition> edition;
   bool filtered() const { return !op.empty() || !src.empty() || !dst.empty(); }
   /// "vectors/default", "a, b", plus " (op tcvt, src fp16)" when filtered.
   std::string Describe() const;
@@ -148,7 +157,8 @@ struct VectorSelection {
 /// The vector files of every path (ListVectorFiles), in order, that match the selection (op and
 /// types read from the manifest, else from the file's header). Throws InputError as
 /// ListVectorFiles does, for an unknown op or type name, a file given twice, or a selection
-/// that matches no file (naming the paths).
+/// that matches no file (naming the paths), or, with selection.edition, a file of another
+/// edition.
 std::vector<VectorSource> SelectVectorFiles(const VectorSelection& selection);
 
 /// Opens a source and checks it against what the manifest says (count, op, src, dst, format;

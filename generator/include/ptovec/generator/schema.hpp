@@ -44,11 +44,14 @@ nlohmann::ordered_json CommonSchemaDefs();
 /// An unsigned 64-bit integer: {"type":"integer","minimum":0,"maximum":2^64 - 1}.
 nlohmann::ordered_json Uint64Schema();
 
-/// The op names of the registry, in registry order (a JSON array for "enum").
+/// The op names of every edition's registry, in registry order (a JSON array for "enum").
 nlohmann::ordered_json SchemaOpNames();
 
 /// Every type that is the src or dst of some legal pair, in format-table order (a JSON array).
 nlohmann::ordered_json SchemaPairTypeNames();
+
+/// The "edition" key's schema: the editions after 0.58.3 by name (absent: 0.58.3).
+nlohmann::ordered_json SchemaEditionProperty();
 
 /// The rounding mode names, RNE .. RHB (spec-notes section 2; a JSON array).
 nlohmann::ordered_json SchemaModeNames();

@@ -22,8 +22,10 @@ struct Job {
   TypePair pair{};
 };
 
-/// The default suite: every op's default_suite_pairs, in registry order.
+/// The default suite: every op's default_suite_pairs, in registry order (of edition 0.58.3).
 std::vector<Job> DefaultSuite();
+/// The default suite of `edition`: every op of AllOps(edition), its default_suite_pairs.
+std::vector<Job> DefaultSuite(oracle::Edition edition);
 
 struct GenerateOptions {
   std::filesystem::path out_dir = "vectors/default";
@@ -33,6 +35,10 @@ struct GenerateOptions {
   /// the inputs coverage.hpp SelectSmokeInputs picks). A folder holds one suite: generate
   /// refuses to add to or replace a folder's suite of another kind.
   std::string suite = "default";
+  /// The specification edition of the jobs' ops (OpDef::edition), written as the manifest's
+  /// "edition" when not 0.58.3. A folder holds one edition: generate refuses a folder whose
+  /// manifest names another.
+  oracle::Edition edition = oracle::kDefaultEdition;
   bool binary = true;
   bool json = false;
   /// TestFloat-style text (testfloat.hpp): one file per (op, pair, control), named

@@ -21,6 +21,7 @@
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/generator/shard.hpp"
 #include "ptovec/generator/writers.hpp"
+#include "ptovec/oracle/edition.hpp"
 
 namespace ptovec::generator {
 
@@ -63,6 +64,9 @@ struct ManifestEntry {
 struct Manifest {
   int version = 0;  ///< file-format version
   std::string tool_version;
+  /// The specification edition of every file of the suite: "edition" ("2026-09"); a manifest
+  /// without the key is of 0.58.3. A folder holds one edition.
+  oracle::Edition edition = oracle::kDefaultEdition;
   /// "default" or "smoke" (GenerateOptions::suite). A manifest written before the key existed:
   /// "smoke" when a file's domain is "selected" (only the smoke suite's are), else "default".
   std::string suite = "default";

@@ -19,6 +19,7 @@
 #include "ptovec/facts.h"
 #include "ptovec/generator/readers.hpp"
 #include "ptovec/generator/word_text.hpp"
+#include "ptovec/oracle/edition.hpp"
 #include "ptovec/tools/compare.hpp"
 #include "ptovec/tools/device.hpp"
 #include "ptovec/tools/diagnosis.hpp"
@@ -258,6 +259,11 @@ struct CheckReport {
            incomplete.empty() && device_failures.empty();
   }
 };
+
+/// The specification edition of the answers a report judged: its files' (their ops' edition;
+/// every file of a run or check is of one edition), 0.58.3 for a report of no file. The report's
+/// environment "spec edition", JSON "spec_edition".
+oracle::Edition ReportEdition(const CheckReport& r);
 
 /// Tallies answers against expected vectors, file by file, in run order.
 class CheckAccumulator {

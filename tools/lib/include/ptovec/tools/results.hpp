@@ -19,6 +19,7 @@
 
 #include "ptovec/generator/framing.hpp"
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/oracle/edition.hpp"
 #include "ptovec/tools/device.hpp"
 
 namespace ptovec::tools {
@@ -144,6 +145,9 @@ class ResultsReader {
   std::vector<std::filesystem::path> vectors() const;
   /// The file's format version (1 or 2).
   int version() const;
+  /// The specification edition of the vectors the run answered (header "edition"; 0.58.3
+  /// without one). The sections' ops are of it.
+  oracle::Edition edition() const;
   /// Set when the run stopped early: then only stopped()->records records follow, the first of
   /// the sections' records in order.
   const std::optional<ResultsStop>& stopped() const;

@@ -11,6 +11,7 @@
 #include "ptovec/generator/interrupts.hpp"
 #include "ptovec/generator/readers.hpp"
 #include "ptovec/generator/suite.hpp"
+#include "ptovec/oracle/edition.hpp"
 
 namespace ptovec::tools {
 
@@ -18,7 +19,8 @@ namespace ptovec::tools {
 /// types: that legal pair, split into its file groups; else the default-suite pairs matching).
 /// Throws generator::InputError for an illegal pair or no matching pair.
 std::vector<generator::Job> SelectRunJobs(const std::string& op, const std::string& src,
-                                          const std::string& dst);
+                                          const std::string& dst,
+                                          oracle::Edition edition = oracle::kDefaultEdition);
 
 /// `ptovec run --op`: where its vectors are generated: `work`, or for a shard (`shard` not empty)
 /// "<work>_shard<K>of<N>" unless `work_given`.
@@ -36,6 +38,7 @@ struct RunGeneration {
   std::uint64_t samples = 100000;
   std::string shard;  ///< "K/N", or empty
   bool progress = false;
+  oracle::Edition edition = oracle::kDefaultEdition;  ///< the ops' edition (--edition)
 };
 
 /// `ptovec run --op`: creates `folder`, takes its write lock (returned: hold it until the run
