@@ -49,7 +49,7 @@ class TestRun(GateBase):
 
     def test_run_prints_the_devices_throughput_unless_quiet(self):
         # The oracle library is not clocked: no cases per clock. The 700 vectors are one batch,
-        # split in two parts of 350 (parts have at least 256 cases), one per thread.
+        # split in chunks of 256, 256 and 188 (chunks have at least 256 cases): both threads.
         results = self.path("throughput.bin")
         r = ptovec("run", "--dut", ORACLE_DUT, "--vectors", self.vectors, "--results", results,
                    "--threads", "2")

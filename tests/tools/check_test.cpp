@@ -169,17 +169,18 @@ class ThreadRecordingDevice : public Device {
   std::vector<std::size_t> calls_;
 };
 
-// `run --threads 2` with and without --rmode: every thread gets its part of each batch. (A
-// control selection used to leave the parts it read too short to split, so one thread ran.)
+// `run --threads 2` with and without --rmode: every thread gets chunks of the batches. (A control
+// selection used to leave the parts it read too short to split, so one thread ran.)
 TEST_F(Gate, AControlSelectedRunUsesTheThreadsAskedFor) {
   struct Selection {
     const char* rmode;
     std::uint64_t vectors;
     std::vector<std::size_t> calls;
   };
-  // Parts of at least `batch` (64) cases: 100 kept RNE vectors (50 inputs x Sat off and on) are
-  // one batch of two parts; all 700 are 5 batches of 128 and one of 60 (too few to split).
-  for (const Selection& s : {Selection{"RNE", 100, {64, 36}},
+  // Batches of 512 records read (64 x 2 threads x 4 chunks), in chunks of `batch` (64) cases at
+  // most and at least: the first batch keeps 74 RNE vectors (37 inputs x Sat off and on), two
+  // chunks (64, 10), the second 26 (13 inputs); all 700 are 8 chunks of 64, then 64, 64 and 60.
+  for (const Selection& s : {Selection{"RNE", 100, {64, 26, 10}},
                              Selection{"", 700, {64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 60}}}) {
     SCOPED_TRACE(s.rmode);
     ThreadRecordingDevice device;

@@ -199,6 +199,9 @@ std::size_t VectorReader::ReadBinary(std::vector<VectorRecord>& out, std::size_t
   const OpDef& op = *info_.op;
   const std::size_t slots = op.slots.size();
   const auto* p = reinterpret_cast<const unsigned char*>(buffer_.data());
+  // The header's control of each record: they repeat in the header's order.
+  std::size_t control = static_cast<std::size_t>(position_ % info_.controls.size());
+  out.reserve(out.size() + n);
   for (std::size_t r = 0; r < n; ++r, p += record_size_) {
     VectorRecord rec;
     rec.c.op = &op;
@@ -217,10 +220,10 @@ std::size_t VectorReader::ReadBinary(std::vector<VectorRecord>& out, std::size_t
            " (accepted: rmode 0..6, sat 0..1, flags 0x00..0x1f; RNE, Sat off for " + op.name + ")");
     }
     rec.c.control = {static_cast<NumericRoundingMode>(rmode), sat == 1};
-    if (const std::string problem = ControlProblem(position_ + r, rec.c.control);
-        !problem.empty()) {
-      Fail("record " + Str(position_ + r) + " " + problem);
+    if (!(rec.c.control == info_.controls[control])) {
+      Fail("record " + Str(position_ + r) + " " + ControlProblem(position_ + r, rec.c.control));
     }
+    if (++control == info_.controls.size()) control = 0;
     out.push_back(rec);
   }
   position_ += n;

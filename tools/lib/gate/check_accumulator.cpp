@@ -117,17 +117,6 @@ void CheckAccumulator::Add(std::uint64_t index, const VectorRecord& expected,
   Add(index, expected.c, expected.expected, got);
 }
 
-// One answer that did not match, as Add judged it: what a Mismatch of it is made from.
-struct CheckAccumulator::Judged {
-  std::uint64_t index;
-  const Case& c;
-  const Encoded& expected;
-  const DeviceAnswer& got;
-  MismatchKind kind;
-  std::size_t vector_class;
-  Verdict verdict;
-};
-
 void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& expected,
                            const DeviceAnswer& got) {
   FileTally& file = report_.per_file.back();
@@ -147,8 +136,8 @@ void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& ex
   // (device.hpp), so the word compares as it is.
   std::size_t rule = kNoRule;
   const Verdict verdict = report_.judge.Of(c, input_class_, expected, got, &rule);
-  diagnosis_base_ = expected;
-  if (!report_.judge.known.models.empty()) diagnosis_base_ = TallyModels(c, expected, verdict, got);
+  Encoded base = expected;
+  if (!report_.judge.known.models.empty()) base = TallyModels(c, expected, verdict, got);
   if (verdict == Verdict::Match) {
     ++report_.matched;
     if (tally.matched_samples.size() < kDiagnosisMatchedSamples) {
@@ -156,21 +145,45 @@ void CheckAccumulator::Add(std::uint64_t index, const Case& c, const Encoded& ex
     }
     return;
   }
-  const Judged j{
-      index,        c,      expected, got, KindOf(verdict, expected, got, report_.judge.policy),
-      vector_class, verdict};
-  if (verdict == Verdict::Unsupported) {
+  const Judged j{index,
+                 c,
+                 expected,
+                 got,
+                 KindOf(verdict, expected, got, report_.judge.policy),
+                 vector_class,
+                 verdict,
+                 rule,
+                 input_class_,
+                 base};
+  CountFailure(j, tally);
+  if (defer_) {
+    deferred_.push_back(j);
+  } else {
+    Record(j, tally);
+  }
+}
+
+void CheckAccumulator::CountFailure(const Judged& j, ControlTally& tally) {
+  if (j.verdict == Verdict::Unsupported) {
     ++tally.unsupported;
     ++report_.unsupported;
   }
-  if (verdict == Verdict::Waived) {
+  if (j.verdict == Verdict::Waived) {
     ++tally.waived;
     ++report_.waived;
-    AddWaived(j, rule);
+    ++report_.rules[j.rule].waived;
     return;
   }
-  if (verdict == Verdict::Mismatch) CountMismatch(report_, tally, j.kind, expected, got);
-  AddFailure(j, tally);
+  if (j.verdict == Verdict::Mismatch) CountMismatch(report_, tally, j.kind, j.expected, j.got);
+  ++report_.per_file.back().classes[j.vector_class][j.verdict == Verdict::Mismatch ? 1 : 2];
+}
+
+void CheckAccumulator::Record(const Judged& j, ControlTally& tally) {
+  if (j.verdict == Verdict::Waived) {
+    AddWaived(j);
+  } else {
+    AddFailure(j, tally);
+  }
 }
 
 Mismatch CheckAccumulator::MismatchOf(const Judged& j, std::size_t rule, Signature signature,
@@ -189,11 +202,10 @@ Mismatch CheckAccumulator::MismatchOf(const Judged& j, std::size_t rule, Signatu
                   std::move(rule_name)};
 }
 
-void CheckAccumulator::AddWaived(const Judged& j, std::size_t rule) {
-  RuleTally& r = report_.rules[rule];
-  ++r.waived;
+void CheckAccumulator::AddWaived(const Judged& j) {
+  RuleTally& r = report_.rules[j.rule];
   if (r.first && !every_.call) return;
-  Mismatch m = MismatchOf(j, rule, {}, report_.judge.known.rules[rule].FullName());
+  Mismatch m = MismatchOf(j, j.rule, {}, report_.judge.known.rules[j.rule].FullName());
   if (every_.call) every_.call(m);
   if (!r.first) r.first = std::move(m);
 }
@@ -220,11 +232,10 @@ Encoded CheckAccumulator::TallyModels(const Case& c, const Encoded& expected, Ve
 }
 
 void CheckAccumulator::AddFailure(const Judged& j, ControlTally& tally) {
-  FileTally& file = report_.per_file.back();
   const Case& c = j.c;
   const bool failed = j.verdict == Verdict::Mismatch || !report_.judge.allow_unsupported;
-  ++file.classes[j.vector_class][j.verdict == Verdict::Mismatch ? 1 : 2];
-  const Signature signature = SignatureOf(c, input_class_, j.expected, j.got, report_.judge.policy);
+  const Signature signature =
+      SignatureOf(c, j.input_class, j.expected, j.got, report_.judge.policy);
   const auto key = std::make_tuple(c.op, c.pair.src, c.pair.dst, signature);
   auto group = group_of_.find(key);
   const std::uint16_t control_bit =
@@ -258,7 +269,7 @@ void CheckAccumulator::AddFailure(const Judged& j, ControlTally& tally) {
 
 void CheckAccumulator::Diagnose(const Judged& j, std::size_t group, const Signature& signature) {
   const ExplanationSet explains =
-      diagnoser_.Ask(group, j.c, j.expected, j.got, report_.judge.policy, diagnosis_base_);
+      diagnoser_.Ask(group, j.c, j.expected, j.got, report_.judge.policy, j.base);
   if (cells_of_.size() <= group) cells_of_.resize(group + 1);
   for (const auto& [set, cell] : cells_of_[group]) {
     if (set == explains) {
@@ -340,7 +351,38 @@ void ControlTally::Add(ControlTally&& later) {
   }
 }
 
-void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report) {
+CheckAccumulator CheckAccumulator::Part() const {
+  CheckAccumulator part(0, {}, report_.judge);
+  part.defer_ = true;
+  const FileTally& file = report_.per_file.back();
+  part.BeginFile(file.file, *file.op, file.pair, 0);
+  return part;
+}
+
+void CheckAccumulator::Join(CheckAccumulator& part) {
+  CheckReport& p = part.report_;
+  AddCounts(report_, p);
+  FileTally& file = report_.per_file.back();
+  AddFileCounts(file, std::move(p.per_file.back()));
+  for (std::size_t k = 0; k < p.rules.size(); ++k) report_.rules[k].Add(std::move(p.rules[k]));
+  for (const Judged& j : part.deferred_) Record(j, file.controls[ControlIndex(j.c)]);
+  part.deferred_.clear();
+  // The part, empty again: its judge and file kept.
+  CheckReport empty;
+  empty.judge = std::move(p.judge);
+  empty.allow_unsupported = p.allow_unsupported;
+  empty.rules.resize(p.rules.size());
+  FileTally& was = p.per_file.back();
+  FileTally t;
+  t.file = std::move(was.file);
+  t.op = was.op;
+  t.pair = was.pair;
+  empty.per_file.push_back(std::move(t));
+  empty.files = 1;
+  p = std::move(empty);
+}
+
+void AddCounts(CheckReport& total, const CheckReport& part) {
   total.vectors += part.vectors;
   total.matched += part.matched;
   total.mismatched += part.mismatched;
@@ -351,6 +393,20 @@ void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report
   total.flags_reversed += part.flags_reversed;
   total.flags_reversed_two_bits += part.flags_reversed_two_bits;
   total.both += part.both;
+}
+
+void AddFileCounts(FileTally& total, FileTally&& part) {
+  for (std::size_t k = 0; k < part.classes.size(); ++k) {
+    for (std::size_t n = 0; n < part.classes[k].size(); ++n)
+      total.classes[k][n] += part.classes[k][n];
+  }
+  for (std::size_t c = 0; c < part.controls.size(); ++c) {
+    total.controls[c].Add(std::move(part.controls[c]));
+  }
+}
+
+void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report) {
+  AddCounts(total, part);
   for (FileTally& f : part.per_file) {
     auto it = std::find_if(total.per_file.begin(), total.per_file.end(),
                            [&](const FileTally& t) { return t.file == f.file; });
@@ -360,12 +416,7 @@ void AppendReport(CheckReport& total, CheckReport&& part, std::size_t max_report
       continue;
     }
     it->seconds += f.seconds;
-    for (std::size_t k = 0; k < f.classes.size(); ++k) {
-      for (std::size_t n = 0; n < f.classes[k].size(); ++n) it->classes[k][n] += f.classes[k][n];
-    }
-    for (std::size_t c = 0; c < f.controls.size(); ++c) {
-      it->controls[c].Add(std::move(f.controls[c]));
-    }
+    AddFileCounts(*it, std::move(f));
   }
   for (Mismatch& m : part.first) {
     if (total.first.size() < max_report) total.first.push_back(std::move(m));

@@ -1,22 +1,24 @@
 // `ptovec run`'s streaming of vector files through a device (RunDevice): each selected vector
-// file read in parts, its records of the kept controls evaluated (in parallel rounds for a
-// thread-safe device), tallied (CheckAccumulator) and written to a results file.
+// file read in batches, its records of the kept controls evaluated and checked in chunks (by
+// every thread for a thread-safe device), tallied (CheckAccumulator) and written to a results
+// file in record order.
 #include <algorithm>
-#include <chrono>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
 #include "gate/check_internal.hpp"
+#include "gate/run_chunks.hpp"
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/readers.hpp"
 #include "ptovec/generator/word_text.hpp"
@@ -97,89 +99,16 @@ void RequireVectors(const std::vector<ResultsSection>& sections,
   }
 }
 
-// Fewest cases a thread's part has when a batch is split (smaller batches use fewer threads).
-constexpr std::size_t kMinPart = 256;
+using run_chunks::Batch;
+using run_chunks::Chunk;
+using run_chunks::kNone;
 
-// Evaluates the cases of a batch through the device: a thread-safe device gets the batch in
-// `threads` equal parts at once, one per thread (parts of at least kMinPart cases); with
-// --keep-going a batch the device fails on is evaluated again one case at a time, each case that
-// fails alone counted and recorded as unsupported. Keeps the device's throughput.
-class BatchEvaluator {
- public:
-  BatchEvaluator(Device& device, const RunOptions& options)
-      : device_(device),
-        options_(options),
-        part_(options.batch == 0 ? 4096 : options.batch),
-        threads_(!device.ThreadSafe()   ? 1
-                 : options.threads != 0 ? options.threads
-                                        : std::max(1U, std::thread::hardware_concurrency())) {
-    if (threads_ > 1) pool_.emplace(threads_);
-  }
-
-  // Records read at once (a part per thread).
-  std::size_t batch() const { return part_ * threads_; }
-
-  // Answers `cases` into `answers` (resized to match).
-  void Evaluate(const std::vector<Case>& cases, std::vector<DeviceAnswer>& answers) {
-    const std::size_t n = cases.size();
-    answers.assign(n, DeviceAnswer{});
-    const auto start = std::chrono::steady_clock::now();
-    try {
-      const std::size_t per = std::max((n + threads_ - 1) / threads_, std::min(part_, kMinPart));
-      const unsigned parts = static_cast<unsigned>((n + per - 1) / per);
-      if (pool_ && parts > 1) {
-        pool_->Run([&](unsigned k) {
-          const std::size_t begin = std::min(n, k * per);
-          const std::size_t end = std::min(n, begin + per);
-          if (begin == end) return;
-          device_.Evaluate(std::span<const Case>(cases).subspan(begin, end - begin),
-                           std::span<DeviceAnswer>(answers).subspan(begin, end - begin));
-        });
-      } else {
-        device_.Evaluate(cases, answers);
-      }
-      throughput_.threads = std::max({throughput_.threads, parts, 1U});
-    } catch (const DeviceFailure&) {
-      if (!options_.keep_going) throw;
-      EvaluateOneByOne(cases, answers);
-    }
-    throughput_.cases += n;
-    throughput_.seconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  }
-
-  // The device's speed so far, with its clock counts.
-  DeviceThroughput Throughput() const {
-    DeviceThroughput t = throughput_;
-    t.clocks = device_.Clocks();
-    return t;
-  }
-
-  std::vector<std::string> failures;  // --keep-going: the device's failures so far
-
- private:
-  void EvaluateOneByOne(const std::vector<Case>& cases, std::vector<DeviceAnswer>& answers) {
-    for (std::size_t k = 0; k < cases.size(); ++k) {
-      try {
-        device_.Evaluate(std::span<const Case>(cases).subspan(k, 1),
-                         std::span<DeviceAnswer>(answers).subspan(k, 1));
-      } catch (const DeviceFailure& f) {
-        answers[k] = DeviceAnswer{false, {}};
-        failures.push_back(f.what());
-        if (options_.progress) std::cerr << "ptovec: " << f.what() << " (--keep-going)\n";
-      }
-    }
-  }
-
-  Device& device_;
-  const RunOptions& options_;
-  const std::size_t part_;
-  const unsigned threads_;
-  std::optional<ParallelRounds> pool_;
-  DeviceThroughput throughput_;
-};
-
-// One run of vector files through a device into a results file (and --mismatches).
+// One run of vector files through a device into a results file (and --mismatches). A file's
+// kept records go a batch at a time, in rounds: in round r the threads evaluate and check the
+// chunks of batch r (each chunk into its own part of the accumulator) while the first thread,
+// before it takes chunks too, joins batch r - 1 into the accumulator and writes its answers,
+// then reads batch r + 1. The joins go in record order, so the report and the files are those of
+// one thread.
 class DeviceRun {
  public:
   DeviceRun(Device& device, const generator::VectorSelection& vectors, const RunOptions& options,
@@ -192,7 +121,9 @@ class DeviceRun {
                 RunHeader(vectors, options)),
         export_file_(options.mismatches),
         acc_(options.max_report, export_file_.Sink(), options.judge),
-        evaluator_(device, options) {}
+        evaluator_(device, options) {
+    if (evaluator_.threads() > 1) pool_.emplace(evaluator_.threads());
+  }
 
   // Streams every file; a DeviceFailure ends the run with the report so far.
   CheckReport Stream() {
@@ -224,65 +155,175 @@ class DeviceRun {
     return extra;
   }
 
-  // Source `s` through the device, part by part, its answers checked, tallied and written.
+  // Source `s` through the device, batch by batch, its answers checked, tallied and written.
   void StreamFile(std::size_t s) {
-    auto vr = generator::OpenVectorSource(sources_[s]);
-    acc_.BeginFile(sources_[s].name, *vr->info().op, vr->info().pair, sections_[s].count);
-    std::uint64_t index = 0;
-    std::uint64_t run = 0;
-    records_.clear();
-    indices_.clear();
-    // The kept records gather until they fill a batch, so a control selection (a fraction of
-    // each part read) still gives every thread its part.
-    while (!vr->done()) {
-      const std::size_t read = vr->Read(read_, evaluator_.batch());
-      if (read == 0) continue;
-      KeepSectionRecords(read_, index, sections_[s].controls, UINT64_MAX, read_indices_);
-      index += read;
-      if (records_.empty()) {
-        records_.swap(read_);
-        indices_.swap(read_indices_);
-      } else {
-        records_.insert(records_.end(), read_.begin(), read_.end());
-        indices_.insert(indices_.end(), read_indices_.begin(), read_indices_.end());
-      }
-      if (records_.size() < evaluator_.batch()) continue;
-      run += RunRecords(s);
+    file_ = s;
+    reader_ = generator::OpenVectorSource(sources_[s]);
+    acc_.BeginFile(sources_[s].name, *reader_->info().op, reader_->info().pair, sections_[s].count);
+    index_ = 0;
+    run_ = 0;
+    for (Batch* b : {&batches_[0], &batches_[1]}) b->chunks.clear();  // parts of the last file
+    Batch* cur = &batches_[0];
+    Batch* prev = nullptr;
+    ReadBatch(*cur);
+    while (!cur->records.empty()) {
+      Batch* next = cur == &batches_[0] ? &batches_[1] : &batches_[0];  // prev's, once joined
+      Round(*cur, prev, *next);
+      prev = cur;
+      cur = next;
     }
-    if (!records_.empty()) run += RunRecords(s);
-    generator::CheckSourceDigest(sources_[s], *vr);
-    if (sections_[s].sha256 != vr->sha256()) {
-      throw InputError("vector file " + sources_[s].path.string() + " has SHA-256 " + vr->sha256() +
-                       ", expected " + sections_[s].sha256 + " (it changed while being run)");
+    if (prev != nullptr) FinishBatch(*prev);
+    generator::CheckSourceDigest(sources_[s], *reader_);
+    if (sections_[s].sha256 != reader_->sha256()) {
+      throw InputError("vector file " + sources_[s].path.string() + " has SHA-256 " +
+                       reader_->sha256() + ", expected " + sections_[s].sha256 +
+                       " (it changed while being run)");
     }
     if (options_.progress) {
       std::cerr << "ptovec: [" << s + 1 << "/" << sources_.size() << "] " << sources_[s].name
-                << ": " << run << " vectors run\n";
+                << ": " << run_ << " vectors run\n";
     }
   }
 
-  // The kept records of a part of source `s`: evaluated, checked, tallied and written, then
-  // cleared; returns how many there were.
-  std::size_t RunRecords(std::size_t s) {
-    const std::size_t n = records_.size();
-    cases_.resize(n);
-    for (std::size_t k = 0; k < n; ++k) cases_[k] = records_[k].c;
-    evaluator_.Evaluate(cases_, answers_);
-    for (std::size_t k = 0; k < n; ++k) {
-      if (answers_[k].supported && (answers_[k].result.status & ~kStatusBits) != 0) {
+  // The next kept records of the current file into `b` (empty at its end): up to a batch. One
+  // thread gathers them until they fill one, so that a control selection (a fraction of each part
+  // read) still makes calls of RunOptions::batch cases. Several threads take one part read (the
+  // first one reads it while the others evaluate, and waits for the first part alone), whose kept
+  // records still make a chunk for each (ChunkCases).
+  void ReadBatch(Batch& b) {
+    b.records.clear();
+    b.indices.clear();
+    const std::size_t batch = evaluator_.batch();
+    while (!reader_->done() && b.records.size() < batch &&
+           (b.records.empty() || evaluator_.threads() == 1)) {
+      const std::size_t read = reader_->Read(read_, batch);
+      if (read == 0) continue;
+      KeepSectionRecords(read_, index_, sections_[file_].controls, UINT64_MAX, read_indices_);
+      index_ += read;
+      if (b.records.empty()) {  // (read_ then takes the batch's old room)
+        b.records.swap(read_);
+        b.indices.swap(read_indices_);
+      } else {
+        b.records.insert(b.records.end(), read_.begin(), read_.end());
+        b.indices.insert(b.indices.end(), read_indices_.begin(), read_indices_.end());
+      }
+    }
+  }
+
+  // Batch `cur` evaluated and checked by the threads while the first one joins and writes
+  // `prev` (when given) and reads `next`. Throws what a run one record at a time would have
+  // thrown first: what joining `prev` threw, then a device failure of `cur`, then flags with
+  // bits 7:5 (after joining the records of `cur` before it), then what reading threw.
+  void Round(Batch& cur, Batch* prev, Batch& next) {
+    PrepareChunks(cur);
+    std::exception_ptr finish_error;
+    std::exception_ptr read_error;
+    const auto job = [&](unsigned k) {
+      if (k == 0) {
+        try {
+          if (prev != nullptr) FinishBatch(*prev);
+        } catch (...) {
+          finish_error = std::current_exception();
+        }
+        try {
+          if (!finish_error) ReadBatch(next);
+        } catch (...) {
+          read_error = std::current_exception();
+        }
+      }
+      if (k < cur.used) RunChunk(cur, k);
+      for (std::size_t c = cur.next++; c < cur.used; c = cur.next++) RunChunk(cur, c);
+    };
+    if (pool_) {
+      pool_->Run(job);
+    } else {
+      job(0);
+    }
+    if (finish_error) std::rethrow_exception(finish_error);
+    for (std::size_t c = 0; c < cur.used; ++c) {
+      if (cur.chunks[c].error) std::rethrow_exception(cur.chunks[c].error);
+    }
+    for (std::size_t c = 0; c < cur.used; ++c) {
+      if (cur.chunks[c].bad_flags != kNone) FinishBatch(cur);  // throws at the bad answer
+    }
+    if (read_error) std::rethrow_exception(read_error);
+  }
+
+  // Splits `b` into chunks (each with its part of the accumulator) before a round.
+  void PrepareChunks(Batch& b) {
+    const std::size_t n = b.records.size();
+    b.per = evaluator_.ChunkCases(n);
+    b.used = (n + b.per - 1) / b.per;
+    while (b.chunks.size() < b.used) b.chunks.emplace_back(acc_.Part());
+    for (std::size_t c = 0; c < b.used; ++c) {
+      b.chunks[c].bad_flags = kNone;
+      b.chunks[c].error = nullptr;
+    }
+    b.cases.resize(n);
+    b.answers.resize(n);
+    // Thread k takes chunk k first (so every thread with a chunk calls the device), then any.
+    b.next = std::min<std::size_t>(b.used, evaluator_.threads());
+    evaluator_.NoteChunks(b.used);
+  }
+
+  // Chunk `c` of `b` (on any thread): evaluated and its answers checked into its part, up to an
+  // answer with flags of bits 7:5; what it throws is kept for Round.
+  void RunChunk(Batch& b, std::size_t c) {
+    Chunk& chunk = b.chunks[c];
+    const std::size_t begin = c * b.per;
+    const std::size_t end = std::min(b.records.size(), begin + b.per);
+    try {
+      for (std::size_t k = begin; k < end; ++k) b.cases[k] = b.records[k].c;
+      evaluator_.Evaluate(std::span<const Case>(b.cases).subspan(begin, end - begin),
+                          std::span<DeviceAnswer>(b.answers).subspan(begin, end - begin),
+                          chunk.failures);
+      for (std::size_t k = begin; k < end; ++k) {
+        if (b.answers[k].supported && (b.answers[k].result.status & ~kStatusBits) != 0) {
+          chunk.bad_flags = k;
+          return;
+        }
+        chunk.part.Add(b.indices[k], b.records[k], b.answers[k]);
+      }
+    } catch (...) {
+      chunk.error = std::current_exception();
+    }
+  }
+
+  // Joins the chunks of `b` into the accumulator in order and writes their answers. At a chunk's
+  // answer with flags of bits 7:5 it writes the answers before it (as the chunks before it and
+  // its records before it were joined) and throws DeviceError: the results file and the
+  // --mismatches file then stop at that record, whatever the thread count.
+  void FinishBatch(Batch& b) {
+    for (std::size_t c = 0; c < b.used; ++c) {
+      Chunk& chunk = b.chunks[c];
+      acc_.Join(chunk.part);
+      for (std::string& f : chunk.failures) {
+        if (options_.progress) std::cerr << "ptovec: " << f << " (--keep-going)\n";
+        failures_.push_back(std::move(f));
+      }
+      chunk.failures.clear();
+      if (chunk.bad_flags != kNone) {
+        const std::size_t k = chunk.bad_flags;
+        WriteAnswers(b, k);
         throw DeviceError("device " + device_.Name() + " answered flags " +
-                          generator::HexStatus(answers_[k].result.status) + " for " +
-                          sources_[s].name + " record " + Str(indices_[k]) +
+                          generator::HexStatus(b.answers[k].result.status) + " for " +
+                          sources_[file_].name + " record " + Str(b.indices[k]) +
                           " (only bits 4:0 NV DZ OF UF NX may be set)");
       }
-      acc_.Add(indices_[k], records_[k], answers_[k]);
     }
-    const bool filtered = !sections_[s].controls.empty();
-    writer_.Append(answers_, filtered ? std::span<const std::uint64_t>(indices_)
-                                      : std::span<const std::uint64_t>());
-    records_.clear();
-    indices_.clear();
-    return n;
+    WriteAnswers(b, b.records.size());
+    run_ += b.records.size();
+    b.records.clear();
+    b.indices.clear();
+    b.used = 0;
+  }
+
+  // The first `n` answers of `b` into the results file.
+  void WriteAnswers(const Batch& b, std::size_t n) {
+    const bool filtered = !sections_[file_].controls.empty();
+    writer_.Append(std::span<const DeviceAnswer>(b.answers).first(n),
+                   filtered ? std::span<const std::uint64_t>(b.indices).first(n)
+                            : std::span<const std::uint64_t>());
   }
 
   // Marks the results file as stopped early by `why` and commits both outputs.
@@ -296,7 +337,7 @@ class DeviceRun {
     CheckReport report = acc_.Finish();
     report.device = device_.Name();
     report.notes = generator::UnverifiedCountNotes(sources_);
-    report.device_failures = std::move(evaluator_.failures);
+    report.device_failures = std::move(failures_);
     report.throughput = evaluator_.Throughput();
     return report;
   }
@@ -308,13 +349,17 @@ class DeviceRun {
   ResultsWriter writer_;
   MismatchesFile export_file_;
   CheckAccumulator acc_;
-  BatchEvaluator evaluator_;
+  run_chunks::ChunkEvaluator evaluator_;
+  std::optional<ParallelRounds> pool_;
+  std::vector<std::string> failures_;  // --keep-going: the device's failures so far
+  // The file being run: its index in sources_, its reader, its records read and run so far.
+  std::size_t file_ = 0;
+  std::unique_ptr<generator::VectorReader> reader_;
+  std::uint64_t index_ = 0;
+  std::uint64_t run_ = 0;
   std::vector<VectorRecord> read_;  // a part as read
   std::vector<std::uint64_t> read_indices_;
-  std::vector<VectorRecord> records_;  // kept records waiting for the device
-  std::vector<std::uint64_t> indices_;
-  std::vector<Case> cases_;
-  std::vector<DeviceAnswer> answers_;
+  std::array<Batch, 2> batches_;
 };
 
 }  // namespace

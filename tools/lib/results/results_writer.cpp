@@ -40,6 +40,45 @@ using J = nlohmann::ordered_json;
 constexpr std::size_t kStopReserve = 512;
 constexpr std::size_t kStopReasonBytes = 300;
 
+// Binary records of `answers` (of a section of `pair`, the first at record `first` unless
+// `indices` gives each one's index): index (8 bytes), word (the destination's storage bytes),
+// flags, little-endian.
+void AppendBinary(std::string& out, TypePair pair, std::uint64_t first,
+                  std::span<const DeviceAnswer> answers, std::span<const std::uint64_t> indices) {
+  const unsigned width = DstWidth(pair);
+  const unsigned bytes = DstBytes(pair);
+  const std::size_t record = 8 + bytes + 1;
+  std::size_t at = out.size();
+  out.resize(at + answers.size() * record);
+  for (std::size_t k = 0; k < answers.size(); ++k, at += record) {
+    const DeviceAnswer& a = answers[k];
+    const std::uint64_t index = indices.empty() ? first + k : indices[k];
+    const Word word = a.supported ? oracle::LowBits(a.result.word, width) : 0;
+    for (unsigned i = 0; i < 8; ++i) out[at + i] = static_cast<char>((index >> (8 * i)) & 0xFF);
+    for (unsigned i = 0; i < bytes; ++i) {
+      out[at + 8 + i] = static_cast<char>((word >> (8 * i)) & 0xFF);
+    }
+    out[at + 8 + bytes] = static_cast<char>(a.supported ? a.result.status : kUnsupportedFlags);
+  }
+}
+
+// The JSON lines of the same, of section `section`.
+void AppendJson(std::string& out, std::size_t section, TypePair pair, std::uint64_t first,
+                std::span<const DeviceAnswer> answers, std::span<const std::uint64_t> indices) {
+  const unsigned width = DstWidth(pair);
+  for (std::size_t k = 0; k < answers.size(); ++k) {
+    const DeviceAnswer& a = answers[k];
+    const std::uint64_t index = indices.empty() ? first + k : indices[k];
+    out += "{\"s\":" + Str(section) + ",\"i\":" + Str(index);
+    if (a.supported) {
+      out += ",\"out\":\"" + generator::HexWord(oracle::LowBits(a.result.word, width), pair.dst) +
+             "\",\"flags\":\"" + generator::HexStatus(a.result.status) + "\"}\n";
+    } else {
+      out += ",\"flags\":\"unsupported\"}\n";
+    }
+  }
+}
+
 }  // namespace
 
 struct ResultsWriter::Impl {
@@ -109,33 +148,29 @@ void ResultsWriter::Append(std::span<const DeviceAnswer> answers,
   }
   std::string& out = w.buffer;
   out.clear();
-  for (std::size_t k = 0; k < answers.size(); ++k) {
-    const DeviceAnswer& a = answers[k];
+  // Section by section: the answers up to the end of the current one share its pair.
+  for (std::size_t k = 0; k < answers.size();) {
     w.SkipEmpty();
     if (w.section >= w.sections.size()) {
       throw std::logic_error("ResultsWriter: more answers than the sections hold");
     }
-    if (indices.empty() && !w.sections[w.section].controls.empty()) {
+    const ResultsSection& section = w.sections[w.section];
+    if (indices.empty() && !section.controls.empty()) {
       throw std::logic_error("ResultsWriter: a section with controls needs record indices");
     }
-    const std::uint64_t index = indices.empty() ? w.in_section : indices[k];
-    const TypePair pair = w.sections[w.section].pair;
-    const Word word = oracle::LowBits(a.result.word, DstWidth(pair));
+    const std::size_t n = static_cast<std::size_t>(
+        std::min<std::uint64_t>(answers.size() - k, section.count - w.in_section));
+    const std::span<const DeviceAnswer> part = answers.subspan(k, n);
+    const std::span<const std::uint64_t> part_indices =
+        indices.empty() ? indices : indices.subspan(k, n);
     if (w.format == ResultsFormat::Binary) {
-      generator::AppendLittleEndian(out, index, 8);
-      generator::AppendLittleEndian(out, a.supported ? word : 0, DstBytes(pair));
-      out.push_back(static_cast<char>(a.supported ? a.result.status : kUnsupportedFlags));
+      AppendBinary(out, section.pair, w.in_section, part, part_indices);
     } else {
-      out += "{\"s\":" + Str(w.section) + ",\"i\":" + Str(index);
-      if (a.supported) {
-        out += ",\"out\":\"" + generator::HexWord(word, pair.dst) + "\",\"flags\":\"" +
-               generator::HexStatus(a.result.status) + "\"}\n";
-      } else {
-        out += ",\"flags\":\"unsupported\"}\n";
-      }
+      AppendJson(out, w.section, section.pair, w.in_section, part, part_indices);
     }
-    ++w.in_section;
-    ++w.records;
+    w.in_section += n;
+    w.records += n;
+    k += n;
   }
   w.file.Write(out);
 }

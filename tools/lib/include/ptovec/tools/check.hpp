@@ -153,10 +153,10 @@ struct FileTally {
 /// `run`'s account of the device's speed (printed after its report).
 struct DeviceThroughput {
   std::uint64_t cases = 0;  ///< cases given to the device
-  /// Wall-clock seconds spent in its Evaluate calls (run --exhaustive: in its rounds, which
-  /// check the answers as they go).
+  /// Wall-clock seconds while at least one of its Evaluate calls was under way (run
+  /// --exhaustive: its rounds, which check the answers as they go).
   double seconds = 0;
-  /// The most threads that evaluated parts of one batch at once (1 for a device that is not
+  /// The most threads that evaluated chunks of one batch at once (1 for a device that is not
   /// thread-safe; below --threads only when no batch had enough cases for them all).
   unsigned threads = 0;
   std::optional<ClockCounts> clocks;  ///< a clocked device's counts (Device::Clocks)
@@ -295,25 +295,52 @@ class CheckAccumulator {
   std::size_t kept() const { return report_.first.size(); }
   CheckReport Finish();
 
+  /// An accumulator for later records of the current file added apart from this one (another
+  /// thread may Add to it meanwhile): it counts every answer and keeps the matched samples; the
+  /// answers that did not match wait, in order, for Join.
+  CheckAccumulator Part() const;
+  /// Adds `part` (made by Part(), holding the records after those added so far, in order): its
+  /// counts, then each answer of it that did not match, exactly as Add would have (first
+  /// mismatches, triage groups, diagnosis, waiving rules, the `every` sink). The report is the
+  /// same however the records were split into parts. Leaves `part` empty for the next records.
+  void Join(CheckAccumulator& part);
+
  private:
-  struct Judged;   // an answer that did not match, as Add judged it (check_accumulator.cpp)
+  // An answer that did not match, as Add judged it.
+  struct Judged {
+    std::uint64_t index;
+    Case c;
+    Encoded expected;
+    DeviceAnswer got;
+    MismatchKind kind;
+    std::size_t vector_class;
+    Verdict verdict;
+    std::size_t rule;  // Waived: the rule's index in the judge's known.rules
+    std::uint8_t input_class;
+    Encoded base;  // Judge::DiagnosisBase of the answer
+  };
   void EndFile();  // sets the current file's seconds
   // The Mismatch of a judged answer in the current file.
   Mismatch MismatchOf(const Judged& j, std::size_t rule, Signature signature,
                       std::string rule_name) const;
-  // A waived answer: counted under its rule, its first kept, each passed to every_.
-  void AddWaived(const Judged& j, std::size_t rule);
+  // A waived answer: its rule's first kept, each passed to every_.
+  void AddWaived(const Judged& j);
   // Each model's answer for an answer of `verdict`: where its deviations apply, and mismatches
   // an open word left unwaived.
   // Returns the first model's Judge::DiagnosisBaseOf (each model is evaluated once per answer).
   Encoded TallyModels(const Case& c, const Encoded& expected, Verdict verdict,
                       const DeviceAnswer& got);
-  // Judge::DiagnosisBase of the answer being added (set by Add before AddFailure).
-  Encoded diagnosis_base_{};
-  // A mismatched or unsupported answer: its input class's failures, its triage group, the first
-  // mismatches and the JUnit examples.
+  // The counts of an answer that did not match (whatever the order answers come in).
+  void CountFailure(const Judged& j, ControlTally& tally);
+  // The rest, which depends on the answers before it: AddWaived or AddFailure.
+  void Record(const Judged& j, ControlTally& tally);
+  // A mismatched or unsupported answer: its triage group, its diagnosis, the first mismatches
+  // and the JUnit examples.
   void AddFailure(const Judged& j, ControlTally& tally);
   std::size_t max_report_;
+  // Part(): answers that did not match wait in `deferred_` for Join instead of being recorded.
+  bool defer_ = false;
+  std::vector<Judged> deferred_;
   // The input class of the last case added (a record's controls share their input).
   const generator::OpDef* class_op_ = nullptr;
   generator::TypePair class_pair_{};
@@ -331,6 +358,13 @@ class CheckAccumulator {
       group_of_;  // index in report_.groups
   std::chrono::steady_clock::time_point file_start_{};
 };
+
+/// Adds the totals of `part` (vectors, matched, mismatched by kind, unsupported, waived) to
+/// `total`'s.
+void AddCounts(CheckReport& total, const CheckReport& part);
+/// Adds the counts of `part` (later records of the same file) to `total`: by vector class and by
+/// control (ControlTally::Add).
+void AddFileCounts(FileTally& total, FileTally&& part);
 
 /// Adds `part` (a report of later records of the same run) to `total`: counts summed, tallies of
 /// a file already in `total` merged (JUnit examples up to kJunitExamples), others appended,
@@ -368,7 +402,7 @@ struct RunOptions {
   std::filesystem::path results;  ///< the results file to write
   ResultsFormat format = ResultsFormat::Binary;
   std::size_t max_report = 20;
-  std::size_t batch = 4096;  ///< cases per Device::Evaluate call
+  std::size_t batch = 4096;  ///< cases per Device::Evaluate call (at most)
   /// Only the records of these controls (--rmode/--sat); results sections then list them.
   generator::ControlFilter controls;
   /// Threads calling Device::Evaluate at once when the device is ThreadSafe() (0: one per core);
