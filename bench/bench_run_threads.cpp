@@ -8,7 +8,9 @@
 //   device_per_second  vectors per second inside the device's calls (what `run` prints)
 //   cases_per_clock    the harness's cases per clock (what `run` prints for a stream device)
 // Two threads against one: the ratio of the two rows' items_per_second (and device_per_second)
-// of the same selection.
+// of the same selection. The vectors and the results file go to TMPDIR (default /tmp): the
+// results file's commit waits for the disk (fsync), the same time on one thread or two, which
+// TMPDIR=/dev/shm (memory) leaves out.
 // Run: build/bench/ptovec_bench_run_threads [--benchmark_min_time=1]
 #include <benchmark/benchmark.h>
 

@@ -108,6 +108,57 @@ TEST_F(VectorReaderFiles, ReaderHashesTheWholeFile) {
   EXPECT_EQ(r.sha256(), manifest["files"][0]["sha256"]);
 }
 
+// Read with controls to keep (a --rmode/--sat selection): the records of those controls with their
+// indices, in both formats, and a binary file's other records still checked and hashed.
+TEST_F(VectorReaderFiles, ReadKeepsTheRecordsOfTheControlsAsked) {
+  const std::vector<NumericExecutionControl> keep = {{oracle::NumericRoundingMode::RTZ, false},
+                                                     {oracle::NumericRoundingMode::RNA, true}};
+  const auto all = ReadEverything(Bin());
+  for (const auto& path : {Bin(), Json()}) {
+    SCOPED_TRACE(path.string());
+    VectorReader r(path);
+    std::vector<VectorRecord> part;
+    std::vector<std::uint64_t> positions;
+    std::vector<std::uint64_t> kept;
+    std::uint64_t read = 0;
+    while (!r.done()) {
+      read += r.Read(part, 64, keep, positions);
+      ASSERT_EQ(part.size(), positions.size());
+      for (std::size_t k = 0; k < part.size(); ++k) {
+        EXPECT_EQ(part[k].c.in, all[positions[k]].c.in);
+        EXPECT_EQ(part[k].expected, all[positions[k]].expected);
+        EXPECT_EQ(part[k].c.control, all[positions[k]].c.control);
+      }
+      kept.insert(kept.end(), positions.begin(), positions.end());
+    }
+    EXPECT_EQ(read, 700u);
+    EXPECT_EQ(r.sha256(), FileSha256(path));
+    // Controls are mode-major, Sat off first: (RTZ, off) is record 6 of each input, (RNA, on) 9.
+    ASSERT_EQ(kept.size(), 100u);
+    for (std::size_t k = 0; k < kept.size(); ++k) EXPECT_EQ(kept[k], k / 2 * 14 + (k % 2 ? 9 : 6));
+  }
+  // No control to keep: every record.
+  VectorReader r(Bin());
+  std::vector<VectorRecord> part;
+  std::vector<std::uint64_t> positions;
+  EXPECT_EQ(r.Read(part, 30, {}, positions), 30u);
+  EXPECT_EQ(part.size(), 30u);
+  EXPECT_EQ(positions.back(), 29u);
+  // A corrupt record of a control not kept is refused all the same.
+  std::string bad = ReadAll(Bin());
+  const std::size_t data_offset =
+      static_cast<unsigned char>(bad[24]) + 256u * static_cast<unsigned char>(bad[25]);
+  const auto layout = RecordLayout(*FindOp("tquant"), {TileDataType::FP32, TileDataType::S8});
+  bad[data_offset + 14 * RecordSize(layout) + layout[3].offset] = 9;  // record 14: (RNE, off)
+  const auto p = Scratch("kept_tquant_fp32_s8.bin");
+  WriteAll(p, bad);
+  const std::string e = ErrorOf([&] {
+    VectorReader c(p);
+    while (!c.done()) c.Read(part, 64, keep, positions);
+  });
+  EXPECT_NE(e.find("record 14 is corrupt: rmode 9"), std::string::npos) << e;
+}
+
 TEST_F(VectorReaderFiles, TruncatedPaddedAndCorruptBinaryFilesAreRefused) {
   const std::string bytes = ReadAll(Bin());
   const auto p = Scratch("tquant_fp32_s8.bin");

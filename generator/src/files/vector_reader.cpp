@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <system_error>
+#include <vector>
 
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/framing.hpp"
@@ -188,7 +189,9 @@ void VectorReader::OpenBinary() {
   }
 }
 
-std::size_t VectorReader::ReadBinary(std::vector<VectorRecord>& out, std::size_t max) {
+std::size_t VectorReader::ReadBinary(std::vector<VectorRecord>& out, std::size_t max,
+                                     const std::vector<bool>& keep,
+                                     std::vector<std::uint64_t>* positions) {
   const std::uint64_t n64 = std::min<std::uint64_t>(max, info_.count - position_);
   const auto n = static_cast<std::size_t>(n64);
   buffer_.resize(n * record_size_);
@@ -203,28 +206,32 @@ std::size_t VectorReader::ReadBinary(std::vector<VectorRecord>& out, std::size_t
   std::size_t control = static_cast<std::size_t>(position_ % info_.controls.size());
   out.reserve(out.size() + n);
   for (std::size_t r = 0; r < n; ++r, p += record_size_) {
+    const unsigned rmode = p[layout_[slots].offset];
+    const unsigned sat = p[layout_[slots + 1].offset];
+    const unsigned status = p[layout_[slots + 3].offset];
+    if (rmode > 6 || sat > 1 || (!op.uses_controls && (rmode != 0 || sat != 0)) || status > 0x1F) {
+      Fail("record " + Str(position_ + r) + " is corrupt: rmode " + Str(rmode) + ", sat " +
+           Str(sat) + ", flags " + Str(status) +
+           " (accepted: rmode 0..6, sat 0..1, flags 0x00..0x1f; RNE, Sat off for " + op.name + ")");
+    }
+    const NumericExecutionControl c{static_cast<NumericRoundingMode>(rmode), sat == 1};
+    if (!(c == info_.controls[control])) {
+      Fail("record " + Str(position_ + r) + " " + ControlProblem(position_ + r, c));
+    }
+    const bool kept = keep.empty() || keep[control];
+    if (++control == info_.controls.size()) control = 0;
+    if (!kept) continue;  // checked, not decoded
     VectorRecord rec;
     rec.c.op = &op;
     rec.c.pair = info_.pair;
+    rec.c.control = c;
     for (std::size_t i = 0; i < slots; ++i) {
       rec.c.in[i] = LoadLittleEndian(p + layout_[i].offset, layout_[i].bytes);
     }
-    const unsigned rmode = p[layout_[slots].offset];
-    const unsigned sat = p[layout_[slots + 1].offset];
     rec.expected.word = LoadLittleEndian(p + layout_[slots + 2].offset, layout_[slots + 2].bytes);
-    rec.expected.status = p[layout_[slots + 3].offset];
-    if (rmode > 6 || sat > 1 || (!op.uses_controls && (rmode != 0 || sat != 0)) ||
-        rec.expected.status > 0x1F) {
-      Fail("record " + Str(position_ + r) + " is corrupt: rmode " + Str(rmode) + ", sat " +
-           Str(sat) + ", flags " + Str(rec.expected.status) +
-           " (accepted: rmode 0..6, sat 0..1, flags 0x00..0x1f; RNE, Sat off for " + op.name + ")");
-    }
-    rec.c.control = {static_cast<NumericRoundingMode>(rmode), sat == 1};
-    if (!(rec.c.control == info_.controls[control])) {
-      Fail("record " + Str(position_ + r) + " " + ControlProblem(position_ + r, rec.c.control));
-    }
-    if (++control == info_.controls.size()) control = 0;
+    rec.expected.status = static_cast<oracle::Status>(status);
     out.push_back(rec);
+    if (positions != nullptr) positions->push_back(position_ + r);
   }
   position_ += n;
   if (position_ == info_.count) Finish();
@@ -403,8 +410,34 @@ std::string VectorReader::ControlProblem(std::uint64_t record,
 std::size_t VectorReader::Read(std::vector<VectorRecord>& out, std::size_t max) {
   out.clear();
   if (done_ || max == 0) return 0;
-  if (info_.format == "bin") return ReadBinary(out, max);
+  if (info_.format == "bin") return ReadBinary(out, max, {}, nullptr);
   return info_.format == "json" ? ReadJson(out, max) : ReadTestFloat(out, max);
+}
+
+std::size_t VectorReader::Read(std::vector<VectorRecord>& out, std::size_t max,
+                               const std::vector<NumericExecutionControl>& keep,
+                               std::vector<std::uint64_t>& positions) {
+  positions.clear();
+  const auto kept = [&](const NumericExecutionControl& c) {
+    return keep.empty() || std::find(keep.begin(), keep.end(), c) != keep.end();
+  };
+  if (info_.format == "bin" && !done_ && max != 0) {
+    out.clear();
+    std::vector<bool> slots;  // per control of the header: kept
+    for (const NumericExecutionControl& c : info_.controls) slots.push_back(kept(c));
+    return ReadBinary(out, max, slots, &positions);
+  }
+  const std::uint64_t first = position_;
+  const std::size_t n = Read(out, max);
+  std::size_t k = 0;
+  for (std::size_t r = 0; r < out.size(); ++r) {
+    if (!kept(out[r].c.control)) continue;
+    if (k != r) out[k] = out[r];
+    positions.push_back(first + r);
+    ++k;
+  }
+  out.resize(k);
+  return n;
 }
 
 void VectorReader::Finish() {

@@ -19,9 +19,12 @@ namespace {
 
 // Fewest cases a chunk has when a batch is split (smaller batches use fewer threads).
 constexpr std::size_t kMinPart = 256;
-// Chunks per thread in a full batch: the threads take them as they come free, so the thread that
-// also joins, writes and reads (run_device.cpp) takes fewer than the others.
-constexpr std::size_t kChunksPerThread = 4;
+// Records read per thread for a batch of several threads, in RunOptions::batch.
+constexpr std::size_t kPartsPerThread = 4;
+// Chunks per thread of a full batch: the threads take them as they come free, so the thread that
+// also joins, writes and reads (run_device.cpp) takes fewer than the others, and a round ends
+// with the last small chunks.
+constexpr std::size_t kChunksPerThread = 8;
 // Most records of a batch of several threads, unless RunOptions::batch per thread is more (two
 // batches are held at once); with many threads the chunks are smaller instead.
 constexpr std::size_t kMaxBatch = std::size_t{1} << 18;
@@ -38,7 +41,7 @@ ChunkEvaluator::ChunkEvaluator(Device& device, const RunOptions& options)
 
 std::size_t ChunkEvaluator::batch() const {
   if (threads_ == 1) return part_;
-  return std::min(part_ * threads_ * kChunksPerThread, std::max(part_ * threads_, kMaxBatch));
+  return std::min(part_ * threads_ * kPartsPerThread, std::max(part_ * threads_, kMaxBatch));
 }
 
 std::size_t ChunkEvaluator::ChunkCases(std::size_t n) const {

@@ -55,10 +55,10 @@ class ChunkEvaluator {
   /// Threads that evaluate chunks at once: 1 for a device that is not ThreadSafe(), else
   /// --threads (0: one per core).
   unsigned threads() const { return threads_; }
-  /// Records read at once: RunOptions::batch; with several threads, four chunks' worth per
-  /// thread (at most 2^18 records, unless RunOptions::batch per thread is more).
+  /// Records read at once: RunOptions::batch; with several threads, four times that per thread
+  /// (at most 2^18 records, unless RunOptions::batch per thread is more).
   std::size_t batch() const;
-  /// Cases per chunk of a batch of `n`: four chunks per thread (one for one thread), of
+  /// Cases per chunk of a batch of `n`: eight chunks per thread (one for one thread), of
   /// RunOptions::batch cases at most and at least 256 (or RunOptions::batch if smaller), so that
   /// a small batch uses fewer threads.
   std::size_t ChunkCases(std::size_t n) const;

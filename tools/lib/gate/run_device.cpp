@@ -17,7 +17,6 @@
 #include <utility>
 #include <vector>
 
-#include "gate/check_internal.hpp"
 #include "gate/run_chunks.hpp"
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/readers.hpp"
@@ -41,8 +40,6 @@ using text::TypeName;
 using generator::InputError;
 using generator::VectorRecord;
 using generator::VectorSource;
-
-using check_internal::KeepSectionRecords;
 
 // The results header's record of how a run judged its answers (results-format.md).
 nlohmann::ordered_json JudgeHeader(const Judge& judge) {
@@ -160,7 +157,6 @@ class DeviceRun {
     file_ = s;
     reader_ = generator::OpenVectorSource(sources_[s]);
     acc_.BeginFile(sources_[s].name, *reader_->info().op, reader_->info().pair, sections_[s].count);
-    index_ = 0;
     run_ = 0;
     for (Batch* b : {&batches_[0], &batches_[1]}) b->chunks.clear();  // parts of the last file
     Batch* cur = &batches_[0];
@@ -187,19 +183,16 @@ class DeviceRun {
 
   // The next kept records of the current file into `b` (empty at its end): up to a batch. One
   // thread gathers them until they fill one, so that a control selection (a fraction of each part
-  // read) still makes calls of RunOptions::batch cases. Several threads take one part read (the
-  // first one reads it while the others evaluate, and waits for the first part alone), whose kept
-  // records still make a chunk for each (ChunkCases).
+  // read) still makes calls of RunOptions::batch cases. Several threads take what one part read
+  // keeps: the file's first batch, read before any thread has work, stays that small, and the
+  // kept records still make chunks for every thread (ChunkCases).
   void ReadBatch(Batch& b) {
     b.records.clear();
     b.indices.clear();
     const std::size_t batch = evaluator_.batch();
     while (!reader_->done() && b.records.size() < batch &&
            (b.records.empty() || evaluator_.threads() == 1)) {
-      const std::size_t read = reader_->Read(read_, batch);
-      if (read == 0) continue;
-      KeepSectionRecords(read_, index_, sections_[file_].controls, UINT64_MAX, read_indices_);
-      index_ += read;
+      if (reader_->Read(read_, batch, sections_[file_].controls, read_indices_) == 0) continue;
       if (b.records.empty()) {  // (read_ then takes the batch's old room)
         b.records.swap(read_);
         b.indices.swap(read_indices_);
@@ -352,12 +345,11 @@ class DeviceRun {
   run_chunks::ChunkEvaluator evaluator_;
   std::optional<ParallelRounds> pool_;
   std::vector<std::string> failures_;  // --keep-going: the device's failures so far
-  // The file being run: its index in sources_, its reader, its records read and run so far.
+  // The file being run: its index in sources_, its reader, its records run so far.
   std::size_t file_ = 0;
   std::unique_ptr<generator::VectorReader> reader_;
-  std::uint64_t index_ = 0;
   std::uint64_t run_ = 0;
-  std::vector<VectorRecord> read_;  // a part as read
+  std::vector<VectorRecord> read_;  // the kept records of a part read, and their indices
   std::vector<std::uint64_t> read_indices_;
   std::array<Batch, 2> batches_;
 };

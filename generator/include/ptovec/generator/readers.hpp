@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -72,6 +73,13 @@ class VectorReader {
   const VectorFileInfo& info() const { return info_; }
   /// Clears `out` and appends up to `max` next records; returns how many (0 once done()).
   std::size_t Read(std::vector<VectorRecord>& out, std::size_t max);
+  /// The same, keeping in `out` only the records of the controls `keep` (empty: all), as a
+  /// --rmode/--sat selection does, and in `positions` each one's index in the file; returns how
+  /// many records were read. Every record is still checked and hashed (a binary file's others
+  /// are not decoded).
+  std::size_t Read(std::vector<VectorRecord>& out, std::size_t max,
+                   const std::vector<NumericExecutionControl>& keep,
+                   std::vector<std::uint64_t>& positions);
   /// True once every record was read and the end of the file checked.
   bool done() const { return done_; }
   /// Records read so far.
@@ -84,7 +92,10 @@ class VectorReader {
   void OpenJson();
   void OpenTestFloat();
   std::size_t ReadTestFloat(std::vector<VectorRecord>& out, std::size_t max);
-  std::size_t ReadBinary(std::vector<VectorRecord>& out, std::size_t max);
+  // `keep`: per control of the header, whether its records are decoded into `out` (empty: all);
+  // `positions` (when given) receives their indices.
+  std::size_t ReadBinary(std::vector<VectorRecord>& out, std::size_t max,
+                         const std::vector<bool>& keep, std::vector<std::uint64_t>* positions);
   std::size_t ReadJson(std::vector<VectorRecord>& out, std::size_t max);
   // JSON: the next line without its '\n' (valid until the next call); false at the end.
   bool NextLine(std::string_view& line);
