@@ -462,6 +462,7 @@ std::optional<Encoded> GenericAnswer(const generator::GenericExplanation& g, con
       const Encoded b = c.op->evaluate(second, {a.word}, c.control);
       return Encoded{b.word, static_cast<oracle::Status>(a.status | b.status)};
     }
+    case GenericKind::EditionAs:  // no fault model is another edition's rules
     case GenericKind::None:
       break;
   }

@@ -3,7 +3,9 @@
 // rounding through a wider floating type, one behaviour-model deviation. The gate's diagnosis
 // asks each of them, beside the catalogue's own fault models, whether it reproduces a device's
 // answer. Integers only.
+#include <algorithm>
 #include <optional>
+#include <vector>
 
 #include "fault_common.hpp"
 #include "ptovec/oracle/behaviour.hpp"
@@ -55,7 +57,31 @@ std::optional<Encoded> DeviationAnswer(const GenericExplanation& g, const Case& 
   return a.result;
 }
 
+std::optional<Encoded> EditionAsAnswer(oracle::Edition edition, const Case& c) {
+  const OpDef* other = EditionAsOp(edition, c);
+  if (other == nullptr) return std::nullopt;
+  Case d = c;
+  d.op = other;
+  if (other->check_domain && other->check_domain(d.pair, d.in)) return std::nullopt;
+  if (other->check_control && other->check_control(d.pair, d.in, d.control)) return std::nullopt;
+  return EvaluateOracle(d);
+}
+
 }  // namespace
+
+const OpDef* EditionAsOp(oracle::Edition edition, const Case& c) {
+  if (c.op->edition == edition) return nullptr;
+  const OpDef* other = FindOp(c.op->name, edition);
+  if (other == nullptr || !IsLegalPair(*other, c.pair)) return nullptr;
+  if (other->seed_function == c.op->seed_function && other->seed_source == c.op->seed_source) {
+    return nullptr;  // the same text in both editions: the same answers
+  }
+  if (other->pair_controls) {
+    const std::vector<NumericExecutionControl> controls = ControlsFor(*other, c.pair);
+    if (std::find(controls.begin(), controls.end(), c.control) == controls.end()) return nullptr;
+  }
+  return other;
+}
 
 std::optional<Encoded> EvaluateGeneric(const GenericExplanation& g, const Case& c) {
   switch (g.kind) {
@@ -69,6 +95,8 @@ std::optional<Encoded> EvaluateGeneric(const GenericExplanation& g, const Case& 
       return DoubleRoundingAnswer(g.through, c);
     case GenericKind::Deviation:
       return DeviationAnswer(g, c);
+    case GenericKind::EditionAs:
+      return EditionAsAnswer(g.edition, c);
     case GenericKind::None:
       break;
   }

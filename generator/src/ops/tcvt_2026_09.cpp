@@ -143,9 +143,11 @@ OpDef MakeTcvt2026_09Op() {
   op.check_domain = [](TypePair, const Inputs&) -> std::optional<std::string> {
     return std::nullopt;  // every code of the source type is in TCVT's domain
   };
-  op.check_control = [](TypePair pair, const Inputs& in,
+  // A refusal depends on the pair and the mode only (Convert2026_09): asked of the word 0, which
+  // converts at once, not of the input (a device checks every case's control).
+  op.check_control = [](TypePair pair, const Inputs&,
                         NumericExecutionControl control) -> std::optional<std::string> {
-    const oracle::Conversion2026_09 r = Convert(pair, TcvtCarrier(pair, in), control);
+    const oracle::Conversion2026_09 r = Convert(pair, 0, control);
     if (const auto* refusal = std::get_if<oracle::Refusal2026_09>(&r)) return refusal->message;
     return std::nullopt;
   };

@@ -16,6 +16,7 @@
 
 #include "ptovec/generator/writers.hpp"
 #include "ptovec/oracle/behaviour.hpp"
+#include "ptovec/oracle/edition.hpp"
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/rounding.hpp"
 #include "ptovec_dut.h"
@@ -103,6 +104,12 @@ void AddControls(std::vector<Explanation>& all) {
     g.through = through;
     all.push_back(Generic(g, "double rounding through " + Upper(oracle::Format(through).name)));
   }
+  for (const oracle::Edition edition : oracle::kAllEditions) {
+    GenericExplanation g;
+    g.kind = GenericKind::EditionAs;
+    g.edition = edition;
+    all.push_back(Generic(g, "the rules of edition " + std::string(oracle::EditionName(edition))));
+  }
 }
 
 std::vector<Explanation> BuildCatalogue() {
@@ -172,6 +179,8 @@ bool ExplanationApplies(const Explanation& e, const Case& c) {
              oracle::Format(g.through).fraction_bits > oracle::Format(c.pair.dst).fraction_bits;
     case GenericKind::Deviation:
       return static_cast<bool>(c.op->evaluate_model);
+    case GenericKind::EditionAs:
+      return generator::EditionAsOp(g.edition, c) != nullptr;
     case GenericKind::None:
       break;
   }

@@ -16,6 +16,7 @@
 
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/oracle/edition.hpp"
 
 namespace ptovec::generator {
 
@@ -42,6 +43,10 @@ enum class GenericKind : std::uint8_t {
   SatAlwaysOn,     ///< every control computed with Sat on
   DoubleRounding,  ///< rounded first to `through` under RNE (Sat off), then under the control
   Deviation,       ///< the behaviour model with the single oracle::Deviation `deviation`
+  /// The op of edition `edition` (same name, pair and control; EditionAsOp) instead of the case's
+  /// own: a device that implements another edition of the specification (0.58.3's raw-word TCVT
+  /// run against 2026-09's by-value vectors, or the reverse).
+  EditionAs,
 };
 
 /// The generic explanation a fault model equals (FaultKind::Generic or NarrowedGeneric).
@@ -55,6 +60,7 @@ struct GenericExplanation {
   oracle::InvalidIntegerWord invalid_integer = oracle::InvalidIntegerWord::Clamp;
   /// Deviation E4M3InfNaN: the NaN word (never Open).
   oracle::NaNWord nan = oracle::NaNWord::PositiveQuiet;
+  oracle::Edition edition = oracle::kDefaultEdition;  ///< EditionAs: the edition answered by
   /// One line in the report's words: "mode RNE as RNA", "Sat ignored", "deviation signed-zero".
   std::string_view text;
 };
@@ -99,11 +105,20 @@ Encoded EvaluateFault(const FaultModel& fault, const Case& c);
 /// where `g` cannot change the answer of `c`: ModeAs when c's mode is not `from` (or is `to`),
 /// SatIgnored with Sat off, SatAlwaysOn with Sat on (and both for ops without controls),
 /// DoubleRounding outside `encode` to a floating type coarser than `through` from another type,
-/// Deviation on an op without a behaviour model (OpDef::evaluate_model). DoubleRounding rounds the
+/// Deviation on an op without a behaviour model (OpDef::evaluate_model), EditionAs where
+/// EditionAsOp is nullptr or the inputs are outside that op's domain. DoubleRounding rounds the
 /// exact value to `through` under RNE without Sat (an overflow there: nullopt), then that value
 /// to the destination under c's control, the two steps' flags OR-ed (sticky hardware flags).
 /// Throws what the op throws (e.g. fpatr under a control illegal for its input).
 std::optional<Encoded> EvaluateGeneric(const GenericExplanation& g, const Case& c);
+
+/// The op of `edition` that answers case `c` for an EditionAs explanation, or nullptr where it
+/// cannot change c's answer: c's op is of `edition` already; `edition` has no op of that name
+/// (tquant in 2026-09), or one that follows the same text (the same seed_function and
+/// seed_source: encode, shift, qparam, affine and fpatr are the same rules in both editions);
+/// the pair is not legal there, or the control not among that pair's controls (2026-09's E6M2
+/// pairs: RNE and RNA). Cheap (the inputs are not read).
+const OpDef* EditionAsOp(oracle::Edition edition, const Case& c);
 
 /// "own", "generic", "narrowed-generic".
 std::string_view FaultKindName(FaultKind kind);

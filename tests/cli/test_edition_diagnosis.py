@@ -1,0 +1,83 @@
+"""A device that implements another edition of the specification (issue 43): the oracle device
+answers 0.58.3's rules unless loaded with `--dut-arg edition=2026-09`, so it is a device that
+implements 0.58.3's TCVT. It passes 0.58.3's vectors and fails 2026-09's, and the diagnosis names
+the cause, "the rules of edition 0.58.3" (and the reverse for a 2026-09 device on 0.58.3's).
+
+The counts are derived by hand: TCVT FP16 -> FP32 is the raw word in 0.58.3 (seed
+001_c13013f58bb35bbc.txt lines 154-168: the FP16 word in the FP32 word's low half) and the value
+in 2026-09 (ReferenceCommonConvert, reference-conversion.asl lines 142-176 at 01445483). The two
+agree only on +0 (word 0 either way): every other FP16 code's value is 0 or at least 2^-24 in
+magnitude, whose FP32 word is at least 0x33800000 or has the sign bit, never a word below 0x10000.
+So 65,535 codes x 2 controls (RNE and RTZ, Sat off: the files hold those two, as 2026-09's TCVT
+answers by its literal form, about 20,000 vectors a second) = 131,070 vectors differ. TCVT to
+E8M0 (ReferenceFloatToE8M0) is the same text in both editions: no vector of it differs.
+"""
+import json
+import os
+import re
+
+from ptovec_cli import ORACLE_DUT, ClassScratch, generate, ptovec
+
+ED = ["--edition", "2026-09"]
+PAIRS = [("fp16", "fp32"), ("fp16", "e8m0")]
+CONTROLS = ["--rmode", "RNE,RTZ", "--sat", "off"]
+VECTORS = 2 * 65536 * 2
+CHANGED = 65535 * 2
+
+
+def causes_of(stdout):
+    """[(number, text, vectors, groups)] of a run's diagnosis, as printed."""
+    return re.findall(r"^  cause (\d+): (.*): (\d+) vectors? in (\d+) symptom groups?$", stdout,
+                      re.M)
+
+
+class TestADeviceOfAnotherEdition(ClassScratch):
+    @classmethod
+    def setup_class(cls):
+        super().setup_class()
+        cls.v0 = os.path.join(cls.tmp, "v0")
+        cls.v26 = os.path.join(cls.tmp, "v26")
+        for src, dst in PAIRS:
+            generate(cls.v0, "--op", "tcvt", "--src", src, "--dst", dst, *CONTROLS)
+            generate(cls.v26, *ED, "--op", "tcvt", "--src", src, "--dst", dst, *CONTROLS)
+
+    def run_on(self, vectors, *dut_args, tag):
+        report = os.path.join(self.tmp, f"{tag}.json")
+        r = ptovec("run", "--dut", ORACLE_DUT, *dut_args, "--vectors", vectors, "--results",
+                   os.path.join(self.tmp, f"{tag}.bin"), "--report-json", report)
+        with open(report) as f:
+            return r, json.load(f)
+
+    def test_the_0_58_3_device_passes_0_58_3(self):
+        r, _ = self.run_on(self.v0, tag="v0")
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert (f"2 files, {VECTORS} vectors: {VECTORS} matched, 0 mismatched, 0 unsupported"
+                in r.stdout)
+
+    def test_the_0_58_3_device_fails_2026_09_by_one_cause(self):
+        r, report = self.run_on(self.v26, tag="v26")
+        assert r.returncode == 1, r.stdout + r.stderr
+        assert (f"2 files, {VECTORS} vectors: {VECTORS - CHANGED} matched, {CHANGED} mismatched, "
+                "0 unsupported") in r.stdout
+        causes = causes_of(r.stdout)
+        assert [c[:3] for c in causes] == [("1", "the rules of edition 0.58.3", str(CHANGED))]
+        assert f"diagnosis: 1 cause of {CHANGED} mismatched vectors" in r.stdout
+        # The JSON report says the same, and every failing vector is of FP16 -> FP32.
+        assert [(c["text"], c["vectors"]) for c in report["causes"]] == [
+            ("the rules of edition 0.58.3", CHANGED)]
+        # The cause's first vector reproduces in both editions: FP16 0x0001 (2^-24) is FP32
+        # 0x33800000 by value (exponent -24 + 127 = 0x67) and 0x00000001 as the raw word.
+        line = "ptovec eval --edition 2026-09 --op tcvt --src fp16 --dst fp32 --rmode RNE 0x0001"
+        assert line in r.stdout
+        args = line.split()[1:]
+        assert json.loads(ptovec(*args).stdout)["out"] == "0x33800000"
+        args[args.index("2026-09")] = "0.58.3"
+        assert json.loads(ptovec(*args).stdout)["out"] == "0x00000001"
+
+    def test_a_2026_09_device_fails_0_58_3_by_the_other_edition(self):
+        r, report = self.run_on(self.v0, "--dut-arg", "edition=2026-09", tag="v0-by-2026-09")
+        assert r.returncode == 1, r.stdout + r.stderr
+        assert [c[:3] for c in causes_of(r.stdout)] == [
+            ("1", "the rules of edition 2026-09", str(CHANGED))]
+        assert [(c["text"], c["vectors"]) for c in report["causes"]] == [
+            ("the rules of edition 2026-09", CHANGED)]
