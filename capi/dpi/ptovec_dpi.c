@@ -18,34 +18,43 @@ extern "C" {
 int ptovec_dpi_evaluate(const char* op, int src_code, int dst_code, int rmode, int sat,
                         int n_inputs, long long in0, long long in1, long long in2, long long in3,
                         long long* word, int* status);
+int ptovec_dpi_evaluate_edition(int edition, const char* op, int src_code, int dst_code, int rmode,
+                                int sat, int n_inputs, long long in0, long long in1, long long in2,
+                                long long in3, long long* word, int* status);
 int ptovec_dpi_compare_policy(const char* policy, int* flags_mask);
 int ptovec_dpi_compare(int dst_code, int flags_mask, long long expected_word, int expected_status,
                        long long got_word, int got_status);
 int ptovec_dpi_flags_to_spec(int bits, int order);
 int ptovec_dpi_flags_from_spec(int status, int order);
 
-/* ptovec_evaluate with up to 4 input words passed by value: n_inputs of in0..in3 are used (the
- * op's slots in `ptovec list` order, each in the low bits of its type's width). On PTOVEC_OK
- * (0) *word is the result word (low bits of the destination type) and *status the 5 status bits
+/* ptovec_evaluate_edition with up to 4 input words passed by value: n_inputs of in0..in3 are used
+ * (the op's slots in `ptovec list --edition` order, each in the low bits of its type's width),
+ * `edition` an edition code (ptovec_edition_code: 0 "0.58.3", 1 "2026-09"). On PTOVEC_OK (0)
+ * *word is the result word (low bits of the destination type) and *status the 5 status bits
  * (bit 0 NV, 1 DZ, 2 OF, 3 UF, 4 NX); otherwise they are 0 and ptovec_last_error() says why.
  * Returns a ptovec_error. */
-int ptovec_dpi_evaluate(const char* op, int src_code, int dst_code, int rmode, int sat,
-                        int n_inputs, long long in0, long long in1, long long in2, long long in3,
-                        long long* word, int* status) {
+int ptovec_dpi_evaluate_edition(int edition, const char* op, int src_code, int dst_code, int rmode,
+                                int sat, int n_inputs, long long in0, long long in1, long long in2,
+                                long long in3, long long* word, int* status) {
   /* A fifth word so that a bad count (reported by the library, which checks it before reading
    * any word) never points past the array. */
   const uint64_t inputs[5] = {(uint64_t)in0, (uint64_t)in1, (uint64_t)in2, (uint64_t)in3, 0};
   ptovec_result result = {0, 0};
-  ptovec_error error;
-  if (n_inputs < 0 || n_inputs > 4) {
-    /* Let the library name the count: it reports the op's own input count. */
-    error = ptovec_evaluate(op, src_code, dst_code, rmode, sat, inputs, 5, &result);
-  } else {
-    error = ptovec_evaluate(op, src_code, dst_code, rmode, sat, inputs, (size_t)n_inputs, &result);
-  }
+  /* Let the library name a bad count: it reports the op's own input count. */
+  const size_t n = n_inputs < 0 || n_inputs > 4 ? 5 : (size_t)n_inputs;
+  const ptovec_error error =
+      ptovec_evaluate_edition(edition, op, src_code, dst_code, rmode, sat, inputs, n, &result);
   *word = error == PTOVEC_OK ? (long long)result.word : 0;
   *status = error == PTOVEC_OK ? (int)result.status : 0;
   return (int)error;
+}
+
+/* ptovec_dpi_evaluate_edition of edition 0.58.3 (the default). */
+int ptovec_dpi_evaluate(const char* op, int src_code, int dst_code, int rmode, int sat,
+                        int n_inputs, long long in0, long long in1, long long in2, long long in3,
+                        long long* word, int* status) {
+  return ptovec_dpi_evaluate_edition(PTOVEC_EDITION_0_58_3, op, src_code, dst_code, rmode, sat,
+                                     n_inputs, in0, in1, in2, in3, word, status);
 }
 
 /* ptovec_compare_policy: *flags_mask receives the status bits compared under `policy`

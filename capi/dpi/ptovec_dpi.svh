@@ -11,10 +11,21 @@ import "DPI-C" function int ptovec_dpi_evaluate(
   input string op, input int src_code, input int dst_code, input int rmode, input int sat,
   input int n_inputs, input longint in0, input longint in1, input longint in2, input longint in3,
   output longint word, output int status);
+// The same of edition `edition` (ptovec_edition_code: 0 "0.58.3", the seeds, which
+// ptovec_dpi_evaluate answers; 1 "2026-09", TCVT by value and the types FP64 E6M2 RCPE6M2 E2M1X2
+// E1M2X2; docs/semantics.md).
+import "DPI-C" function int ptovec_dpi_evaluate_edition(
+  input int edition, input string op, input int src_code, input int dst_code, input int rmode,
+  input int sat, input int n_inputs, input longint in0, input longint in1, input longint in2,
+  input longint in3, output longint word, output int status);
 // The message of the last failed call on this thread (one line).
 import "DPI-C" function string ptovec_last_error();
-// The type code of a type name ("fp16" -> 4), -1 when unknown.
+// The type code of a type name ("fp16" -> 4), -1 when unknown; and of a type of edition `edition`
+// ("e6m2" -> 33 in 2026-09).
 import "DPI-C" function int ptovec_type_code(input string name);
+import "DPI-C" function int ptovec_type_code_edition(input int edition, input string name);
+// The edition code of an edition name ("0.58.3" 0, "2026-09" 1), -1 when unknown.
+import "DPI-C" function int ptovec_edition_code(input string name);
 // The library version ("0.1.0").
 import "DPI-C" function string ptovec_version();
 // The status bits compared under a comparison policy ("word+flags" 'h1f, "word" 'h00,

@@ -65,8 +65,24 @@ typedef enum ptovec_error {
   PTOVEC_ERROR_BAD_POLICY = 11,
   /** A flag order ptovec does not know (ptovec_flag_order_code, ptovec_flags_to_spec,
    *  ptovec_flags_from_spec). */
-  PTOVEC_ERROR_UNKNOWN_FLAG_ORDER = 12
+  PTOVEC_ERROR_UNKNOWN_FLAG_ORDER = 12,
+  /** An edition code or name ptovec does not know (ptovec_edition_code; the "_edition" calls). */
+  PTOVEC_ERROR_UNKNOWN_EDITION = 13,
+  /** The op's rule refuses the control for this pair or these inputs (fpatr: the B.DATR fields
+   *  BundleFPATRDATRFieldsLegal allows for the input's PreQuantMode; edition 2026-09's TCVT: the
+   *  modes HardwareTCVTRoundingModeSupported allows, RNE and RNA for the E6M2 and RCPE6M2 pairs).
+   */
+  PTOVEC_ERROR_ILLEGAL_CONTROL = 14
 } ptovec_error;
+
+/** Editions of the specification (docs/semantics.md): 0.58.3, the seeds, which every call without
+ *  "_edition" answers; 2026-09, the newer texts (TCVT by value, FP64 E6M2 RCPE6M2 E2M1X2 E1M2X2,
+ *  no tquant or tdequant). The "_edition" calls take one of these codes first and answer as
+ *  `ptovec ... --edition NAME` does; an unknown code is PTOVEC_ERROR_UNKNOWN_EDITION. */
+enum {
+  PTOVEC_EDITION_0_58_3 = 0, /**< "0.58.3", the default */
+  PTOVEC_EDITION_2026_09 = 1 /**< "2026-09" */
+};
 
 /** Rounding modes in NumericRoundingMode's order (spec-notes section 2): the `rmode` argument,
  *  and the mode index of ptovec's files (not the 3-bit bundle RMode field encoding). */
@@ -134,8 +150,8 @@ int ptovec_rounding_mode(const char* name);
  *  list`'s "inputs:" line; each in the low bits of its slot's type). On PTOVEC_OK `*result` holds
  *  the result word and status; otherwise `*result` is untouched and ptovec_last_error() says
  *  why. Errors: PTOVEC_ERROR_UNKNOWN_OP, _UNKNOWN_TYPE, _UNKNOWN_MODE, _ILLEGAL_PAIR,
- *  _NO_CONTROLS, _INPUT_COUNT, _INPUT_WIDTH, _DOMAIN, _NULL_ARGUMENT (op, inputs or result),
- *  _INTERNAL. */
+ *  _NO_CONTROLS, _INPUT_COUNT, _INPUT_WIDTH, _DOMAIN, _ILLEGAL_CONTROL, _NULL_ARGUMENT (op,
+ *  inputs or result), _INTERNAL. */
 ptovec_error ptovec_evaluate(const char* op, int src_code, int dst_code, int rmode, int sat,
                              const uint64_t* inputs, size_t n_inputs, ptovec_result* result);
 
@@ -169,6 +185,36 @@ ptovec_error ptovec_compare_policy(const char* policy, uint8_t* flags_mask);
 ptovec_error ptovec_compare(int dst_code, uint8_t flags_mask, uint64_t expected_word,
                             uint8_t expected_status, uint64_t got_word, uint8_t got_status,
                             int* match);
+
+/** The edition code of an edition name ("0.58.3" 0, "2026-09" 1; exact text as `--edition` takes
+ *  it); -1 for an unknown name or NULL (PTOVEC_ERROR_UNKNOWN_EDITION or _NULL_ARGUMENT in
+ *  ptovec_last_error, which names the accepted names). */
+int ptovec_edition_code(const char* name);
+
+/** The name of an edition code ("0.58.3" for 0); NULL for an unknown code. Static. */
+const char* ptovec_edition_name(int edition);
+
+/** Edition twins of the calls above and below: the same arguments and answers, of `edition`'s
+ *  ops and types (ptovec_type_code_edition(1, "fp64") is 0, "e6m2" 33; ptovec_op_name_edition(1,
+ *  0) "tcvt", whose 2026-09 form converts by value). The calls without "_edition" are these with
+ *  edition 0. An unknown edition: 0, NULL or -1 as for an unknown index, code or name, and
+ *  PTOVEC_ERROR_UNKNOWN_EDITION from the calls that return an error. */
+size_t ptovec_op_count_edition(int edition);
+const char* ptovec_op_name_edition(int edition, size_t index);
+int ptovec_op_input_count_edition(int edition, const char* op);
+int ptovec_type_code_edition(int edition, const char* name);
+const char* ptovec_type_name_edition(int edition, int code);
+unsigned ptovec_type_width_edition(int edition, int code);
+ptovec_error ptovec_evaluate_edition(int edition, const char* op, int src_code, int dst_code,
+                                     int rmode, int sat, const uint64_t* inputs, size_t n_inputs,
+                                     ptovec_result* result);
+ptovec_error ptovec_evaluate_batch_edition(int edition, const char* op, int src_code, int dst_code,
+                                           int rmode, int sat, const uint64_t* inputs,
+                                           size_t n_inputs, size_t n, ptovec_result* results,
+                                           size_t* failed_index);
+ptovec_error ptovec_compare_edition(int edition, int dst_code, uint8_t flags_mask,
+                                    uint64_t expected_word, uint8_t expected_status,
+                                    uint64_t got_word, uint8_t got_status, int* match);
 
 /** Bit orders of a status port (docs/devices.md, "Flag order"). ptovec's own, the
  *  specification's, is PTOVEC_FLAG_ORDER_SPEC: bit 0 NV, 1 DZ, 2 OF, 3 UF, 4 NX. RISC-V fflags,

@@ -35,6 +35,13 @@ Controls. ``rmode`` is a rounding mode name (``RMODE_NAMES``: RNE RTM RTP RTZ RN
 case-insensitive) or its index 0..6; ``sat`` selects saturation. Ops without controls (shift,
 qparam) take only RNE with Sat off.
 
+Editions. Every function takes ``edition`` (keyword): "0.58.3" (``DEFAULT_EDITION``, the seeds)
+or "2026-09" (the newer texts: TCVT by value, the types fp64, e6m2, rcpe6m2, e2m1x2, e1m2x2, no
+tquant or tdequant; docs/semantics.md), as ``ptovec --edition`` does: ``ptovec.eval("tcvt",
+"fp32", "fp16", 0x7F800000, edition="2026-09")`` is +Inf, 0x7c00, no flag. The readers take the
+edition from the file (``edition_of(header)``) and refuse one they do not know, or another than
+their ``edition=`` argument.
+
 Errors. Bad input (an unknown op, type or mode, a wrong number of input slots, an illegal pair or
 control, a word wider than its type, an input outside the seed function's domain) raises
 ValueError with the C API's message, the line ``ptovec eval`` prints after "ptovec: error: ".
@@ -53,12 +60,14 @@ except ImportError as _error:
 from ._facts import FLAG_NAMES  # noqa: E402
 
 from . import files  # noqa: E402  (after the numpy guard and FLAG_NAMES, which .oracle imports)
-from .files import RMODE_NAMES, read_vector_file, read_vectors  # noqa: E402
+from .files import (DEFAULT_EDITION, EDITIONS, RMODE_NAMES, edition_of,  # noqa: E402
+                    read_vector_file, read_vectors)
 from .flags import FLAG_ORDERS, flags_from_spec, flags_to_spec  # noqa: E402
 from .oracle import (BatchInputs, CaseInputs, Result, RoundingMode, compare,  # noqa: E402
                      eval, evaluate, flag_names, input_count, ops, version)
 from .program import executable, generate  # noqa: E402
 
 __all__ = ["FLAG_NAMES", "FLAG_ORDERS", "flags_from_spec", "flags_to_spec", "RMODE_NAMES", "Result", "compare", "eval", "evaluate", "flag_names", "generate",
+           "EDITIONS", "DEFAULT_EDITION", "edition_of",
            "read_vectors", "read_vector_file", "executable", "version", "ops", "input_count",
            "files"]

@@ -2,16 +2,21 @@
 ``eval`` (one case), ``evaluate`` (many, GIL released), ``compare`` (the gate's comparison),
 ``Result``, ``flag_names`` and the registry's ``version``, ``ops`` and ``input_count``. Re-exported
 by the package: ``ptovec.eval`` is ``ptovec.oracle.eval`` (the package docstring gives the words,
-status bits, controls and errors they share)."""
+status bits, controls and errors they share).
+
+Each takes ``edition``, keyword-only: "0.58.3" (``DEFAULT_EDITION``, the seeds) or "2026-09" (the
+newer texts: TCVT by value, the types fp64, e6m2, rcpe6m2, e2m1x2 and e1m2x2, no tquant or
+tdequant; docs/semantics.md), as ``ptovec ... --edition`` takes it. ``EDITIONS`` lists them."""
 from typing import NamedTuple, Sequence, Tuple, Union
 
 import numpy as np
 
 from . import FLAG_NAMES
-from .files import RMODE_NAMES
+from .files import DEFAULT_EDITION, EDITIONS, RMODE_NAMES
 
-__all__ = ["Result", "RoundingMode", "CaseInputs", "BatchInputs", "flag_names", "version", "ops",
-           "input_count", "eval", "evaluate", "compare"]
+__all__ = ["Result", "RoundingMode", "CaseInputs", "BatchInputs", "EDITIONS", "DEFAULT_EDITION",
+           "flag_names", "version", "ops", "input_count", "eval", "evaluate", "compare"]
+
 
 #: A rounding mode: a name of RMODE_NAMES (case-insensitive) or its index 0..6.
 RoundingMode = Union[str, int]
@@ -59,21 +64,32 @@ def version() -> str:
     return _lib().version()
 
 
-def ops() -> Tuple[str, ...]:
-    """The ops of ``ptovec list``, in its order ("tcvt", "encode", ...)."""
-    return tuple(_lib().op_names())
+def _edition(core, edition: str) -> int:
+    """The C API's code of ``edition``; ValueError naming the accepted editions for another."""
+    if not isinstance(edition, str):
+        raise ValueError(f"edition {edition!r} is not a string (accepted: {', '.join(EDITIONS)})")
+    return core.edition_code(edition)
 
 
-def input_count(op: str) -> int:
+def ops(*, edition: str = DEFAULT_EDITION) -> Tuple[str, ...]:
+    """The ops of ``ptovec list --edition EDITION``, in its order ("tcvt", "encode", ...; 2026-09
+    has no tquant and tdequant). Raises ValueError for an unknown edition."""
+    core = _lib()
+    return tuple(core.op_names(_edition(core, edition)))
+
+
+def input_count(op: str, *, edition: str = DEFAULT_EDITION) -> int:
     """The number of input words (slots) ``op`` takes (tcvt 1, shift 2, tquant 3, affine 4).
-    Raises ValueError naming the accepted ops for an unknown op."""
-    return _lib().op_input_count(op)
+    Raises ValueError naming the accepted ops for an unknown op (and why for an op the edition
+    retired), or for an unknown edition."""
+    core = _lib()
+    return core.op_input_count(op, _edition(core, edition))
 
 
-def _type_code(core, name: str, role: str) -> int:
-    code = core.type_code(name) if isinstance(name, str) else -1
+def _type_code(core, name: str, role: str, edition: int) -> int:
+    code = core.type_code(edition, name) if isinstance(name, str) else -1
     if code < 0:
-        known = [core.type_name(c) for c in range(64)]
+        known = [core.type_name(c, edition) for c in range(64)]
         raise ValueError(f"unknown {role} type {name!r} (accepted: "
                          f"{', '.join(n for n in known if n is not None)})")
     return code
@@ -95,19 +111,22 @@ def _controls(core, rmode: RoundingMode, sat: bool) -> Tuple[int, bool]:
 
 
 def eval(op: str, src: str, dst: str, inputs: CaseInputs, rmode: RoundingMode = "RNE",
-         sat: bool = False) -> Result:
+         sat: bool = False, *, edition: str = DEFAULT_EDITION) -> Result:
     """Evaluates one case of ``op`` from type ``src`` to type ``dst`` (names as in ``ptovec
     list``, case-insensitive) under ``rmode`` and ``sat``, exactly as ``ptovec eval`` does.
 
     ``inputs``: the input words in slot order (``ptovec list``'s "inputs:" line), each an int in
     the low bits of its slot's type (FP16 1.5 is 0x3E00); one int for an op of one slot.
     Returns a Result (word, flags, flag_names): ``eval("tcvt", "fp16", "e8m0", 0x3E00, "RTZ")``
-    is Result(word=0x7f, flags=0x10, flag_names=("NX",)).
+    is Result(word=0x7f, flags=0x10, flag_names=("NX",)); ``eval("tcvt", "fp32", "fp16",
+    0x7F800000, edition="2026-09")`` (TCVT by value) is Result(word=0x7c00, flags=0x00, ...).
 
-    Raises ValueError with the C API's message for an unknown op, type or mode, a wrong number
-    of inputs, an illegal pair or control, a word wider than its type or outside the op's
-    domain, and for a word that is not an int in 0..2^64-1."""
+    Raises ValueError with the C API's message for an unknown edition, op, type or mode, a wrong
+    number of inputs, an illegal pair or control (2026-09's E6M2 pairs: RNE and RNA only), a word
+    wider than its type or outside the op's domain, and for a word that is not an int in
+    0..2^64-1."""
     core = _lib()
+    ed = _edition(core, edition)
     words = [inputs] if isinstance(inputs, (int, np.integer)) else list(inputs)
     for word in words:
         if isinstance(word, bool) or not isinstance(word, (int, np.integer)) or \
@@ -116,8 +135,9 @@ def eval(op: str, src: str, dst: str, inputs: CaseInputs, rmode: RoundingMode = 
                              "ints 0..2^64-1 holding the type's encoding, e.g. 0x3e00 for FP16 "
                              "1.5)")
     rmode_index, saturate = _controls(core, rmode, sat)
-    word, flags = core.evaluate_one(op, _type_code(core, src, "src"), _type_code(core, dst, "dst"),
-                                    rmode_index, saturate, [int(w) for w in words])
+    word, flags = core.evaluate_one(op, _type_code(core, src, "src", ed),
+                                    _type_code(core, dst, "dst", ed), rmode_index, saturate,
+                                    [int(w) for w in words], ed)
     return Result(word, flags, flag_names(flags))
 
 
@@ -151,7 +171,7 @@ def _input_matrix(inputs: BatchInputs) -> np.ndarray:
 
 
 def evaluate(op: str, src: str, dst: str, inputs: BatchInputs, rmode: RoundingMode = "RNE",
-             sat: bool = False) -> Tuple[np.ndarray, np.ndarray]:
+             sat: bool = False, *, edition: str = DEFAULT_EDITION) -> Tuple[np.ndarray, np.ndarray]:
     """Evaluates many cases of one op, type pair and control at once, through the C API's batch
     call (ptovec_evaluate_batch) with the GIL released; case i gives what ``eval`` gives for
     case i.
@@ -168,10 +188,11 @@ def evaluate(op: str, src: str, dst: str, inputs: BatchInputs, rmode: RoundingMo
     the first bad case, and no result is returned), and for inputs that are not integer words
     or not of the accepted shapes."""
     core = _lib()
+    ed = _edition(core, edition)
     matrix = _input_matrix(inputs)
     rmode_index, saturate = _controls(core, rmode, sat)
-    return core.evaluate_batch(op, _type_code(core, src, "src"), _type_code(core, dst, "dst"),
-                               rmode_index, saturate, matrix)
+    return core.evaluate_batch(op, _type_code(core, src, "src", ed),
+                               _type_code(core, dst, "dst", ed), rmode_index, saturate, matrix, ed)
 
 
 def _status_bytes(array, what: str) -> np.ndarray:
@@ -186,14 +207,15 @@ def _status_bytes(array, what: str) -> np.ndarray:
 
 
 def compare(dst: str, expected_words, expected_flags, got_words, got_flags, *,
-            policy: str = "word+flags") -> np.ndarray:
+            policy: str = "word+flags", edition: str = DEFAULT_EDITION) -> np.ndarray:
     """Which answers of a device match the expected ones, as the gate compares them
     (ptovec_compare of the C API, `ptovec check --compare/--flags`): the low bits of the
     destination type's width of the words are equal, and so are the status bits the policy
     compares; bits 7:5 (and above) of a got status are always compared, so a status that sets
     them never matches.
 
-    ``dst``: the destination type name ("e8m0", "fp16", ...). ``expected_words``,
+    ``dst``: the destination type name of ``edition`` ("e8m0", "fp16", ...; "fp64" in
+    2026-09). ``expected_words``,
     ``got_words``: integer arrays (or scalars) of result words; ``expected_flags``,
     ``got_flags``: integer arrays of status bytes (bit 0 NV .. bit 4 NX); all broadcast to one
     shape, e.g. the two arrays ``evaluate`` returns and a device's two arrays.
@@ -205,7 +227,8 @@ def compare(dst: str, expected_words, expected_flags, got_words, got_flags, *,
     unknown type or policy (the C API's message) and for words or statuses that are not
     non-negative integers."""
     core = _lib()
-    width = core.type_width(_type_code(core, dst, "dst"))
+    ed = _edition(core, edition)
+    width = core.type_width(ed, _type_code(core, dst, "dst", ed))
     if not isinstance(policy, str):
         raise ValueError(f"policy {policy!r} is not a string (accepted: word+flags, word, "
                          "word+flags:NV,OF, ...)")

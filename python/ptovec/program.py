@@ -28,7 +28,7 @@ def generate(out: Union[str, os.PathLike], *, suite: Optional[str] = None,
              rmode: Optional[Union[str, Sequence[str]]] = None, sat: Optional[str] = None,
              format: str = "bin", samples: Optional[int] = None, seed: Optional[int] = None,
              threads: Optional[int] = None, shard: Optional[str] = None,
-             quiet: bool = True) -> Path:
+             edition: Optional[str] = None, quiet: bool = True) -> Path:
     """Writes vector files and manifest.json into the folder ``out``, as ``ptovec generate``
     does with the same options (it runs that program, ``executable()``), so the files are the
     command line's byte for byte, whatever ``threads``.
@@ -38,7 +38,8 @@ def generate(out: Union[str, os.PathLike], *, suite: Optional[str] = None,
     ``sat``: "off", "on" or "both"; ``format``: "bin", "json" or "both"; ``samples``: sampled
     input tuples per sampled pair (default 100000); ``seed``: sampling seed (default 1);
     ``threads``: worker threads (default: all cores); ``shard``: "K/N" (written into its own
-    folder, see ``ptovec generate --help``); ``quiet``: no progress on stderr.
+    folder, see ``ptovec generate --help``); ``edition``: "0.58.3" (the default) or "2026-09" (its
+    files and manifest say so); ``quiet``: no progress on stderr.
 
     Returns ``out`` as a Path. Raises ValueError with ptovec's one error line (without the
     "ptovec: error: " prefix) for a bad option or value (exit status 2), RuntimeError with it
@@ -48,7 +49,8 @@ def generate(out: Union[str, os.PathLike], *, suite: Optional[str] = None,
         rmode = ",".join(rmode)
     for option, value in (("--suite", suite), ("--op", op), ("--src", src), ("--dst", dst),
                           ("--rmode", rmode), ("--sat", sat), ("--samples", samples),
-                          ("--seed", seed), ("--threads", threads), ("--shard", shard)):
+                          ("--seed", seed), ("--threads", threads), ("--shard", shard),
+                          ("--edition", edition)):
         if value is not None:
             args += [option, str(value)]
     if quiet:

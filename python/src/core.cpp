@@ -1,8 +1,10 @@
 // ptovec._core: the nanobind extension under `import ptovec` (python/ptovec/__init__.py), a thin
-// layer over the C API (include/ptovec/ptovec.h, libptovec_c.so.0). Lookups pass through;
-// evaluation raises ValueError with ptovec_last_error()'s one line on bad input (RuntimeError for
-// PTOVEC_ERROR_INTERNAL) and never aborts. evaluate_batch runs ptovec_evaluate_batch with the GIL
-// released, in chunks, into two new numpy arrays (words uint64, status uint8).
+// layer over the C API (include/ptovec/ptovec.h, libptovec_c.so.0): every call takes an edition
+// code (ptovec_edition_code; 0 "0.58.3", the default) and calls the C API's "_edition" twin.
+// Lookups pass through; evaluation raises ValueError with ptovec_last_error()'s one line on bad
+// input (RuntimeError for PTOVEC_ERROR_INTERNAL) and never aborts. evaluate_batch runs
+// ptovec_evaluate_batch with the GIL released, in chunks, into two new numpy arrays (words uint64,
+// status uint8).
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
@@ -39,29 +41,39 @@ constexpr std::size_t kChunk = std::size_t{1} << 16;
   throw nb::value_error(message.c_str());
 }
 
-int OpInputCount(const std::string& op) {
-  const int count = ptovec_op_input_count(op.c_str());
+int EditionCode(const std::string& name) {
+  const int code = ptovec_edition_code(name.c_str());
+  if (code < 0) Raise(PTOVEC_ERROR_UNKNOWN_EDITION, std::nullopt);
+  return code;
+}
+
+int OpInputCount(const std::string& op, int edition) {
+  const int count = ptovec_op_input_count_edition(edition, op.c_str());
   if (count < 0) Raise(PTOVEC_ERROR_UNKNOWN_OP, std::nullopt);
   return count;
 }
 
-std::vector<std::string> OpNames() {
+std::vector<std::string> OpNames(int edition) {
   std::vector<std::string> names;
-  for (std::size_t i = 0; i < ptovec_op_count(); ++i) names.emplace_back(ptovec_op_name(i));
+  for (std::size_t i = 0; i < ptovec_op_count_edition(edition); ++i) {
+    names.emplace_back(ptovec_op_name_edition(edition, i));
+  }
   return names;
 }
 
-std::optional<std::string> TypeName(int code) {
-  const char* name = ptovec_type_name(code);
+std::optional<std::string> TypeName(int code, int edition) {
+  const char* name = ptovec_type_name_edition(edition, code);
   return name ? std::optional<std::string>(name) : std::nullopt;
 }
 
 std::pair<std::uint64_t, std::uint8_t> EvaluateOne(const std::string& op, int src_code,
                                                    int dst_code, int rmode, bool sat,
-                                                   const std::vector<std::uint64_t>& inputs) {
+                                                   const std::vector<std::uint64_t>& inputs,
+                                                   int edition) {
   ptovec_result result{};
-  const ptovec_error error = ptovec_evaluate(op.c_str(), src_code, dst_code, rmode, sat ? 1 : 0,
-                                             inputs.data(), inputs.size(), &result);
+  const ptovec_error error =
+      ptovec_evaluate_edition(edition, op.c_str(), src_code, dst_code, rmode, sat ? 1 : 0,
+                              inputs.data(), inputs.size(), &result);
   if (error != PTOVEC_OK) Raise(error, std::nullopt);
   return {result.word, result.status};
 }
@@ -79,7 +91,8 @@ Array OwningArray(std::unique_ptr<T[]> data, std::size_t n) {
 }
 
 std::pair<Words, Statuses> EvaluateBatch(const std::string& op, int src_code, int dst_code,
-                                         int rmode, bool sat, const InputMatrix& inputs) {
+                                         int rmode, bool sat, const InputMatrix& inputs,
+                                         int edition) {
   const std::size_t n = inputs.shape(0), slots = inputs.shape(1);
   auto words = std::make_unique<std::uint64_t[]>(n);
   auto statuses = std::make_unique<std::uint8_t[]>(n);
@@ -91,8 +104,8 @@ std::pair<Words, Statuses> EvaluateBatch(const std::string& op, int src_code, in
     // Sat and slot count (a zero word of a width or domain error is not reported).
     const std::vector<std::uint64_t> zeros(slots);
     ptovec_result unused{};
-    error = ptovec_evaluate(op.c_str(), src_code, dst_code, rmode, sat ? 1 : 0, zeros.data(),
-                            zeros.size(), &unused);
+    error = ptovec_evaluate_edition(edition, op.c_str(), src_code, dst_code, rmode, sat ? 1 : 0,
+                                    zeros.data(), zeros.size(), &unused);
     if (error == PTOVEC_ERROR_INPUT_WIDTH || error == PTOVEC_ERROR_DOMAIN) error = PTOVEC_OK;
     if (error != PTOVEC_OK) Raise(error, std::nullopt);
   }
@@ -102,9 +115,9 @@ std::pair<Words, Statuses> EvaluateBatch(const std::string& op, int src_code, in
     for (std::size_t start = 0; start < n && error == PTOVEC_OK; start += kChunk) {
       const std::size_t count = std::min(kChunk, n - start);
       std::size_t failed_in_chunk = 0;
-      error = ptovec_evaluate_batch(op.c_str(), src_code, dst_code, rmode, sat ? 1 : 0,
-                                    inputs.data() + start * slots, slots, count, results.data(),
-                                    &failed_in_chunk);
+      error = ptovec_evaluate_batch_edition(edition, op.c_str(), src_code, dst_code, rmode,
+                                            sat ? 1 : 0, inputs.data() + start * slots, slots,
+                                            count, results.data(), &failed_in_chunk);
       failed = start + failed_in_chunk;
       for (std::size_t i = 0; error == PTOVEC_OK && i < count; ++i) {
         words[start + i] = results[i].word;
@@ -132,24 +145,31 @@ NB_MODULE(_core, m) {
       "of the ptovec package, which name types and modes and check numpy inputs.";
   m.def("version", &ptovec_version,
         "The C library's version, \"MAJOR.MINOR.PATCH\" (ptovec_version).");
-  m.def("op_names", &OpNames, "The ops of `ptovec list`, in its order (ptovec_op_name).");
-  m.def("op_input_count", &OpInputCount, nb::arg("op"),
-        "The number of input words (slots) of `op` (case-insensitive; ptovec_op_input_count). "
-        "Raises ValueError naming the accepted ops for an unknown op.");
-  m.def("type_code", &ptovec_type_code, nb::arg("name"),
-        "The spec's 5-bit TileDataType code of a type name, case-insensitive (\"fp16\" -> 4; "
-        "FP19 is 32); -1 for an unknown name (ptovec_type_code).");
-  m.def("type_name", &TypeName, nb::arg("code"),
-        "The lower-case name of a type code; None for a code no type has (ptovec_type_name).");
-  m.def("type_width", &ptovec_type_width, nb::arg("code"),
-        "The bits of one element of a type code (FP16 16, S4X2 4, FP19 19); 0 for an unknown "
-        "code (ptovec_type_width).");
+  m.def("edition_code", &EditionCode, nb::arg("name"),
+        "The edition code of an edition name (\"0.58.3\" 0, \"2026-09\" 1; "
+        "ptovec_edition_code). Raises ValueError naming the accepted names for another.");
+  m.def("op_names", &OpNames, nb::arg("edition") = 0,
+        "The ops of `ptovec list --edition`, in its order (ptovec_op_name_edition).");
+  m.def("op_input_count", &OpInputCount, nb::arg("op"), nb::arg("edition") = 0,
+        "The number of input words (slots) of `op` (case-insensitive; "
+        "ptovec_op_input_count_edition). Raises ValueError naming the accepted ops for an "
+        "unknown op.");
+  m.def("type_code", &ptovec_type_code_edition, nb::arg("edition"), nb::arg("name"),
+        "The spec's 5-bit TileDataType code of a type name of the edition, case-insensitive "
+        "(\"fp16\" -> 4; FP19 is 32); -1 for an unknown name (ptovec_type_code_edition).");
+  m.def("type_name", &TypeName, nb::arg("code"), nb::arg("edition") = 0,
+        "The lower-case name of a type code of the edition; None for a code none of its types "
+        "has (ptovec_type_name_edition).");
+  m.def("type_width", &ptovec_type_width_edition, nb::arg("edition"), nb::arg("code"),
+        "The bits of one element of a type code of the edition (FP16 16, S4X2 4, FP19 19); 0 for "
+        "an unknown code (ptovec_type_width_edition).");
   m.def("rounding_mode", &ptovec_rounding_mode, nb::arg("name"),
         "The rounding mode index 0..6 of a name (RNE RTM RTP RTZ RNA RTO RHB), case-insensitive; "
         "-1 when unknown (ptovec_rounding_mode).");
   m.def("evaluate_one", &EvaluateOne, nb::arg("op"), nb::arg("src_code"), nb::arg("dst_code"),
-        nb::arg("rmode"), nb::arg("sat"), nb::arg("inputs"),
-        "One case through ptovec_evaluate: (result word, 5 status bits NV DZ OF UF NX in bits "
+        nb::arg("rmode"), nb::arg("sat"), nb::arg("inputs"), nb::arg("edition") = 0,
+        "One case through ptovec_evaluate_edition: (result word, 5 status bits NV DZ OF UF NX in "
+        "bits "
         "0..4). Raises ValueError with the C API's message for bad input, RuntimeError for an "
         "internal error.");
   m.def("compare_policy", &ComparePolicyMask, nb::arg("policy"),
@@ -157,8 +177,9 @@ NB_MODULE(_core, m) {
         "0x1f, \"word\" 0, \"word+flags:NV,OF\" 0x05 (ptovec_compare_policy). Raises ValueError "
         "with the C API's message for an unknown name.");
   m.def("evaluate_batch", &EvaluateBatch, nb::arg("op"), nb::arg("src_code"), nb::arg("dst_code"),
-        nb::arg("rmode"), nb::arg("sat"), nb::arg("inputs"),
-        "Cases of one op, pair and control through ptovec_evaluate_batch with the GIL released: "
+        nb::arg("rmode"), nb::arg("sat"), nb::arg("inputs"), nb::arg("edition") = 0,
+        "Cases of one op, pair and control through ptovec_evaluate_batch_edition with the GIL "
+        "released: "
         "`inputs` a C-contiguous uint64 array of shape (n, slots); returns (words: uint64 (n,), "
         "status: uint8 (n,)). Raises ValueError with the C API's message (\"case N: \" before a "
         "width or domain error of case N), RuntimeError for an internal error.");

@@ -14,7 +14,8 @@ import json
 import os
 import shutil
 
-from ptovec_cli import (ORACLE_DUT, SOURCE, ClassScratch, error_of, generate, ptovec,
+import pytest
+from ptovec_cli import (ORACLE_DUT, SOURCE, ClassScratch, error_of, files, generate, ptovec,
                         read_bin_header, schema_validator, sha256)
 
 ED = ["--edition", "2026-09"]
@@ -122,6 +123,11 @@ class TestFiles2026_09(ClassScratch):
         assert "environment: ptovec " in r.stdout and ", spec edition 2026-09, " in r.stdout
         _, header = read_bin_header(results)
         assert header["edition"] == "2026-09"
+        # The Python reader takes the edition from the file and refuses another one asked for.
+        assert files.edition_of(files.read_results(results, edition="2026-09")[0]) == "2026-09"
+        with pytest.raises(files.ResultsFileError, match="is of edition 2026-09, edition= says "
+                                                         "0.58.3"):
+            files.read_results(results, edition="0.58.3")
         with open(report) as f:
             assert json.load(f)["environment"]["spec_edition"] == "2026-09"
         with open(junit) as f:

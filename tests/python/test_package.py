@@ -53,7 +53,9 @@ def test_imports_the_installed_package_with_its_stub():
 
 def test_typed_signatures():
     assert list(inspect.signature(ptovec.evaluate).parameters) == [
-        "op", "src", "dst", "inputs", "rmode", "sat"]
+        "op", "src", "dst", "inputs", "rmode", "sat", "edition"]
+    assert inspect.signature(ptovec.eval).parameters["edition"].kind is \
+        inspect.Parameter.KEYWORD_ONLY
     hints = typing.get_type_hints(ptovec.eval)
     assert hints["return"] is ptovec.Result and hints["op"] is str
     assert inspect.signature(ptovec.eval).parameters["rmode"].default == "RNE"

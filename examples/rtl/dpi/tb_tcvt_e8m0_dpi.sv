@@ -77,6 +77,17 @@ module tb_tcvt_e8m0_dpi;
         ptovec_dpi_flags_to_spec('h22, PTOVEC_FLAG_ORDER_MXCSR) != 'h10 ||
         ptovec_dpi_flags_to_spec('h01, 9) != -1)
       $fatal(1, "ptovec_dpi_flags_to_spec/from_spec disagree with the flag-order table");
+    // Edition 2026-09 through DPI-C: FP16 1.125 (0x3c80) -> E6M2 under RNA is 1.25 (0xc1), NX.
+    begin
+      automatic longint w;
+      automatic int st;
+      automatic int ed = ptovec_edition_code("2026-09");
+      if (ed != 1 || ptovec_dpi_evaluate_edition(ed, "tcvt", ptovec_type_code_edition(ed, "fp16"),
+                                                 ptovec_type_code_edition(ed, "e6m2"), 4, 0, 1,
+                                                 64'h3c80, 0, 0, 0, w, st) != 0 ||
+          w != 64'hc1 || st != 'h10)
+        $fatal(1, "edition 2026-09 through DPI-C: 0x%0h 0x%0h (%s)", w, st, ptovec_last_error());
+    end
     $display("ptovec %s through DPI-C; e8m0 is type code %0d", ptovec_version(), e8m0);
     for (int m = 0; m < 7; m++) begin
       for (int s = 0; s < 2; s++) begin

@@ -14,6 +14,10 @@ Results files
     ``read_results(path)``       binary or JSON lines -> (header, sections)
 Type widths
     ``type_widths(ptovec)``      {type name: bits} from ``ptovec list --types --json``
+Editions
+    ``edition_of(header)``       the specification edition of a file ("0.58.3" when its header
+        has no "edition"); every reader refuses an edition it does not know (``EDITIONS``), and
+        one other than its ``edition=`` argument when given
 Command line
     ``python -m ptovec.files vectors FILE [-n N] [--json]``  a summary line and the first N
         records (default 10) as JSON vector lines with their index; --json: only the records
@@ -36,6 +40,7 @@ import subprocess
 import numpy as np
 
 __all__ = ["FIXED", "VECTOR_MAGIC", "RESULTS_MAGIC", "VERSIONS", "RMODE_NAMES", "UNSUPPORTED",
+           "EDITIONS", "DEFAULT_EDITION", "edition_of",
            "RESULT_RECORD", "VectorFileError", "ResultsFileError", "read_fixed_header",
            "read_vectors", "read_vectors_json", "read_vector_file", "field_bits", "hex_word",
            "json_lines", "read_results", "type_widths"]
@@ -49,6 +54,10 @@ FIXED = struct.Struct("<8sHHIQQ")
 from .._facts import RESULTS_MAGIC, RMODE_NAMES, VECTOR_MAGIC  # noqa: E402
 #: The format versions read (vector and results files alike).
 VERSIONS = (1, 2)
+#: The editions of the specification a file may follow, oldest first (``--edition``): a header's
+#: "edition", absent in a file of the default edition "0.58.3" (the seeds).
+EDITIONS = ("0.58.3", "2026-09")
+DEFAULT_EDITION = "0.58.3"
 #: The flags byte of a case the device did not implement (binary results; JSON "unsupported").
 UNSUPPORTED = 0x80
 #: One results record: its index in its vector file, the device's word, its flags.
@@ -81,7 +90,25 @@ def read_fixed_header(f, magic, error, path):
     return fields
 
 
-def read_vectors(path):
+def edition_of(header):
+    """The edition of the specification a vector or results file follows: its header's "edition"
+    ("2026-09"), or DEFAULT_EDITION "0.58.3" when it has none (0.58.3's files carry no key)."""
+    return header.get("edition", DEFAULT_EDITION)
+
+
+def _check_edition(header, path, error, edition):
+    """Raises ``error`` naming ``path`` for an edition not in EDITIONS, or (``edition`` given)
+    for a file of another edition than ``edition``, as ``ptovec run/check --edition`` refuse."""
+    found = edition_of(header)
+    if found not in EDITIONS:
+        raise error(f"{path}: edition {found!r}, this reader knows {', '.join(EDITIONS)}")
+    if edition is not None and edition not in EDITIONS:
+        raise ValueError(f"edition {edition!r} is not one of {', '.join(EDITIONS)}")
+    if edition is not None and found != edition:
+        raise error(f"{path} is of edition {found}, edition= says {edition}")
+
+
+def read_vectors(path, edition=None):
     """Reads the binary vector file ``path`` (magic PTOVEC\\0B, versions 1 and 2).
 
     Returns (header, records): ``header`` the JSON header (a dict: "op", "src", "dst",
@@ -92,10 +119,14 @@ def read_vectors(path):
     words are element-width encodings (S8 -126 is 0x82), rmode the index into rmode_names,
     sat 0 or 1, flags the status bits 4:0.
 
+    ``edition``: None (any edition, ``edition_of(header)`` says which) or an edition of
+    EDITIONS the file must follow.
+
     Raises VectorFileError for a file without the magic, of another version, whose size is not
     data_offset + count * record_size exactly (truncated or longer), whose JSON header disagrees
-    with the fixed header or whose fields do not add up to record_size, or with a record whose
-    rmode, sat or flags byte is out of range."""
+    with the fixed header or whose fields do not add up to record_size, of an edition this reader
+    does not know or other than ``edition``, or with a record whose rmode, sat or flags byte is
+    out of range."""
     size = os.path.getsize(path)
     with open(path, "rb") as f:
         _, version, record_size, header_bytes, count, data_offset = read_fixed_header(
@@ -111,6 +142,7 @@ def read_vectors(path):
     announced = (header["version"], header["count"], header["record_size"])
     if announced != (version, count, record_size) or sum(f["bytes"] for f in fields) != record_size:
         raise VectorFileError(f"{path}: the JSON header disagrees with the fixed header")
+    _check_edition(header, path, VectorFileError, edition)
     dtype = np.dtype({"names": [f["name"] for f in fields],
                       "offsets": [f["offset"] for f in fields],
                       "formats": ["<u%d" % f["bytes"] for f in fields], "itemsize": record_size})
@@ -122,7 +154,7 @@ def read_vectors(path):
     return header, records
 
 
-def read_vectors_json(path):
+def read_vectors_json(path, edition=None):
     """Reads the JSON vector file ``path`` (format "ptovec-vectors-json", versions 1 and 2):
     line 1 the header ending in ``"vectors":[``, one vector a line, then ``]}``.
 
@@ -130,10 +162,11 @@ def read_vectors_json(path):
     numpy structured array of ``header["count"]`` records with the fields of a binary file's
     records ("in.<slot>" for each of ``header["slots"]``, "rmode", "sat", "out", "flags"), the
     words as ``<u8`` and rmode, sat and flags as ``u1`` (rmode the index into RMODE_NAMES).
+    ``edition``: as ``read_vectors``'.
 
-    Raises VectorFileError for a file whose first line is not such a header, whose vectors are
-    not ``header["count"]`` (truncated or extra), or with a vector whose rmode, sat or flags is
-    out of range."""
+    Raises VectorFileError for a file whose first line is not such a header, of an edition this
+    reader does not know or other than ``edition``, whose vectors are not ``header["count"]``
+    (truncated or extra), or with a vector whose rmode, sat or flags is out of range."""
     with open(path, "rb") as f:
         first = f.readline().rstrip(b"\n")
         opening = b',"vectors":['
@@ -146,6 +179,7 @@ def read_vectors_json(path):
         if header.get("version") not in VERSIONS:
             raise VectorFileError(f"{path}: format version {header.get('version')}, this reader "
                                   f"knows {VERSIONS}")
+        _check_edition(header, path, VectorFileError, edition)
         slots = ["in." + s["name"] for s in header["slots"]]
         rows, closed = [], False
         for number, line in enumerate(f, start=2):
@@ -174,29 +208,29 @@ def read_vectors_json(path):
     return header, np.array(rows, dtype)
 
 
-def read_vector_file(path):
+def read_vector_file(path, edition=None):
     """Reads the vector file ``path`` in either format, told apart by its first bytes (the binary
-    magic or '{'): ``read_vectors`` or ``read_vectors_json``. Raises VectorFileError for
-    anything else."""
+    magic or '{'): ``read_vectors`` or ``read_vectors_json`` (``edition`` as theirs). Raises
+    VectorFileError for anything else."""
     with open(path, "rb") as f:
         start = f.read(8)
     if start == VECTOR_MAGIC:
-        return read_vectors(path)
+        return read_vectors(path, edition)
     if start[:1] == b"{":
-        return read_vectors_json(path)
+        return read_vectors_json(path, edition)
     raise VectorFileError(f"{path}: not a ptovec vector file (bad magic)")
 
 
-def type_widths(ptovec=None):
-    """{type name: bits of one element} for every type ptovec knows, from
-    ``ptovec list --types --json`` (the format table, oracle/src/formats.cpp). ``ptovec`` is the
-    binary's path; by default the environment's PTOVEC, else ``ptovec`` on PATH. Raises
-    OSError when there is none, subprocess.CalledProcessError when it fails."""
+def type_widths(ptovec=None, edition=DEFAULT_EDITION):
+    """{type name: bits of one element} for every type of ``edition`` ptovec knows, from
+    ``ptovec list --types --json --edition EDITION`` (the format table, oracle/src/formats.cpp).
+    ``ptovec`` is the binary's path; by default the environment's PTOVEC, else ``ptovec`` on
+    PATH. Raises OSError when there is none, subprocess.CalledProcessError when it fails."""
     program = ptovec or os.environ.get("PTOVEC") or shutil.which("ptovec")
     if not program:
         raise OSError("no ptovec binary to ask for the type widths (give PTOVEC=PATH or put "
                       "ptovec on PATH)")
-    out = subprocess.run([program, "list", "--types", "--json"], check=True,
+    out = subprocess.run([program, "list", "--types", "--json", "--edition", edition], check=True,
                          capture_output=True, text=True).stdout
     return {t["name"]: t["width"] for t in json.loads(out)}
 
@@ -295,7 +329,7 @@ def _read_results_json(path, f):
     return header, [np.array(r, RESULT_RECORD) for r in rows]
 
 
-def read_results(path):
+def read_results(path, edition=None):
     """Reads the results file ``path``: binary (magic PTOVEC\\0R) or JSON lines (first byte
     '{'), versions 1 and 2.
 
@@ -306,15 +340,22 @@ def read_results(path):
     (``u1``: status bits 4:0, or UNSUPPORTED 0x80), one entry per record present (fewer than
     the section's count when header["stopped"] says the run stopped early).
 
-    Raises ResultsFileError for a file of neither form, of another version, whose records do
-    not match the header's counts (truncated or extra) or whose size disagrees with them. This
-    reader does not check record order or the flags' range: ``ptovec check`` does."""
+    ``edition``: None (any; ``edition_of(header)`` says which the run's vectors followed) or an
+    edition of EDITIONS the file must be of.
+
+    Raises ResultsFileError for a file of neither form, of another version, of an edition this
+    reader does not know or other than ``edition``, whose records do not match the header's
+    counts (truncated or extra) or whose size disagrees with them. This reader does not check
+    record order or the flags' range: ``ptovec check`` does."""
     with open(path, "rb") as f:
         magic = f.read(8)
         f.seek(0)
         if magic == RESULTS_MAGIC:
-            return _read_results_binary(path, f, os.path.getsize(path))
-        if magic[:1] == b"{":
-            return _read_results_json(path, f)
-    raise ResultsFileError(f"{path}: not a ptovec results file (bad magic)")
+            header, sections = _read_results_binary(path, f, os.path.getsize(path))
+        elif magic[:1] == b"{":
+            header, sections = _read_results_json(path, f)
+        else:
+            raise ResultsFileError(f"{path}: not a ptovec results file (bad magic)")
+    _check_edition(header, path, ResultsFileError, edition)
+    return header, sections
 
