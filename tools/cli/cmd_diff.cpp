@@ -235,7 +235,7 @@ int RunDiff(const DiffArgs& a) {
     from_jobs = ptovec::cli::SelectJobs(a, from);
   } catch (const InputError&) {
   }
-  const std::vector<GonePair> gone = ptovec::tools::GoneJobs(from_jobs, options);
+  const std::vector<GonePair> gone = ptovec::tools::GoneJobs(from_jobs, jobs, options);
   std::ostringstream text;
   PrintReport(text, diffs, gone, a, from, to);
   if (!a.json.empty()) {

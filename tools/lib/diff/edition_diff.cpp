@@ -235,15 +235,20 @@ std::vector<PairDiff> DiffJobs(const std::vector<Job>& jobs, const DiffOptions& 
   return diffs;
 }
 
-std::vector<GonePair> GoneJobs(const std::vector<Job>& from_jobs, const DiffOptions& options) {
+std::vector<GonePair> GoneJobs(const std::vector<Job>& from_jobs, const std::vector<Job>& to_jobs,
+                               const DiffOptions& options) {
   std::vector<GonePair> gone;
+  const std::string to_name(oracle::EditionName(options.to));
   for (const Job& job : from_jobs) {
+    if (options.controls.ControlsOf(*job.op, job.pair).empty()) continue;  // as --to's jobs
     const OpDef* to = generator::FindOp(job.op->name, options.to);
-    if (to != nullptr && generator::IsLegalPair(*to, job.pair)) continue;
     GonePair g;
     g.job = job;
-    const std::string to_name(oracle::EditionName(options.to));
-    if (const auto* retired = generator::FindRetiredOp(job.op->name, options.to)) {
+    if (to != nullptr && generator::IsLegalPair(*to, job.pair)) {
+      const auto same = [&](const Job& t) { return t.op == to && t.pair == job.pair; };
+      if (std::any_of(to_jobs.begin(), to_jobs.end(), same)) continue;
+      g.reason = "a pair of " + to_name + " outside its selection (not in its default suite)";
+    } else if (const auto* retired = generator::FindRetiredOp(job.op->name, options.to)) {
       g.reason = retired->reason;
     } else if (to == nullptr) {
       g.reason = "no op " + job.op->name + " in " + to_name;

@@ -57,9 +57,11 @@ struct GonePair {
 /// Evaluates every vector of `jobs` (of options.to) under both editions, on options.threads.
 std::vector<PairDiff> DiffJobs(const std::vector<generator::Job>& jobs, const DiffOptions& options);
 
-/// The jobs of `from_jobs` (of options.from) whose op `to` retired or lacks, or whose pair the
-/// op of `to` does not accept.
+/// The jobs of `from_jobs` (of options.from, the same selection options) that `to_jobs` (of
+/// options.to) lacks: the op retired or missing in `to`, the pair not legal there, or a legal
+/// pair of `to` that its selection does not hold (a pair its default suite dropped).
 std::vector<GonePair> GoneJobs(const std::vector<generator::Job>& from_jobs,
+                               const std::vector<generator::Job>& to_jobs,
                                const DiffOptions& options);
 
 /// The `ptovec eval` line that reproduces case `c` in `edition`, always with --edition.
