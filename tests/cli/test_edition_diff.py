@@ -112,6 +112,9 @@ class TestDiffFp16Fp32(ClassScratch):
         assert [pair[k] for k in ("name", "status", "vectors", "changed", "word", "flags",
                                   "unchanged", "new")] == [
             "tcvt_fp16_fp32", "compared", 65536, 65535, 65535, 1022, 1, 0]
+        assert report["total"] == {"vectors": 65536, "changed": 65535, "word": 65535,
+                                   "flags": 1022, "unchanged": 1, "new": 0}
+        assert report["controls"] == {"rmodes": ["RNE"], "sat": [False]}
         simplest = pair["simplest"]
         assert simplest["in"] == ["0x8000"]
         assert simplest["from"] == {"out": "0x00008000", "flags": "0x00"}

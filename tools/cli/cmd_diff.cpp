@@ -129,6 +129,11 @@ void PrintReport(std::ostream& os, const std::vector<PairDiff>& diffs,
   }
 }
 
+json CountsJson(const Counts& c) {
+  return json{{"vectors", c.vectors}, {"changed", c.changed},     {"word", c.word},
+              {"flags", c.flags},     {"unchanged", c.unchanged}, {"new", c.fresh}};
+}
+
 json CaseAnswers(const PairDiff& d, Edition from, Edition to) {
   const Case& c = *d.simplest;
   json in = json::array();
@@ -165,6 +170,8 @@ json ReportJson(const std::vector<PairDiff>& diffs, const std::vector<GonePair>&
                      {"new", d.fresh},
                      {"simplest", d.simplest ? CaseAnswers(d, from, to) : json(nullptr)}});
   }
+  Counts total;
+  for (const PairDiff& d : diffs) total.Add(d);
   json gone_list = json::array();
   for (const GonePair& g : gone) {
     gone_list.push_back({{"name", ptovec::generator::JobBaseName(g.job)},
@@ -179,8 +186,11 @@ json ReportJson(const std::vector<PairDiff>& diffs, const std::vector<GonePair>&
               {"seed", a.seed},
               {"samples", a.samples},
               {"suite", a.suite.empty() ? "default" : a.suite},
+              {"controls", ptovec::generator::ControlFilterJson(
+                               ptovec::generator::ParseControlFilter(a.rmode, a.sat))},
               {"pairs", pairs},
-              {"gone", gone_list}};
+              {"gone", gone_list},
+              {"total", CountsJson(total)}};
 }
 
 // --out: the inputs with a changed vector, each under every control of its file (what a vector
