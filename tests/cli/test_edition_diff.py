@@ -18,7 +18,8 @@ import json
 import os
 import struct
 
-from ptovec_cli import ORACLE_DUT, ClassScratch, error_of, ptovec, read_bin_header
+from ptovec_cli import (ORACLE_DUT, ClassScratch, error_of, ptovec, read_bin_header,
+                        schema_validator)
 
 FROM_TO = ["--from", "0.58.3", "--to", "2026-09"]
 FP16_FP32 = ["--op", "tcvt", "--src", "fp16", "--dst", "fp32", "--rmode", "RNE", "--sat", "off"]
@@ -126,6 +127,7 @@ class TestDiffFp16Fp32(ClassScratch):
         with open(os.path.join(self.out, "manifest.json")) as f:
             manifest = json.load(f)
         assert (manifest["edition"], manifest["suite"]) == ("2026-09", "diff")
+        assert list(schema_validator("manifest.schema.json").iter_errors(manifest)) == []
         (entry,) = manifest["files"]
         assert (entry["path"], entry["count"], entry["domain"]) == ("tcvt_fp16_fp32.bin", 65535,
                                                                      "selected")
