@@ -112,7 +112,7 @@ void PrintReport(std::ostream& os, const std::vector<PairDiff>& diffs,
     row.Add(d);
     total.Add(d);
     PrintCounts(os, ptovec::generator::JobBaseName(d.job), row);
-    os << (d.from_op == nullptr ? "  (new in " + Name(to) + ")" : "") << "\n";
+    os << (d.from_op == nullptr ? "  (new: not in " + Name(from) + ")" : "") << "\n";
     if (d.simplest) PrintSimplest(os, d, from, to);
   }
   std::uint64_t gone_vectors = 0;
