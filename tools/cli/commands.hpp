@@ -131,5 +131,6 @@ Command AddRunCommand(CLI::App& app);
 Command AddShrinkCommand(CLI::App& app);
 Command AddCoverageCommand(CLI::App& app);  // cmd_coverage.cpp
 Command AddReportCommand(CLI::App& app);    // cmd_report.cpp
+Command AddDiffCommand(CLI::App& app);      // cmd_diff.cpp
 
 }  // namespace ptovec::cli

@@ -73,9 +73,9 @@ int main(int argc, char** argv) {
   using namespace ptovec::cli;
   // In the order --help lists them.
   const std::vector<Command> commands = {
-      AddGenerateCommand(app), AddListCommand(app),  AddEvalCommand(app), AddMergeCommand(app),
-      AddSchemaCommand(app),   AddCheckCommand(app), AddRunCommand(app),  AddShrinkCommand(app),
-      AddCoverageCommand(app), AddReportCommand(app)};
+      AddGenerateCommand(app), AddListCommand(app),   AddEvalCommand(app), AddMergeCommand(app),
+      AddSchemaCommand(app),   AddCheckCommand(app),  AddRunCommand(app),  AddShrinkCommand(app),
+      AddCoverageCommand(app), AddReportCommand(app), AddDiffCommand(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -63,9 +63,10 @@ J ManifestProperties() {
   p["edition"] = EditionProperty();
   p["suite"] = {{"description",
                  "the --suite given to generate: default (every input of the default domains) "
-                 "or smoke (the inputs chosen to reach every outcome class); a folder holds "
-                 "one suite"},
-                {"enum", J::array({"default", "smoke"})}};
+                 "or smoke (the inputs chosen to reach every outcome class); diff: the "
+                 "inputs whose answer changed from another edition (`ptovec diff --out`); a "
+                 "folder holds one suite"},
+                {"enum", J::array({"default", "smoke", "diff"})}};
   p["seed"] = {{"description", "the --seed given to generate"}, {"$ref", "#/$defs/uint64"}};
   p["samples"] = {{"description", "the --samples given to generate"},
                   {"type", "integer"},

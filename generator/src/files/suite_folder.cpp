@@ -125,8 +125,8 @@ void ReadSuiteKeys(const OJson& j, Manifest& m) {
   }
   if (j.contains("suite")) {
     m.suite = Text(j, "suite");
-    if (m.suite != "default" && m.suite != "smoke") {
-      throw InputError("\"suite\" \"" + m.suite + "\" is not a suite (default, smoke)");
+    if (m.suite != "default" && m.suite != "smoke" && m.suite != "diff") {
+      throw InputError("\"suite\" \"" + m.suite + "\" is not a suite (default, smoke, diff)");
     }
   }
   m.seed = Whole(j, "seed");
