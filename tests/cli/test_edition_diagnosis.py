@@ -81,3 +81,29 @@ class TestADeviceOfAnotherEdition(ClassScratch):
             ("1", "the rules of edition 2026-09", str(CHANGED))]
         assert [(c["text"], c["vectors"]) for c in report["causes"]] == [
             ("the rules of edition 2026-09", CHANGED)]
+
+    def test_shrink_takes_the_edition(self):
+        # `shrink --op --edition 2026-09` searches 2026-09's input space against 2026-09's
+        # answers: the 0.58.3 device's simplest failure of FP16 -> FP32 is -0 (0x8000: no
+        # significant bit; +0 passes), by value FP32 -0 (0x80000000), copied raw as 0x00008000.
+        out = os.path.join(self.tmp, "shrunk26.bin")
+        r = ptovec("shrink", "--dut", ORACLE_DUT, "--op", "tcvt", *ED, "--src", "fp16", "--dst",
+                   "fp32", "--rmode", "RNE", "--sat", "off", "--out", out, "--json")
+        assert r.returncode == 1, r.stdout + r.stderr
+        j = json.loads(r.stdout)
+        assert (j["counterexample"]["in"], j["counterexample"]["expected"]["out"],
+                j["counterexample"]["got"]["out"]) == ({"value": "0x8000"}, "0x80000000", "0x00008000"), j
+        # The file is a 2026-09 vector file the 2026-09 oracle passes.
+        assert ptovec("run", "--dut", ORACLE_DUT, "--dut-arg", "edition=2026-09", "--vectors",
+                      out, "--results", out + ".results").returncode == 0
+        # --from a 2026-09 results file: --op names 2026-09's tcvt; --edition must agree.
+        results = os.path.join(self.tmp, "v26.bin")
+        self.run_on(self.v26, tag="v26")
+        r = ptovec("shrink", "--dut", ORACLE_DUT, "--from", results, "--op", "tcvt", "--src",
+                   "fp16", "--dst", "fp32", "--json", "--out", out + ".from")
+        assert r.returncode == 1, r.stdout + r.stderr
+        assert json.loads(r.stdout)["results"][0]["counterexample"]["in"] == {"value": "0x8000"}
+        bad = ptovec("shrink", "--dut", ORACLE_DUT, "--from", results, "--edition", "0.58.3")
+        assert bad.returncode == 2
+        assert bad.stderr == (f"ptovec: error: results file {results} is of edition 2026-09, "
+                              "--edition says 0.58.3\n")

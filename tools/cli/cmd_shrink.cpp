@@ -17,8 +17,10 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "edition_option.hpp"
 #include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/readers.hpp"
+#include "ptovec/oracle/edition.hpp"
 #include "ptovec/tools/check.hpp"
 #include "ptovec/tools/compare.hpp"
 #include "ptovec/tools/device.hpp"
@@ -56,7 +58,8 @@ tools::Judge ShrinkJudge(const ShrinkArgs& a) {
     if (a.op.empty()) {
       throw InputError("--signature needs --op (a signature names the op's slots and classes)");
     }
-    judge.signature = tools::CheckSignatureText(generator::RequireOp(a.op), a.signature);
+    judge.signature =
+        tools::CheckSignatureText(generator::RequireOp(a.op, a.resolved_edition), a.signature);
   }
   if (!a.classes.empty()) judge.input_classes = tools::ParseInputClasses(a.classes);
   return judge;
@@ -164,8 +167,8 @@ std::optional<generator::TypePair> SelectedPair(const ShrinkArgs& a, const gener
   if (a.src.empty() || a.dst.empty()) {
     throw InputError("give both --src and --dst, or neither (any legal pair of " + op.name + ")");
   }
-  const generator::TypePair pair{generator::RequireType(a.src, "--src"),
-                                 generator::RequireType(a.dst, "--dst")};
+  const generator::TypePair pair{generator::RequireType(a.src, "--src", a.resolved_edition),
+                                 generator::RequireType(a.dst, "--dst", a.resolved_edition)};
   if (!generator::IsLegalPair(op, pair)) {
     throw InputError(op.name + " does not accept " + a.src + " -> " + a.dst +
                      " (`ptovec list` shows every pair)");
@@ -190,7 +193,7 @@ using shrink_command::ShrinkJudge;
 using shrink_command::WriteResultFile;
 
 int RunProperty(const ShrinkArgs& a, bool json_file) {
-  const generator::OpDef& op = generator::RequireOp(a.op);
+  const generator::OpDef& op = generator::RequireOp(a.op, a.resolved_edition);
   const std::optional<generator::TypePair> pair = SelectedPair(a, op);
   if (a.tests == 0) throw InputError("--tests must be at least 1 (got 0)");
   tools::Judge judge = ShrinkJudge(a);  // a bad option never starts the device
@@ -259,15 +262,38 @@ ShrinkArgs WithTriageLinePrefix(ShrinkArgs a) {
     option = value;
   };
   take(a.op, m[1].str(), "op");
-  generator::RequireOp(a.op);
+  generator::RequireOp(a.op, a.resolved_edition);
   take(a.src, m[2].str(), "src");
   take(a.dst, m[3].str(), "dst");
   a.signature = m[4].str();
   return a;
 }
 
+// The edition names are looked up in: --edition; with --from the results file's (and --edition,
+// when given, must agree with it, as `check --edition` does).
+oracle::Edition ShrinkEdition(const ShrinkArgs& a) {
+  if (a.from.empty()) {
+    return a.edition.empty() ? oracle::kDefaultEdition : generator::RequireEdition(a.edition);
+  }
+  const oracle::Edition asked =
+      a.edition.empty() ? oracle::kDefaultEdition : generator::RequireEdition(a.edition);
+  oracle::Edition file = asked;
+  try {
+    file = tools::ResultsReader(a.from).edition();
+  } catch (const std::exception&) {
+    return asked;  // not a readable results file: --from's own checks say so, in their words
+  }
+  if (!a.edition.empty() && asked != file) {
+    throw InputError("results file " + a.from + " is of edition " +
+                     std::string(oracle::EditionName(file)) + ", --edition says " + a.edition);
+  }
+  return file;
+}
+
 int Shrink(const ShrinkArgs& given) {
-  const ShrinkArgs a = WithTriageLinePrefix(given);
+  ShrinkArgs resolved = given;
+  resolved.resolved_edition = ShrinkEdition(given);
+  const ShrinkArgs a = WithTriageLinePrefix(resolved);
   CheckDeviceArgs(a.device);
   bool json_file = false;
   if (a.format == "json") {
@@ -288,8 +314,8 @@ int Shrink(const ShrinkArgs& given) {
     throw InputError("--triage goes with --from RESULTS (it shrinks one failure of each cause)");
   if (!a.vectors.empty()) throw InputError("--vectors goes with --from RESULTS only");
   if (a.op.empty()) {
-    throw InputError("--op is required without --from (accepted: " + generator::OpNamesList() +
-                     ")");
+    throw InputError("--op is required without --from (accepted: " +
+                     generator::OpNamesList(a.resolved_edition) + ")");
   }
   return RunProperty(a, json_file);
 }
@@ -306,6 +332,11 @@ Command AddShrinkCommand(CLI::App& app) {
   CLI::App& s = *c.app;
   AddDeviceOptions(s, args->device);
   s.add_option("--op", args->op, "the op (" + generator::OpNamesList() + "); with --from: only it");
+  AddEditionOption(s, args->edition)
+      ->description(
+          "the specification edition of --op's input space and answers: " +
+          oracle::EditionNamesList() +
+          " (default 0.58.3, the seeds; with --from the results file's, which it must equal)");
   s.add_option("--src", args->src, "source type (with --dst; default: any legal pair)");
   s.add_option("--dst", args->dst, "destination type (with --src)");
   s.add_option("--seed", args->seed, "RapidCheck seed (default 1)")->check(kWholeNumber);

@@ -31,7 +31,7 @@ namespace {
 // it), either alone without.
 tools::ShrinkFromFilter FromFilter(const ShrinkArgs& a) {
   tools::ShrinkFromFilter filter;
-  filter.op = a.op.empty() ? nullptr : &generator::RequireOp(a.op);
+  filter.op = a.op.empty() ? nullptr : &generator::RequireOp(a.op, a.resolved_edition);
   filter.triage = a.triage;
   if (filter.op != nullptr) {
     if (const auto pair = SelectedPair(a, *filter.op)) {
@@ -39,8 +39,8 @@ tools::ShrinkFromFilter FromFilter(const ShrinkArgs& a) {
       filter.dst = pair->dst;
     }
   } else {
-    if (!a.src.empty()) filter.src = generator::RequireType(a.src, "--src");
-    if (!a.dst.empty()) filter.dst = generator::RequireType(a.dst, "--dst");
+    if (!a.src.empty()) filter.src = generator::RequireType(a.src, "--src", a.resolved_edition);
+    if (!a.dst.empty()) filter.dst = generator::RequireType(a.dst, "--dst", a.resolved_edition);
   }
   return filter;
 }

@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/oracle/edition.hpp"
 #include "ptovec/tools/compare.hpp"
 #include "ptovec/tools/shrink.hpp"
 
@@ -35,6 +36,10 @@ struct ShrinkArgs {
   std::string classes;    // --class: only failures of these input classes
   bool triage = false;    // --from --triage: shrink one failure of each cause
   ReportFiles report;     // --from: --report-json, --report-html (the report with its shrunk cases)
+  std::string edition;    // --edition as given ("": the default, or with --from the file's)
+  /// The edition the names are looked up in: --edition, or with --from the results file's
+  /// (set by the command before anything reads the names).
+  oracle::Edition resolved_edition = oracle::kDefaultEdition;
 };
 
 /// The judge of --compare/--flags/--known-differences/--allow-unsupported, --signature (checked
