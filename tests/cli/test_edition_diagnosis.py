@@ -16,7 +16,7 @@ import json
 import os
 import re
 
-from ptovec_cli import ORACLE_DUT, ClassScratch, generate, ptovec
+from ptovec_cli import ORACLE_DEVICE, ORACLE_DUT, ClassScratch, generate, ptovec
 
 ED = ["--edition", "2026-09"]
 PAIRS = [("fp16", "fp32"), ("fp16", "e8m0")]
@@ -107,3 +107,16 @@ class TestADeviceOfAnotherEdition(ClassScratch):
         assert bad.returncode == 2
         assert bad.stderr == (f"ptovec: error: results file {results} is of edition 2026-09, "
                               "--edition says 0.58.3\n")
+
+    def test_the_oracle_program_takes_the_edition(self):
+        # The line-protocol oracle (ptovec-oracle-device) answers 0.58.3 unless --edition says
+        # otherwise: the same one cause over 2026-09's vectors, and a pass with --edition 2026-09.
+        results = os.path.join(self.tmp, "program.bin")
+        r = ptovec("run", "--dut-cmd", ORACLE_DEVICE, "--vectors", self.v26, "--results", results)
+        assert r.returncode == 1, r.stdout + r.stderr
+        assert [c[:3] for c in causes_of(r.stdout)] == [
+            ("1", "the rules of edition 0.58.3", str(CHANGED))]
+        r = ptovec("run", "--dut-cmd", f"{ORACLE_DEVICE} --edition 2026-09", "--vectors", self.v26,
+                   "--results", results)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert f"{VECTORS} vectors: {VECTORS} matched, 0 mismatched" in r.stdout

@@ -3,8 +3,10 @@
 // with it. Reads large blocks, answers every complete line, and flushes its answers before each
 // read so a peer waiting for them never deadlocks.
 //
-// Usage: ptovec-oracle-device [--name NAME]   (NAME goes into the hello line; default
-// ptovec-oracle). Exit 0 at end of input, 2 on a protocol error (one line on stderr).
+// Usage: ptovec-oracle-device [--name NAME] [--edition EDITION]   (NAME goes into the hello line;
+// default ptovec-oracle. EDITION: the specification edition it answers by, 0.58.3 (default) or
+// 2026-09, as the library device's `--dut-arg edition=2026-09`). Exit 0 at end of input, 2 on a
+// protocol error or a bad argument (one line on stderr).
 #include <unistd.h>
 
 #include <cerrno>
@@ -16,6 +18,8 @@
 #include <vector>
 
 #include "oracle_device_server.hpp"
+#include "oracle_dut.hpp"
+#include "ptovec/oracle/edition.hpp"
 
 namespace {
 
@@ -46,8 +50,14 @@ int main(int argc, char** argv) {
     const std::string_view a = argv[i];
     if (a == "--name" && i + 1 < argc) {
       name = argv[++i];
+    } else if (a == "--edition" && i + 1 < argc) {
+      const std::string edition = argv[++i];
+      if (ptovec::dut::SetOracleEdition(("edition=" + edition).c_str()) != 0) {
+        Die("unknown --edition '" + edition + "' (accepted: " + ptovec::oracle::EditionNamesList() +
+            ")");
+      }
     } else {
-      Die("unknown argument '" + std::string(a) + "' (accepted: --name NAME)");
+      Die("unknown argument '" + std::string(a) + "' (accepted: --name NAME, --edition EDITION)");
     }
   }
   ptovec::dut::OracleDeviceServer server(name);

@@ -12,6 +12,8 @@
 #include "oracle_dut.hpp"
 #include "ptovec/facts.h"
 #include "ptovec/generator/word_text.hpp"
+#include "ptovec/oracle/edition.hpp"
+#include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/rounding.hpp"
 
 namespace ptovec::dut {
@@ -118,8 +120,9 @@ class OracleDeviceServer {
     if (key != key_) {
       key_.assign(key);
       pair_rc_ = PTOVEC_DUT_UNSUPPORTED;
-      const auto src = ptovec::oracle::ParseTileDataType(t[2]);
-      const auto dst = ptovec::oracle::ParseTileDataType(t[3]);
+      const auto edition = ptovec::dut::OracleEdition();  // the device's (--edition)
+      const auto src = ptovec::oracle::ParseTileDataType(t[2], edition);
+      const auto dst = ptovec::oracle::ParseTileDataType(t[3], edition);
       if (src && dst) {
         pair_rc_ =
             ptovec::dut::ResolvePair(t[1], static_cast<int>(*src), static_cast<int>(*dst), pair_);
