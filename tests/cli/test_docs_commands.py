@@ -15,7 +15,8 @@ The convention (also in docs/README.md):
 - Lines starting with `#   ` (a hash and three spaces) right after a command are its output:
   each must equal, in order, a line of what the command printed (stdout and stderr together,
   blanks trimmed), where `...` stands for any text. A line `# text` is a comment.
-- The blocks of one page run in order in one temporary folder: a view of the source tree (its
+- The blocks of one page run in order in one temporary folder: a view of the source tree (what
+  git tracks and .venv, not what a user made by running these pages in their clone; its
   folders made anew, each file a link to the source's; docs/ and vectors/smoke copied, so
   the files a command writes stay in the folder), `build` linked to the build tree,
   HOME the folder itself, CI=1, and a `ptovec` on PATH that runs the build's ptovec.
@@ -141,11 +142,24 @@ def output_matches(expected, printed):
     return True, None
 
 
+def tracked_top_level():
+    """The top-level names of the source tree that git tracks, and .venv: what a user made in
+    their clone by following these pages (ptovec-run/, s8/, ...) is not part of the view, or a
+    page's command would meet the user's own folder. Every name when the tree is not a git
+    checkout."""
+    listed = subprocess.run(["git", "-C", SOURCE, "ls-files", "-z"], capture_output=True)
+    if listed.returncode != 0:
+        return set(os.listdir(SOURCE))
+    names = {p.split("/", 1)[0] for p in listed.stdout.decode().split("\0") if p}
+    return names | {".venv"}
+
+
 def source_view(folder, with_build):
     """Make `folder` look like the source tree (see the convention above)."""
+    tracked = tracked_top_level()
     for name in os.listdir(SOURCE):
         path = os.path.join(SOURCE, name)
-        if name in (".git", "docs", "vectors") or name.startswith("build"):
+        if name in (".git", "docs", "vectors") or name.startswith("build") or name not in tracked:
             continue
         if os.path.isdir(path) and name != ".venv":
             # Folders of links to the files: what a command writes stays in the view.
