@@ -21,6 +21,7 @@
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/matrix_quantization.hpp"
 #include "ptovec/oracle/reference_quantization.hpp"
+#include "tcvt_common.hpp"
 
 namespace ptovec::generator {
 
@@ -280,6 +281,17 @@ void AddImplementationEdges(TypePair pair, std::vector<SampleStrategy>& s) {
   }
 }
 
+// Every finite code of an 8/16-bit source; the strategies for FP32 and S32.
+DomainPlan EncodePlan(TypePair pair) {
+  if (pair.src != T::FP32 && pair.src != T::S32) {
+    return DomainPlan::Exhaustive(
+        [src = pair.src](Word w) { return oracle::TileNumericValueIsFinite(src, w); });
+  }
+  return DomainPlan::Sampled(EncodeStrategies(pair));
+}
+
+}  // namespace
+
 std::vector<SampleStrategy> EncodeStrategies(TypePair pair) {
   std::vector<SampleStrategy> s;
   const bool fp32 = pair.src == T::FP32;
@@ -323,17 +335,6 @@ std::vector<SampleStrategy> EncodeStrategies(TypePair pair) {
   }
   return s;
 }
-
-// Every finite code of an 8/16-bit source; the strategies for FP32 and S32.
-DomainPlan EncodePlan(TypePair pair) {
-  if (pair.src != T::FP32 && pair.src != T::S32) {
-    return DomainPlan::Exhaustive(
-        [src = pair.src](Word w) { return oracle::TileNumericValueIsFinite(src, w); });
-  }
-  return DomainPlan::Sampled(EncodeStrategies(pair));
-}
-
-}  // namespace
 
 // ---- outcome classes (ptovec coverage) ----
 

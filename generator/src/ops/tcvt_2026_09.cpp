@@ -8,12 +8,14 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
 #include "outcome_classes.hpp"
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/sampler.hpp"
 #include "ptovec/oracle/edition_2026_09.hpp"
 #include "ptovec/oracle/edition_2026_09_encoding.hpp"
 #include "ptovec/oracle/formats.hpp"
@@ -102,6 +104,25 @@ std::string RawNote(TypePair pair) {
          "edition 2026-09, open point 1)";
 }
 
+// The plan of a pair's inputs: an FP32 or S32 source converted by value into one of encode's
+// destinations (FP32, FP16, E4M3, the integers up to 32 bits: ReferenceCommonConvert rounds and
+// saturates there as encode does, at the same values) takes encode's strategies, aimed at the
+// destination's values, ties, overflow and underflow edges and range ends, and for FP32 the
+// specials encode's domain leaves out (NaNs, infinities); every other pair TcvtPlan's (every
+// code of a source of at most 16 bits, wide sources by raw bits).
+DomainPlan Plan2026_09(TypePair pair) {
+  const Route route = RouteOf(pair);
+  const bool by_value = route == Route::Common || route == Route::IntegerValue;
+  const OpDef* encode = FindOp("encode", oracle::Edition::V0_58_3);
+  if (!by_value || (pair.src != T::FP32 && pair.src != T::S32) || encode == nullptr ||
+      !IsLegalPair(*encode, pair)) {
+    return TcvtPlan(pair);
+  }
+  std::vector<SampleStrategy> strategies = EncodeStrategies(pair);
+  if (pair.src == T::FP32) strategies.push_back({"fp32_specials", 1, OneSlot(Fp32Specials())});
+  return DomainPlan::Sampled(std::move(strategies));
+}
+
 }  // namespace
 
 OpDef MakeTcvt2026_09Op() {
@@ -151,7 +172,7 @@ OpDef MakeTcvt2026_09Op() {
     if (const auto* refusal = std::get_if<oracle::Refusal2026_09>(&r)) return refusal->message;
     return std::nullopt;
   };
-  op.plan = TcvtPlan;
+  op.plan = Plan2026_09;
   // To E8M0 TCVT is the seeds' ReferenceFloatToE8M0: 0.58.3's classes hold.
   op.outcome_classes = TcvtOutcomeClasses;
   return op;

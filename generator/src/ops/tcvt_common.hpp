@@ -1,9 +1,13 @@
 // What op `tcvt` of edition 0.58.3 (tcvt.cpp) and of edition 2026-09 (tcvt_2026_09.cpp) share:
-// the carrier of a source word and the plan of a pair's inputs.
+// the carrier of a source word and the plan of a pair's inputs; and encode's strategies
+// (encode.cpp), which 2026-09's TCVT by value takes for its FP32 and S32 sources.
 #pragma once
+
+#include <vector>
 
 #include "ptovec/generator/domains.hpp"
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/generator/sampler.hpp"
 
 namespace ptovec::generator {
 
@@ -14,5 +18,11 @@ Word TcvtCarrier(TypePair pair, const Inputs& in);
 /// Every code of a source of at most 16 bits; FP32 to E8M0 by the strategies of exponent
 /// rounding; other wide sources by their edges (0, all ones, the top bit) and uniform bits.
 DomainPlan TcvtPlan(TypePair pair);
+
+/// encode's sampling strategies of an FP32 or S32 source into one of encode's destinations
+/// (FP32, FP16, BF16, E4M3, HiF8, the integers up to 32 bits): the finite specials, the
+/// destination's values and ties, its overflow and underflow edges and range ends, uniform bits.
+/// Finite source values only. In encode.cpp.
+std::vector<SampleStrategy> EncodeStrategies(TypePair pair);
 
 }  // namespace ptovec::generator
