@@ -236,3 +236,24 @@ class TestFiles0_58_3Unchanged(ClassScratch):
         assert "edition" not in header
         with open(junit) as f:
             assert '<property name="ptovec.edition" value="0.58.3"/>' in f.read()
+
+
+class TestStrategies2026_09(ClassScratch):
+    """An FP32 source converted by value takes encode's strategies: the destination's edges."""
+
+    def test_fp32_to_fp16_holds_the_overflow_edge_and_the_specials(self):
+        out = os.path.join(self.tmp, "fp32_fp16")
+        manifest = generate(out, *ED, "--op", "tcvt", "--src", "fp32", "--dst", "fp16",
+                            "--samples", "2000", "--rmode", "RNE", "--sat", "off",
+                            "--format", "json")
+        names = [s["name"] for s in manifest["files"][0]["strategies"]]
+        assert "fp32_directed_overflow_thresholds" in names and "fp32_specials" in names, names
+        _, records = json_file(os.path.join(out, "tcvt_fp32_fp16.json"))
+        # By hand (ReferenceCommonConvert, RNE, Sat off): 65504 is FP16's largest finite
+        # (0x7bff, exact); 65520 = 65504 + 16, half of its ulp 32, is a tie to even whose even
+        # neighbour is 65536: overflow to +Inf with OF|NX; just below it, 65519.996..., NX only.
+        assert record(records, "0x477fe000") == ("0x7bff", "0x00")
+        assert record(records, "0x477ff000") == ("0x7c00", "0x14")
+        assert record(records, "0x477fefff") == ("0x7bff", "0x10")
+        # The specials encode's domain leaves out: +Inf stays +Inf, a quiet NaN is FP16's NaN.
+        assert record(records, "0x7f800000") == ("0x7c00", "0x00")
