@@ -118,6 +118,20 @@ class TestSuiteFolder(Scratch):
             manifest = json.load(f)
         assert manifest["seed"] == 9
         assert [e["path"] for e in manifest["files"]] == ["shift_s32_s16.bin"]
+        # ... and says so (a newcomer's `run --op --work s8` with more samples regenerated the
+        # folder silently): on stderr, naming the folder and both options; not when nothing
+        # changes.
+        assert r.stderr.splitlines()[0] == (
+            f"ptovec: note: --out {v}: its suite (1 file made with --seed 1) was replaced by "
+            "this run's (--seed 9); the previous vectors are not kept")
+        again = ptovec("generate", "--samples", 1000, "--seed", 9, "--out", v, *SHIFT)
+        assert "note" not in again.stderr, again.stderr
+        more = ptovec("run", "--dut", ORACLE_DUT, "--samples", 2000, "--seed", 9, "--work", v,
+                      *SHIFT)
+        assert more.returncode == 0, more.stdout + more.stderr
+        assert (f"ptovec: note: --work {v}: its suite (1 file made with --samples 1000) was "
+                "replaced by this run's (--samples 2000); the previous vectors are not kept"
+                in more.stderr.splitlines()), more.stderr
 
     def test_rewriting_every_file_never_replaces_it_by_a_smaller_suite(self):
         # Fewer samples, a shard or fewer controls over a whole suite would leave a gate that

@@ -138,7 +138,9 @@ int RunGenerate(const GenerateArgs& a) {
   options.sampling = {a.seed, a.samples};
   options.threads = a.threads;
   options.progress = !a.quiet && ProgressWanted();
+  const std::string replaced = SuiteReplacementNote(jobs, options);
   const auto files = GenerateSuite(jobs, options);
+  if (!replaced.empty()) std::cerr << "ptovec: note: " << replaced << "\n";
   if (a.suite == "smoke" && !a.quiet) {
     std::cerr << "ptovec: smoke selection: " << total.cells
               << " (pair, control, class) cells: " << total.both_sides

@@ -231,6 +231,29 @@ nlohmann::ordered_json ManifestFiles(const std::vector<ManifestEntry>& kept,
 
 }  // namespace
 
+std::string SuiteReplacementNote(const std::vector<Job>& jobs, const GenerateOptions& options) {
+  const std::optional<Manifest> old = ExistingSuite(options);
+  if (!old) return {};
+  const std::vector<std::string> writing = FilesWritten(jobs, options);
+  for (const ManifestEntry& e : old->files) {
+    if (std::find(writing.begin(), writing.end(), e.path) == writing.end()) return {};
+  }
+  if (!std::any_of(jobs.begin(), jobs.end(), UsesSamples)) return {};
+  std::string was, now;
+  if (old->samples != options.sampling.samples) {
+    was += "--samples " + std::to_string(old->samples);
+    now += "--samples " + std::to_string(options.sampling.samples);
+  }
+  if (old->seed != options.sampling.seed) {
+    was += std::string(was.empty() ? "" : ", ") + "--seed " + std::to_string(old->seed);
+    now += std::string(now.empty() ? "" : ", ") + "--seed " + std::to_string(options.sampling.seed);
+  }
+  if (was.empty()) return {};
+  return options.folder_option + " " + options.out_dir.string() + ": its suite (" +
+         Counted(old->files.size(), "file") + " made with " + was +
+         ") was replaced by this run's (" + now + "); the previous vectors are not kept";
+}
+
 std::vector<ManifestEntry> EntriesToKeep(const std::vector<Job>& jobs,
                                          const GenerateOptions& options, std::uint64_t& samples) {
   const std::optional<Manifest> old = ExistingSuite(options);

@@ -2,6 +2,7 @@
 // folder of `run --op`, the vectors' generation into it, and what a replaced results file held.
 #include <exception>
 #include <filesystem>
+#include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -90,7 +91,9 @@ std::unique_ptr<generator::FolderLock> GenerateRunVectors(const std::filesystem:
   generate.sampling = {generation.seed, generation.samples};
   if (!generation.shard.empty()) generate.shard = generator::ParseShardSelection(generation.shard);
   generate.progress = generation.progress;
+  const std::string replaced = generator::SuiteReplacementNote(jobs, generate);
   generator::GenerateSuite(jobs, generate);
+  if (!replaced.empty()) std::cerr << "ptovec: note: " << replaced << "\n";
   if (jobs.size() == 1) {  // exactly the pair generated, also when it is not a default one
     vectors.src = std::string(oracle::Format(jobs[0].pair.src).name);
     vectors.dst = std::string(oracle::Format(jobs[0].pair.dst).name);

@@ -91,6 +91,14 @@ nlohmann::ordered_json ControlFilterJson(const ControlFilter& filter);
 /// The number of vectors a job produces with these options (builds its input domain).
 std::uint64_t VectorCount(const Job& job, const SamplingOptions& sampling);
 
+/// What generating `jobs` with `options` does to the folder's existing suite, for a note on
+/// stderr: when it rewrites every file of a suite made with another --samples or --seed (of a
+/// sampled file), "--work s8: its suite (1 file made with --samples 1000) was replaced by this
+/// run's (--samples 2000); the previous vectors are not kept"; "" when there is no suite, the run
+/// adds to it, or writes the same inputs again. Call before GenerateSuite. Throws InputError as
+/// GenerateSuite does for a folder it refuses.
+std::string SuiteReplacementNote(const std::vector<Job>& jobs, const GenerateOptions& options);
+
 /// Generates the jobs' files into options.out_dir (created if missing) and writes its
 /// manifest.json last. Every file appears under its final name only when complete.
 ///
