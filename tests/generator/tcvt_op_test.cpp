@@ -2,7 +2,12 @@
 // evaluates to, and its bulk path against the literal one.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
 #include "ptovec/generator/ops.hpp"
+#include "ptovec/oracle/edition.hpp"
 
 namespace ptovec::generator {
 namespace tcvt_op_test {
@@ -64,6 +69,42 @@ TEST(Tcvt, BulkPathEqualsLiteral) {
   }
   // 65536 codes for each 16-bit source, 2000 FP32 samples, 256 S8, 2000 FP32, 256 E4M3; 14 each.
   EXPECT_EQ(compared, (2 * 65536u + 2000u + 256u + 2000u + 256u) * 14u);
+}
+
+// Edition 2026-09's tcvt: evaluate and evaluate_batch (FastConvert2026_09) equal
+// evaluate_reference (the literal Convert2026_09) on every legal pair, on the first 64 inputs of
+// its domain under each of the pair's controls; known words pin the three.
+TEST(Tcvt, Edition2026_09FastAndBatchEqualLiteralOnEveryPair) {
+  const OpDef& tcvt = *FindOp("tcvt", oracle::Edition::V2026_09);
+  std::uint64_t compared = 0;
+  for (const TypePair pair : tcvt.legal_pairs) {
+    const auto controls = ControlsFor(tcvt, pair);
+    const InputSet set = tcvt.domain(pair, {5, 64});
+    const std::uint64_t n = std::min<std::uint64_t>(set.count, 64);
+    std::vector<Inputs> inputs;
+    for (std::uint64_t i = 0; i < n; ++i) inputs.push_back(set.at(i));
+    std::vector<Encoded> batch(inputs.size() * controls.size());
+    EvaluateBatch(tcvt, pair, inputs.data(), inputs.size(), controls, batch.data());
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      for (std::size_t c = 0; c < controls.size(); ++c) {
+        const Encoded literal = tcvt.evaluate_reference(pair, inputs[i], controls[c]);
+        ASSERT_EQ(tcvt.evaluate(pair, inputs[i], controls[c]), literal)
+            << oracle::Format(pair.src).name << "->" << oracle::Format(pair.dst).name;
+        ASSERT_EQ(batch[i * controls.size() + c], literal)
+            << oracle::Format(pair.src).name << "->" << oracle::Format(pair.dst).name;
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 10000u);
+  // FP16 1.125 to E6M2 under RNA: 1.25 (0xc1) with NX (docs/semantics.md's example); FP64 1 + 2^-52
+  // to FP32 under RTP: 1 + 2^-23 with NX.
+  const NumericExecutionControl rna{NumericRoundingMode::RNA, false};
+  const NumericExecutionControl rtp{NumericRoundingMode::RTP, false};
+  EXPECT_EQ(tcvt.evaluate({TileDataType::FP16, TileDataType::E6M2}, {0x3c80}, rna),
+            (Encoded{0xc1, 0x10}));
+  EXPECT_EQ(tcvt.evaluate({TileDataType::FP64, TileDataType::FP32}, {0x3ff0000000000001}, rtp),
+            (Encoded{0x3f800001, 0x10}));
 }
 
 }  // namespace

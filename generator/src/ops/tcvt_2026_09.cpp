@@ -1,11 +1,14 @@
 // Op `tcvt` of edition 2026-09: TCVT by value, one element as TCVT's loop converts it
 // (tile/model/numeric/formats.asl lines 185-204 at commit 01445483, /work/shared/spec-2026-09),
-// answered by the oracle's Convert2026_09 (edition_2026_09.hpp), the literal transliteration.
+// answered by the oracle: `evaluate` and `evaluate_batch` by FastConvert2026_09
+// (fast_edition_2026_09.hpp, integer arithmetic, proven equal by tests/oracle/fast_tcvt_2026_09_*),
+// `evaluate_reference` by Convert2026_09 (edition_2026_09.hpp), the literal transliteration.
 // Its pairs are those HardwareTCVTTypePairSupported accepts over the tile data types of the
 // edition (every row of the format table but FP19), its modes per pair those
-// HardwareTCVTRoundingModeSupported accepts (E6M2 and RCPE6M2 pairs: RNE and RNA only). No fast
-// form yet: `evaluate` is the literal one.
+// HardwareTCVTRoundingModeSupported accepts (E6M2 and RCPE6M2 pairs: RNE and RNA only).
+#include <cstddef>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -18,6 +21,7 @@
 #include "ptovec/generator/sampler.hpp"
 #include "ptovec/oracle/edition_2026_09.hpp"
 #include "ptovec/oracle/edition_2026_09_encoding.hpp"
+#include "ptovec/oracle/fast_edition_2026_09.hpp"
 #include "ptovec/oracle/formats.hpp"
 #include "ptovec/oracle/numeric.hpp"
 #include "tcvt_common.hpp"
@@ -32,21 +36,44 @@ using T = TileDataType;
 
 // The oracle's answer for one element: the Encoded result in the destination's width, or the
 // Refusal2026_09 naming the rule that makes the pair or the mode illegal.
-oracle::Conversion2026_09 Convert(TypePair pair, Word carrier, NumericExecutionControl control) {
-  oracle::Conversion2026_09 r = oracle::Convert2026_09(pair.src, pair.dst, carrier, control);
+// `fast` chooses FastConvert2026_09, else the literal Convert2026_09.
+oracle::Conversion2026_09 Convert(TypePair pair, Word carrier, NumericExecutionControl control,
+                                  bool fast = false) {
+  oracle::Conversion2026_09 r =
+      fast ? oracle::FastConvert2026_09(pair.src, pair.dst, carrier, control)
+           : oracle::Convert2026_09(pair.src, pair.dst, carrier, control);
   if (auto* e = std::get_if<Encoded>(&r))
     e->word = oracle::LowBits(e->word, Format(pair.dst).width);
   return r;
 }
 
-// evaluate and evaluate_reference: a refusal here is a caller's bug (MakeCase checks the pair
-// and the control first), reported as a domain error with the refusal's line.
+// evaluate (fast) and evaluate_reference (literal): a refusal here is a caller's bug (MakeCase
+// checks the pair and the control first), reported as a domain error with the refusal's line.
+template <bool kFast>
 Encoded EvaluateTcvt2026_09(TypePair pair, const Inputs& in, NumericExecutionControl control) {
-  const oracle::Conversion2026_09 r = Convert(pair, TcvtCarrier(pair, in), control);
+  const oracle::Conversion2026_09 r = Convert(pair, TcvtCarrier(pair, in), control, kFast);
   if (const auto* refusal = std::get_if<oracle::Refusal2026_09>(&r)) {
     throw std::domain_error(refusal->message);
   }
   return std::get<Encoded>(r);
+}
+
+// evaluate_batch: the fast form for every input and control, the carrier read once per input.
+void EvaluateTcvt2026_09Batch(TypePair pair, const Inputs* in, std::size_t n,
+                              std::span<const NumericExecutionControl> controls, Encoded* out) {
+  const unsigned width = Format(pair.dst).width;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Word carrier = TcvtCarrier(pair, in[i]);
+    for (const NumericExecutionControl control : controls) {
+      const oracle::Conversion2026_09 r =
+          oracle::FastConvert2026_09(pair.src, pair.dst, carrier, control);
+      if (const auto* refusal = std::get_if<oracle::Refusal2026_09>(&r)) {
+        throw std::domain_error(refusal->message);
+      }
+      const Encoded e = std::get<Encoded>(r);
+      *out++ = {oracle::LowBits(e.word, width), e.status};
+    }
+  }
 }
 
 // The rule of formats.asl (01445483) that answers a legal pair: TCVT's element step (lines
@@ -159,8 +186,9 @@ OpDef MakeTcvt2026_09Op() {
     return refusal != nullptr ? refusal->message : std::string();
   };
   op.pair_controls = PairControls;
-  op.evaluate = EvaluateTcvt2026_09;
-  op.evaluate_reference = EvaluateTcvt2026_09;
+  op.evaluate = EvaluateTcvt2026_09<true>;
+  op.evaluate_batch = EvaluateTcvt2026_09Batch;
+  op.evaluate_reference = EvaluateTcvt2026_09<false>;
   op.check_domain = [](TypePair, const Inputs&) -> std::optional<std::string> {
     return std::nullopt;  // every code of the source type is in TCVT's domain
   };

@@ -16,7 +16,8 @@
 //   fast_matrix_quantization.hpp    seed 000: FastBinary16Encoding, FastFP8Encoding,
 //                                   FastMatrixFloating/IntegerEncoding,
 //                                   FastMatrixRoundAndSaturateSigned, FastMatrixQuantizedAffine;
-//   fast_e8m0_conversion.hpp        seed 001: FastFloatToE8M0, FastTileProfileConvert.
+//   fast_e8m0_conversion.hpp        seed 001: FastFloatToE8M0, FastTileProfileConvert;
+//   fast_edition_2026_09.hpp        edition 2026-09's TCVT: FastConvert2026_09 and its encoders.
 // The rounding core they share is private (oracle/src/rounding_core.hpp).
 //
 // Integers only: no float or double (unsigned __int128 for the significands).
@@ -24,5 +25,6 @@
 
 #include "ptovec/oracle/dyadic.hpp"
 #include "ptovec/oracle/fast_e8m0_conversion.hpp"
+#include "ptovec/oracle/fast_edition_2026_09.hpp"
 #include "ptovec/oracle/fast_matrix_quantization.hpp"
 #include "ptovec/oracle/fast_reference_quantization.hpp"
