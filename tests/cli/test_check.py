@@ -308,6 +308,11 @@ class TestCheckEdges(GateBase):
             assert "ptovec: 1 file, 280 vectors: 280 matched, 0 mismatched" in r.stdout
             assert (f"\nnote: checked 1 section of 13 in {name}, those of {suite} (src fp32, dst "
                     "bf16)\n") in r.stdout
+            # Without --vectors: those the results file's header names (as `report` and
+            # `shrink --from` find them; a newcomer's check was refused for want of --vectors).
+            r = ptovec("check", "--results", results, "--src", "fp32", "--dst", "bf16")
+            assert r.returncode == 0, (r.stdout + r.stderr)
+            assert "ptovec: 1 file, 280 vectors: 280 matched, 0 mismatched" in r.stdout
         # The answers come from the selected section: a wrong bf16 section fails --dst bf16 only.
         with open(self.path("wide.jsonl")) as f:
             lines = f.read().splitlines()
@@ -328,6 +333,14 @@ class TestCheckEdges(GateBase):
         r = ptovec(*check, "--dst", "fp16")
         assert r.returncode == 0, (r.stdout + r.stderr)
         assert "280 matched" in r.stdout
+
+    def test_without_vectors_a_missing_results_file_is_named(self):
+        missing = self.path("none.bin")
+        r = ptovec("check", "--results", missing)
+        assert r.returncode == 2
+        assert r.stderr == (f"ptovec: error: results file {missing} does not exist or is not a "
+                            "file (expected the results file of a `ptovec run`, or of a harness: "
+                            "schemas/results-format.md)\n")
 
     def test_several_vector_paths_need_a_results_file(self):
         r = ptovec("run", "--dut", self.path("missing.so"), "--vectors", self.vectors, self.other)

@@ -1,7 +1,12 @@
 // ptovec check: compare a device's results file with the expected vectors.
+#include <exception>
+#include <filesystem>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <system_error>
+#include <vector>
 
 #include "commands.hpp"
 #include "edition_option.hpp"
@@ -14,6 +19,7 @@
 #include "ptovec/tools/check_outputs.hpp"
 #include "ptovec/tools/check_report.hpp"
 #include "ptovec/tools/known_differences.hpp"
+#include "ptovec/tools/results.hpp"
 #include "scripts.hpp"
 
 namespace ptovec::cli {
@@ -37,6 +43,30 @@ struct CheckArgs {
 };
 
 }  // namespace
+
+generator::VectorSelection VectorsOfResults(const std::vector<std::string>& given,
+                                            const std::string& results) {
+  generator::VectorSelection vectors;
+  for (const std::string& v : given) vectors.paths.emplace_back(v);
+  if (!vectors.paths.empty()) return vectors;
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(results, error)) {
+    throw generator::InputError("results file " + results +
+                                " does not exist or is not a file (expected the results file "
+                                "of a `ptovec run`, or of a harness: schemas/results-format.md)");
+  }
+  try {
+    vectors.paths = tools::ResultsReader(results).vectors();
+  } catch (const std::exception&) {
+    // Not a results file with a header (TestFloat-style text, or no file): its folder, where
+    // the reading of the results then says what is wrong.
+  }
+  if (vectors.paths.empty()) {
+    const std::filesystem::path folder = std::filesystem::path(results).parent_path();
+    vectors.paths.push_back(folder.empty() ? std::filesystem::path(".") : folder);
+  }
+  return vectors;
+}
 
 std::vector<std::unique_ptr<generator::FolderLock>> LockVectorFolders(
     const generator::VectorSelection& vectors) {
@@ -109,11 +139,10 @@ Command AddCheckCommand(CLI::App& app) {
       "check",
       "compare a device's results file with the expected vectors (exit 0 all match, 1 "
       "mismatch, 2 file error)");
-  c.app
-      ->add_option("--vectors", args->vectors,
-                   "vector files or suite folders (a folder: every file its manifest.json "
-                   "names), in the order the results file has them")
-      ->required();
+  c.app->add_option("--vectors", args->vectors,
+                    "vector files or suite folders (a folder: every file its manifest.json "
+                    "names), in the order the results file has them (default: those the results "
+                    "file's header names, else the results file's folder)");
   c.app->add_option("--op", args->op,
                     "check only this op's files (as the run selected them; of a results file "
                     "of more files, the sections of the selected ones)");
@@ -148,8 +177,7 @@ Command AddCheckCommand(CLI::App& app) {
       CheckMismatchesOptions(args->mismatches, args->mismatches_unsupported);
       const generator::ControlFilter controls = generator::ParseControlFilter(
           args->rmode.empty() ? "all" : args->rmode, args->sat.empty() ? "both" : args->sat);
-      generator::VectorSelection vectors;
-      for (const std::string& v : args->vectors) vectors.paths.emplace_back(v);
+      generator::VectorSelection vectors = VectorsOfResults(args->vectors, args->results);
       vectors.op = args->op;
       vectors.src = args->src;
       vectors.dst = args->dst;

@@ -47,14 +47,8 @@ tools::Judge JudgeFor(const ReportArgs& a, const tools::ResultsReader& reader) {
 }
 
 // The vectors: --vectors, else those the results header names, else the results file's folder.
-generator::VectorSelection VectorsFor(const ReportArgs& a, const tools::ResultsReader& reader) {
-  generator::VectorSelection vectors;
-  for (const std::string& v : a.vectors) vectors.paths.emplace_back(v);
-  if (vectors.paths.empty()) vectors.paths = reader.vectors();
-  if (vectors.paths.empty()) {
-    const std::filesystem::path folder = std::filesystem::path(a.results).parent_path();
-    vectors.paths.push_back(folder.empty() ? std::filesystem::path(".") : folder);
-  }
+generator::VectorSelection VectorsFor(const ReportArgs& a) {
+  generator::VectorSelection vectors = VectorsOfResults(a.vectors, a.results);
   vectors.op = a.op;
   vectors.src = a.src;
   vectors.dst = a.dst;
@@ -78,7 +72,7 @@ int RunReport(const ReportArgs& a) {
   {
     const tools::ResultsReader reader(a.results);
     judge = JudgeFor(a, reader);
-    vectors = VectorsFor(a, reader);
+    vectors = VectorsFor(a);
   }
   const auto locks = LockVectorFolders(vectors);
   std::vector<tools::OutputFile> outputs;

@@ -101,6 +101,14 @@ void AddJudgeOptions(CLI::App& app, JudgeArgs& args);
 /// The Judge the options describe. Throws generator::InputError (one line) for a bad value.
 tools::Judge MakeJudge(const JudgeArgs& args);
 
+/// The vectors of a results file: `given` (--vectors) when not empty, else the paths its header
+/// names (ResultsReader::vectors), else the results file's folder; op, src and dst unset
+/// (cmd_check.cpp; `check` and `report` read results this way). A results file without a header
+/// (TestFloat-style text) gives its folder. Throws generator::InputError (one line) when no
+/// --vectors is given and `results` is not a file.
+generator::VectorSelection VectorsOfResults(const std::vector<std::string>& given,
+                                            const std::string& results);
+
 /// Read locks (generator::FolderLock) on the folder of each --vectors path, so that no generate
 /// changes a suite while check or run reads it (cmd_check.cpp). Throws generator::InputError
 /// naming the folder and the other ptovec.
