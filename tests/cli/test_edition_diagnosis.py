@@ -116,6 +116,14 @@ class TestADeviceOfAnotherEdition(ClassScratch):
         assert r.returncode == 1, r.stdout + r.stderr
         assert [c[:3] for c in causes_of(r.stdout)] == [
             ("1", "the rules of edition 0.58.3", str(CHANGED))]
+        # shrink --from those results with another device that passes: not reproducible, and
+        # the line says the results are another device's.
+        r = ptovec("shrink", "--dut-cmd", f"{ORACLE_DEVICE} --edition 2026-09 --name other",
+                   "--from", results, "--out", results + ".shrunk")
+        assert r.returncode == 2, r.stdout + r.stderr
+        assert r.stderr.rstrip("\n").endswith(
+            "; the results are of device ptovec-oracle, not other (--dut): `ptovec run --dut` "
+            "this device first to shrink its failures"), r.stderr
         r = ptovec("run", "--dut-cmd", f"{ORACLE_DEVICE} --edition 2026-09", "--vectors", self.v26,
                    "--results", results)
         assert r.returncode == 0, r.stdout + r.stderr

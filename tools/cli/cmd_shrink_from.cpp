@@ -1,6 +1,7 @@
 // `ptovec shrink --from RESULTS`: the failures of a results file (the first of each (op, pair), or
 // with --triage of each cause and unsupported group) shrunk to their simplest cases, reported as
 // text, JSON, and with --report-json/--report-html as the report model with its shrunk cases.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -45,16 +46,22 @@ tools::ShrinkFromFilter FromFilter(const ShrinkArgs& a) {
   return filter;
 }
 
-// "" when the results file was written by the --dut device (or does not say by which), else a
-// note naming both: its answers are another device's, so no failure in it says nothing of --dut.
+// "" when the results file was written by device `device` (or does not say by which), else a
+// note naming both: its answers are another device's, so a failure in it, or none, says nothing
+// of `device`.
+std::string OtherDeviceNote(const std::string& device, const tools::CheckReport& report) {
+  if (report.device.empty() || device == report.device) return {};
+  return "the results are of device " + report.device + ", not " + device +
+         " (--dut): `ptovec run --dut` this device first to shrink its failures";
+}
+
+// OtherDeviceNote of the --dut device (opened for its name).
 std::string OtherDeviceNote(const ShrinkArgs& a, const tools::CheckReport& report) {
   if (report.device.empty()) return {};
   std::unique_ptr<tools::Device> device = OpenDevice(a.device);
   const std::string name = device->Name();
   device->Close();
-  if (name == report.device) return {};
-  return "the results are of device " + report.device + ", not " + name +
-         " (--dut): `ptovec run --dut` this device first to shrink its failures";
+  return OtherDeviceNote(name, report);
 }
 
 // Prints that the results file holds no failure to shrink (as judged here).
@@ -94,6 +101,8 @@ void PrintFromResult(const tools::ShrinkStarts& starts, std::size_t k, const too
   if (!r.failed) {
     std::cout << "the device now agrees with the oracle on this case (not reproducible): "
               << generator::EvalCommand(m.c) << "\n";
+    const std::string note = OtherDeviceNote(device, starts.report);
+    if (!note.empty()) std::cout << "note: " << note << "\n";
   } else {
     tools::PrintShrinkResult(std::cout, r);
     std::cout << "wrote " << file << "\n";
@@ -132,12 +141,13 @@ std::vector<std::string> ReportFromResults(const ShrinkArgs& a, bool json_file,
     all.push_back(j);
   }
   if (a.json) {
-    std::cout << nlohmann::ordered_json{{"from", a.from},
-                                        {"device", device},
-                                        {"mismatches", starts.failures},
-                                        {"results", all}}
-                     .dump()
-              << "\n";
+    nlohmann::ordered_json j{
+        {"from", a.from}, {"device", device}, {"mismatches", starts.failures}, {"results", all}};
+    const bool any_lost = std::any_of(shrunk.begin(), shrunk.end(),
+                                      [](const tools::ShrinkResult& r) { return !r.failed; });
+    const std::string note = OtherDeviceNote(device, starts.report);
+    if (any_lost && !note.empty()) j["note"] = note;
+    std::cout << j.dump() << "\n";
   }
   return files;
 }

@@ -215,11 +215,18 @@ std::vector<ShrinkResult> ShrinkEachStart(Device& device, const ShrinkStarts& st
     // Nothing was reproduced: there is nothing to report but that.
     const Mismatch& m = starts.starts.front();
     const std::size_t n = starts.starts.size();
+    // Results of another device say nothing of this one: name both (the usual cause).
+    const std::string& by = starts.report.device;
+    const std::string other =
+        by.empty() || by == device.Name()
+            ? std::string()
+            : "; the results are of device " + by + ", not " + device.Name() +
+                  " (--dut): `ptovec run --dut` this device first to shrink its failures";
     throw InputError(
         "the device now agrees with the oracle on " +
         (n == 1 ? std::string("the mismatch") : "all " + std::to_string(n) + " first mismatches") +
         " of " + results.string() + " (not reproducible; first: " + m.file + " vector " +
-        std::to_string(m.index) + ", " + generator::EvalCommand(m.c) + ")");
+        std::to_string(m.index) + ", " + generator::EvalCommand(m.c) + ")" + other);
   }
   return shrunk;
 }
