@@ -30,7 +30,8 @@
  *                                                     NULL/""): ptovec's error quotes it instead
  *                                                     of naming the first case marked, which a
  *                                                     device failing a whole batch (a protocol
- *                                                     error of a pipeline) did not cause
+ *                                                     error of a pipeline) did not cause;
+ *                                                     also quoted when ptovec_dut_init fails
  *
  * Version 1: ptovec calls ptovec_dut_evaluate from one thread at a time, once per case, in vector
  * file order. Version 2: ptovec passes n >= 1 consecutive cases of a vector file at a time; the

@@ -62,9 +62,10 @@ struct RunArgs {
 std::string ThroughputLine(const std::string& device, const tools::DeviceThroughput& t) {
   char line[320];
   const double rate = t.seconds > 0 ? static_cast<double>(t.cases) / t.seconds : 0;
-  std::snprintf(line, sizeof line, "device %s: %llu vectors in %.3f s (%.0f vectors/s on %u %s)",
-                device.c_str(), static_cast<unsigned long long>(t.cases), t.seconds, rate,
-                t.threads, t.threads == 1 ? "thread" : "threads");
+  std::snprintf(line, sizeof line, "device %s: %llu %s in %.3f s (%.0f vectors/s on %u %s)",
+                device.c_str(), static_cast<unsigned long long>(t.cases),
+                t.cases == 1 ? "vector" : "vectors", t.seconds, rate, t.threads,
+                t.threads == 1 ? "thread" : "threads");
   std::string text = line;
   if (t.clocks && t.clocks->clocks > 0) {
     std::snprintf(line, sizeof line, "; %.4f cases per clock (%llu cases in %llu clocks)",
@@ -307,9 +308,10 @@ Command AddRunCommand(CLI::App& app) {
   AddReportHtmlOption(r, args->report_html);
   r.add_option("--max-report", args->max_report, "mismatches to print in full (default 20)")
       ->check(kWholeNumber);
-  r.add_option("--threads", args->threads,
-               "threads evaluating at once when the device declares itself thread-safe (DUT ABI "
-               "version 2, PTOVEC_DUT_THREAD_SAFE; default: all cores; never changes the results)")
+  r.add_option(
+       "--threads", args->threads,
+       "threads evaluating at once when the device declares itself thread-safe (DUT ABI "
+       "version 2, PTOVEC_DUT_THREAD_SAFE; default or 0: one per core; never changes the results)")
       ->check(kWholeNumber);
   r.add_flag("--exhaustive", args->exhaustive,
              "every input code of --op/--src/--dst (a one-input op; every FP32 word for fp32) "

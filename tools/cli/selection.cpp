@@ -34,7 +34,7 @@ void AddInputOptions(CLI::App& app, SelectionArgs& a, const std::string& smoke_o
                  "without a mode keep their one control");
   app.add_option("--sat", a.sat, "only Sat off, on, or both (default both)");
   app.add_option("--threads", a.threads,
-                 "worker threads (default: all cores; never changes the output)")
+                 "worker threads (default or 0: one per core; never changes the output)")
       ->check(kWholeNumber);
   app.add_flag("--quiet", a.quiet, "no progress on stderr");
   app.add_option("--suite", a.suite,

@@ -63,6 +63,23 @@ using ClockCountsFn = int (*)(uint64_t*, uint64_t*);
 using LastErrorFn = const char* (*)();
 using InitFn = int (*)(const char*);
 
+// The line of a device whose ptovec_dut_init(arg) returned rc != 0: the device's own reason when
+// it gives one (ptovec_dut_last_error), and what --dut-arg values are: the demo device of
+// docs/bring-up.md names its four; another device's documentation names its own.
+std::string RefusedToStart(const std::string& shown, const std::filesystem::path& library,
+                           const std::string& arg, int rc, const char* (*last_error)()) {
+  const char* why = last_error != nullptr ? last_error() : nullptr;
+  const bool demo = library.filename() == "libptovec_test_dut_policy.so";
+  const std::string values =
+      demo ? "this demo device of docs/bring-up.md takes flagless, drop-nv, two-faults or rtz-rtm"
+           : "the device's documentation names the values it takes";
+  return "device " + shown + " refused to start: ptovec_dut_init(\"" + arg + "\") returned " +
+         std::to_string(rc) +
+         (why != nullptr && *why != '\0' ? ": " + SanitizeDeviceText(why) : std::string()) +
+         (arg.empty() ? " (no --dut-arg given; " + values + ")"
+                      : " (--dut-arg \"" + arg + "\" not accepted; " + values + ")");
+}
+
 class LibraryDevice final : public Device {
  public:
   LibraryDevice(const std::filesystem::path& library, const std::string& arg) {
@@ -107,17 +124,7 @@ class LibraryDevice final : public Device {
       }
       if (auto init = reinterpret_cast<InitFn>(::dlsym(handle_, "ptovec_dut_init"))) {
         const int rc = init(arg.c_str());
-        if (rc != 0) {
-          throw DeviceError(
-              "device " + shown + " refused to start: ptovec_dut_init(\"" + arg + "\") returned " +
-              std::to_string(rc) +
-              (arg.empty() ? " (no --dut-arg given: a device that needs one names the values it "
-                             "takes in its documentation; the demo device of docs/bring-up.md "
-                             "takes flagless, drop-nv, two-faults or rtz-rtm)"
-                           : " (--dut-arg \"" + arg +
-                                 "\" not accepted: the device's "
-                                 "documentation names the values it takes)"));
-        }
+        if (rc != 0) throw DeviceError(RefusedToStart(shown, library, arg, rc, last_error_));
       }
     } catch (...) {
       ::dlclose(handle_);
