@@ -131,23 +131,27 @@ std::string RawNote(TypePair pair) {
          "edition 2026-09, open point 1)";
 }
 
-// The plan of a pair's inputs: an FP32 or S32 source converted by value into one of encode's
-// destinations (FP32, FP16, E4M3, the integers up to 32 bits: ReferenceCommonConvert rounds and
-// saturates there as encode does, at the same values) takes encode's strategies, aimed at the
-// destination's values, ties, overflow and underflow edges and range ends, and for FP32 the
-// specials encode's domain leaves out (NaNs, infinities); every other pair TcvtPlan's (every
-// code of a source of at most 16 bits, wide sources by raw bits).
+// The plan of a pair's inputs: every code of a source of at most 16 bits; an FP32 or S32 source
+// converted by value into one of encode's destinations (FP32, FP16, E4M3, the integers up to 32
+// bits: ReferenceCommonConvert rounds and saturates there as encode does, at the same values)
+// takes encode's strategies and, from FP32, the specials encode's domain leaves out (NaNs,
+// infinities); another wide source converted by value WideValueStrategies (a floating
+// destination's values, ties and edges, an integer one's range ends) or, integer to integer,
+// IntegerToIntegerStrategies (a finite set: range ends, powers of two, a comb); to E8M0 and the
+// raw pairs TcvtPlan's.
 DomainPlan Plan2026_09(TypePair pair) {
   const Route route = RouteOf(pair);
   const bool by_value = route == Route::Common || route == Route::IntegerValue;
+  if (!by_value || Format(pair.src).width <= 16) return TcvtPlan(pair);
   const OpDef* encode = FindOp("encode", oracle::Edition::V0_58_3);
-  if (!by_value || (pair.src != T::FP32 && pair.src != T::S32) || encode == nullptr ||
-      !IsLegalPair(*encode, pair)) {
-    return TcvtPlan(pair);
+  if ((pair.src == T::FP32 || pair.src == T::S32) && encode != nullptr &&
+      IsLegalPair(*encode, pair)) {
+    std::vector<SampleStrategy> strategies = EncodeStrategies(pair);
+    if (pair.src == T::FP32) strategies.push_back({"fp32_specials", 1, OneSlot(Fp32Specials())});
+    return DomainPlan::Sampled(std::move(strategies));
   }
-  std::vector<SampleStrategy> strategies = EncodeStrategies(pair);
-  if (pair.src == T::FP32) strategies.push_back({"fp32_specials", 1, OneSlot(Fp32Specials())});
-  return DomainPlan::Sampled(std::move(strategies));
+  if (route == Route::IntegerValue) return DomainPlan::Sampled(IntegerToIntegerStrategies(pair));
+  return DomainPlan::Sampled(WideValueStrategies(pair));
 }
 
 }  // namespace
@@ -175,8 +179,7 @@ OpDef MakeTcvt2026_09Op() {
     for (const T dst : types) {
       if (!oracle::edition_2026_09::HardwareTCVTTypePairSupported(src, dst)) continue;
       op.legal_pairs.push_back({src, dst});
-      // The default suite: every pair converted by value (provisional: issue 43's suite of
-      // 2026-09 is a later step).
+      // The default suite: every pair converted by value (the raw copies are 0.58.3's rule).
       if (RouteOf({src, dst}) != Route::Raw) op.default_suite_pairs.push_back({src, dst});
     }
   }

@@ -25,4 +25,17 @@ DomainPlan TcvtPlan(TypePair pair);
 /// Finite source values only. In encode.cpp.
 std::vector<SampleStrategy> EncodeStrategies(TypePair pair);
 
+/// Edition 2026-09's TCVT by value from a wide source (FP64, FP32, S64, U64, S32, U32) into a
+/// floating type or, from a floating source, an integer type: the source's specials, its words
+/// within 2 steps of the destination's edges (EdgeAnchors: overflow thresholds, subnormal/normal
+/// tie, the binade below the smallest subnormal; integer range ends and .5 ties), of its values
+/// and ties in every binade where the conversion rounds, FP64's subnormals, uniform bits. In
+/// tcvt_2026_09_domains.cpp.
+std::vector<SampleStrategy> WideValueStrategies(TypePair pair);
+/// Edition 2026-09's TCVT from a 32- or 64-bit integer type into an integer type
+/// (TileConvertIntegerValue): a finite set, the source words within 64 of both types' range ends
+/// and of zero, within 2 of every power of two (both signs), and 4096 words spread over the
+/// source's words. In tcvt_2026_09_domains.cpp.
+std::vector<SampleStrategy> IntegerToIntegerStrategies(TypePair pair);
+
 }  // namespace ptovec::generator

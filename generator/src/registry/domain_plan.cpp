@@ -1,8 +1,11 @@
 // The domain plan (domains.hpp DomainPlan) and the registry functions derived from it.
+#include <cstdint>
 #include <stdexcept>
 #include <utility>
 
 #include "ptovec/generator/domains.hpp"
+#include "ptovec/generator/sampler.hpp"
+#include "ptovec/generator/tuple_set.hpp"
 
 namespace ptovec::generator {
 
@@ -43,6 +46,16 @@ std::uint64_t ExhaustiveCount(TileDataType type, const std::function<bool(Word)>
   return n;
 }
 
+// Whether the strategies together hold fewer than `samples` tuples (the sum of their sets'
+// sizes bounds the union): then SampledSet takes them all and stops short of `samples`.
+bool HoldsFewer(const std::vector<SampleStrategy>& strategies, std::uint64_t samples) {
+  Index total = 0;
+  for (const SampleStrategy& s : strategies) {
+    for (const WeightedSet& part : s.parts) total += part.set.size();
+  }
+  return total < Index{samples};
+}
+
 }  // namespace
 
 void DeriveFromPlan(OpDef& op) {
@@ -67,7 +80,12 @@ void DeriveFromPlan(OpDef& op) {
       case DomainPlan::Kind::Exhaustive:
         return ExhaustiveCount(self->slots.front().TypeFor(pair), plan.keep);
       case DomainPlan::Kind::Sampled:
-        return options.samples;  // SampledSet reaches it: every plan's strategies hold more
+        // SampledSet reaches --samples unless the strategies hold fewer (a finite plan, e.g.
+        // 2026-09's TCVT between wide integer types): then it is built (small) and counted.
+        if (!HoldsFewer(plan.strategies, options.samples)) return options.samples;
+        return SampledSet(std::move(plan.strategies), DerivedSeed(options.seed, *self, pair),
+                          options.samples)
+            .count;
       case DomainPlan::Kind::Custom:
         return plan.build(*self, pair, options).count;
     }
