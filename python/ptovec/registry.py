@@ -4,11 +4,16 @@ from it (pure Python; no compiled module needed).
 
 An installed package carries the registry as ``ptovec/registry.json`` (written when the package
 is built, by the ``ptovec`` program it carries: ``{"tool_version", "ops": ptovec list --json,
-"types": ptovec list --types --json}``), so nothing here starts a process; from a source tree's
-``python/`` (no registry.json) the same answers come from running ``ptovec list`` once per
-program.
+"types": ptovec list --types --json, "editions": {"2026-09": {"ops", "types"}}}``, the top level
+being the default edition 0.58.3's), so nothing here starts a process; from a source tree's
+``python/`` (no registry.json) the same answers come from running ``ptovec list [--edition E]``
+once per program and edition.
 
-    registry()                          the whole registry (cached)
+Every function takes ``edition`` (keyword): "0.58.3" (the default, ``files.DEFAULT_EDITION``)
+or "2026-09" (``files.EDITIONS``); its ops, pairs and types are that edition's, and a header
+built for 2026-09 carries ``"edition": "2026-09"`` as ptovec's files of that edition do.
+
+    registry()                          the whole registry of an edition (cached)
     pair_listing(op, src, dst, group)   one op's entry and the pair's line
     pair_header(op, src, dst, ...)      the header of a JSON vector file of cases of the pair
 """
@@ -18,7 +23,7 @@ import subprocess
 from pathlib import Path
 from typing import Dict, Optional, Sequence, Tuple
 
-from .files import VERSIONS
+from .files import DEFAULT_EDITION, EDITIONS, VERSIONS
 
 __all__ = ["DATA", "registry", "type_widths", "pair_listing", "pair_header"]
 
@@ -36,11 +41,12 @@ def _run(ptovec: str, *args: str) -> str:
 
 
 @functools.lru_cache(maxsize=None)
-def _from_program(ptovec: str) -> dict:
+def _from_program(ptovec: str, edition: str) -> dict:
     version = _run(ptovec, "--version").split()
+    ed = ["--edition", edition]
     return {"tool_version": version[-1] if version else "0.0.0",
-            "ops": json.loads(_run(ptovec, "list", "--json")),
-            "types": json.loads(_run(ptovec, "list", "--types", "--json"))}
+            "ops": json.loads(_run(ptovec, "list", "--json", *ed)),
+            "types": json.loads(_run(ptovec, "list", "--types", "--json", *ed))}
 
 
 @functools.lru_cache(maxsize=None)
@@ -48,32 +54,56 @@ def _from_data() -> dict:
     return json.loads(DATA.read_text())
 
 
-def registry(ptovec: Optional[str] = None) -> dict:
-    """{"tool_version": "MAJOR.MINOR.PATCH", "ops": the entries of ``ptovec list --json``,
-    "types": those of ``ptovec list --types --json``}: the package's registry.json when it
-    carries one (no process), else asked of the program ``ptovec`` (by default
-    ``ptovec.executable()``; once per program). Raises FileNotFoundError when there is neither, ValueError with
-    ptovec's error line when the program fails."""
+def _edition(edition: Optional[str]) -> str:
+    """The edition asked for (None: the default), or ValueError naming the accepted ones."""
+    if edition is None:
+        return DEFAULT_EDITION
+    if edition not in EDITIONS:
+        raise ValueError(f"edition {edition!r} is not one of {', '.join(EDITIONS)}")
+    return edition
+
+
+def registry(ptovec: Optional[str] = None, *, edition: Optional[str] = None) -> dict:
+    """{"tool_version": "MAJOR.MINOR.PATCH", "ops": the entries of ``ptovec list --json
+    --edition E``, "types": those of ``ptovec list --types --json --edition E``} for edition E
+    (``edition``, default "0.58.3"): the package's registry.json when it carries one (no
+    process), else asked of the program ``ptovec`` (by default ``ptovec.executable()``; once per
+    program and edition). Raises FileNotFoundError when there is neither, ValueError with
+    ptovec's error line when the program fails, or naming the editions for an unknown one (or
+    one a registry.json written before editions lacks)."""
+    ed = _edition(edition)
     if DATA.is_file():
-        return _from_data()
+        data = _from_data()
+        if ed == DEFAULT_EDITION:
+            return {k: data[k] for k in ("tool_version", "ops", "types")}
+        if ed not in data.get("editions", {}):
+            raise ValueError(f"{DATA} has no registry of edition {ed} (it holds "
+                             f"{', '.join([DEFAULT_EDITION, *data.get('editions', {})])})")
+        return {"tool_version": data["tool_version"], **data["editions"][ed]}
     from . import executable
-    return _from_program(str(ptovec) if ptovec else executable())
+    return _from_program(str(ptovec) if ptovec else executable(), ed)
 
 
-def type_widths(ptovec: Optional[str] = None) -> Dict[str, int]:
-    """{type name: bits of one element} for every type (``registry``)."""
-    return {t["name"]: t["width"] for t in registry(ptovec)["types"]}
+def type_widths(ptovec: Optional[str] = None, *, edition: Optional[str] = None
+                ) -> Dict[str, int]:
+    """{type name: bits of one element} for every type of the edition (``registry``)."""
+    return {t["name"]: t["width"] for t in registry(ptovec, edition=edition)["types"]}
 
 
 def pair_listing(op: str, src: str, dst: str, group: str = "",
-                 ptovec: Optional[str] = None) -> Tuple[dict, dict]:
-    """The ``ptovec list --json`` entry of ``op`` and the line of its pair ``src`` -> ``dst``
-    (file group ``group`` of a split pair, "" for a pair kept in one file). Raises ValueError
-    naming what is accepted for an unknown op or a pair or group the op does not have."""
-    ops = registry(ptovec)["ops"]
+                 ptovec: Optional[str] = None, *, edition: Optional[str] = None
+                 ) -> Tuple[dict, dict]:
+    """The ``ptovec list --json --edition E`` entry of ``op`` and the line of its pair ``src`` ->
+    ``dst`` (file group ``group`` of a split pair, "" for a pair kept in one file). Raises
+    ValueError naming what is accepted for an unknown op or a pair or group the op does not
+    have in that edition."""
+    ops = registry(ptovec, edition=edition)["ops"]
     entry = next((e for e in ops if e["op"] == op), None)
     if entry is None:
-        raise ValueError(f"unknown op {op!r} (accepted: {', '.join(e['op'] for e in ops)})")
+        raise ValueError(f"unknown op {op!r} of edition {_edition(edition)} (accepted: "
+                         f"{', '.join(e['op'] for e in ops)})")
+    if "retired" in entry:  # 2026-09 lists tquant and tdequant with why they are gone
+        raise ValueError(f"{op} of edition {_edition(edition)} is {entry['retired']}")
     lines = [p for p in entry["pairs"] if (p["src"], p["dst"]) == (src, dst)]
     if not lines:
         raise ValueError(f"{op} has no legal pair {src} -> {dst} (`ptovec list --op {op}` "
@@ -87,14 +117,15 @@ def pair_listing(op: str, src: str, dst: str, group: str = "",
 
 def pair_header(op: str, src: str, dst: str, *, group: str = "",
                 controls: Sequence[Tuple[str, bool]] = (("RNE", False),), inputs: int = 0,
-                ptovec: Optional[str] = None) -> dict:
+                ptovec: Optional[str] = None, edition: Optional[str] = None) -> dict:
     """The JSON header ptovec writes for a vector file of ``inputs`` inputs of the pair, each
     under every one of ``controls`` ((rmode name, sat) pairs), in order: format, version,
-    tool_version, op, instruction, seed_function, seed_source, src, dst, group (a split pair's
-    only), slots (name, type, bits, description), controls, domain "selected", seed 0, inputs and
-    count, as schemas/vectors.schema.json gives them. Raises ValueError as ``pair_listing``."""
-    reg = registry(ptovec)
-    entry, _ = pair_listing(op, src, dst, group, ptovec)
+    tool_version, edition (2026-09 only, as ptovec writes it), op, instruction, seed_function,
+    seed_source, src, dst, group (a split pair's only), slots (name, type, bits, description),
+    controls, domain "selected", seed 0, inputs and count, as schemas/vectors.schema.json gives
+    them. Raises ValueError as ``pair_listing``."""
+    reg = registry(ptovec, edition=edition)
+    entry, _ = pair_listing(op, src, dst, group, ptovec, edition=edition)
     widths = {t["name"]: t["width"] for t in reg["types"]}
     slots = []
     for s in entry["slots"]:
@@ -103,6 +134,8 @@ def pair_header(op: str, src: str, dst: str, *, group: str = "",
                       "description": s["description"]})
     header = {"format": "ptovec-vectors-json", "version": max(VERSIONS),
               "tool_version": reg["tool_version"]}
+    if _edition(edition) != DEFAULT_EDITION:
+        header["edition"] = edition
     for key in ("op", "instruction", "seed_function", "seed_source"):
         header[key] = entry[key]
     header["src"], header["dst"] = src, dst

@@ -33,9 +33,10 @@ from collections import deque
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
-from ._facts import (CONTROLS, FLAG_NAMES, POLICY_ALL, POLICY_SEPARATOR, POLICY_SOME,
-                     POLICY_WORD, STATUS_ALL)
-from .files import RMODE_NAMES, hex_word, read_vector_file, type_widths
+from ._facts import CONTROLS, FLAG_NAMES, POLICY_SEPARATOR, POLICY_WORD, STATUS_ALL
+from .files import (DEFAULT_EDITION, RMODE_NAMES, edition_of, hex_word, read_vector_file,
+                    type_widths)
+from .policy import _policy_flags, compared_flags  # noqa: F401  (re-exported)
 from .registry import pair_header, pair_listing, type_widths as registry_type_widths
 
 __all__ = ["Pair", "Case", "vector_files", "cases_from_vectors", "cases_from_evaluate",
@@ -82,7 +83,9 @@ class Case(NamedTuple):
         """The ``ptovec eval`` command that reproduces the case (as ptovec's reports print it)."""
         p = self.pair
         words = " ".join(hex_word(w, b) for w, b in zip(self.inputs, p.slot_bits))
-        return (f"ptovec eval --op {p.op} --src {p.src} --dst {p.dst} --rmode "
+        edition = edition_of(p.header)
+        ed = f"--edition {edition} " if edition != DEFAULT_EDITION else ""
+        return (f"ptovec eval {ed}--op {p.op} --src {p.src} --dst {p.dst} --rmode "
                 f"{RMODE_NAMES[self.rmode]}{' --sat' if self.sat else ''} {words}")
 
     def describe(self) -> str:
@@ -176,8 +179,8 @@ def _file_cases(pair: Pair, records, wanted: int) -> Iterator[Case]:
 
 def cases_from_evaluate(op: str, src: str, dst: str, inputs: Sequence, *,
                         controls: Optional[Sequence[Tuple[str, bool]]] = None, group: str = "",
-                        ptovec: Optional[str] = None, work: os.PathLike = "ptovec-cases"
-                        ) -> List[Case]:
+                        ptovec: Optional[str] = None, work: os.PathLike = "ptovec-cases",
+                        edition: Optional[str] = None) -> List[Case]:
     """Cases of the given ``inputs`` (ints for an op of one slot, else tuples of words in slot
     order) under each of ``controls`` ((rmode name, sat) pairs; default every control the pair
     takes), expected results computed now: by ``ptovec.evaluate`` when the compiled module
@@ -186,25 +189,30 @@ def cases_from_evaluate(op: str, src: str, dst: str, inputs: Sequence, *,
     order). ``group``: the file group of a split pair (``ptovec list``). The pair's header (its
     slots and their widths) comes from the op registry (``ptovec.registry``: the package's
     registry.json, no process; from a source tree, ``ptovec list``); ``work`` is not used (no
-    file is written; kept for callers that give it).
+    file is written; kept for callers that give it). ``edition``: the specification edition
+    ("0.58.3", the default, or "2026-09"): its op, pairs and answers; the cases' header says it.
 
     Raises ValueError with ptovec's message for a bad op, type, control or input."""
     exe = program(ptovec)
-    entry, line = pair_listing(op, src, dst, group, exe)
+    entry, line = pair_listing(op, src, dst, group, exe, edition=edition)
     tuples = [tuple(int(w) for w in (x if isinstance(x, (tuple, list)) else (x,)))
               for x in inputs]
     if controls is None:
         n = line.get("controls", entry.get("controls", 1))
-        controls = [(m, s) for m in RMODE_NAMES for s in (False, True)] if n == CONTROLS else \
-            [("RNE", False)]
+        if "modes" in line:  # a pair of some modes only (2026-09's E6M2 pairs: RNE RNA)
+            controls = [(m, s) for m in line["modes"].split() for s in (False, True)]
+        elif n == CONTROLS:
+            controls = [(m, s) for m in RMODE_NAMES for s in (False, True)]
+        else:
+            controls = [("RNE", False)]
     controls = [(str(m).upper(), bool(s)) for m, s in controls]
     for m, _ in controls:
         if m not in RMODE_NAMES:
             raise ValueError(f"unknown rounding mode {m!r} (accepted: {' '.join(RMODE_NAMES)})")
     header = pair_header(op, src, dst, group=group, controls=controls, inputs=len(tuples),
-                         ptovec=exe)
+                         ptovec=exe, edition=edition)
     name = f"evaluate_{op}_{src}_{dst}" + (f"_{group}" if group else "")
-    pair = _pair_of(header, name, registry_type_widths(exe))
+    pair = _pair_of(header, name, registry_type_widths(exe, edition=edition))
     results = _evaluate(op, src, dst, tuples, controls, pair, exe)
     cases = []
     for k, words in enumerate(tuples):
@@ -227,7 +235,8 @@ def _evaluate(op, src, dst, tuples, controls, pair, exe):
         matrix = np.array(tuples, dtype=np.uint64).reshape(len(tuples), len(pair.slot_bits))
         out = []
         for m, s in controls:
-            words, flags = evaluate(op, src, dst, matrix, rmode=m, sat=s)
+            words, flags = evaluate(op, src, dst, matrix, rmode=m, sat=s,
+                                    edition=edition_of(pair.header))
             out.append(list(zip(words.tolist(), flags.tolist())))
         return out
     lines = []
@@ -246,38 +255,6 @@ def _evaluate(op, src, dst, tuples, controls, pair, exe):
     n = len(tuples)
     return [[(int(a["out"], 16), int(a["flags"], 16)) for a in answers[c * n:(c + 1) * n]]
             for c in range(len(controls))]
-
-
-def compared_flags(policy: str) -> int:
-    """The status bits a compare policy compares: "word+flags" 0x1f, "word" 0, "word+flags:NV,OF"
-    those bits (as ``ptovec check --compare/--flags``): the C API's ptovec_compare_policy
-    (``ptovec._core.compare_policy``), or without the compiled module the same grammar read
-    here from ptovec._facts (a test of the package compares the two). Raises ValueError naming
-    the accepted policies."""
-    try:
-        from . import _core
-    except ImportError:
-        return _policy_flags(policy)
-    return _core.compare_policy(policy)
-
-
-def _policy_flags(policy: str) -> int:
-    """compared_flags without the compiled module: the names of ptovec._facts ("" is
-    POLICY_ALL, as for ptovec_compare_policy)."""
-    if policy in (POLICY_ALL, ""):
-        return STATUS_ALL
-    if policy == POLICY_WORD:
-        return 0
-    if policy.startswith(POLICY_SOME):
-        mask = 0
-        for name in policy[len(POLICY_SOME):].split(POLICY_SEPARATOR):
-            if name.strip().upper() not in FLAG_NAMES:
-                raise ValueError(f"unknown status bit {name!r} in policy {policy!r} (accepted: "
-                                 f"{', '.join(FLAG_NAMES)})")
-            mask |= 1 << FLAG_NAMES.index(name.strip().upper())
-        return mask
-    raise ValueError(f"unknown compare policy {policy!r} (accepted: {POLICY_ALL}, {POLICY_WORD}, "
-                     f"{POLICY_SOME}NV,OF, ...)")
 
 
 class Mismatch(NamedTuple):

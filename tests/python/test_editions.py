@@ -119,3 +119,43 @@ def test_generated_files_carry_the_edition_and_the_readers_check_it(tmp_path):
     with pytest.raises(files.VectorFileError, match="edition '2026-10', this reader knows"):
         files.read_vector_file(text_bad)
     assert files.type_widths(CLI, edition=ED)["fp64"] == 64
+
+
+def test_registry_of_each_edition():
+    """ptovec.registry reads each edition's ops, pairs and types (the package's registry.json
+    carries 2026-09's under "editions"), and its headers mark 2026-09 as ptovec's files do."""
+    from ptovec import registry
+    ops = registry.registry(edition=ED)["ops"]
+    assert [e["op"] for e in ops if "retired" not in e] == \
+        ["tcvt", "encode", "shift", "qparam", "affine", "fpatr"]
+    assert [e["op"] for e in ops if "retired" in e] == ["tquant", "tdequant"]
+    assert "tquant" in [e["op"] for e in registry.registry()["ops"]]
+    # The five types of 2026-09 (FP64, E6M2, RCPE6M2, E2M1X2, E1M2X2) are that edition's.
+    assert registry.type_widths(edition=ED)["fp64"] == 64
+    assert registry.type_widths(edition=ED)["e2m1x2"] == 4 and "e6m2" not in registry.type_widths()
+    _, line = registry.pair_listing("tcvt", "fp16", "e6m2", edition=ED)
+    assert (line["controls"], line["modes"]) == (4, "RNE RNA")
+    with pytest.raises(ValueError, match=r"^tcvt has no legal pair fp16 -> e6m2"):
+        registry.pair_listing("tcvt", "fp16", "e6m2")
+    with pytest.raises(ValueError, match=r"^tquant of edition 2026-09 is retired by ADR-TILE-0013"):
+        registry.pair_listing("tquant", "fp32", "s8", edition=ED)
+    with pytest.raises(ValueError, match=r"^unknown op 'tcvt2' of edition 2026-09"):
+        registry.pair_listing("tcvt2", "fp32", "s8", edition=ED)
+    assert registry.pair_header("tcvt", "fp32", "fp16", inputs=1, edition=ED)["edition"] == ED
+    assert "edition" not in registry.pair_header("tcvt", "fp32", "fp16", inputs=1)
+    with pytest.raises(ValueError, match=r"^edition '2026-10' is not one of 0\.58\.3, 2026-09$"):
+        registry.registry(edition="2026-10")
+
+
+def test_cases_from_evaluate_of_2026_09():
+    """Cases of a 2026-09 pair with two modes take its four controls; 1.125 (FP16 0x3c80) is the
+    tie between E6M2's 1.0 (0xc0) and 1.25 (0xc1): RNE keeps the even 1.0, RNA goes away, both
+    with NX (as HAND above); the eval line names the edition."""
+    from ptovec import stream
+    cases = stream.cases_from_evaluate("tcvt", "fp16", "e6m2", [0x3C80], edition=ED)
+    assert [(c.rmode, c.sat, c.word, c.flags) for c in cases] == [
+        (0, False, 0xC0, 0x10), (0, True, 0xC0, 0x10), (4, False, 0xC1, 0x10),
+        (4, True, 0xC1, 0x10)]
+    assert cases[2].eval_line() == ("ptovec eval --edition 2026-09 --op tcvt --src fp16 --dst "
+                                    "e6m2 --rmode RNA 0x3c80")
+    assert files.edition_of(cases[0].pair.header) == ED
