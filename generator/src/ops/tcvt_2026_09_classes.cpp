@@ -28,6 +28,7 @@
 #include "ptovec/oracle/dyadic.hpp"
 #include "ptovec/oracle/fast_edition_2026_09.hpp"
 #include "ptovec/oracle/formats.hpp"
+#include "ptovec/oracle/numeric.hpp"
 #include "tcvt_common.hpp"
 
 namespace ptovec::generator {
@@ -164,6 +165,48 @@ void AddIntegerSpecials(TypePair pair, std::vector<Rule>& rules) {
   }
 }
 
+// Into FP64 (whose format edges the oracle does not describe: no overflow or underflow is
+// possible from a common-set source) the classes of ReferenceFP64FiniteEncoding's rounding:
+// exactness and ties, a tie found as the midpoint of the value's neighbours (the encodings
+// rounded toward and away from zero).
+enum Fp64Class : unsigned { kFp64Zero, kFp64Exact, kFp64Inexact, kFp64TieUp, kFp64TieDown };
+
+std::vector<OutcomeClass> Fp64ClassNames() {
+  return {{"exact zero", "the result is a zero and NX is clear"},
+          {"exact", "the result is non-zero and NX is clear"},
+          {"inexact", "the value is rounded (NX): a 64-bit integer of more than 53 bits"},
+          {"exact tie rounded up",
+           "the value is halfway between two FP64 values and rounds away "
+           "from zero"},
+          {"exact tie rounded down",
+           "the value is halfway between two FP64 values and rounds "
+           "toward zero"}};
+}
+
+void ClassifyFp64(const oracle::Dyadic& x, std::span<const NumericExecutionControl> controls,
+                  const Encoded* expected, ClassMask* out) {
+  using oracle::edition_2026_09::FastReferenceMatrixFloatingEncoding;
+  const Encoded toward =
+      FastReferenceMatrixFloatingEncoding(x, T::FP64, {NumericRoundingMode::RTZ, false});
+  const Encoded away = FastReferenceMatrixFloatingEncoding(
+      x, T::FP64, {x.negative ? NumericRoundingMode::RTM : NumericRoundingMode::RTP, false});
+  const oracle::Real value = oracle::ToReal(x);
+  const bool tie =
+      (toward.status & oracle::kStatusNX) != 0 &&
+      value * 2 == oracle::ToReal(oracle::DyadicFromFiniteCode(T::FP64, toward.word)) +
+                       oracle::ToReal(oracle::DyadicFromFiniteCode(T::FP64, away.word));
+  for (std::size_t c = 0; c < controls.size(); ++c) {
+    const Encoded r = expected[c];
+    const oracle::Dyadic result = oracle::DyadicFromFiniteCode(T::FP64, r.word);
+    ClassMask m;
+    const bool exact = (r.status & oracle::kStatusNX) == 0;
+    if (exact) m.set(result.significand == 0 ? kFp64Zero : kFp64Exact);
+    if (!exact) m.set(kFp64Inexact);
+    if (tie) m.set(oracle::DyadicCompareMagnitude(result, x) > 0 ? kFp64TieUp : kFp64TieDown);
+    out[c] = m;
+  }
+}
+
 RoutePlan CommonPlan(TypePair pair) {
   RoutePlan plan;
   const T src = pair.src;
@@ -186,6 +229,11 @@ RoutePlan CommonPlan(TypePair pair) {
     if (dst_floating && oracle::NumericValueClassIsZero(vc)) return std::nullopt;
     return ExactWordValue(src, w);
   };
+  if (dst == T::FP64) {
+    plan.value_names = Fp64ClassNames();
+    plan.value = ClassifyFp64;
+    return plan;
+  }
   plan.value_names = dst_floating ? FloatingEncodeClassNames() : IntegerEncodeClassNames();
   plan.value = dst_floating ? FloatingClassifier2026_09(dst) : IntegerEncodeClassifier(dst);
   plan.encode_sides = true;

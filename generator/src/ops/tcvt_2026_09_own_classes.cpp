@@ -82,8 +82,10 @@ std::vector<OutcomeClass> LaneClassNames() {
       {"lane exact", "the value is a lane value: no status"},
       {"lane inexact (NX without UF)", "the value is rounded to a lane, NX only"},
       {"lane tiny and inexact (UF)", "UF and NX: a rounded value below the smallest normal lane"},
-      {"above the largest lane: the largest lane, OF and NX",
-       "|value| > the largest lane value (6 or 1.75): the largest lane of its sign, Sat or not"},
+      {"above the largest lane value: lane 6 or 7, OF and NX",
+       "|value| > the largest lane value (E2M1X2 6, E1M2X2 1.75): lane 6 of E2M1X2 (4, not 6) "
+       "or 7 of E1M2X2 (1.75), 14 or 15 when negative, Sat or not (packed-conversion.asl lines "
+       "68-75)"},
       {"lane rounding to zero from a non-zero value", "a non-zero value gives lane +0 or -0"},
       {"lane tie rounded up", "the value is halfway between two lanes and rounds away from zero"},
       {"lane tie rounded down", "the value is halfway between two lanes and rounds toward zero"},
@@ -125,11 +127,12 @@ RoutePlan ToPacked4Plan(TypePair pair) {
   RoutePlan plan;
   const T src = pair.src;
   AddNaNRules(src, "NaN source: lane 0", "signaling NaN source: lane 0 with NV", plan.rules);
-  plan.rules.push_back({{"+Inf source: the largest lane, OF and NX",
-                         "+Inf gives lane 6 (E2M1X2) or 7 (E1M2X2), Sat or not"},
+  plan.rules.push_back({{"+Inf source: lane 6 or 7, OF and NX",
+                         "+Inf gives lane 6 (E2M1X2: 4, not its largest 6) or 7 (E1M2X2: 1.75), "
+                         "Sat or not"},
                         [](const Facts& f) { return IsPlusInf(f.source); }});
-  plan.rules.push_back({{"-Inf source: the most negative lane, OF and NX",
-                         "-Inf gives lane 14 (E2M1X2) or 15 (E1M2X2), Sat or not"},
+  plan.rules.push_back({{"-Inf source: lane 14 or 15, OF and NX",
+                         "-Inf gives lane 14 (E2M1X2: -4) or 15 (E1M2X2: -1.75), Sat or not"},
                         [](const Facts& f) { return IsMinusInf(f.source); }});
   plan.rules.push_back({{"+0 source: lane +0", "+0 gives lane 0, no status"},
                         [](const Facts& f) { return IsPlusZero(f.source); }});
