@@ -15,7 +15,9 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -38,12 +40,44 @@ namespace tcvt_2026_09 {
 using oracle::NumericValueClass;
 using T = TileDataType;
 
-bool SourceHas(TileDataType type, bool (*want)(NumericValueClass)) {
+namespace {
+
+// The value classes (bit k: NumericValueClass k) some code of `type` has: every code of a type of
+// at most 16 bits is asked; FP32 and FP64 have every IEEE 754 class. Asked once per type.
+std::uint32_t ValueClassesOf(TileDataType type) {
   const oracle::FormatInfo& f = oracle::Format(type);
-  if (!f.IsFloating()) return false;
-  if (f.width > 16) return true;  // FP32, FP64: every IEEE 754 class
+  if (!f.IsFloating()) return 0;
+  std::uint32_t classes = 0;
+  if (f.width > 16) {
+    for (const NumericValueClass c :
+         {NumericValueClass::PositiveZero, NumericValueClass::NegativeZero,
+          NumericValueClass::PositiveSubnormal, NumericValueClass::NegativeSubnormal,
+          NumericValueClass::PositiveNormal, NumericValueClass::NegativeNormal,
+          NumericValueClass::PositiveInfinity, NumericValueClass::NegativeInfinity,
+          NumericValueClass::QuietNaN, NumericValueClass::SignalingNaN}) {
+      classes |= 1U << static_cast<unsigned>(c);
+    }
+    return classes;
+  }
   for (Word w = 0; w < (Word{1} << f.width); ++w) {
-    if (want(oracle::TileNumericValueClass(type, w))) return true;
+    classes |= 1U << static_cast<unsigned>(oracle::TileNumericValueClass(type, w));
+  }
+  return classes;
+}
+
+}  // namespace
+
+bool SourceHas(TileDataType type, bool (*want)(NumericValueClass)) {
+  static const std::map<TileDataType, std::uint32_t> kClasses = [] {
+    std::map<TileDataType, std::uint32_t> m;
+    for (const oracle::FormatInfo& f : oracle::AllFormats2026_09())
+      m[f.type] = ValueClassesOf(f.type);
+    return m;
+  }();
+  const auto it = kClasses.find(type);
+  if (it == kClasses.end()) return false;
+  for (unsigned k = 0; k <= static_cast<unsigned>(NumericValueClass::SignalingNaN); ++k) {
+    if (((it->second >> k) & 1U) != 0 && want(static_cast<NumericValueClass>(k))) return true;
   }
   return false;
 }

@@ -377,18 +377,29 @@ std::string FindWitnesses(const SamplingOptions& sampling, unsigned threads,
         });
     text[j] = out.str();
   });
-  const bool default_edition = edition == oracle::kDefaultEdition;
-  const std::string command = default_edition ? "`ptovec coverage --find-witnesses`"
-                                              : "`ptovec coverage --find-witnesses F --edition " +
-                                                    std::string(oracle::EditionName(edition)) + "`";
-  std::string all = "// The witness table of `ptovec coverage` (generator/src/suite/coverage.cpp)";
-  all += default_edition ? ":" : " of edition " + std::string(oracle::EditionName(edition)) + ":";
+  // 0.58.3's header is the one its table has always had; another edition's names it.
+  const std::string name(oracle::EditionName(edition));
+  std::string all =
+      edition == oracle::kDefaultEdition
+          ? std::string(
+                "// The witness table of `ptovec coverage` (generator/src/suite/coverage.cpp): "
+                "for every pair of the\n"
+                "// default suite and each of its classes, inputs that hit it and the controls "
+                "under which\n"
+                "// they do (bit 2 * mode + Sat). Written by `ptovec coverage --find-witnesses`; "
+                "do not edit.\n")
+          : "// The witness table of `ptovec coverage` (generator/src/suite/coverage.cpp) of "
+            "edition " +
+                name +
+                ":\n"
+                "// for every pair of its default suite and each of its classes, inputs that "
+                "hit it and the\n"
+                "// controls under which they do (bit 2 * mode + Sat). Written by `ptovec "
+                "coverage\n"
+                "// --find-witnesses F --edition " +
+                name + "`; do not edit.\n";
   all +=
-      "\n// for every pair of the default suite and each of its classes, inputs that hit it and "
-      "the\n// controls under which they do (bit 2 * mode + Sat). Written by " +
-      command +
-      "; do not edit.\n// Checked by tests/generator/coverage_test.cpp, which re-evaluates every "
-      "row.\n"
+      "// Checked by tests/generator/coverage_test.cpp, which re-evaluates every row.\n"
       "// clang-format off\n"
       "const std::vector<Witness> kWitnesses = {\n";
   for (const std::string& t : text) all += t;
