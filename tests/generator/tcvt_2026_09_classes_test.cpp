@@ -63,6 +63,15 @@ TEST(Tcvt2026_09Classes, CommonRouteFloatingSource) {
   EXPECT_EQ(l.result.word, 0x7c00u);
   EXPECT_EQ(l.result.status, oracle::kStatusOFNX);
   EXPECT_TRUE(Classify(f32_f16, 0x477ff000, kRne, "overflow to Inf or NaN").hit);
+  // Sat keeps encode's meaning: 70000 under RNE with Sat gives the largest finite 0x7BFF, OF|NX
+  // (ReferenceMatrixFloatingEncoding, reached by lines 160-161); 500 into E4M3 without Sat its NaN.
+  l = Classify(f32_f16, 0x4788b800, kRneSat, "overflow under Sat");
+  EXPECT_TRUE(l.hit);
+  EXPECT_EQ(l.result.word, 0x7bffu);
+  EXPECT_EQ(l.result.status, oracle::kStatusOFNX);
+  l = Classify({T::FP32, T::E4M3}, 0x43fa0000, kRne, "overflow to Inf or NaN");
+  EXPECT_TRUE(l.hit);
+  EXPECT_EQ(l.result.word, 0x7fu);
   // +Inf into FP16 (lines 105-111): +Inf, no status.
   l = Classify(f32_f16, 0x7f800000, kRne, "+Inf source: +Inf");
   EXPECT_TRUE(l.hit);
