@@ -14,6 +14,10 @@
                            `missing:` lines its count names are printed too; a file whose inputs
                            or expected results are not the oracle's is refused; fp32 -> hif8
                            without PreQuantMode 25's inexact inputs misses that mode's classes
+  test_edition_2026_09     edition 2026-09's TCVT fp16 -> e4m3 reaches every class its witness table
+                           shows (--scope present --require-all), counts of FP16's NaN and Inf
+                           codes in its own classes; the default scope is 2026-09's default
+                           suite; a mix of editions, and --edition against the files, refused
   test_smoke               `generate --suite smoke --format both` reproduces vectors/smoke byte
                            for byte, at most 25,000 vectors, covering everything
 
@@ -299,3 +303,45 @@ def test_missing_lines_without_require_all(tmp_path):
         assert all(m.startswith("missing: tcvt fp32 -> e8m0 RTZ Sat off: ") for m in missing), \
             missing
         assert f"in {len(missing)} `missing:` line(s) above" in lines[-1]
+
+
+def test_edition_2026_09(tmp_path):
+    """Edition 2026-09's TCVT by value has classes of its own: a folder of fp16 -> e4m3 reaches
+    every class its witness table shows (--scope present --require-all exits 0), with the counts
+    of FP16's NaN codes; a mix of editions and --edition against the files are refused."""
+    folder = tmp_path / "e4m3"
+    r = ptovec("generate", "--edition", "2026-09", "--op", "tcvt", "--src", "fp16", "--dst",
+               "e4m3", "--out", folder, "--quiet")
+    assert r.returncode == 0, r.stderr
+    p, doc = coverage_json(folder, tmp_path, "--require-all", "--scope", "present")
+    assert p.returncode == 0, p.stdout + p.stderr
+    validate(doc)
+    (pair,) = doc["pairs"]
+    assert len(pair["controls"]) == 14
+    rne = next(c for c in pair["controls"] if c["rmode"] == "RNE" and not c["sat"])
+    counts = dict(zip(pair["classes"], rne["counts"]))
+    # FP16 NaNs: exponent 31, fraction non-zero; quiet with fraction bit 9 set (2 x 512), the
+    # other 2 x 511 signaling (reference-conversion.asl lines 91-104: canonical NaN, NV).
+    assert counts["NaN source: the canonical NaN"] == 1024
+    assert counts["signaling NaN source: the canonical NaN with NV"] == 1022
+    # E4M3 has no Inf (lines 112-127): +-Inf without Sat give the NaN, not the largest finite.
+    assert counts["Inf source without Sat: the NaN, OF and NX"] == 2
+    assert counts["Inf source under Sat: the largest finite, OF and NX"] == 0
+    assert doc["hit_cells"] == doc["reachable_cells"] > 300
+    # The default scope is 2026-09's default suite: its other pairs are missing as a whole.
+    p = ptovec("coverage", "--vectors", folder, "--quiet")
+    assert "missing: tcvt fp32 -> fp16: no vectors" in p.stdout, p.stdout[-2000:]
+    assert "of the default suite's (edition 2026-09)" in p.stdout
+    # One edition at a time.
+    old = tmp_path / "old"
+    r = ptovec("generate", "--op", "tcvt", "--src", "fp16", "--dst", "e8m0", "--out", old,
+               "--quiet")
+    assert r.returncode == 0, r.stderr
+    p = ptovec("coverage", "--vectors", folder / "tcvt_fp16_e4m3.bin", old / "tcvt_fp16_e8m0.bin")
+    assert p.returncode != 0
+    assert p.stderr.strip() == (
+        f"ptovec: error: coverage reads the vectors of one edition at a time: "
+        f"{folder}/tcvt_fp16_e4m3.bin is of edition 2026-09, {old}/tcvt_fp16_e8m0.bin of "
+        "edition 0.58.3 (select one with --edition)"), p.stderr
+    p = ptovec("coverage", "--vectors", folder, "--edition", "0.58.3")
+    assert p.returncode != 0 and "2026-09" in p.stderr and "0.58.3" in p.stderr, p.stderr

@@ -6,12 +6,16 @@
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
+#include "edition_option.hpp"
 #include "ptovec/generator/atomic_file.hpp"
+#include "ptovec/generator/cases.hpp"
 #include "ptovec/generator/coverage.hpp"
+#include "ptovec/oracle/edition.hpp"
 #include "ptovec/tools/check_outputs.hpp"
 #include "ptovec/tools/coverage_report.hpp"
 #include "scripts.hpp"
@@ -35,12 +39,16 @@ struct CoverageArgs {
   std::uint64_t seed = 2;
   std::uint64_t samples = 300000;  // what scripts/regenerate-smoke uses
   unsigned threads = 0;
+  std::string edition;  // --edition: "" is the vectors' edition (--find-witnesses: the default)
 };
 
 int RunCoverage(const CoverageArgs& a) {
+  std::optional<ptovec::oracle::Edition> edition;
+  if (!a.edition.empty()) edition = RequireEdition(a.edition);
   if (!a.find_witnesses.empty()) {
     AtomicFile out(a.find_witnesses);
-    out.Write(FindWitnesses({a.seed, a.samples}, a.threads));
+    out.Write(FindWitnesses({a.seed, a.samples}, a.threads,
+                            edition.value_or(ptovec::oracle::kDefaultEdition)));
     out.Commit();
     std::cerr << "ptovec: wrote the witness table to " << a.find_witnesses << "\n";
     return 0;
@@ -53,7 +61,7 @@ int RunCoverage(const CoverageArgs& a) {
                 "suite), present (only those the vectors hold)");
   }
   const ptovec::tools::CoverageReport report =
-      ptovec::tools::ReportCoverage({a.vectors, a.scope, a.quiet}, std::cout);
+      ptovec::tools::ReportCoverage({a.vectors, a.scope, a.quiet, edition}, std::cout);
   if (!a.json.empty()) {
     AtomicFile out(a.json);
     out.Write(report.json.dump(1) + "\n");
@@ -97,7 +105,14 @@ Command AddCoverageCommand(CLI::App& app) {
   cov->add_flag("--quiet", args->quiet, "only the summary line (and missing classes)");
   cov->add_option("--find-witnesses", args->find_witnesses,
                   "instead: search the default domains for witnesses and write the witness "
-                  "table (generator/src/suite/coverage_witnesses.inc) to this file");
+                  "table (generator/src/suite/coverage_witnesses.inc; of --edition 2026-09 "
+                  "coverage_witnesses_2026_09.inc) to this file");
+  ptovec::cli::AddEditionOption(*cov, args->edition)
+      ->description(
+          "the specification edition: " + ptovec::oracle::EditionNamesList() +
+          "; with --vectors only files of it are read (without: the files' one edition, a mix "
+          "is refused), with --find-witnesses its default suite is searched (default " +
+          std::string(ptovec::oracle::EditionName(ptovec::oracle::kDefaultEdition)) + ")");
   cov->add_option("--seed", args->seed, "--find-witnesses: sampling seed (default 2)")
       ->check(kWholeNumber);
   cov->add_option(

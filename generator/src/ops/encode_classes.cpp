@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "outcome_classes.hpp"
@@ -275,41 +276,48 @@ void ClassifyIntegerEncode(TileDataType dst, const oracle::Dyadic& x,
                            std::span<const NumericExecutionControl> controls,
                            const Encoded* expected, ClassMask* out) {
   const bool tie = x.significand != 0 && oracle::DyadicLowExponent(x) == -1;
+  const unsigned width = oracle::Format(dst).width;
   const bool unsigned_dst = oracle::Format(dst).kind == oracle::FormatKind::UnsignedInteger;
-  const std::int64_t lo = IntegerTypeMinimum(dst);
-  const std::int64_t hi = IntegerTypeMaximum(dst);
-  const int to_lo = oracle::DyadicCompare(x, oracle::DyadicFromInteger(lo));
-  const int to_hi = oracle::DyadicCompare(x, oracle::DyadicFromInteger(hi));
+  // The range ends as words and as values (IntegerWordDyadic: U64's maximum is no int64).
+  const Word lo_word = oracle::LowBits(oracle::TileIntegerMinimum(dst), width);
+  const Word hi_word = oracle::LowBits(oracle::TileIntegerMaximum(dst), width);
+  const int to_lo = oracle::DyadicCompare(x, IntegerWordDyadic(dst, lo_word));
+  const int to_hi = oracle::DyadicCompare(x, IntegerWordDyadic(dst, hi_word));
   // A negative value above -2, or within 1 of -2^w, may round to -1 or -2^w (unsigned
-  // destinations; the integer it rounds to is then found under each control's mode).
+  // destinations; the integer it rounds to is then found under each control's mode). Into U64
+  // only -2^64 itself is within 1 of -2^64 among the sources' values (FP64 and FP32 values of
+  // that size are integers), and it rounds to itself.
   bool near_wrap = false;
+  bool at_minus_two_to_64 = false;
   if (unsigned_dst && x.negative && x.significand != 0) {
-    const oracle::DyadicSignificand two_w = oracle::DyadicSignificand{1}
-                                            << oracle::Format(dst).width;
-    near_wrap = oracle::DyadicCompare(x, {true, 2, 0}) > 0 ||
-                (oracle::DyadicCompare(x, {true, two_w + 1, 0}) > 0 &&
-                 oracle::DyadicCompare(x, {true, two_w - 1, 0}) < 0);
+    near_wrap = oracle::DyadicCompare(x, {true, 2, 0}) > 0;
+    if (width < 64) {
+      const oracle::DyadicSignificand two_w = oracle::DyadicSignificand{1} << width;
+      near_wrap = near_wrap || (oracle::DyadicCompare(x, {true, two_w + 1, 0}) > 0 &&
+                                oracle::DyadicCompare(x, {true, two_w - 1, 0}) < 0);
+    } else {
+      at_minus_two_to_64 = oracle::DyadicCompare(x, {true, 1, 64}) == 0;
+    }
   }
   for (std::size_t c = 0; c < controls.size(); ++c) {
     const Encoded r = expected[c];
-    const std::int64_t v = IntegerWordValue(dst, r.word);
+    const Word v = oracle::LowBits(r.word, width);
     ClassMask m = 0;
     const bool of = (r.status & oracle::kStatusOF) != 0;
     if (!of && (r.status & oracle::kStatusNX) == 0) m |= ClassBit(kIntExact);
     if (!of && (r.status & oracle::kStatusNX) != 0) m |= ClassBit(kIntInexact);
     if (!of && tie) {
-      m |= ClassBit(oracle::DyadicCompareMagnitude(oracle::DyadicFromInteger(v), x) > 0
-                        ? kIntTieUp
-                        : kIntTieDown);
+      m |= ClassBit(oracle::DyadicCompareMagnitude(IntegerWordDyadic(dst, v), x) > 0 ? kIntTieUp
+                                                                                     : kIntTieDown);
     }
     if (of) m |= ClassBit(controls[c].saturating ? kIntSatClamp : kIntWrap);
     if (unsigned_dst && x.negative && x.significand != 0) m |= ClassBit(kIntNegativeIntoUnsigned);
-    if (v == lo) m |= ClassBit(kIntAtMinimum);
-    if (v == hi) m |= ClassBit(kIntAtMaximum);
+    if (v == lo_word) m |= ClassBit(kIntAtMinimum);
+    if (v == hi_word) m |= ClassBit(kIntAtMaximum);
     if (!of && v == 0 && x.significand != 0) m |= ClassBit(kIntRoundToZero);
-    if (!of && v == lo && to_lo != 0)
+    if (!of && v == lo_word && to_lo != 0)
       m |= ClassBit(to_lo < 0 ? kIntMinimumFromBelow : kIntMinimumFromAbove);
-    if (!of && v == hi && to_hi != 0)
+    if (!of && v == hi_word && to_hi != 0)
       m |= ClassBit(to_hi > 0 ? kIntMaximumFromAbove : kIntMaximumFromBelow);
     if (of && near_wrap) {
       // FloatingToInteger(x, mode), exactly: the encoding into S64 of a value this small.
@@ -317,22 +325,31 @@ void ClassifyIntegerEncode(TileDataType dst, const oracle::Dyadic& x,
                                                             {controls[c].rounding_mode, false});
       m |= UnsignedWrapClasses(dst, IntegerWordValue(TileDataType::S64, r64.word));
     }
+    if (of && at_minus_two_to_64) m |= ClassBit(kIntRoundsToMinusTwoToW);
     out[c] = m;
   }
 }
 
-ValueClassifier FloatingEncodeClassifier(TileDataType dst) {
+ValueClassifier FloatingEncodeClassifier(TileDataType dst, FloatingEncodeFn encode) {
   auto d = std::make_shared<FloatingDestination>(DescribeDestination(dst));
-  return [d](const oracle::Dyadic& x, std::span<const NumericExecutionControl> controls,
-             const Encoded* expected, ClassMask* out) {
+  return [d, encode = std::move(encode)](const oracle::Dyadic& x,
+                                         std::span<const NumericExecutionControl> controls,
+                                         const Encoded* expected, ClassMask* out) {
     ClassifyFloating(
         *d, x,
         [&](NumericExecutionControl c) {
-          const Encoded r = oracle::FastMatrixFloatingEncoding(x, d->dst, c);
+          const Encoded r = encode(x, d->dst, c);
           return Encoded{oracle::LowBits(r.word, oracle::Format(d->dst).width), r.status};
         },
         controls, expected, out);
   };
+}
+
+ValueClassifier FloatingEncodeClassifier(TileDataType dst) {
+  return FloatingEncodeClassifier(
+      dst, [](const oracle::Dyadic& x, TileDataType t, NumericExecutionControl c) {
+        return oracle::FastMatrixFloatingEncoding(x, t, c);
+      });
 }
 
 ValueClassifier IntegerEncodeClassifier(TileDataType dst) {

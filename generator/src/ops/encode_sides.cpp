@@ -5,6 +5,8 @@
 // change without touching the sides. Exact Dyadic arithmetic only.
 #include <array>
 #include <cstddef>
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -65,7 +67,9 @@ std::vector<Split> SplitsFor(TileDataType dst) {
 
 }  // namespace
 
-OutcomeClassTable WithEncodeSides(TypePair pair, OutcomeClassTable table) {
+OutcomeClassTable WithEncodeSides(
+    TypePair pair, OutcomeClassTable table,
+    std::function<std::optional<oracle::Dyadic>(const Inputs&)> value) {
   const std::vector<Split> splits = SplitsFor(pair.dst);
   std::vector<std::pair<std::size_t, oracle::Dyadic>> at;  // class index, side 1 from
   for (const Split& s : splits) {
@@ -75,13 +79,17 @@ OutcomeClassTable WithEncodeSides(TypePair pair, OutcomeClassTable table) {
     at.emplace_back(k, s.from);
   }
   if (at.empty()) return table;
-  const TileDataType src = pair.src;
-  table.side = [src, at](const Inputs& in, std::span<const NumericExecutionControl> controls,
-                         const Encoded*, ClassMask* out) {
-    const oracle::Dyadic x = ExactWordValue(src, in[0]);
+  if (!value) {
+    value = [src = pair.src](const Inputs& in) -> std::optional<oracle::Dyadic> {
+      return ExactWordValue(src, in[0]);
+    };
+  }
+  table.side = [value, at](const Inputs& in, std::span<const NumericExecutionControl> controls,
+                           const Encoded*, ClassMask* out) {
+    const std::optional<oracle::Dyadic> x = value(in);
     ClassMask m = 0;
     for (const auto& [k, from] : at) {
-      if (oracle::DyadicCompareMagnitude(x, from) >= 0) m.set(k);
+      if (x && oracle::DyadicCompareMagnitude(*x, from) >= 0) m.set(k);
     }
     for (std::size_t c = 0; c < controls.size(); ++c) out[c] = m;
   };

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -50,6 +51,13 @@ ClassMask SpecialValueClasses(oracle::NumericValueClass vc, SpecialClassBits bit
 /// threshold, NaN, Inf, zero, negative, subnormal and tiny inputs, overflow. Other tcvt pairs
 /// copy the word and have no own classes (an empty table). In tcvt.cpp.
 OutcomeClassTable TcvtOutcomeClasses(TypePair pair);
+/// tcvt of edition 2026-09, per route (RouteOf2026_09, tcvt_common.hpp): to E8M0
+/// TcvtOutcomeClasses; the common set (ReferenceCommonConvert) its special sources (NaN, Inf,
+/// signed zero), then the encode classes of the finite value; integer to integer
+/// (TileConvertIntegerValue) range, clamp and wrap classes; ReferenceTCVTConvert's pairs their
+/// specials and the classes of their encodings; raw pairs none. In tcvt_2026_09_classes.cpp
+/// (the TCVTConvert routes in tcvt_2026_09_own_classes.cpp).
+OutcomeClassTable Tcvt2026_09OutcomeClasses(TypePair pair);
 /// encode: ReferenceMatrixFloatingEncoding's classes into a floating type, else
 /// ReferenceMatrixIntegerEncoding's. In encode.cpp.
 OutcomeClassTable EncodeOutcomeClasses(TypePair pair);
@@ -58,7 +66,11 @@ OutcomeClassTable EncodeOutcomeClasses(TypePair pair);
 /// and a value rounding to zero below or from half the smallest positive value (1/2 for an
 /// integer destination). Classes are found by name; a name the table lacks is skipped. In
 /// encode_sides.cpp.
-OutcomeClassTable WithEncodeSides(TypePair pair, OutcomeClassTable table);
+/// `value` gives the exact value of an input the sides are read of (none: no side 1); empty, the
+/// finite source word's (ExactWordValue of slot 0).
+OutcomeClassTable WithEncodeSides(
+    TypePair pair, OutcomeClassTable table,
+    std::function<std::optional<oracle::Dyadic>(const Inputs&)> value = {});
 /// shift: MatrixShiftS32ToS16 (dropped bits against half, clamps, range ends, shift ends). In
 /// shift.cpp.
 OutcomeClassTable ShiftOutcomeClasses(TypePair pair);
@@ -87,6 +99,14 @@ using ValueClassifier =
 std::vector<OutcomeClass> FloatingEncodeClassNames();
 /// The classifier of a value encoded into floating type `dst` (FP32, FP16, BF16, E4M3, HiF8).
 ValueClassifier FloatingEncodeClassifier(TileDataType dst);
+/// The encoding of an exact value into floating type `dst` under a control, Encoded.
+using FloatingEncodeFn = std::function<Encoded(const oracle::Dyadic& x, TileDataType dst,
+                                               NumericExecutionControl control)>;
+/// FloatingEncodeClassifier with the encoding `encode` for the neighbours of a value (rounded
+/// toward and away from zero): edition 2026-09's TCVT passes its
+/// ReferenceMatrixFloatingEncoding (FastReferenceMatrixFloatingEncoding), which also encodes
+/// into FP64.
+ValueClassifier FloatingEncodeClassifier(TileDataType dst, FloatingEncodeFn encode);
 /// The classes of IntegerEncodeClassNames, in order (bit k of ClassifyIntegerEncode).
 enum IntegerClass : unsigned {
   kIntExact,
@@ -143,10 +163,17 @@ inline std::int64_t IntegerTypeMaximum(TileDataType type) {
   return IntegerWordValue(type, oracle::TileIntegerMaximum(type));
 }
 
+/// The value of an integer type's word as a Dyadic (a U64 word above 2^63 too).
+inline oracle::Dyadic IntegerWordDyadic(TileDataType type, Word w) {
+  const oracle::FormatInfo& f = oracle::Format(type);
+  if (f.kind == oracle::FormatKind::UnsignedInteger)
+    return oracle::DyadicNormalized({false, oracle::LowBits(w, f.width), 0});
+  return oracle::DyadicFromInteger(IntegerWordValue(type, w));
+}
+
 /// The exact value of a finite source word of encode or affine (an integer type: its value).
 inline oracle::Dyadic ExactWordValue(TileDataType type, Word w) {
-  if (!oracle::Format(type).IsFloating())
-    return oracle::DyadicFromInteger(IntegerWordValue(type, w));
+  if (!oracle::Format(type).IsFloating()) return IntegerWordDyadic(type, w);
   return oracle::DyadicFromFiniteCode(type, w);
 }
 

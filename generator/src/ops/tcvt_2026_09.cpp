@@ -33,6 +33,9 @@ namespace {
 using oracle::Format;
 using oracle::FormatInfo;
 using T = TileDataType;
+using Route = Route2026_09;
+
+Route RouteOf(TypePair pair) { return RouteOf2026_09(pair); }
 
 // The oracle's answer for one element: the Encoded result in the destination's width, or the
 // Refusal2026_09 naming the rule that makes the pair or the mode illegal.
@@ -74,28 +77,6 @@ void EvaluateTcvt2026_09Batch(TypePair pair, const Inputs* in, std::size_t n,
       *out++ = {oracle::LowBits(e.word, width), e.status};
     }
   }
-}
-
-// The rule of formats.asl (01445483) that answers a legal pair: TCVT's element step (lines
-// 185-204) sends the E8M0, packed FP4, E6M2 and RCPE6M2 pairs to ReferenceTCVTConvert, the rest
-// to TileConvertValue (lines 130-144): integer to integer by TileConvertIntegerValue, else
-// TileProfileConvert (lines 97-128): both types in the 12-type common set by
-// ReferenceCommonConvert, to E8M0 by ReferenceFloatToE8M0, else the raw word (lines 122-127).
-enum class Route { TCVTConvert, IntegerValue, Common, ToE8M0, Raw };
-
-Route RouteOf(TypePair pair) {
-  const auto own = [](T t) {
-    return t == T::E8M0 || t == T::E2M1X2 || t == T::E1M2X2 || t == T::E6M2 || t == T::RCPE6M2;
-  };
-  if (own(pair.src) || (own(pair.dst) && pair.dst != T::E8M0)) return Route::TCVTConvert;
-  if (!oracle::TileDataTypeIsFloating(pair.src) && !oracle::TileDataTypeIsFloating(pair.dst)) {
-    return Route::IntegerValue;
-  }
-  if (oracle::edition_2026_09::ReferenceCommonConversionTypeSupported(pair.src) &&
-      oracle::edition_2026_09::ReferenceCommonConversionTypeSupported(pair.dst)) {
-    return Route::Common;
-  }
-  return pair.dst == T::E8M0 ? Route::ToE8M0 : Route::Raw;
 }
 
 // The 14 controls (7 modes x Sat off/on, mode-major) that HardwareTCVTRoundingModeSupported
@@ -156,6 +137,21 @@ DomainPlan Plan2026_09(TypePair pair) {
 
 }  // namespace
 
+Route2026_09 RouteOf2026_09(TypePair pair) {
+  const auto own = [](T t) {
+    return t == T::E8M0 || t == T::E2M1X2 || t == T::E1M2X2 || t == T::E6M2 || t == T::RCPE6M2;
+  };
+  if (own(pair.src) || (own(pair.dst) && pair.dst != T::E8M0)) return Route2026_09::TCVTConvert;
+  if (!oracle::TileDataTypeIsFloating(pair.src) && !oracle::TileDataTypeIsFloating(pair.dst)) {
+    return Route2026_09::IntegerValue;
+  }
+  if (oracle::edition_2026_09::ReferenceCommonConversionTypeSupported(pair.src) &&
+      oracle::edition_2026_09::ReferenceCommonConversionTypeSupported(pair.dst)) {
+    return Route2026_09::Common;
+  }
+  return pair.dst == T::E8M0 ? Route2026_09::ToE8M0 : Route2026_09::Raw;
+}
+
 OpDef MakeTcvt2026_09Op() {
   OpDef op;
   op.name = "tcvt";
@@ -204,8 +200,8 @@ OpDef MakeTcvt2026_09Op() {
     return std::nullopt;
   };
   op.plan = Plan2026_09;
-  // To E8M0 TCVT is the seeds' ReferenceFloatToE8M0: 0.58.3's classes hold.
-  op.outcome_classes = TcvtOutcomeClasses;
+  // Per route (tcvt_2026_09_classes.cpp); to E8M0 0.58.3's (ReferenceFloatToE8M0 is the seeds').
+  op.outcome_classes = Tcvt2026_09OutcomeClasses;
   return op;
 }
 

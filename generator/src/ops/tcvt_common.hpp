@@ -15,6 +15,16 @@ namespace ptovec::generator {
 /// (spec-notes section 1), else the word (a vector holds the element-width encoding).
 Word TcvtCarrier(TypePair pair, const Inputs& in);
 
+/// The rule of formats.asl (01445483) that answers a legal pair of edition 2026-09's TCVT:
+/// TCVT's element step (lines 185-204) sends the E8M0, packed FP4, E6M2 and RCPE6M2 pairs to
+/// ReferenceTCVTConvert, the rest to TileConvertValue (lines 130-144): integer to integer by
+/// TileConvertIntegerValue, else TileProfileConvert (lines 97-128): both types in the 12-type
+/// common set by ReferenceCommonConvert, to E8M0 by ReferenceFloatToE8M0, else the raw word
+/// (lines 122-127).
+enum class Route2026_09 { TCVTConvert, IntegerValue, Common, ToE8M0, Raw };
+/// The route of a legal pair of edition 2026-09's TCVT. In tcvt_2026_09.cpp.
+Route2026_09 RouteOf2026_09(TypePair pair);
+
 /// Every code of a source of at most 16 bits; FP32 to E8M0 by the strategies of exponent
 /// rounding; other wide sources by their edges (0, all ones, the top bit) and uniform bits.
 DomainPlan TcvtPlan(TypePair pair);

@@ -259,6 +259,8 @@ std::vector<PairCoverage> CountCoverage(const VectorSelection& selection) {
   with_twins.twins = true;
   FileRecords counted;
   std::string counted_path;
+  oracle::Edition edition = oracle::kDefaultEdition;
+  std::string first_path;  // the first file read, of `edition`
   const std::vector<VectorSource> sources = SelectVectorFiles(with_twins);
   for (std::size_t i = 0; i < sources.size(); ++i) {
     const VectorSource& source = sources[i];
@@ -266,11 +268,15 @@ std::vector<PairCoverage> CountCoverage(const VectorSelection& selection) {
     const bool fingerprinted = source.twin || (i + 1 < sources.size() && sources[i + 1].twin);
     const auto reader = OpenVectorSource(source);
     const VectorFileInfo& info = reader->info();
-    if (info.edition != oracle::kDefaultEdition) {
-      // The outcome classes and the default suite coverage compares with are 0.58.3's.
-      throw InputError("coverage reads vectors of edition 0.58.3 only: " + source.path.string() +
-                       " is of edition " + std::string(oracle::EditionName(info.edition)) +
-                       " (its outcome classes are not modelled yet)");
+    // One edition at a time: the classes, the default suite and the witnesses are its own.
+    if (first_path.empty()) {
+      edition = info.edition;
+      first_path = source.path.string();
+    } else if (info.edition != edition) {
+      throw InputError(
+          "coverage reads the vectors of one edition at a time: " + first_path + " is of edition " +
+          std::string(oracle::EditionName(edition)) + ", " + source.path.string() + " of edition " +
+          std::string(oracle::EditionName(info.edition)) + " (select one with --edition)");
     }
     // The file groups of a split pair (OpDef::file_groups) count into their whole pair's table.
     const TypePair pair = info.pair.Whole();
@@ -291,9 +297,9 @@ std::vector<PairCoverage> CountCoverage(const VectorSelection& selection) {
   return result;
 }
 
-std::vector<ScopePair> DefaultSuiteScope() {
+std::vector<ScopePair> DefaultSuiteScope(oracle::Edition edition) {
   std::vector<ScopePair> scope;
-  for (const Job& job : DefaultSuite()) {
+  for (const Job& job : DefaultSuite(edition)) {
     // A split pair may be listed once per file group: one entry for the whole pair.
     const TypePair whole = job.pair.Whole();
     auto it = std::find_if(scope.begin(), scope.end(),
@@ -310,16 +316,22 @@ std::vector<ScopePair> DefaultSuiteScope() {
 
 namespace {
 #include "coverage_witnesses.inc"  // kWitnesses
+namespace edition_2026_09 {
+#include "coverage_witnesses_2026_09.inc"  // kWitnesses of edition 2026-09
+}  // namespace edition_2026_09
 }  // namespace
 
-std::span<const Witness> Witnesses() { return kWitnesses; }
+std::span<const Witness> Witnesses(oracle::Edition edition) {
+  if (edition == oracle::Edition::V2026_09) return edition_2026_09::kWitnesses;
+  return kWitnesses;
+}
 
 std::array<ClassMask, kControlSlots> ReachableClasses(const OpDef& op, TypePair pair) {
   std::array<ClassMask, kControlSlots> reach{};
   const std::vector<CoverageClass> classes = CoverageClasses(op, pair);
   const std::string_view src = oracle::Format(pair.src).name;
   const std::string_view dst = oracle::Format(pair.dst).name;
-  for (const Witness& w : Witnesses()) {
+  for (const Witness& w : Witnesses(op.edition)) {
     if (w.op != op.name || w.src != src || w.dst != dst) continue;
     for (const CoverageClass& c : classes) {
       if (c.name != w.class_name) continue;
@@ -331,8 +343,9 @@ std::array<ClassMask, kControlSlots> ReachableClasses(const OpDef& op, TypePair 
   return reach;
 }
 
-std::string FindWitnesses(const SamplingOptions& sampling, unsigned threads) {
-  const std::vector<Job> jobs = DefaultSuite();
+std::string FindWitnesses(const SamplingOptions& sampling, unsigned threads,
+                          oracle::Edition edition) {
+  const std::vector<Job> jobs = DefaultSuite(edition);
   std::vector<std::string> text(jobs.size());
   coverage_walk::ParallelFor(jobs.size(), threads, [&](std::size_t j) {
     const Job& job = jobs[j];
@@ -364,13 +377,28 @@ std::string FindWitnesses(const SamplingOptions& sampling, unsigned threads) {
         });
     text[j] = out.str();
   });
+  // 0.58.3's header is the one its table has always had; another edition's names it.
+  const std::string name(oracle::EditionName(edition));
   std::string all =
-      "// The witness table of `ptovec coverage` (generator/src/suite/coverage.cpp): for every "
-      "pair of "
-      "the\n"
-      "// default suite and each of its classes, inputs that hit it and the controls under which\n"
-      "// they do (bit 2 * mode + Sat). Written by `ptovec coverage --find-witnesses`; do not "
-      "edit.\n"
+      edition == oracle::kDefaultEdition
+          ? std::string(
+                "// The witness table of `ptovec coverage` (generator/src/suite/coverage.cpp): "
+                "for every pair of the\n"
+                "// default suite and each of its classes, inputs that hit it and the controls "
+                "under which\n"
+                "// they do (bit 2 * mode + Sat). Written by `ptovec coverage --find-witnesses`; "
+                "do not edit.\n")
+          : "// The witness table of `ptovec coverage` (generator/src/suite/coverage.cpp) of "
+            "edition " +
+                name +
+                ":\n"
+                "// for every pair of its default suite and each of its classes, inputs that "
+                "hit it and the\n"
+                "// controls under which they do (bit 2 * mode + Sat). Written by `ptovec "
+                "coverage\n"
+                "// --find-witnesses F --edition " +
+                name + "`; do not edit.\n";
+  all +=
       "// Checked by tests/generator/coverage_test.cpp, which re-evaluates every row.\n"
       "// clang-format off\n"
       "const std::vector<Witness> kWitnesses = {\n";

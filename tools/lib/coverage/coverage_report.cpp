@@ -13,6 +13,7 @@
 
 #include "ptovec/generator/coverage.hpp"
 #include "ptovec/generator/readers.hpp"
+#include "ptovec/oracle/edition.hpp"
 
 namespace ptovec::tools {
 namespace {
@@ -33,6 +34,7 @@ struct Scope {
   std::size_t scope_controls = 0;  // (pair, control) of the default suite
   std::size_t held_controls = 0;   // of those, the ones the vectors hold
   std::size_t outside = 0;         // pairs the vectors hold outside the default suite
+  oracle::Edition edition = oracle::kDefaultEdition;  // whose default suite
 };
 
 // The cells counted over every pair, and the missing lines in order.
@@ -76,10 +78,12 @@ PairCoverage TakeCounted(const ScopePair& d, const std::vector<PairCoverage>& co
 
 // --scope default: the default suite's pairs and controls, in its order (absent ones with no
 // vectors), then any other pair the vectors hold; --scope present: what the vectors hold.
-Scope ScopeOf(const std::vector<PairCoverage>& counted, bool whole_default) {
+Scope ScopeOf(const std::vector<PairCoverage>& counted, bool whole_default,
+              oracle::Edition edition) {
   Scope scope;
+  scope.edition = edition;
   std::vector<bool> used(counted.size(), false);
-  for (const ScopePair& d : DefaultSuiteScope()) {
+  for (const ScopePair& d : DefaultSuiteScope(edition)) {
     ScopedPair sp{TakeCounted(d, counted, used), d.slots, true};
     const std::uint16_t held = PresentSlots(sp.cov);
     scope.scope_controls += static_cast<std::size_t>(std::popcount(d.slots));
@@ -225,6 +229,9 @@ void PrintSummary(const CoverageRequest& request, const Scope& scope, const Tall
                 "vectors hold); "
               : "only the pairs and controls the vectors hold (--scope present); ")
       << "the vectors hold " << scope.held_controls << " of the default suite's "
+      << (scope.edition == oracle::kDefaultEdition
+              ? ""
+              : "(edition " + std::string(oracle::EditionName(scope.edition)) + ") ")
       << scope.scope_controls << " (op, types, mode, Sat)"
       << (scope.outside ? " and " + std::to_string(scope.outside) + " pair(s) outside it" : "")
       << "\n";
@@ -242,7 +249,12 @@ void PrintSummary(const CoverageRequest& request, const Scope& scope, const Tall
 CoverageReport ReportCoverage(const CoverageRequest& request, std::ostream& out) {
   VectorSelection selection;
   for (const std::string& v : request.vectors) selection.paths.emplace_back(v);
-  const Scope scope = ScopeOf(CountCoverage(selection), request.scope == "default");
+  selection.edition = request.edition;
+  const std::vector<PairCoverage> counted = CountCoverage(selection);
+  // The vectors' edition (CountCoverage reads one only), else the one asked for.
+  const oracle::Edition edition =
+      counted.empty() ? request.edition.value_or(oracle::kDefaultEdition) : counted[0].op->edition;
+  const Scope scope = ScopeOf(counted, request.scope == "default", edition);
 
   CoverageReport report;
   Json& j = report.json;

@@ -17,6 +17,7 @@
 #include "ptovec/generator/ops.hpp"
 #include "ptovec/generator/readers.hpp"
 #include "ptovec/generator/suite.hpp"
+#include "ptovec/oracle/edition.hpp"
 
 namespace ptovec::generator {
 
@@ -88,7 +89,9 @@ struct PairCoverage {
 std::string PairKey(const OpDef& op, TypePair pair);
 
 /// Reads every vector of the selection and counts, per (op, pair, control), the vectors hitting
-/// each class, in suite order. Throws InputError as VectorReader does.
+/// each class, in suite order. The files must be of one edition (the ops' classes are that
+/// edition's): a second edition is refused with one line naming a file of each. Throws
+/// InputError as VectorReader does.
 std::vector<PairCoverage> CountCoverage(const VectorSelection& selection);
 
 /// One (op, pair) of a coverage scope and the controls it holds there (bit ControlSlot).
@@ -99,9 +102,9 @@ struct ScopePair {
 };
 
 /// The default suite's scope, which `coverage` requires unless told `--scope present`: every
-/// (op, pair) of DefaultSuite(), in its order, with the controls its files hold (the union of
-/// ControlsFor over a split pair's file groups).
-std::vector<ScopePair> DefaultSuiteScope();
+/// (op, pair) of DefaultSuite(edition), in its order, with the controls its files hold (the
+/// union of ControlsFor over a split pair's file groups).
+std::vector<ScopePair> DefaultSuiteScope(oracle::Edition edition = oracle::kDefaultEdition);
 
 /// One witness: an input of a pair and the controls (bit ControlSlot) under which it hits a class.
 struct Witness {
@@ -113,19 +116,22 @@ struct Witness {
   std::array<Word, kMaxSlots> inputs;
 };
 
-/// The witness table (generator/src/suite/coverage_witnesses.inc, written by `ptovec coverage
-/// --find-witnesses`): the reachable classes of every pair of the default suite.
-std::span<const Witness> Witnesses();
+/// The witness table of `edition` (generator/src/suite/coverage_witnesses.inc, written by
+/// `ptovec coverage --find-witnesses F`; of 2026-09 coverage_witnesses_2026_09.inc, by
+/// `ptovec coverage --find-witnesses F --edition 2026-09`): the reachable classes of every pair
+/// of that edition's default suite.
+std::span<const Witness> Witnesses(oracle::Edition edition = oracle::kDefaultEdition);
 
-/// The reachable classes of a pair: per control slot, the bits some witness shows reachable.
-/// Empty (all zero) for a pair without witnesses.
+/// The reachable classes of a pair: per control slot, the bits some witness of the op's edition
+/// (Witnesses(op.edition)) shows reachable. Empty (all zero) for a pair without witnesses.
 std::array<ClassMask, kControlSlots> ReachableClasses(const OpDef& op, TypePair pair);
 
-/// Searches the default domain of every pair of the default suite (seed `seed`, `samples`
-/// samples per sampled pair; exhaustive pairs are enumerated) for witnesses: for each (pair,
-/// class), the first inputs, in domain order, that add controls under which the class is hit.
-/// Returns the C++ text of the table (coverage_witnesses.inc).
-std::string FindWitnesses(const SamplingOptions& sampling, unsigned threads);
+/// Searches the default domain of every pair of the default suite of `edition` (seed `seed`,
+/// `samples` samples per sampled pair; exhaustive pairs are enumerated) for witnesses: for each
+/// (pair, class), the first inputs, in domain order, that add controls under which the class is
+/// hit. Returns the C++ text of the table (coverage_witnesses.inc).
+std::string FindWitnesses(const SamplingOptions& sampling, unsigned threads,
+                          oracle::Edition edition = oracle::kDefaultEdition);
 
 /// Why a (control, class) cell of the smoke suite is not hit by inputs from both sides.
 enum class SmokeShortfall {

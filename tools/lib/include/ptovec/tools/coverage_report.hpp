@@ -5,8 +5,11 @@
 #include <cstdint>
 #include <iosfwd>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "ptovec/oracle/edition.hpp"
 
 namespace ptovec::tools {
 
@@ -16,6 +19,10 @@ struct CoverageRequest {
   std::string scope = "default";     ///< "default" (the default suite's pairs and controls; absent
                                      ///< ones are missing) or "present" (what the vectors hold)
   bool quiet = false;                ///< no table per pair: only the summary and missing lines
+  /// --edition: only vectors of this edition (a file of another is refused); nullopt: the
+  /// vectors' one edition (a mix is refused). The default suite and the witnesses are the
+  /// vectors' edition's (this one when no vector is read).
+  std::optional<oracle::Edition> edition;
 };
 
 /// The counts: the --json document (schemas/coverage.schema.json) and the missing lines.
