@@ -110,6 +110,22 @@ TEST(Tcvt2026_09Domains, Fp64ToS32HoldsTheRangeEndsAndHalfTies) {
   EXPECT_EQ(Eval(pair, 0x401A000000000000, RNA, false), (Encoded{7, kNx}));
 }
 
+TEST(Tcvt2026_09Domains, Fp32ToE2m1x2HoldsEveryLaneValueAndTie) {
+  const TypePair pair{T::FP32, T::E2M1X2};
+  // E2M1's positive values are 0, 0.5, 1, 1.5, 2, 3, 4, 6 (packed-conversion.asl lines 57-141):
+  // 5.0 (0x40a00000) is the tie between 4 (lane 0x6, even significand) and 6 (0x7): RNE gives
+  // 0x6, RNA 0x7, both NX. 7.0 (0x40e00000) is 6 plus half the last step: the overflow edge,
+  // where the text gives lane 6 (4.0) with OF and NX (docs/coverage.md, the lane-6 observation).
+  EXPECT_TRUE(Holds(pair, 0x40A00000, "around_the_destination_edges"));
+  EXPECT_TRUE(Holds(pair, 0xC0A00001, "around_the_destination_edges"));
+  EXPECT_TRUE(Holds(pair, 0x40E00000, "around_the_destination_edges"));
+  EXPECT_TRUE(Holds(pair, 0x40FFFFFF, "inside_the_lane_range"));   // just below 8
+  EXPECT_FALSE(Holds(pair, 0x41000001, "inside_the_lane_range"));  // above 8
+  EXPECT_EQ(Eval(pair, 0x40A00000, RNE, false), (Encoded{0x6, kNx}));
+  EXPECT_EQ(Eval(pair, 0x40A00000, RNA, false), (Encoded{0x7, kNx}));
+  EXPECT_EQ(Eval(pair, 0x40E00000, RNE, false), (Encoded{0x6, kOfNx}));
+}
+
 TEST(Tcvt2026_09Domains, U64ToS8IsAFiniteSetAroundTheEnds) {
   const TypePair pair{T::U64, T::S8};
   const DomainPlan plan = Tcvt().plan(pair);

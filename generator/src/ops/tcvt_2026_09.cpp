@@ -122,7 +122,10 @@ std::string RawNote(TypePair pair) {
 // raw pairs TcvtPlan's.
 DomainPlan Plan2026_09(TypePair pair) {
   const Route route = RouteOf(pair);
-  const bool by_value = route == Route::Common || route == Route::IntegerValue;
+  // FP32 into a packed FP4 lane (ReferenceTCVTConvert) rounds by value too.
+  const bool into_lane =
+      route == Route::TCVTConvert && (pair.dst == T::E2M1X2 || pair.dst == T::E1M2X2);
+  const bool by_value = route == Route::Common || route == Route::IntegerValue || into_lane;
   if (!by_value || Format(pair.src).width <= 16) return TcvtPlan(pair);
   const OpDef* encode = FindOp("encode", oracle::Edition::V0_58_3);
   if ((pair.src == T::FP32 || pair.src == T::S32) && encode != nullptr &&

@@ -129,12 +129,36 @@ WordSet NearAnchors(T src, const std::vector<Dyadic>& anchors, int steps) {
   return WordSet::Of(std::move(words));
 }
 
+bool IsLane(T t) { return t == T::E2M1X2 || t == T::E1M2X2; }
+
+// A packed FP4 lane's 16 codes: every value and tie (DestinationAnchors' values and midpoints),
+// and above the largest value L the nearest modes' overflow threshold L + (L - M) and L + 2 (L -
+// M), M the tie below L (E2M1X2: 7 and 8; E1M2X2: 1.875 and 2).
+std::vector<Dyadic> LaneAnchors(T dst) {
+  std::vector<Dyadic> anchors;
+  for (const Dyadic& a : DestinationAnchors(dst)) {
+    if (a.significand != 0 || anchors.empty()) anchors.push_back(a);
+  }
+  std::sort(anchors.begin(), anchors.end(),
+            [](const Dyadic& a, const Dyadic& b) { return oracle::DyadicCompare(a, b) < 0; });
+  const Dyadic largest = anchors.back();
+  const Dyadic tie = anchors[anchors.size() - 2];
+  const int e = std::min(largest.exponent, tie.exponent);
+  const U128 l = largest.significand << (largest.exponent - e);
+  const U128 m = tie.significand << (tie.exponent - e);
+  anchors.push_back({false, l + (l - m), e});
+  anchors.push_back({false, l + 2 * (l - m), e});
+  return anchors;
+}
+
 // The edge anchors of a destination: a floating one's overflow thresholds, subnormal/normal tie
 // and the binade below its smallest subnormal; an integer one's range ends, one beyond, and the
-// .5 ties around them and zero (DestinationAnchors). None for FP64, whose edges no narrower
+// .5 ties around them and zero (DestinationAnchors); a packed lane's every value and tie
+// (LaneAnchors). None for FP64, whose edges no narrower
 // source reaches (its largest integers are far below its overflow threshold).
 std::vector<Dyadic> EdgeAnchors(T dst) {
   if (dst == T::FP64) return {};
+  if (IsLane(dst)) return LaneAnchors(dst);
   if (!oracle::Format(dst).IsFloating()) return DestinationAnchors(dst);
   std::vector<Dyadic> anchors = DirectedOverflowAnchors(dst);
   for (const auto& more : {SubnormalNormalTieAnchors(dst), BelowSmallestSubnormalAnchors(dst)}) {
@@ -157,6 +181,7 @@ struct Binade {
 // (2^q: 1 for an integer destination; 2^(max(e, emin) - p + 1) for a floating one of precision
 // p) is more than one source step, with at least three units in the binade.
 std::vector<Binade> RoundingBinades(T src, T dst) {
+  if (IsLane(dst)) return {};  // EdgeAnchors holds every lane value and tie
   const Source s(src);
   const FormatInfo& d = oracle::Format(dst);
   std::vector<Binade> out;
@@ -276,6 +301,12 @@ std::vector<SampleStrategy> WideValueStrategies(TypePair pair) {
   const std::vector<Dyadic> edges = EdgeAnchors(pair.dst);
   if (!edges.empty()) {
     out.push_back({"around_the_destination_edges", 3, OneSlot(NearAnchors(src, edges, 2))});
+  }
+  if (IsLane(pair.dst) && s.Floating()) {
+    // Every source word of magnitude up to the lane's L + 2 (L - M): its values between the ties.
+    const Word top = s.WordAt(Bracket(s, edges.back()).second);
+    out.push_back({"inside_the_lane_range", 6,
+                   OneSlot(WordSet::Of({{0, top}, {s.f.SignBit(), s.f.SignBit() | top}}))});
   }
   for (SampleStrategy& w : ValueWindows(src, pair.dst, 6)) out.push_back(std::move(w));
   // The binades' ends, which the windows leave out: every power of two that starts one.
