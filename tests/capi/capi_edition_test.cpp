@@ -13,6 +13,8 @@
 
 #include "ptovec/ptovec.h"
 
+// Named, so that the unity build of the asan preset keeps these helpers apart from capi_test.cpp's.
+namespace capi_edition_test {
 namespace {
 
 constexpr int k0583 = PTOVEC_EDITION_0_58_3;
@@ -219,3 +221,4 @@ TEST(CApiEditions, CompareTakesTheEditionsTypes) {
 }
 
 }  // namespace
+}  // namespace capi_edition_test
