@@ -17,7 +17,6 @@ using ptovec::capi::EditionOfCode;
 using ptovec::capi::Fail;
 using ptovec::capi::FormatOfCode;
 using ptovec::capi::Internal;
-using ptovec::capi::TypeCodesList;
 using ptovec::capi::UnknownEdition;
 
 PTOVEC_C_EXPORT int ptovec_edition_code(const char* name) {

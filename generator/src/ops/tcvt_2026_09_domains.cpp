@@ -18,6 +18,7 @@
 #include "ptovec/generator/tuple_set.hpp"
 #include "ptovec/generator/word_set.hpp"
 #include "ptovec/oracle/dyadic.hpp"
+#include "ptovec/oracle/fast_edition_2026_09.hpp"
 #include "ptovec/oracle/format_edges.hpp"
 #include "ptovec/oracle/formats.hpp"
 #include "tcvt_common.hpp"
@@ -52,6 +53,12 @@ struct Source {
     if (Floating()) return -MaxOrdinal() - 1;
     return Signed() ? -(I128{1} << (f.width - 1)) : 0;
   }
+  // The ordinal of a floating source's word.
+  I128 OrdinalOf(Word w) const {
+    const Word magnitude = w & ~f.SignBit();
+    return (w & f.SignBit()) != 0 ? -static_cast<I128>(magnitude) - 1
+                                  : static_cast<I128>(magnitude);
+  }
   Word WordAt(I128 ordinal) const {
     ordinal = std::clamp(ordinal, MinOrdinal(), MaxOrdinal());
     if (Floating() && ordinal < 0) return f.SignBit() | static_cast<Word>(-ordinal - 1);
@@ -71,36 +78,31 @@ std::pair<U128, bool> FloorMagnitude(const Dyadic& x) {
 // range (beyond it: the range end and, for a floating source, the infinity).
 std::pair<I128, I128> Bracket(const Source& s, const Dyadic& x) {
   if (x.significand == 0) return {0, 0};
-  const int lead = oracle::DyadicLeadingExponent(x);
-  I128 lo = 0;
-  I128 hi = 0;
-  if (!s.Floating()) {
-    if (lead >= 100)
-      return x.negative ? std::pair{s.MinOrdinal(), s.MinOrdinal()}
-                        : std::pair{s.MaxOrdinal(), s.MaxOrdinal()};
-    const auto [n, exact] = FloorMagnitude(x);
-    lo = static_cast<I128>(n);
-    hi = lo + (exact ? 0 : 1);
-  } else {
-    const int fraction = static_cast<int>(s.f.fraction_bits);
-    const int emin = 1 - s.f.bias;
-    const I128 inf = s.MaxOrdinal();
-    if (lead > static_cast<int>(inf >> fraction) - 1 - s.f.bias) {
-      lo = inf - 1;  // the largest finite, then +Inf
-      hi = inf;
+  if (s.Floating()) {
+    // The neighbours in value order are the words the oracle's encoders give toward -Inf and
+    // +Inf (Fp32Bracket; FP64's the same at binary64's widths), clamped beyond the finite range.
+    std::pair<Word, Word> words;
+    if (s.f.type == T::FP32) {
+      words = Fp32Bracket(x);
+    } else if (oracle::DyadicLeadingExponent(x) >= 1024) {
+      words = x.negative ? std::pair<Word, Word>{s.f.SignBit() | s.MaxOrdinal(),
+                                                 s.f.SignBit() | (s.MaxOrdinal() - 1)}
+                         : std::pair<Word, Word>{s.MaxOrdinal() - 1, s.MaxOrdinal()};
     } else {
-      // |x| / ulp, the ulp of |x|'s binade (of the subnormals below 2^emin).
-      const int ulp = std::max(lead, emin) - fraction;
-      const auto [n, exact] = FloorMagnitude({false, x.significand, x.exponent - ulp});
-      const I128 code = lead < emin ? static_cast<I128>(n)
-                                    : (I128{lead - emin + 1} << fraction) + static_cast<I128>(n) -
-                                          (I128{1} << fraction);
-      lo = code;
-      hi = code + (exact ? 0 : 1);
+      words = {oracle::edition_2026_09::FastReferenceFP64FiniteEncoding(x, NumericRoundingMode::RTM)
+                   .word,
+               oracle::edition_2026_09::FastReferenceFP64FiniteEncoding(x, NumericRoundingMode::RTP)
+                   .word};
     }
+    return {s.OrdinalOf(words.first), s.OrdinalOf(words.second)};
   }
-  if (!x.negative) return {lo, hi};
-  return s.Floating() ? std::pair{-hi - 1, -lo - 1} : std::pair{-hi, -lo};
+  if (oracle::DyadicLeadingExponent(x) >= 100)
+    return x.negative ? std::pair{s.MinOrdinal(), s.MinOrdinal()}
+                      : std::pair{s.MaxOrdinal(), s.MaxOrdinal()};
+  const auto [n, exact] = FloorMagnitude(x);
+  const I128 lo = static_cast<I128>(n);
+  const I128 hi = lo + (exact ? 0 : 1);
+  return x.negative ? std::pair{-hi, -lo} : std::pair{lo, hi};
 }
 
 // The source words from `steps` below to `steps` above the bracket of each anchor and of its
@@ -213,8 +215,7 @@ std::vector<Binade> RoundingBinades(T src, T dst) {
 // unit * 2^d + centre * 2^(d-1) + offset (centre 0: a value of the destination, 1: a tie;
 // offset -2..2). Units at a binade's ends are left out, so a window never leaves its binade
 // (the edges' strategy holds the powers of two). Empty when no binade rounds.
-std::vector<SampleStrategy> ValueWindows(T src, T dst, int weight) {
-  const std::vector<Binade> binades = RoundingBinades(src, dst);
+std::vector<SampleStrategy> ValueWindows(T src, const std::vector<Binade>& binades, int weight) {
   std::vector<Box> boxes;
   for (std::size_t b = 0; b < binades.size(); ++b) {
     const Binade& n = binades[b];
@@ -308,10 +309,11 @@ std::vector<SampleStrategy> WideValueStrategies(TypePair pair) {
     out.push_back({"inside_the_lane_range", 6,
                    OneSlot(WordSet::Of({{0, top}, {s.f.SignBit(), s.f.SignBit() | top}}))});
   }
-  for (SampleStrategy& w : ValueWindows(src, pair.dst, 6)) out.push_back(std::move(w));
+  const std::vector<Binade> binades = RoundingBinades(src, pair.dst);
+  for (SampleStrategy& w : ValueWindows(src, binades, 6)) out.push_back(std::move(w));
   // The binades' ends, which the windows leave out: every power of two that starts one.
   std::vector<Dyadic> powers;
-  for (const Binade& b : RoundingBinades(src, pair.dst)) powers.push_back({false, 1, b.e});
+  for (const Binade& b : binades) powers.push_back({false, 1, b.e});
   if (!powers.empty()) {
     out.push_back({"around_the_powers_of_two", 1, OneSlot(NearAnchors(src, powers, 2))});
   }
