@@ -10,10 +10,10 @@
 // Run: build/bench/ptovec_bench_rtl_stream [--benchmark_min_time=0.5]
 #include <benchmark/benchmark.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "bench_statistics.hpp"
 #include "pipe_ports.hpp"
 
 namespace {
@@ -51,17 +51,12 @@ void BM_StreamPipeFp16ToE8m0(benchmark::State& state) {
       static_cast<double>(harness.sent() - sent0) / static_cast<double>(harness.cycles() - cycles0),
       benchmark::Counter::kAvgThreads);
 }
-// The `_min` aggregate of repetitions: least time (compare those on a shared machine, as
-// bench_run_threads.cpp says).
-double Least(const std::vector<double>& values) {
-  return *std::min_element(values.begin(), values.end());
-}
 BENCHMARK(BM_StreamPipeFp16ToE8m0)
     ->Arg(100)
     ->Arg(70)
     ->Threads(1)
     ->Threads(2)
-    ->ComputeStatistics("min", Least)
+    ->ComputeStatistics("min", ptovec::bench::Least)
     ->UseRealTime();
 
 }  // namespace

@@ -22,13 +22,12 @@
 // Run: build/bench/ptovec_bench_run_threads [--benchmark_min_time=1]
 #include <benchmark/benchmark.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
-#include <vector>
 
+#include "bench_statistics.hpp"
 #include "ptovec/generator/suite.hpp"
 #include "ptovec/tools/check.hpp"
 #include "ptovec/tools/device.hpp"
@@ -50,11 +49,6 @@ const fs::path& Vectors() {
     return dir;
   }();
   return folder;
-}
-
-// The `_min` aggregate of the repetitions: least time (and least of each counter).
-double Least(const std::vector<double>& values) {
-  return *std::min_element(values.begin(), values.end());
 }
 
 void BM_RunPipeFp16ToE8m0(benchmark::State& state) {
@@ -89,7 +83,7 @@ void BM_RunPipeFp16ToE8m0(benchmark::State& state) {
 BENCHMARK(BM_RunPipeFp16ToE8m0)
     ->ArgsProduct({{1, 2}, {0, 1}})
     ->ArgNames({"threads", "selection"})
-    ->ComputeStatistics("min", Least)
+    ->ComputeStatistics("min", ptovec::bench::Least)
     ->MeasureProcessCPUTime()
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);

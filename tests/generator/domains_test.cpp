@@ -3,8 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <set>
+#include <utility>
 
+#include "ptovec/oracle/dyadic.hpp"
 #include "ptovec/oracle/e8m0_conversion.hpp"
 
 namespace ptovec::generator {
@@ -134,6 +137,30 @@ TEST(Domains, AnchorNeighbourhoodsAreExact) {
 }
 
 // The FP32 -> E8M0 sample must reach the places where conversion can go wrong.
+// Hand-derived neighbours: 1 + 2^-30 lies between FP32 1.0 (0x3F800000) and its successor, and
+// 1 + 2^-60 between FP64 1.0 (0x3FF0000000000000) and its; half the smallest subnormal between +0
+// and it; 2^128 and 2^1024 past the largest finite value (the neighbours are it and Inf).
+TEST(Domains, BracketsAreTheNeighbouringWordsInValueOrder) {
+  using oracle::Dyadic;
+  using P32 = std::pair<std::uint32_t, std::uint32_t>;
+  using P64 = std::pair<std::uint64_t, std::uint64_t>;
+  const Dyadic one{false, 1, 0};
+  const Dyadic above32{false, (oracle::DyadicSignificand{1} << 30) + 1, -30};
+  const Dyadic above64{false, (oracle::DyadicSignificand{1} << 60) + 1, -60};
+  EXPECT_EQ(Fp32Bracket(one), (P32{0x3F800000U, 0x3F800000U}));
+  EXPECT_EQ(Fp32Bracket(above32), (P32{0x3F800000U, 0x3F800001U}));
+  EXPECT_EQ(Fp32Bracket(Dyadic{true, above32.significand, -30}), (P32{0xBF800001U, 0xBF800000U}));
+  EXPECT_EQ(Fp32Bracket(Dyadic{false, 1, -150}), (P32{0U, 1U}));
+  EXPECT_EQ(Fp32Bracket(Dyadic{false, 1, 128}), (P32{0x7F7FFFFFU, 0x7F800000U}));
+  EXPECT_EQ(Fp64Bracket(one), (P64{0x3FF0000000000000U, 0x3FF0000000000000U}));
+  EXPECT_EQ(Fp64Bracket(above64), (P64{0x3FF0000000000000U, 0x3FF0000000000001U}));
+  EXPECT_EQ(Fp64Bracket(Dyadic{true, above64.significand, -60}),
+            (P64{0xBFF0000000000001U, 0xBFF0000000000000U}));
+  EXPECT_EQ(Fp64Bracket(Dyadic{false, 1, -1075}), (P64{0U, 1U}));
+  EXPECT_EQ(Fp64Bracket(Dyadic{false, 1, 1024}), (P64{0x7FEFFFFFFFFFFFFFU, 0x7FF0000000000000U}));
+  EXPECT_EQ(Fp64Bracket(Dyadic{true, 3, 1023}), (P64{0xFFF0000000000000U, 0xFFEFFFFFFFFFFFFFU}));
+}
+
 TEST(Domains, Fp32ToE8M0SampleHitsEveryTarget) {
   const OpDef& tcvt = *FindOp("tcvt");
   const TypePair pair{TileDataType::FP32, TileDataType::E8M0};

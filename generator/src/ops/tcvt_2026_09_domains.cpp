@@ -10,6 +10,7 @@
 // the source's words.
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -18,7 +19,6 @@
 #include "ptovec/generator/tuple_set.hpp"
 #include "ptovec/generator/word_set.hpp"
 #include "ptovec/oracle/dyadic.hpp"
-#include "ptovec/oracle/fast_edition_2026_09.hpp"
 #include "ptovec/oracle/format_edges.hpp"
 #include "ptovec/oracle/formats.hpp"
 #include "tcvt_common.hpp"
@@ -79,20 +79,15 @@ std::pair<U128, bool> FloorMagnitude(const Dyadic& x) {
 std::pair<I128, I128> Bracket(const Source& s, const Dyadic& x) {
   if (x.significand == 0) return {0, 0};
   if (s.Floating()) {
-    // The neighbours in value order are the words the oracle's encoders give toward -Inf and
-    // +Inf (Fp32Bracket; FP64's the same at binary64's widths), clamped beyond the finite range.
+    // The neighbours in value order are the oracle's encodings toward -Inf and +Inf. Only the
+    // wide floating sources (FP32, FP64) are bracketed: narrower ones are enumerated.
     std::pair<Word, Word> words;
     if (s.f.type == T::FP32) {
       words = Fp32Bracket(x);
-    } else if (oracle::DyadicLeadingExponent(x) >= 1024) {
-      words = x.negative ? std::pair<Word, Word>{s.f.SignBit() | s.MaxOrdinal(),
-                                                 s.f.SignBit() | (s.MaxOrdinal() - 1)}
-                         : std::pair<Word, Word>{s.MaxOrdinal() - 1, s.MaxOrdinal()};
+    } else if (s.f.type == T::FP64) {
+      words = Fp64Bracket(x);
     } else {
-      words = {oracle::edition_2026_09::FastReferenceFP64FiniteEncoding(x, NumericRoundingMode::RTM)
-                   .word,
-               oracle::edition_2026_09::FastReferenceFP64FiniteEncoding(x, NumericRoundingMode::RTP)
-                   .word};
+      throw std::logic_error("Bracket: a floating source of at most 16 bits is enumerated");
     }
     return {s.OrdinalOf(words.first), s.OrdinalOf(words.second)};
   }

@@ -22,6 +22,7 @@
 #include "ptovec/oracle/dyadic.hpp"
 #include "ptovec/oracle/exact_rational.hpp"
 #include "ptovec/oracle/fast.hpp"
+#include "ptovec/oracle/fast_edition_2026_09.hpp"
 #include "ptovec/oracle/format_edges.hpp"
 #include "ptovec/oracle/numeric.hpp"
 #include "ptovec/oracle/reference_quantization.hpp"
@@ -200,6 +201,21 @@ std::pair<std::uint32_t, std::uint32_t> Fp32Bracket(const oracle::Dyadic& x) {
   const auto hi =
       static_cast<std::uint32_t>(oracle::FastFP32FiniteEncoding(x, NumericRoundingMode::RTP).word);
   return {lo, hi};
+}
+
+std::pair<std::uint64_t, std::uint64_t> Fp64Bracket(const oracle::Dyadic& x) {
+  // At and beyond 2^1024 (past the largest finite FP64 value) the neighbours are the largest
+  // finite and Inf, as for Fp32Bracket at 2^128.
+  if (x.significand != 0 && oracle::DyadicLeadingExponent(x) >= 1024) {
+    return x.negative
+               ? std::pair<std::uint64_t, std::uint64_t>{0xFFF0000000000000U, 0xFFEFFFFFFFFFFFFFU}
+               : std::pair<std::uint64_t, std::uint64_t>{0x7FEFFFFFFFFFFFFFU, 0x7FF0000000000000U};
+  }
+  using oracle::edition_2026_09::FastReferenceFP64FiniteEncoding;
+  return {
+      static_cast<std::uint64_t>(FastReferenceFP64FiniteEncoding(x, NumericRoundingMode::RTM).word),
+      static_cast<std::uint64_t>(
+          FastReferenceFP64FiniteEncoding(x, NumericRoundingMode::RTP).word)};
 }
 
 std::pair<std::uint32_t, std::uint32_t> Fp32Bracket(const oracle::Real& x) {

@@ -86,6 +86,10 @@ std::uint32_t Fp32Step(std::uint32_t word, std::int64_t steps);
 /// +/-Inf beyond the finite range). Exact (via FastFP32FiniteEncoding); x must be dyadic.
 std::pair<std::uint32_t, std::uint32_t> Fp32Bracket(const oracle::Dyadic& x);
 std::pair<std::uint32_t, std::uint32_t> Fp32Bracket(const oracle::Real& x);
+/// The same for FP64 words (bits 63:0): the largest <= x and the smallest >= x, +/-Inf beyond the
+/// finite range. Exact (via edition 2026-09's FastReferenceFP64FiniteEncoding, reference-
+/// quantization.asl lines 121-179).
+std::pair<std::uint64_t, std::uint64_t> Fp64Bracket(const oracle::Dyadic& x);
 /// True for a finite FP32 word.
 bool Fp32IsFinite(std::uint32_t word);
 
