@@ -86,11 +86,13 @@ Value EdgeValue() {
 }
 
 // The word of a binary format (f fraction bits, bias b, w bits) nearest below |value| (the
-// significand truncated), Inf above the range, a subnormal or 0 below it.
+// significand truncated), Inf above the range, a subnormal or 0 below it; a zero value (EdgeValue's
+// 2^k - 1 at k = 0 is one) gives the signed zero.
 Word BinaryWord(const Value& v, int f, int bias, int width) {
+  const Word sign = v.negative ? Word{1} << (width - 1) : 0;
+  if (v.significand == 0) return sign;  // (clz of 0 is undefined)
   int bits = 64 - __builtin_clzll(v.significand);
   int e = v.exponent + bits - 1;
-  const Word sign = v.negative ? Word{1} << (width - 1) : 0;
   const Word exponent_ones = (Word{1} << (width - 1 - f)) - 1;
   if (e > bias) return sign | (exponent_ones << f);
   const int lsb = e < 1 - bias ? 1 - bias - f : e - f;  // the exponent of the last place
